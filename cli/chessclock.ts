@@ -1,0 +1,43 @@
+// `chessclock <subcommand>`: parses the subcommand and hands the rest to its module.
+// Each subcommand lives in `cli/<name>.ts` and exports `run(args): Promise<number>`
+// (the exit status). This file only dispatches; the rooms do the work.
+
+interface Subcommand {
+  summary: string;
+  load: () => Promise<{ run: (args: string[]) => Promise<number> }>;
+}
+
+export const SUBCOMMANDS: Record<string, Subcommand> = {
+  demo: { summary: 'an interactive clock in the terminal (the `npm start` job)', load: () => import('./demo.ts') },
+  replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
+};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(SUBCOMMANDS).map((n) => n.length));
+  const lines = Object.entries(SUBCOMMANDS).map(([name, s]) => `  ${name.padEnd(width)}  ${s.summary}`);
+  return [
+    'usage: chessclock <subcommand> [options]',
+    '',
+    'Digital chess clocks for FIDE-rated tournaments.',
+    '',
+    'subcommands:',
+    ...lines,
+    '',
+    'Run `chessclock <subcommand> --help` for the options of one subcommand.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const sub = SUBCOMMANDS[name];
+  if (!sub) {
+    process.stderr.write(`chessclock: unknown subcommand "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  const mod = await sub.load();
+  return mod.run(rest);
+}
