@@ -1,0 +1,371 @@
+// The clock statechart: the one implementation of the clock rules (house rule 5).
+// The physical clock, the simulator, the terminal demo and `chessclock replay` all run
+// this machine; each mode (classical with the move-40 bonus, rapid, armageddon, sudden
+// death, forfeit on lateness, delays, sandclock) is configuration, not a copy.
+//
+// Time comes only from events: every input carries `at`, the integer millisecond at
+// which it arrived on the clock's monotonic time base (house rule 2). Flag and forfeit
+// are scheduled with `after` at the exact deadline computed from the context; the
+// machine never counts ticks. The arithmetic lives in clock-core.ts.
+//
+// Presence (FIDE Laws 6.7) is data in the context rather than a parallel region:
+// the forfeit deadline is a delay computed from it, and XState delay functions see
+// only the context and event, never the state value of another region.
+
+import { emit, enqueueActions, raise, setup } from 'xstate';
+import { other, type Side, type TimeControl } from '../protocol/time-control.ts';
+import {
+  adjustTime,
+  completeMove,
+  fallFlag,
+  flagDeadline,
+  forfeitAbsent,
+  forfeitDeadline,
+  initialClock,
+  markPresent,
+  nextDeadline,
+  pauseClock,
+  penaltyTime,
+  readClock,
+  remainingMs,
+  resumeClock,
+  setMoves,
+  startClock,
+  turnElapsedMs,
+  type ClockState,
+} from './clock-core.ts';
+
+export { readClock, type ClockState } from './clock-core.ts';
+
+export type ClockInput =
+  | { type: 'START'; at: number }
+  | { type: 'PRESS'; side: Side; at: number }
+  | { type: 'ARRIVE'; side: Side; at: number }
+  | { type: 'PAUSE'; at: number }
+  | { type: 'RESUME'; at: number }
+  | { type: 'ADJUST'; side: Side; ms: number; at: number }
+  | { type: 'PENALTY'; side: Side; at: number }
+  | { type: 'SET_MOVES'; side: Side; moves: number; period?: number; at: number }
+  | { type: 'NEW_GAME'; timeControl: TimeControl; at: number };
+
+type Times = { white: number; black: number };
+
+export type ClockOutput =
+  | ({ type: 'started'; at: number } & Times)
+  | ({ type: 'move'; at: number; side: Side; move: number } & Times)
+  | ({ type: 'flag'; at: number; side: Side } & Times)
+  | { type: 'forfeit'; at: number; side: Side }
+  | ({ type: 'paused' | 'resumed'; at: number } & Times)
+  | ({ type: 'adjusted'; at: number; side: Side; ms: number; reason: 'arbiter' | 'penalty' } & Times)
+  | { type: 'arrived'; at: number; side: Side }
+  | { type: 'moves-set'; at: number; side: Side; moves: number; period: number }
+  | { type: 'new-game'; at: number }
+  | { type: 'rejected'; at: number; input: ClockInput['type']; reason: string };
+
+export interface ClockMachineInput {
+  timeControl: TimeControl;
+  /** A snapshot saved at a press: the clock resumes paused exactly there (power cut). */
+  restore?: ClockState;
+}
+
+interface Context {
+  clock: ClockState;
+}
+
+const times = (clock: ClockState, at: number): Times => ({
+  white: remainingMs(clock, 'white', at),
+  black: remainingMs(clock, 'black', at),
+});
+
+/** The instant of an input, or (for a timer) the deadline it was scheduled for. */
+function eventAt(event: { type: string; at?: number }, clock: ClockState): number {
+  return event.at ?? nextDeadline(clock) ?? clock.lastAt;
+}
+
+function restoredClock(input: ClockMachineInput): ClockState {
+  const saved = input.restore;
+  if (!saved) return initialClock(input.timeControl);
+  // A power cut stops the clock where the last snapshot left it; the arbiter resumes.
+  if (saved.status === 'running') {
+    return { ...saved, status: 'paused', runningSince: null, turnActiveMs: turnElapsedMs(saved, saved.lastAt) };
+  }
+  return saved;
+}
+
+export const clockMachine = setup({
+  types: {
+    context: {} as Context,
+    events: {} as ClockInput,
+    input: {} as ClockMachineInput,
+    emitted: {} as ClockOutput,
+  },
+  delays: {
+    /** Until the earliest deadline (flag or forfeit), from the instant of the last step. */
+    deadline: ({ context }) => Math.max(0, (nextDeadline(context.clock) ?? context.clock.lastAt) - context.clock.lastAt),
+  },
+  guards: {
+    timeWentBack: ({ context, event }) => event.at < context.clock.lastAt,
+    /** Deadlines come before inputs at the same millisecond (a press at the flag instant is too late). */
+    deadlineDue: ({ context, event }) => {
+      const due = nextDeadline(context.clock);
+      return due !== null && due <= event.at;
+    },
+    isTurn: ({ context, event }) => 'side' in event && event.side === context.clock.turn,
+    isBlack: ({ event }) => 'side' in event && event.side === 'black',
+    whiteOnMove: ({ context }) => context.clock.turn === 'white',
+    isFlagged: ({ context }) => context.clock.status === 'flagged',
+    isForfeited: ({ context }) => context.clock.status === 'forfeited',
+    isPaused: ({ context }) => context.clock.status === 'paused',
+    isRunning: ({ context }) => context.clock.status === 'running',
+    forfeitPending: ({ context }) => forfeitDeadline(context.clock) !== null,
+    /** Laws 6.10.2: play resumes after a flag only if the side on move has time again. */
+    turnHasTime: ({ context, event }) => remainingMs(context.clock, context.clock.turn, event.at) > 0,
+  },
+  actions: {
+    reject: emit(({ event }, reason: string) => ({
+      type: 'rejected' as const,
+      at: event.at,
+      input: event.type,
+      reason,
+    })),
+    reraise: raise(({ event }) => event),
+    start: enqueueActions(({ context, event, enqueue }) => {
+      const clock = startClock(context.clock, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'started', at: event.at, ...times(clock, event.at) });
+    }),
+    markPresent: enqueueActions(({ context, event, enqueue }) => {
+      if (!('side' in event)) return;
+      const was = context.clock[event.side].present;
+      enqueue.assign({ clock: markPresent(context.clock, event.side, event.at) });
+      if (!was) enqueue.emit({ type: 'arrived', at: event.at, side: event.side });
+    }),
+    completeMove: enqueueActions(({ context, event, enqueue }) => {
+      const side = context.clock.turn;
+      const clock = completeMove(context.clock, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'move', at: event.at, side, move: clock[side].moves, ...times(clock, event.at) });
+    }),
+    pause: enqueueActions(({ context, event, enqueue }) => {
+      const clock = pauseClock(context.clock, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'paused', at: event.at, ...times(clock, event.at) });
+    }),
+    resume: enqueueActions(({ context, event, enqueue }) => {
+      const clock = resumeClock(context.clock, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'resumed', at: event.at, ...times(clock, event.at) });
+    }),
+    adjust: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'ADJUST') return;
+      const { state: clock, appliedMs } = adjustTime(context.clock, event.side, event.ms, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'adjusted', at: event.at, side: event.side, ms: appliedMs, reason: 'arbiter', ...times(clock, event.at) });
+    }),
+    penalty: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'PENALTY') return;
+      const { state: clock, side, appliedMs } = penaltyTime(context.clock, event.side, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'adjusted', at: event.at, side, ms: appliedMs, reason: 'penalty', ...times(clock, event.at) });
+    }),
+    setMoves: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'SET_MOVES') return;
+      const clock = setMoves(context.clock, event.side, event.moves, event.period, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'moves-set', at: event.at, side: event.side, moves: clock[event.side].moves, period: clock[event.side].period });
+    }),
+    newGame: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'NEW_GAME') return;
+      enqueue.assign({ clock: initialClock(event.timeControl, event.at) });
+      enqueue.emit({ type: 'new-game', at: event.at });
+    }),
+    /**
+     * Fires the earliest deadline that is due by the instant of the current event (a
+     * timer, or an input that arrived at or after it). Forfeits come before a flag at
+     * the same instant: a forfeit ends the game outright (Laws 6.7.1).
+     */
+    fireDeadline: enqueueActions(({ context, event, enqueue }) => {
+      const clock = context.clock;
+      const upTo = eventAt(event as { type: string; at?: number }, clock);
+      const forfeitAt = forfeitDeadline(clock);
+      const flagAt = flagDeadline(clock);
+      if (forfeitAt !== null && forfeitAt <= upTo && (flagAt === null || forfeitAt <= flagAt)) {
+        // After a flag nothing is scheduled; a default time that passed meanwhile is
+        // applied when the arbiter resumes, at the moment of the resume.
+        const at = Math.max(forfeitAt, clock.lastAt);
+        const { state, sides } = forfeitAbsent(clock, at);
+        enqueue.assign({ clock: state });
+        for (const side of sides) enqueue.emit({ type: 'forfeit', at, side });
+        return;
+      }
+      if (flagAt !== null && flagAt <= upTo) {
+        const state = fallFlag(clock, flagAt);
+        enqueue.assign({ clock: state });
+        enqueue.emit({ type: 'flag', at: flagAt, side: clock.turn, ...times(state, flagAt) });
+      }
+    }),
+  },
+}).createMachine({
+  id: 'clock',
+  context: ({ input }) => ({ clock: restoredClock(input) }),
+  initial: 'boot',
+  on: {
+    // Root handlers catch what no state handles; they leave the state as it is.
+    '*': { actions: { type: 'reject', params: 'ignored in this state' } },
+  },
+  states: {
+    boot: {
+      always: [
+        { guard: 'isPaused', target: 'paused' },
+        { guard: 'isFlagged', target: 'flagged' },
+        { guard: 'isForfeited', target: 'forfeited' },
+        { target: 'ready' },
+      ],
+    },
+    ready: {
+      on: {
+        START: { target: 'running', actions: 'start' },
+        PRESS: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          // Common practice: Black pressing while the clock is ready starts White's clock.
+          { guard: 'isBlack', target: 'running', actions: ['markPresent', 'start'] },
+          // A press by White while ready does nothing but show that White is present.
+          { actions: 'markPresent' },
+        ],
+        ARRIVE: { actions: 'markPresent' },
+        ADJUST: { actions: 'adjust' },
+        SET_MOVES: { actions: 'setMoves' },
+        NEW_GAME: { actions: 'newGame' },
+      },
+    },
+    running: {
+      initial: 'choose',
+      after: { deadline: { target: '#clock.expiring' } },
+      states: {
+        choose: { always: [{ guard: 'whiteOnMove', target: 'white' }, { target: 'black' }] },
+        white: {},
+        black: {},
+      },
+      on: {
+        PRESS: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          // FIDE Laws 6.2.1: the side on move completes its move; the opponent's clock starts.
+          { guard: 'isTurn', target: '#clock.running', reenter: true, actions: ['markPresent', 'completeMove'] },
+          // A press by the side not on move changes no time (but shows the player is there).
+          { target: '#clock.running', reenter: true, actions: 'markPresent' },
+        ],
+        ARRIVE: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.running', reenter: true, actions: 'markPresent' },
+        ],
+        PAUSE: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.paused', actions: 'pause' },
+        ],
+        ADJUST: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.running', reenter: true, actions: 'adjust' },
+        ],
+        PENALTY: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.running', reenter: true, actions: 'penalty' },
+        ],
+        SET_MOVES: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.running', reenter: true, actions: 'setMoves' },
+        ],
+        NEW_GAME: { actions: { type: 'reject', params: 'pause the clock before starting a new game' } },
+      },
+    },
+    paused: {
+      initial: 'choose',
+      states: {
+        choose: { always: [{ guard: 'forfeitPending', target: 'awaitingArrival' }, { target: 'idle' }] },
+        // FIDE Laws 6.7: pauses do not stop the default-time countdown.
+        awaitingArrival: { after: { deadline: { target: '#clock.expiring' } } },
+        idle: {},
+      },
+      on: {
+        PRESS: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          // Laws 6.11: while paused a press changes no time, but a player is there.
+          { target: '#clock.paused', reenter: true, actions: 'markPresent' },
+        ],
+        ARRIVE: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.paused', reenter: true, actions: 'markPresent' },
+        ],
+        RESUME: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.running', actions: 'resume' },
+        ],
+        ADJUST: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { actions: 'adjust' },
+        ],
+        PENALTY: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { actions: 'penalty' },
+        ],
+        SET_MOVES: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { actions: 'setMoves' },
+        ],
+        NEW_GAME: { target: 'ready', actions: 'newGame' },
+      },
+    },
+    /** Transient: a deadline is due; fire it, then settle in the state it leads to. */
+    expiring: {
+      entry: 'fireDeadline',
+      always: [
+        { guard: 'isForfeited', target: 'forfeited' },
+        { guard: 'isFlagged', target: 'flagged' },
+        { guard: 'isPaused', target: 'paused' },
+        { target: 'running' },
+      ],
+    },
+    // FIDE equipment standard: at the flag both clocks stop and the display keeps the
+    // mark of who fell first. Nothing is scheduled while the clock stands here.
+    flagged: {
+      on: {
+        PRESS: { actions: 'markPresent' },
+        ARRIVE: { actions: 'markPresent' },
+        ADJUST: { actions: 'adjust' },
+        PENALTY: { actions: 'penalty' },
+        SET_MOVES: { actions: 'setMoves' },
+        RESUME: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          // Laws 6.10.2: after the arbiter's correction the game goes on.
+          { guard: 'turnHasTime', target: 'resuming', actions: 'resume' },
+          { actions: { type: 'reject', params: 'the side on move has no time: adjust first' } },
+        ],
+        NEW_GAME: { target: 'ready', actions: 'newGame' },
+      },
+    },
+    /** Transient: a default time that passed while the flag stood is applied at the resume. */
+    resuming: {
+      always: [{ guard: 'forfeitPending', target: 'expiring' }, { target: 'running' }],
+    },
+    // FIDE Laws 6.7.1: a forfeit ends the game; the clock stops for good.
+    forfeited: {
+      on: {
+        NEW_GAME: { target: 'ready', actions: 'newGame' },
+      },
+    },
+  },
+});
+
+export type ClockMachine = typeof clockMachine;
+export { other };

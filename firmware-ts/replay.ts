@@ -1,0 +1,208 @@
+// `chessclock replay`: JSON Lines of stamped inputs in, JSON Lines of what the clock
+// did out (docs/replay.md). It runs the same statechart as the clock at the board,
+// on XState's SimulatedClock set to each line's `t`, so the timers that fire flags
+// and forfeits fire at their exact computed instants, before any input at that time.
+
+import { createActor, SimulatedClock, type Actor } from 'xstate';
+import {
+  isPresetName,
+  parseSideControl,
+  presetTimeControl,
+  timeControl,
+  TimeControlError,
+  type IncrementTiming,
+  type TimeControl,
+  type TimeControlOptions,
+} from '../protocol/time-control.ts';
+import { clockMachine, readClock, type ClockInput, type ClockOutput } from './clock.machine.ts';
+
+export class ReplayError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(`line ${line}: ${message}`);
+    this.name = 'ReplayError';
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty']);
+const TIMED_TYPES = new Set(['start', 'press', 'arrive', 'pause', 'resume', 'adjust', 'penalty', 'end']);
+
+function describe(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** Builds the game's time control from a setup line. */
+export function setupTimeControl(line: Json): TimeControl {
+  const forms = ['preset', 'timeControl', 'white'].filter((k) => line[k] !== undefined);
+  if (forms.length === 0) {
+    throw new TimeControlError('setup needs "preset", "timeControl", or "white" and "black"', 'setup');
+  }
+  if (forms.length > 1) {
+    throw new TimeControlError(`setup has both "${forms[0]}" and "${forms[1]}": give one form of time control`, forms[1]);
+  }
+  if (line.white !== undefined && line.black === undefined) throw new TimeControlError('setup has "white" but no "black"', 'black');
+  if (line.black !== undefined && line.white === undefined) throw new TimeControlError('setup has "black" but no "white"', 'white');
+  let defaultTime: number | null = null;
+  if (line.defaultTime !== undefined && line.defaultTime !== null) {
+    if (typeof line.defaultTime !== 'number') {
+      throw new TimeControlError(`"defaultTime" must be a whole number of seconds, got ${describe(line.defaultTime)}`, 'defaultTime');
+    }
+    defaultTime = line.defaultTime;
+  }
+  const opts: TimeControlOptions = {
+    defaultTime,
+    incrementTiming: (line.incrementTiming ?? 'before-move') as IncrementTiming,
+  };
+  if (line.preset !== undefined) {
+    if (typeof line.preset !== 'string' || !isPresetName(line.preset)) {
+      return presetTimeControl(String(line.preset), opts); // throws, naming the preset
+    }
+    return presetTimeControl(line.preset, opts);
+  }
+  if (line.timeControl !== undefined) {
+    const side = parseSideControl(line.timeControl);
+    return timeControl(side, side, opts);
+  }
+  return timeControl(parseSideControl(line.white), parseSideControl(line.black), opts);
+}
+
+/** The output line for a clock output, or null for outputs the replay contract does not print. */
+function outputLine(out: ClockOutput): string | null {
+  switch (out.type) {
+    case 'move':
+      return `{"t":${out.at},"type":"move","side":"${out.side}","move":${out.move},"white":${out.white},"black":${out.black}}`;
+    case 'flag':
+      return `{"t":${out.at},"type":"flag","side":"${out.side}","white":${out.white},"black":${out.black}}`;
+    case 'forfeit':
+      return `{"t":${out.at},"type":"forfeit","side":"${out.side}"}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Streams replay input lines to output lines. Feed lines one by one with `line()`;
+ * output goes to `write` as complete lines. Throws ReplayError on bad input, after
+ * everything before that line has been written.
+ */
+export class Replayer {
+  private lineNo = 0;
+  private actor: Actor<typeof clockMachine> | null = null;
+  private clock: SimulatedClock | null = null;
+  private lastT = 0;
+
+  constructor(private readonly write: (line: string) => void) {}
+
+  line(text: string): void {
+    this.lineNo += 1;
+    if (text.trim() === '') return; // blank lines carry nothing
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      throw new ReplayError(this.lineNo, `malformed JSON (${(err as Error).message})`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ReplayError(this.lineNo, 'expected a JSON object');
+    }
+    const line = parsed as Json;
+    const type = line.type;
+    if (type === 'setup') return this.setup(line);
+    if (typeof type !== 'string' || !TIMED_TYPES.has(type)) {
+      throw new ReplayError(this.lineNo, `unknown type ${describe(type)}`);
+    }
+    if (!this.actor || !this.clock) throw new ReplayError(this.lineNo, `"${type}" before any setup line`);
+    const t = line.t;
+    if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) {
+      throw new ReplayError(this.lineNo, `"t" must be a whole number of milliseconds ≥ 0, got ${describe(t)}`);
+    }
+    if (t < this.lastT) throw new ReplayError(this.lineNo, `"t" went backwards: ${t} after ${this.lastT}`);
+    const input = this.input(type, line, t);
+    this.lastT = t;
+    // Deadlines at or before t fire first (at their own instants), then the input.
+    this.clock.set(t);
+    if (input) this.actor.send(input);
+    else this.writeState(t);
+  }
+
+  /** Ends the stream: nothing more to do (a game without `end` simply stops). */
+  finish(): void {
+    this.actor?.stop();
+    this.actor = null;
+  }
+
+  private input(type: string, line: Json, at: number): ClockInput | null {
+    let side: 'white' | 'black' = 'white';
+    if (SIDE_TYPES.has(type)) {
+      if (line.side !== 'white' && line.side !== 'black') {
+        throw new ReplayError(this.lineNo, `"side" must be "white" or "black", got ${describe(line.side)}`);
+      }
+      side = line.side;
+    }
+    switch (type) {
+      case 'start':
+        return { type: 'START', at };
+      case 'press':
+        return { type: 'PRESS', side, at };
+      case 'arrive':
+        return { type: 'ARRIVE', side, at };
+      case 'pause':
+        return { type: 'PAUSE', at };
+      case 'resume':
+        return { type: 'RESUME', at };
+      case 'penalty':
+        return { type: 'PENALTY', side, at };
+      case 'adjust': {
+        const ms = line.ms;
+        if (typeof ms !== 'number' || !Number.isSafeInteger(ms)) {
+          throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds, got ${describe(ms)}`);
+        }
+        return { type: 'ADJUST', side, ms, at };
+      }
+      default: // 'end'
+        return null;
+    }
+  }
+
+  private setup(line: Json): void {
+    let tc: TimeControl;
+    try {
+      tc = setupTimeControl(line);
+    } catch (err) {
+      if (err instanceof TimeControlError) throw new ReplayError(this.lineNo, err.message);
+      throw err;
+    }
+    this.finish();
+    const clock = new SimulatedClock();
+    const actor = createActor(clockMachine, { input: { timeControl: tc }, clock });
+    actor.on('*', (out) => {
+      const text = outputLine(out);
+      if (text !== null) this.write(text);
+    });
+    actor.start();
+    this.actor = actor;
+    this.clock = clock;
+    this.lastT = 0;
+  }
+
+  private writeState(at: number): void {
+    const r = readClock(this.actor!.getSnapshot().context.clock, at);
+    this.write(
+      `{"t":${at},"type":"state","status":"${r.status}","turn":"${r.turn}","white":${r.white},"black":${r.black},` +
+        `"moves":{"white":${r.moves.white},"black":${r.moves.black}},"flag":${r.flag === null ? 'null' : `"${r.flag}"`}}`,
+    );
+  }
+}
+
+/** Replays a whole text (tests, small inputs). Returns the output lines. */
+export function replayText(text: string): string[] {
+  const out: string[] = [];
+  const replayer = new Replayer((l) => out.push(l));
+  for (const line of text.split('\n')) replayer.line(line);
+  replayer.finish();
+  return out;
+}
