@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { presetTimeControl } from '../../protocol/time-control.ts';
+import { Journal, JournalError, type ClockEventInput } from './journal.ts';
+
+let dir: string;
+let open: Journal[] = [];
+const T0 = Date.UTC(2007, 7, 16, 14, 0, 0); // 16:00 CEST, Slovenian final round 1
+
+function journal(name = 'clocks.db'): Journal {
+  const j = new Journal(join(dir, name));
+  open.push(j);
+  return j;
+}
+
+function ev(seq: number, over: Partial<ClockEventInput> = {}): ClockEventInput {
+  return {
+    clockId: 'C1', bootId: 'b1', seq, type: 'moved', side: seq % 2 ? 'white' : 'black', move: Math.ceil(seq / 2),
+    whiteMs: 5_400_000 - seq * 1000, blackMs: 5_400_000 - seq * 900, monoMs: 10_000 + seq * 1000,
+    utcMs: T0 + seq * 1000, uncertaintyMs: 2, ...over,
+  };
+}
+
+function newGame(j: Journal, over: Partial<Parameters<Journal['createGame']>[0]> = {}) {
+  return j.createGame({
+    event: 'slo-w-2007', round: 1, board: 1, kind: 'classical', white: 'Rožič, Vesna', black: 'Bajt, Indira',
+    timeControl: presetTimeControl('classical'), clockId: 'C1', createdUtcMs: T0, ...over,
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'journal-'));
+});
+afterEach(() => {
+  for (const j of open) j.close();
+  open = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('journal', () => {
+  it('uses WAL with synchronous=FULL so an acknowledged event survives a power cut', () => {
+    const j = journal();
+    expect(j.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
+  });
+
+  it('stores (clock, boot, seq) once: a retransmission is not a second press (idempotent append)', () => {
+    const j = journal();
+    const game = newGame(j);
+    const first = j.append(ev(1));
+    const again = j.append(ev(1));
+    expect(first.isNew).toBe(true);
+    expect(again).toEqual({ isNew: false, id: first.id });
+    expect(j.eventsByGame(game.gameId)).toHaveLength(1);
+    // The same seq after a reboot is a different event (new boot id).
+    expect(j.append(ev(1, { bootId: 'b2', utcMs: T0 + 60_000 })).isNew).toBe(true);
+    expect(j.eventsByGame(game.gameId)).toHaveLength(2);
+    // Only new events reach the MQTT outbox.
+    expect(j.pendingOutbox().filter((r) => r.kind === 'clock-event')).toHaveLength(2);
+  });
+
+  it('appendMany stores a batch in one transaction and reports duplicates inside it', () => {
+    const j = journal();
+    newGame(j);
+    const results = j.appendMany([ev(1), ev(2), ev(2), ev(3)]);
+    expect(results.map((r) => r.isNew)).toEqual([true, true, false, true]);
+    expect(results[2].id).toBe(results[1].id);
+  });
+
+  it('a rejected batch leaves nothing behind (bad input names the field; nothing half-applied)', () => {
+    const j = journal();
+    const game = newGame(j);
+    expect(() => j.appendMany([ev(1), ev(2, { whiteMs: -5 })])).toThrow(/clock event "C1"\/"b1"\/2: "whiteMs" must be a whole number/);
+    expect(() => j.append(ev(3, { type: 'jump' as never }))).toThrow(JournalError);
+    expect(j.eventsByGame(game.gameId)).toHaveLength(0);
+    expect(j.pendingOutbox()).toHaveLength(0);
+  });
+
+  it('fills game, event, round and board from the clock\'s current game', () => {
+    const j = journal();
+    const game = newGame(j, { round: 2, board: 3 });
+    j.append(ev(1));
+    const [row] = j.eventsByGame(game.gameId);
+    expect(row).toMatchObject({ gameId: game.gameId, event: 'slo-w-2007', round: 2, board: 3, clockId: 'C1', seq: 1 });
+    expect(row).toMatchObject({ whiteMs: 5_399_000, blackMs: 5_399_100, monoMs: 11_000, utcMs: T0 + 1000, uncertaintyMs: 2 });
+  });
+
+  it('orders a game\'s events boot by boot even when an old boot\'s outbox arrives after the reboot', () => {
+    const j = journal();
+    const game = newGame(j);
+    j.append(ev(1));
+    // The clock rebooted (power cut): boot b2 events arrive, then b1's seq 2 is recovered from its outbox.
+    j.append(ev(1, { bootId: 'b2', utcMs: T0 + 120_000, monoMs: 500 }));
+    j.append(ev(2, { utcMs: T0 + 2000 }));
+    expect(j.eventsByGame(game.gameId).map((e) => `${e.bootId}:${e.seq}`)).toEqual(['b1:1', 'b1:2', 'b2:1']);
+  });
+
+  it('survives close and reopen: the host restarts on the same journal', () => {
+    const path = join(dir, 'resume.db');
+    const a = new Journal(path);
+    const game = newGame(a);
+    a.appendMany([ev(1), ev(2)]);
+    a.close();
+    const b = new Journal(path);
+    open.push(b);
+    expect(b.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1, 2]);
+    expect(b.append(ev(2)).isNew).toBe(false); // the retransmission after the restart is still a duplicate
+    expect(b.append(ev(3)).isNew).toBe(true);
+    expect(b.currentGameForClock('C1')?.gameId).toBe(game.gameId);
+  });
+
+  it('keeps every acknowledged event when the host process is killed mid-stream (SIGKILL)', async () => {
+    const path = join(dir, 'crash.db');
+    const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.split('\n').length > 300) child.kill('SIGKILL');
+      });
+      child.on('exit', () => resolve());
+    });
+    const acknowledged = out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    const j = new Journal(path);
+    open.push(j);
+    const stored = new Set(
+      (j.db.prepare("SELECT seq FROM clock_events WHERE clock_id = 'clock-crash'").all() as { seq: number }[]).map((r) => r.seq),
+    );
+    expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
+  });
+
+  it('board state: latest event and whose clock runs (White first; a press starts the other clock)', () => {
+    const j = journal();
+    newGame(j);
+    newGame(j, { board: 2, clockId: 'C2', white: 'A', black: 'B' });
+    j.append(ev(0, { type: 'started', side: null, move: null }));
+    j.append(ev(1)); // White moved → Black runs
+    j.append(ev(0, { clockId: 'C2', type: 'started', side: null, move: null }));
+    const states = j.boardStates('slo-w-2007');
+    expect(states.map((s) => [s.board, s.last?.type, s.running])).toEqual([
+      [1, 'moved', 'black'],
+      [2, 'started', 'white'],
+    ]);
+    j.append(ev(2, { type: 'paused', side: null }));
+    expect(j.boardStates()[0].running).toBeNull();
+  });
+
+  it('results: a clock result needs both players\' confirmation; the arbiter must confirm before export', () => {
+    const j = journal();
+    const game = newGame(j);
+    expect(() => j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', utcMs: T0 })).toThrow(
+      /both players confirmed/,
+    );
+    j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 1 });
+    expect(j.results('slo-w-2007')).toHaveLength(1);
+    expect(j.results('slo-w-2007', { confirmedOnly: true })).toHaveLength(0);
+    j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 2);
+    expect(j.results('slo-w-2007', { confirmedOnly: true })[0]).toMatchObject({
+      result: '1/2-1/2', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič', endedUtcMs: T0 + 1,
+    });
+    // Once confirmed, only an arbiter may change it, and that clears the confirmation.
+    expect(() =>
+      j.reportResult(game.gameId, { result: '1-0', how: 'x', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 3 }),
+    ).toThrow(/only an arbiter/);
+    j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4 });
+    expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: null, reportedBy: 'arbiter:Ana Srebrnič' });
+    expect(j.arbiterActions(game.gameId).map((a) => a.action)).toEqual(['confirm-result', 'result']);
+  });
+
+  it('arbiter actions are journaled with who did it, refused ones too', () => {
+    const j = journal();
+    const game = newGame(j);
+    j.recordArbiterAction({ utcMs: T0, arbiter: 'Ana', action: 'adjust', gameId: game.gameId, payload: { side: 'white', ms: 120_000 }, outcome: 'applied' });
+    j.recordArbiterAction({ utcMs: T0 + 1, arbiter: 'Ana', action: 'configure', gameId: game.gameId, outcome: 'rejected', reason: 'clock running' });
+    expect(j.arbiterActions().map((a) => [a.arbiter, a.action, a.outcome, a.reason])).toEqual([
+      ['Ana', 'adjust', 'applied', null],
+      ['Ana', 'configure', 'rejected', 'clock running'],
+    ]);
+    expect(j.arbiterActions()[0].payload).toEqual({ side: 'white', ms: 120_000 });
+  });
+
+  it('outbox: rows stay pending until marked published, and marking twice counts once', () => {
+    const j = journal();
+    newGame(j);
+    j.appendMany([ev(1), ev(2)]);
+    const pending = j.pendingOutbox();
+    expect(pending.map((r) => r.kind)).toEqual(['clock-event', 'clock-event']);
+    expect(pending[0].payload).toMatchObject({ clockId: 'C1', seq: 1, event: 'slo-w-2007' });
+    expect(j.markPublished([pending[0].id], T0)).toBe(1);
+    expect(j.markPublished([pending[0].id], T0)).toBe(0);
+    expect(j.outboxBacklog()).toBe(1);
+  });
+
+  it('refuses a duplicate game slot with a clear error', () => {
+    const j = journal();
+    newGame(j);
+    expect(() => newGame(j)).toThrow(/game slo-w-2007 round 1 board 1 game 1 already exists/);
+  });
+});

@@ -1,0 +1,623 @@
+// The host's journal: one SQLite file (better-sqlite3, WAL) holding every clock event,
+// game, result, match, arbiter action and the MQTT outbox.
+//
+// Durability: `PRAGMA synchronous = FULL`. In WAL mode, NORMAL syncs the log only at
+// checkpoints, so a commit that already returned can roll back after a power cut or OS
+// crash; the host acknowledges an event to the clock only after `append` returns, and the
+// clock then drops it from its outbox, so an acknowledged press must survive a power cut.
+// FULL syncs the WAL at every commit. The cost is one fsync per commit, which is why
+// `appendMany` exists (one commit for a batch); see bench/host-journal.bench.ts.
+//
+// better-sqlite3 is synchronous: when a write method returns, its transaction has committed.
+
+import Database from 'better-sqlite3';
+import {
+  formatTimeControl,
+  other,
+  type Side,
+  type TimeControl,
+} from '../../protocol/time-control.ts';
+import { SCHEMA_V1, SCHEMA_VERSION } from './schema.ts';
+import {
+  CLOCK_EVENT_TYPES,
+  RESULTS,
+  type AppendResult,
+  type ArbiterActionInput,
+  type ArbiterActionRow,
+  type BoardState,
+  type ClockEventInput,
+  type ClockEventRow,
+  type ClockEventType,
+  type ClockRow,
+  type GameResult,
+  type GameRow,
+  type MatchRow,
+  type NewGame,
+  type OutboxRow,
+  type ResultReport,
+} from './types.ts';
+
+export * from './types.ts';
+
+export class JournalError extends Error {
+  constructor(
+    message: string,
+    /** The offending field, when there is one. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+export interface JournalOptions {
+  /** Write an outbox row for every new clock event (for the MQTT publisher). Default true. */
+  outboxEvents?: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+const EVENT_TYPES = new Set<string>(CLOCK_EVENT_TYPES);
+const RESULT_SET = new Set<string>(RESULTS);
+
+function int(value: unknown, field: string, where: string, min = 0): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new JournalError(`${where}: "${field}" must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`, field);
+  }
+  return value;
+}
+
+function text(value: unknown, field: string, where: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new JournalError(`${where}: "${field}" must be a non-empty string, got ${JSON.stringify(value)}`, field);
+  }
+  return value;
+}
+
+function optInt(value: unknown, field: string, where: string): number | null {
+  return value === undefined || value === null ? null : int(value, field, where);
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+function parseJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : null;
+}
+
+function toEvent(r: Row): ClockEventRow {
+  return {
+    id: r.id as number,
+    clockId: r.clock_id as string,
+    bootId: r.boot_id as string,
+    seq: r.seq as number,
+    gameId: (r.game_id as number | null) ?? null,
+    event: (r.event as string | null) ?? null,
+    round: (r.round as number | null) ?? null,
+    board: (r.board as number | null) ?? null,
+    type: r.type as ClockEventType,
+    side: (r.side as Side | null) ?? null,
+    move: (r.move as number | null) ?? null,
+    whiteMs: r.white_ms as number,
+    blackMs: r.black_ms as number,
+    monoMs: r.mono_ms as number,
+    utcMs: r.utc_ms as number,
+    uncertaintyMs: r.uncertainty_ms as number,
+    detail: parseJson(r.detail) as Record<string, unknown> | null,
+  };
+}
+
+function toGame(r: Row): GameRow {
+  return {
+    gameId: r.game_id as number,
+    event: r.event as string,
+    round: r.round as number,
+    board: r.board as number,
+    gameNo: r.game_no as number,
+    matchId: (r.match_id as string | null) ?? null,
+    kind: r.kind as GameRow['kind'],
+    white: r.white as string,
+    black: r.black as string,
+    whiteRank: (r.white_rank as number | null) ?? null,
+    blackRank: (r.black_rank as number | null) ?? null,
+    whiteTeam: (r.white_team as string | null) ?? null,
+    blackTeam: (r.black_team as string | null) ?? null,
+    timeControl: r.time_control as string,
+    timeControlValue: JSON.parse(r.time_control_json as string) as TimeControl,
+    clockId: (r.clock_id as string | null) ?? null,
+    earliestStartUtcMs: (r.earliest_start_utc_ms as number | null) ?? null,
+    endedUtcMs: (r.ended_utc_ms as number | null) ?? null,
+    result: (r.result as GameResult | null) ?? null,
+    how: (r.how as string | null) ?? null,
+    reportedBy: (r.reported_by as string | null) ?? null,
+    reportedUtcMs: (r.reported_utc_ms as number | null) ?? null,
+    confirmedBy: (r.confirmed_by as string | null) ?? null,
+    confirmedUtcMs: (r.confirmed_utc_ms as number | null) ?? null,
+    createdUtcMs: r.created_utc_ms as number,
+  };
+}
+
+function toMatch(r: Row): MatchRow {
+  return {
+    matchId: r.match_id as string,
+    event: r.event as string,
+    round: r.round as number,
+    board: r.board as number,
+    playerA: r.player_a as string,
+    playerB: r.player_b as string,
+    status: r.status as MatchRow['status'],
+    winner: (r.winner as string | null) ?? null,
+    loser: (r.loser as string | null) ?? null,
+    decidedBy: (r.decided_by as MatchRow['decidedBy']) ?? null,
+    score: parseJson(r.score_json),
+    updatedUtcMs: r.updated_utc_ms as number,
+  };
+}
+
+/** Events of one game in play order: boots by first appearance in UTC, then seq within a boot. */
+const ORDERED_EVENTS = `
+  SELECT e.* FROM clock_events e
+  JOIN (SELECT clock_id, boot_id, MIN(utc_ms) AS boot_start FROM clock_events
+        WHERE game_id = @gameId GROUP BY clock_id, boot_id) b
+    ON b.clock_id = e.clock_id AND b.boot_id = e.boot_id
+  WHERE e.game_id = @gameId`;
+
+export class Journal {
+  readonly db: Database.Database;
+  private readonly outboxEvents: boolean;
+  private readonly stmt;
+  private readonly insertMany: (events: readonly ClockEventInput[]) => AppendResult[];
+
+  /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
+  constructor(readonly path: string, options: JournalOptions = {}) {
+    this.outboxEvents = options.outboxEvents ?? true;
+    this.db = new Database(path);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('foreign_keys = ON');
+      // A second process (e.g. `chessclock host --replay` while the host runs) waits for the write lock.
+      this.db.pragma('busy_timeout = 5000');
+      this.migrate();
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
+    const db = this.db;
+    this.stmt = {
+      insertEvent: db.prepare(`
+        INSERT INTO clock_events (clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
+          white_ms, black_ms, mono_ms, utc_ms, uncertainty_ms, detail)
+        VALUES (@clockId, @bootId, @seq, @gameId, @event, @round, @board, @type, @side, @move,
+          @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)
+        ON CONFLICT (clock_id, boot_id, seq) DO NOTHING`),
+      eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
+      insertOutbox: db.prepare('INSERT INTO outbox (kind, payload, created_utc_ms) VALUES (?, ?, ?)'),
+      gameById: db.prepare('SELECT * FROM games WHERE game_id = ?'),
+      currentGameForClock: db.prepare(
+        'SELECT * FROM games WHERE clock_id = ? AND result IS NULL ORDER BY game_id DESC LIMIT 1',
+      ),
+      insertGame: db.prepare(`
+        INSERT INTO games (event, round, board, game_no, match_id, kind, white, black, white_rank, black_rank,
+          white_team, black_team, time_control, time_control_json, clock_id, earliest_start_utc_ms, created_utc_ms)
+        VALUES (@event, @round, @board, @gameNo, @matchId, @kind, @white, @black, @whiteRank, @blackRank,
+          @whiteTeam, @blackTeam, @timeControl, @timeControlJson, @clockId, @earliestStartUtcMs, @createdUtcMs)`),
+      assignClock: db.prepare('UPDATE games SET clock_id = ? WHERE game_id = ?'),
+      reportResult: db.prepare(`
+        UPDATE games SET result = @result, how = @how, reported_by = @reportedBy, reported_utc_ms = @utcMs,
+          ended_utc_ms = @endedUtcMs, confirmed_by = NULL, confirmed_utc_ms = NULL
+        WHERE game_id = @gameId`),
+      confirmResult: db.prepare('UPDATE games SET confirmed_by = ?, confirmed_utc_ms = ? WHERE game_id = ?'),
+      gamesByRound: db.prepare('SELECT * FROM games WHERE event = ? AND round = ? ORDER BY board, game_no'),
+      gamesByEvent: db.prepare('SELECT * FROM games WHERE event = ? ORDER BY round, board, game_no'),
+      gamesByBoard: db.prepare('SELECT * FROM games WHERE event = ? AND round = ? AND board = ? ORDER BY game_no'),
+      gamesByMatch: db.prepare('SELECT * FROM games WHERE match_id = ? ORDER BY game_no'),
+      eventsByGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
+      lastEventOfGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
+      lastMoveOfGame: db.prepare(
+        `${ORDERED_EVENTS} AND e.type = 'moved' ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`,
+      ),
+      eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? ORDER BY id LIMIT ?'),
+      currentGames: db.prepare(`
+        SELECT g.* FROM games g
+        WHERE NOT EXISTS (SELECT 1 FROM games h WHERE h.event = g.event AND h.board = g.board
+          AND (h.round > g.round OR (h.round = g.round AND h.game_no > g.game_no)))
+          AND (@event IS NULL OR g.event = @event)
+        ORDER BY g.event, g.board`),
+      upsertClock: db.prepare(`
+        INSERT INTO clocks (clock_id, boot_id, firmware, first_seen_utc_ms, last_seen_utc_ms)
+        VALUES (@clockId, @bootId, @firmware, @utcMs, @utcMs)
+        ON CONFLICT (clock_id) DO UPDATE SET boot_id = excluded.boot_id,
+          firmware = COALESCE(excluded.firmware, clocks.firmware), last_seen_utc_ms = excluded.last_seen_utc_ms`),
+      clocks: db.prepare('SELECT * FROM clocks ORDER BY clock_id'),
+      insertAction: db.prepare(`
+        INSERT INTO arbiter_actions (utc_ms, arbiter, action, game_id, clock_id, event, round, board, payload, outcome, reason)
+        VALUES (@utcMs, @arbiter, @action, @gameId, @clockId, @event, @round, @board, @payload, @outcome, @reason)`),
+      actions: db.prepare('SELECT * FROM arbiter_actions WHERE (@gameId IS NULL OR game_id = @gameId) ORDER BY id'),
+      pendingOutbox: db.prepare('SELECT * FROM outbox WHERE published_utc_ms IS NULL ORDER BY id LIMIT ?'),
+      markPublished: db.prepare('UPDATE outbox SET published_utc_ms = ? WHERE id = ? AND published_utc_ms IS NULL'),
+      outboxBacklog: db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL'),
+      upsertMatch: db.prepare(`
+        INSERT INTO matches (match_id, event, round, board, player_a, player_b, status, winner, loser, decided_by, score_json, updated_utc_ms)
+        VALUES (@matchId, @event, @round, @board, @playerA, @playerB, @status, @winner, @loser, @decidedBy, @score, @updatedUtcMs)
+        ON CONFLICT (match_id) DO UPDATE SET status = excluded.status, winner = excluded.winner, loser = excluded.loser,
+          decided_by = excluded.decided_by, score_json = excluded.score_json, updated_utc_ms = excluded.updated_utc_ms`),
+      matchById: db.prepare('SELECT * FROM matches WHERE match_id = ?'),
+      matchesByEvent: db.prepare('SELECT * FROM matches WHERE event = ? ORDER BY round, board'),
+    };
+    this.insertMany = this.db.transaction((events: readonly ClockEventInput[]) => events.map((e) => this.insertOne(e)));
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new JournalError(
+        `journal ${this.path} has schema version ${version}, newer than this host understands (${SCHEMA_VERSION}); upgrade the host`,
+      );
+    }
+    if (version < 1) {
+      this.db.transaction(() => {
+        this.db.exec(SCHEMA_V1);
+        this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      })();
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ── clock events ────────────────────────────────────────────────────────────────────
+
+  /**
+   * Journals one clock event. Durable (committed, WAL fsynced) when it returns.
+   * A second append of the same (clockId, bootId, seq) stores nothing and returns isNew: false.
+   */
+  append(event: ClockEventInput): AppendResult {
+    // A single statement outside a transaction would autocommit too; the transaction keeps
+    // the event and its outbox row together.
+    return this.insertMany([event])[0];
+  }
+
+  /** Journals many events in ONE transaction (one fsync): all or none. */
+  appendMany(events: readonly ClockEventInput[]): AppendResult[] {
+    return this.insertMany(events);
+  }
+
+  private insertOne(e: ClockEventInput): AppendResult {
+    const where = `clock event ${JSON.stringify(e?.clockId)}/${JSON.stringify(e?.bootId)}/${JSON.stringify(e?.seq)}`;
+    if (typeof e !== 'object' || e === null) throw new JournalError('clock event must be an object');
+    const clockId = text(e.clockId, 'clockId', where);
+    const bootId = text(e.bootId, 'bootId', where);
+    const seq = int(e.seq, 'seq', where);
+    if (!EVENT_TYPES.has(e.type)) {
+      throw new JournalError(`${where}: unknown "type" ${JSON.stringify(e.type)} (known: ${CLOCK_EVENT_TYPES.join(', ')})`, 'type');
+    }
+    if (e.side !== undefined && e.side !== null && e.side !== 'white' && e.side !== 'black') {
+      throw new JournalError(`${where}: "side" must be "white" or "black", got ${JSON.stringify(e.side)}`, 'side');
+    }
+    let game: GameRow | null = null;
+    if (e.gameId === undefined) {
+      game = this.currentGameForClock(clockId);
+    } else if (e.gameId !== null) {
+      game = this.getGame(int(e.gameId, 'gameId', where, 1));
+      if (!game) throw new JournalError(`${where}: no game ${e.gameId}`, 'gameId');
+    }
+    const row = {
+      clockId,
+      bootId,
+      seq,
+      gameId: game?.gameId ?? null,
+      event: game?.event ?? null,
+      round: game?.round ?? null,
+      board: game?.board ?? null,
+      type: e.type,
+      side: e.side ?? null,
+      move: optInt(e.move, 'move', where),
+      whiteMs: int(e.whiteMs, 'whiteMs', where),
+      blackMs: int(e.blackMs, 'blackMs', where),
+      monoMs: int(e.monoMs, 'monoMs', where),
+      utcMs: int(e.utcMs, 'utcMs', where),
+      uncertaintyMs: int(e.uncertaintyMs, 'uncertaintyMs', where),
+      detail: json(e.detail),
+    };
+    const info = this.stmt.insertEvent.run(row);
+    if (info.changes === 0) {
+      const existing = this.stmt.eventIdByKey.get(clockId, bootId, seq) as { id: number };
+      return { isNew: false, id: existing.id };
+    }
+    const id = Number(info.lastInsertRowid);
+    if (this.outboxEvents) {
+      this.stmt.insertOutbox.run('clock-event', JSON.stringify({ id, ...row, detail: e.detail ?? null }), row.utcMs);
+    }
+    return { isNew: true, id };
+  }
+
+  /** Events of a game in play order (boot by boot, seq within a boot). */
+  eventsByGame(gameId: number): ClockEventRow[] {
+    return (this.stmt.eventsByGame.all({ gameId }) as Row[]).map(toEvent);
+  }
+
+  /** Events in journal (arrival) order after row id `afterId`: for feeds that resume from a cursor. */
+  eventsAfter(afterId: number, limit = 1000): ClockEventRow[] {
+    return (this.stmt.eventsAfter.all(afterId, limit) as Row[]).map(toEvent);
+  }
+
+  // ── games ───────────────────────────────────────────────────────────────────────────
+
+  createGame(g: NewGame): GameRow {
+    const where = `game ${g.event} round ${g.round} board ${g.board}`;
+    const row = {
+      event: text(g.event, 'event', where),
+      round: int(g.round, 'round', where, 1),
+      board: int(g.board, 'board', where, 1),
+      gameNo: int(g.gameNo ?? 1, 'gameNo', where, 1),
+      matchId: g.matchId ?? null,
+      kind: text(g.kind, 'kind', where),
+      white: text(g.white, 'white', where),
+      black: text(g.black, 'black', where),
+      whiteRank: optInt(g.whiteRank, 'whiteRank', where),
+      blackRank: optInt(g.blackRank, 'blackRank', where),
+      whiteTeam: g.whiteTeam ?? null,
+      blackTeam: g.blackTeam ?? null,
+      timeControl: formatTimeControl(g.timeControl),
+      timeControlJson: JSON.stringify(g.timeControl),
+      clockId: g.clockId ?? null,
+      earliestStartUtcMs: optInt(g.earliestStartUtcMs, 'earliestStartUtcMs', where),
+      createdUtcMs: int(g.createdUtcMs, 'createdUtcMs', where),
+    };
+    try {
+      const info = this.stmt.insertGame.run(row);
+      return this.getGame(Number(info.lastInsertRowid))!;
+    } catch (err) {
+      if (err instanceof Error && /UNIQUE/.test(err.message)) {
+        throw new JournalError(`${where} game ${row.gameNo} already exists`, 'gameNo');
+      }
+      throw err;
+    }
+  }
+
+  getGame(gameId: number): GameRow | null {
+    const r = this.stmt.gameById.get(gameId) as Row | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  /** The clock's game without a result yet (the one its events belong to). */
+  currentGameForClock(clockId: string): GameRow | null {
+    const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  assignClock(gameId: number, clockId: string | null): void {
+    const info = this.stmt.assignClock.run(clockId, gameId);
+    if (info.changes === 0) throw new JournalError(`no game ${gameId}`, 'gameId');
+  }
+
+  gamesByRound(event: string, round: number): GameRow[] {
+    return (this.stmt.gamesByRound.all(event, round) as Row[]).map(toGame);
+  }
+
+  gamesByEvent(event: string): GameRow[] {
+    return (this.stmt.gamesByEvent.all(event) as Row[]).map(toGame);
+  }
+
+  gamesByBoard(event: string, round: number, board: number): GameRow[] {
+    return (this.stmt.gamesByBoard.all(event, round, board) as Row[]).map(toGame);
+  }
+
+  gamesByMatch(matchId: string): GameRow[] {
+    return (this.stmt.gamesByMatch.all(matchId) as Row[]).map(toGame);
+  }
+
+  /** Games with a result; `confirmedOnly` keeps those an arbiter confirmed (the ones exports may use). */
+  results(event: string, opts: { round?: number; confirmedOnly?: boolean } = {}): GameRow[] {
+    const games = opts.round === undefined ? this.gamesByEvent(event) : this.gamesByRound(event, opts.round);
+    return games.filter((g) => g.result !== null && (!opts.confirmedOnly || g.confirmedBy !== null));
+  }
+
+  /**
+   * Records a game's result (from the clock with both players' confirmation, or from an arbiter).
+   * A new report clears an earlier confirmation: the arbiter must confirm again.
+   * Arbiter reports are journaled as arbiter actions in the same transaction.
+   */
+  reportResult(gameId: number, report: ResultReport): GameRow {
+    return this.db.transaction(() => {
+      const where = `result for game ${gameId}`;
+      const game = this.getGame(gameId);
+      if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
+      if (!RESULT_SET.has(report.result)) {
+        throw new JournalError(`${where}: "result" must be one of ${RESULTS.join(' ')}, got ${JSON.stringify(report.result)}`, 'result');
+      }
+      const how = text(report.how, 'how', where);
+      const utcMs = int(report.utcMs, 'utcMs', where);
+      let reportedBy: string;
+      if (report.source === 'clock') {
+        if (report.bothPlayersConfirmed !== true) {
+          throw new JournalError(`${where}: a result from the clock counts only when both players confirmed it`, 'bothPlayersConfirmed');
+        }
+        if (game.confirmedBy !== null) {
+          throw new JournalError(`${where}: already confirmed by ${game.confirmedBy}; only an arbiter can change it`, 'source');
+        }
+        reportedBy = 'clock';
+      } else if (report.source === 'arbiter') {
+        reportedBy = `arbiter:${text(report.arbiter, 'arbiter', where)}`;
+      } else {
+        throw new JournalError(`${where}: "source" must be "clock" or "arbiter", got ${JSON.stringify(report.source)}`, 'source');
+      }
+      this.stmt.reportResult.run({
+        gameId,
+        result: report.result,
+        how,
+        reportedBy,
+        utcMs,
+        endedUtcMs: int(report.endedUtcMs ?? utcMs, 'endedUtcMs', where),
+      });
+      if (report.source === 'arbiter') {
+        this.insertAction({
+          utcMs,
+          arbiter: report.arbiter!,
+          action: 'result',
+          gameId,
+          payload: { result: report.result, how },
+          outcome: 'applied',
+        });
+      }
+      const updated = this.getGame(gameId)!;
+      this.stmt.insertOutbox.run('result', JSON.stringify(updated), utcMs);
+      return updated;
+    })();
+  }
+
+  /** An arbiter confirms the reported result; only confirmed results are exported. */
+  confirmResult(gameId: number, arbiter: string, utcMs: number): GameRow {
+    return this.db.transaction(() => {
+      const where = `confirmation of game ${gameId}`;
+      const game = this.getGame(gameId);
+      if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
+      text(arbiter, 'arbiter', where);
+      int(utcMs, 'utcMs', where);
+      if (game.result === null) throw new JournalError(`${where}: the game has no result to confirm`, 'result');
+      this.stmt.confirmResult.run(arbiter, utcMs, gameId);
+      this.insertAction({ utcMs, arbiter, action: 'confirm-result', gameId, payload: { result: game.result }, outcome: 'applied' });
+      const updated = this.getGame(gameId)!;
+      this.stmt.insertOutbox.run('result-confirmed', JSON.stringify(updated), utcMs);
+      return updated;
+    })();
+  }
+
+  // ── boards ──────────────────────────────────────────────────────────────────────────
+
+  /** The latest state of every board (its newest game and last event), optionally for one event. */
+  boardStates(event?: string): BoardState[] {
+    return (this.stmt.currentGames.all({ event: event ?? null }) as Row[]).map((r) => {
+      const game = toGame(r);
+      const lastRow = this.stmt.lastEventOfGame.get({ gameId: game.gameId }) as Row | undefined;
+      const last = lastRow ? toEvent(lastRow) : null;
+      return { event: game.event, round: game.round, board: game.board, game, last, running: this.running(game, last) };
+    });
+  }
+
+  private running(game: GameRow, last: ClockEventRow | null): Side | null {
+    if (!last || game.result !== null) return null;
+    if (['paused', 'flag', 'forfeit', 'result'].includes(last.type)) return null;
+    const lastMove = this.stmt.lastMoveOfGame.get({ gameId: game.gameId }) as Row | undefined;
+    // White moves first; after a press the other side's clock runs.
+    return lastMove ? other(lastMove.side as Side) : 'white';
+  }
+
+  // ── clocks ──────────────────────────────────────────────────────────────────────────
+
+  /** Records a clock's handshake (or any sign of life). */
+  seenClock(c: { clockId: string; bootId?: string | null; firmware?: string | null; utcMs: number }): void {
+    this.stmt.upsertClock.run({ clockId: c.clockId, bootId: c.bootId ?? null, firmware: c.firmware ?? null, utcMs: c.utcMs });
+  }
+
+  clocks(): ClockRow[] {
+    return (this.stmt.clocks.all() as Row[]).map((r) => ({
+      clockId: r.clock_id as string,
+      bootId: (r.boot_id as string | null) ?? null,
+      firmware: (r.firmware as string | null) ?? null,
+      firstSeenUtcMs: r.first_seen_utc_ms as number,
+      lastSeenUtcMs: r.last_seen_utc_ms as number,
+    }));
+  }
+
+  // ── arbiter actions ─────────────────────────────────────────────────────────────────
+
+  /** Journals an arbiter action (applied or refused) with who did it. */
+  recordArbiterAction(a: ArbiterActionInput): number {
+    return this.db.transaction(() => {
+      const id = this.insertAction(a);
+      this.stmt.insertOutbox.run('arbiter-action', JSON.stringify({ id, ...a }), a.utcMs);
+      return id;
+    })();
+  }
+
+  private insertAction(a: ArbiterActionInput): number {
+    const where = `arbiter action ${JSON.stringify(a.action)}`;
+    const info = this.stmt.insertAction.run({
+      utcMs: int(a.utcMs, 'utcMs', where),
+      arbiter: text(a.arbiter, 'arbiter', where),
+      action: text(a.action, 'action', where),
+      gameId: a.gameId ?? null,
+      clockId: a.clockId ?? null,
+      event: a.event ?? null,
+      round: a.round ?? null,
+      board: a.board ?? null,
+      payload: json(a.payload),
+      outcome: a.outcome,
+      reason: a.reason ?? null,
+    });
+    return Number(info.lastInsertRowid);
+  }
+
+  arbiterActions(gameId?: number): ArbiterActionRow[] {
+    return (this.stmt.actions.all({ gameId: gameId ?? null }) as Row[]).map((r) => ({
+      id: r.id as number,
+      utcMs: r.utc_ms as number,
+      arbiter: r.arbiter as string,
+      action: r.action as string,
+      gameId: (r.game_id as number | null) ?? null,
+      clockId: (r.clock_id as string | null) ?? null,
+      event: (r.event as string | null) ?? null,
+      round: (r.round as number | null) ?? null,
+      board: (r.board as number | null) ?? null,
+      payload: parseJson(r.payload),
+      outcome: r.outcome as 'applied' | 'rejected',
+      reason: (r.reason as string | null) ?? null,
+    }));
+  }
+
+  // ── outbox (MQTT) ───────────────────────────────────────────────────────────────────
+
+  /** Adds a row to publish (for facts not journaled here, e.g. live status). */
+  enqueue(kind: string, payload: unknown, utcMs: number): number {
+    return Number(this.stmt.insertOutbox.run(text(kind, 'kind', 'outbox row'), JSON.stringify(payload), utcMs).lastInsertRowid);
+  }
+
+  /** Unpublished rows, oldest first. */
+  pendingOutbox(limit = 100): OutboxRow[] {
+    return (this.stmt.pendingOutbox.all(limit) as Row[]).map((r) => ({
+      id: r.id as number,
+      kind: r.kind as string,
+      payload: JSON.parse(r.payload as string),
+      createdUtcMs: r.created_utc_ms as number,
+    }));
+  }
+
+  /** Marks rows published (after the broker acknowledged them); returns how many were newly marked. */
+  markPublished(ids: readonly number[], utcMs: number): number {
+    return this.db.transaction(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0))();
+  }
+
+  outboxBacklog(): number {
+    return (this.stmt.outboxBacklog.get() as { n: number }).n;
+  }
+
+  // ── matches ─────────────────────────────────────────────────────────────────────────
+
+  saveMatch(m: MatchRow): void {
+    this.db.transaction(() => {
+      const before = this.getMatch(m.matchId);
+      this.stmt.upsertMatch.run({ ...m, score: json(m.score) });
+      if (m.status === 'decided' && before?.status !== 'decided') {
+        this.stmt.insertOutbox.run('match-decided', JSON.stringify(m), m.updatedUtcMs);
+      }
+    })();
+  }
+
+  getMatch(matchId: string): MatchRow | null {
+    const r = this.stmt.matchById.get(matchId) as Row | undefined;
+    return r ? toMatch(r) : null;
+  }
+
+  matchesByEvent(event: string): MatchRow[] {
+    return (this.stmt.matchesByEvent.all(event) as Row[]).map(toMatch);
+  }
+
+  /** Runs `fn` in one transaction (for callers that write several facts at once). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

@@ -1,0 +1,117 @@
+// The journal's tables. One SQLite file is the host's authoritative record: every clock
+// event, every game and its result, every arbiter action, and the outbox the MQTT
+// publisher drains. Tables are STRICT so a wrong type is an error, not a silent coercion.
+//
+// Versioned with `PRAGMA user_version`: opening an older file applies the missing steps;
+// opening a newer one is refused (a downgraded host must not write a format it does not know).
+
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_V1 = `
+CREATE TABLE clocks (
+  clock_id          TEXT PRIMARY KEY,
+  boot_id           TEXT,
+  firmware          TEXT,
+  first_seen_utc_ms INTEGER NOT NULL,
+  last_seen_utc_ms  INTEGER NOT NULL
+) STRICT;
+
+-- One knockout mini-match (Slovenian final) or any other multi-game pairing.
+CREATE TABLE matches (
+  match_id       TEXT PRIMARY KEY,
+  event          TEXT NOT NULL,
+  round          INTEGER NOT NULL,
+  board          INTEGER NOT NULL,
+  player_a       TEXT NOT NULL,
+  player_b       TEXT NOT NULL,
+  status         TEXT NOT NULL CHECK (status IN ('playing', 'decided')),
+  winner         TEXT,
+  loser          TEXT,
+  decided_by     TEXT CHECK (decided_by IN ('classical', 'rapid', 'armageddon')),
+  score_json     TEXT,
+  updated_utc_ms INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE games (
+  game_id               INTEGER PRIMARY KEY,
+  event                 TEXT NOT NULL,
+  round                 INTEGER NOT NULL,
+  board                 INTEGER NOT NULL,
+  game_no               INTEGER NOT NULL DEFAULT 1,
+  match_id              TEXT REFERENCES matches (match_id),
+  kind                  TEXT NOT NULL,
+  white                 TEXT NOT NULL,
+  black                 TEXT NOT NULL,
+  white_rank            INTEGER,
+  black_rank            INTEGER,
+  white_team            TEXT,
+  black_team            TEXT,
+  time_control          TEXT NOT NULL,
+  time_control_json     TEXT NOT NULL,
+  clock_id              TEXT,
+  earliest_start_utc_ms INTEGER,
+  ended_utc_ms          INTEGER,
+  result                TEXT CHECK (result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+', '--')),
+  how                   TEXT,
+  reported_by           TEXT,
+  reported_utc_ms       INTEGER,
+  confirmed_by          TEXT,
+  confirmed_utc_ms      INTEGER,
+  created_utc_ms        INTEGER NOT NULL,
+  UNIQUE (event, round, board, game_no)
+) STRICT;
+CREATE INDEX games_by_round ON games (event, round, board, game_no);
+CREATE INDEX games_by_clock ON games (clock_id, game_id);
+
+-- (clock_id, boot_id, seq) names one event for ever: a retransmission or a replay of the
+-- clock's outbox after a reconnect hits the UNIQUE key and is not stored twice.
+CREATE TABLE clock_events (
+  id              INTEGER PRIMARY KEY,
+  clock_id        TEXT NOT NULL,
+  boot_id         TEXT NOT NULL,
+  seq             INTEGER NOT NULL,
+  game_id         INTEGER REFERENCES games (game_id),
+  event           TEXT,
+  round           INTEGER,
+  board           INTEGER,
+  type            TEXT NOT NULL,
+  side            TEXT CHECK (side IN ('white', 'black')),
+  move            INTEGER,
+  white_ms        INTEGER NOT NULL,
+  black_ms        INTEGER NOT NULL,
+  mono_ms         INTEGER NOT NULL,
+  utc_ms          INTEGER NOT NULL,
+  uncertainty_ms  INTEGER NOT NULL,
+  detail          TEXT,
+  UNIQUE (clock_id, boot_id, seq)
+) STRICT;
+CREATE INDEX clock_events_by_game ON clock_events (game_id, id);
+CREATE INDEX clock_events_by_board ON clock_events (event, round, board, id);
+
+-- Who did what, when: every arbiter write, applied or refused (appeals within 30 min).
+CREATE TABLE arbiter_actions (
+  id        INTEGER PRIMARY KEY,
+  utc_ms    INTEGER NOT NULL,
+  arbiter   TEXT NOT NULL,
+  action    TEXT NOT NULL,
+  game_id   INTEGER,
+  clock_id  TEXT,
+  event     TEXT,
+  round     INTEGER,
+  board     INTEGER,
+  payload   TEXT,
+  outcome   TEXT NOT NULL CHECK (outcome IN ('applied', 'rejected')),
+  reason    TEXT
+) STRICT;
+
+-- Transactional outbox: rows are written in the same transaction as the fact they report,
+-- so a crash never publishes a fact that was not journaled nor loses one that was.
+CREATE TABLE outbox (
+  id               INTEGER PRIMARY KEY,
+  kind             TEXT NOT NULL,
+  payload          TEXT NOT NULL,
+  created_utc_ms   INTEGER NOT NULL,
+  published_utc_ms INTEGER
+) STRICT;
+CREATE INDEX outbox_pending ON outbox (id) WHERE published_utc_ms IS NULL;
+`;

@@ -1,0 +1,196 @@
+// The values the journal stores and hands out. All times are integer milliseconds:
+// `monoMs` on the clock's own monotonic base, `utcMs` the host's mapping of it to UTC
+// (done by the caller from the time-sync estimate), `uncertaintyMs` that mapping's error bound.
+
+import type { Side } from '../../protocol/time-control.ts';
+
+/** What a clock reports (protocol `ClockEvent` kinds; docs/host-core-api in /tmp/team/HOST-CORE-API.md). */
+export const CLOCK_EVENT_TYPES = [
+  'started', // arbiter or Black's press started the game (White's clock runs)
+  'moved', // `side` pressed: `move` is the number of the move `side` just completed
+  'flag', // `side`'s time ran out (first flag)
+  'forfeit', // FIDE Laws 6.7.1: `side` absent when the default time passed
+  'paused',
+  'resumed',
+  'adjusted', // arbiter changed `side`'s time by detail.ms; detail.reason 'penalty' for FIDE Laws 7.5.5
+  'arrived', // `side` arrived at the board (default-time bookkeeping)
+  'result', // players entered a result on the clock: detail.result, detail.confirmedBy
+] as const;
+export type ClockEventType = (typeof CLOCK_EVENT_TYPES)[number];
+
+/** Game results. `+-`, `-+`, `--` are forfeits (not played games: TRF16 `+`/`-`, TRF-2026 record 330 notation). */
+export const RESULTS = ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'] as const;
+export type GameResult = (typeof RESULTS)[number];
+
+export interface ClockEventInput {
+  clockId: string;
+  bootId: string;
+  seq: number;
+  /** The game this event belongs to; omitted = the clock's current game (see `assignClock`); null = none. */
+  gameId?: number | null;
+  type: ClockEventType;
+  side?: Side | null;
+  move?: number | null;
+  whiteMs: number;
+  blackMs: number;
+  monoMs: number;
+  utcMs: number;
+  uncertaintyMs: number;
+  /** Extra fields of the event: `{ ms, reason }` for `adjusted`, `{ result, confirmedBy }` for `result`. */
+  detail?: Record<string, unknown> | null;
+}
+
+export interface AppendResult {
+  /** false when (clockId, bootId, seq) was already journaled: a retransmission or replay. */
+  isNew: boolean;
+  /** Row id of the stored event (the earlier row for a duplicate). */
+  id: number;
+}
+
+export interface ClockEventRow {
+  id: number;
+  clockId: string;
+  bootId: string;
+  seq: number;
+  gameId: number | null;
+  event: string | null;
+  round: number | null;
+  board: number | null;
+  type: ClockEventType;
+  side: Side | null;
+  move: number | null;
+  whiteMs: number;
+  blackMs: number;
+  monoMs: number;
+  utcMs: number;
+  uncertaintyMs: number;
+  detail: Record<string, unknown> | null;
+}
+
+export type GameKind = 'classical' | 'rapid' | 'armageddon' | 'standard' | 'blitz';
+
+export interface NewGame {
+  event: string;
+  round: number;
+  board: number;
+  /** Game number within a multi-game pairing (knockout mini-match); 1 otherwise. */
+  gameNo?: number;
+  matchId?: string | null;
+  kind: GameKind;
+  white: string;
+  black: string;
+  /** Starting ranks in the event's player list (TRF 001 positions 5-8). */
+  whiteRank?: number | null;
+  blackRank?: number | null;
+  whiteTeam?: string | null;
+  blackTeam?: string | null;
+  timeControl: import('../../protocol/time-control.ts').TimeControl;
+  clockId?: string | null;
+  earliestStartUtcMs?: number | null;
+  createdUtcMs: number;
+}
+
+export interface GameRow {
+  gameId: number;
+  event: string;
+  round: number;
+  board: number;
+  gameNo: number;
+  matchId: string | null;
+  kind: GameKind;
+  white: string;
+  black: string;
+  whiteRank: number | null;
+  blackRank: number | null;
+  whiteTeam: string | null;
+  blackTeam: string | null;
+  /** `formatTimeControl` form, e.g. `40/5400+30:900+30` or `W360-B300`. */
+  timeControl: string;
+  timeControlValue: import('../../protocol/time-control.ts').TimeControl;
+  clockId: string | null;
+  earliestStartUtcMs: number | null;
+  endedUtcMs: number | null;
+  result: GameResult | null;
+  /** How it was decided: 'played', 'flag', 'forfeit-lateness', 'arbiter', ... (free text, short). */
+  how: string | null;
+  /** 'clock' (both players confirmed on the clock) or 'arbiter:<name>'. */
+  reportedBy: string | null;
+  reportedUtcMs: number | null;
+  confirmedBy: string | null;
+  confirmedUtcMs: number | null;
+  createdUtcMs: number;
+}
+
+export interface ResultReport {
+  result: GameResult;
+  how: string;
+  /** 'clock': the players entered it and both confirmed on the clock; 'arbiter': entered by an arbiter. */
+  source: 'clock' | 'arbiter';
+  /** Arbiter name (required for source 'arbiter'). */
+  arbiter?: string;
+  /** Required true for source 'clock': a result only counts when both players confirmed it. */
+  bothPlayersConfirmed?: boolean;
+  utcMs: number;
+  /** When the game ended (for the break before a tie-break); defaults to utcMs. */
+  endedUtcMs?: number;
+}
+
+export interface ArbiterActionInput {
+  utcMs: number;
+  arbiter: string;
+  action: string;
+  gameId?: number | null;
+  clockId?: string | null;
+  event?: string | null;
+  round?: number | null;
+  board?: number | null;
+  payload?: unknown;
+  outcome: 'applied' | 'rejected';
+  reason?: string | null;
+}
+
+export interface ArbiterActionRow extends Required<Omit<ArbiterActionInput, 'payload'>> {
+  id: number;
+  payload: unknown;
+}
+
+export interface OutboxRow {
+  id: number;
+  kind: string;
+  payload: unknown;
+  createdUtcMs: number;
+}
+
+export interface MatchRow {
+  matchId: string;
+  event: string;
+  round: number;
+  board: number;
+  playerA: string;
+  playerB: string;
+  status: 'playing' | 'decided';
+  winner: string | null;
+  loser: string | null;
+  decidedBy: 'classical' | 'rapid' | 'armageddon' | null;
+  score: unknown;
+  updatedUtcMs: number;
+}
+
+/** The latest known state of one board: its newest game and that game's last clock event. */
+export interface BoardState {
+  event: string;
+  round: number;
+  board: number;
+  game: GameRow;
+  last: ClockEventRow | null;
+  /** Whose clock runs after `last` (null: not started, paused, or finished). */
+  running: Side | null;
+}
+
+export interface ClockRow {
+  clockId: string;
+  bootId: string | null;
+  firmware: string | null;
+  firstSeenUtcMs: number;
+  lastSeenUtcMs: number;
+}
