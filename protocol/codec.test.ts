@@ -1,0 +1,77 @@
+// Envelope codec: errors as values, validation after decode (ARCHITECTURE rule 6), unknown
+// fields and body cases of a newer minor version skipped (chessclock.proto header).
+import { toBinary, create } from '@bufbuild/protobuf';
+import { describe, expect, it } from 'vitest';
+import { decodeEnvelope, encodeEnvelope, envelope, InvalidEnvelopeError } from './codec.ts';
+import { ClockEvent_Kind, Command_Kind, EnvelopeSchema, Side, StatusSchema } from './gen/chessclock_pb.ts';
+
+const moved = envelope({
+  seq: 7,
+  body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.WHITE, atMs: 1000, moveNumber: 1, whiteMs: 5000, blackMs: 6000 } },
+});
+
+describe('decodeEnvelope', () => {
+  it('round-trips a valid envelope', () => {
+    const r = decodeEnvelope(encodeEnvelope(moved));
+    expect(r).toEqual({ ok: true, envelope: moved });
+  });
+
+  it('returns an error value for bytes that are not protobuf (truncated varint)', () => {
+    const r = decodeEnvelope(new Uint8Array([0x08, 0xff]));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/^undecodable payload/);
+  });
+
+  it('refuses an unknown enum value, naming the field (proto3 enums are open)', () => {
+    // Envelope{seq 1, clock_event{kind 99, side 1}}
+    const r = decodeEnvelope(new Uint8Array([0x08, 0x01, 0x1a, 0x04, 0x08, 0x63, 0x10, 0x01]));
+    expect(r).toEqual({ ok: false, error: 'invalid envelope: clock_event.kind: 99 is not a known Kind', seq: 1 });
+  });
+
+  it('refuses a moved event without a side', () => {
+    const r = decodeEnvelope(new Uint8Array([0x08, 0x01, 0x1a, 0x02, 0x18, 0x05]));
+    expect(r).toEqual({ ok: false, error: 'invalid envelope: clock_event.side: required for a moved event', seq: 1 });
+  });
+
+  it('refuses an envelope with no body and nothing unknown', () => {
+    const r = decodeEnvelope(new Uint8Array([0x08, 0x03, 0x10, 0x02]));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain('body: missing');
+  });
+
+  it('skips a body case from a newer minor version: ok with body.case undefined', () => {
+    // Envelope{seq 5, field 14 (unknown here) = {field 1: 1}}
+    const r = decodeEnvelope(new Uint8Array([0x08, 0x05, 0x72, 0x02, 0x08, 0x01]));
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.envelope.seq).toBe(5);
+      expect(r.envelope.body.case).toBeUndefined();
+    }
+  });
+
+  it('skips an unknown field inside a known message and keeps it when re-encoding', () => {
+    // Status{white_ms 1} + unknown field 15 (varint 1)
+    const status = [...toBinary(StatusSchema, create(StatusSchema, { whiteMs: 1 })), 0x78, 0x01];
+    const bytes = new Uint8Array([0x22, status.length, ...status]);
+    const r = decodeEnvelope(bytes);
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.envelope.body.case).toBe('status');
+      expect(encodeEnvelope(r.envelope)).toEqual(bytes);
+    }
+  });
+});
+
+describe('encodeEnvelope', () => {
+  it('refuses an invalid envelope, naming the field', () => {
+    const bad = envelope({ seq: 1, body: { case: 'command', value: { kind: Command_Kind.ADJUST, ms: 1000 } } });
+    expect(() => encodeEnvelope(bad)).toThrow(InvalidEnvelopeError);
+    expect(() => encodeEnvelope(bad)).toThrow('command.side: required for adjust');
+  });
+
+  it('refuses a negative uint32 time', () => {
+    const bad = create(EnvelopeSchema, moved);
+    if (bad.body.case === 'clockEvent') bad.body.value.whiteMs = -1;
+    expect(() => encodeEnvelope(bad)).toThrow('clock_event.white_ms: must be a whole number from 0 to 4294967295, got -1');
+  });
+});

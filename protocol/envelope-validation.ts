@@ -1,0 +1,181 @@
+// What a decoded Envelope must satisfy before it may reach the application (ARCHITECTURE
+// rule 6: nothing invalid gets past the codec). protobuf-es already guarantees the scalar
+// types; this adds what proto3 cannot say: enums are known values (proto3 enums are open,
+// so 7 decodes as 7), required sides and kinds are set, the time control is runnable.
+// Errors name the field by its proto path, e.g. `clock_event.side`, so a C implementer
+// can find it in chessclock.proto.
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import {
+  ClockEvent_Kind,
+  Command_Kind,
+  EnvelopeSchema,
+  Side,
+  type ClockEvent,
+  type Command,
+  type Envelope,
+} from './gen/chessclock_pb.ts';
+import { timeControlFromProto } from './time-control-codec.ts';
+import { TimeControlError } from './time-control.ts';
+
+/** Longest text field accepted (names, labels, display text); a frame is ≤ 512 bytes anyway. */
+export const MAX_TEXT_LENGTH = 128;
+
+type Plain = Record<string, unknown>;
+
+function fieldValue(message: Plain, field: DescField): unknown {
+  if (field.oneof) {
+    const group = message[field.oneof.localName] as { case?: string; value?: unknown } | undefined;
+    return group?.case === field.localName ? group.value : undefined;
+  }
+  return message[field.localName];
+}
+
+function scalarError(type: ScalarType, value: unknown, path: string): string | null {
+  switch (type) {
+    case ScalarType.UINT32:
+    case ScalarType.FIXED32:
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff
+        ? null
+        : `${path}: must be a whole number from 0 to 4294967295, got ${String(value)}`;
+    case ScalarType.SINT32:
+    case ScalarType.INT32:
+      return typeof value === 'number' && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff
+        ? null
+        : `${path}: must be a whole number from -2147483648 to 2147483647, got ${String(value)}`;
+    case ScalarType.BOOL:
+      return typeof value === 'boolean' ? null : `${path}: must be true or false, got ${String(value)}`;
+    case ScalarType.STRING:
+      if (typeof value !== 'string') return `${path}: must be text, got ${typeof value}`;
+      return value.length <= MAX_TEXT_LENGTH ? null : `${path}: ${value.length} characters, at most ${MAX_TEXT_LENGTH}`;
+    default:
+      return `${path}: scalar type ${type} is not used by this protocol`;
+  }
+}
+
+/** Generic check over the schema: scalar ranges and known enum values, recursively. */
+function structureError(desc: DescMessage, message: Plain, path: string): string | null {
+  for (const field of desc.fields) {
+    const value = fieldValue(message, field);
+    const at = path === '' ? field.name : `${path}.${field.name}`;
+    if (value === undefined) {
+      if (field.fieldKind === 'scalar' && !field.oneof && field.proto.proto3Optional !== true) {
+        return `${at}: missing`;
+      }
+      continue; // unset message, unset optional, or another oneof case
+    }
+    switch (field.fieldKind) {
+      case 'scalar': {
+        const err = scalarError(field.scalar, value, at);
+        if (err) return err;
+        break;
+      }
+      case 'enum':
+        if (typeof value !== 'number' || field.enum.value[value] === undefined) {
+          return `${at}: ${String(value)} is not a known ${field.enum.name}`;
+        }
+        break;
+      case 'message': {
+        const err = structureError(field.message, value as Plain, at);
+        if (err) return err;
+        break;
+      }
+      case 'list': {
+        if (!Array.isArray(value)) return `${at}: must be a list`;
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          const itemAt = `${at}[${i}]`;
+          let err: string | null = null;
+          if (field.listKind === 'scalar') err = scalarError(field.scalar, item, itemAt);
+          else if (field.listKind === 'enum') {
+            err = typeof item === 'number' && field.enum.value[item] !== undefined ? null : `${itemAt}: ${String(item)} is not a known ${field.enum.name}`;
+          } else err = structureError(field.message, item as Plain, itemAt);
+          if (err) return err;
+        }
+        break;
+      }
+      case 'map':
+        return `${at}: maps are not used by this protocol`;
+    }
+  }
+  return null;
+}
+
+/** Kinds whose `side` names who moved / lost / arrived / was adjusted. */
+const EVENT_KINDS_WITH_SIDE = new Set<ClockEvent_Kind>([
+  ClockEvent_Kind.MOVED,
+  ClockEvent_Kind.FLAG,
+  ClockEvent_Kind.FORFEIT,
+  ClockEvent_Kind.ADJUSTED,
+  ClockEvent_Kind.ARRIVED,
+]);
+
+const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES]);
+
+function clockEventError(e: ClockEvent): string | null {
+  if (EVENT_KINDS_WITH_SIDE.has(e.kind) && e.side === Side.UNSPECIFIED) {
+    return `clock_event.side: required for a ${ClockEvent_Kind[e.kind].toLowerCase()} event`;
+  }
+  return null;
+}
+
+function commandError(c: Command): string | null {
+  if (c.kind === Command_Kind.UNSPECIFIED) return 'command.kind: missing';
+  if (COMMAND_KINDS_WITH_SIDE.has(c.kind) && c.side === Side.UNSPECIFIED) {
+    return `command.side: required for ${Command_Kind[c.kind].toLowerCase()}`;
+  }
+  return null;
+}
+
+function nonEmpty(value: string, path: string): string | null {
+  return value.trim() === '' ? `${path}: must not be empty` : null;
+}
+
+function bodyError(env: Envelope): string | null {
+  const body = env.body;
+  switch (body.case) {
+    case 'clockEvent':
+      return clockEventError(body.value);
+    case 'command':
+      return commandError(body.value);
+    case 'status':
+      return body.value.batteryPercent !== undefined && body.value.batteryPercent > 100
+        ? `status.battery_percent: ${body.value.batteryPercent} is over 100`
+        : null;
+    case 'hello':
+      if (body.value.protocolMajor === 0) return 'hello.protocol_major: must be 1 or more';
+      return nonEmpty(body.value.serialId, 'hello.serial_id');
+    case 'helloAck':
+      return body.value.protocolMajor === 0 ? 'hello_ack.protocol_major: must be 1 or more' : null;
+    case 'configure': {
+      const err = nonEmpty(body.value.gameId, 'configure.game_id');
+      if (err) return err;
+      try {
+        timeControlFromProto(body.value);
+        return null;
+      } catch (e) {
+        if (e instanceof TimeControlError) return `configure.${e.message}`;
+        throw e;
+      }
+    }
+    case 'configureAck':
+      return nonEmpty(body.value.gameId, 'configure_ack.game_id');
+    case 'nack':
+      return nonEmpty(body.value.reason, 'nack.reason');
+    case 'ackOnly':
+    case 'syncRequest':
+    case 'syncResponse':
+      return null;
+    case undefined:
+      // A body case this version does not know (a newer minor's message) arrives as an
+      // unknown field: legal, the session skips it. No body and nothing unknown: malformed.
+      return env.$unknown !== undefined && env.$unknown.length > 0 ? null : 'body: missing (no message in the envelope)';
+  }
+}
+
+/**
+ * Returns null when `env` may be handed to the application, else the first problem,
+ * naming the field (`clock_event.side: required for a moved event`).
+ */
+export function envelopeError(env: Envelope): string | null {
+  return structureError(EnvelopeSchema, env as unknown as Plain, '') ?? bodyError(env);
+}
