@@ -1,0 +1,158 @@
+// The seams between the host core (bridge, journal, match director, exports) and its
+// network side (HTTP/WebSocket API, dashboard, MQTT). The network side only reads a
+// `HostState`, listens to a live event feed and hands arbiter writes to a `CommandSink`;
+// it never reaches into the journal's tables. The host core implements these ports
+// (the lead's orchestration wires them); `memory-host.ts` is a small in-memory
+// implementation used by tests, the benchmark and the dashboard demo.
+import type { Side } from '../../protocol/time-control.ts';
+
+/**
+ * One clock event as journaled: keyed by (clockId, bootId, seq), which makes every
+ * replay and retransmission idempotent downstream (MQTT subscribers dedupe on it too).
+ */
+export interface ClockEventRecord {
+  readonly clockId: string;
+  /** Changes at every power-up of the clock; `seq` restarts per boot. */
+  readonly bootId: string;
+  readonly seq: number;
+  /** Tournament event name (free text: may hold spaces and slashes). */
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  /** 'started' | 'move' | 'flag' | 'forfeit' | 'paused' | 'resumed' | 'adjusted' | 'arrived' | ... */
+  readonly type: string;
+  readonly side: Side | null;
+  /** Move number completed by `side` (for 'move'), else null. */
+  readonly move: number | null;
+  /** Remaining time of each side right after the event, or null when the event carries none. */
+  readonly whiteMs: number | null;
+  readonly blackMs: number | null;
+  /** The clock's own monotonic time of the event. */
+  readonly monoMs: number;
+  /** The same instant mapped to UTC by the host's time sync. */
+  readonly utcMs: number;
+}
+
+export type ClockStatus = 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited' | 'finished';
+
+/** A board's clock as of its last event; times between events are computed by readers. */
+export interface LiveClockState {
+  readonly clockId: string;
+  readonly bootId: string;
+  /** Sequence number of the last event folded in. */
+  readonly seq: number;
+  readonly status: ClockStatus;
+  /** Side on move (whose clock runs while `running`); null before the start. */
+  readonly turn: Side | null;
+  readonly whiteMs: number;
+  readonly blackMs: number;
+  /** UTC instant at which `whiteMs`/`blackMs` were exact. */
+  readonly atUtcMs: number;
+  readonly moves: { readonly white: number; readonly black: number };
+  /** First side whose flag fell, if any. */
+  readonly flag: Side | null;
+}
+
+export interface PlayerView {
+  readonly name: string;
+  readonly team?: string;
+}
+
+/** One board of one round of one event, as the API and dashboard show it. */
+export interface BoardView {
+  /** Host-assigned, URL-safe, stable for the board's place in the hall. */
+  readonly id: string;
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  readonly clockId: string | null;
+  readonly white: PlayerView | null;
+  readonly black: PlayerView | null;
+  /** PGN form, e.g. `40/5400+30:900+30`, or null when not configured. */
+  readonly timeControl: string | null;
+  readonly live: LiveClockState | null;
+  /** PGN result once known: '1-0' | '0-1' | '1/2-1/2' | '+-' | '-+' | ... */
+  readonly result: string | null;
+  readonly resultConfirmed: boolean;
+}
+
+export interface MatchView {
+  readonly id: string;
+  readonly event: string;
+  readonly [key: string]: unknown;
+}
+
+export interface ResultView {
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  readonly white: string | null;
+  readonly black: string | null;
+  readonly result: string | null;
+  readonly confirmed: boolean;
+  /** Who entered or confirmed it ('clock' when both players confirmed on the clock). */
+  readonly by: string | null;
+}
+
+export interface EventQuery {
+  readonly event?: string;
+  readonly round?: number;
+  readonly board?: number;
+  readonly clockId?: string;
+  /** Cursor: only events after this position (from a previous page's `next`). */
+  readonly after?: string;
+  readonly limit: number;
+}
+
+export interface EventPage {
+  readonly events: readonly ClockEventRecord[];
+  /** Cursor for the next page, or null when this page is the last one so far. */
+  readonly next: string | null;
+}
+
+/** What the network side reads. */
+export interface HostState {
+  boards(): readonly BoardView[];
+  board(id: string): BoardView | undefined;
+  events(query: EventQuery): EventPage;
+  matches(): readonly MatchView[];
+  results(round?: number): readonly ResultView[];
+  /** Live feed: every journaled event, in journal order, after it is durable. */
+  subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
+}
+
+/** Exports produced by the host core (TRF, PGN); the API only serves them. */
+export interface ExportSource {
+  trf(event: string, round?: number): string;
+  /** PGN of one round (with live clock tags while games run). */
+  pgn(event: string | undefined, round: number): string;
+  /** JSON Lines, one event per line. */
+  jsonl?(query: Omit<EventQuery, 'limit' | 'after'>): string;
+}
+
+/** Who issues a write: an arbiter identified by a configured token. */
+export interface Actor {
+  readonly arbiter: string;
+}
+
+export type ArbiterCommand =
+  | { readonly type: 'configure'; readonly boardId: string; readonly timeControl: string; readonly white?: PlayerView; readonly black?: PlayerView }
+  | { readonly type: 'pause'; readonly boardId: string }
+  | { readonly type: 'resume'; readonly boardId: string }
+  | { readonly type: 'adjust'; readonly boardId: string; readonly side: Side; readonly ms: number }
+  | { readonly type: 'penalty'; readonly boardId: string; readonly side: Side }
+  | { readonly type: 'result'; readonly boardId: string; readonly result: string }
+  | { readonly type: 'confirm-result'; readonly boardId: string };
+
+export type CommandOutcome =
+  | { readonly ok: true; readonly board?: BoardView }
+  /** Refused as a whole (nothing applied); `reason` is shown to the arbiter. */
+  | { readonly ok: false; readonly status: 404 | 409 | 422; readonly reason: string };
+
+/**
+ * Arbiter writes. The sink journals each command with `actor` before acting on it and
+ * either applies it whole or refuses it whole.
+ */
+export interface CommandSink {
+  execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome>;
+}

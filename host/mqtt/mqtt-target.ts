@@ -1,0 +1,93 @@
+// `chessclock host --mqtt <target>`: where the host publishes.
+//
+//   --mqtt embedded              an in-process Aedes broker on 127.0.0.1:1883
+//   --mqtt embedded:PORT         the same on another port (0 = any free port)
+//   --mqtt embedded:HOST:PORT    listen on another address (e.g. 0.0.0.0 for the hall LAN)
+//   --mqtt mqtt://host:1883      an external broker (also mqtts://, ws://, wss://)
+//   --mqtt none                  no MQTT (the default)
+import { createServer, type Server } from 'node:net';
+import { once } from 'node:events';
+import { Aedes } from 'aedes';
+
+export type MqttTarget =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'embedded'; readonly host: string; readonly port: number }
+  | { readonly kind: 'external'; readonly url: string };
+
+export const DEFAULT_MQTT_PORT = 1883;
+
+export class MqttOptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MqttOptionError';
+  }
+}
+
+function parsePort(text: string, whole: string): number {
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new MqttOptionError(`--mqtt ${whole}: bad port "${text}" (expected 0-65535)`);
+  }
+  return Number(text);
+}
+
+/** Parses the value of `--mqtt`; throws MqttOptionError saying what is wrong. */
+export function parseMqttOption(value: string | undefined): MqttTarget {
+  if (value === undefined || value === 'none') return { kind: 'none' };
+  if (value === 'embedded') return { kind: 'embedded', host: '127.0.0.1', port: DEFAULT_MQTT_PORT };
+  if (value.startsWith('embedded:')) {
+    const rest = value.slice('embedded:'.length);
+    const colon = rest.lastIndexOf(':');
+    if (colon < 0) return { kind: 'embedded', host: '127.0.0.1', port: parsePort(rest, value) };
+    const host = rest.slice(0, colon);
+    if (host.length === 0) throw new MqttOptionError(`--mqtt ${value}: empty host before the port`);
+    return { kind: 'embedded', host, port: parsePort(rest.slice(colon + 1), value) };
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new MqttOptionError(`--mqtt "${value}": expected "embedded", "embedded:PORT", "none" or a broker URL like mqtt://host:1883`);
+  }
+  if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:'].includes(url.protocol)) {
+    throw new MqttOptionError(
+      `--mqtt "${value}": unsupported scheme "${url.protocol}" (expected "embedded", "embedded:PORT", "none" or a broker URL with mqtt:, mqtts:, ws: or wss:)`,
+    );
+  }
+  if (url.hostname === '') throw new MqttOptionError(`--mqtt "${value}": missing broker host`);
+  return { kind: 'external', url: value };
+}
+
+export interface EmbeddedBroker {
+  readonly aedes: Aedes;
+  readonly server: Server;
+  /** The URL clients connect to, with the actual port. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts an Aedes broker on a TCP listener (MQTT over TCP). */
+export async function startEmbeddedBroker(host = '127.0.0.1', port = 0): Promise<EmbeddedBroker> {
+  const aedes = await Aedes.createBroker();
+  const server = createServer(aedes.handle);
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    aedes,
+    server,
+    url: `mqtt://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    async close() {
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Resolves a target to a broker URL, starting the embedded broker when asked. */
+export async function resolveMqttTarget(target: MqttTarget): Promise<{ url: string | null; broker: EmbeddedBroker | null }> {
+  if (target.kind === 'none') return { url: null, broker: null };
+  if (target.kind === 'external') return { url: target.url, broker: null };
+  const broker = await startEmbeddedBroker(target.host, target.port);
+  return { url: broker.url, broker };
+}

@@ -1,0 +1,190 @@
+// Publishes journaled clock events to MQTT through a durable outbox.
+//
+// Order of duties, so nothing is lost:
+//  1. `publishEvent` stores the events message (and the board's retained state) in the
+//     outbox first; only then is anything sent.
+//  2. The pump hands stored messages to MQTT.js at QoS 1, a bounded number at a time.
+//  3. A message is removed from the outbox only in the publish callback, which MQTT.js
+//     5.16 calls for QoS 1 when the broker's PUBACK arrives (client.js: the callback is
+//     parked in `outgoing[messageId]` and run by handlers/ack.js on 'puback'; `publishAsync`
+//     wraps the same callback and resolves with the *sent* packet, not the PUBACK).
+//  4. While the broker is down MQTT.js keeps unacknowledged packets in its outgoing store
+//     and resends them after reconnecting; if this process dies instead, the rows are still
+//     in the outbox and are sent again on the next start. Either way a message may arrive
+//     twice (QoS 1 is at-least-once), which subscribers undo with (clockId, bootId, seq).
+import type { MqttClient } from 'mqtt';
+import type { BoardAddress } from './topics.ts';
+import { eventsTopic, stateTopic } from './topics.ts';
+import { encodeEvent, encodeState } from './payload.ts';
+import type { OutboxDraft, OutboxStore } from './outbox-store.ts';
+import type { ClockEventRecord, LiveClockState } from '../api/host-ports.ts';
+
+export interface MqttPublisherOptions {
+  readonly client: MqttClient;
+  readonly outbox: OutboxStore;
+  /** Messages handed to MQTT.js and not yet acknowledged, at most (MQTT ids are 16-bit). */
+  readonly maxInFlight?: number;
+  /** Re-send each board's last retained state after every reconnect (a broker without
+   * persistence forgets retained messages when it restarts). Default true. */
+  readonly republishStateOnReconnect?: boolean;
+  readonly onError?: (err: Error) => void;
+}
+
+export interface PublisherStats {
+  readonly published: number;
+  readonly acked: number;
+  readonly inFlight: number;
+  readonly pending: number;
+}
+
+export class MqttPublisher {
+  readonly client: MqttClient;
+  private readonly outbox: OutboxStore;
+  private readonly maxInFlight: number;
+  private readonly republishState: boolean;
+  private readonly onError: (err: Error) => void;
+  /** Outbox ids handed to MQTT.js and awaiting PUBACK. */
+  private readonly inFlight = new Set<number>();
+  /** Highest outbox id handed to MQTT.js; the next read starts after it. */
+  private cursor = 0;
+  /** A publish failed: re-read the outbox from the start on the next connect. */
+  private rewind = false;
+  private readonly ackedIds: number[] = [];
+  private markScheduled = false;
+  private readonly lastState = new Map<string, string>();
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+  private published = 0;
+  private acked = 0;
+  private readonly onConnect = (): void => this.handleConnect();
+
+  constructor(opts: MqttPublisherOptions) {
+    this.client = opts.client;
+    this.outbox = opts.outbox;
+    this.maxInFlight = opts.maxInFlight ?? 512;
+    this.republishState = opts.republishStateOnReconnect ?? true;
+    this.onError = opts.onError ?? (() => {});
+    this.client.on('connect', this.onConnect);
+    // Leftovers from a previous run go out first (MQTT.js queues them until connected).
+    this.pump();
+  }
+
+  /** Stores the event (and the board's new retained state) durably, then sends. */
+  publishEvent(event: ClockEventRecord, state?: LiveClockState): void {
+    const drafts: OutboxDraft[] = [{ topic: eventsTopic(event), payload: encodeEvent(event), retain: false }];
+    if (state) drafts.push(this.stateDraft(event, state));
+    this.outbox.append(drafts);
+    this.pump();
+  }
+
+  /** Stores and sends a board's retained state alone (e.g. after an arbiter change). */
+  publishState(addr: BoardAddress, state: LiveClockState): void {
+    this.outbox.append([this.stateDraft(addr, state)]);
+    this.pump();
+  }
+
+  stats(): PublisherStats {
+    return { published: this.published, acked: this.acked, inFlight: this.inFlight.size, pending: this.outbox.pendingCount() };
+  }
+
+  /** Resolves once every stored message has been acknowledged by the broker. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stops publishing and closes the connection. Unacknowledged messages stay in the
+   * outbox for the next start.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.client.off('connect', this.onConnect);
+    await this.client.endAsync(true);
+    this.flushMarks();
+  }
+
+  private stateDraft(addr: BoardAddress, state: LiveClockState): OutboxDraft {
+    const topic = stateTopic(addr);
+    const payload = encodeState(addr, state);
+    this.lastState.set(topic, payload);
+    return { topic, payload, retain: true };
+  }
+
+  private handleConnect(): void {
+    if (this.rewind) {
+      this.rewind = false;
+      this.cursor = 0;
+    }
+    if (this.republishState && this.lastState.size > 0 && this.client.connected) {
+      // Appended after everything pending, so a newer state is never overtaken by an older one.
+      this.outbox.append([...this.lastState].map(([topic, payload]) => ({ topic, payload, retain: true })));
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const room = this.maxInFlight - this.inFlight.size;
+    if (room <= 0) return;
+    const rows = this.outbox.pending(room, this.cursor);
+    // A retained state superseded by a newer one for the same topic in this batch is
+    // skipped: the retained value is last-writer-wins anyway.
+    const newestRetained = new Map<string, number>();
+    for (const r of rows) if (r.retain) newestRetained.set(r.topic, r.id);
+    const superseded: number[] = [];
+    for (const row of rows) {
+      this.cursor = Math.max(this.cursor, row.id);
+      if (this.inFlight.has(row.id)) continue;
+      if (row.retain && newestRetained.get(row.topic) !== row.id) {
+        superseded.push(row.id);
+        continue;
+      }
+      this.inFlight.add(row.id);
+      this.published++;
+      this.client.publish(row.topic, row.payload, { qos: 1, retain: row.retain }, (err) => this.settle(row.id, err));
+    }
+    if (superseded.length > 0) this.outbox.markDone(superseded);
+    this.resolveIdle();
+  }
+
+  private settle(id: number, err: Error | undefined): void {
+    this.inFlight.delete(id);
+    if (err) {
+      // Keep the row; it is read again after the next (re)connect or on the next start.
+      this.rewind = true;
+      if (!this.closed) this.onError(err);
+      return;
+    }
+    this.acked++;
+    this.ackedIds.push(id);
+    if (!this.markScheduled) {
+      // Batch the deletes: one transaction per burst of PUBACKs. A lost mark only means
+      // one more (deduplicated) resend.
+      this.markScheduled = true;
+      setImmediate(() => {
+        this.flushMarks();
+        this.pump();
+      });
+    }
+  }
+
+  private flushMarks(): void {
+    this.markScheduled = false;
+    if (this.ackedIds.length === 0) return;
+    this.outbox.markDone(this.ackedIds.splice(0));
+    this.resolveIdle();
+  }
+
+  private isIdle(): boolean {
+    return this.inFlight.size === 0 && this.ackedIds.length === 0 && this.outbox.pendingCount() === 0;
+  }
+
+  private resolveIdle(): void {
+    if (this.idleWaiters.length === 0 || !this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}
