@@ -92,6 +92,27 @@ function restoredClock(input: ClockMachineInput): ClockState {
   return saved;
 }
 
+/**
+ * One side's clock running. Its timer is the earliest deadline (the flag, or the
+ * default time); completing the move goes to the other side, which arms a new timer.
+ */
+function turnState(side: Side) {
+  return {
+    after: { deadline: { target: '#clock.expiring' } },
+    on: {
+      PRESS: [
+        { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+        // Deadlines come before inputs at the same millisecond: a press at the flag instant is too late.
+        { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+        // FIDE Laws 6.2.1: the side on move completes its move; the opponent's clock starts.
+        { guard: { type: 'pressedBy', params: side }, target: other(side), actions: 'completeMove' },
+        // A press by the side not on move changes no time (but shows the player is there).
+        { actions: 'markPresent' },
+      ],
+    },
+  } as const;
+}
+
 export const clockMachine = setup({
   types: {
     context: {} as Context,
@@ -110,7 +131,7 @@ export const clockMachine = setup({
       const due = nextDeadline(context.clock);
       return due !== null && due <= event.at;
     },
-    isTurn: ({ context, event }) => 'side' in event && event.side === context.clock.turn,
+    pressedBy: ({ event }, side: Side) => 'side' in event && event.side === side,
     isBlack: ({ event }) => 'side' in event && event.side === 'black',
     whiteOnMove: ({ context }) => context.clock.turn === 'white',
     isFlagged: ({ context }) => context.clock.status === 'flagged',
@@ -142,7 +163,10 @@ export const clockMachine = setup({
     }),
     completeMove: enqueueActions(({ context, event, enqueue }) => {
       const side = context.clock.turn;
-      const clock = completeMove(context.clock, event.at);
+      // A press of one's own lever also shows presence (FIDE Laws 6.7).
+      const present = context.clock[side].present ? context.clock : markPresent(context.clock, side, event.at);
+      if (present !== context.clock) enqueue.emit({ type: 'arrived', at: event.at, side });
+      const clock = completeMove(present, event.at);
       enqueue.assign({ clock });
       enqueue.emit({ type: 'move', at: event.at, side, move: clock[side].moves, ...times(clock, event.at) });
     }),
@@ -240,24 +264,16 @@ export const clockMachine = setup({
     },
     running: {
       initial: 'choose',
-      after: { deadline: { target: '#clock.expiring' } },
       states: {
         choose: { always: [{ guard: 'whiteOnMove', target: 'white' }, { target: 'black' }] },
-        white: {},
-        black: {},
+        white: turnState('white'),
+        black: turnState('black'),
       },
       on: {
-        PRESS: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          // FIDE Laws 6.2.1: the side on move completes its move; the opponent's clock starts.
-          { guard: 'isTurn', target: '#clock.running', reenter: true, actions: ['markPresent', 'completeMove'] },
-          // A press by the side not on move changes no time (but shows the player is there).
-          { target: '#clock.running', reenter: true, actions: 'markPresent' },
-        ],
         ARRIVE: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
           { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          // An arrival can lift the forfeit deadline: reschedule.
           { target: '#clock.running', reenter: true, actions: 'markPresent' },
         ],
         PAUSE: [
