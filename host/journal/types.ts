@@ -12,9 +12,11 @@ export const CLOCK_EVENT_TYPES = [
   'forfeit', // FIDE Laws 6.7.1: `side` absent when the default time passed
   'paused',
   'resumed',
-  'adjusted', // arbiter changed `side`'s time by detail.ms; detail.reason 'penalty' for FIDE Laws 7.5.5
+  'adjusted', // `side`'s time changed by detail.ms; detail.reason 'arbiter', or 'penalty' (FIDE Laws 7.5.5:
+  //            then `side` is the CREDITED side, the offender is the other one — as clock.machine emits it)
   'arrived', // `side` arrived at the board (default-time bookkeeping)
   'result', // players entered a result on the clock: detail.result, detail.confirmedBy
+  'moves-set', // arbiter corrected `side`'s move counter to `move` (detail.period)
 ] as const;
 export type ClockEventType = (typeof CLOCK_EVENT_TYPES)[number];
 

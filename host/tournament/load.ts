@@ -1,0 +1,559 @@
+// Loads the hall's tournament file (JSON; docs/tournament.md) into the model, checking
+// every field. Every problem is reported with its path, e.g.
+// `events[0].rounds[2].boards[1].white: missing`, and all problems are reported at once
+// so an organiser fixes the file in one pass.
+//
+// YAML is not read: no YAML parser is installed and the project adds no dependency for
+// it. A `.yaml`/`.yml` file is refused with a message saying so.
+
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import {
+  isPresetName,
+  parseSideControl,
+  presetTimeControl,
+  timeControl,
+  TimeControlError,
+  type IncrementTiming,
+  type PresetName,
+  type TimeControl,
+} from '../../protocol/time-control.ts';
+import {
+  DEFAULT_KNOCKOUT_RULES,
+  DEFAULT_TEAM_SCORING,
+  type BoardPairing,
+  type Bye,
+  type ByeKind,
+  type EventKind,
+  type Hall,
+  type KnockoutPairing,
+  type KnockoutRules,
+  type Player,
+  type Round,
+  type Team,
+  type TeamMatch,
+  type TournamentEvent,
+} from './model.ts';
+
+export class TournamentFileError extends Error {
+  constructor(
+    readonly issues: string[],
+    readonly file?: string,
+  ) {
+    const shown = issues.slice(0, 30);
+    const more = issues.length > shown.length ? `\n  … and ${issues.length - shown.length} more` : '';
+    super(`${file ? `${file}: ` : ''}${issues.length} problem(s) in the tournament file:\n  ${shown.join('\n  ')}${more}`);
+    this.name = 'TournamentFileError';
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+/** Collects problems with their paths; readers return undefined after recording a problem. */
+class Checker {
+  readonly issues: string[] = [];
+
+  problem(path: string, message: string): undefined {
+    this.issues.push(`${path}: ${message}`);
+    return undefined;
+  }
+
+  object(value: unknown, path: string): Obj | undefined {
+    if (value === undefined) return this.problem(path, 'missing');
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return this.problem(path, `must be an object, got ${show(value)}`);
+    return value as Obj;
+  }
+
+  array(value: unknown, path: string, optional = false): unknown[] | undefined {
+    if (value === undefined) return optional ? [] : this.problem(path, 'missing');
+    if (!Array.isArray(value)) return this.problem(path, `must be an array, got ${show(value)}`);
+    return value;
+  }
+
+  string(o: Obj, key: string, path: string, optional = false): string | undefined {
+    const v = o[key];
+    if (v === undefined || v === null) return optional ? undefined : this.problem(`${path}.${key}`, 'missing');
+    if (typeof v !== 'string' || v.trim() === '') return this.problem(`${path}.${key}`, `must be a non-empty string, got ${show(v)}`);
+    return v;
+  }
+
+  int(o: Obj, key: string, path: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number | undefined {
+    const v = o[key];
+    const { min = 0, max = Number.MAX_SAFE_INTEGER } = opts;
+    if (v === undefined || v === null) return opts.optional ? undefined : this.problem(`${path}.${key}`, 'missing');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      return this.problem(`${path}.${key}`, `must be a whole number from ${min} to ${max}, got ${show(v)}`);
+    }
+    return v;
+  }
+
+  date(o: Obj, key: string, path: string): string | null {
+    const v = this.string(o, key, path, true);
+    if (v === undefined) return null;
+    const m = /^(\d{4})[/-](\d{2})[/-](\d{2})$/.exec(v);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 12 || Number(m[3]) < 1 || Number(m[3]) > 31) {
+      this.problem(`${path}.${key}`, `must be a date YYYY/MM/DD or YYYY-MM-DD, got ${show(v)}`);
+      return null;
+    }
+    return `${m[1]}/${m[2]}/${m[3]}`;
+  }
+
+  unknownKeys(o: Obj, known: readonly string[], path: string): void {
+    for (const key of Object.keys(o)) {
+      if (!known.includes(key)) this.problem(`${path}.${key}`, `unknown field (known: ${known.join(', ')})`);
+    }
+  }
+}
+
+/** An ISO date-time with an explicit offset or Z: a hall's local time is not the host's to guess. */
+function isoUtcMs(text: string): number {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
+}
+
+function show(v: unknown): string {
+  return JSON.stringify(v) ?? String(v);
+}
+
+const KINDS: readonly EventKind[] = ['individual', 'knockout', 'team'];
+const BYE_KINDS: readonly ByeKind[] = ['H', 'F', 'U', 'Z'];
+
+/** Reads a tournament file. JSON only; TRF pairings through `importTrf` (trf-import.ts). */
+export function loadTournamentFile(file: string): Hall {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') {
+    throw new TournamentFileError(
+      ['YAML is not supported: no YAML parser is installed (it needs a dependency such as the "yaml" package). Write the file as JSON (docs/tournament.md).'],
+      file,
+    );
+  }
+  const textContent = readFileSync(file, 'utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(textContent);
+  } catch (err) {
+    throw new TournamentFileError([`not valid JSON: ${(err as Error).message}`], file);
+  }
+  try {
+    return parseTournament(value);
+  } catch (err) {
+    if (err instanceof TournamentFileError) throw new TournamentFileError(err.issues, file);
+    throw err;
+  }
+}
+
+/** Checks a parsed JSON value and builds the model; throws TournamentFileError listing every problem. */
+export function parseTournament(value: unknown): Hall {
+  const c = new Checker();
+  const root = c.object(value, '(file)');
+  if (!root) throw new TournamentFileError(c.issues);
+  c.unknownKeys(root, ['hall', 'events'], '(file)');
+  let hallName: string | null = null;
+  let site: string | null = null;
+  if (root.hall !== undefined) {
+    const h = c.object(root.hall, 'hall');
+    if (h) {
+      c.unknownKeys(h, ['name', 'site'], 'hall');
+      hallName = c.string(h, 'name', 'hall', true) ?? null;
+      site = c.string(h, 'site', 'hall', true) ?? null;
+    }
+  }
+  const events: TournamentEvent[] = [];
+  const rawEvents = c.array(root.events, 'events') ?? [];
+  if (root.events !== undefined && rawEvents.length === 0) c.problem('events', 'needs at least one event');
+  rawEvents.forEach((raw, i) => {
+    const ev = parseEvent(c, raw, `events[${i}]`);
+    if (ev) events.push(ev);
+  });
+  checkHall(c, events);
+  if (c.issues.length) throw new TournamentFileError(c.issues);
+  return { name: hallName, site, events };
+}
+
+const EVENT_KEYS = [
+  'id', 'name', 'city', 'federation', 'startDate', 'endDate', 'chiefArbiter', 'deputyArbiters', 'kind', 'type',
+  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'knockout', 'teamScoring',
+] as const;
+
+function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | undefined {
+  const o = c.object(raw, path);
+  if (!o) return undefined;
+  const before = c.issues.length;
+  c.unknownKeys(o, EVENT_KEYS, path);
+  const id = c.string(o, 'id', path);
+  const name = c.string(o, 'name', path);
+  const kindRaw = c.string(o, 'kind', path);
+  let kind: EventKind = 'individual';
+  if (kindRaw !== undefined) {
+    if ((KINDS as readonly string[]).includes(kindRaw)) kind = kindRaw as EventKind;
+    else c.problem(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${show(kindRaw)}`);
+  }
+  const tc = parseEventTimeControl(c, o.timeControl, `${path}.timeControl`);
+  const deputies = (c.array(o.deputyArbiters, `${path}.deputyArbiters`, true) ?? []).filter((d, i) =>
+    typeof d === 'string' ? true : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
+  ) as string[];
+  const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' ? 4 : null);
+  if (o.rated !== undefined && typeof o.rated !== 'boolean') c.problem(`${path}.rated`, `must be true or false, got ${show(o.rated)}`);
+
+  const players: Player[] = [];
+  (c.array(o.players, `${path}.players`) ?? []).forEach((p, i) => {
+    const player = parsePlayer(c, p, `${path}.players[${i}]`);
+    if (player) players.push(player);
+  });
+  const ranks = new Map<number, number>();
+  players.forEach((p, i) => {
+    if (ranks.has(p.rank)) c.problem(`${path}.players[${i}].rank`, `starting rank ${p.rank} is also used by players[${ranks.get(p.rank)}]`);
+    else ranks.set(p.rank, i);
+  });
+
+  const teams: Team[] = [];
+  (c.array(o.teams, `${path}.teams`, kind !== 'team') ?? []).forEach((t, i) => {
+    const team = parseTeam(c, t, `${path}.teams[${i}]`, ranks);
+    if (team) teams.push(team);
+  });
+  if (kind === 'team') {
+    if (teams.length < 2 && o.teams !== undefined) c.problem(`${path}.teams`, 'a team event needs at least two teams');
+    linkTeams(c, players, teams, path);
+  }
+
+  let knockout: KnockoutRules | null = null;
+  if (kind === 'knockout') knockout = parseKnockoutRules(c, o.knockout, `${path}.knockout`);
+  else if (o.knockout !== undefined) c.problem(`${path}.knockout`, `only for "kind": "knockout"`);
+
+  const teamScoring = { ...DEFAULT_TEAM_SCORING };
+  if (o.teamScoring !== undefined) {
+    const s = c.object(o.teamScoring, `${path}.teamScoring`);
+    if (s) {
+      c.unknownKeys(s, Object.keys(DEFAULT_TEAM_SCORING), `${path}.teamScoring`);
+      for (const key of Object.keys(DEFAULT_TEAM_SCORING) as (keyof typeof DEFAULT_TEAM_SCORING)[]) {
+        if (s[key] === undefined) continue;
+        if (typeof s[key] !== 'number' || (s[key] as number) < 0) c.problem(`${path}.teamScoring.${key}`, `must be a number ≥ 0`);
+        else teamScoring[key] = s[key] as number;
+      }
+    }
+  }
+
+  const rounds: Round[] = [];
+  (c.array(o.rounds, `${path}.rounds`, true) ?? []).forEach((r, i) => {
+    const round = parseRound(c, r, `${path}.rounds[${i}]`, { kind, ranks, teams, boardsPerTeam });
+    if (round) rounds.push(round);
+  });
+  rounds.forEach((r, i) => {
+    if (r.number !== i + 1) c.problem(`${path}.rounds[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${r.number}`);
+  });
+
+  if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
+  return {
+    id,
+    name,
+    city: c.string(o, 'city', path, true) ?? null,
+    federation: c.string(o, 'federation', path, true) ?? null,
+    startDate: c.date(o, 'startDate', path),
+    endDate: c.date(o, 'endDate', path),
+    chiefArbiter: c.string(o, 'chiefArbiter', path, true) ?? null,
+    deputyArbiters: deputies,
+    kind,
+    type: c.string(o, 'type', path, true) ?? null,
+    timeControl: tc.value,
+    timeControlPreset: tc.preset,
+    rated: o.rated === undefined ? true : o.rated === true,
+    hallFirstTable: c.int(o, 'hallFirstTable', path, { optional: true, min: 1 }) ?? 1,
+    boardsPerTeam,
+    players,
+    teams,
+    rounds,
+    knockout,
+    teamScoring,
+  };
+}
+
+/** `"classical"` (a preset), or `{ preset | timeControl | white+black, defaultTime?, incrementTiming? }`. */
+function parseEventTimeControl(c: Checker, raw: unknown, path: string): { value: TimeControl; preset: PresetName | null } | undefined {
+  if (raw === undefined) return c.problem(path, 'missing');
+  try {
+    if (typeof raw === 'string') {
+      if (!isPresetName(raw)) return c.problem(path, `unknown preset ${show(raw)}; use an object for other controls`);
+      return { value: presetTimeControl(raw), preset: raw };
+    }
+    const o = c.object(raw, path);
+    if (!o) return undefined;
+    c.unknownKeys(o, ['preset', 'timeControl', 'white', 'black', 'defaultTime', 'incrementTiming'], path);
+    const defaultTime = o.defaultTime === undefined ? null : (o.defaultTime as number);
+    const opts = { defaultTime, incrementTiming: (o.incrementTiming ?? 'before-move') as IncrementTiming };
+    if (typeof o.preset === 'string') {
+      return { value: presetTimeControl(o.preset, opts), preset: isPresetName(o.preset) ? o.preset : null };
+    }
+    if (o.timeControl !== undefined) {
+      const side = parseSideControl(o.timeControl);
+      return { value: timeControl(side, side, opts), preset: null };
+    }
+    if (o.white === undefined || o.black === undefined) return c.problem(path, 'needs "preset", "timeControl", or both "white" and "black"');
+    return { value: timeControl(parseSideControl(o.white), parseSideControl(o.black), opts), preset: null };
+  } catch (err) {
+    if (err instanceof TimeControlError) return c.problem(path, err.message);
+    throw err;
+  }
+}
+
+const PLAYER_KEYS = ['rank', 'name', 'sex', 'title', 'rating', 'federation', 'fideId', 'birthDate', 'team'] as const;
+
+function parsePlayer(c: Checker, raw: unknown, path: string): Player | undefined {
+  const o = c.object(raw, path);
+  if (!o) return undefined;
+  const before = c.issues.length;
+  c.unknownKeys(o, PLAYER_KEYS, path);
+  const rank = c.int(o, 'rank', path, { min: 1, max: 9999 });
+  const name = c.string(o, 'name', path);
+  if (name !== undefined && name.length > 33) c.problem(`${path}.name`, `longer than the 33 characters TRF16 allows (positions 15-47)`);
+  const sex = c.string(o, 'sex', path, true);
+  if (sex !== undefined && sex !== 'm' && sex !== 'w') c.problem(`${path}.sex`, `must be "m" or "w" (TRF16 position 10), got ${show(sex)}`);
+  const title = c.string(o, 'title', path, true);
+  if (title !== undefined && title.length > 3) c.problem(`${path}.title`, `at most 3 characters (TRF16 positions 11-13), got ${show(title)}`);
+  const federation = c.string(o, 'federation', path, true);
+  if (federation !== undefined && !/^[A-Z]{3}$/.test(federation)) c.problem(`${path}.federation`, `must be a 3-letter FIDE code, got ${show(federation)}`);
+  const rating = c.int(o, 'rating', path, { optional: true, max: 9999 });
+  const fideId = c.int(o, 'fideId', path, { optional: true, min: 1, max: 99_999_999_999 });
+  const team = c.int(o, 'team', path, { optional: true, min: 1 });
+  const birthDate = c.date(o, 'birthDate', path);
+  if (c.issues.length > before || rank === undefined || name === undefined) return undefined;
+  return {
+    rank,
+    name,
+    sex: (sex as Player['sex']) ?? null,
+    title: title ?? null,
+    rating: rating ?? null,
+    federation: federation ?? null,
+    fideId: fideId ?? null,
+    birthDate,
+    team: team ?? null,
+  };
+}
+
+function parseTeam(c: Checker, raw: unknown, path: string, ranks: Map<number, number>): Team | undefined {
+  const o = c.object(raw, path);
+  if (!o) return undefined;
+  const before = c.issues.length;
+  c.unknownKeys(o, ['id', 'name', 'nickname', 'players'], path);
+  const id = c.int(o, 'id', path, { min: 1, max: 999 });
+  const name = c.string(o, 'name', path);
+  const nickname = c.string(o, 'nickname', path, true);
+  if (nickname !== undefined && nickname.length > 5) c.problem(`${path}.nickname`, 'at most 5 characters (TRF-2026 record 310 positions 42-46)');
+  const players = (c.array(o.players, `${path}.players`) ?? []).map((p, i) => {
+    if (typeof p !== 'number' || !ranks.has(p)) return c.problem(`${path}.players[${i}]`, `no player with starting rank ${show(p)}`);
+    return p;
+  });
+  if (c.issues.length > before || id === undefined || name === undefined) return undefined;
+  return { id, name, nickname: nickname ?? null, players: players as number[] };
+}
+
+function linkTeams(c: Checker, players: Player[], teams: Team[], path: string): void {
+  const ids = new Set<number>();
+  teams.forEach((t, i) => {
+    if (ids.has(t.id)) c.problem(`${path}.teams[${i}].id`, `team id ${t.id} is used twice`);
+    ids.add(t.id);
+    for (const rank of t.players) {
+      const p = players.find((x) => x.rank === rank)!;
+      if (p.team !== null && p.team !== t.id) c.problem(`${path}.teams[${i}].players`, `player ${rank} is listed with team ${p.team} too`);
+      p.team = t.id;
+    }
+  });
+  players.forEach((p, i) => {
+    if (p.team === null) c.problem(`${path}.players[${i}].team`, `player ${p.rank} is in no team`);
+    else if (!ids.has(p.team)) c.problem(`${path}.players[${i}].team`, `no team ${p.team}`);
+  });
+}
+
+function parseKnockoutRules(c: Checker, raw: unknown, path: string): KnockoutRules {
+  const rules = { ...DEFAULT_KNOCKOUT_RULES };
+  if (raw === undefined) return rules;
+  const o = c.object(raw, path);
+  if (!o) return rules;
+  c.unknownKeys(o, ['breakBeforeRapidMinutes', 'breakBetweenRapidMinutes', 'breakBeforeArmageddonMinutes', 'seed'], path);
+  const minutes = (key: string): number | undefined => {
+    const v = c.int(o, key, path, { optional: true, max: 24 * 60 });
+    return v === undefined ? undefined : v * 60_000;
+  };
+  rules.breakBeforeRapidMs = minutes('breakBeforeRapidMinutes') ?? rules.breakBeforeRapidMs;
+  rules.breakBetweenRapidMs = minutes('breakBetweenRapidMinutes') ?? rules.breakBetweenRapidMs;
+  rules.breakBeforeArmageddonMs = minutes('breakBeforeArmageddonMinutes') ?? rules.breakBeforeArmageddonMs;
+  rules.seed = c.int(o, 'seed', path, { optional: true, max: 2 ** 32 - 1 }) ?? rules.seed;
+  return rules;
+}
+
+interface RoundContext {
+  kind: EventKind;
+  ranks: Map<number, number>;
+  teams: Team[];
+  boardsPerTeam: number | null;
+}
+
+function parseRound(c: Checker, raw: unknown, path: string, ctx: RoundContext): Round | undefined {
+  const o = c.object(raw, path);
+  if (!o) return undefined;
+  const before = c.issues.length;
+  c.unknownKeys(o, ['number', 'date', 'start', 'boards', 'teamMatches', 'knockout', 'byes'], path);
+  const number = c.int(o, 'number', path, { min: 1, max: 999 });
+  const date = c.date(o, 'date', path);
+  let startUtcMs: number | null = null;
+  const start = c.string(o, 'start', path, true);
+  if (start !== undefined) {
+    const ms = isoUtcMs(start);
+    if (Number.isNaN(ms)) c.problem(`${path}.start`, `must be an ISO date-time with offset, e.g. "2007-08-16T16:00:00+02:00", got ${show(start)}`);
+    else startUtcMs = ms;
+  }
+  const seen = new Map<number, string>(); // player rank → where paired, to refuse pairing a player twice
+  const usePlayer = (rank: unknown, where: string): number | undefined => {
+    if (rank === undefined) return c.problem(where, 'missing');
+    if (typeof rank !== 'number' || !ctx.ranks.has(rank)) return c.problem(where, `no player with starting rank ${show(rank)}`);
+    if (seen.has(rank)) return c.problem(where, `player ${rank} is already paired in this round at ${seen.get(rank)}`);
+    seen.set(rank, where);
+    return rank;
+  };
+  const boardNumbers = new Set<number>();
+  const useBoard = (o2: Obj, where: string): number | undefined => {
+    const b = c.int(o2, 'board', where, { min: 1, max: 9999 });
+    if (b !== undefined && boardNumbers.has(b)) return c.problem(`${where}.board`, `board ${b} is used twice in this round`);
+    if (b !== undefined) boardNumbers.add(b);
+    return b;
+  };
+
+  const boards: BoardPairing[] = [];
+  const teamMatches: TeamMatch[] = [];
+  const knockout: KnockoutPairing[] = [];
+  const rawBoards = c.array(o.boards, `${path}.boards`, true) ?? [];
+  const rawTeam = c.array(o.teamMatches, `${path}.teamMatches`, true) ?? [];
+  const rawKo = c.array(o.knockout, `${path}.knockout`, true) ?? [];
+  if (ctx.kind === 'team' && rawBoards.length) c.problem(`${path}.boards`, 'a team event lists its boards inside "teamMatches"');
+  if (ctx.kind !== 'team' && rawTeam.length) c.problem(`${path}.teamMatches`, 'only for "kind": "team"');
+  if (ctx.kind !== 'knockout' && rawKo.length) c.problem(`${path}.knockout`, 'only for "kind": "knockout"');
+  if (ctx.kind === 'knockout' && rawBoards.length) c.problem(`${path}.boards`, 'a knockout event lists its mini-matches in "knockout"');
+
+  rawBoards.forEach((b, i) => {
+    const where = `${path}.boards[${i}]`;
+    const bo = c.object(b, where);
+    if (!bo) return;
+    c.unknownKeys(bo, ['board', 'white', 'black'], where);
+    const board = useBoard(bo, where);
+    const white = usePlayer(bo.white, `${where}.white`);
+    const black = usePlayer(bo.black, `${where}.black`);
+    if (board !== undefined && white !== undefined && black !== undefined) boards.push({ board, white, black });
+  });
+
+  rawKo.forEach((k, i) => {
+    const where = `${path}.knockout[${i}]`;
+    const ko = c.object(k, where);
+    if (!ko) return;
+    c.unknownKeys(ko, ['board', 'players', 'firstWhite', 'classicalStarts'], where);
+    const board = useBoard(ko, where);
+    const ps = c.array(ko.players, `${where}.players`);
+    if (ps && ps.length !== 2) c.problem(`${where}.players`, `a mini-match has exactly 2 players, got ${ps.length}`);
+    const a = ps && ps.length === 2 ? usePlayer(ps[0], `${where}.players[0]`) : undefined;
+    const b2 = ps && ps.length === 2 ? usePlayer(ps[1], `${where}.players[1]`) : undefined;
+    let firstWhite: number | null = null;
+    if (ko.firstWhite !== undefined && ko.firstWhite !== null) {
+      if (ko.firstWhite !== a && ko.firstWhite !== b2) c.problem(`${where}.firstWhite`, `must be one of the match's players, got ${show(ko.firstWhite)}`);
+      else firstWhite = ko.firstWhite as number;
+    }
+    const classicalStartsUtcMs = (c.array(ko.classicalStarts, `${where}.classicalStarts`, true) ?? []).map((s, j) => {
+      const ms = typeof s === 'string' ? isoUtcMs(s) : NaN;
+      if (Number.isNaN(ms)) c.problem(`${where}.classicalStarts[${j}]`, `must be an ISO date-time with offset, got ${show(s)}`);
+      return ms;
+    });
+    if (board !== undefined && a !== undefined && b2 !== undefined) knockout.push({ board, players: [a, b2], firstWhite, classicalStartsUtcMs });
+  });
+
+  const teamIds = new Map(ctx.teams.map((t) => [t.id, t]));
+  const teamsSeen = new Set<number>();
+  const useTeam = (id: unknown, where: string): number | undefined => {
+    if (id === undefined) return c.problem(where, 'missing');
+    if (typeof id !== 'number' || !teamIds.has(id)) return c.problem(where, `no team ${show(id)}`);
+    if (teamsSeen.has(id)) return c.problem(where, `team ${id} already plays in this round`);
+    teamsSeen.add(id);
+    return id;
+  };
+  rawTeam.forEach((m, i) => {
+    const where = `${path}.teamMatches[${i}]`;
+    const mo = c.object(m, where);
+    if (!mo) return;
+    c.unknownKeys(mo, ['white', 'black', 'boards'], where);
+    const wt = useTeam(mo.white, `${where}.white`);
+    const bt = useTeam(mo.black, `${where}.black`);
+    const mb = c.array(mo.boards, `${where}.boards`) ?? [];
+    if (ctx.boardsPerTeam !== null && mo.boards !== undefined && mb.length !== ctx.boardsPerTeam) {
+      c.problem(`${where}.boards`, `a match has ${ctx.boardsPerTeam} boards (boardsPerTeam), got ${mb.length}`);
+    }
+    const matchBoards: BoardPairing[] = [];
+    mb.forEach((b, k) => {
+      const bw = `${where}.boards[${k}]`;
+      const bo = c.object(b, bw);
+      if (!bo) return;
+      c.unknownKeys(bo, ['board', 'white', 'black'], bw);
+      // Event board numbers run on across matches unless given: match i board k → i·boardsPerTeam + k + 1.
+      if (bo.board === undefined) bo.board = i * (ctx.boardsPerTeam ?? mb.length) + k + 1;
+      const board = useBoard(bo, bw);
+      const white = usePlayer(bo.white, `${bw}.white`);
+      const black = usePlayer(bo.black, `${bw}.black`);
+      if (wt === undefined || bt === undefined || white === undefined || black === undefined || board === undefined) return;
+      // FIDE team colours: the first-named team has White on boards 1, 3, …, Black on 2, 4, ….
+      const [wTeam, bTeam] = k % 2 === 0 ? [wt, bt] : [bt, wt];
+      if (!teamIds.get(wTeam)!.players.includes(white)) c.problem(`${bw}.white`, `player ${white} is not in team ${wTeam}, which has White on board ${k + 1}`);
+      if (!teamIds.get(bTeam)!.players.includes(black)) c.problem(`${bw}.black`, `player ${black} is not in team ${bTeam}, which has Black on board ${k + 1}`);
+      matchBoards.push({ board, white, black });
+    });
+    if (wt !== undefined && bt !== undefined) {
+      teamMatches.push({ white: wt, black: bt, boards: matchBoards });
+      boards.push(...matchBoards);
+    }
+  });
+
+  const byes: Bye[] = [];
+  (c.array(o.byes, `${path}.byes`, true) ?? []).forEach((b, i) => {
+    const where = `${path}.byes[${i}]`;
+    const bo = c.object(b, where);
+    if (!bo) return;
+    c.unknownKeys(bo, ['player', 'team', 'kind'], where);
+    const kind = c.string(bo, 'kind', where);
+    if (kind !== undefined && !(BYE_KINDS as readonly string[]).includes(kind)) {
+      c.problem(`${where}.kind`, `must be one of ${BYE_KINDS.join(' ')} (TRF16 bye codes), got ${show(kind)}`);
+    }
+    if ((bo.player === undefined) === (bo.team === undefined)) {
+      c.problem(where, 'needs exactly one of "player" or "team"');
+      return;
+    }
+    if (bo.team !== undefined) {
+      if (ctx.kind !== 'team') c.problem(`${where}.team`, 'team byes only in a team event');
+      const team = useTeam(bo.team, `${where}.team`);
+      if (team !== undefined) for (const p of teamIds.get(team)!.players) seen.set(p, where);
+      if (team !== undefined && kind !== undefined) byes.push({ player: null, team, kind: kind as ByeKind });
+    } else {
+      const player = usePlayer(bo.player, `${where}.player`);
+      if (player !== undefined && kind !== undefined) byes.push({ player, team: null, kind: kind as ByeKind });
+    }
+  });
+
+  boards.sort((a, b) => a.board - b.board);
+  if (c.issues.length > before || number === undefined) return undefined;
+  return { number, date, startUtcMs, boards, teamMatches, knockout, byes };
+}
+
+/** Several events in one hall: their tables must not overlap. */
+function checkHall(c: Checker, events: TournamentEvent[]): void {
+  const ids = new Map<string, number>();
+  events.forEach((e, i) => {
+    if (ids.has(e.id)) c.problem(`events[${i}].id`, `event id "${e.id}" is also used by events[${ids.get(e.id)}]`);
+    ids.set(e.id, i);
+  });
+  const spans = events.map((e, i) => {
+    const maxBoard = Math.max(0, ...e.rounds.flatMap((r) => [...r.boards.map((b) => b.board), ...r.knockout.map((k) => k.board)]));
+    return { i, id: e.id, from: e.hallFirstTable, to: e.hallFirstTable + maxBoard - 1 };
+  });
+  for (const a of spans) {
+    for (const b of spans) {
+      if (a.i < b.i && a.to >= a.from && b.to >= b.from && a.from <= b.to && b.from <= a.to) {
+        c.problem(
+          `events[${b.i}].hallFirstTable`,
+          `hall tables ${b.from}-${b.to} of "${b.id}" overlap tables ${a.from}-${a.to} of "${a.id}"; set hallFirstTable so events share no table`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,163 @@
+// The tournament model: what the hall plays. Several events share one hall (the Slovenian
+// women's and open finals ran side by side); each event has players (FIDE data as TRF16
+// carries it), teams for team events, and rounds of pairings. Pairings come from a file
+// (JSON, or TRF from a pairing program): this host does not pair, it runs what was paired.
+
+import type { PresetName, TimeControl } from '../../protocol/time-control.ts';
+
+export type Sex = 'm' | 'w';
+export type EventKind = 'individual' | 'knockout' | 'team';
+
+export interface Player {
+  /** Starting rank: the player's number in TRF (001 positions 5-8) and in pairings. */
+  rank: number;
+  /** "Lastname, Firstname" as FIDE lists it. */
+  name: string;
+  sex: Sex | null;
+  title: string | null;
+  rating: number | null;
+  federation: string | null;
+  fideId: number | null;
+  /** YYYY/MM/DD (TRF form). */
+  birthDate: string | null;
+  /** Team id for team events. */
+  team: number | null;
+}
+
+export interface Team {
+  id: number;
+  name: string;
+  nickname: string | null;
+  /** Starting ranks in board order. */
+  players: number[];
+}
+
+/** One game at one board of the event (event board number, not the hall table). */
+export interface BoardPairing {
+  board: number;
+  white: number;
+  black: number;
+}
+
+/** A team match: `white` is the team with White on board 1 (FIDE team colours alternate by board). */
+export interface TeamMatch {
+  white: number;
+  black: number;
+  /** Event boards this match is played on, in the teams' board order. */
+  boards: BoardPairing[];
+}
+
+/** TRF16 bye codes: H half-point, F full-point, U pairing-allocated, Z zero-point. */
+export type ByeKind = 'H' | 'F' | 'U' | 'Z';
+
+export interface Bye {
+  /** An individual bye, or … */
+  player: number | null;
+  /** … a team bye (Ivanovo: 1 match point, each player ½ point). */
+  team: number | null;
+  kind: ByeKind;
+}
+
+/** A knockout mini-match (Slovenian final): colours of game 1 given, or drawn by lot when null. */
+export interface KnockoutPairing {
+  board: number;
+  players: [number, number];
+  firstWhite: number | null;
+  /** Scheduled starts of the classical games (UTC ms), when the schedule fixes them (Slovenian final art. 4). */
+  classicalStartsUtcMs: number[];
+}
+
+export interface Round {
+  number: number;
+  /** YYYY/MM/DD */
+  date: string | null;
+  /** Scheduled start of the round (UTC ms), when given. */
+  startUtcMs: number | null;
+  /** All board games of the round (for team events, derived from `teamMatches`). */
+  boards: BoardPairing[];
+  teamMatches: TeamMatch[];
+  knockout: KnockoutPairing[];
+  byes: Bye[];
+}
+
+export interface KnockoutRules {
+  /** Slovenian final art. 3: rapid play-off "half an hour after the game ends". */
+  breakBeforeRapidMs: number;
+  /** Between the two rapid games. */
+  breakBetweenRapidMs: number;
+  /** Art. 3: the armageddon is played "immediately" ("takoj"). */
+  breakBeforeArmageddonMs: number;
+  /** Seed of the lots drawn for colours (recorded so a draw can be re-checked). */
+  seed: number;
+}
+
+export interface TeamScoring {
+  /** Ivanovo: match points win 2, draw 1, loss 0 (TRF-2026 tag 362 defaults). */
+  win: number;
+  draw: number;
+  loss: number;
+  /** Ivanovo: a team without an opponent gets 1 match point … */
+  byeMatchPoints: number;
+  /** … and each of its players ½ point. */
+  byePointsPerPlayer: number;
+}
+
+export interface TournamentEvent {
+  id: string;
+  name: string;
+  city: string | null;
+  federation: string | null;
+  /** YYYY/MM/DD */
+  startDate: string | null;
+  endDate: string | null;
+  chiefArbiter: string | null;
+  deputyArbiters: string[];
+  kind: EventKind;
+  /** TRF tag 092, free text ("Knockout", "Team Swiss", …). */
+  type: string | null;
+  timeControl: TimeControl;
+  timeControlPreset: PresetName | null;
+  rated: boolean;
+  /** First hall table of this event: event board b stands at hall table hallFirstTable + b - 1. */
+  hallFirstTable: number;
+  boardsPerTeam: number | null;
+  players: Player[];
+  teams: Team[];
+  rounds: Round[];
+  knockout: KnockoutRules | null;
+  teamScoring: TeamScoring;
+}
+
+export interface Hall {
+  name: string | null;
+  /** PGN Site: "City FED". */
+  site: string | null;
+  events: TournamentEvent[];
+}
+
+export const DEFAULT_TEAM_SCORING: TeamScoring = { win: 2, draw: 1, loss: 0, byeMatchPoints: 1, byePointsPerPlayer: 0.5 };
+
+export const DEFAULT_KNOCKOUT_RULES: KnockoutRules = {
+  breakBeforeRapidMs: 30 * 60_000,
+  breakBetweenRapidMs: 0,
+  breakBeforeArmageddonMs: 0,
+  seed: 1,
+};
+
+export function findEvent(hall: Hall, id: string): TournamentEvent {
+  const event = hall.events.find((e) => e.id === id);
+  if (!event) throw new Error(`no event "${id}" (events: ${hall.events.map((e) => e.id).join(', ')})`);
+  return event;
+}
+
+export function playerByRank(event: TournamentEvent, rank: number): Player {
+  const p = event.players.find((x) => x.rank === rank);
+  if (!p) throw new Error(`event "${event.id}": no player with starting rank ${rank}`);
+  return p;
+}
+
+export function teamById(event: TournamentEvent, id: number): Team {
+  const t = event.teams.find((x) => x.id === id);
+  if (!t) throw new Error(`event "${event.id}": no team ${id}`);
+  return t;
+}
