@@ -6,7 +6,7 @@ import { createActor } from 'xstate';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
 import { isPresetName, presetTimeControl, PRESETS, TimeControlError, type Side } from '../protocol/time-control.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../firmware-ts/clock.machine.ts';
-import { formatClockTime } from '../firmware-ts/display-time.ts';
+import { formatClockTime } from '../firmware-ts/display-format.ts';
 
 const HELP = `usage: chessclock demo [--preset NAME] [--default-time SECONDS]
 
