@@ -198,6 +198,30 @@ describe('journal', () => {
     expect(j.outboxBacklog()).toBe(1);
   });
 
+  it('outbox topic hook and the MQTT OutboxStore contract: drafted in the same transaction, done only when marked', () => {
+    const j = new Journal(join(dir, 'mqtt.db'), {
+      outboxTopic: (kind, payload) =>
+        kind === 'clock-event' ? { topic: `chessclock/ev/${(payload as { clockId: string }).clockId}`, payload: JSON.stringify(payload), retain: false } : null,
+    });
+    open.push(j);
+    newGame(j);
+    j.appendMany([ev(1), ev(1), ev(2)]);
+    let now = T0;
+    const store = j.outboxStore(() => now);
+    expect(store.pendingCount()).toBe(2); // the duplicate drafted nothing
+    store.append([{ topic: 'chessclock/status/C1', payload: 'up', retain: true }]);
+    const rows = store.pending(10);
+    expect(rows.map((r) => [r.topic, r.retain])).toEqual([
+      ['chessclock/ev/C1', false],
+      ['chessclock/ev/C1', false],
+      ['chessclock/status/C1', true],
+    ]);
+    expect(store.pending(10, rows[0].id).map((r) => r.id)).toEqual([rows[1].id, rows[2].id]);
+    now = T0 + 5;
+    store.markDone([rows[0].id, rows[0].id]);
+    expect(store.pendingCount()).toBe(2);
+  });
+
   it('refuses a duplicate game slot with a clear error', () => {
     const j = journal();
     newGame(j);

@@ -50,9 +50,29 @@ export class JournalError extends Error {
   }
 }
 
+/** An MQTT message drafted from a journaled fact (the MQTT room's OutboxDraft shape). */
+export interface OutboxDraft {
+  readonly topic: string;
+  readonly payload: string;
+  readonly retain: boolean;
+}
+
 export interface JournalOptions {
   /** Write an outbox row for every new clock event (for the MQTT publisher). Default true. */
   outboxEvents?: boolean;
+  /**
+   * Maps a fact (kind + payload object) to the MQTT message to publish, or null to publish
+   * nothing for it. Without a hook, rows are stored with their kind and no topic.
+   */
+  outboxTopic?: (kind: string, payload: unknown) => OutboxDraft | null;
+}
+
+/** The MQTT room's OutboxStore contract (host/mqtt/outbox-store.ts), served from the journal's outbox table. */
+export interface JournalOutboxStore {
+  append(drafts: readonly OutboxDraft[]): void;
+  pending(limit: number, afterId?: number): (OutboxDraft & { id: number })[];
+  markDone(ids: readonly number[]): void;
+  pendingCount(): number;
 }
 
 type Row = Record<string, unknown>;
@@ -166,12 +186,14 @@ const ORDERED_EVENTS = `
 export class Journal {
   readonly db: Database.Database;
   private readonly outboxEvents: boolean;
+  private readonly outboxTopic: JournalOptions['outboxTopic'];
   private readonly stmt;
   private readonly insertMany: (events: readonly ClockEventInput[]) => AppendResult[];
 
   /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
   constructor(readonly path: string, options: JournalOptions = {}) {
     this.outboxEvents = options.outboxEvents ?? true;
+    this.outboxTopic = options.outboxTopic;
     this.db = new Database(path);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -193,7 +215,11 @@ export class Journal {
           @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)
         ON CONFLICT (clock_id, boot_id, seq) DO NOTHING`),
       eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
-      insertOutbox: db.prepare('INSERT INTO outbox (kind, payload, created_utc_ms) VALUES (?, ?, ?)'),
+      insertOutbox: db.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
+      pendingTopics: db.prepare(
+        'SELECT id, topic, payload, retain FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
+      ),
+      pendingTopicCount: db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL'),
       gameById: db.prepare('SELECT * FROM games WHERE game_id = ?'),
       currentGameForClock: db.prepare(
         'SELECT * FROM games WHERE clock_id = ? AND result IS NULL ORDER BY game_id DESC LIMIT 1',
@@ -329,7 +355,7 @@ export class Journal {
     }
     const id = Number(info.lastInsertRowid);
     if (this.outboxEvents) {
-      this.stmt.insertOutbox.run('clock-event', JSON.stringify({ id, ...row, detail: e.detail ?? null }), row.utcMs);
+      this.outbox('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs);
     }
     return { isNew: true, id };
   }
@@ -464,7 +490,7 @@ export class Journal {
         });
       }
       const updated = this.getGame(gameId)!;
-      this.stmt.insertOutbox.run('result', JSON.stringify(updated), utcMs);
+      this.outbox('result', updated, utcMs);
       return updated;
     })();
   }
@@ -481,7 +507,7 @@ export class Journal {
       this.stmt.confirmResult.run(arbiter, utcMs, gameId);
       this.insertAction({ utcMs, arbiter, action: 'confirm-result', gameId, payload: { result: game.result }, outcome: 'applied' });
       const updated = this.getGame(gameId)!;
-      this.stmt.insertOutbox.run('result-confirmed', JSON.stringify(updated), utcMs);
+      this.outbox('result-confirmed', updated, utcMs);
       return updated;
     })();
   }
@@ -529,7 +555,7 @@ export class Journal {
   recordArbiterAction(a: ArbiterActionInput): number {
     return this.db.transaction(() => {
       const id = this.insertAction(a);
-      this.stmt.insertOutbox.run('arbiter-action', JSON.stringify({ id, ...a }), a.utcMs);
+      this.outbox('arbiter-action', { id, ...a }, a.utcMs);
       return id;
     })();
   }
@@ -571,9 +597,44 @@ export class Journal {
 
   // ── outbox (MQTT) ───────────────────────────────────────────────────────────────────
 
+  /** Writes a fact's outbox row (inside the caller's transaction), through the topic hook when there is one. */
+  private outbox(kind: string, payload: unknown, utcMs: number): number | null {
+    if (this.outboxTopic) {
+      const draft = this.outboxTopic(kind, payload);
+      if (draft === null) return null;
+      return Number(this.stmt.insertOutbox.run(kind, draft.topic, draft.retain ? 1 : 0, draft.payload, utcMs).lastInsertRowid);
+    }
+    return Number(this.stmt.insertOutbox.run(kind, null, 0, JSON.stringify(payload), utcMs).lastInsertRowid);
+  }
+
   /** Adds a row to publish (for facts not journaled here, e.g. live status). */
-  enqueue(kind: string, payload: unknown, utcMs: number): number {
-    return Number(this.stmt.insertOutbox.run(text(kind, 'kind', 'outbox row'), JSON.stringify(payload), utcMs).lastInsertRowid);
+  enqueue(kind: string, payload: unknown, utcMs: number): number | null {
+    return this.outbox(text(kind, 'kind', 'outbox row'), payload, utcMs);
+  }
+
+  /**
+   * The outbox as the MQTT publisher's store (host/mqtt/outbox-store.ts `OutboxStore`):
+   * only rows with a topic; `markDone` stamps them published at `nowUtcMs()`.
+   */
+  outboxStore(nowUtcMs: () => number): JournalOutboxStore {
+    return {
+      append: (drafts) =>
+        this.transaction(() => {
+          const at = nowUtcMs();
+          for (const d of drafts) this.stmt.insertOutbox.run('mqtt', text(d.topic, 'topic', 'outbox draft'), d.retain ? 1 : 0, d.payload, at);
+        }),
+      pending: (limit, afterId = 0) =>
+        (this.stmt.pendingTopics.all(afterId, limit) as Row[]).map((r) => ({
+          id: r.id as number,
+          topic: r.topic as string,
+          payload: r.payload as string,
+          retain: r.retain === 1,
+        })),
+      markDone: (ids) => {
+        this.markPublished(ids, nowUtcMs());
+      },
+      pendingCount: () => (this.stmt.pendingTopicCount.get() as { n: number }).n,
+    };
   }
 
   /** Unpublished rows, oldest first. */
@@ -581,7 +642,9 @@ export class Journal {
     return (this.stmt.pendingOutbox.all(limit) as Row[]).map((r) => ({
       id: r.id as number,
       kind: r.kind as string,
-      payload: JSON.parse(r.payload as string),
+      topic: (r.topic as string | null) ?? null,
+      retain: r.retain === 1,
+      payload: r.topic === null ? JSON.parse(r.payload as string) : r.payload,
       createdUtcMs: r.created_utc_ms as number,
     }));
   }
@@ -602,7 +665,7 @@ export class Journal {
       const before = this.getMatch(m.matchId);
       this.stmt.upsertMatch.run({ ...m, score: json(m.score) });
       if (m.status === 'decided' && before?.status !== 'decided') {
-        this.stmt.insertOutbox.run('match-decided', JSON.stringify(m), m.updatedUtcMs);
+        this.outbox('match-decided', m, m.updatedUtcMs);
       }
     })();
   }

@@ -106,9 +106,13 @@ CREATE TABLE arbiter_actions (
 
 -- Transactional outbox: rows are written in the same transaction as the fact they report,
 -- so a crash never publishes a fact that was not journaled nor loses one that was.
+-- topic and retain are filled by the MQTT topic hook (JournalOptions.outboxTopic) or by
+-- drafts appended through Journal.outboxStore(); rows without a topic are read with pendingOutbox().
 CREATE TABLE outbox (
   id               INTEGER PRIMARY KEY,
   kind             TEXT NOT NULL,
+  topic            TEXT,
+  retain           INTEGER NOT NULL DEFAULT 0,
   payload          TEXT NOT NULL,
   created_utc_ms   INTEGER NOT NULL,
   published_utc_ms INTEGER

@@ -159,6 +159,9 @@ export interface ArbiterActionRow extends Required<Omit<ArbiterActionInput, 'pay
 export interface OutboxRow {
   id: number;
   kind: string;
+  /** Set when a topic hook drafted the row (payload is then the hook's string); null otherwise (payload parsed JSON). */
+  topic: string | null;
+  retain: boolean;
   payload: unknown;
   createdUtcMs: number;
 }
