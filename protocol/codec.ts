@@ -41,7 +41,9 @@ export function encodeEnvelope(env: Envelope): Uint8Array {
 export function decodeEnvelope(bytes: Uint8Array): DecodeResult {
   let env: Envelope;
   try {
-    env = fromBinary(EnvelopeSchema, bytes);
+    // A copy: protobuf-es keeps views of its input (unknown fields), and a Buffer from a
+    // stream may be a slice of a shared pool that must not be pinned or seen as a Buffer.
+    env = fromBinary(EnvelopeSchema, new Uint8Array(bytes));
   } catch (e) {
     return { ok: false, error: `undecodable payload: ${e instanceof Error ? e.message : String(e)}` };
   }
