@@ -4,7 +4,7 @@
 // it never reaches into the journal's tables. The host core implements these ports
 // (the lead's orchestration wires them); `memory-host.ts` is a small in-memory
 // implementation used by tests, the benchmark and the dashboard demo.
-import type { Side } from '../../protocol/time-control.ts';
+import type { Side, TimeControl } from '../../protocol/time-control.ts';
 
 /**
  * One clock event as journaled: keyed by (clockId, bootId, seq), which makes every
@@ -136,7 +136,8 @@ export interface Actor {
 }
 
 export type ArbiterCommand =
-  | { readonly type: 'configure'; readonly boardId: string; readonly timeControl: string; readonly white?: PlayerView; readonly black?: PlayerView }
+  /** Next game's control (already parsed and checked by the API) and, optionally, players. */
+  | { readonly type: 'configure'; readonly boardId: string; readonly timeControl: TimeControl; readonly white?: PlayerView; readonly black?: PlayerView }
   | { readonly type: 'pause'; readonly boardId: string }
   | { readonly type: 'resume'; readonly boardId: string }
   | { readonly type: 'adjust'; readonly boardId: string; readonly side: Side; readonly ms: number }

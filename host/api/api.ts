@@ -1,0 +1,475 @@
+// The host's HTTP/WebSocket API (docs/api.md) and the arbiter dashboard it serves.
+//
+// Reads are public. Every write needs `Authorization: Bearer <arbiter token>` and goes to
+// the CommandSink together with the arbiter's name, which journals it. Bodies, params and
+// query strings are checked by JSON schemas before anything runs, so a bad request is a 4xx
+// naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import websocket from '@fastify/websocket';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WebSocket } from 'ws';
+import {
+  parseSideControl,
+  presetTimeControl,
+  isPresetName,
+  timeControl as makeTimeControl,
+  TimeControlError,
+  type TimeControl,
+} from '../../protocol/time-control.ts';
+import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
+import type { ArbiterCommand, BoardView, ClockEventRecord, CommandSink, ExportSource, HostState, PlayerView } from './host-ports.ts';
+
+export interface ApiDeps {
+  readonly state: HostState;
+  readonly commands: CommandSink;
+  readonly exports?: ExportSource;
+  readonly tokens: ArbiterTokens | readonly ArbiterToken[];
+  /** Wall-clock UTC for `serverUtcMs` (lets the dashboard correct its own clock). */
+  readonly nowUtcMs?: () => number;
+  /** Serve the dashboard at `/` (default true). */
+  readonly dashboard?: boolean;
+  /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
+  readonly wsMaxBufferedBytes?: number;
+  readonly logger?: boolean;
+}
+
+const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'dashboard');
+const DASHBOARD_FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/app.js': 'app.js',
+  '/style.css': 'style.css',
+};
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const;
+const SIDE = { type: 'string', enum: ['white', 'black'] } as const;
+const RESULT = { type: 'string', enum: ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'] } as const;
+const PLAYER = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, team: { type: 'string', maxLength: 200 } },
+} as const;
+const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD_ID } } as const;
+/** FIDE practice: an arbiter correction is minutes, not hours; 3 h caps typos. */
+const MAX_ADJUST_MS = 3 * 3600 * 1000;
+
+interface ApiError {
+  statusCode: number;
+  error: string;
+  message: string;
+  field?: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+};
+
+function apiError(statusCode: number, message: string, field?: string): ApiError {
+  return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...(field ? { field } : {}) };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns the first schema violation into a sentence naming the field. */
+function describeValidation(context: string, errors: readonly AjvError[]): { message: string; field: string } {
+  const e = errors[0];
+  const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  switch (e.keyword) {
+    case 'required': {
+      const field = [path, String(e.params.missingProperty)].filter(Boolean).join('.');
+      return { field, message: `${context}: missing required field "${field}"` };
+    }
+    case 'additionalProperties': {
+      const field = [path, String(e.params.additionalProperty)].filter(Boolean).join('.');
+      return { field, message: `${context}: unknown field "${field}"` };
+    }
+    case 'enum':
+      return { field: path, message: `${context}: "${path}" must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { field: path, message: `${context}: ${path ? `"${path}" ` : ''}${e.message ?? 'is invalid'}` };
+  }
+}
+
+/** Reads the configure body's time control: a preset name, one PGN control, or { white, black }. */
+function readTimeControl(body: { timeControl: unknown; defaultTime?: number }): TimeControl {
+  const opts = { defaultTime: body.defaultTime ?? null };
+  const tc = body.timeControl;
+  try {
+    if (typeof tc === 'string' && isPresetName(tc)) return presetTimeControl(tc, opts);
+    if (typeof tc === 'string') {
+      const side = parseSideControl(tc);
+      return makeTimeControl(side, side, opts);
+    }
+    const { white, black } = tc as { white: unknown; black: unknown };
+    return makeTimeControl(parseSideControl(white), parseSideControl(black), opts);
+  } catch (err) {
+    if (err instanceof TimeControlError) throw new HttpError(400, `body: "timeControl": ${err.message}`, 'timeControl');
+    throw err;
+  }
+}
+
+export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
+  const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
+  const nowUtcMs = deps.nowUtcMs ?? (() => Date.now());
+  const maxBuffered = deps.wsMaxBufferedBytes ?? 4 * 1024 * 1024;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // Unknown fields are an error (a typo like "sid" must not be ignored), not silently dropped.
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+
+  app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
+    if ('validation' in err && err.validation) {
+      const { message, field } = describeValidation(err.validationContext ?? 'request', err.validation as AjvError[]);
+      return reply.code(400).send(apiError(400, message, field));
+    }
+    if (err instanceof HttpError) return reply.code(err.statusCode).send(apiError(err.statusCode, err.message, err.field));
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) app.log.error(err);
+    return reply.code(status).send(apiError(status, err.message));
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(apiError(404, `no route ${req.method} ${req.url.split('?')[0]}`)));
+
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  // ---- live feed -------------------------------------------------------------------
+  const feedClients = new Map<WebSocket, { event?: string }>();
+  function broadcast(message: { type: string; event?: ClockEventRecord; board?: BoardView }, eventName: string | undefined): void {
+    if (feedClients.size === 0) return;
+    const text = JSON.stringify(message); // serialised once for all clients
+    for (const [ws, filter] of feedClients) {
+      if (filter.event !== undefined && filter.event !== eventName) continue;
+      if (ws.bufferedAmount > maxBuffered) {
+        // A stalled client must not make the host buffer without bound; it can reconnect.
+        ws.close(1013, 'too far behind: reconnect');
+        feedClients.delete(ws);
+        continue;
+      }
+      ws.send(text);
+    }
+  }
+  const unsubscribe = deps.state.subscribe((event, board) => broadcast({ type: 'event', event, board }, event.event));
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    for (const ws of feedClients.keys()) ws.close(1001, 'host shutting down');
+  });
+
+  app.register(async (scoped) => {
+    scoped.get<{ Querystring: { event?: string } }>(
+      '/ws',
+      {
+        websocket: true,
+        schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 } } } },
+      },
+      (socket, req) => {
+        const filter = { event: req.query.event };
+        const boards = deps.state.boards().filter((b) => filter.event === undefined || b.event === filter.event);
+        socket.send(JSON.stringify({ type: 'hello', serverUtcMs: nowUtcMs(), boards }));
+        feedClients.set(socket, filter);
+        socket.on('close', () => feedClients.delete(socket));
+        socket.on('error', () => feedClients.delete(socket));
+        // The feed is one-way; anything a client sends is ignored.
+      },
+    );
+  });
+
+  // ---- reads -----------------------------------------------------------------------
+  function boardOr404(id: string): BoardView {
+    const b = deps.state.board(id);
+    if (!b) throw new HttpError(404, `no board "${id}"`, 'id');
+    return b;
+  }
+
+  app.get('/api/health', async () => ({ ok: true, serverUtcMs: nowUtcMs() }));
+
+  app.get<{ Querystring: { event?: string; round?: number } }>(
+    '/api/boards',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 0 } },
+        },
+      },
+    },
+    async (req) => ({
+      serverUtcMs: nowUtcMs(),
+      boards: deps.state.boards().filter((b) => (req.query.event === undefined || b.event === req.query.event) && (req.query.round === undefined || b.round === req.query.round)),
+    }),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/boards/:id', { schema: { params: BOARD_PARAMS } }, async (req) => ({
+    serverUtcMs: nowUtcMs(),
+    board: boardOr404(req.params.id),
+  }));
+
+  const PAGE = {
+    after: { type: 'string', pattern: '^[0-9]{1,15}$' },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+  } as const;
+
+  app.get<{ Querystring: { event?: string; round?: number; board?: number; clockId?: string; after?: string; limit: number } }>(
+    '/api/events',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            event: { type: 'string', minLength: 1 },
+            round: { type: 'integer', minimum: 0 },
+            board: { type: 'integer', minimum: 0 },
+            clockId: { type: 'string', minLength: 1 },
+            ...PAGE,
+          },
+        },
+      },
+    },
+    async (req) => deps.state.events(req.query),
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { after?: string; limit: number } }>(
+    '/api/boards/:id/events',
+    { schema: { params: BOARD_PARAMS, querystring: { type: 'object', additionalProperties: false, properties: PAGE } } },
+    async (req) => {
+      const b = boardOr404(req.params.id);
+      return deps.state.events({ event: b.event, round: b.round, board: b.board, after: req.query.after, limit: req.query.limit });
+    },
+  );
+
+  app.get('/api/matches', async () => ({ matches: deps.state.matches() }));
+
+  app.get<{ Querystring: { round?: number } }>(
+    '/api/results',
+    { schema: { querystring: { type: 'object', additionalProperties: false, properties: { round: { type: 'integer', minimum: 0 } } } } },
+    async (req) => ({ results: deps.state.results(req.query.round) }),
+  );
+
+  // ---- exports ---------------------------------------------------------------------
+  function exportsOr501(): ExportSource {
+    if (!deps.exports) throw new HttpError(501, 'exports are not configured on this host');
+    return deps.exports;
+  }
+  function knownEvent(event: string | undefined): void {
+    if (event !== undefined && !deps.state.boards().some((b) => b.event === event)) throw new HttpError(404, `no event "${event}"`, 'event');
+  }
+
+  app.get<{ Querystring: { event: string; round?: number } }>(
+    '/api/export/trf',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['event'],
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      knownEvent(req.query.event);
+      const text = exportsOr501().trf(req.query.event, req.query.round);
+      return reply.type('text/plain; charset=utf-8').send(text);
+    },
+  );
+
+  const pgnRoute = async (event: string | undefined, round: number, reply: FastifyReply): Promise<FastifyReply> => {
+    knownEvent(event);
+    const text = exportsOr501().pgn(event, round);
+    // Relays poll this URL: never cache a live game.
+    return reply.type('application/x-chess-pgn; charset=utf-8').header('cache-control', 'no-cache').send(text);
+  };
+  const PGN_QUERY = { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 } } } as const;
+
+  app.get<{ Querystring: { event?: string; round: number } }>(
+    '/api/export/pgn',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['round'],
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (req, reply) => pgnRoute(req.query.event, req.query.round, reply),
+  );
+
+  // The URL a broadcast relay (e.g. a Lichess broadcast's "PGN source URL") polls.
+  app.get<{ Params: { r: number }; Querystring: { event?: string } }>(
+    '/broadcast/round/:r/games.pgn',
+    {
+      schema: {
+        params: { type: 'object', required: ['r'], properties: { r: { type: 'integer', minimum: 1 } } },
+        querystring: PGN_QUERY,
+      },
+    },
+    async (req, reply) => pgnRoute(req.query.event, req.params.r, reply),
+  );
+
+  app.get<{ Querystring: { event?: string; round?: number; board?: number; clockId?: string } }>(
+    '/api/export/events.jsonl',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            event: { type: 'string', minLength: 1 },
+            round: { type: 'integer', minimum: 0 },
+            board: { type: 'integer', minimum: 0 },
+            clockId: { type: 'string', minLength: 1 },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.type('application/x-ndjson; charset=utf-8');
+      if (deps.exports?.jsonl) return reply.send(deps.exports.jsonl(req.query));
+      // Without the host core's exporter: one journal record per line, paged through.
+      const lines: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = deps.state.events({ ...req.query, after, limit: 1000 });
+        for (const e of page.events) lines.push(JSON.stringify(e));
+        if (page.next === null) break;
+        after = page.next;
+      }
+      return reply.send(lines.length ? lines.join('\n') + '\n' : '');
+    },
+  );
+
+  // ---- writes (arbiter token) ------------------------------------------------------
+  async function requireArbiter(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const token = ArbiterTokens.bearer(req.headers.authorization);
+    const arbiter = token === null ? null : tokens.identify(token);
+    if (arbiter === null) {
+      reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="chessclock"')
+        .send(apiError(401, token === null ? 'missing arbiter token: send "Authorization: Bearer <token>"' : 'unknown arbiter token'));
+      return reply;
+    }
+    (req as FastifyRequest & { arbiter: string }).arbiter = arbiter;
+  }
+
+  async function run(req: FastifyRequest, reply: FastifyReply, command: ArbiterCommand): Promise<FastifyReply> {
+    const arbiter = (req as FastifyRequest & { arbiter: string }).arbiter;
+    const outcome = await deps.commands.execute(command, { arbiter });
+    if (!outcome.ok) {
+      return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
+    }
+    const board = outcome.board ?? deps.state.board(command.boardId);
+    if (board) broadcast({ type: 'board', board }, board.event);
+    return reply.send({ ok: true, arbiter, board: board ?? null });
+  }
+
+  // Lets the dashboard check a token when the arbiter signs in.
+  app.get('/api/arbiter', { onRequest: requireArbiter }, async (req) => ({ arbiter: (req as FastifyRequest & { arbiter: string }).arbiter }));
+
+  type WithId = { Params: { id: string } };
+  const writeOpts = (body?: object) => ({
+    onRequest: requireArbiter,
+    schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
+  });
+
+  app.put<WithId & { Body: { timeControl: unknown; defaultTime?: number; white?: PlayerView; black?: PlayerView } }>(
+    '/api/boards/:id/config',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['timeControl'],
+      properties: {
+        timeControl: {
+          oneOf: [
+            { type: 'string', minLength: 1 },
+            { type: 'object', additionalProperties: false, required: ['white', 'black'], properties: { white: {}, black: {} } },
+          ],
+        },
+        defaultTime: { type: 'integer', minimum: 0 },
+        white: PLAYER,
+        black: PLAYER,
+      },
+    }),
+    async (req, reply) => {
+      boardOr404(req.params.id);
+      const timeControl = readTimeControl(req.body);
+      return run(req, reply, { type: 'configure', boardId: req.params.id, timeControl, white: req.body.white, black: req.body.black });
+    },
+  );
+
+  for (const type of ['pause', 'resume'] as const) {
+    app.post<WithId>(`/api/boards/:id/${type}`, writeOpts(), async (req, reply) => run(req, reply, { type, boardId: req.params.id }));
+  }
+
+  app.post<WithId & { Body: { side: 'white' | 'black'; ms: number } }>(
+    '/api/boards/:id/adjust',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['side', 'ms'],
+      properties: { side: SIDE, ms: { type: 'integer', minimum: -MAX_ADJUST_MS, maximum: MAX_ADJUST_MS } },
+    }),
+    async (req, reply) => {
+      if (req.body.ms === 0) throw new HttpError(400, 'body: "ms" must not be 0 (nothing to adjust)', 'ms');
+      return run(req, reply, { type: 'adjust', boardId: req.params.id, side: req.body.side, ms: req.body.ms });
+    },
+  );
+
+  app.post<WithId & { Body: { side: 'white' | 'black' } }>(
+    '/api/boards/:id/penalty',
+    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
+    // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
+    async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
+  );
+
+  app.put<WithId & { Body: { result: string } }>(
+    '/api/boards/:id/result',
+    writeOpts({ type: 'object', additionalProperties: false, required: ['result'], properties: { result: RESULT } }),
+    async (req, reply) => run(req, reply, { type: 'result', boardId: req.params.id, result: req.body.result }),
+  );
+
+  app.post<WithId>('/api/boards/:id/result/confirm', writeOpts(), async (req, reply) => run(req, reply, { type: 'confirm-result', boardId: req.params.id }));
+
+  // ---- dashboard -------------------------------------------------------------------
+  if (deps.dashboard ?? true) {
+    for (const [url, file] of Object.entries(DASHBOARD_FILES)) {
+      app.get(url, async (_req, reply) => {
+        const text = await readFile(join(DASHBOARD_DIR, file), 'utf8');
+        return reply.type(CONTENT_TYPES[file.split('.').pop()!]).header('cache-control', 'no-cache').send(text);
+      });
+    }
+  }
+
+  return app;
+}

@@ -1,0 +1,200 @@
+// An in-memory implementation of the host ports (HostState, CommandSink, ExportSource)
+// for tests, the API benchmark and a dashboard demo. The real host backs the same ports
+// with the SQLite journal; this one keeps everything in arrays and maps but follows the
+// same contract: events are idempotent on (clockId, bootId, seq), every arbiter command is
+// recorded with who issued it, and a refused command changes nothing.
+import type {
+  Actor,
+  ArbiterCommand,
+  BoardView,
+  ClockEventRecord,
+  CommandOutcome,
+  CommandSink,
+  EventPage,
+  EventQuery,
+  HostState,
+  MatchView,
+  PlayerView,
+  ResultView,
+} from './host-ports.ts';
+import { foldEvent } from './live-state.ts';
+import { formatTimeControl } from '../../protocol/time-control.ts';
+
+export interface BoardSetup {
+  readonly id: string;
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  readonly clockId?: string | null;
+  readonly white?: PlayerView | null;
+  readonly black?: PlayerView | null;
+  readonly timeControl?: string | null;
+}
+
+export interface RecordedCommand {
+  readonly command: ArbiterCommand;
+  readonly arbiter: string;
+  readonly outcome: 'applied' | 'rejected';
+  readonly reason: string | null;
+}
+
+type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
+
+/** Forwards an accepted command towards the clock (in tests: a simulated clock). */
+export type CommandForwarder = (command: ArbiterCommand, board: BoardView) => void;
+
+const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '+-', '-+', '--']);
+
+export class MemoryHost implements HostState, CommandSink {
+  private readonly boardById = new Map<string, BoardView>();
+  private readonly boardByClock = new Map<string, string>();
+  private readonly log: ClockEventRecord[] = [];
+  private readonly keys = new Set<string>();
+  private readonly listeners = new Set<Listener>();
+  /** The audit trail: every arbiter command, applied or refused, with who issued it. */
+  readonly commands: RecordedCommand[] = [];
+  readonly matchList: MatchView[] = [];
+  forward: CommandForwarder | null = null;
+
+  addBoard(setup: BoardSetup): BoardView {
+    if (this.boardById.has(setup.id)) throw new Error(`board id "${setup.id}" already exists`);
+    const view: BoardView = {
+      id: setup.id,
+      event: setup.event,
+      round: setup.round,
+      board: setup.board,
+      clockId: setup.clockId ?? null,
+      white: setup.white ?? null,
+      black: setup.black ?? null,
+      timeControl: setup.timeControl ?? null,
+      live: null,
+      result: null,
+      resultConfirmed: false,
+    };
+    this.boardById.set(view.id, view);
+    if (view.clockId) this.boardByClock.set(view.clockId, view.id);
+    return view;
+  }
+
+  /** Journals one clock event (a duplicate key is ignored) and feeds the listeners. */
+  ingest(e: ClockEventRecord): boolean {
+    const key = `${e.clockId}\u0000${e.bootId}\u0000${e.seq}`;
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    this.log.push(e);
+    const id = this.boardByClock.get(e.clockId);
+    let view: BoardView | undefined;
+    if (id !== undefined) {
+      const prev = this.boardById.get(id)!;
+      view = { ...prev, live: foldEvent(prev.live, e) };
+      this.boardById.set(id, view);
+    }
+    for (const l of this.listeners) l(e, view);
+    return true;
+  }
+
+  boards(): readonly BoardView[] {
+    return [...this.boardById.values()];
+  }
+
+  board(id: string): BoardView | undefined {
+    return this.boardById.get(id);
+  }
+
+  events(q: EventQuery): EventPage {
+    // The cursor is the position in the journal (the real journal uses its row id).
+    const start = q.after === undefined ? 0 : Number(q.after);
+    const out: ClockEventRecord[] = [];
+    let i = start;
+    for (; i < this.log.length && out.length < q.limit; i++) {
+      const e = this.log[i];
+      if (q.event !== undefined && e.event !== q.event) continue;
+      if (q.round !== undefined && e.round !== q.round) continue;
+      if (q.board !== undefined && e.board !== q.board) continue;
+      if (q.clockId !== undefined && e.clockId !== q.clockId) continue;
+      out.push(e);
+    }
+    return { events: out, next: out.length === q.limit && i < this.log.length ? String(i) : null };
+  }
+
+  matches(): readonly MatchView[] {
+    return this.matchList;
+  }
+
+  results(round?: number): readonly ResultView[] {
+    return this.boards()
+      .filter((b) => round === undefined || b.round === round)
+      .map((b) => {
+        const last = [...this.commands].reverse().find((c) => c.outcome === 'applied' && c.command.boardId === b.id && (c.command.type === 'result' || c.command.type === 'confirm-result'));
+        return {
+          event: b.event,
+          round: b.round,
+          board: b.board,
+          white: b.white?.name ?? null,
+          black: b.black?.name ?? null,
+          result: b.result,
+          confirmed: b.resultConfirmed,
+          by: last ? `arbiter:${last.arbiter}` : null,
+        };
+      });
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
+    const outcome = this.apply(command);
+    this.commands.push({ command, arbiter: actor.arbiter, outcome: outcome.ok ? 'applied' : 'rejected', reason: outcome.ok ? null : outcome.reason });
+    return outcome;
+  }
+
+  private apply(command: ArbiterCommand): CommandOutcome {
+    const board = this.boardById.get(command.boardId);
+    if (!board) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
+    const status = board.live?.status ?? 'ready';
+    const where = `board ${board.board} of ${board.event} round ${board.round}`;
+    switch (command.type) {
+      case 'configure': {
+        if (status === 'running') return { ok: false, status: 409, reason: `${where} is running: pause it first` };
+        const next: BoardView = {
+          ...board,
+          timeControl: formatTimeControl(command.timeControl),
+          white: command.white ?? board.white,
+          black: command.black ?? board.black,
+          live: null,
+          result: null,
+          resultConfirmed: false,
+        };
+        this.boardById.set(board.id, next);
+        this.forward?.(command, next);
+        return { ok: true, board: next };
+      }
+      case 'pause':
+        if (status !== 'running') return { ok: false, status: 409, reason: `${where} is ${status}, not running` };
+        break;
+      case 'resume':
+        if (status !== 'paused') return { ok: false, status: 409, reason: `${where} is ${status}, not paused` };
+        break;
+      case 'adjust':
+      case 'penalty':
+        if (board.live === null) return { ok: false, status: 409, reason: `${where} has no game on its clock` };
+        break;
+      case 'result': {
+        if (!RESULTS.has(command.result)) return { ok: false, status: 422, reason: `unknown result "${command.result}"` };
+        const next = { ...board, result: command.result, resultConfirmed: false };
+        this.boardById.set(board.id, next);
+        return { ok: true, board: next };
+      }
+      case 'confirm-result': {
+        if (board.result === null) return { ok: false, status: 409, reason: `${where} has no result to confirm` };
+        const next = { ...board, resultConfirmed: true };
+        this.boardById.set(board.id, next);
+        return { ok: true, board: next };
+      }
+    }
+    this.forward?.(command, board);
+    return { ok: true, board: this.boardById.get(board.id) };
+  }
+}
