@@ -6,7 +6,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { createActor, SimulatedClock } from 'xstate';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { clockMachine } from '../firmware-ts/clock.machine.ts';
-import { replayStream } from '../cli/replay.ts';
+import { replayStream } from '../firmware-ts/replay-stream.ts';
 
 const PRESSES = 1_000_000;
 const GAME_MOVES = 80; // per side: each game crosses the move-40 bonus

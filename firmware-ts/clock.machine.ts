@@ -12,7 +12,7 @@
 // the forfeit deadline is a delay computed from it, and XState delay functions see
 // only the context and event, never the state value of another region.
 
-import { emit, enqueueActions, raise, setup } from 'xstate';
+import { assign, emit, enqueueActions, raise, setup } from 'xstate';
 import { other, type Side, type TimeControl } from '../protocol/time-control.ts';
 import {
   adjustTime,
@@ -105,7 +105,13 @@ function turnState(side: Side) {
         // Deadlines come before inputs at the same millisecond: a press at the flag instant is too late.
         { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
         // FIDE Laws 6.2.1: the side on move completes its move; the opponent's clock starts.
-        { guard: { type: 'pressedBy', params: side }, target: other(side), actions: 'completeMove' },
+        // Pressing one's own lever also shows presence (FIDE Laws 6.7).
+        {
+          guard: { type: 'pressedByAbsent', params: side },
+          target: other(side),
+          actions: ['markPresent', 'completeMove', 'emitMove'],
+        },
+        { guard: { type: 'pressedBy', params: side }, target: other(side), actions: ['completeMove', 'emitMove'] },
         // A press by the side not on move changes no time (but shows the player is there).
         { actions: 'markPresent' },
       ],
@@ -132,6 +138,7 @@ export const clockMachine = setup({
       return due !== null && due <= event.at;
     },
     pressedBy: ({ event }, side: Side) => 'side' in event && event.side === side,
+    pressedByAbsent: ({ context, event }, side: Side) => 'side' in event && event.side === side && !context.clock[side].present,
     isBlack: ({ event }) => 'side' in event && event.side === 'black',
     whiteOnMove: ({ context }) => context.clock.turn === 'white',
     isFlagged: ({ context }) => context.clock.status === 'flagged',
@@ -161,14 +168,12 @@ export const clockMachine = setup({
       enqueue.assign({ clock: markPresent(context.clock, event.side, event.at) });
       if (!was) enqueue.emit({ type: 'arrived', at: event.at, side: event.side });
     }),
-    completeMove: enqueueActions(({ context, event, enqueue }) => {
-      const side = context.clock.turn;
-      // A press of one's own lever also shows presence (FIDE Laws 6.7).
-      const present = context.clock[side].present ? context.clock : markPresent(context.clock, side, event.at);
-      if (present !== context.clock) enqueue.emit({ type: 'arrived', at: event.at, side });
-      const clock = completeMove(present, event.at);
-      enqueue.assign({ clock });
-      enqueue.emit({ type: 'move', at: event.at, side, move: clock[side].moves, ...times(clock, event.at) });
+    // The hot path (one per press): a plain assign and an emit that reads the new context.
+    completeMove: assign({ clock: ({ context, event }) => completeMove(context.clock, event.at) }),
+    emitMove: emit(({ context, event }) => {
+      const clock = context.clock;
+      const side = other(clock.turn);
+      return { type: 'move' as const, at: event.at, side, move: clock[side].moves, ...times(clock, event.at) };
     }),
     pause: enqueueActions(({ context, event, enqueue }) => {
       const clock = pauseClock(context.clock, event.at);

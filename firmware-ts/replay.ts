@@ -90,12 +90,18 @@ function outputLine(out: ClockOutput): string | null {
  * everything before that line has been written.
  */
 export class Replayer {
-  private lineNo = 0;
+  private lineNo: number;
   private actor: Actor<typeof clockMachine> | null = null;
   private clock: SimulatedClock | null = null;
   private lastT = 0;
 
-  constructor(private readonly write: (line: string) => void) {}
+  /** `firstLine`: the number of the first line fed (a batch from the middle of a stream). */
+  constructor(
+    private readonly write: (line: string) => void,
+    firstLine = 1,
+  ) {
+    this.lineNo = firstLine - 1;
+  }
 
   line(text: string): void {
     this.lineNo += 1;
@@ -195,6 +201,20 @@ export class Replayer {
       `{"t":${at},"type":"state","status":"${r.status}","turn":"${r.turn}","white":${r.white},"black":${r.black},` +
         `"moves":{"white":${r.moves.white},"black":${r.moves.black}},"flag":${r.flag === null ? 'null' : `"${r.flag}"`}}`,
     );
+  }
+}
+
+/**
+ * Whether a line may start a new game. Cheap and conservative: a line that is a setup
+ * line always contains the word (unless written with \\u escapes, which are parsed).
+ */
+export function isSetupLine(line: string): boolean {
+  if (!line.includes('setup') && !line.includes('\\u')) return false;
+  try {
+    const parsed = JSON.parse(line) as { type?: unknown } | null;
+    return typeof parsed === 'object' && parsed !== null && parsed.type === 'setup';
+  } catch {
+    return false;
   }
 }
 
