@@ -128,7 +128,12 @@ function storedMs(side: SideState): number {
 /** Remaining time of `side` at `at`, never below zero (display may run past a pending flag). */
 export function remainingMs(state: ClockState, side: Side, at: number): number {
   const stored = storedMs(state[side]);
-  if (side !== state.turn) return stored;
+  if (side !== state.turn) {
+    // Sandclock: what runs out of the mover's glass runs into the other's as it runs.
+    if (state.timeControl[side].kind !== 'sandclock') return stored;
+    const mover = storedMs(state[state.turn]);
+    return stored + Math.min(mover, turnChargeMs(state, turnElapsedMs(state, at)));
+  }
   return Math.max(0, stored - turnChargeMs(state, turnElapsedMs(state, at)));
 }
 

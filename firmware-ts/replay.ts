@@ -131,8 +131,11 @@ export class Replayer {
     this.lastT = t;
     // Deadlines at or before t fire first (at their own instants), then the input.
     this.clock.set(t);
-    if (input) this.actor.send(input);
-    else this.writeState(t);
+    if (input) {
+      this.actor.send(input);
+      // A deadline the input made due at once (an adjust to zero) fires at this same t.
+      this.clock.set(t);
+    } else this.writeState(t);
   }
 
   /** Ends the stream: nothing more to do (a game without `end` simply stops). */
