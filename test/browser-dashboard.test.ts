@@ -1,0 +1,227 @@
+// The arbiter dashboard in a real Chromium (Debian package `chromium`, driven by
+// playwright-core) against the real API (Fastify on 127.0.0.1) fed by simulated clocks:
+// the unchanged clock statechart (firmware-ts/clock.machine.ts) on one shared
+// SimulatedClock, its outputs journaled in a MemoryHost and pushed over /ws.
+//
+// Time is exact: the page's Date.now() is pinned with Playwright's clock to the same hall
+// time the simulated clocks and the API use, so the running side's time the page computes
+// (remaining − (now − event time)) can be compared with what the clock itself would show
+// at that instant: formatClockTime(readClock(state, now)) from firmware-ts/display-format.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createActor, SimulatedClock, type Actor } from 'xstate';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../firmware-ts/clock.machine.ts';
+import { formatClockTime } from '../firmware-ts/display-format.ts';
+import { presetTimeControl, type Side } from '../protocol/time-control.ts';
+import { buildApi } from '../host/api/api.ts';
+import { MemoryHost } from '../host/api/memory-host.ts';
+import type { ArbiterCommand, ClockEventRecord } from '../host/api/host-ports.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SKIP = !existsSync(CHROMIUM) && !process.env.CI;
+if (SKIP) console.warn('skipping the dashboard browser test: install the Debian package `chromium` (apt-get install chromium)');
+
+const ARTIFACTS = join(process.cwd(), 'artifacts');
+const TOKEN = 'arbiter-token-for-the-browser-test';
+/** Hall time 0 = this UTC instant (2025-06-15 12:00 UTC). */
+const T0_UTC = Date.UTC(2025, 5, 15, 12, 0, 0);
+const FINAL = 'Slovenian Final 2025/26';
+
+/** One board's clock: the real statechart, its outputs journaled as clock events. */
+class SimulatedBoard {
+  readonly actor: Actor<typeof clockMachine>;
+  private seq = 0;
+  constructor(
+    readonly host: MemoryHost,
+    readonly hall: SimulatedClock,
+    readonly clockId: string,
+    readonly addr: { event: string; round: number; board: number },
+    preset: string,
+  ) {
+    this.actor = createActor(clockMachine, { input: { timeControl: presetTimeControl(preset) }, clock: hall });
+    this.actor.on('*', (out: ClockOutput) => this.journal(out));
+    this.actor.start();
+  }
+
+  private journal(out: ClockOutput): void {
+    if (out.type === 'rejected' || out.type === 'new-game' || out.type === 'moves-set') return;
+    const times = 'white' in out ? { whiteMs: out.white, blackMs: out.black } : { whiteMs: null, blackMs: null };
+    const record: ClockEventRecord = {
+      clockId: this.clockId,
+      bootId: 'boot-1',
+      seq: ++this.seq,
+      ...this.addr,
+      type: out.type === 'move' ? 'moved' : out.type,
+      side: 'side' in out ? out.side : null,
+      move: out.type === 'move' ? out.move : null,
+      ...times,
+      monoMs: out.at,
+      utcMs: T0_UTC + out.at,
+    };
+    this.host.ingest(record);
+  }
+
+  send(input: ClockInput): void {
+    this.actor.send(input);
+  }
+
+  /** What the clock itself shows now for `side`. */
+  shows(side: Side): string {
+    return formatClockTime(readClock(this.actor.getSnapshot().context.clock, this.hall.now())[side]);
+  }
+}
+
+describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)', () => {
+  let app: FastifyInstance;
+  let browser: Browser;
+  let page: Page;
+  let url: string;
+  const hall = new SimulatedClock();
+  const host = new MemoryHost();
+  const forwarded: ArbiterCommand[] = [];
+  const boards = new Map<string, SimulatedBoard>();
+
+  beforeAll(async () => {
+    host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
+    host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', white: { name: 'Borišek, Jure' }, black: { name: 'Lenič, Luka' }, timeControl: 'W360-B300' });
+    host.addBoard({ id: 'ivanovo-1', event: 'Ivanovo Team Ch. 2018', round: 3, board: 1, clockId: 'clk-3', white: { name: 'Ivanova, Anna', team: 'White Rook' }, black: { name: 'Petrova, Olga', team: 'Shuya' }, timeControl: '3600' });
+    boards.set('final-1', new SimulatedBoard(host, hall, 'clk-1', { event: FINAL, round: 1, board: 1 }, 'classical'));
+    boards.set('final-2', new SimulatedBoard(host, hall, 'clk-2', { event: FINAL, round: 1, board: 2 }, 'armageddon'));
+    boards.set('ivanovo-1', new SimulatedBoard(host, hall, 'clk-3', { event: 'Ivanovo Team Ch. 2018', round: 3, board: 1 }, 'sudden-death-60'));
+    // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
+    host.forward = (command) => {
+      forwarded.push(command);
+      const b = boards.get(command.boardId)!;
+      const at = hall.now();
+      if (command.type === 'pause') b.send({ type: 'PAUSE', at });
+      if (command.type === 'resume') b.send({ type: 'RESUME', at });
+      if (command.type === 'adjust') b.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
+      if (command.type === 'penalty') b.send({ type: 'PENALTY', side: command.side, at });
+    };
+    app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.clock.setFixedTime(T0_UTC);
+    await page.goto(url);
+    expect(errors).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  /** Moves hall time to `ms` for the clocks (timers due fire: flags) and for the page. */
+  async function hallAt(ms: number): Promise<void> {
+    hall.set(ms);
+    await page.clock.setFixedTime(T0_UTC + ms);
+  }
+
+  async function text(boardId: string, selector: string): Promise<string> {
+    return page.locator(`[data-board-id="${boardId}"] ${selector}`).innerText();
+  }
+
+  /** Waits until the page shows what the simulated clock shows, for both sides. */
+  async function expectTimes(boardId: string): Promise<void> {
+    const b = boards.get(boardId)!;
+    for (const side of ['white', 'black'] as const) {
+      await expect.poll(() => text(boardId, `.side.${side} .time`), { timeout: 5000 }).toBe(b.shows(side));
+    }
+  }
+
+  it('shows each board, who is on move, and both times as the clocks advance', async () => {
+    await expect.poll(() => page.locator('article.board').count()).toBe(3);
+    expect(await text('final-1', '.label')).toBe(`${FINAL} · R1 · B1`);
+    expect(await text('ivanovo-1', '.side.white .name')).toBe('Ivanova, Anna (White Rook)');
+
+    // All three games start at hall time 0.
+    for (const b of boards.values()) b.send({ type: 'START', at: 0 });
+    await expectTimes('final-1');
+    // Slovenian final: 30 s per move from move 1, credited before the move (FIDE practice): 90:30.
+    expect(await text('final-1', '.side.white .time')).toBe('1:30:30'); // h:mm:ss from one hour
+
+    // 12.3 s later White is still thinking on every board: the page computes it between events.
+    await hallAt(12_300);
+    for (const id of boards.keys()) await expectTimes(id);
+    expect(await text('final-1', '.side.white .time')).toBe('1:30:18'); // 5430 − 12.3 s, rounded up
+    expect(await text('final-2', '.side.white .time')).toBe('5:48');
+    expect(await page.locator('[data-board-id="final-1"] .side.white').getAttribute('class')).toContain('running');
+
+    // White moves on the final's board 1; Black's clock runs.
+    boards.get('final-1')!.send({ type: 'PRESS', side: 'white', at: 12_300 });
+    await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-turn')).toBe('black');
+    await hallAt(20_000);
+    await expectTimes('final-1');
+    // White's increment for its next move is credited at the press: 5430 − 12.3 + 30 s.
+    expect(await text('final-1', '.side.white .time')).toBe('1:30:48');
+    expect(await text('final-1', '.side.black .time')).toBe('1:30:23'); // 5430 − 7.7 s, rounded up
+    expect(await text('final-1', '.side.white .moves')).toBe('#1');
+
+    // Armageddon: White moves, Black thinks until fewer than 20 s remain: tenths appear.
+    boards.get('final-2')!.send({ type: 'PRESS', side: 'white', at: 20_000 });
+    await hallAt(20_000 + 300_000 - 12_345);
+    await expectTimes('final-2');
+    expect(await text('final-2', '.side.black .time')).toBe('12.4'); // 12.345 s rounded up to the tenth
+  });
+
+  it('shows the flag when Black\'s time runs out (FIDE Laws 6.9)', async () => {
+    await hallAt(20_000 + 300_000 + 50); // the flag timer fires at exactly 320 000
+    await expect.poll(() => page.locator('[data-board-id="final-2"]').getAttribute('data-status')).toBe('flagged');
+    expect(await page.locator('[data-board-id="final-2"] .side.black .flag').isVisible()).toBe(true);
+    expect(await page.locator('[data-board-id="final-2"] .side.white .flag').isVisible()).toBe(false);
+    expect(await text('final-2', '.side.black .time')).toBe('0.0');
+  });
+
+  it('lets a signed-in arbiter pause a clock and add time; the clock and the page follow', async () => {
+    // Controls are hidden until an arbiter signs in with a valid token.
+    expect(await page.locator('[data-board-id="final-1"] button[data-action="pause"]').isVisible()).toBe(false);
+    await page.fill('#token', 'not-a-valid-token-at-all');
+    await page.click('#token-form button[type="submit"]');
+    await expect.poll(() => page.locator('#arbiter').innerText()).toBe('unknown arbiter token');
+    await page.fill('#token', TOKEN);
+    await page.click('#token-form button[type="submit"]');
+    await expect.poll(() => page.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');
+
+    await hallAt(330_000);
+    await page.click('[data-board-id="final-1"] button[data-action="pause"]');
+    await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('paused');
+    expect(forwarded).toEqual([{ type: 'pause', boardId: 'final-1' }]);
+    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'pause', boardId: 'final-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
+    expect(boards.get('final-1')!.actor.getSnapshot().matches('paused')).toBe(true);
+    await expectTimes('final-1');
+    const blackPaused = await text('final-1', '.side.black .time');
+    // Paused: hall time passes, the page's times stand still.
+    await hallAt(345_000);
+    await page.waitForTimeout(150);
+    expect(await text('final-1', '.side.black .time')).toBe(blackPaused);
+
+    // +1 min for White (an arbiter correction): the clock's new figure appears on the page.
+    await page.click('[data-board-id="final-1"] .group:has-text("White") button[data-ms="60000"]');
+    await expect.poll(() => text('final-1', '.side.white .time')).toBe('1:31:48');
+    expect(forwarded.at(-1)).toEqual({ type: 'adjust', boardId: 'final-1', side: 'white', ms: 60_000 });
+    await expectTimes('final-1');
+    expect(await text('final-1', '.message')).toBe('+1 min (white): done by Chief Arbiter');
+
+    // Resume from the page; pausing a clock that is not running is refused with the reason.
+    await page.click('[data-board-id="final-1"] button[data-action="resume"]');
+    await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('running');
+    await page.click('[data-board-id="final-2"] button[data-action="pause"]');
+    await expect.poll(() => text('final-2', '.message')).toBe(`board 2 of ${FINAL} round 1 is flagged, not running`);
+    expect(host.commands.at(-1)).toMatchObject({ outcome: 'rejected', arbiter: 'Chief Arbiter' });
+
+    await hallAt(346_000);
+    for (const id of boards.keys()) await expectTimes(id);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+  });
+});
