@@ -15,6 +15,9 @@
 // seconds with tenths below 20 s. Each unit is used while its rounded-up value is in
 // its range, so 19 901-20 000 ms shows 0:20 and 19 900 ms shows 19.9 (never "20.0").
 import type { Side } from '../protocol/time-control.ts';
+import type { ClockReading } from './clock-core.ts';
+
+export type { ClockReading };
 
 const SECOND = 1000;
 const TENTH = 100;
@@ -84,19 +87,6 @@ export function msUntilDisplayChange(remainingMs: number): number {
     if (boundary < TENTHS_BELOW_TENTHS * TENTH) boundary = (TENTHS_BELOW_TENTHS - 1) * TENTH;
   }
   return remainingMs - boundary;
-}
-
-/** The fields of `readClock(...)` the display needs (structural: the clock reading fits it). */
-export interface ClockReading {
-  readonly status: 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited';
-  readonly turn: Side;
-  readonly white: number;
-  readonly black: number;
-  readonly moves: Readonly<Record<Side, number>>;
-  readonly period: Readonly<Record<Side, number>>;
-  readonly flag: Side | null;
-  readonly forfeited: Readonly<Record<Side, boolean>>;
-  readonly present: Readonly<Record<Side, boolean>>;
 }
 
 export const LCD_COLS = 16;

@@ -1,0 +1,141 @@
+// The Johnny-Five side of the clock: builds the components the hardware map names on a
+// board, and nothing else. No rule lives here: buttons report edges, the screen paints
+// text it is given, LEDs and piezo do what they are told (ARCHITECTURE rule 4).
+//
+// The board is either a Johnny-Five IO plugin instance (`io`: the simulator's virtual
+// board, mock-firmata in tests) or a serial port running StandardFirmata (`port`).
+import { EventEmitter } from 'node:events';
+import five from 'johnny-five';
+import type { Side } from '../protocol/time-control.ts';
+import { MENU_KEYS, type ButtonWiring, type HardwareMap } from './hardware-map.ts';
+import type { ButtonName } from './menu.machine.ts';
+import { LCD_COLS } from './display-format.ts';
+
+/** Where the screen's text goes: the 16×2 LCD, or two 4-digit displays. */
+export interface Screen {
+  readonly kind: 'lcd' | 'digits';
+  /** Shows these rows; only what changed since the last call is written. */
+  paint(rows: readonly string[], blink?: boolean): void;
+}
+
+export interface Hardware {
+  readonly board: five.Board;
+  /** Emits `('down' | 'up', key)` for every debounced edge of every key. */
+  readonly keys: EventEmitter;
+  /** The Johnny-Five buttons, by key (for tests and the bench that listen in). */
+  readonly buttons: Readonly<Record<ButtonName, five.Button>>;
+  readonly screen: Screen;
+  setLed(side: Side, on: boolean): void;
+  /** One beep, if a piezo is fitted. */
+  beep(frequencyHz: number, durationMs: number): void;
+}
+
+export type BoardSource = { io: unknown } | { port: string };
+
+// Johnny-Five's type declarations lack several members used here (Led.Digits#print, LCD
+// cursor, Board `sigint`); this is the narrow shape the adapter relies on.
+interface LcdLike {
+  cursor(row: number, col: number): LcdLike;
+  print(text: string): LcdLike;
+}
+interface DigitsLike {
+  print(text: string): DigitsLike;
+  blink(value: 'slow' | false): DigitsLike;
+}
+
+/**
+ * Connects to the board and creates the clock's components once it is ready.
+ * `timeoutMs` bounds the wait for StandardFirmata's handshake on a real port.
+ */
+export function connectHardware(source: BoardSource, map: HardwareMap, timeoutMs = 15_000): Promise<Hardware> {
+  return new Promise((resolve, reject) => {
+    const options: Record<string, unknown> = { repl: false, debug: false, sigint: false, timeout: timeoutMs };
+    if ('io' in source) options.io = source.io;
+    else options.port = source.port;
+    const board = new five.Board(options as five.BoardOption);
+    board.on('error', (err: Error) => reject(err));
+    board.on('ready', () => {
+      try {
+        resolve(createComponents(board, map));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+function createComponents(board: five.Board, map: HardwareMap): Hardware {
+  const keys = new EventEmitter();
+  const button = (name: ButtonName, wiring: ButtonWiring) => {
+    const b = new five.Button({ board, pin: wiring.pin, isPullup: wiring.pullup });
+    b.on('down', () => keys.emit('down', name));
+    b.on('up', () => keys.emit('up', name));
+    return b;
+  };
+  const buttons = {
+    white: button('white', map.levers.white),
+    black: button('black', map.levers.black),
+    ...Object.fromEntries(MENU_KEYS.map((k) => [k, button(k, map.buttons[k])])),
+  } as Record<ButtonName, five.Button>;
+
+  const leds = {
+    white: new five.Led({ board, pin: map.leds.white.pin } as five.LedOption),
+    black: new five.Led({ board, pin: map.leds.black.pin } as five.LedOption),
+  };
+  const piezo = map.piezo ? new five.Piezo({ board, pin: map.piezo.pin } as unknown as five.PiezoOption) : null;
+
+  return {
+    board,
+    keys,
+    buttons,
+    screen: map.display.type === 'lcd' ? lcdScreen(board, map.display.controller, map.display.address) : digitsScreen(board, map.display.addresses),
+    setLed: (side, on) => (on ? leds[side].on() : leds[side].off()),
+    beep: (hz, ms) => {
+      (piezo as unknown as { frequency(hz: number, ms: number): void } | null)?.frequency(hz, ms);
+    },
+  };
+}
+
+function lcdScreen(board: five.Board, controller: string, address: number): Screen {
+  const lcd = new five.LCD({ board, controller, address, rows: 2, cols: LCD_COLS } as unknown as five.LCDI2COption) as unknown as LcdLike;
+  const shown: string[] = [' '.repeat(LCD_COLS), ' '.repeat(LCD_COLS)];
+  return {
+    kind: 'lcd',
+    paint(rows) {
+      rows.slice(0, 2).forEach((text, row) => {
+        const line = text.padEnd(LCD_COLS).slice(0, LCD_COLS);
+        // Over Firmata every character costs four I2C writes to the PCF8574: write only
+        // the changed span (a running clock changes one or two characters a second).
+        let first = 0;
+        while (first < LCD_COLS && line[first] === shown[row][first]) first++;
+        if (first === LCD_COLS) return;
+        let last = LCD_COLS - 1;
+        while (line[last] === shown[row][last]) last--;
+        lcd.cursor(row, first).print(line.slice(first, last + 1));
+        shown[row] = line;
+      });
+    },
+  };
+}
+
+function digitsScreen(board: five.Board, addresses: Readonly<Record<Side, number>>): Screen {
+  const make = (address: number) =>
+    new five.Led.Digits({ board, controller: 'HT16K33', addresses: [address] } as unknown as five.Led.DigitsOption) as unknown as DigitsLike;
+  const displays = { white: make(addresses.white), black: make(addresses.black) };
+  const shown = { white: '', black: '', blink: false };
+  return {
+    kind: 'digits',
+    paint(rows, blink = false) {
+      (['white', 'black'] as const).forEach((side, i) => {
+        const text = rows[i] ?? '';
+        if (text !== shown[side]) displays[side].print(text);
+        shown[side] = text;
+      });
+      if (blink !== shown.blink) {
+        // Paused: both displays blink (the 4-digit displays have no room for a mark).
+        for (const d of Object.values(displays)) d.blink(blink ? 'slow' : false);
+        shown.blink = blink;
+      }
+    },
+  };
+}

@@ -1,0 +1,174 @@
+// The clock firmware: the hardware adapter around the clock statechart.
+//
+//   key edge ──► stamped `at` = time.now() ──► menu machine ──► clock machine (the rules)
+//                                                                   │ outputs
+//   LCD / LEDs / piezo ◄── repaint from readClock(state, now) ◄──────┘──► host link
+//
+// The adapter decides no rule: every key edge is stamped where it arrives and handed
+// on; the display is repainted from the clock state (readClock) when something changed
+// and when the shown text is due to change (msUntilDisplayChange), so the charged time
+// never comes from display ticks (ARCHITECTURE rules 2 and 3).
+import { EventEmitter } from 'node:events';
+import { createActor, type Actor } from 'xstate';
+import type { Side, TimeControl } from '../protocol/time-control.ts';
+import type { Hardware } from './board.ts';
+import { readClock, type ClockState } from './clock-core.ts';
+import { clockMachine, type ClockInput, type ClockMachine, type ClockOutput } from './clock.machine.ts';
+import { msUntilDisplayChange, renderDigits, type ClockReading } from './display-format.ts';
+import { menuMachine, type ButtonName, type MenuMachine, type MenuOutput } from './menu.machine.ts';
+import { menuMode, screenRows } from './menu-text.ts';
+import type { SnapshotStore } from './snapshot-store.ts';
+import { xstateClock, type Timebase } from './timebase.ts';
+
+export type ResultEntry = Extract<MenuOutput, { type: 'result' }>;
+
+export interface FirmwareOptions {
+  hardware: Hardware;
+  time: Timebase;
+  /** The control for a fresh game (a restored game keeps its own). */
+  timeControl: TimeControl;
+  /** Where the clock state is saved at every change; a saved game is restored at boot. */
+  snapshots?: SnapshotStore;
+  /** Piezo on at a flag (the setup menu can change it). Default true. */
+  sound?: boolean;
+}
+
+/** The flag beep: one short 2 kHz tone (loud enough in a hall, short enough not to disturb). */
+export const FLAG_BEEP = { hz: 2000, ms: 200 } as const;
+
+/** Clock outputs that change the clock state (everything but `rejected`): each is snapshotted. */
+const CHANGES = new Set<ClockOutput['type']>(['started', 'move', 'flag', 'forfeit', 'paused', 'resumed', 'adjusted', 'arrived', 'moves-set', 'new-game']);
+
+/**
+ * A time base that continues from `fromMs`: after a power cut the new process's monotonic
+ * clock starts near zero, but the restored clock state was stamped on the old one. The
+ * time the power was off is not counted (the clock stood paused).
+ */
+export function continuingTimebase(base: Timebase, fromMs: number): Timebase {
+  const offset = Math.max(0, fromMs - base.now());
+  if (offset === 0) return base;
+  return { now: () => base.now() + offset, setTimer: (fn, ms) => base.setTimer(fn, ms), clearTimer: (h) => base.clearTimer(h) };
+}
+
+export class ClockFirmware extends EventEmitter {
+  readonly clock: Actor<ClockMachine>;
+  readonly menu: Actor<MenuMachine>;
+  readonly time: Timebase;
+  /** True when this boot restored a saved game (power cut). */
+  readonly restored: boolean;
+  private readonly hardware: Hardware;
+  private readonly snapshots: SnapshotStore | undefined;
+  private sound: boolean;
+  private repaintTimer: ReturnType<Timebase['setTimer']> | null = null;
+  private leds: Record<Side, boolean | null> = { white: null, black: null };
+  private stopped = false;
+  private readonly onDown = (key: ButtonName) => this.key('KEY_DOWN', key);
+  private readonly onUp = (key: ButtonName) => this.key('KEY_UP', key);
+
+  constructor(options: FirmwareOptions) {
+    super();
+    this.hardware = options.hardware;
+    this.snapshots = options.snapshots;
+    this.sound = options.sound ?? true;
+    const saved = options.snapshots?.load() ?? null;
+    const restore = saved && saved.status !== 'ready' ? saved : null;
+    this.restored = restore !== null;
+    this.time = restore ? continuingTimebase(options.time, restore.lastAt) : options.time;
+    const clock = xstateClock(this.time);
+
+    this.clock = createActor(clockMachine, {
+      input: { timeControl: restore?.timeControl ?? options.timeControl, ...(restore ? { restore } : {}) },
+      clock,
+    });
+    this.menu = createActor(menuMachine, { input: { sound: this.sound, restored: restore?.timeControl ?? null }, clock });
+
+    this.clock.on('*', (out) => this.onClockOutput(out as ClockOutput));
+    this.menu.on('command', ({ input }) => this.clock.send(input));
+    this.menu.on('result', (entry) => this.emit('result', entry));
+    this.menu.on('sound', ({ on }) => (this.sound = on));
+    this.menu.subscribe(() => this.repaint());
+    this.hardware.keys.on('down', this.onDown);
+    this.hardware.keys.on('up', this.onUp);
+    this.clock.start();
+    this.menu.start();
+    if (restore) this.snapshots?.save(this.state());
+    this.repaint();
+  }
+
+  now(): number {
+    return this.time.now();
+  }
+
+  state(): ClockState {
+    return this.clock.getSnapshot().context.clock;
+  }
+
+  reading(at = this.now()): ClockReading {
+    return readClock(this.state(), at);
+  }
+
+  /** The text on the screen now (LCD rows, or the two 4-digit displays). */
+  screen(at = this.now()): string[] {
+    const reading = this.reading(at);
+    const menu = this.menu.getSnapshot();
+    if (this.hardware.screen.kind === 'digits' && menuMode(menu.value) === 'game') {
+      return [renderDigits(reading, 'white'), renderDigits(reading, 'black')];
+    }
+    return screenRows(menu.value, menu.context, reading, this.state().timeControl);
+  }
+
+  /** A clock input from elsewhere (the host link), stamped now. */
+  command(input: DistributiveOmit<ClockInput, 'at'>): void {
+    this.clock.send({ ...input, at: this.now() } as ClockInput);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.hardware.keys.off('down', this.onDown);
+    this.hardware.keys.off('up', this.onUp);
+    if (this.repaintTimer !== null) this.time.clearTimer(this.repaintTimer);
+    this.menu.stop();
+    this.clock.stop();
+  }
+
+  private key(type: 'KEY_DOWN' | 'KEY_UP', key: ButtonName): void {
+    if (this.stopped) return;
+    // House rule 2: the edge is stamped here, where it arrives, and nowhere else.
+    const at = this.now();
+    this.menu.send({ type, key, at, clock: this.reading(at) });
+    this.emit('key', { key, edge: type === 'KEY_DOWN' ? 'down' : 'up', at });
+  }
+
+  private onClockOutput(out: ClockOutput): void {
+    if (out.type === 'flag' && this.sound) this.hardware.beep(FLAG_BEEP.hz, FLAG_BEEP.ms);
+    this.repaint();
+    if (CHANGES.has(out.type)) this.snapshots?.save(this.state());
+    this.emit('output', out);
+  }
+
+  /** Paints what the clock state says now and sleeps until the shown text next changes. */
+  private repaint(): void {
+    if (this.stopped) return;
+    const at = this.now();
+    const reading = this.reading(at);
+    this.hardware.screen.paint(this.screen(at), reading.status === 'paused');
+    for (const side of ['white', 'black'] as const) {
+      // FIDE equipment standard (d): which clock runs, visible from 10 m.
+      const on = reading.status === 'running' && reading.turn === side;
+      if (this.leds[side] !== on) this.hardware.setLed(side, on);
+      this.leds[side] = on;
+    }
+    if (this.repaintTimer !== null) this.time.clearTimer(this.repaintTimer);
+    this.repaintTimer = null;
+    if (reading.status === 'running') {
+      let delay = msUntilDisplayChange(reading[reading.turn]);
+      // A sandclock also fills the waiting side's time: repaint every tenth then.
+      if (this.state().timeControl.white.kind === 'sandclock') delay = Math.min(delay, 100);
+      if (Number.isFinite(delay)) this.repaintTimer = this.time.setTimer(() => this.repaint(), delay);
+    }
+    this.emit('paint');
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
