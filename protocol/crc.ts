@@ -2,9 +2,9 @@
 // parametrised CRC algorithms" as CRC-16/IBM-3740, alias CRC-16/AUTOSAR, CRC-16/CCITT-FALSE):
 //   width 16, poly 0x1021, init 0xFFFF, refin false, refout false, xorout 0x0000,
 //   check ("123456789") 0x29B1.
-// It is what the `crc` package calls crc16ccitt (its table is pycrc's `--model=ccitt`), and
-// what nanopb-era C code usually has at hand (e.g. avr-libc _crc_ccitt_update is the
-// *reflected* variant: do not use that one). Written big-endian after the payload.
+// It is what the `crc` package calls crc16ccitt (its table is pycrc's `--model=ccitt`).
+// Reflected variants are also sold as "CCITT" (KERMIT, check 0x2189; MCRF4XX, check 0x6F91,
+// e.g. avr-libc _crc_ccitt_update): not these. Written big-endian after the payload.
 import crc16ccitt from 'crc/calculators/crc16ccitt';
 
 export const CRC_NAME = 'CRC-16/CCITT-FALSE';
