@@ -1,0 +1,145 @@
+// Host — API and feed: clock events from N in-memory event sources, journaled in the
+// in-memory host, pushed through the API's WebSocket feed (/ws, real Fastify on
+// 127.0.0.1) to a `ws` client. Latency = source emit → client receipt, measured on one
+// monotonic time base (both ends run in this process). Every event must arrive.
+//
+//   npm run bench -- host-api
+import WebSocket from 'ws';
+import { buildApi } from '../host/api/api.ts';
+import { MemoryHost } from '../host/api/memory-host.ts';
+import type { ClockEventRecord } from '../host/api/host-ports.ts';
+import { monotonicNowMs } from '../protocol/monotonic.ts';
+
+const TOKEN = 'bench-token-0123456789abcdef';
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface Rig {
+  host: MemoryHost;
+  latencies: number[];
+  received: () => number;
+  emit: (clock: number) => void;
+  close: () => Promise<void>;
+}
+
+async function rig(n: number): Promise<Rig> {
+  const host = new MemoryHost();
+  for (let i = 0; i < n; i++) {
+    host.addBoard({ id: `b${i + 1}`, event: 'Bench Open', round: 1, board: i + 1, clockId: `clk-${i + 1}`, white: { name: `W${i + 1}` }, black: { name: `B${i + 1}` }, timeControl: '5400+30' });
+  }
+  const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'bench', token: TOKEN }], dashboard: false, wsMaxBufferedBytes: 1 << 30 });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const ws = new WebSocket(url.replace('http', 'ws') + '/ws');
+  const latencies: number[] = [];
+  let received = 0;
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString());
+    if (m.type !== 'event') return;
+    latencies.push(monotonicNowMs() - m.event.monoMs);
+    received++;
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('message', () => resolve()); // the hello
+    ws.once('error', reject);
+  });
+  const seqs = new Array<number>(n).fill(0);
+  const remaining = new Array<number>(n).fill(5_430_000);
+  return {
+    host,
+    latencies,
+    received: () => received,
+    emit(clock: number) {
+      const seq = ++seqs[clock];
+      const side = seq % 2 === 0 ? 'white' : 'black';
+      remaining[clock] -= 1000;
+      const e: ClockEventRecord = {
+        clockId: `clk-${clock + 1}`,
+        bootId: 'boot-1',
+        seq,
+        event: 'Bench Open',
+        round: 1,
+        board: clock + 1,
+        type: seq === 1 ? 'started' : 'moved',
+        side: seq === 1 ? null : side,
+        move: seq === 1 ? null : Math.floor(seq / 2),
+        whiteMs: remaining[clock],
+        blackMs: remaining[clock],
+        monoMs: monotonicNowMs(), // the bench's stamp: latency is measured from here
+        utcMs: 1_750_000_000_000 + seq,
+      };
+      host.ingest(e);
+    },
+    async close() {
+      ws.close();
+      await app.close();
+    },
+  };
+}
+
+async function waitForCount(r: Rig, count: number, timeoutMs: number): Promise<boolean> {
+  const until = monotonicNowMs() + timeoutMs;
+  while (r.received() < count) {
+    if (monotonicNowMs() > until) return false;
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  return true;
+}
+
+/** Every clock presses once per `periodMs` (spread evenly), for `durationMs`. */
+async function paced(n: number, periodMs: number, durationMs: number): Promise<void> {
+  const r = await rig(n);
+  const tickMs = 10;
+  const ticks = Math.round(durationMs / tickMs);
+  const perTick = (n * tickMs) / periodMs;
+  let emitted = 0;
+  let owed = 0;
+  const start = monotonicNowMs();
+  for (let t = 0; t < ticks; t++) {
+    owed += perTick;
+    while (owed >= 1) {
+      r.emit(emitted % n);
+      emitted++;
+      owed--;
+    }
+    const next = start + (t + 1) * tickMs;
+    await new Promise((res) => setTimeout(res, Math.max(0, next - monotonicNowMs())));
+  }
+  const complete = await waitForCount(r, emitted, 10_000);
+  const seconds = (monotonicNowMs() - start) / 1000;
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  console.log(
+    `  paced    N=${String(n).padStart(5)}  one press per clock every ${periodMs / 1000} s: ${emitted} events, ${(emitted / seconds).toFixed(0)} events/s, ` +
+      `latency p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(2)} ms, ` +
+      `lost ${emitted - r.received()}${complete ? '' : ' (TIMED OUT)'}`,
+  );
+  await r.close();
+}
+
+/** As fast as the host takes them: batches of events between event-loop turns. */
+async function saturated(n: number, total: number): Promise<void> {
+  const r = await rig(n);
+  const batch = 200;
+  const start = monotonicNowMs();
+  for (let i = 0; i < total; i += batch) {
+    for (let j = i; j < Math.min(total, i + batch); j++) r.emit(j % n);
+    await new Promise((res) => setImmediate(res));
+  }
+  const complete = await waitForCount(r, total, 30_000);
+  const seconds = (monotonicNowMs() - start) / 1000;
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  console.log(
+    `  saturated N=${String(n).padStart(5)}  ${total} events: ${(total / seconds).toFixed(0)} events/s end to end, ` +
+      `latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, ` +
+      `lost ${total - r.received()}${complete ? '' : ' (TIMED OUT)'}`,
+  );
+  await r.close();
+}
+
+export async function run(): Promise<void> {
+  console.log('Host — API and feed: N in-memory event sources → MemoryHost → /ws (Fastify, 127.0.0.1) → ws client');
+  for (const n of [100, 1000]) await paced(n, n === 100 ? 1000 : 2000, 5000);
+  for (const n of [100, 1000]) await saturated(n, 50_000);
+}
