@@ -20,10 +20,12 @@ function toRam(code: number): number {
 
 const DECIMAL = DIGIT_CHARS['.'];
 const FROM_RAM = new Map<number, string>();
-for (const [ch, code] of Object.entries(DIGIT_CHARS)) {
-  if (ch === '.' || ch === ':') continue;
-  // Upper case wins where the 7-segment glyphs coincide.
-  if (!FROM_RAM.has(toRam(code)) || ch === ch.toUpperCase()) FROM_RAM.set(toRam(code), ch);
+// Where 7-segment glyphs coincide (0/O, 5/S, 2/Z, 1/I...), digits win, then upper case.
+const rank = (ch: string) => (/[0-9]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : 2);
+const chars = Object.keys(DIGIT_CHARS).filter((ch) => ch !== '.' && ch !== ':').sort((a, b) => rank(a) - rank(b));
+for (const ch of chars) {
+  const code = DIGIT_CHARS[ch];
+  if (!FROM_RAM.has(toRam(code))) FROM_RAM.set(toRam(code), ch);
   if (!FROM_RAM.has(toRam(code | DECIMAL))) FROM_RAM.set(toRam(code | DECIMAL), `${ch}.`);
 }
 FROM_RAM.set(0, ' ');
