@@ -2,7 +2,8 @@
 // fields and body cases of a newer minor version skipped (chessclock.proto header).
 import { toBinary, create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { decodeEnvelope, encodeEnvelope, envelope, InvalidEnvelopeError } from './codec.ts';
+import { decodeEnvelope, encodeEnvelope, envelope, InvalidEnvelopeError, type EnvelopeInit } from './codec.ts';
+import { envelopeError } from './envelope-validation.ts';
 import { ClockEvent_Kind, Command_Kind, EnvelopeSchema, Side, StatusSchema } from './gen/chessclock_pb.ts';
 
 const moved = envelope({
@@ -75,3 +76,37 @@ describe('encodeEnvelope', () => {
     expect(() => encodeEnvelope(bad)).toThrow('clock_event.white_ms: must be a whole number from 0 to 4294967295, got -1');
   });
 });
+
+describe('validation rules of docs/protocol.md "Validation", each refused with its field', () => {
+  const ok = { stages: [{ baseMs: 60_000 }] };
+  const cases: Array<[string, EnvelopeInit, string]> = [
+    ['flag without side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.FLAG } } }, 'clock_event.side: required for a flag event'],
+    ['command without kind', { seq: 1, body: { case: 'command', value: {} } }, 'command.kind: missing'],
+    ['set_moves without side', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_MOVES, moves: 3 } } }, 'command.side: required for set_moves'],
+    ['battery over 100 %', { body: { case: 'status', value: { batteryPercent: 101 } } }, 'status.battery_percent: 101 is over 100'],
+    ['hello without serial id', { body: { case: 'hello', value: { protocolMajor: 1, serialId: ' ' } } }, 'hello.serial_id: must not be empty'],
+    ['hello with major 0', { body: { case: 'hello', value: { serialId: 'CC-1' } } }, 'hello.protocol_major: must be 1 or more'],
+    ['configure without game id', { seq: 1, body: { case: 'configure', value: { white: ok, black: ok } } }, 'configure.game_id: must not be empty'],
+    ['configure with a bad control', { seq: 1, body: { case: 'configure', value: { gameId: 'g', white: ok } } }, 'configure.black: missing'],
+    ['nack without reason', { seq: 1, body: { case: 'nack', value: { refusedSeq: 4 } } }, 'nack.reason: must not be empty'],
+    ['unknown Side in a status', { body: { case: 'status', value: { turn: 9 as Side } } }, 'status.turn: 9 is not a known Side'],
+    ['text over 128 characters', { body: { case: 'status', value: { displayWhite: 'x'.repeat(129) } } }, 'status.display_white: 129 characters, at most 128'],
+  ];
+  for (const [what, init, message] of cases) {
+    it(what, () => {
+      const env = envelope(init);
+      expect(envelopeError(env)).toBe(message);
+      // The same bytes coming in are refused by the decoder too (encoded without validation).
+      expect(decodeEnvelope(toBinary(EnvelopeSchema, env))).toEqual({ ok: false, error: `invalid envelope: ${message}`, seq: env.seq });
+    });
+  }
+
+  it('decoding a Buffer yields plain Uint8Arrays (nothing pins the stream\'s buffer)', () => {
+    const bytes = Buffer.from([0x08, 0x05, 0x72, 0x02, 0x08, 0x01]);
+    const r = decodeEnvelope(bytes);
+    expect(r.ok && Buffer.isBuffer(r.envelope.$unknown?.[0].data)).toBe(false);
+    bytes.fill(0);
+    expect(r.ok && Array.from(r.envelope.$unknown?.[0].data ?? [])).toEqual([0x02, 0x08, 0x01]);
+  });
+});
+
