@@ -46,7 +46,7 @@ export const SESSION_DEFAULTS: Required<SessionOptions> = {
   maxRetransmits: 12,
   ackDelayMs: 5,
   ackEvery: 8,
-  ackRepeats: 3,
+  ackRepeats: 1,
 };
 
 /** What the session asks of the frame layer. */
@@ -197,20 +197,24 @@ export class Session<B> {
     }
     const now = this.time.now();
     let newest: InFlight | undefined;
+    let anyRetransmitted = false;
     for (const f of this.inFlight.values()) {
       if (f.seq <= ack) {
         if (!newest || f.seq > newest.seq) newest = f;
+        if (f.retries > 0) anyRetransmitted = true;
         this.inFlight.delete(f.seq);
       }
     }
-    // Karn's rule: only a message sent exactly once gives an unambiguous round trip.
-    if (newest && newest.retries === 0) this.sampleRtt(now - newest.firstSentAt);
+    // Karn's rule: only an ack for messages each sent exactly once gives an unambiguous
+    // round trip. An ack that fills a hole also covers messages that sat behind it for a
+    // long time: sampling those would inflate the RTO exactly when loss needs it short.
+    if (newest && !anyRetransmitted) this.sampleRtt(now - newest.firstSentAt);
     const gone = this.outbox.ackThrough(this.bootId, ack);
     if (gone.length > 0) this.io.acked(gone);
     // A partial ack after a retransmission (RFC 6582 NewReno's idea): the retransmitted
     // message filled a hole and the ack stopped just before the next one. That message has
     // been out for a round trip, so it is lost too: resend it now, not an RTO later.
-    if (newest && newest.retries > 0) {
+    if (newest && anyRetransmitted) {
       const next = this.inFlight.get(ack + 1);
       if (next && now - next.lastSentAt >= (this.srttMs ?? this.rtoMs)) this.retransmit(next, now);
       if (this.stopped) return;
