@@ -1,0 +1,197 @@
+// PGN for the live broadcast, one game per board. Tags: the Seven Tag Roster (PGN standard
+// §8.1.1: Event, Site, Date, Round, White, Black, Result), then WhiteElo/BlackElo,
+// WhiteFideId/BlackFideId, WhiteTeam/BlackTeam, TimeControl (§9.6.1), Termination, and the
+// live clock tags broadcast relays read:
+//  - `WhiteClock` / `BlackClock`: each side's remaining time, h:mm:ss (lichess broadcast reads
+//    these tags; DGT LiveChess writes them);
+//  - `Clock`: the running clock, `W/h:mm:ss` or `B/h:mm:ss` (PGN supplement, "Clock" tag: only one
+//    clock runs at a time, so one tag names it); left out while no clock runs (paused, not started, over).
+// Times are computed at `nowUtcMs` from the clock's last event: the running side's time minus
+// the time since that event, never below 0; seconds are truncated as a clock display does.
+//
+// The clock does not know the moves. Movetext is the moves when the caller has them (from an
+// electronic board or the relay), each followed by `{[%clk h:mm:ss]}` from the matching press
+// (the mover's remaining time after the press); without moves the movetext is the result alone.
+
+import type { Side, TimeControl } from '../../protocol/time-control.ts';
+import { formatSideControl, formatTimeControl } from '../../protocol/time-control.ts';
+import type { BoardState, ClockEventRow, GameResult, GameRow, Journal } from '../journal/journal.ts';
+import { findEvent, type Hall } from '../tournament/model.ts';
+
+/** h:mm:ss, truncated to whole seconds (the PGN supplement's time format). */
+export function clockText(ms: number): string {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** PGN string escaping (§7): backslash and double quote. */
+function quote(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export interface PgnGame {
+  event: string;
+  site: string;
+  /** YYYY.MM.DD, `??` for unknown parts. */
+  date: string;
+  /** `round.board` (e.g. "1.3"). */
+  round: string;
+  white: string;
+  black: string;
+  /** null while the game runs or the result is not yet confirmed → `*`. */
+  result: GameResult | null;
+  timeControl: TimeControl;
+  whiteElo?: number | null;
+  blackElo?: number | null;
+  whiteFideId?: number | null;
+  blackFideId?: number | null;
+  whiteTeam?: string | null;
+  blackTeam?: string | null;
+  termination?: string | null;
+  clock?: { whiteMs: number; blackMs: number; running: Side | null } | null;
+  /** SAN moves, when known, with the mover's remaining time after each. */
+  moves?: { san: string; clockMs: number | null }[];
+  comment?: string | null;
+}
+
+function pgnResult(r: GameResult | null): string {
+  if (r === '+-') return '1-0';
+  if (r === '-+') return '0-1';
+  if (r === '--') return '0-0'; // not a PGN result token; see docs/exports.md (double forfeit)
+  return r ?? '*';
+}
+
+export function formatPgnGame(g: PgnGame): string {
+  const tags: [string, string][] = [
+    ['Event', g.event], ['Site', g.site], ['Date', g.date], ['Round', g.round],
+    ['White', g.white], ['Black', g.black], ['Result', pgnResult(g.result)],
+  ];
+  if (g.whiteElo) tags.push(['WhiteElo', String(g.whiteElo)]);
+  if (g.blackElo) tags.push(['BlackElo', String(g.blackElo)]);
+  if (g.whiteFideId) tags.push(['WhiteFideId', String(g.whiteFideId)]);
+  if (g.blackFideId) tags.push(['BlackFideId', String(g.blackFideId)]);
+  if (g.whiteTeam) tags.push(['WhiteTeam', g.whiteTeam]);
+  if (g.blackTeam) tags.push(['BlackTeam', g.blackTeam]);
+  const tc = formatTimeControl(g.timeControl);
+  tags.push(['TimeControl', tc]);
+  if (tc.startsWith('W')) {
+    // Unequal controls (armageddon) have no §9.6.1 form: give each side's as well.
+    tags.push(['WhiteTimeControl', formatSideControl(g.timeControl.white)], ['BlackTimeControl', formatSideControl(g.timeControl.black)]);
+  }
+  if (g.termination) tags.push(['Termination', g.termination]);
+  if (g.clock) {
+    tags.push(['WhiteClock', clockText(g.clock.whiteMs)], ['BlackClock', clockText(g.clock.blackMs)]);
+    const running = g.clock.running;
+    if (running !== null) {
+      tags.push(['Clock', `${running === 'white' ? 'W' : 'B'}/${clockText(running === 'white' ? g.clock.whiteMs : g.clock.blackMs)}`]);
+    }
+  }
+  const head = tags.map(([k, v]) => `[${k} ${quote(v)}]`).join('\n');
+  const tokens: string[] = [];
+  if (g.comment) tokens.push(`{${g.comment.replace(/}/g, ')')}}`);
+  (g.moves ?? []).forEach((m, i) => {
+    if (i % 2 === 0) tokens.push(`${i / 2 + 1}.`);
+    tokens.push(m.san);
+    if (m.clockMs !== null) tokens.push(`{[%clk ${clockText(m.clockMs)}]}`);
+  });
+  tokens.push(pgnResult(g.result));
+  // §8.2.5: movetext lines of at most 79 characters.
+  const lines: string[] = [];
+  let line = '';
+  for (const t of tokens) {
+    if (line && line.length + 1 + t.length > 79) {
+      lines.push(line);
+      line = t;
+    } else line = line ? `${line} ${t}` : t;
+  }
+  lines.push(line);
+  return `${head}\n\n${lines.join('\n')}\n`;
+}
+
+/** The live clock of a board at `nowUtcMs`, from its last event. */
+export function liveClock(state: Pick<BoardState, 'last' | 'running'>, nowUtcMs: number): PgnGame['clock'] {
+  if (!state.last) return null;
+  const { whiteMs, blackMs, utcMs } = state.last;
+  const elapsed = Math.max(0, nowUtcMs - utcMs);
+  return {
+    whiteMs: state.running === 'white' ? Math.max(0, whiteMs - elapsed) : whiteMs,
+    blackMs: state.running === 'black' ? Math.max(0, blackMs - elapsed) : blackMs,
+    running: state.running,
+  };
+}
+
+function termination(game: GameRow): string | null {
+  if (game.result === null || game.confirmedBy === null) return null;
+  if (game.how === 'flag') return 'time forfeit';
+  // PGN §9.8.1 "rules infraction": administratively adjudicated as a loss (e.g. FIDE Laws 6.7.1 lateness).
+  if (game.result === '+-' || game.result === '-+' || game.result === '--') return 'rules infraction';
+  return 'normal';
+}
+
+/** The mover's remaining time after each press, ply by ply, from the journal's `moved` events. */
+export function pressClocks(events: readonly ClockEventRow[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of events) {
+    if (e.type !== 'moved' || e.side === null || e.move === null) continue;
+    out.set(`${e.side}:${e.move}`, e.side === 'white' ? e.whiteMs : e.blackMs); // a later correction wins
+  }
+  return out;
+}
+
+export interface RoundPgnOptions {
+  nowUtcMs: number;
+  /** SAN moves per game id, when a board or relay supplies them. */
+  moves?: Record<number, string[]>;
+}
+
+/**
+ * `games.pgn` of a round: every game of every board, the newest game last per board. A result
+ * shows only once an arbiter confirmed it; until then the game is `*`.
+ */
+export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: number, opts: RoundPgnOptions): string {
+  const event = findEvent(hall, eventId);
+  const states = new Map(journal.boardStates(event.id).map((s) => [s.game.gameId, s]));
+  const games = journal.gamesByRound(event.id, round);
+  return games
+    .map((game) => {
+      const white = event.players.find((p) => p.rank === game.whiteRank);
+      const black = event.players.find((p) => p.rank === game.blackRank);
+      const events = journal.eventsByGame(game.gameId);
+      const last = events.at(-1) ?? null;
+      const state = states.get(game.gameId);
+      const running = state ? state.running : null;
+      const confirmed = game.confirmedBy !== null ? game.result : null;
+      const startedAt = events.find((e) => e.type === 'started')?.utcMs ?? game.earliestStartUtcMs ?? game.createdUtcMs;
+      const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
+      const clocks = pressClocks(events);
+      const san = opts.moves?.[game.gameId] ?? [];
+      return formatPgnGame({
+        event: event.name,
+        site: hall.site ?? event.city ?? '?',
+        date,
+        // `r.b`; the games of a knockout mini-match share a board, so they are `r.b.g`.
+        round: game.matchId !== null ? `${round}.${game.board}.${game.gameNo}` : `${round}.${game.board}`,
+        white: game.white,
+        black: game.black,
+        result: confirmed,
+        timeControl: game.timeControlValue,
+        whiteElo: white?.rating ?? null,
+        blackElo: black?.rating ?? null,
+        whiteFideId: white?.fideId ?? null,
+        blackFideId: black?.fideId ?? null,
+        whiteTeam: game.whiteTeam,
+        blackTeam: game.blackTeam,
+        termination: termination(game),
+        clock: last ? liveClock({ last, running: confirmed === null ? running : null }, opts.nowUtcMs) : null,
+        moves: san.map((m, i) => {
+          const side: Side = i % 2 === 0 ? 'white' : 'black';
+          return { san: m, clockMs: clocks.get(`${side}:${Math.floor(i / 2) + 1}`) ?? null };
+        }),
+        comment:
+          game.how === 'forfeit-lateness' && confirmed !== null
+            ? `${confirmed === '-+' ? 'White' : 'Black'} did not arrive within the default time (FIDE Laws 6.7.1): not a played game`
+            : null,
+      });
+    })
+    .join('\n');
+}
