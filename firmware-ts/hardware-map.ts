@@ -222,3 +222,21 @@ function checkNoSharedPins(map: HardwareMap): void {
     seen.set(key, field);
   }
 }
+
+/** Reads and checks a wiring file; errors name the file and the field. */
+export async function loadHardwareMapFile(path: string): Promise<HardwareMap> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(path, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HardwareMapError(path, `not valid JSON (${(err as Error).message})`);
+  }
+  try {
+    return parseHardwareMap(json);
+  } catch (err) {
+    if (err instanceof HardwareMapError) throw new HardwareMapError(`${path}: ${err.field}`, err.message.slice(err.field.length + 2));
+    throw err;
+  }
+}

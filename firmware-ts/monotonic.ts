@@ -1,14 +1,15 @@
-// The one module of the firmware runtime that reads the monotonic clock (house rule 1).
-// `performance.now()` never jumps with wall-clock steps (NTP, DST). Every other module
-// receives time through a Timebase (timebase.ts).
+// Real time for the firmware. The runtime reads the monotonic clock in one place only,
+// protocol/monotonic.ts (house rule 1), which the host link uses too; this module turns
+// it into the firmware's Timebase (integer milliseconds, Node's timers).
+import { monotonicNowMs as protocolNowMs } from '../protocol/monotonic.ts';
 import type { Timebase } from './timebase.ts';
 
-/** Integer milliseconds since this process started, on the monotonic clock. */
+/** Integer milliseconds on the monotonic clock. */
 export function monotonicNowMs(): number {
-  return Math.floor(performance.now());
+  return Math.floor(protocolNowMs());
 }
 
-/** Real time: the monotonic clock and Node's timers. */
+/** Real time: the monotonic clock and Node's timers (kept referenced: a pending flag keeps the clock alive). */
 export const realTimebase: Timebase = {
   now: monotonicNowMs,
   setTimer: (fn, delayMs) => setTimeout(fn, Math.max(0, delayMs)),

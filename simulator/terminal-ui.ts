@@ -1,0 +1,127 @@
+// `chessclock sim`: a simulated clock for a person, in the terminal. The screen shows
+// exactly what the virtual LCD holds (decoded from the I2C bytes the firmware sent), the
+// two LEDs and the piezo. A terminal reports key presses but not releases, so each key
+// is a tap (press, then release once the firmware saw the edge); the arbiter combination
+// (hold mode+ok 2 s) has its own key.
+import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
+import type { ResultEntry } from '../firmware-ts/clock-firmware.ts';
+import { ARBITER_HOLD_MS, type ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { VirtualClock } from './virtual-clock.ts';
+
+export const KEY_HELP = [
+  'a  White lever        l  Black lever        space  start / pause',
+  'm  mode   + plus   - minus   enter  ok      A  arbiter (mode+ok 2 s)',
+  'q  quit',
+];
+
+const KEYS: Record<string, ButtonName> = {
+  a: 'white',
+  l: 'black',
+  ' ': 'startPause',
+  m: 'mode',
+  '+': 'plus',
+  '=': 'plus',
+  '-': 'minus',
+  '\r': 'ok',
+  '\n': 'ok',
+};
+
+export interface TerminalOptions {
+  title: string;
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Extra status lines (e.g. the host link's state). */
+  status?: () => string[];
+}
+
+function describe(out: ClockOutput | ResultEntry): string | null {
+  const t = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  switch (out.type) {
+    case 'move':
+      return `${out.side} move ${out.move}  W ${t(out.white)}  B ${t(out.black)}`;
+    case 'flag':
+      return `FLAG: ${out.side}'s time ran out (beep)`;
+    case 'forfeit':
+      return `FORFEIT: ${out.side} absent at the default time`;
+    case 'adjusted':
+      return `${out.reason === 'penalty' ? 'penalty' : 'adjusted'}: ${out.side} ${out.ms > 0 ? '+' : ''}${t(out.ms)}`;
+    case 'result':
+      return `result ${out.result} (${out.by})`;
+    case 'rejected':
+      return null;
+    default:
+      return out.type;
+  }
+}
+
+/** Runs until `q` or Ctrl-C; resolves with the exit status. */
+export function runTerminal(clock: VirtualClock, options: TerminalOptions): Promise<number> {
+  const { input, output } = options;
+  const log: string[] = [];
+  const note = (line: string | null) => {
+    if (!line) return;
+    log.push(line);
+    if (log.length > 6) log.shift();
+  };
+  clock.firmware.on('output', (out: ClockOutput) => {
+    note(describe(out));
+    if (out.type === 'flag') output.write('\x07'); // the terminal bell stands in for the piezo
+  });
+  clock.firmware.on('result', (r: ResultEntry) => note(describe(r)));
+
+  let painted = '';
+  const paint = () => {
+    const rows = clock.screen();
+    const led = (on: boolean) => (on ? '●' : '○');
+    const lines = [
+      `chessclock sim — ${options.title}`,
+      '',
+      `  ┌${'─'.repeat(rows[0]?.length ?? 16)}┐`,
+      ...rows.map((r) => `  │${r}│`),
+      `  └${'─'.repeat(rows[0]?.length ?? 16)}┘`,
+      `   White ${led(clock.board.led('white'))}    ${led(clock.board.led('black'))} Black`,
+      '',
+      ...KEY_HELP,
+      '',
+      ...(options.status?.() ?? []),
+      ...log.map((l) => `  ${l}`),
+    ];
+    const frame = lines.join('\n');
+    if (frame === painted) return;
+    painted = frame;
+    output.write(`\x1b[H\x1b[2J${frame}\n`);
+  };
+  // Repaint whenever the LCD or LEDs may have changed; the firmware drives the timing.
+  clock.firmware.on('paint', paint);
+  const idle = setInterval(paint, 250);
+
+  // Keys are played one at a time: each waits for its debounced edge at the firmware.
+  let queue = Promise.resolve();
+  const play = (fn: () => Promise<void>) => {
+    queue = queue.then(fn).catch((err: Error) => note(`error: ${err.message}`)).then(paint);
+  };
+
+  return new Promise((resolve) => {
+    const finish = (code: number) => {
+      clearInterval(idle);
+      input.off('data', onData);
+      if (input.isTTY) input.setRawMode(false);
+      input.pause();
+      output.write('\x1b[?25h\n');
+      resolve(code);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === 'q' || ch === '\x03') return finish(0);
+        if (ch === 'A') play(() => clock.hold(['mode', 'ok'], ARBITER_HOLD_MS + 100));
+        const key = KEYS[ch];
+        if (key) play(() => clock.tap(key));
+      }
+    };
+    if (input.isTTY) input.setRawMode(true);
+    input.resume();
+    input.on('data', onData);
+    output.write('\x1b[?25l');
+    paint();
+  });
+}
