@@ -141,7 +141,8 @@ describe('time sync arithmetic (RFC 5905 §8 on-wire protocol)', () => {
   it('maps a clock timestamp to UTC through the host reference the host room supplies', () => {
     const est = new TimeSyncEstimator();
     est.addSample({ t1: 1000, t2: 51000, t3: 51000, t4: 1000 }); // clock = host + 50 s
-    const utc = clockToUtcMs(est, 61_000, { hostMs: 1000, utcMs: Date.UTC(2026, 10, 29, 19, 0, 0) });
-    expect(utc).toBe(Date.UTC(2026, 10, 29, 19, 0, 10));
+    const utcAtRef = 1795978800000; // 2026-11-29T19:00:00Z
+    const utc = clockToUtcMs(est, 61_000, { hostMs: 1000, utcMs: utcAtRef });
+    expect(utc).toBe(utcAtRef + 10_000); // clock 61 000 = host 11 000 = reference + 10 s
   });
 });
