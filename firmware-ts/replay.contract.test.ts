@@ -225,6 +225,25 @@ describe('replay contract: time-control kinds (issue §2)', () => {
 
 
 
+  it('issue §3 sandclock *60: time charged to the side on move is credited to the other; flag at 0', () => {
+    // Start 60 000 each. White moves at 10 000: White 50 000, Black 70 000.
+    // Black moves at 40 000 (30 000 used): Black 40 000, White 80 000.
+    // White runs from 40 000 with 80 000: flag at 120 000; Black then holds 40 000 + 80 000 = 120 000.
+    const out = replay([setup({ timeControl: '*60' }), start(0), press(10000, 'white'), press(40000, 'black'), end(200000)]);
+    expect(out).toEqual([
+      move(10000, 'white', 1, 50000, 70000),
+      move(40000, 'black', 1, 80000, 40000),
+      flag(120000, 'white', 0, 120000),
+      state(200000, 'flagged', 'white', 0, 120000, { white: 1, black: 1 }, 'white'),
+    ]);
+  });
+
+  it('issue §3 sandclock: the mid-move reading already credits the other side', () => {
+    // At 25 000 White has run 25 000: White 35 000, Black 85 000 (sum stays 120 000).
+    const out = replay([setup({ timeControl: '*60' }), start(0), end(25000)]);
+    expect(out).toEqual([state(25000, 'running', 'white', 35000, 85000, { white: 0, black: 0 })]);
+  });
+
   describe('issue §3 simple vs Bronstein delay (5 s on 300 s)', () => {
     const simple = { timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] };
     const bronstein = { timeControl: [{ seconds: 300, delay: 5, delayMode: 'bronstein' }] };
@@ -639,6 +658,13 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
     expect(ofType(out, 'flag')).toEqual([flag(7000, 'white', 0, 300000)]);
   });
 
+
+  it('issue §3/§5: a flag that falls at once at the last line\'s t is written even when the stream ends there', () => {
+    // The adjust at 1 000 leaves White at 0: the flag falls at 1 000, an instant the input has
+    // already reached, so the output must carry it although no later line follows.
+    const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'white', -1e9)]);
+    expect(ofType(out, 'flag')).toEqual([flag(1000, 'white', 0, 3600000)]);
+  });
 });
 
 describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; issue §3)', () => {
