@@ -31,6 +31,10 @@ export interface ClockEventRecord {
   readonly monoMs: number;
   /** The same instant mapped to UTC by the host's time sync. */
   readonly utcMs: number;
+  /** Error bound of that mapping (journal), when known. */
+  readonly uncertaintyMs?: number;
+  /** Extra fields: `{ ms, reason }` for 'adjusted', `{ result, confirmedBy }` for 'result'. */
+  readonly detail?: Record<string, unknown> | null;
 }
 
 export type ClockStatus = 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited' | 'finished';

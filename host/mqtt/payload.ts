@@ -33,6 +33,8 @@ export function encodeEvent(e: ClockEventRecord): string {
     blackMs: e.blackMs,
     monoMs: e.monoMs,
     utcMs: e.utcMs,
+    ...(e.uncertaintyMs !== undefined ? { uncertaintyMs: e.uncertaintyMs } : {}),
+    ...(e.detail !== undefined && e.detail !== null ? { detail: e.detail } : {}),
   };
   return JSON.stringify(p);
 }
@@ -55,7 +57,7 @@ const isStr: Check = (v) => typeof v === 'string' && v.length > 0;
 const orNull = (c: Check): Check => (v) => v === null || c(v);
 const isSide: Check = (v) => v === 'white' || v === 'black';
 
-const EVENT_FIELDS: Record<keyof ClockEventRecord, [Check, string]> = {
+const EVENT_FIELDS: Record<Exclude<keyof ClockEventRecord, 'uncertaintyMs' | 'detail'>, [Check, string]> = {
   clockId: [isStr, 'a non-empty string'],
   bootId: [isStr, 'a non-empty string'],
   seq: [isInt, 'an integer'],
@@ -86,6 +88,12 @@ export function decodeEvent(payload: Buffer | string): EventPayload {
     if (!check(o[field])) {
       throw new PayloadError(`events payload field "${field}" must be ${expected}, got ${JSON.stringify(o[field])}`, field);
     }
+  }
+  if (o.uncertaintyMs !== undefined && !isInt(o.uncertaintyMs)) {
+    throw new PayloadError(`events payload field "uncertaintyMs" must be an integer, got ${JSON.stringify(o.uncertaintyMs)}`, 'uncertaintyMs');
+  }
+  if (o.detail !== undefined && (typeof o.detail !== 'object' || Array.isArray(o.detail))) {
+    throw new PayloadError(`events payload field "detail" must be an object or null, got ${JSON.stringify(o.detail)}`, 'detail');
   }
   return o as unknown as EventPayload;
 }

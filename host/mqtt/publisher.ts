@@ -83,6 +83,14 @@ export class MqttPublisher {
     this.pump();
   }
 
+  /**
+   * Sends what others stored in the outbox: call after the journal drafted messages in its
+   * own transaction (Journal option `outboxTopic`, see journal-topics.ts).
+   */
+  publishPending(): void {
+    this.pump();
+  }
+
   stats(): PublisherStats {
     return { published: this.published, acked: this.acked, inFlight: this.inFlight.size, pending: this.outbox.pendingCount() };
   }

@@ -2,6 +2,7 @@
 //
 //   chessclock/v1/<event>/<round>/<board>/events   QoS 1, one message per clock event
 //   chessclock/v1/<event>/<round>/<board>/state    QoS 1, retained: the board's live state
+//   chessclock/v1/<event>/<round>/<board>/result   QoS 1, retained: the game's result
 //
 // Event names are free text ("Slovenian Championship 2025/26 - Final"), so each
 // segment is escaped. MQTT 3.1.1 §4.7 gives '/' (level separator), '+' and '#'
@@ -13,7 +14,8 @@
 
 export const TOPIC_ROOT = 'chessclock/v1';
 
-export type TopicKind = 'events' | 'state';
+export type TopicKind = 'events' | 'state' | 'result';
+const KINDS: readonly string[] = ['events', 'state', 'result'];
 
 /** Characters escaped in a topic segment (see header). */
 const ESCAPED = /[%/+#$ \u0000-\u001f\u007f-\u009f]/gu;
@@ -61,6 +63,7 @@ export function boardTopic(addr: BoardAddress, kind: TopicKind): string {
 
 export const eventsTopic = (addr: BoardAddress): string => boardTopic(addr, 'events');
 export const stateTopic = (addr: BoardAddress): string => boardTopic(addr, 'state');
+export const resultTopic = (addr: BoardAddress): string => boardTopic(addr, 'result');
 
 /** A subscription filter: `undefined` parts become the '+' wildcard. */
 export function topicFilter(kind: TopicKind, addr: Partial<BoardAddress> = {}): string {
@@ -77,11 +80,11 @@ export function parseBoardTopic(topic: string): BoardAddress & { kind: TopicKind
   const levels = topic.split('/');
   const root = TOPIC_ROOT.split('/');
   if (levels.length !== root.length + 4 || root.some((r, i) => levels[i] !== r)) {
-    throw new TopicError(`topic "${topic}" is not ${TOPIC_ROOT}/<event>/<round>/<board>/<events|state>`);
+    throw new TopicError(`topic "${topic}" is not ${TOPIC_ROOT}/<event>/<round>/<board>/<events|state|result>`);
   }
   const [ev, round, board, kind] = levels.slice(root.length) as [string, string, string, string];
   if (!NUMBER.test(round)) throw new TopicError(`bad round "${round}" in topic "${topic}"`);
   if (!NUMBER.test(board)) throw new TopicError(`bad board "${board}" in topic "${topic}"`);
-  if (kind !== 'events' && kind !== 'state') throw new TopicError(`bad kind "${kind}" in topic "${topic}"`);
-  return { event: decodeSegment(ev, 'event'), round: Number(round), board: Number(board), kind };
+  if (!KINDS.includes(kind)) throw new TopicError(`bad kind "${kind}" in topic "${topic}"`);
+  return { event: decodeSegment(ev, 'event'), round: Number(round), board: Number(board), kind: kind as TopicKind };
 }

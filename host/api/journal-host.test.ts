@@ -1,0 +1,176 @@
+// The API and MQTT over the real SQLite journal (host/journal): what `chessclock host` runs.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+import { Journal } from '../journal/journal.ts';
+import type { ClockEventInput } from '../journal/types.ts';
+import { presetTimeControl } from '../../protocol/time-control.ts';
+import { JournalHost, boardIdOf } from './journal-host.ts';
+import { buildApi } from './api.ts';
+import type { ArbiterCommand, ClockEventRecord } from './host-ports.ts';
+import { journalOutboxTopic } from '../mqtt/journal-topics.ts';
+import { MqttPublisher } from '../mqtt/publisher.ts';
+import { startEmbeddedBroker } from '../mqtt/mqtt-target.ts';
+import { subscribeClockEvents } from '../mqtt/subscriber.ts';
+import { resultTopic } from '../mqtt/topics.ts';
+import type { EventPayload } from '../mqtt/payload.ts';
+
+const FINAL = 'Slovenian Final 2025/26';
+const TOKEN = 'chief-arbiter-token-0123456789';
+const auth = { authorization: `Bearer ${TOKEN}` };
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function journalFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-host-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'clocks.db');
+}
+
+function open(path: string): Journal {
+  const j = new Journal(path, { outboxTopic: journalOutboxTopic });
+  cleanups.push(() => j.close());
+  return j;
+}
+
+function seedGames(j: Journal): void {
+  const tc = presetTimeControl('classical');
+  j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
+  j.createGame({ event: FINAL, round: 1, board: 2, kind: 'classical', white: 'Borišek, Jure', black: 'Lenič, Luka', timeControl: tc, clockId: 'clk-2', createdUtcMs: 1 });
+}
+
+function ev(clockId: string, seq: number, type: ClockEventInput['type'], extra: Partial<ClockEventInput> = {}): ClockEventInput {
+  return { clockId, bootId: 'boot-1', seq, type, whiteMs: 5_430_000 - seq * 1000, blackMs: 5_430_000, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000, uncertaintyMs: 3, ...extra };
+}
+
+describe('JournalHost: the host ports over the SQLite journal', () => {
+  it('journals each event once, then feeds listeners with the board live state', () => {
+    const j = open(journalFile());
+    seedGames(j);
+    const host = new JournalHost({ journal: j, nowUtcMs: () => 1_750_000_100_000 });
+    const fed: Array<[ClockEventRecord, string | undefined]> = [];
+    host.subscribe((e, b) => fed.push([e, b?.live?.status]));
+    host.append(ev('clk-1', 1, 'started'));
+    host.append(ev('clk-1', 2, 'moved', { side: 'white', move: 1 }));
+    expect(host.append(ev('clk-1', 2, 'moved', { side: 'white', move: 1 })).isNew).toBe(false); // retransmission
+    expect(fed.map(([e, s]) => [e.seq, e.type, s])).toEqual([
+      [1, 'started', 'running'],
+      [2, 'moved', 'running'],
+    ]);
+    expect(fed[1][0]).toMatchObject({ event: FINAL, round: 1, board: 1, uncertaintyMs: 3 });
+    const board = host.board(boardIdOf(FINAL, 1))!;
+    expect(board).toMatchObject({ id: 'slovenian-final-2025-26-1', clockId: 'clk-1', white: { name: 'Tratar, Marko' }, timeControl: '40/5400+30:900+30' });
+    expect(board.live).toMatchObject({ status: 'running', turn: 'black', seq: 2, moves: { white: 1, black: 0 } });
+  });
+
+  it('rebuilds live state from the journal after a restart', () => {
+    const path = journalFile();
+    const first = new Journal(path);
+    seedGames(first);
+    new JournalHost({ journal: first, nowUtcMs: () => 0 }).appendMany([ev('clk-2', 1, 'started'), ev('clk-2', 2, 'paused')]);
+    first.close();
+    const host = new JournalHost({ journal: open(path), nowUtcMs: () => 0 });
+    expect(host.board(boardIdOf(FINAL, 2))!.live).toMatchObject({ status: 'paused', seq: 2 });
+  });
+
+  it('gives ids to names without Latin letters', () => {
+    expect(boardIdOf('Первенство Иваново', 3)).toMatch(/^e[0-9a-f]{8}-3$/);
+    expect(boardIdOf('Šahovsko prvenstvo 2025', 1)).toBe('sahovsko-prvenstvo-2025-1');
+  });
+});
+
+describe('API over the journal', () => {
+  async function setup(commander?: (c: ArbiterCommand) => Promise<{ ok: true } | { ok: false; status: 409; reason: string }>) {
+    const j = open(journalFile());
+    seedGames(j);
+    const host = new JournalHost({ journal: j, nowUtcMs: () => 1_750_000_200_000, commander });
+    const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], dashboard: false });
+    cleanups.push(() => app.close());
+    return { j, host, app };
+  }
+
+  it('pages events by board straight from the journal', async () => {
+    const { host, app } = await setup();
+    host.append(ev('clk-1', 1, 'started'));
+    host.append(ev('clk-2', 1, 'started'));
+    for (let s = 2; s <= 120; s++) host.appendMany([ev('clk-1', s, 'moved', { side: s % 2 ? 'black' : 'white' }), ev('clk-2', s, 'moved', { side: s % 2 ? 'black' : 'white' })]);
+    const seqs: number[] = [];
+    let url = `/api/events?board=2&limit=50`;
+    for (;;) {
+      const page = (await app.inject({ url })).json();
+      seqs.push(...page.events.map((e: ClockEventRecord) => { expect(e.clockId).toBe('clk-2'); return e.seq; }));
+      if (page.next === null) break;
+      url = `/api/events?board=2&limit=50&after=${page.next}`;
+    }
+    expect(seqs).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+  });
+
+  it('journals arbiter writes with who did it: results, confirmations, clock commands and refusals', async () => {
+    const sent: ArbiterCommand[] = [];
+    const { j, host, app } = await setup(async (c) => {
+      sent.push(c);
+      return { ok: true };
+    });
+    const id = boardIdOf(FINAL, 1);
+    host.append(ev('clk-1', 1, 'started'));
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/resume`, headers: auth })).statusCode).toBe(409);
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/pause`, headers: auth })).statusCode).toBe(200);
+    expect(sent).toEqual([{ type: 'pause', boardId: id }]);
+    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '0-1' } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);
+    const results = (await app.inject({ url: '/api/results?round=1' })).json().results;
+    expect(results[0]).toMatchObject({ board: 1, result: '0-1', confirmed: true, by: 'arbiter:Chief Arbiter' });
+    expect(j.results(FINAL, { confirmedOnly: true }).map((g) => g.result)).toEqual(['0-1']);
+    const actions = j.arbiterActions().map((a) => [a.action, a.arbiter, a.outcome]);
+    expect(actions).toEqual([
+      ['resume', 'Chief Arbiter', 'rejected'],
+      ['pause', 'Chief Arbiter', 'applied'],
+      ['result', 'Chief Arbiter', 'applied'],
+      ['confirm-result', 'Chief Arbiter', 'applied'],
+    ]);
+  });
+
+  it('passes the clock\'s refusal on and journals it as rejected', async () => {
+    const { j, host, app } = await setup(async () => ({ ok: false, status: 409, reason: 'clock NACK: busy' }));
+    host.append(ev('clk-1', 1, 'started'));
+    const res = await app.inject({ method: 'POST', url: `/api/boards/${boardIdOf(FINAL, 1)}/adjust`, headers: auth, payload: { side: 'white', ms: 60000 } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('clock NACK: busy');
+    expect(j.arbiterActions().at(-1)).toMatchObject({ action: 'adjust', outcome: 'rejected', reason: 'clock NACK: busy', payload: { side: 'white', ms: 60000 } });
+  });
+});
+
+describe('MQTT from the journal outbox', () => {
+  it('publishes journaled events and results drafted in the journal transaction', async () => {
+    const broker = await startEmbeddedBroker('127.0.0.1', 0);
+    cleanups.push(() => broker.close());
+    const sub = mqtt.connect(broker.url, { clientId: 'sub' });
+    cleanups.push(() => sub.endAsync(true));
+    const seen: EventPayload[] = [];
+    await subscribeClockEvents(sub, (e) => seen.push(e));
+    const results: unknown[] = [];
+    sub.on('message', (t, p) => t.endsWith('/result') && results.push(JSON.parse(p.toString())));
+    await sub.subscribeAsync(resultTopic({ event: FINAL, round: 1, board: 1 }), { qos: 1 });
+
+    const j = open(journalFile());
+    seedGames(j);
+    const host = new JournalHost({ journal: j, nowUtcMs: () => 1 });
+    const publisher = new MqttPublisher({ client: mqtt.connect(broker.url, { clientId: 'host' }), outbox: j.outboxStore(() => 1) });
+    cleanups.push(() => publisher.close());
+    host.subscribe(() => publisher.publishPending());
+    for (let s = 1; s <= 30; s++) host.append(ev('clk-1', s, s === 1 ? 'started' : 'moved', s === 1 ? {} : { side: s % 2 ? 'black' : 'white' }));
+    j.reportResult(j.boardStates(FINAL)[0].game.gameId, { result: '1-0', how: 'flag', source: 'arbiter', arbiter: 'Chief Arbiter', utcMs: 2 });
+    publisher.publishPending();
+    await publisher.idle();
+    expect(j.outboxStore(() => 1).pendingCount()).toBe(0);
+    const until = performance.now() + 5000;
+    while ((seen.length < 30 || results.length < 1) && performance.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(seen[0]).toMatchObject({ clockId: 'clk-1', event: FINAL, round: 1, board: 1, uncertaintyMs: 3 });
+    expect(results).toEqual([expect.objectContaining({ result: '1-0', how: 'flag', reportedBy: 'arbiter:Chief Arbiter', confirmed: false })]);
+  });
+});

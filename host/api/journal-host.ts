@@ -1,0 +1,268 @@
+// The host ports (HostState, CommandSink) over the SQLite journal: what `chessclock host`
+// hands to `buildApi`. Clock events enter through `append`, which journals them (durable
+// when it returns) and then feeds the live listeners (WebSocket feed, MQTT state) — so the
+// feed never shows an event the journal could still lose.
+//
+// Arbiter writes: results and confirmations are journal facts (the journal records the
+// arbiter with them); clock commands (configure, pause, resume, adjust, penalty) are checked
+// against the board's live state, handed to the clock through `commander` (the lead's
+// session layer, which answers with the clock's ACK/NACK), and journaled as arbiter actions
+// with their outcome. A refused command changes nothing.
+import { createHash } from 'node:crypto';
+import { JournalError, type Journal } from '../journal/journal.ts';
+import type { AppendResult, BoardState, ClockEventInput, ClockEventRow, GameRow, GameResult } from '../journal/types.ts';
+import { recordFromJournalRow } from '../mqtt/journal-topics.ts';
+import { foldEvent } from './live-state.ts';
+import type {
+  Actor,
+  ArbiterCommand,
+  BoardView,
+  ClockEventRecord,
+  CommandOutcome,
+  CommandSink,
+  EventPage,
+  EventQuery,
+  HostState,
+  LiveClockState,
+  MatchView,
+  ResultView,
+} from './host-ports.ts';
+
+/** Delivers an accepted clock command to the board's clock and reports the clock's answer. */
+export type ClockCommander = (command: ArbiterCommand, game: GameRow) => Promise<CommandOutcome>;
+
+export interface JournalHostOptions {
+  readonly journal: Journal;
+  readonly nowUtcMs: () => number;
+  readonly commander?: ClockCommander;
+}
+
+type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
+
+/** URL-safe board id from the event name and board number, e.g. `slovenian-final-2025-26-1`. */
+export function boardIdOf(event: string, board: number): string {
+  let slug = event
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  // Names without Latin letters (Cyrillic, ...) still get a stable id.
+  if (slug === '') slug = 'e' + createHash('sha256').update(event).digest('hex').slice(0, 8);
+  return `${slug}-${board}`;
+}
+
+const CLOCK_COMMANDS = new Set(['configure', 'pause', 'resume', 'adjust', 'penalty']);
+
+export class JournalHost implements HostState, CommandSink {
+  readonly journal: Journal;
+  private readonly nowUtcMs: () => number;
+  private readonly commander: ClockCommander | undefined;
+  private readonly listeners = new Set<Listener>();
+  /** Live state per game, folded from its events (filled lazily, then kept current). */
+  private readonly live = new Map<number, LiveClockState | null>();
+  private idIndex = new Map<string, { event: string; board: number }>();
+  private readonly pageStmt;
+
+  constructor(opts: JournalHostOptions) {
+    this.journal = opts.journal;
+    this.nowUtcMs = opts.nowUtcMs;
+    this.commander = opts.commander;
+    // Filtered paging by row id over the (event, round, board, id) index.
+    this.pageStmt = this.journal.db.prepare(`
+      SELECT id FROM clock_events
+      WHERE id > @after
+        AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
+        AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
+      ORDER BY id LIMIT @limit`);
+  }
+
+  // ---- events in -------------------------------------------------------------------
+
+  /** Journals one clock event; when new, updates the live state and notifies listeners. */
+  append(input: ClockEventInput): AppendResult {
+    return this.appendMany([input])[0];
+  }
+
+  /** Journals events in one transaction (one fsync), then notifies for the new ones. */
+  appendMany(inputs: readonly ClockEventInput[]): AppendResult[] {
+    const results = this.journal.appendMany(inputs);
+    for (const r of results) {
+      if (!r.isNew) continue;
+      const row = this.journal.eventsAfter(r.id - 1, 1)[0];
+      if (row) this.notify(row);
+    }
+    return results;
+  }
+
+  private notify(row: ClockEventRow): void {
+    const record = recordFromJournalRow(row);
+    let view: BoardView | undefined;
+    if (row.gameId !== null) {
+      if (this.live.has(row.gameId)) {
+        const prev = this.live.get(row.gameId) ?? null;
+        if (record) this.live.set(row.gameId, foldEvent(prev, record));
+      }
+      const game = this.journal.getGame(row.gameId);
+      if (game) view = this.viewOf(game);
+    }
+    if (!record) return; // no game: not on any board
+    for (const l of this.listeners) l(record, view);
+  }
+
+  // ---- HostState -------------------------------------------------------------------
+
+  private liveOf(gameId: number): LiveClockState | null {
+    if (!this.live.has(gameId)) {
+      let state: LiveClockState | null = null;
+      for (const row of this.journal.eventsByGame(gameId)) {
+        const r = recordFromJournalRow(row);
+        if (r) state = foldEvent(state, r);
+      }
+      this.live.set(gameId, state);
+    }
+    return this.live.get(gameId) ?? null;
+  }
+
+  private viewOf(game: GameRow): BoardView {
+    const id = boardIdOf(game.event, game.board);
+    this.idIndex.set(id, { event: game.event, board: game.board });
+    return {
+      id,
+      event: game.event,
+      round: game.round,
+      board: game.board,
+      clockId: game.clockId,
+      white: { name: game.white, ...(game.whiteTeam ? { team: game.whiteTeam } : {}) },
+      black: { name: game.black, ...(game.blackTeam ? { team: game.blackTeam } : {}) },
+      timeControl: game.timeControl,
+      live: this.liveOf(game.gameId),
+      result: game.result,
+      resultConfirmed: game.confirmedBy !== null,
+    };
+  }
+
+  boards(): readonly BoardView[] {
+    return this.journal.boardStates().map((s) => this.viewOf(s.game));
+  }
+
+  private boardState(id: string): BoardState | undefined {
+    if (!this.idIndex.has(id)) this.boards(); // refresh the index
+    const at = this.idIndex.get(id);
+    if (!at) return undefined;
+    return this.journal.boardStates(at.event).find((s) => s.board === at.board);
+  }
+
+  board(id: string): BoardView | undefined {
+    const s = this.boardState(id);
+    return s ? this.viewOf(s.game) : undefined;
+  }
+
+  events(q: EventQuery): EventPage {
+    const after = q.after === undefined ? 0 : Number(q.after);
+    const ids = this.pageStmt.all({
+      after,
+      event: q.event ?? null,
+      round: q.round ?? null,
+      board: q.board ?? null,
+      clockId: q.clockId ?? null,
+      limit: q.limit,
+    }) as Array<{ id: number }>;
+    const events: ClockEventRecord[] = [];
+    for (const { id } of ids) {
+      const row = this.journal.eventsAfter(id - 1, 1)[0];
+      const r = row && recordFromJournalRow(row);
+      if (r) events.push(r);
+    }
+    return { events, next: ids.length === q.limit ? String(ids.at(-1)!.id) : null };
+  }
+
+  private events_(): string[] {
+    return [...new Set(this.journal.boardStates().map((s) => s.event))];
+  }
+
+  matches(): readonly MatchView[] {
+    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m })));
+  }
+
+  results(round?: number): readonly ResultView[] {
+    return this.events_().flatMap((event) =>
+      (round === undefined ? this.journal.gamesByEvent(event) : this.journal.gamesByRound(event, round)).map((g) => ({
+        event: g.event,
+        round: g.round,
+        board: g.board,
+        white: g.white,
+        black: g.black,
+        result: g.result,
+        confirmed: g.confirmedBy !== null,
+        by: g.confirmedBy !== null ? `arbiter:${g.confirmedBy}` : g.reportedBy,
+      })),
+    );
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- CommandSink -----------------------------------------------------------------
+
+  async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
+    const state = this.boardState(command.boardId);
+    if (!state) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
+    const game = state.game;
+    const where = `board ${game.board} of ${game.event} round ${game.round}`;
+    const utcMs = this.nowUtcMs();
+
+    if (command.type === 'result' || command.type === 'confirm-result') {
+      try {
+        // The journal records the arbiter with the result in the same transaction.
+        if (command.type === 'result') {
+          this.journal.reportResult(game.gameId, { result: command.result as GameResult, how: 'arbiter', source: 'arbiter', arbiter: actor.arbiter, utcMs });
+        } else {
+          this.journal.confirmResult(game.gameId, actor.arbiter, utcMs);
+        }
+      } catch (err) {
+        if (!(err instanceof JournalError)) throw err;
+        const reason = err.message;
+        this.record(command, actor, game, utcMs, 'rejected', reason);
+        return { ok: false, status: err.field === 'result' ? 409 : 422, reason };
+      }
+      return { ok: true, board: this.board(command.boardId) };
+    }
+
+    if (!CLOCK_COMMANDS.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
+    const status = game.result !== null ? 'finished' : (this.liveOf(game.gameId)?.status ?? 'ready');
+    let refusal: string | null = null;
+    if (command.type === 'pause' && status !== 'running') refusal = `${where} is ${status}, not running`;
+    if (command.type === 'resume' && status !== 'paused') refusal = `${where} is ${status}, not paused`;
+    if ((command.type === 'adjust' || command.type === 'penalty') && this.liveOf(game.gameId) === null) refusal = `${where} has no game on its clock`;
+    if (command.type === 'configure' && status === 'running') refusal = `${where} is running: pause it first`;
+    if (refusal === null && !this.commander) refusal = `${where}: no clock connection on this host`;
+    if (refusal !== null) {
+      this.record(command, actor, game, utcMs, 'rejected', refusal);
+      return { ok: false, status: 409, reason: refusal };
+    }
+    const outcome = await this.commander!(command, game);
+    this.record(command, actor, game, utcMs, outcome.ok ? 'applied' : 'rejected', outcome.ok ? null : outcome.reason);
+    return outcome.ok ? { ok: true, board: this.board(command.boardId) } : outcome;
+  }
+
+  private record(command: ArbiterCommand, actor: Actor, game: GameRow, utcMs: number, outcome: 'applied' | 'rejected', reason: string | null): void {
+    const { type, boardId: _boardId, ...payload } = command;
+    this.journal.recordArbiterAction({
+      utcMs,
+      arbiter: actor.arbiter,
+      action: type,
+      gameId: game.gameId,
+      clockId: game.clockId,
+      event: game.event,
+      round: game.round,
+      board: game.board,
+      payload,
+      outcome,
+      reason,
+    });
+  }
+}

@@ -1,0 +1,66 @@
+// The journal's outbox hook (`new Journal(path, { outboxTopic: journalOutboxTopic })`): turns
+// each journaled fact into the MQTT message to publish, drafted in the same SQLite
+// transaction as the fact itself, so a fact is never journaled without its message or the
+// other way round. The publisher then drains `journal.outboxStore(...)`.
+import type { ClockEventRow, GameRow } from '../journal/types.ts';
+import { encodeEvent, PAYLOAD_VERSION } from './payload.ts';
+import { eventsTopic, resultTopic } from './topics.ts';
+import type { OutboxDraft } from './outbox-store.ts';
+import type { ClockEventRecord } from '../api/host-ports.ts';
+
+/** A journal event row as the clock event record published on MQTT; null when it belongs to no game. */
+export function recordFromJournalRow(row: ClockEventRow): ClockEventRecord | null {
+  if (row.event === null || row.round === null || row.board === null) return null;
+  return {
+    clockId: row.clockId,
+    bootId: row.bootId,
+    seq: row.seq,
+    event: row.event,
+    round: row.round,
+    board: row.board,
+    type: row.type,
+    side: row.side,
+    move: row.move,
+    whiteMs: row.whiteMs,
+    blackMs: row.blackMs,
+    monoMs: row.monoMs,
+    utcMs: row.utcMs,
+    uncertaintyMs: row.uncertaintyMs,
+    detail: row.detail,
+  };
+}
+
+export function journalOutboxTopic(kind: string, payload: unknown): OutboxDraft | null {
+  switch (kind) {
+    case 'clock-event': {
+      // An event of a clock with no game assigned has no board address: not published.
+      const record = recordFromJournalRow(payload as ClockEventRow);
+      return record ? { topic: eventsTopic(record), payload: encodeEvent(record), retain: false } : null;
+    }
+    case 'result':
+    case 'result-confirmed': {
+      const g = payload as GameRow;
+      return {
+        topic: resultTopic(g),
+        retain: true,
+        payload: JSON.stringify({
+          v: PAYLOAD_VERSION,
+          event: g.event,
+          round: g.round,
+          board: g.board,
+          gameNo: g.gameNo,
+          white: g.white,
+          black: g.black,
+          result: g.result,
+          how: g.how,
+          reportedBy: g.reportedBy,
+          confirmed: g.confirmedBy !== null,
+          confirmedBy: g.confirmedBy,
+        }),
+      };
+    }
+    default:
+      // arbiter-action, match-decided, ...: journaled, not published (yet).
+      return null;
+  }
+}
