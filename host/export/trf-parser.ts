@@ -212,7 +212,8 @@ export function checkTrf(text: string): TrfProblem[] {
         return;
       }
       const back = o.rounds[i];
-      const mirror: Record<string, string> = { '1': '0', '0': '1', '=': '=', '+': '-', '-': '+-', W: 'L', L: 'W', D: 'D' };
+      // Paired but not yet played (ITDX: a pairing program's TRF) is blank on both lines.
+      const mirror: Record<string, string> = { '1': '0', '0': '1', '=': '=', '+': '-', '-': '+-', W: 'L', L: 'W', D: 'D', ' ': ' ' };
       if (back?.opponent !== p.rank || (mirror[r.code] ?? '').indexOf(back.code) < 0 || back.colour === r.colour) {
         problems.push({ line: p.line, columns: cols, message: `round ${i + 1}: player ${p.rank} vs ${r.opponent} is not mirrored on line ${o.line}` });
       }
