@@ -89,9 +89,14 @@ function reference(c: Control, events: Ev[], endAt: number): Out[] {
     }
   };
 
+  const flaggedAfterDeadlines = (t: number): boolean => {
+    fireDeadlines(t);
+    return status === 'flagged';
+  };
+
   for (const e of events) {
-    fireDeadlines(e.at);
-    if (status === 'flagged') continue; // nothing changes after the flag (resume with no time left does nothing)
+    // (a function, because fireDeadlines changes `status` behind the type checker's back)
+    if (flaggedAfterDeadlines(e.at)) continue; // nothing changes after the flag (resume with no time left does nothing)
     if (e.kind === 'pause') {
       if (status === 'running') {
         turnRunPrev += e.at - segStart;
