@@ -19,7 +19,7 @@ import {
   type TimeControl,
 } from '../../protocol/time-control.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
-import type { ArbiterCommand, BoardView, ClockEventRecord, CommandSink, ExportSource, HostState, PlayerView } from './host-ports.ts';
+import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type PlayerView } from './host-ports.ts';
 
 export interface ApiDeps {
   readonly state: HostState;
@@ -75,6 +75,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable Entity',
   500: 'Internal Server Error',
   501: 'Not Implemented',
+  503: 'Service Unavailable',
 };
 
 function apiError(statusCode: number, message: string, field?: string): ApiError {
@@ -152,6 +153,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       return reply.code(400).send(apiError(400, message, field));
     }
     if (err instanceof HttpError) return reply.code(err.statusCode).send(apiError(err.statusCode, err.message, err.field));
+    if (err instanceof ExportRefusedError) return reply.code(409).send(apiError(409, err.message));
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) app.log.error(err);
     return reply.code(status).send(apiError(status, err.message));

@@ -66,7 +66,10 @@ export interface PlayerView {
 export interface BoardView {
   /** Host-assigned, URL-safe, stable for the board's place in the hall. */
   readonly id: string;
+  /** The event's key (the tournament file's event id, as journaled). */
   readonly event: string;
+  /** The event's display name, when it differs from the key. */
+  readonly eventName?: string;
   readonly round: number;
   readonly board: number;
   readonly clockId: string | null;
@@ -125,7 +128,15 @@ export interface HostState {
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
 }
 
-/** Exports produced by the host core (TRF, PGN); the API only serves them. */
+/** An export the host refuses to produce as things stand (e.g. a result not yet confirmed): 409. */
+export class ExportRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportRefusedError';
+  }
+}
+
+/** Exports produced by the host core (TRF, PGN); the API only serves them. Refusals throw ExportRefusedError. */
 export interface ExportSource {
   trf(event: string, round?: number): string;
   /** PGN of one round (with live clock tags while games run). */
@@ -151,8 +162,8 @@ export type ArbiterCommand =
 
 export type CommandOutcome =
   | { readonly ok: true; readonly board?: BoardView }
-  /** Refused as a whole (nothing applied); `reason` is shown to the arbiter. */
-  | { readonly ok: false; readonly status: 404 | 409 | 422; readonly reason: string };
+  /** Refused as a whole (nothing applied); `reason` is shown to the arbiter. 503: the clock is not reachable. */
+  | { readonly ok: false; readonly status: 404 | 409 | 422 | 503; readonly reason: string };
 
 /**
  * Arbiter writes. The sink journals each command with `actor` before acting on it and

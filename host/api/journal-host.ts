@@ -13,6 +13,7 @@ import { JournalError, type Journal } from '../journal/journal.ts';
 import type { AppendResult, BoardState, ClockEventInput, ClockEventRow, GameRow, GameResult } from '../journal/types.ts';
 import { recordFromJournalRow } from '../mqtt/journal-topics.ts';
 import { foldEvent } from './live-state.ts';
+import type { Hall } from '../tournament/model.ts';
 import type {
   Actor,
   ArbiterCommand,
@@ -35,6 +36,8 @@ export interface JournalHostOptions {
   readonly journal: Journal;
   readonly nowUtcMs: () => number;
   readonly commander?: ClockCommander;
+  /** The tournament file: gives boards their event names (the journal keeps event ids). */
+  readonly hall?: Hall;
 }
 
 type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
@@ -59,6 +62,7 @@ export class JournalHost implements HostState, CommandSink {
   readonly journal: Journal;
   private readonly nowUtcMs: () => number;
   private readonly commander: ClockCommander | undefined;
+  private readonly eventNames = new Map<string, string>();
   private readonly listeners = new Set<Listener>();
   /** Live state per game, folded from its events (filled lazily, then kept current). */
   private readonly live = new Map<number, LiveClockState | null>();
@@ -69,6 +73,7 @@ export class JournalHost implements HostState, CommandSink {
     this.journal = opts.journal;
     this.nowUtcMs = opts.nowUtcMs;
     this.commander = opts.commander;
+    for (const e of opts.hall?.events ?? []) this.eventNames.set(e.id, e.name);
     // Filtered paging by row id over the (event, round, board, id) index.
     this.pageStmt = this.journal.db.prepare(`
       SELECT id FROM clock_events
@@ -131,6 +136,7 @@ export class JournalHost implements HostState, CommandSink {
     return {
       id,
       event: game.event,
+      ...(this.eventNames.has(game.event) ? { eventName: this.eventNames.get(game.event) } : {}),
       round: game.round,
       board: game.board,
       clockId: game.clockId,
@@ -239,10 +245,14 @@ export class JournalHost implements HostState, CommandSink {
     if (command.type === 'resume' && status !== 'paused') refusal = `${where} is ${status}, not paused`;
     if ((command.type === 'adjust' || command.type === 'penalty') && this.liveOf(game.gameId) === null) refusal = `${where} has no game on its clock`;
     if (command.type === 'configure' && status === 'running') refusal = `${where} is running: pause it first`;
-    if (refusal === null && !this.commander) refusal = `${where}: no clock connection on this host`;
     if (refusal !== null) {
       this.record(command, actor, game, utcMs, 'rejected', refusal);
       return { ok: false, status: 409, reason: refusal };
+    }
+    if (!this.commander) {
+      const reason = `${where}: no clock connection on this host`;
+      this.record(command, actor, game, utcMs, 'rejected', reason);
+      return { ok: false, status: 503, reason };
     }
     const outcome = await this.commander!(command, game);
     this.record(command, actor, game, utcMs, outcome.ok ? 'applied' : 'rejected', outcome.ok ? null : outcome.reason);

@@ -44,7 +44,7 @@ const grid = document.getElementById('boards');
 const template = document.getElementById('board-template');
 
 function label(b) {
-  return `${b.event} · R${b.round} · B${b.board}`;
+  return `${b.eventName || b.event} · R${b.round} · B${b.board}`;
 }
 
 function cardFor(b) {
@@ -97,13 +97,13 @@ function repaintTimes(b) {
 function renderAll() {
   for (const b of boards.values()) renderBoard(b);
   const select = document.getElementById('event-filter');
-  const events = [...new Set([...boards.values()].map((b) => b.event))].sort();
+  const events = new Map([...boards.values()].map((b) => [b.event, b.eventName || b.event]));
   const have = [...select.options].map((o) => o.value);
-  for (const e of events) {
-    if (!have.includes(e)) {
+  for (const [key, name] of [...events].sort((a, b) => a[1].localeCompare(b[1]))) {
+    if (!have.includes(key)) {
       const o = document.createElement('option');
-      o.value = e;
-      o.textContent = e;
+      o.value = key;
+      o.textContent = name;
       select.append(o);
     }
   }
