@@ -41,7 +41,7 @@ export const SESSION_DEFAULTS: Required<SessionOptions> = {
   window: 32,
   receiveWindow: 64,
   initialRtoMs: 250,
-  minRtoMs: 20,
+  minRtoMs: 200,
   maxRtoMs: 4_000,
   maxRetransmits: 12,
   ackDelayMs: 5,
@@ -111,6 +111,9 @@ export class Session<B> {
   private rttvarMs = 0;
   private rtoMs: number;
   private retransmitTimer: TimerHandle | null = null;
+  /** The last cumulative ack that advanced, and how often it came again since. */
+  private lastAck = 0;
+  private dupAcks = 0;
   private retransmitTimerAt = Infinity;
 
   private expected: number;
@@ -197,29 +200,48 @@ export class Session<B> {
     }
     const now = this.time.now();
     let newest: InFlight | undefined;
-    let anyRetransmitted = false;
+    // When the newest retransmission among the acked messages went out.
+    let resentAt = -Infinity;
     for (const f of this.inFlight.values()) {
       if (f.seq <= ack) {
         if (!newest || f.seq > newest.seq) newest = f;
-        if (f.retries > 0) anyRetransmitted = true;
+        if (f.retries > 0 && f.lastSentAt > resentAt) resentAt = f.lastSentAt;
         this.inFlight.delete(f.seq);
       }
     }
-    // Karn's rule: only an ack for messages each sent exactly once gives an unambiguous
-    // round trip. An ack that fills a hole also covers messages that sat behind it for a
-    // long time: sampling those would inflate the RTO exactly when loss needs it short.
-    if (newest && !anyRetransmitted) this.sampleRtt(now - newest.firstSentAt);
+    if (!newest) {
+      this.onDuplicateAck(ack, now);
+      return;
+    }
+    this.lastAck = ack;
+    this.dupAcks = 0;
+    // Karn's rule: no sample from a retransmitted message (whose ack is it?). Nor from one
+    // sent before a retransmission this ack covers: it sat behind the hole, and its
+    // "round trip" includes the wait for the hole to be filled.
+    if (newest.retries === 0 && newest.firstSentAt > resentAt) this.sampleRtt(now - newest.firstSentAt);
     const gone = this.outbox.ackThrough(this.bootId, ack);
     if (gone.length > 0) this.io.acked(gone);
     // A partial ack after a retransmission (RFC 6582 NewReno's idea): the retransmitted
-    // message filled a hole and the ack stopped just before the next one. That message has
-    // been out for a round trip, so it is lost too: resend it now, not an RTO later.
-    if (newest && anyRetransmitted) {
-      const next = this.inFlight.get(ack + 1);
-      if (next && now - next.lastSentAt >= (this.srttMs ?? this.rtoMs)) this.retransmit(next, now);
-      if (this.stopped) return;
-    }
+    // message filled a hole and the ack stopped just before the next one. If that next
+    // message went out before the retransmission did, a FIFO line (serial, TCP) would have
+    // delivered it first: it is lost too, so resend it now rather than an RTO later.
+    const next = this.inFlight.get(ack + 1);
+    if (next && next.lastSentAt < resentAt) this.retransmit(next, now);
+    if (this.stopped) return;
     this.pump();
+  }
+
+  /**
+   * The same cumulative ack again: the receiver got something after a hole (it acks every
+   * out-of-order arrival at once). The third repeat resends the message after the ack
+   * without waiting for its timer — fast retransmit (RFC 5681 §3.2).
+   */
+  private onDuplicateAck(ack: number, now: number): void {
+    if (ack !== this.lastAck) return;
+    const next = this.inFlight.get(ack + 1);
+    if (!next) return;
+    this.dupAcks++;
+    if (this.dupAcks === 3) this.retransmit(next, now);
   }
 
   /** Handles a sequenced message (seq ≥ 1) from the peer. */
@@ -334,6 +356,11 @@ export class Session<B> {
     // jumps), and a partial ack resends the next hole (see onAck). The others wait one
     // more RTO without counting as retransmitted.
     const [oldest, ...rest] = due;
+    // RFC 6298 §5.5: back the RTO itself off, and keep it backed off until an ack for a
+    // message sent only once gives a fresh sample (Karn). Otherwise a queue that grew
+    // after the last sample (a busy 115200-baud line) keeps timing out spuriously, and the
+    // resulting retransmissions (never sampled) keep the stale RTO forever.
+    if (oldest) this.rtoMs = Math.min(this.options.maxRtoMs, this.rtoMs * 2);
     if (oldest) this.retransmit(oldest, now);
     if (this.stopped) return;
     for (const f of rest) f.deadline = now + this.rtoMs;
@@ -353,8 +380,9 @@ export class Session<B> {
     }
     f.retries++;
     f.lastSentAt = now;
-    // Exponential backoff (RFC 6298 §5.5), per message.
-    f.deadline = now + Math.min(this.options.maxRtoMs, this.rtoMs * 2 ** f.retries);
+    // The RTO was doubled by the timeout that got us here (if it was one), so a message
+    // that keeps getting lost waits RTO, 2·RTO, 4·RTO … (RFC 6298 §5.5–5.6).
+    f.deadline = now + this.rtoMs;
     this.counters.retransmits++;
     this.io.transmit(f.seq, this.ackForFrame(), entry.body);
     this.armRetransmit();
