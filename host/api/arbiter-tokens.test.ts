@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ArbiterTokens, parseArbiterTokens } from './arbiter-tokens.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArbiterTokens, loadArbiterTokens, parseArbiterTokens } from './arbiter-tokens.ts';
 
 describe('ArbiterTokens', () => {
   const tokens = new ArbiterTokens([
@@ -32,5 +35,20 @@ describe('ArbiterTokens', () => {
     expect(parseArbiterTokens('[{"arbiter":"A","token":"t"}]')).toEqual([{ arbiter: 'A', token: 't' }]);
     expect(() => parseArbiterTokens('[{"arbiter":"A"}]', 'tokens.json')).toThrow('tokens.json: entry 1 must be { "arbiter": string, "token": string }');
     expect(() => parseArbiterTokens('{', 'tokens.json')).toThrow(/tokens.json: not JSON/);
+  });
+
+  it('loads a tokens file, naming the file in errors', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
+    try {
+      const good = join(dir, 'tokens.json');
+      writeFileSync(good, JSON.stringify([{ arbiter: 'Anna', token: 'anna-0123456789abcdef' }]));
+      expect(loadArbiterTokens(good).identify('anna-0123456789abcdef')).toBe('Anna');
+      const weak = join(dir, 'weak.json');
+      writeFileSync(weak, JSON.stringify([{ arbiter: 'Anna', token: 'anna' }]));
+      expect(() => loadArbiterTokens(weak)).toThrow(`${weak}: arbiter token 1 (Anna): token must be at least 16 characters`);
+      expect(() => loadArbiterTokens(join(dir, 'missing.json'))).toThrow(/missing.json: cannot read the arbiter tokens file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

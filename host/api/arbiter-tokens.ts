@@ -4,6 +4,7 @@
 // and compared with `timingSafeEqual`, and every configured token is checked, so the time
 // taken says nothing about how much of a guess was right or which token it was near.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 export interface ArbiterToken {
   readonly arbiter: string;
@@ -62,4 +63,20 @@ export function parseArbiterTokens(text: string, source = 'tokens'): ArbiterToke
     }
     return { arbiter: o.arbiter, token: o.token };
   });
+}
+
+/** Reads a tokens file (`--tokens FILE`); errors name the file and the entry. */
+export function loadArbiterTokens(path: string): ArbiterTokens {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`${path}: cannot read the arbiter tokens file: ${(err as Error).message}`);
+  }
+  const tokens = parseArbiterTokens(text, path);
+  try {
+    return new ArbiterTokens(tokens);
+  } catch (err) {
+    throw new Error(`${path}: ${(err as Error).message}`);
+  }
 }

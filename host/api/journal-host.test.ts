@@ -14,7 +14,8 @@ import { journalOutboxTopic } from '../mqtt/journal-topics.ts';
 import { MqttPublisher } from '../mqtt/publisher.ts';
 import { startEmbeddedBroker } from '../mqtt/mqtt-target.ts';
 import { subscribeClockEvents } from '../mqtt/subscriber.ts';
-import { resultTopic } from '../mqtt/topics.ts';
+import { resultTopic, stateTopic } from '../mqtt/topics.ts';
+import { bridgeHostFeedToMqtt } from '../mqtt/host-feed-bridge.ts';
 import type { EventPayload } from '../mqtt/payload.ts';
 
 const FINAL = 'Slovenian Final 2025/26';
@@ -161,7 +162,7 @@ describe('MQTT from the journal outbox', () => {
     const host = new JournalHost({ journal: j, nowUtcMs: () => 1 });
     const publisher = new MqttPublisher({ client: mqtt.connect(broker.url, { clientId: 'host' }), outbox: j.outboxStore(() => 1) });
     cleanups.push(() => publisher.close());
-    host.subscribe(() => publisher.publishPending());
+    bridgeHostFeedToMqtt(host, publisher, { eventsInOutbox: true });
     for (let s = 1; s <= 30; s++) host.append(ev('clk-1', s, s === 1 ? 'started' : 'moved', s === 1 ? {} : { side: s % 2 ? 'black' : 'white' }));
     j.reportResult(j.boardStates(FINAL)[0].game.gameId, { result: '1-0', how: 'flag', source: 'arbiter', arbiter: 'Chief Arbiter', utcMs: 2 });
     publisher.publishPending();
@@ -172,5 +173,14 @@ describe('MQTT from the journal outbox', () => {
     expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(seen[0]).toMatchObject({ clockId: 'clk-1', event: FINAL, round: 1, board: 1, uncertaintyMs: 3 });
     expect(results).toEqual([expect.objectContaining({ result: '1-0', how: 'flag', reportedBy: 'arbiter:Chief Arbiter', confirmed: false })]);
+
+    // The board's retained state, coalesced over the burst of 30 presses, ends at the last one.
+    const late = mqtt.connect(broker.url, { clientId: 'late' });
+    cleanups.push(() => late.endAsync(true));
+    const states: Array<{ seq: number; status: string }> = [];
+    late.on('message', (_t, p) => states.push(JSON.parse(p.toString())));
+    await late.subscribeAsync(stateTopic({ event: FINAL, round: 1, board: 1 }), { qos: 1 });
+    while (states.length < 1 && performance.now() < until + 5000) await new Promise((r) => setTimeout(r, 10));
+    expect(states).toEqual([expect.objectContaining({ seq: 30, status: 'running', event: FINAL, board: 1 })]);
   });
 });

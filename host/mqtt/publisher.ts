@@ -52,6 +52,8 @@ export class MqttPublisher {
   private readonly ackedIds: number[] = [];
   private markScheduled = false;
   private readonly lastState = new Map<string, string>();
+  private readonly stateBatch = new Map<string, { addr: BoardAddress; state: LiveClockState }>();
+  private stateBatchScheduled = false;
   private idleWaiters: Array<() => void> = [];
   private closed = false;
   private published = 0;
@@ -81,6 +83,24 @@ export class MqttPublisher {
   publishState(addr: BoardAddress, state: LiveClockState): void {
     this.outbox.append([this.stateDraft(addr, state)]);
     this.pump();
+  }
+
+  /**
+   * Like publishState, but coalesced: the newest state per board is stored once per turn of
+   * the event loop, in one outbox transaction (one fsync for a burst of presses).
+   */
+  publishStateSoon(addr: BoardAddress, state: LiveClockState): void {
+    this.stateBatch.set(stateTopic(addr), { addr, state });
+    if (this.stateBatchScheduled) return;
+    this.stateBatchScheduled = true;
+    setImmediate(() => {
+      this.stateBatchScheduled = false;
+      if (this.closed || this.stateBatch.size === 0) return;
+      const drafts = [...this.stateBatch.values()].map(({ addr: a, state: s }) => this.stateDraft(a, s));
+      this.stateBatch.clear();
+      this.outbox.append(drafts);
+      this.pump();
+    });
   }
 
   /**
@@ -186,7 +206,7 @@ export class MqttPublisher {
   }
 
   private isIdle(): boolean {
-    return this.inFlight.size === 0 && this.ackedIds.length === 0 && this.outbox.pendingCount() === 0;
+    return this.inFlight.size === 0 && this.ackedIds.length === 0 && !this.stateBatchScheduled && this.outbox.pendingCount() === 0;
   }
 
   private resolveIdle(): void {
