@@ -15,7 +15,7 @@ import type { Hardware } from './board.ts';
 import { readClock, type ClockState } from './clock-core.ts';
 import { clockMachine, type ClockInput, type ClockMachine, type ClockOutput } from './clock.machine.ts';
 import { msUntilDisplayChange, renderDigits, type ClockReading } from './display-format.ts';
-import { menuMachine, type ButtonName, type MenuMachine, type MenuOutput } from './menu.machine.ts';
+import { menuMachine, type ButtonName, type GameResult, type MenuMachine, type MenuOutput } from './menu.machine.ts';
 import { menuMode, screenRows } from './menu-text.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { xstateClock, type Timebase } from './timebase.ts';
@@ -59,6 +59,8 @@ export class ClockFirmware extends EventEmitter {
   private readonly hardware: Hardware;
   private readonly snapshots: SnapshotStore | undefined;
   private sound: boolean;
+  /** The finished game's result, shown until the next game. */
+  private shownResult: GameResult | null = null;
   private repaintTimer: ReturnType<Timebase['setTimer']> | null = null;
   private leds: Record<Side, boolean | null> = { white: null, black: null };
   private stopped = false;
@@ -84,7 +86,11 @@ export class ClockFirmware extends EventEmitter {
 
     this.clock.on('*', (out) => this.onClockOutput(out as ClockOutput));
     this.menu.on('command', ({ input }) => this.clock.send(input));
-    this.menu.on('result', (entry) => this.emit('result', entry));
+    this.menu.on('result', (entry) => {
+      this.shownResult = entry.result;
+      this.emit('result', entry);
+      this.repaint();
+    });
     this.menu.on('sound', ({ on }) => (this.sound = on));
     this.menu.subscribe(() => this.repaint());
     this.hardware.keys.on('down', this.onDown);
@@ -114,7 +120,13 @@ export class ClockFirmware extends EventEmitter {
     if (this.hardware.screen.kind === 'digits' && menuMode(menu.value) === 'game') {
       return [renderDigits(reading, 'white'), renderDigits(reading, 'black')];
     }
-    return screenRows(menu.value, menu.context, reading, this.state().timeControl);
+    return screenRows(menu.value, menu.context, reading, this.state().timeControl, this.shownResult);
+  }
+
+  /** Shows a result entered elsewhere (the arbiter at the host); null clears it. */
+  showResult(result: GameResult | null): void {
+    this.shownResult = result;
+    this.repaint();
   }
 
   /** A clock input from elsewhere (the host link), stamped now. */
@@ -142,6 +154,7 @@ export class ClockFirmware extends EventEmitter {
 
   private onClockOutput(out: ClockOutput): void {
     if (out.type === 'flag' && this.sound) this.hardware.beep(FLAG_BEEP.hz, FLAG_BEEP.ms);
+    if (out.type === 'new-game') this.shownResult = null;
     this.repaint();
     if (CHANGES.has(out.type)) this.snapshots?.save(this.state());
     this.emit('output', out);

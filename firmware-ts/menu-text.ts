@@ -4,7 +4,7 @@
 import { formatTimeControl, illegalMovePenaltyMs, other, type TimeControl } from '../protocol/time-control.ts';
 import type { ClockReading } from './clock-core.ts';
 import { fitLcd, formatClockTime, renderLcd } from './display-format.ts';
-import { ADJUST_STEPS_MS, ARBITER_ITEMS, setupItems, setupTimeControl, type MenuContext } from './menu.machine.ts';
+import { ADJUST_STEPS_MS, ARBITER_ITEMS, setupItems, setupTimeControl, type GameResult, type MenuContext } from './menu.machine.ts';
 
 const SIDE_LETTER = { white: 'W', black: 'B' } as const;
 const STEP_TEXT: Record<number, string> = { 60_000: '1m', 10_000: '10s', 1_000: '1s' };
@@ -78,9 +78,16 @@ function arbiterRows(ctx: MenuContext, clock: ClockReading, timeControl: TimeCon
 
 /**
  * The two LCD rows for the menu state, or the clock display when no menu is open.
- * `timeControl` is the control the clock is running (for the penalty amount).
+ * `timeControl` is the control the clock is running (for the penalty amount);
+ * `shownResult` the game's result once entered (at the clock or by the arbiter at the host).
  */
-export function screenRows(menuValue: unknown, ctx: MenuContext, clock: ClockReading, timeControl: TimeControl): [string, string] {
+export function screenRows(
+  menuValue: unknown,
+  ctx: MenuContext,
+  clock: ClockReading,
+  timeControl: TimeControl,
+  shownResult: GameResult | null = null,
+): [string, string] {
   const mode = menuMode(menuValue);
   let rows: [string, string];
   if (mode === 'setup') rows = setupRows(ctx);
@@ -94,7 +101,7 @@ export function screenRows(menuValue: unknown, ctx: MenuContext, clock: ClockRea
       : ['Result? +/- ok', ctx.result.choice];
   } else {
     rows = renderLcd(clock);
-    if (ctx.lastResult && clock.status !== 'running') rows[1] = `Result ${ctx.lastResult}`;
+    if (shownResult && clock.status !== 'running') rows[1] = `Result ${shownResult}`;
   }
   return [fitLcd(rows[0]), fitLcd(rows[1])];
 }

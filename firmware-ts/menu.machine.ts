@@ -106,7 +106,6 @@ export interface MenuContext {
   /** Last thing the arbiter applied, shown on the second row until the next key. */
   notice: string | null;
   result: { choice: GameResult; confirmed: Record<Side, boolean> };
-  lastResult: GameResult | null;
   restored: TimeControl | null;
 }
 
@@ -256,7 +255,6 @@ export const menuMachine = setup({
     applySetup: enqueueActions(({ context, event, enqueue }) => {
       enqueue.emit({ type: 'command', input: { type: 'NEW_GAME', timeControl: setupTimeControl(context.setup), at: event.at } });
       enqueue.emit({ type: 'sound', on: context.setup.sound });
-      enqueue.assign({ lastResult: null });
     }),
     // -- arbiter --
     /** Sends what the current item holds (a time delta, a move counter, a period). */
@@ -292,7 +290,7 @@ export const menuMachine = setup({
         enqueue.assign({ notice: 'penalty applied' });
       } else if (item.kind === 'result') {
         enqueue.emit({ type: 'result', result: context.result.choice, by: 'arbiter', at: event.at });
-        enqueue.assign({ lastResult: context.result.choice, notice: 'result sent' });
+        enqueue.assign({ notice: 'result sent' });
       } else {
         for (const input of pendingInputs(context, event)) enqueue.emit({ type: 'command', input });
         enqueue.assign({ pending: noPending, notice: 'set' });
@@ -306,10 +304,7 @@ export const menuMachine = setup({
     confirmLever: assign({
       result: ({ context, event }) => ({ ...context.result, confirmed: { ...context.result.confirmed, [event.key as Side]: true } }),
     }),
-    sendPlayersResult: enqueueActions(({ context, event, enqueue }) => {
-      enqueue.emit({ type: 'result', result: context.result.choice, by: 'players', at: event.at });
-      enqueue.assign({ lastResult: context.result.choice });
-    }),
+    sendPlayersResult: emit(({ context, event }) => ({ type: 'result' as const, result: context.result.choice, by: 'players' as const, at: event.at })),
   },
 }).createMachine({
   id: 'menu',
@@ -329,7 +324,6 @@ export const menuMachine = setup({
     pending: noPending,
     notice: null,
     result: { choice: '1/2-1/2', confirmed: { white: false, black: false } },
-    lastResult: null,
     restored: input.restored ?? null,
   }),
   initial: 'boot',

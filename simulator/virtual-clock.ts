@@ -88,12 +88,21 @@ export class VirtualClock {
     await this.up(key);
   }
 
-  /** Holds keys together for `ms` of clock time (e.g. mode+ok for arbiter mode). */
-  async hold(keys: ButtonName[], ms: number): Promise<void> {
-    for (const k of keys) await this.down(k);
+  /**
+   * How this clock lets `ms` of its time pass while keys are held: advance the simulated
+   * time, or wait in real time. A fleet replaces it with its own scheduler, which owns the
+   * shared simulated time.
+   */
+  sleep: (ms: number) => Promise<void> = async (ms) => {
     const sim = this.simulated;
     if (sim) sim.advanceBy(ms);
     else await new Promise((r) => setTimeout(r, ms));
+  };
+
+  /** Holds keys together for `ms` of clock time (e.g. mode+ok for arbiter mode). */
+  async hold(keys: ButtonName[], ms: number): Promise<void> {
+    for (const k of keys) await this.down(k);
+    await this.sleep(ms);
     for (const k of keys) await this.up(k);
   }
 

@@ -1,0 +1,232 @@
+// The clock's side of the link to the host (docs/protocol.md; docs/firmware.md "Link").
+//
+//  - every clock event (statechart output) and every result entered at the clock goes to
+//    the host as a sequenced ClockEvent; the link's outbox holds it until the host acks
+//    it, and with a file store it survives a restart of the process;
+//  - Configure from the host starts a new game with its control (ConfigureAck), unless the
+//    clock is running or the control is bad (a sequenced Nack saying why; the clock keeps
+//    its game: ARCHITECTURE rule 10); Commands become statechart inputs stamped on arrival;
+//  - time sync requests are answered by the link itself from the firmware's time base,
+//    the same one that stamps the events, so the host maps `at_ms` to UTC;
+//  - the clock keeps time on its own when the host is away: nothing here blocks it.
+import { randomInt } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import {
+  ClockEvent_Kind,
+  ClockStatus as WireStatus,
+  Command_Kind,
+  GameResult as WireResult,
+  Nack_Code,
+  Side as WireSide,
+  type Command,
+  type Configure,
+} from '../protocol/gen/chessclock_pb.ts';
+import { createLink, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
+import { timeControlFromProto } from '../protocol/time-control-codec.ts';
+import type { Side } from '../protocol/time-control.ts';
+import type { ClockFirmware, ResultEntry } from './clock-firmware.ts';
+import type { ClockStatus } from './clock-core.ts';
+import type { ClockInput, ClockOutput } from './clock.machine.ts';
+import type { GameResult } from './menu.machine.ts';
+import type { Timebase } from './timebase.ts';
+
+export const FIRMWARE_VERSION = '0.1.0';
+
+const SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
+const STATUS: Record<ClockStatus, WireStatus> = {
+  ready: WireStatus.READY,
+  running: WireStatus.RUNNING,
+  paused: WireStatus.PAUSED,
+  flagged: WireStatus.FLAGGED,
+  forfeited: WireStatus.FORFEITED,
+};
+const RESULT: Record<GameResult, WireResult> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+const FROM_RESULT = new Map<WireResult, GameResult>([
+  [WireResult.WHITE_WINS, '1-0'],
+  [WireResult.DRAW, '1/2-1/2'],
+  [WireResult.BLACK_WINS, '0-1'],
+]);
+
+/** The ClockEvent body for a statechart output, or null for outputs the host does not need. */
+export function clockEventBody(out: ClockOutput | ResultEntry, status: ClockStatus, times: { white: number; black: number }): BodyInit | null {
+  const base = { atMs: out.at >>> 0, status: STATUS[status], whiteMs: times.white, blackMs: times.black };
+  const ev = (value: Record<string, unknown>): BodyInit => ({ case: 'clockEvent', value: { ...base, ...value } }) as BodyInit;
+  switch (out.type) {
+    case 'started':
+      return ev({ kind: ClockEvent_Kind.STARTED, whiteMs: out.white, blackMs: out.black });
+    case 'move':
+      return ev({ kind: ClockEvent_Kind.MOVED, side: SIDE[out.side], moveNumber: out.move, whiteMs: out.white, blackMs: out.black });
+    case 'flag':
+      return ev({ kind: ClockEvent_Kind.FLAG, side: SIDE[out.side], whiteMs: out.white, blackMs: out.black });
+    case 'forfeit':
+      return ev({ kind: ClockEvent_Kind.FORFEIT, side: SIDE[out.side] });
+    case 'paused':
+      return ev({ kind: ClockEvent_Kind.PAUSED, whiteMs: out.white, blackMs: out.black });
+    case 'resumed':
+      return ev({ kind: ClockEvent_Kind.RESUMED, whiteMs: out.white, blackMs: out.black });
+    case 'adjusted':
+      return ev({ kind: ClockEvent_Kind.ADJUSTED, side: SIDE[out.side], adjustMs: out.ms, penalty: out.reason === 'penalty', whiteMs: out.white, blackMs: out.black });
+    case 'arrived':
+      return ev({ kind: ClockEvent_Kind.ARRIVED, side: SIDE[out.side] });
+    case 'result':
+      return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result] });
+    default:
+      // moves-set has no ClockEvent kind yet (requested from the wire contract);
+      // new-game is answered by ConfigureAck; rejected inputs change nothing.
+      return null;
+  }
+}
+
+/** The statechart input for a host Command, or an error text naming what is wrong. */
+export function commandInput(cmd: Command, at: number): ClockInput | { error: string } {
+  const side = cmd.side === WireSide.WHITE ? 'white' : cmd.side === WireSide.BLACK ? 'black' : null;
+  const needSide = (kind: string) => ({ error: `command ${kind}: "side" must be white or black` });
+  switch (cmd.kind) {
+    case Command_Kind.START:
+      return { type: 'START', at };
+    case Command_Kind.PAUSE:
+      return { type: 'PAUSE', at };
+    case Command_Kind.RESUME:
+      return { type: 'RESUME', at };
+    case Command_Kind.ADJUST:
+      return side ? { type: 'ADJUST', side, ms: cmd.ms, at } : needSide('adjust');
+    case Command_Kind.PENALTY:
+      return side ? { type: 'PENALTY', side, at } : needSide('penalty');
+    case Command_Kind.SET_MOVES:
+      return side ? { type: 'SET_MOVES', side, moves: cmd.moves, at } : needSide('set moves');
+    default:
+      return { error: `command kind ${Command_Kind[cmd.kind] ?? cmd.kind} is not a clock input` };
+  }
+}
+
+export interface ClockLinkOptions {
+  serialId: string;
+  /** The link's outbox; a FileOutboxStore keeps unacknowledged events across restarts. */
+  outboxStore?: OutboxStore;
+  /**
+   * Timers for retransmission and heartbeats. Default: the firmware's time base. A fleet on
+   * simulated time passes real timers here (its simulated hours jump past in milliseconds).
+   */
+  timers?: Pick<Timebase, 'setTimer' | 'clearTimer'>;
+  /** Status heartbeat interval (firmware time); 0 = none. Default 1000 ms. */
+  statusIntervalMs?: number;
+  bootId?: number;
+}
+
+export interface ClockLink {
+  readonly link: Link;
+  /** Stops forwarding and closes the link (the outbox keeps what was not acknowledged). */
+  close(reason?: string): void;
+}
+
+/** Links the firmware to a host over any Duplex (serial port, pty, TCP socket, in-memory pair). */
+export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options: ClockLinkOptions): ClockLink {
+  const timers = options.timers ?? firmware.time;
+  const time: TimeSource = {
+    now: () => firmware.now(),
+    setTimer: (fn, ms) => timers.setTimer(fn, ms) as object,
+    clearTimer: (h) => timers.clearTimer(h as object),
+  };
+  const link = createLink(duplex, {
+    role: 'clock',
+    identity: { serialId: options.serialId, firmwareVersion: FIRMWARE_VERSION, bootId: options.bootId ?? randomInt(0, 2 ** 32 - 1) },
+    time,
+    outboxStore: options.outboxStore,
+  });
+  // A send is settled by the host's ack; an unacknowledged event stays in the outbox and is
+  // resent after a reconnect, so a failure here is not an error of the clock.
+  const send = (body: BodyInit) => void link.send(body).catch(() => undefined);
+
+  const onOutput = (out: ClockOutput) => {
+    const reading = firmware.reading(out.at);
+    const body = clockEventBody(out, reading.status, { white: reading.white, black: reading.black });
+    if (body) send(body);
+    if (out.type === 'rejected') pendingCommand?.(out.reason);
+  };
+  const onResult = (entry: ResultEntry) => {
+    const reading = firmware.reading(entry.at);
+    const body = clockEventBody(entry, reading.status, reading);
+    if (body) send(body);
+  };
+  firmware.on('output', onOutput);
+  firmware.on('result', onResult);
+
+  const nack = (m: ReceivedMessage, code: Nack_Code, reason: string) =>
+    send({ case: 'nack', value: { refusedSeq: m.seq, code, reason: reason.slice(0, 128) } } as BodyInit);
+
+  // While a host command is applied, a 'rejected' output from the statechart is its answer.
+  let pendingCommand: ((reason: string) => void) | null = null;
+
+  const onMessage = (m: ReceivedMessage) => {
+    if (m.body.case === 'configure') {
+      const cfg = m.body.value as Configure;
+      if (firmware.reading().status === 'running') return nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
+      let tc;
+      try {
+        tc = timeControlFromProto(cfg);
+      } catch (err) {
+        return nack(m, Nack_Code.BAD_CONFIGURATION, (err as Error).message);
+      }
+      firmware.command({ type: 'NEW_GAME', timeControl: tc });
+      firmware.showResult(null);
+      send({ case: 'configureAck', value: { gameId: cfg.gameId } } as BodyInit);
+    } else if (m.body.case === 'command') {
+      const cmd = m.body.value as Command;
+      if (cmd.kind === Command_Kind.ENTER_RESULT) {
+        // The arbiter entered the result at the host: the clock shows it.
+        const result = FROM_RESULT.get(cmd.result);
+        return result ? firmware.showResult(result) : nack(m, Nack_Code.INVALID, 'enter result: "result" must be 1-0, 1/2-1/2 or 0-1');
+      }
+      if (cmd.kind === Command_Kind.NEW_GAME) {
+        if (firmware.reading().status === 'running') return nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
+        firmware.command({ type: 'NEW_GAME', timeControl: firmware.state().timeControl });
+        return firmware.showResult(null);
+      }
+      const input = commandInput(cmd, firmware.now());
+      if ('error' in input) return nack(m, Nack_Code.INVALID, input.error);
+      let refusal: string | null = null;
+      pendingCommand = (reason) => (refusal = reason);
+      try {
+        firmware.command(input);
+      } finally {
+        pendingCommand = null;
+      }
+      if (refusal) nack(m, Nack_Code.NOT_NOW, `${Command_Kind[cmd.kind]?.toLowerCase() ?? 'command'}: ${refusal}`);
+    }
+  };
+  link.on('message', onMessage);
+
+  let heartbeat: ReturnType<typeof timers.setTimer> | null = null;
+  const statusEvery = options.statusIntervalMs ?? 1000;
+  const beat = () => {
+    const r = firmware.reading();
+    const row = firmware.screen()[0] ?? '';
+    link.post({
+      case: 'status',
+      value: {
+        atMs: firmware.now() >>> 0,
+        whiteMs: r.white,
+        blackMs: r.black,
+        turn: SIDE[r.turn],
+        status: STATUS[r.status],
+        whiteMoves: r.moves.white,
+        blackMoves: r.moves.black,
+        displayWhite: row.slice(0, 8).trim(),
+        displayBlack: row.slice(8).trim(),
+      },
+    } as BodyInit);
+    heartbeat = timers.setTimer(beat, statusEvery);
+  };
+  if (statusEvery > 0) heartbeat = timers.setTimer(beat, statusEvery);
+
+  return {
+    link,
+    close(reason = 'closed by the clock') {
+      firmware.off('output', onOutput);
+      firmware.off('result', onResult);
+      link.off('message', onMessage);
+      if (heartbeat !== null) timers.clearTimer(heartbeat);
+      link.close(reason);
+    },
+  };
+}
