@@ -144,6 +144,12 @@ const z3 = (n: number) => String(n).padStart(3, '0');
 
 /** The TRF text (CRLF line ends). Throws TrfError when a field does not fit or the listed points disagree with the results. */
 export function formatTrf(r: TrfReport): string {
+  let dates: string | null = null;
+  if (r.roundDates.some((d) => d !== null)) {
+    const l = new Line('132 round dates').put(1, 3, '132');
+    r.roundDates.forEach((d, i) => l.put(92 + 10 * i, 99 + 10 * i, yymmdd(d)));
+    dates = l.toString();
+  }
   const lines: (string | null)[] = [
     tag('012', r.name),
     tag('022', r.city),
@@ -157,15 +163,11 @@ export function formatTrf(r: TrfReport): string {
     tag('102', r.chiefArbiter),
     ...r.deputyArbiters.map((d) => tag('112', d)),
     tag('122', r.timeControlText),
+    dates,
     tag('142', String(r.rounds)),
     tag('222', r.timeControl),
     r.teamColourSequence ? tag('352', r.teamColourSequence) : null,
   ];
-  if (r.roundDates.some((d) => d !== null)) {
-    const l = new Line('132 round dates').put(1, 3, '132');
-    r.roundDates.forEach((d, i) => l.put(92 + 10 * i, 99 + 10 * i, yymmdd(d)));
-    lines.push(l.toString());
-  }
   for (const p of [...r.players].sort((a, b) => a.rank - b.rank)) {
     if (p.rounds.length !== r.rounds) throw new TrfError(`player ${p.rank}: ${p.rounds.length} round records for ${r.rounds} rounds`);
     lines.push(playerLine(p));
