@@ -34,9 +34,9 @@ describe('replay stream (docs/replay.md: streaming, several games per stream)', 
   const games = Array.from({ length: 40 }, (_, i) => game(i, 5 + (i % 13))).flat();
   const text = games.join('\n') + '\n';
 
-  it('worker batches print exactly what one thread prints, in input order', async () => {
+  it('games spread over worker lanes in chunks print exactly what one thread prints, in input order', async () => {
     const one = await run(text, { workers: 0 });
-    const many = await run(text, { workers: 2, batchLines: 10 });
+    const many = await run(text, { workers: 2, inlineLines: 25, chunkLines: 7 });
     expect(one.code).toBe(0);
     expect(many).toEqual(one);
     // Every game ends with a state line: 40 games, 40 states.
@@ -48,7 +48,7 @@ describe('replay stream (docs/replay.md: streaming, several games per stream)', 
     const badLine = 300; // 1-based
     bad[badLine - 1] = '{"t":99999999,"type":"press","side":"green"}';
     const before = await run(games.slice(0, badLine - 1).join('\n') + '\n', { workers: 0 });
-    for (const options of [{ workers: 0 }, { workers: 2, batchLines: 10 }]) {
+    for (const options of [{ workers: 0 }, { workers: 2, inlineLines: 25, chunkLines: 7 }]) {
       const r = await run(bad.join('\n') + '\n', options);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`line ${badLine}: "side" must be "white" or "black", got "green"\n`);
@@ -63,7 +63,7 @@ describe('replay stream (docs/replay.md: streaming, several games per stream)', 
   });
 
   it('a timed line before any setup is an error on that line', async () => {
-    const r = await run('\n{"t":0,"type":"start"}\n', { workers: 2, batchLines: 1 });
+    const r = await run('\n{"t":0,"type":"start"}\n', { workers: 2, inlineLines: 0, chunkLines: 1 });
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'line 2: "start" before any setup line\n' });
   });
 });

@@ -1,60 +1,31 @@
-// Streaming replay of a JSON Lines input (docs/replay.md). Games are independent (each
-// `setup` line starts a new one), so large inputs are cut into batches of whole games and
-// replayed on worker threads, with the output written back in input order. Small inputs
-// never start a worker. Memory stays bounded: a few batches are in flight at a time and
-// reading waits for them.
+// Streaming replay of a JSON Lines input (docs/replay.md).
+//
+// Lines are handled as they arrive, in chunks of at most one input read (so a slow feed
+// gets its output line by line and a file gets large chunks), and nothing holds more
+// than a few chunks: memory stays constant whatever the length of a game or a file.
+//
+// Games are independent (each `setup` line starts a new one), so on a large input each
+// new game goes to a "lane": this thread or one of the worker threads, and every later
+// chunk of that game follows it to the same lane, whose Replayer keeps the game's actor
+// between chunks. Outputs are written back in input order. The first input lines run on
+// this thread, so a small input never starts a worker.
 import { availableParallelism } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { isSetupLine } from './replay.ts';
-import { replayBatch, type ReplayBatch, type ReplayBatchResult } from './replay-worker.ts';
+import { ChunkReplayer, isSetupLine, type ReplayChunk, type ReplayChunkResult } from './replay.ts';
 
 export interface ReplayStreamOptions {
-  /** Worker threads for large inputs; 0 replays on this thread. Default: the core count. */
+  /** Worker threads for large inputs; 0 replays on this thread only. Default: the core count. */
   workers?: number;
-  /** Lines per batch before it is cut at the next setup line. */
-  batchLines?: number;
+  /** Lines on this thread before new games go to workers. */
+  inlineLines?: number;
+  /** Most lines in one chunk. */
+  chunkLines?: number;
 }
 
 const WORKER_URL = new URL('./replay-worker.mjs', import.meta.url);
-
-class WorkerPool {
-  private readonly idle: Worker[] = [];
-  private readonly queue: ReplayBatch[] = [];
-  private readonly all: Worker[] = [];
-
-  constructor(
-    size: number,
-    private readonly onResult: (result: ReplayBatchResult) => void,
-    private readonly onError: (err: Error) => void,
-  ) {
-    for (let i = 0; i < size; i++) {
-      const worker = new Worker(WORKER_URL);
-      worker.on('message', (result: ReplayBatchResult) => {
-        this.idle.push(worker);
-        this.pump();
-        this.onResult(result);
-      });
-      worker.on('error', (err) => this.onError(err));
-      this.all.push(worker);
-      this.idle.push(worker);
-    }
-  }
-
-  submit(batch: ReplayBatch): void {
-    this.queue.push(batch);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) this.idle.pop()!.postMessage(this.queue.shift());
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.all.map((w) => w.terminate()));
-  }
-}
+const INLINE = -1;
 
 export async function replayStream(
   input: Readable,
@@ -62,103 +33,119 @@ export async function replayStream(
   errors: Writable,
   options: ReplayStreamOptions = {},
 ): Promise<number> {
-  const workers = options.workers ?? availableParallelism();
-  const batchLines = options.batchLines ?? 16_384;
-  const inFlightLimit = Math.max(2, workers * 3);
+  const workerCount = options.workers ?? availableParallelism();
+  const inlineLines = options.inlineLines ?? 50_000;
+  const chunkLines = options.chunkLines ?? 4_096;
+  const inFlightLimit = Math.max(4, workerCount * 4);
 
   let nextId = 0;
   let nextToWrite = 0;
   let failed: string | null = null;
   let fatal: Error | null = null;
-  const done = new Map<number, ReplayBatchResult>();
+  const finished = new Map<number, ReplayChunkResult>();
   let wake: (() => void) | null = null;
   const signal = (): void => {
     const w = wake;
     wake = null;
     w?.();
   };
-  const waitForProgress = (): Promise<void> => new Promise<void>((resolve) => (wake = resolve));
+  const progress = (): Promise<void> => new Promise<void>((resolve) => (wake = resolve));
 
-  let writing = Promise.resolve();
-  const write = (chunk: string): void => {
-    if (chunk === '') return;
-    if (!output.write(chunk)) writing = new Promise<void>((resolve) => output.once('drain', resolve));
-  };
-
-  /** Writes finished batches in input order; stops at the first error. */
-  const accept = (result: ReplayBatchResult): void => {
-    done.set(result.id, result);
-    while (failed === null && done.has(nextToWrite)) {
-      const r = done.get(nextToWrite)!;
-      done.delete(nextToWrite);
+  let writing: Promise<void> = Promise.resolve();
+  /** Writes finished chunks in input order; stops at the first error. */
+  const accept = (result: ReplayChunkResult): void => {
+    finished.set(result.id, result);
+    while (failed === null && finished.has(nextToWrite)) {
+      const r = finished.get(nextToWrite)!;
+      finished.delete(nextToWrite);
       nextToWrite += 1;
-      write(r.output);
+      if (r.output !== '' && !output.write(r.output)) {
+        writing = new Promise<void>((resolve) => output.once('drain', resolve));
+      }
       if (r.error !== null) failed = r.error;
     }
     signal();
   };
 
-  let pool: WorkerPool | null = null;
-  const submit = async (lines: string[], firstLine: number): Promise<void> => {
-    const batch: ReplayBatch = { id: nextId++, firstLine, lines };
-    if (workers === 0) {
-      accept(replayBatch(batch));
-    } else {
-      pool ??= new WorkerPool(workers, accept, (err) => {
+  const inline = new ChunkReplayer();
+  const workers: Worker[] = [];
+  const busy: number[] = [];
+  const worker = (index: number): Worker => {
+    while (workers.length <= index) {
+      const w = new Worker(WORKER_URL);
+      const k = workers.length;
+      w.on('message', (result: ReplayChunkResult) => {
+        busy[k] -= 1;
+        accept(result);
+      });
+      w.on('error', (err) => {
         fatal = err;
         signal();
       });
-      pool.submit(batch);
+      workers.push(w);
+      busy.push(0);
     }
-    while (failed === null && fatal === null && nextId - nextToWrite >= inFlightLimit) await waitForProgress();
+    return workers[index];
+  };
+  /** The lane for a new game: this thread at first, then the least busy worker. */
+  const laneForNewGame = (lineNo: number): number => {
+    if (workerCount === 0 || lineNo <= inlineLines) return INLINE;
+    let best = 0;
+    for (let k = 1; k < workerCount; k++) if ((busy[k] ?? 0) < (busy[best] ?? 0)) best = k;
+    return best;
+  };
+
+  let lane = INLINE;
+  let lineNo = 0;
+  let pending: string[] = [];
+  let pendingFirst = 1;
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    const chunk: ReplayChunk = { id: nextId++, firstLine: pendingFirst, lines: pending };
+    pending = [];
+    if (lane === INLINE) accept(inline.run(chunk));
+    else {
+      busy[lane] = (busy[lane] ?? 0) + 1;
+      worker(lane).postMessage(chunk);
+    }
+    while (failed === null && fatal === null && nextId - nextToWrite >= inFlightLimit) await progress();
     await writing;
+  };
+  const take = async (line: string): Promise<void> => {
+    lineNo += 1;
+    if (isSetupLine(line)) {
+      await flush();
+      lane = laneForNewGame(lineNo);
+    }
+    if (pending.length === 0) pendingFirst = lineNo;
+    pending.push(line);
+    if (pending.length >= chunkLines) await flush();
   };
 
   const decoder = new StringDecoder('utf8');
   let rest = '';
-  let lineNo = 0;
-  let batch: string[] = [];
-  let batchFirst = 1;
-  /** A batch is cut only where a new game starts, so a game never spans two batches. */
-  const cutsBatch = (line: string): boolean => batch.length >= batchLines && isSetupLine(line);
-  const cut = async (): Promise<void> => {
-    await submit(batch, batchFirst);
-    batch = [];
-    batchFirst = lineNo;
-  };
-
   try {
-    for await (const chunk of input) {
+    for await (const data of input) {
       if (failed !== null || fatal !== null) break;
-      const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
+      const text = rest + (typeof data === 'string' ? data : decoder.write(data as Buffer));
       let start = 0;
       let nl: number;
+      // Lines are split by hand: readline's per-line events cost more than the clock.
       while ((nl = text.indexOf('\n', start)) !== -1) {
-        // Lines are split by hand: readline's per-line events cost more than the clock.
         const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl; // CRLF
-        const line = text.slice(start, end);
+        await take(text.slice(start, end));
         start = nl + 1;
-        lineNo += 1;
-        if (cutsBatch(line)) await cut();
-        batch.push(line);
       }
       rest = text.slice(start);
+      // What this read brought is replayed now: a live feed sees its output at once.
+      await flush();
     }
     if (failed === null && fatal === null) {
       rest += decoder.end();
-      if (rest !== '') {
-        const line = rest.endsWith('\r') ? rest.slice(0, -1) : rest;
-        lineNo += 1;
-        if (cutsBatch(line)) await cut();
-        batch.push(line);
-      }
-      if (batch.length > 0) {
-        // The last batch runs here unless workers are already busy with earlier ones.
-        if (pool === null) accept(replayBatch({ id: nextId++, firstLine: batchFirst, lines: batch }));
-        else await submit(batch, batchFirst);
-      }
+      if (rest !== '') await take(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
+      await flush();
     }
-    while (failed === null && fatal === null && nextToWrite < nextId) await waitForProgress();
+    while (failed === null && fatal === null && nextToWrite < nextId) await progress();
     await writing;
     if (fatal) throw fatal;
     if (failed !== null) {
@@ -167,6 +154,6 @@ export async function replayStream(
     }
     return 0;
   } finally {
-    await (pool as WorkerPool | null)?.close();
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }

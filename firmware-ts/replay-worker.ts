@@ -1,36 +1,11 @@
-// A replay worker: replays whole games handed to it in batches and returns their output.
-// Each batch starts at a setup line (or is the stream's start), so games never span
-// two batches and workers need nothing from each other.
+// A replay worker thread: replays the chunks of the games routed to it (replay-stream.ts).
+// Every chunk of a game comes to the same worker in input order, so one ChunkReplayer,
+// kept across chunks, carries each game's clock from one chunk to the next.
 import { parentPort } from 'node:worker_threads';
-import { Replayer, ReplayError } from './replay.ts';
+import { ChunkReplayer, type ReplayChunk } from './replay.ts';
 
-export interface ReplayBatch {
-  id: number;
-  firstLine: number;
-  lines: string[];
+if (parentPort) {
+  const port = parentPort;
+  const replayer = new ChunkReplayer();
+  port.on('message', (chunk: ReplayChunk) => port.postMessage(replayer.run(chunk)));
 }
-
-export interface ReplayBatchResult {
-  id: number;
-  output: string;
-  error: string | null;
-}
-
-export function replayBatch(batch: ReplayBatch): ReplayBatchResult {
-  const out: string[] = [];
-  const replayer = new Replayer((l) => out.push(l), batch.firstLine);
-  let error: string | null = null;
-  try {
-    for (const line of batch.lines) replayer.line(line);
-  } catch (err) {
-    if (!(err instanceof ReplayError)) throw err;
-    error = err.message;
-  } finally {
-    replayer.finish();
-  }
-  return { id: batch.id, output: out.length ? out.join('\n') + '\n' : '', error };
-}
-
-parentPort?.on('message', (batch: ReplayBatch) => {
-  parentPort!.postMessage(replayBatch(batch));
-});

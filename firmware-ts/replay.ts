@@ -103,6 +103,11 @@ export class Replayer {
     this.lineNo = firstLine - 1;
   }
 
+  /** The next line fed is line `lineNo` of the input (chunks routed from a larger stream). */
+  seek(lineNo: number): void {
+    this.lineNo = lineNo - 1;
+  }
+
   line(text: string): void {
     this.lineNo += 1;
     if (text.trim() === '') return; // blank lines carry nothing
@@ -204,6 +209,42 @@ export class Replayer {
       `{"t":${at},"type":"state","status":"${r.status}","turn":"${r.turn}","white":${r.white},"black":${r.black},` +
         `"moves":{"white":${r.moves.white},"black":${r.moves.black}},"flag":${r.flag === null ? 'null' : `"${r.flag}"`}}`,
     );
+  }
+}
+
+export interface ReplayChunk {
+  id: number;
+  /** Line number of `lines[0]` in the whole input. */
+  firstLine: number;
+  lines: string[];
+}
+
+export interface ReplayChunkResult {
+  id: number;
+  output: string;
+  /** `line N: …` for the first bad line of the chunk (output holds what came before it). */
+  error: string | null;
+}
+
+/**
+ * Replays chunks of a larger stream. One instance serves every chunk of the games routed
+ * to it, in input order, so each game's clock carries over from one chunk to the next.
+ */
+export class ChunkReplayer {
+  private out: string[] = [];
+  private readonly replayer = new Replayer((line) => this.out.push(line));
+
+  run(chunk: ReplayChunk): ReplayChunkResult {
+    this.out = [];
+    let error: string | null = null;
+    try {
+      this.replayer.seek(chunk.firstLine);
+      for (const line of chunk.lines) this.replayer.line(line);
+    } catch (err) {
+      if (!(err instanceof ReplayError)) throw err;
+      error = err.message;
+    }
+    return { id: chunk.id, output: this.out.length ? this.out.join('\n') + '\n' : '', error };
   }
 }
 
