@@ -9,6 +9,14 @@ import { buildApi } from '../host/api/api.ts';
 import { MemoryHost } from '../host/api/memory-host.ts';
 import type { ClockEventRecord } from '../host/api/host-ports.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+import { MqttPublisher } from '../host/mqtt/publisher.ts';
+import { SqliteOutboxStore } from '../host/mqtt/sqlite-outbox-store.ts';
+import { startEmbeddedBroker } from '../host/mqtt/mqtt-target.ts';
+import { subscribeClockEvents } from '../host/mqtt/subscriber.ts';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 
@@ -138,8 +146,58 @@ async function saturated(n: number, total: number): Promise<void> {
   await r.close();
 }
 
+/**
+ * MQTT: events through the durable outbox (SQLite file, synchronous=FULL: one fsync per
+ * outbox transaction) and QoS 1 to the embedded Aedes broker, to a deduping subscriber.
+ * `batch` events are stored per transaction (1 = one fsync per event).
+ */
+async function mqttOutbox(n: number, total: number, batch: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-mqtt-'));
+  const broker = await startEmbeddedBroker('127.0.0.1', 0);
+  const sub = mqtt.connect(broker.url, { clientId: 'bench-sub' });
+  const emittedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  await subscribeClockEvents(sub, (e) => latencies.push(monotonicNowMs() - emittedAt.get(`${e.clockId}/${e.seq}`)!));
+  const store = new SqliteOutboxStore(join(dir, 'outbox.db'));
+  const publisher = new MqttPublisher({ client: mqtt.connect(broker.url, { clientId: 'bench-host' }), outbox: store });
+  const seqs = new Array<number>(n).fill(0);
+  const start = monotonicNowMs();
+  let pending: ClockEventRecord[] = [];
+  for (let i = 0; i < total; i++) {
+    const clock = i % n;
+    const seq = ++seqs[clock];
+    emittedAt.set(`clk-${clock + 1}/${seq}`, monotonicNowMs());
+    pending.push({
+      clockId: `clk-${clock + 1}`, bootId: 'boot-1', seq, event: 'Bench Open', round: 1, board: clock + 1,
+      type: 'moved', side: seq % 2 ? 'white' : 'black', move: seq, whiteMs: 1, blackMs: 1, monoMs: seq, utcMs: seq,
+    });
+    if (pending.length === batch) {
+      publisher.publishEvents(pending);
+      pending = [];
+      await new Promise((res) => setImmediate(res));
+    }
+  }
+  publisher.publishEvents(pending);
+  await publisher.idle();
+  const until = monotonicNowMs() + 30_000;
+  while (latencies.length < total && monotonicNowMs() < until) await new Promise((res) => setTimeout(res, 5));
+  const seconds = (monotonicNowMs() - start) / 1000;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.log(
+    `  mqtt     N=${String(n).padStart(5)}  ${total} events, ${batch} per outbox transaction, QoS 1 via Aedes: ${(total / seconds).toFixed(0)} events/s, ` +
+      `latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, lost ${total - latencies.length}`,
+  );
+  await publisher.close();
+  store.close();
+  await sub.endAsync(true);
+  await broker.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function run(): Promise<void> {
   console.log('Host — API and feed: N in-memory event sources → MemoryHost → /ws (Fastify, 127.0.0.1) → ws client');
   for (const n of [100, 1000]) await paced(n, n === 100 ? 1000 : 2000, 5000);
   for (const n of [100, 1000]) await saturated(n, 50_000);
+  await mqttOutbox(1000, 1000, 1);
+  await mqttOutbox(1000, 20_000, 100);
 }

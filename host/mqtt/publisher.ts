@@ -79,6 +79,13 @@ export class MqttPublisher {
     this.pump();
   }
 
+  /** Stores many events in one outbox transaction (one fsync), then sends. */
+  publishEvents(events: readonly ClockEventRecord[]): void {
+    if (events.length === 0) return;
+    this.outbox.append(events.map((e) => ({ topic: eventsTopic(e), payload: encodeEvent(e), retain: false })));
+    this.pump();
+  }
+
   /** Stores and sends a board's retained state alone (e.g. after an arbiter change). */
   publishState(addr: BoardAddress, state: LiveClockState): void {
     this.outbox.append([this.stateDraft(addr, state)]);
