@@ -236,6 +236,17 @@ describe('reconnects and reboots keep every event, named by (boot id, seq)', () 
     expect(host2.counters.nacksSent).toBeGreaterThanOrEqual(1);
   });
 
+  it('host restart while the clock only sends heartbeats: a Status also triggers NOT_READY, the clock greets again', async () => {
+    const t = setup();
+    await t.time.runUntil(() => t.host.state === 'up' && t.clock.state === 'up');
+    t.host.close('host process restarted');
+    const host2 = createLink(t.pair.b, { role: 'host', time: t.time, autoSync: false, random: counter(98) });
+    t.clock.post({ case: 'status', value: { atMs: 5, whiteMs: 1, blackMs: 2, turn: Side.WHITE } });
+    await t.time.runUntil(() => host2.state === 'up' && t.clock.counters.handshakes === 2);
+    expect(host2.peerHello?.serialId).toBe('CC-0042');
+    expect(host2.counters.nacksSent).toBe(1);
+  });
+
   it('reconnect to the same host: commands already executed are not delivered again (HelloAck boot id)', async () => {
     const t = setup({ impairment: {} });
     await t.time.runUntil(() => t.host.state === 'up');

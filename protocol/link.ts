@@ -41,7 +41,10 @@ export interface ReceivedMessage {
   readonly seq: number;
   /** The boot the seq belongs to: (peer, bootId, seq) names a sequenced message uniquely. */
   readonly bootId: number;
-  /** Our monotonic ms when its frame arrived. */
+  /**
+   * Our monotonic ms when the frame that made it deliverable arrived (its own frame, or —
+   * for a message held behind a gap — the one that filled the gap).
+   */
   readonly arrivedAtMs: number;
 }
 
@@ -506,7 +509,10 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     }
     const session = this.current?.session;
     if (!session) {
-      if (env.seq > 0) this.notReady(env.seq);
+      // Anything but a greeting while we have no session: the peer thinks a session is up
+      // that we do not know (we restarted). Status heartbeats trigger this too, so a clock
+      // with nothing to send still learns it must greet again.
+      if (body.case !== 'hello' && body.case !== 'helloAck' && body.case !== 'nack') this.notReady(env.seq);
       return;
     }
     if (body.case === undefined) this.own.unknownSkipped++;
@@ -548,7 +554,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   /** A Nack with seq 0 is about the session itself (or refuses one sequenced message). */
   private onControlNack(nack: Nack): void {
     if (nack.code === Nack_Code.UNSUPPORTED_VERSION) return this.refuse(new VersionMismatchError(nack.reason));
-    if (nack.code === Nack_Code.NOT_READY && nack.refusedSeq !== 0 && this.role === 'clock' && this.st === 'up') {
+    if (nack.code === Nack_Code.NOT_READY && this.role === 'clock' && this.st === 'up') {
       // The host lost our session (it restarted): greet again; unacked entries resume.
       this.startHandshake();
       return;
