@@ -1,34 +1,81 @@
 // `chessclock sim`: a simulated clock in the terminal for a person (the firmware on a
-// virtual board, keys for levers and menus), or with --clocks N a fleet of simulated
-// clocks with scripted players (simulator/fleet.ts). This file only parses arguments.
-import { CLOCK_OPTIONS_HELP, parseClockOptions } from '../firmware-ts/clock-options.ts';
+// virtual board, keys for levers and menus), optionally linked to a host; or with
+// --clocks N a fleet of simulated clocks with scripted players (simulator/fleet.ts).
+// This file only parses arguments and hands over to the simulator.
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { SerialPort } from 'serialport';
+import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
+import { linkClockToHost } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
+import { createLink, DEFAULT_BAUD_RATE, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
 import { formatTimeControl } from '../protocol/time-control.ts';
+import { Fleet, inMemoryHosts, ptyHosts } from '../simulator/fleet.ts';
 import { runTerminal } from '../simulator/terminal-ui.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
 
 const HELP = `usage: chessclock sim [options]
+       chessclock sim --clocks N [--seed S] [--link memory|pty] [--ports-file FILE] [options]
 
 A simulated chess clock in the terminal: the clock firmware runs unchanged on a
-virtual Arduino; the screen shows what its 16×2 LCD shows.
+virtual Arduino; the screen shows what its 16×2 LCD shows (keys are listed on screen).
+With --clocks, a fleet of simulated clocks whose scripted players play one game each
+on simulated time (deterministic for a seed), and a summary is printed.
 
 options:
-${CLOCK_OPTIONS_HELP}`;
+${CLOCK_OPTIONS_HELP}
+  --link PATH|tcp:HOST:PORT  (one clock) link to a host over a serial device / pty, or TCP
+  --serial-id ID             the clock's id on the link (default: sim-1)
+  --clocks N                 a fleet of N clocks
+  --seed S                   the fleet's seed (default 1)
+  --link memory|pty          (fleet) in-process host links, or one socat pty pair per clock
+                             (a host process opens the other ends; see --ports-file)
+  --ports-file FILE          (fleet, pty) write the host-side pty paths here, one per line`;
 
-export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(HELP + '\n');
-    return 0;
+interface SimArgs {
+  clocks: number | null;
+  seed: number;
+  link: string | null;
+  serialId: string;
+  portsFile: string | null;
+}
+
+function parseSimArgs(rest: string[]): SimArgs {
+  const out: SimArgs = { clocks: null, seed: 1, link: null, serialId: 'sim-1', portsFile: null };
+  const int = (v: string | undefined, name: string, min: number) => {
+    if (v === undefined || !/^\d+$/.test(v) || Number(v) < min) throw new Error(`${name} must be a whole number ≥ ${min}, got ${JSON.stringify(v)}`);
+    return Number(v);
+  };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (a === '--clocks') out.clocks = int(rest[++i], a, 1);
+    else if (a === '--seed') out.seed = int(rest[++i], a, 0);
+    else if (a === '--link') out.link = rest[++i] ?? '';
+    else if (a === '--serial-id') out.serialId = rest[++i] ?? '';
+    else if (a === '--ports-file') out.portsFile = rest[++i] ?? '';
+    else throw new Error(`unknown option "${a}"`);
   }
-  let options;
-  try {
-    options = await parseClockOptions(args);
-    if (options.rest.length) throw new Error(`unknown option "${options.rest[0]}"`);
-  } catch (err) {
-    process.stderr.write(`chessclock sim: ${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
+  if (out.link === '') throw new Error('--link needs a value');
+  if (out.clocks !== null && out.link !== null && out.link !== 'memory' && out.link !== 'pty') {
+    throw new Error(`with --clocks, --link must be "memory" or "pty", got "${out.link}"`);
   }
+  return out;
+}
+
+async function openLine(spec: string): Promise<Duplex> {
+  const tcp = /^tcp:([^:]+):(\d+)$/.exec(spec);
+  if (tcp) {
+    const socket = connect({ host: tcp[1], port: Number(tcp[2]) });
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    return socket;
+  }
+  const port = new SerialPort({ path: spec, baudRate: DEFAULT_BAUD_RATE, autoOpen: false });
+  await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(new Error(`cannot open ${spec}: ${err.message}`)) : resolve())));
+  return port;
+}
+
+async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
   const clock = await VirtualClock.boot({
     timeControl: options.timeControl,
     map: options.map,
@@ -36,11 +83,96 @@ export async function run(args: string[]): Promise<number> {
     snapshots: options.stateDir ? fileSnapshotStore(options.stateDir) : undefined,
     sound: options.sound ?? options.map.piezo?.enabled ?? true,
   });
+  let status = () => ['  host link: none (--link PATH|tcp:HOST:PORT)'];
+  if (sim.link) {
+    const line = await openLine(sim.link);
+    const outboxStore = options.stateDir ? new FileOutboxStore(`${options.stateDir}/outbox.json`) : undefined;
+    const cl = linkClockToHost(clock.firmware, line, { serialId: sim.serialId, outboxStore });
+    clock.hostLink = cl;
+    clock.onStop(() => {
+      cl.close('quit');
+      line.destroy();
+    });
+    status = () => [`  host link ${sim.link}: ${cl.link.state}, ${cl.pending()} event(s) awaiting the host's ack`];
+  }
   const code = await runTerminal(clock, {
     title: formatTimeControl(clock.firmware.state().timeControl),
     input: process.stdin,
     output: process.stdout,
+    status,
   });
-  clock.stop();
+  await clock.stop();
   return code;
+}
+
+async function runFleet(options: ClockOptions, sim: SimArgs): Promise<number> {
+  const clocks = sim.clocks ?? 1;
+  const delivered: number[] = new Array(clocks).fill(0);
+  const ptyPaths: string[] = [];
+  let attach;
+  if (sim.link === 'memory') {
+    attach = inMemoryHosts(async (end, index) => {
+      const host = createLink(end, { role: 'host', autoSync: false });
+      host.on('message', (m: ReceivedMessage) => {
+        if (m.body.case === 'clockEvent') delivered[index]++;
+      });
+      await host.ready;
+    });
+  } else if (sim.link === 'pty') {
+    attach = ptyHosts((path) => void ptyPaths.push(path));
+  }
+  const started = performance.now();
+  const fleet = await Fleet.create({ clocks, seed: sim.seed, timeControl: options.timeControl, attach, sound: false });
+  if (sim.link === 'pty') {
+    const list = ptyPaths.join('\n') + '\n';
+    if (sim.portsFile) {
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(sim.portsFile, list);
+    }
+    process.stdout.write(`host-side ptys (open them with the host):\n${list}waiting for the host...\n`);
+    await Promise.all(fleet.clocks.map((c) => c.hostLink?.link.ready));
+  }
+  const reports = await fleet.run();
+  await Promise.all(fleet.clocks.map((c) => c.hostLink?.drained()));
+  const realS = (performance.now() - started) / 1000;
+  const hours = (fleet.time.now() / 3_600_000).toFixed(2);
+  process.stdout.write(`fleet: ${clocks} clock(s), seed ${sim.seed}, control ${formatTimeControl(options.timeControl)}\n`);
+  const header = ['clock'.padStart(5), 'moves'.padStart(6), 'ended'.padEnd(8), 'result'.padEnd(8), 'penalties', 'pauses', 'late', 'events'.padStart(7)];
+  if (sim.link === 'memory') header.push('at-host'.padStart(8));
+  process.stdout.write(header.join('  ') + '\n');
+  for (const r of reports) {
+    const cols = [
+      String(r.index + 1).padStart(5),
+      String(r.moves).padStart(6),
+      r.ended.padEnd(8),
+      r.result.padEnd(8),
+      String(r.penalties).padStart(9),
+      String(r.pauses).padStart(6),
+      String(r.lateArrivals).padStart(4),
+      String(r.events).padStart(7),
+    ];
+    if (sim.link === 'memory') cols.push(String(delivered[r.index]).padStart(8));
+    process.stdout.write(cols.join('  ') + '\n');
+  }
+  const presses = reports.reduce((n, r) => n + r.moves, 0);
+  process.stdout.write(`${presses} moves in ${hours} simulated hours, ${realS.toFixed(1)} s real\n`);
+  await fleet.stop();
+  return 0;
+}
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  let options: ClockOptions;
+  let sim: SimArgs;
+  try {
+    options = await parseClockOptions(args);
+    sim = parseSimArgs(options.rest);
+  } catch (err) {
+    process.stderr.write(`chessclock sim: ${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  return sim.clocks === null ? runOne(options, sim) : runFleet(options, sim);
 }

@@ -115,6 +115,10 @@ export interface ClockLinkOptions {
 
 export interface ClockLink {
   readonly link: Link;
+  /** Messages sent and not yet acknowledged (or failed). */
+  pending(): number;
+  /** Resolves when every message sent so far was acknowledged (or failed). */
+  drained(): Promise<void>;
   /** Stops forwarding and closes the link (the outbox keeps what was not acknowledged). */
   close(reason?: string): void;
 }
@@ -135,7 +139,18 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
   });
   // A send is settled by the host's ack; an unacknowledged event stays in the outbox and is
   // resent after a reconnect, so a failure here is not an error of the clock.
-  const send = (body: BodyInit) => void link.send(body).catch(() => undefined);
+  let inFlight = 0;
+  const drainWaiters: Array<() => void> = [];
+  const send = (body: BodyInit) => {
+    inFlight++;
+    void link
+      .send(body)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) for (const fn of drainWaiters.splice(0)) fn();
+      });
+  };
 
   const onOutput = (out: ClockOutput) => {
     const reading = firmware.reading(out.at);
@@ -221,6 +236,8 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
 
   return {
     link,
+    pending: () => inFlight,
+    drained: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve))),
     close(reason = 'closed by the clock') {
       firmware.off('output', onOutput);
       firmware.off('result', onResult);

@@ -13,6 +13,7 @@ import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
 import { parseHardwareMap, type HardwareMap } from '../firmware-ts/hardware-map.ts';
 import type { ButtonName } from '../firmware-ts/menu.machine.ts';
 import type { SnapshotStore } from '../firmware-ts/snapshot-store.ts';
+import type { ClockLink } from '../firmware-ts/host-link.ts';
 import type { Timebase } from '../firmware-ts/timebase.ts';
 import { SimulatedTime } from './simulated-time.ts';
 import { VirtualBoard } from './virtual-board.ts';
@@ -33,6 +34,8 @@ export class VirtualClock {
   /** Every clock output and result the firmware produced, in order. */
   readonly outputs: ClockOutput[] = [];
   readonly results: ResultEntry[] = [];
+  /** The link to a host, once one is attached. */
+  hostLink: ClockLink | null = null;
 
   private constructor(
     readonly board: VirtualBoard,
@@ -113,8 +116,17 @@ export class VirtualClock {
     sim.advanceBy(ms);
   }
 
-  stop(): void {
+  private readonly stopHooks: Array<() => unknown> = [];
+
+  /** Runs `fn` when the clock stops (closing its link, its port...). */
+  onStop(fn: () => unknown): void {
+    this.stopHooks.push(fn);
+  }
+
+  /** Stops the firmware, then whatever was attached to the clock. */
+  async stop(): Promise<void> {
     this.firmware.stop();
+    for (const fn of this.stopHooks.splice(0).reverse()) await fn();
   }
 
   private edge(key: ButtonName, edge: 'down' | 'up'): Promise<void> {
