@@ -88,6 +88,8 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
     host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', white: { name: 'Borišek, Jure' }, black: { name: 'Lenič, Luka' }, timeControl: 'W360-B300' });
     host.addBoard({ id: 'ivanovo-1', event: 'Ivanovo Team Ch. 2018', round: 3, board: 1, clockId: 'clk-3', white: { name: 'Ivanova, Anna', team: 'White Rook' }, black: { name: 'Petrova, Olga', team: 'Shuya' }, timeControl: '3600' });
+    // A knockout tie-break game waiting for the end of its 30-minute break (no clock yet).
+    host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, white: { name: 'Muhvič, Anja' }, black: { name: 'Vrhovnik, Ana' }, timeControl: '900+10', startsAtUtcMs: T0_UTC + 30 * 60_000, game: { no: 3, kind: 'rapid', matchId: 'final-r1-b3' } });
     boards.set('final-1', new SimulatedBoard(host, hall, 'clk-1', { event: FINAL, round: 1, board: 1 }, 'classical'));
     boards.set('final-2', new SimulatedBoard(host, hall, 'clk-2', { event: FINAL, round: 1, board: 2 }, 'armageddon'));
     boards.set('ivanovo-1', new SimulatedBoard(host, hall, 'clk-3', { event: 'Ivanovo Team Ch. 2018', round: 3, board: 1 }, 'sudden-death-60'));
@@ -140,7 +142,11 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
   }
 
   it('shows each board, who is on move, and both times as the clocks advance', async () => {
-    await expect.poll(() => page.locator('article.board').count()).toBe(3);
+    await expect.poll(() => page.locator('article.board').count()).toBe(4);
+    // The knockout break counts down to the tie-break game (house rule 3: computed, repainted).
+    expect(await text('final-3', '.label')).toBe(`${FINAL} · R1 · B3 · G3 rapid`);
+    await expect.poll(() => text('final-3', '.result')).toBe('break: 30:00 until the start · 900+10');
+    expect(await page.locator('[data-board-id="final-3"]').getAttribute('data-status')).toBe('break');
     expect(await text('final-1', '.label')).toBe(`${FINAL} · R1 · B1`);
     expect(await text('ivanovo-1', '.side.white .name')).toBe('Ivanova, Anna (White Rook)');
 
@@ -155,6 +161,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     for (const id of boards.keys()) await expectTimes(id);
     expect(await text('final-1', '.side.white .time')).toBe('1:30:18'); // 5430 − 12.3 s, rounded up
     expect(await text('final-2', '.side.white .time')).toBe('5:48');
+    await expect.poll(() => text('final-3', '.result')).toBe('break: 29:48 until the start · 900+10');
     expect(await page.locator('[data-board-id="final-1"] .side.white').getAttribute('class')).toContain('running');
 
     // White moves on the final's board 1; Black's clock runs.
@@ -221,6 +228,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
 
     await hallAt(346_000);
     for (const id of boards.keys()) await expectTimes(id);
+    await expect.poll(() => text('final-3', '.result')).toBe('break: 24:14 until the start · 900+10');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
   });

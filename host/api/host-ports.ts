@@ -81,6 +81,10 @@ export interface BoardView {
   /** PGN result once known: '1-0' | '0-1' | '1/2-1/2' | '+-' | '-+' | ... */
   readonly result: string | null;
   readonly resultConfirmed: boolean;
+  /** Earliest start of this game (e.g. after a knockout break): the dashboard counts down to it. */
+  readonly startsAtUtcMs?: number | null;
+  /** Which game of a multi-game pairing this is (knockout mini-match), and its kind. */
+  readonly game?: { readonly no: number; readonly kind: string; readonly matchId: string | null };
 }
 
 export interface MatchView {

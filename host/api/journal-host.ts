@@ -146,6 +146,8 @@ export class JournalHost implements HostState, CommandSink {
       live: this.liveOf(game.gameId),
       result: game.result,
       resultConfirmed: game.confirmedBy !== null,
+      startsAtUtcMs: game.earliestStartUtcMs,
+      game: { no: game.gameNo, kind: game.kind, matchId: game.matchId },
     };
   }
 

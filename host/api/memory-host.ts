@@ -29,6 +29,8 @@ export interface BoardSetup {
   readonly white?: PlayerView | null;
   readonly black?: PlayerView | null;
   readonly timeControl?: string | null;
+  readonly startsAtUtcMs?: number | null;
+  readonly game?: BoardView['game'];
 }
 
 export interface RecordedCommand {
@@ -70,6 +72,8 @@ export class MemoryHost implements HostState, CommandSink {
       live: null,
       result: null,
       resultConfirmed: false,
+      startsAtUtcMs: setup.startsAtUtcMs ?? null,
+      ...(setup.game ? { game: setup.game } : {}),
     };
     this.boardById.set(view.id, view);
     if (view.clockId) this.boardByClock.set(view.clockId, view.id);

@@ -44,7 +44,22 @@ const grid = document.getElementById('boards');
 const template = document.getElementById('board-template');
 
 function label(b) {
-  return `${b.eventName || b.event} · R${b.round} · B${b.board}`;
+  const game = b.game && b.game.matchId ? ` · G${b.game.no} ${b.game.kind}` : '';
+  return `${b.eventName || b.event} · R${b.round} · B${b.board}${game}`;
+}
+
+/** Before a game's earliest start (a knockout break), the time left until it; else null. */
+function breakLeftMs(b) {
+  if (b.live || b.result || !b.startsAtUtcMs) return null;
+  const left = b.startsAtUtcMs - hostNowMs();
+  return left > 0 ? left : null;
+}
+
+function infoLine(b) {
+  if (b.result) return `${b.result}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}`;
+  const left = breakLeftMs(b);
+  if (left !== null) return `break: ${formatClockTime(left)} until the start${b.timeControl ? ` · ${b.timeControl}` : ''}`;
+  return b.timeControl || '';
 }
 
 function cardFor(b) {
@@ -65,12 +80,9 @@ function cardFor(b) {
 function renderBoard(b) {
   const card = cardFor(b);
   const live = b.live;
-  const status = b.result ? 'finished' : live ? live.status : b.timeControl ? 'ready' : 'idle';
   card.hidden = eventFilter !== '' && b.event !== eventFilter;
-  card.dataset.status = status;
   card.dataset.turn = live && live.turn ? live.turn : '';
   card.querySelector('.label').textContent = label(b);
-  card.querySelector('.status').textContent = status;
   for (const side of ['white', 'black']) {
     const row = card.querySelector(`.side.${side}`);
     const player = b[side];
@@ -80,13 +92,27 @@ function renderBoard(b) {
     row.querySelector('.flag').hidden = !(live && live.flag === side);
     row.querySelector('.moves').textContent = live ? `#${live.moves[side]}` : '';
   }
-  card.querySelector('.result').textContent = b.result ? `${b.result}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}` : b.timeControl || '';
   repaintTimes(b);
+}
+
+function statusOf(b) {
+  if (b.result) return 'finished';
+  if (b.live) return b.live.status;
+  if (breakLeftMs(b) !== null) return 'break';
+  return b.timeControl ? 'ready' : 'idle';
 }
 
 function repaintTimes(b) {
   const card = cards.get(b.id);
   if (!card) return;
+  const status = statusOf(b);
+  if (card.dataset.status !== status) {
+    card.dataset.status = status;
+    card.querySelector('.status').textContent = status;
+  }
+  const info = card.querySelector('.result');
+  const line = infoLine(b);
+  if (info.textContent !== line) info.textContent = line;
   for (const side of ['white', 'black']) {
     const el = card.querySelector(`.side.${side} .time`);
     const text = b.live ? formatClockTime(remainingNow(b.live, side)) : '';
@@ -112,7 +138,9 @@ function renderAll() {
 
 // Repaint only: running clocks change their text; nothing else is recomputed.
 setInterval(() => {
-  for (const b of boards.values()) if (b.live && b.live.status === 'running') repaintTimes(b);
+  for (const b of boards.values()) {
+    if ((b.live && b.live.status === 'running') || breakLeftMs(b) !== null) repaintTimes(b);
+  }
 }, 50);
 
 // ---- live feed ------------------------------------------------------------------
