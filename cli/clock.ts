@@ -1,0 +1,134 @@
+// `chessclock clock`: the clock firmware at the board. Johnny-Five drives the Arduino
+// (StandardFirmata) on --board; the host is on --link (a serial port, or tcp:HOST:PORT).
+// Without --board the firmware runs on the simulator's virtual board (headless: the LCD
+// text is printed whenever it changes). This file only parses arguments and wires rooms.
+import { randomInt } from 'node:crypto';
+import { connect } from 'node:net';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { SerialPort } from 'serialport';
+import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
+import { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
+import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
+import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
+import { realTimebase } from '../firmware-ts/monotonic.ts';
+import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
+import { DEFAULT_BAUD_RATE, FileOutboxStore } from '../protocol/session-api.ts';
+import { VirtualBoard } from '../simulator/virtual-board.ts';
+
+const HELP = `usage: chessclock clock [--board PORT] [--link PORT|tcp:HOST:PORT] [options]
+
+Runs the clock firmware: Johnny-Five on the Arduino at --board (StandardFirmata),
+the host link on --link (115 200 baud). Without --board, a simulated board.
+
+options:
+  --board PORT           the Arduino's serial port, e.g. /dev/ttyACM0 (omit: simulated board)
+  --link PORT|tcp:H:P    the host link, e.g. /dev/ttyUSB0 (omit: no host; the clock still keeps time)
+  --serial-id ID         the clock's id on the link (default: the machine's host name)
+${CLOCK_OPTIONS_HELP}
+                         (default state dir: ./clock-state; it holds the clock snapshot and the
+                          link outbox, so a power cut or restart loses nothing)`;
+
+async function openLine(spec: string): Promise<Duplex> {
+  const tcp = /^tcp:([^:]+):(\d+)$/.exec(spec);
+  if (tcp) {
+    const socket = connect({ host: tcp[1], port: Number(tcp[2]) });
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    return socket;
+  }
+  const port = new SerialPort({ path: spec, baudRate: DEFAULT_BAUD_RATE, autoOpen: false });
+  await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(new Error(`cannot open --link ${spec}: ${err.message}`)) : resolve())));
+  return port;
+}
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  let options: ClockOptions;
+  let board: string | null = null;
+  let linkSpec: string | null = null;
+  let serialId = hostname();
+  try {
+    options = await parseClockOptions(args);
+    for (let i = 0; i < options.rest.length; i++) {
+      const a = options.rest[i];
+      const v = options.rest[i + 1];
+      if (a === '--board' || a === '--link' || a === '--serial-id') {
+        if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`);
+        i++;
+        if (a === '--board') board = v;
+        else if (a === '--link') linkSpec = v;
+        else serialId = v;
+      } else throw new Error(`unknown option "${a}"`);
+    }
+  } catch (err) {
+    process.stderr.write(`chessclock clock: ${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  const stateDir = options.stateDir ?? 'clock-state';
+
+  let hardware: Hardware;
+  let virtual: VirtualBoard | null = null;
+  try {
+    if (board) hardware = await connectHardware({ port: board }, options.map);
+    else {
+      virtual = new VirtualBoard({ map: options.map, now: realTimebase.now });
+      hardware = await connectHardware({ io: virtual }, options.map);
+    }
+  } catch (err) {
+    process.stderr.write(`chessclock clock: board ${board ?? '(simulated)'}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const firmware = new ClockFirmware({
+    hardware,
+    time: realTimebase,
+    timeControl: options.timeControl,
+    snapshots: fileSnapshotStore(stateDir),
+    sound: options.sound ?? options.map.piezo?.enabled ?? true,
+  });
+  if (firmware.restored) process.stdout.write(`restored the game saved in ${stateDir} (paused; the arbiter confirms with ok)\n`);
+
+  let link: ClockLink | null = null;
+  let line: Duplex | null = null;
+  if (linkSpec) {
+    try {
+      line = await openLine(linkSpec);
+    } catch (err) {
+      process.stderr.write(`chessclock clock: ${(err as Error).message}\n`);
+      firmware.stop();
+      return 1;
+    }
+    link = linkClockToHost(firmware, line, {
+      serialId,
+      outboxStore: new FileOutboxStore(join(stateDir, 'outbox.json')),
+      bootId: randomInt(0, 2 ** 32 - 1),
+    });
+    link.link.on('up', () => process.stdout.write(`host link up on ${linkSpec}\n`));
+    link.link.on('close', (err: Error | null) => process.stdout.write(`host link closed${err ? `: ${err.message}` : ''}\n`));
+  }
+  if (virtual) {
+    // Headless simulated board: show what its LCD shows.
+    let last = '';
+    const show = () => {
+      const text = virtual!.screen().join(' | ');
+      if (text !== last) process.stdout.write(`LCD ${text}\n`);
+      last = text;
+    };
+    firmware.on('paint', show);
+    show();
+  }
+  // The clock runs until it is stopped; a ready clock has no timer pending, so hold the loop open.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  clearInterval(keepAlive);
+  link?.close('clock stopped');
+  line?.destroy();
+  firmware.stop();
+  return 0;
+}
