@@ -260,3 +260,58 @@ describe('reconnects and reboots keep every event, named by (boot id, seq)', () 
     expect(t.got.clock.map((m) => m.seq)).toEqual([1]); // the +60 s adjustment ran once
   });
 });
+
+describe('deferred acks: acknowledge only what the application has made durable', () => {
+  it('nothing is acked until handled(); then acks advance in order, and nothing is delivered twice', async () => {
+    const t = setup({ host: { deferAck: true } });
+    await t.time.runUntil(() => t.clock.state === 'up' && t.host.state === 'up');
+    for (let i = 0; i < 3; i++) void t.clock.send(moved(i));
+    await t.time.runUntil(() => t.got.host.length === 3);
+    t.time.advance(1_000); // the clock's retransmissions come and are dropped as duplicates
+    await settle();
+    expect(t.clock.outbox.size).toBe(3);
+    expect(t.got.host.map((m) => m.seq)).toEqual([1, 2, 3]);
+    t.got.host[1].handled(); // out of order: seq 1 is not durable yet, so nothing can be acked
+    t.time.advance(50);
+    await settle();
+    expect(t.clock.outbox.size).toBe(3);
+    t.got.host[0].handled();
+    await t.time.runUntil(() => t.clock.outbox.size === 1);
+    t.got.host[2].handled();
+    await t.time.runUntil(() => t.clock.outbox.size === 0);
+    expect(t.got.host.map((m) => m.seq)).toEqual([1, 2, 3]);
+    expect(t.host.counters.duplicatesDropped).toBeGreaterThan(0);
+  });
+
+  it('onMessage: acked when its promise resolves; a host that crashes before that gets the events again', async () => {
+    const t = setup({ host: { deferAck: true, onMessage: () => new Promise<void>(() => {}) } }); // never durable
+    await t.time.runUntil(() => t.clock.state === 'up' && t.host.state === 'up');
+    void t.clock.send(moved(0));
+    void t.clock.send(moved(1));
+    await t.time.runUntil(() => t.got.host.length === 2);
+    t.host.close('host crashed before the journal write');
+    const durable: number[] = [];
+    const host2 = createLink(t.pair.b, {
+      role: 'host',
+      time: t.time,
+      autoSync: false,
+      deferAck: true,
+      onMessage: async (m) => {
+        durable.push(m.seq);
+      },
+      random: counter(77),
+    });
+    await t.time.runUntil(() => t.clock.outbox.size === 0 && host2.state === 'up');
+    expect(durable).toEqual([1, 2]);
+  });
+
+  it('an onMessage that fails closes the link, naming the message', async () => {
+    const t = setup({ host: { deferAck: true, onMessage: async () => { throw new Error('disk full'); } } });
+    await t.time.runUntil(() => t.clock.state === 'up' && t.host.state === 'up');
+    void t.clock.send(moved(0));
+    await t.time.runUntil(() => t.host.state === 'closed');
+    expect(t.host.closedBecause?.message).toBe('link closed: the application failed to handle seq 1 of boot 49420: disk full');
+    expect(t.clock.outbox.size).toBe(1);
+  });
+});
+

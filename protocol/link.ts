@@ -42,6 +42,11 @@ export interface ReceivedMessage {
   /** The boot the seq belongs to: (peer, bootId, seq) names a sequenced message uniquely. */
   readonly bootId: number;
   /**
+   * With `deferAck`: call when the application is done with the message (e.g. its journal
+   * write is durable); only then is it acknowledged. Idempotent; a no-op otherwise.
+   */
+  readonly handled: () => void;
+  /**
    * Our monotonic ms when the frame that made it deliverable arrived (its own frame, or —
    * for a message held behind a gap — the one that filled the gap).
    */
@@ -92,6 +97,18 @@ export interface LinkOptions {
   /** Clock role: first Hello repeat interval; it doubles up to `maxHelloIntervalMs`. */
   readonly helloIntervalMs?: number;
   readonly maxHelloIntervalMs?: number;
+  /**
+   * Acknowledge a sequenced message only once the application has handled it (called
+   * `message.handled()`, or `onMessage`'s promise resolved), not when it arrives: "ack only
+   * after the write is durable". Delivery stays in order and exactly once.
+   */
+  readonly deferAck?: boolean;
+  /**
+   * Called for every received message, in order. With `deferAck` the message is handled
+   * when the returned promise resolves; if it rejects the link closes (the peer resends the
+   * unacknowledged messages on the next link).
+   */
+  readonly onMessage?: (m: ReceivedMessage) => void | Promise<void>;
   /** The version we claim (tests of negotiation; the frame byte follows `major`). */
   readonly version?: ProtocolVersion;
   /** Random uint32 source (session ids, host boot id); injectable for reproducible tests. */
@@ -178,6 +195,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private readonly refused = new Map<string, Nack>();
   /** Highest seq delivered per peer boot: a reconnect must not deliver them again. */
   private readonly deliveredThrough = new Map<number, number>();
+  /** deferAck: per peer boot, delivered seqs not yet handled (ascending) and those handled early. */
+  private readonly unhandled = new Map<number, { queue: number[]; done: Set<number> }>();
   /** Arrival time of the frame being handled (stamped on delivered messages). */
   private lastArrival = 0;
   private helloTimer: TimerHandle | null = null;
@@ -436,6 +455,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
 
   private up(ourBoot: number, peerBoot: number, peerFirstSeq: number): void {
     const already = this.deliveredThrough.get(peerBoot) ?? 0;
+    const ceiling = this.opts.deferAck ? this.handledThrough(peerBoot) : Infinity;
     const info: SessionInfo = {
       id: this.sessionId,
       ourBoot,
@@ -447,6 +467,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
         failed: (err) => this.fail(err),
       }, this.opts.session),
     };
+    if (this.opts.deferAck) info.session.setAckCeiling(ceiling);
     this.current = info;
     this.st = 'up';
     this.own.handshakes++;
@@ -521,7 +542,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       const app = body.case !== undefined && !CONTROL.has(body.case) ? (body as Body) : null;
       session.onMessage(env.seq, app);
     } else if (body.case === 'status') {
-      this.emitMessage({ body: body as Body, seq: 0, bootId: this.current!.peerBoot, arrivedAtMs });
+      this.emitMessage({ body: body as Body, seq: 0, bootId: this.current!.peerBoot, arrivedAtMs, handled: () => {} });
     }
     // The ack last: a Nack riding with the ack that covers its seq must be seen first.
     this.current?.session.onAck(env.ack);
@@ -529,11 +550,45 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
 
   private deliver(body: Body, seq: number, peerBoot: number): void {
     this.deliveredThrough.set(peerBoot, seq);
-    this.emitMessage({ body, seq, bootId: peerBoot, arrivedAtMs: this.lastArrival });
+    let handled = () => {};
+    if (this.opts.deferAck) {
+      let u = this.unhandled.get(peerBoot);
+      if (!u) this.unhandled.set(peerBoot, (u = { queue: [], done: new Set() }));
+      u.queue.push(seq);
+      handled = () => this.markHandled(peerBoot, seq);
+    }
+    this.emitMessage({ body, seq, bootId: peerBoot, arrivedAtMs: this.lastArrival, handled });
   }
 
   private emitMessage(m: ReceivedMessage): void {
     this.emit('message', m);
+    const hook = this.opts.onMessage;
+    if (!hook) return;
+    let result: void | Promise<void>;
+    try {
+      result = hook(m);
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    Promise.resolve(result).then(
+      () => m.handled(),
+      (err: unknown) => this.fail(new LinkClosedError(`the application failed to handle seq ${m.seq} of boot ${m.bootId}: ${err instanceof Error ? err.message : String(err)}`)),
+    );
+  }
+
+  /** The highest seq of `peerBoot` such that every delivered seq up to it is handled. */
+  private handledThrough(peerBoot: number): number {
+    const u = this.unhandled.get(peerBoot);
+    if (u && u.queue.length > 0) return u.queue[0] - 1;
+    return this.deliveredThrough.get(peerBoot) ?? 0;
+  }
+
+  private markHandled(peerBoot: number, seq: number): void {
+    const u = this.unhandled.get(peerBoot);
+    if (!u || this.st === 'closed') return;
+    u.done.add(seq);
+    while (u.queue.length > 0 && u.done.has(u.queue[0])) u.done.delete(u.queue.shift()!);
+    if (this.current && this.current.peerBoot === peerBoot) this.current.session.setAckCeiling(this.handledThrough(peerBoot));
   }
 
   private acked(entries: readonly OutboxEntry<Body>[]): void {

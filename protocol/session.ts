@@ -117,6 +117,7 @@ export class Session<B> {
   private retransmitTimerAt = Infinity;
 
   private expected: number;
+  private ackCeiling = Infinity;
   private readonly held = new Map<number, B | null>();
   private ackPending = 0;
   private ackTimer: TimerHandle | null = null;
@@ -143,7 +144,18 @@ export class Session<B> {
 
   /** The cumulative ack value: the highest seq received in order. */
   get ackValue(): number {
-    return this.expected - 1;
+    return Math.min(this.expected - 1, this.ackCeiling);
+  }
+
+  /**
+   * Deferred acks: never acknowledge beyond `seq`, however far delivery got. The link moves
+   * the ceiling as the application finishes with messages (e.g. after a durable journal
+   * write), so a crash before that leaves them unacknowledged and the peer resends them.
+   */
+  setAckCeiling(seq: number): void {
+    const before = this.ackValue;
+    this.ackCeiling = seq;
+    if (this.ackValue > before) this.ackSoon(false);
   }
 
   get currentRtoMs(): number {
