@@ -268,8 +268,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
    * Queues a message for reliable, in-order, exactly-once delivery. Resolves when the peer
    * acknowledges it; rejects with NackError if the peer refuses it, with LinkClosedError /
    * SessionTimeoutError if the link dies first (the message then stays in the outbox, so a
-   * persisted outbox still delivers it on the next link). Throws synchronously — via the
-   * returned promise — for an invalid or oversized body, or a full outbox.
+   * persisted outbox still delivers it on the next link; ignoring the promise is fine).
+   * Rejects at once for an invalid or oversized body, a control body, or a full outbox.
    */
   send(body: Body | BodyInit): Promise<void> {
     if (this.st === 'closed') return Promise.reject(this.closeError ?? new LinkClosedError('closed'));
@@ -283,6 +283,9 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       return Promise.reject(err);
     }
     const promise = new Promise<void>((resolve, reject) => this.pending.set(key(entry.bootId, entry.seq), { resolve, reject }));
+    // The firmware fires and forgets: the outbox, not this promise, guarantees delivery. A
+    // link that closes must not turn every such send into an unhandled rejection.
+    promise.catch(() => {});
     this.current?.session.pump();
     return promise;
   }
