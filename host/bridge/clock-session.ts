@@ -1,0 +1,315 @@
+// One clock's session on the host: the session actor (session.machine.ts) with its
+// effects — opening the line, the host-role Link on it, handing each delivered message to
+// the host synchronously, and requests to the clock (Configure, Command) answered by the
+// clock's ack, ConfigureAck or Nack.
+//
+// "Acknowledge only after the write is durable" (issue 5; REQUESTS.md L1): the Link's
+// Session marks a message received and then calls our 'message' listener synchronously
+// (protocol/session.ts accept → deliver → link.emit). Its acknowledgement leaves later:
+// from a timer (ackDelayMs), or riding on the next frame we transmit, or right after the
+// delivery loop returns (ackEvery) — never before the listener returned. The host's
+// listener appends to the journal with better-sqlite3, which is synchronous and returns
+// only after the transaction committed with synchronous=FULL. So an ack can only leave
+// after the event is durable, PROVIDED the listener writes before it transmits anything
+// (no link.send before the journal write) and closes the link when the write fails —
+// closing stops the Session, so the ack it owes is never sent and the clock keeps the
+// event in its outbox for the next session. test/host-bridge.test.ts checks both.
+import type { Duplex } from 'node:stream';
+import { createActor, fromPromise, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
+import type { Nack } from '../../protocol/gen/chessclock_pb.ts';
+import { Nack_Code } from '../../protocol/gen/chessclock_pb.ts';
+import {
+  createLink,
+  NackError,
+  type BodyInit,
+  type Link,
+  type LinkOptions,
+  type ReceivedMessage,
+  type TimeSource,
+  type TimeSyncEstimator,
+} from '../../protocol/session-api.ts';
+import type { Hello, Status } from '../../protocol/gen/chessclock_pb.ts';
+import { sessionMachine, type BackoffOptions, type SessionStateName } from './session.machine.ts';
+
+/** An open line to one clock: a serial port, a pty, an in-memory end. */
+export interface Line {
+  readonly duplex: Duplex;
+  /** Closes the line (idempotent). */
+  close(): Promise<void> | void;
+}
+
+/** What the host does with a session's life and its messages. */
+export interface SessionHandler {
+  /** The clock greeted (first time, after a reconnect, or after it rebooted). */
+  online(session: ClockSession): void;
+  offline(session: ClockSession, reason: string): void;
+  /**
+   * A message from the clock, in order, exactly once per session. MUST be synchronous and
+   * journal before returning: the ack goes out after it returns. Throwing refuses the
+   * message: the line is closed unacknowledged and the clock resends it later.
+   */
+  message(session: ClockSession, m: ReceivedMessage): void;
+}
+
+export type LinkTuning = Pick<LinkOptions, 'autoSync' | 'session' | 'timeSync' | 'admit' | 'random'>;
+
+export interface ClockSessionOptions {
+  /** The line's name (port path, or a test's label). */
+  readonly key: string;
+  readonly open: () => Promise<Line>;
+  readonly time: TimeSource;
+  readonly handler: SessionHandler;
+  readonly link?: LinkTuning;
+  readonly backoff?: BackoffOptions;
+  /** How long a Configure may wait for ConfigureAck after its ack (default 5 s). */
+  readonly configureTimeoutMs?: number;
+}
+
+/** The clock cannot be reached now: nothing was sent, or the line died before its answer. */
+export class ClockOfflineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClockOfflineError';
+  }
+}
+
+/** The clock refused the request (its Nack); the clock changed nothing. */
+export class ClockRefusedError extends Error {
+  constructor(readonly nack: Pick<Nack, 'code' | 'reason' | 'refusedSeq'>) {
+    super(nack.reason || `refused (${Nack_Code[nack.code] ?? nack.code})`);
+    this.name = 'ClockRefusedError';
+  }
+}
+
+export class ClockSession {
+  readonly key: string;
+  private readonly opts: ClockSessionOptions;
+  private readonly actor: Actor<typeof sessionMachine>;
+  private line: Line | null = null;
+  private linkNow: Link | null = null;
+  /** Sync estimates per clock boot kept across links: a reconnect of the same boot maps at once. */
+  private readonly estimators = new Map<number, TimeSyncEstimator>();
+  private readonly nackWaiters = new Map<number, (nack: Nack) => void>();
+  private readonly configureWaiters = new Map<string, () => void>();
+  /** The last Hello this host accepted from the clock (survives a line loss). */
+  hello: Hello | null = null;
+  /** The clock's last Status heartbeat and when (host ms) it came. */
+  lastStatus: { status: Status; atHostMs: number } | null = null;
+
+  constructor(opts: ClockSessionOptions) {
+    this.key = opts.key;
+    this.opts = opts;
+    const clock: XstateClock = {
+      setTimeout: (fn, ms) => opts.time.setTimer(fn, ms),
+      clearTimeout: (h) => opts.time.clearTimer(h as never),
+    };
+    const machine = sessionMachine.provide({
+      actors: {
+        openLine: fromPromise(async () => {
+          this.line = await opts.open();
+        }),
+        handshake: fromPromise(() => this.handshake()),
+      },
+      actions: {
+        releaseLine: () => this.release(),
+        // After the transition settles, so the handler sees the session online.
+        wentOnline: () =>
+          queueMicrotask(() => {
+            if (this.online) this.opts.handler.online(this);
+          }),
+        wentOffline: ({ context }) => this.opts.handler.offline(this, context.lastError ?? 'line lost'),
+      },
+    });
+    this.actor = createActor(machine, { input: { backoff: opts.backoff }, clock });
+  }
+
+  start(): this {
+    this.actor.start();
+    return this;
+  }
+
+  /** Stops the actor and closes the line; resolves when the line is closed. */
+  async stop(): Promise<void> {
+    this.actor.send({ type: 'STOP' });
+    await this.releasing;
+  }
+
+  get state(): SessionStateName {
+    return this.actor.getSnapshot().value as SessionStateName;
+  }
+
+  /** A session is up on the current link (the actor is online or just entering it). */
+  get online(): boolean {
+    return this.linkNow?.state === 'up';
+  }
+
+  /** The clock's serial id once it greeted (stays known while it is away). */
+  get clockId(): string | null {
+    return this.hello?.serialId ?? null;
+  }
+
+  get lastError(): string | null {
+    return this.actor.getSnapshot().context.lastError;
+  }
+
+  get connections(): number {
+    return this.actor.getSnapshot().context.connections;
+  }
+
+  get link(): Link | null {
+    return this.linkNow;
+  }
+
+  /** Subscribe to state changes (tests, logs). */
+  onState(fn: (state: SessionStateName) => void): () => void {
+    const sub = this.actor.subscribe((s) => fn(s.value as SessionStateName));
+    return () => sub.unsubscribe();
+  }
+
+  /** The time-sync estimator for a boot of this clock (this link's, or one kept from an earlier link). */
+  estimatorFor(bootId: number): TimeSyncEstimator | null {
+    const live = this.linkNow?.timeSyncByBoot.get(bootId);
+    if (live?.estimate()) return live;
+    return this.estimators.get(bootId) ?? live ?? null;
+  }
+
+  /**
+   * Sends a Configure or Command and resolves once the clock accepted it: acked without a
+   * Nack (Command) or answered with ConfigureAck (Configure). Rejects with ClockOfflineError
+   * when the clock is not online or the line dies first, ClockRefusedError on a Nack.
+   */
+  async request(body: BodyInit): Promise<void> {
+    const link = this.linkNow;
+    if (!this.online || !link) {
+      throw new ClockOfflineError(`clock ${this.clockId ?? this.key} is offline (${this.state}${this.lastError ? `: ${this.lastError}` : ''})`);
+    }
+    // The seq this send takes: the outbox numbers entries in order and send() accepts synchronously.
+    const seq = link.outbox.nextSeq;
+    let refused: Nack | null = null;
+    this.nackWaiters.set(seq, (n) => (refused = n));
+    const gameId = body.case === 'configure' ? String((body.value as { gameId?: string }).gameId ?? '') : null;
+    let configured = false;
+    let wakeConfigure: (() => void) | null = null;
+    if (gameId !== null) {
+      this.configureWaiters.set(gameId, () => {
+        configured = true;
+        wakeConfigure?.();
+      });
+    }
+    try {
+      try {
+        await link.send(body);
+      } catch (err) {
+        if (err instanceof NackError) throw new ClockRefusedError(err.nack);
+        throw new ClockOfflineError(`clock ${this.clockId ?? this.key}: ${(err as Error).message}; the request may not have arrived`);
+      }
+      // The clock answers inside its handler, so a Nack rides on the frame that carries our
+      // ack and was delivered just before it; give a separately sent one a turn too.
+      await new Promise<void>((r) => setImmediate(r));
+      if (refused) throw new ClockRefusedError(refused);
+      if (gameId !== null && !configured) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = this.opts.time.setTimer(() => {
+            cleanup();
+            reject(new ClockOfflineError(`clock ${this.clockId ?? this.key} acknowledged Configure ${gameId} but did not confirm it within ${this.configureTimeoutMs} ms`));
+          }, this.configureTimeoutMs);
+          const onClose = () => {
+            cleanup();
+            reject(new ClockOfflineError(`clock ${this.clockId ?? this.key}: the line closed before it confirmed Configure ${gameId}`));
+          };
+          const poll = () => {
+            if (refused) {
+              cleanup();
+              reject(new ClockRefusedError(refused));
+            } else if (configured) {
+              cleanup();
+              resolve();
+            }
+          };
+          const cleanup = () => {
+            this.opts.time.clearTimer(timer);
+            link.off('close', onClose);
+            wakeConfigure = null;
+            this.nackWaiters.set(seq, (n) => (refused = n));
+          };
+          wakeConfigure = poll;
+          this.nackWaiters.set(seq, (n) => {
+            refused = n;
+            poll();
+          });
+          link.once('close', onClose);
+        });
+      }
+    } finally {
+      this.nackWaiters.delete(seq);
+      if (gameId !== null) this.configureWaiters.delete(gameId);
+    }
+  }
+
+  private get configureTimeoutMs(): number {
+    return this.opts.configureTimeoutMs ?? 5_000;
+  }
+
+  // ─── effects ───────────────────────────────────────────────────────────────────────
+
+  private async handshake(): Promise<void> {
+    const line = this.line;
+    if (!line) throw new Error('no open line');
+    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link });
+    this.linkNow = link;
+    link.on('message', (m: ReceivedMessage) => this.onMessage(link, m));
+    link.on('up', () => {
+      if (link.peerHello) this.hello = link.peerHello;
+      // A re-greeting on a live line (the clock rebooted): the host re-reads it.
+      if (this.state === 'online' && this.linkNow === link) this.opts.handler.online(this);
+    });
+    link.on('close', (err: Error) => {
+      this.keepEstimates(link);
+      if (this.linkNow === link) this.actor.send({ type: 'LINE_LOST', reason: err.message });
+    });
+    await link.ready;
+    this.hello = link.peerHello;
+  }
+
+  private onMessage(link: Link, m: ReceivedMessage): void {
+    // A link closed inside this delivery loop (a failed journal write) delivers no more.
+    if (link !== this.linkNow || link.state === 'closed') return;
+    const body = m.body;
+    if (body.case === 'nack') {
+      this.nackWaiters.get(body.value.refusedSeq)?.(body.value);
+      return;
+    }
+    if (body.case === 'configureAck') {
+      this.configureWaiters.get(body.value.gameId)?.();
+      return;
+    }
+    if (body.case === 'status') this.lastStatus = { status: body.value, atHostMs: m.arrivedAtMs };
+    try {
+      this.opts.handler.message(this, m);
+    } catch (err) {
+      // Not journaled → not acknowledged: closing stops the Session before its ack leaves.
+      link.close(`the host could not journal seq ${m.seq} of boot ${m.bootId}: ${(err as Error).message}`);
+    }
+  }
+
+  private keepEstimates(link: Link): void {
+    for (const [boot, est] of link.timeSyncByBoot) if (est.estimate()) this.estimators.set(boot, est);
+  }
+
+  private releasing: Promise<void> = Promise.resolve();
+
+  private release(): void {
+    const link = this.linkNow;
+    const line = this.line;
+    this.linkNow = null;
+    this.line = null;
+    if (link) {
+      this.keepEstimates(link);
+      link.close('session released');
+    }
+    if (line) this.releasing = Promise.resolve(line.close()).catch(() => undefined);
+  }
+}
+
+/** XState's clock interface (delays of `after`), as the actor options type it. */
+type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;

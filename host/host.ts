@@ -1,0 +1,472 @@
+// The host: the clocks of a hall, tied to the journal, the tournament and the network side.
+//
+//   clock ─line─► ClockSession (one actor per clock) ─► journal (durable) ─► ack to the clock
+//                                                     └► live feed (WebSocket, MQTT outbox)
+//   arbiter ─API─► Host.execute ─► Command/Configure to the clock (ack or Nack) ─► journal
+//                              └─ confirm-result ─► Director ─► next game configured on the clock
+//
+// `Host` implements the network side's ports (host/api/host-ports.ts): HostState and
+// CommandSink (through JournalHost, which journals every arbiter write with who did it) and
+// ExportSource (TRF, PGN, JSON Lines over the journal), so
+// `buildApi({ state: host, commands: host, exports: host, tokens })` serves the real hall.
+//
+// Everything the host knows lives in the journal; the in-memory parts (sessions, which game
+// a clock was last configured for) are rebuilt when a host restarts on the same file.
+import { Command_Kind, Side as WireSide } from '../protocol/gen/chessclock_pb.ts';
+import type { BodyInit, ReceivedMessage } from '../protocol/session-api.ts';
+import { timeControlToProto } from '../protocol/time-control-codec.ts';
+import type { Side } from '../protocol/time-control.ts';
+import { JournalHost } from './api/journal-host.ts';
+import { journalExports } from './api/journal-exports.ts';
+import type {
+  Actor,
+  ArbiterCommand,
+  BoardView,
+  ClockEventRecord,
+  CommandOutcome,
+  CommandSink,
+  EventPage,
+  EventQuery,
+  ExportSource,
+  HostState,
+  MatchView,
+  ResultView,
+} from './api/host-ports.ts';
+import { Director, DirectorError } from './director/director.ts';
+import { JournalError, type ClockEventInput, type GameResult, type GameRow, type Journal } from './journal/journal.ts';
+import { findEvent, type Hall, type TournamentEvent } from './tournament/model.ts';
+import type { BackoffOptions } from './bridge/session.machine.ts';
+import { ClockOfflineError, ClockRefusedError, ClockSession, type Line, type LinkTuning } from './bridge/clock-session.ts';
+import { clockInstantToUtc, journalInput } from './bridge/clock-event.ts';
+import { eventBoardAt, tableOf } from './hall/tables.ts';
+import type { HostClock } from './utc.ts';
+
+export interface HostOptions {
+  readonly journal: Journal;
+  readonly hall: Hall;
+  readonly clock: HostClock;
+  /** Hall tables by clock serial id (ports file `serial` entries). */
+  readonly tablesBySerial?: ReadonlyMap<string, number>;
+  readonly link?: LinkTuning;
+  readonly backoff?: BackoffOptions;
+  readonly configureTimeoutMs?: number;
+  /** One line per notable happening (clock online/offline, configure refused, ...). */
+  readonly log?: (line: string) => void;
+}
+
+/** Who the host signs its own journaled actions with (configuring a clock for the next game). */
+export const HOST_ACTOR = 'host';
+
+const WIRE_SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
+
+/** A knockout board between two games: the countdown the dashboard shows. */
+export interface BreakView {
+  readonly nextGameNo: number;
+  readonly nextStage: string;
+  readonly startsUtcMs: number;
+  readonly remainingMs: number;
+}
+
+export class Host implements HostState, CommandSink, ExportSource {
+  readonly journal: Journal;
+  readonly hall: Hall;
+  readonly director: Director;
+  /** The journal-backed HostState/CommandSink; the host adds the clocks behind it. */
+  readonly state: JournalHost;
+  private readonly exportsOf: ExportSource;
+  private readonly clock: HostClock;
+  private readonly opts: HostOptions;
+  private readonly sessions = new Map<string, ClockSession>();
+  private readonly tablesByLine = new Map<string, number>();
+  private readonly tablesBySerial: Map<string, number>;
+  /** Game last configured on each clock, per link (a new link configures again if still due). */
+  private readonly configured = new WeakMap<object, number>();
+  private readonly busy = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(opts: HostOptions) {
+    this.opts = opts;
+    this.journal = opts.journal;
+    this.hall = opts.hall;
+    this.clock = opts.clock;
+    this.tablesBySerial = new Map(opts.tablesBySerial ?? []);
+    this.director = new Director(opts.journal, opts.hall);
+    this.state = new JournalHost({
+      journal: opts.journal,
+      hall: opts.hall,
+      nowUtcMs: () => this.clock.nowUtcMs(),
+      commander: (command, game) => this.commandClock(command, game),
+    });
+    this.exportsOf = journalExports(opts.journal, opts.hall, () => this.clock.nowUtcMs());
+  }
+
+  // ─── lines and rounds ───────────────────────────────────────────────────────────────
+
+  /** Opens the current round of every event (idempotent: a restarted host finds its games). */
+  start(): this {
+    this.openCurrentRounds();
+    return this;
+  }
+
+  /**
+   * Adds a line to a clock (serial port path, pty, in-memory end): one session actor for it.
+   * `table` places whatever clock greets on this line.
+   */
+  addLine(key: string, open: () => Promise<Line>, placement: { table?: number } = {}): ClockSession {
+    if (this.closed) throw new Error('host is closed');
+    if (this.sessions.has(key)) throw new Error(`line ${key} is already open`);
+    if (placement.table !== undefined) this.tablesByLine.set(key, placement.table);
+    const session = new ClockSession({
+      key,
+      open,
+      time: this.clock,
+      link: this.opts.link,
+      backoff: this.opts.backoff,
+      configureTimeoutMs: this.opts.configureTimeoutMs,
+      handler: {
+        online: (s) => this.online(s),
+        offline: (s, reason) => this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`),
+        message: (s, m) => this.message(s, m),
+      },
+    });
+    this.sessions.set(key, session);
+    session.start();
+    return session;
+  }
+
+  /** Stops a line's session (its port vanished for good). */
+  async removeLine(key: string): Promise<void> {
+    const s = this.sessions.get(key);
+    this.sessions.delete(key);
+    await s?.stop();
+  }
+
+  lines(): ClockSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The session of a clock (by serial id), if any line carries it. */
+  sessionOf(clockId: string): ClockSession | undefined {
+    let found: ClockSession | undefined;
+    for (const s of this.sessions.values()) if (s.clockId === clockId && (!found || s.online)) found = s;
+    return found;
+  }
+
+  /** Places a clock by its serial id (ports file `serial` entry). */
+  placeClock(serialId: string, table: number): void {
+    this.tablesBySerial.set(serialId, table);
+    const s = this.sessionOf(serialId);
+    if (s?.online) this.syncClock(s);
+  }
+
+  /** Resolves when every configure the host started on its own has finished. */
+  async idle(): Promise<void> {
+    while (this.busy.size) await Promise.allSettled([...this.busy]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.sessions.values()].map((s) => s.stop()));
+    this.sessions.clear();
+    await this.idle();
+  }
+
+  /** The round each event plays now: the first one not finished. */
+  currentRound(event: TournamentEvent): number | null {
+    for (const r of event.rounds) if (!this.roundFinished(event, r.number)) return r.number;
+    return null;
+  }
+
+  private roundFinished(event: TournamentEvent, round: number): boolean {
+    const r = event.rounds.find((x) => x.number === round)!;
+    if (event.kind === 'knockout') {
+      const decided = this.journal.matchesByEvent(event.id).filter((m) => m.round === round && m.status === 'decided');
+      return decided.length === r.knockout.length;
+    }
+    const games = this.journal.gamesByRound(event.id, round);
+    return games.length === r.boards.length && games.every((g) => g.result !== null && g.confirmedBy !== null);
+  }
+
+  private openCurrentRounds(): void {
+    const now = this.clock.nowUtcMs();
+    for (const event of this.hall.events) {
+      const round = this.currentRound(event);
+      if (round === null) continue;
+      if (this.journal.gamesByRound(event.id, round).length === 0) this.log(`opening ${event.id} round ${round}`);
+      this.director.openRound(event.id, round, now);
+    }
+    for (const s of this.sessions.values()) if (s.online) this.syncClock(s);
+  }
+
+  // ─── clocks ─────────────────────────────────────────────────────────────────────────
+
+  private online(s: ClockSession): void {
+    const hello = s.hello!;
+    this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.clock.nowUtcMs() });
+    this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
+    this.syncClock(s);
+  }
+
+  /** The game the clock at this session should show: its table's current game, or the one it is assigned to. */
+  private gameFor(s: ClockSession): GameRow | null {
+    const clockId = s.clockId!;
+    const table = tableOf({ byLine: this.tablesByLine, bySerial: this.tablesBySerial }, s.key, clockId);
+    if (table === null) return this.journal.currentGameForClock(clockId);
+    for (const { event, board } of eventBoardAt(this.hall, table)) {
+      const state = this.journal.boardStates(event.id).find((b) => b.board === board);
+      if (state) return state.game;
+    }
+    return null;
+  }
+
+  /** Assigns the clock to its board's current game and configures it if the game has not begun. */
+  private syncClock(s: ClockSession): void {
+    if (!s.online || s.clockId === null) return;
+    const game = this.gameFor(s);
+    if (!game || game.result !== null) return;
+    if (game.clockId !== s.clockId) this.journal.assignClock(game.gameId, s.clockId);
+    const link = s.link!;
+    if (this.configured.get(link) === game.gameId) return;
+    // A game with events is under way on the clock (a reconnect, a host restart): leave it.
+    if (this.journal.eventsByGame(game.gameId).length > 0) return;
+    this.configured.set(link, game.gameId);
+    this.track(
+      this.configureClock(s, this.journal.getGame(game.gameId)!, HOST_ACTOR).catch((err) => {
+        if (this.configured.get(link) === game.gameId) this.configured.delete(link);
+        this.log(`configure of game ${game.gameId} on clock ${s.clockId}: ${(err as Error).message}`);
+      }),
+    );
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.busy.add(p);
+    void p.finally(() => this.busy.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  /** The Configure for a game: its labels, players, control and default time. */
+  configureBody(game: GameRow, override: { timeControl?: GameRow['timeControlValue']; white?: string; black?: string } = {}): BodyInit {
+    const event = this.hall.events.find((e) => e.id === game.event);
+    const cut = (s: string) => s.slice(0, 128); // wire text fields: at most 128 characters
+    return {
+      case: 'configure',
+      value: {
+        gameId: String(game.gameId),
+        event: cut(event?.name ?? game.event),
+        round: game.matchId !== null ? `${game.round}.${game.gameNo}` : String(game.round),
+        board: String(game.board),
+        whitePlayer: cut(override.white ?? game.white),
+        blackPlayer: cut(override.black ?? game.black),
+        ...timeControlToProto(override.timeControl ?? game.timeControlValue),
+      },
+    } as BodyInit;
+  }
+
+  private async configureClock(s: ClockSession, game: GameRow, by: string): Promise<void> {
+    const where = { gameId: game.gameId, clockId: s.clockId, event: game.event, round: game.round, board: game.board };
+    try {
+      await s.request(this.configureBody(game));
+    } catch (err) {
+      this.journal.recordArbiterAction({ utcMs: this.clock.nowUtcMs(), arbiter: by, action: 'configure-clock', ...where, payload: { timeControl: game.timeControl }, outcome: 'rejected', reason: (err as Error).message });
+      throw err;
+    }
+    this.journal.recordArbiterAction({ utcMs: this.clock.nowUtcMs(), arbiter: by, action: 'configure-clock', ...where, payload: { timeControl: game.timeControl, white: game.white, black: game.black }, outcome: 'applied' });
+    this.log(`clock ${s.clockId} configured for ${game.event} round ${game.round} board ${game.board} game ${game.gameNo} (${game.timeControl})`);
+  }
+
+  /**
+   * A message from a clock, synchronously (see clock-session.ts on "ack after durable"):
+   * journal it first, act on it after. A throw here leaves it unacknowledged.
+   */
+  private message(s: ClockSession, m: ReceivedMessage): void {
+    if (m.body.case !== 'clockEvent') return; // status heartbeats: kept on the session, not journaled
+    const clockId = s.clockId;
+    if (clockId === null) throw new Error('a clock event before the clock greeted');
+    const at = clockInstantToUtc(s.estimatorFor(m.bootId), m.body.value.atMs, this.clock.utcReference(), m.arrivedAtMs);
+    const input = journalInput(clockId, m.bootId, m.seq, m.body.value, at);
+    const { id } = this.state.append(input); // durable when it returns
+    if (input.type === 'result') this.resultFromClock(id, input);
+  }
+
+  /** Players entered a result and both confirmed it on the clock: report it (the arbiter confirms later). */
+  private resultFromClock(eventRowId: number, input: ClockEventInput): void {
+    const row = this.journal.eventsAfter(eventRowId - 1, 1)[0];
+    if (!row || row.gameId === null) return this.log(`clock ${input.clockId}: result ${String(input.detail?.result)} for no game (clock not assigned)`);
+    const game = this.journal.getGame(row.gameId)!;
+    // A retransmitted result after a host crash: report only once.
+    if (game.result !== null) return;
+    const events = this.journal.eventsByGame(game.gameId).filter((e) => e.type !== 'result');
+    const last = events.at(-1);
+    let result = input.detail!.result as GameResult;
+    let how = last?.type === 'flag' ? 'flag' : 'played';
+    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit; the game was
+    // not played (TRF `+`/`-`, not 1/0), whatever the players keyed into the clock.
+    const forfeit = events.find((e) => e.type === 'forfeit');
+    if (forfeit && !events.some((e) => e.type === 'moved' && e.side === forfeit.side)) {
+      result = forfeit.side === 'white' ? '-+' : '+-';
+      how = 'forfeit-lateness';
+    }
+    try {
+      this.journal.reportResult(game.gameId, { result, how, source: 'clock', bothPlayersConfirmed: true, utcMs: input.utcMs, endedUtcMs: last?.utcMs ?? input.utcMs });
+    } catch (err) {
+      if (!(err instanceof JournalError)) throw err;
+      this.log(`clock ${input.clockId}: result not recorded: ${err.message}`);
+    }
+  }
+
+  // ─── CommandSink ────────────────────────────────────────────────────────────────────
+
+  async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
+    const before = command.type === 'confirm-result' ? this.currentGameOf(command.boardId) : null;
+    const outcome = await this.state.execute(command, actor);
+    if (!outcome.ok || before === null) return this.withBreak(outcome);
+    // The arbiter confirmed: the director decides what the board plays next.
+    let update;
+    try {
+      update = this.director.afterConfirmedResult(before.gameId, this.clock.nowUtcMs());
+    } catch (err) {
+      if (!(err instanceof DirectorError)) throw err;
+      this.log(err.message);
+      return this.withBreak(outcome);
+    }
+    if (update.type === 'next-game') {
+      this.log(`${before.event} round ${before.round} board ${before.board}: next game ${update.game.gameNo} (${update.game.kind}) in ${Math.round(update.breakRemainingMs / 60_000)} min`);
+      const s = update.game.clockId !== null ? this.sessionOf(update.game.clockId) : undefined;
+      if (s) this.syncClock(s);
+    } else if (update.type === 'decided') {
+      this.log(`${before.event} round ${before.round} board ${before.board}: ${update.match.winner} wins the match (${update.match.decidedBy})`);
+    }
+    this.openCurrentRounds();
+    return this.withBreak({ ok: true, board: this.state.board(command.boardId) });
+  }
+
+  private currentGameOf(boardId: string): GameRow | null {
+    const view = this.state.board(boardId);
+    if (!view) return null;
+    return this.journal.boardStates(view.event).find((b) => b.board === view.board)?.game ?? null;
+  }
+
+  /** Sends an accepted arbiter command to the board's clock; the clock's answer decides. */
+  private async commandClock(command: ArbiterCommand, game: GameRow): Promise<CommandOutcome> {
+    const where = `board ${game.board} of ${game.event} round ${game.round}`;
+    if (game.clockId === null) return { ok: false, status: 503, reason: `${where} has no clock assigned` };
+    const s = this.sessionOf(game.clockId);
+    if (!s || !s.online) {
+      return { ok: false, status: 503, reason: `clock ${game.clockId} of ${where} is offline${s?.lastError ? ` (${s.lastError})` : ''}: nothing was changed` };
+    }
+    let body: BodyInit;
+    switch (command.type) {
+      case 'pause':
+        body = { case: 'command', value: { kind: Command_Kind.PAUSE } } as BodyInit;
+        break;
+      case 'resume':
+        body = { case: 'command', value: { kind: Command_Kind.RESUME } } as BodyInit;
+        break;
+      case 'adjust':
+        body = { case: 'command', value: { kind: Command_Kind.ADJUST, side: WIRE_SIDE[command.side], ms: command.ms } } as BodyInit;
+        break;
+      case 'penalty':
+        // FIDE Laws 7.5.5: `side` made the illegal move; the clock credits the opponent.
+        body = { case: 'command', value: { kind: Command_Kind.PENALTY, side: WIRE_SIDE[command.side] } } as BodyInit;
+        break;
+      case 'configure':
+        body = this.configureBody(game, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });
+        break;
+      default:
+        return { ok: false, status: 422, reason: `"${command.type}" is not a clock command` };
+    }
+    try {
+      await s.request(body);
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof ClockRefusedError) return { ok: false, status: 409, reason: `clock ${game.clockId} refused: ${err.message}` };
+      if (err instanceof ClockOfflineError) return { ok: false, status: 503, reason: err.message };
+      throw err;
+    }
+  }
+
+  // ─── HostState ──────────────────────────────────────────────────────────────────────
+
+  /** The break before a knockout board's next game, while it runs. */
+  breakOf(view: BoardView): BreakView | null {
+    const event = this.hall.events.find((e) => e.id === view.event);
+    if (!event || event.kind !== 'knockout') return null;
+    const now = this.clock.nowUtcMs();
+    let state;
+    try {
+      state = this.director.knockoutState(event.id, view.round, view.board, now);
+    } catch {
+      return null;
+    }
+    if (state.step.status !== 'play' || state.breakRemainingMs <= 0) return null;
+    const next = state.step.next;
+    return { nextGameNo: next.gameNo, nextStage: next.stage, startsUtcMs: next.earliestStartUtcMs ?? now, remainingMs: state.breakRemainingMs };
+  }
+
+  private viewWithBreak(view: BoardView): BoardView {
+    const brk = this.breakOf(view);
+    const s = view.clockId !== null ? this.sessionOf(view.clockId) : undefined;
+    // Extra fields ride along (the API serialises the object as it is): the dashboard can
+    // show the countdown and whether the clock is connected.
+    return { ...view, ...(brk ? { break: brk } : {}), clockOnline: s?.online ?? false } as BoardView;
+  }
+
+  private withBreak(outcome: CommandOutcome): CommandOutcome {
+    return outcome.ok && outcome.board ? { ok: true, board: this.viewWithBreak(outcome.board) } : outcome;
+  }
+
+  boards(): readonly BoardView[] {
+    return this.state.boards().map((v) => this.viewWithBreak(v));
+  }
+
+  board(id: string): BoardView | undefined {
+    const v = this.state.board(id);
+    return v && this.viewWithBreak(v);
+  }
+
+  events(query: EventQuery): EventPage {
+    return this.state.events(query);
+  }
+
+  matches(): readonly MatchView[] {
+    return this.state.matches().map((m) => {
+      const event = this.hall.events.find((e) => e.id === m.event);
+      const round = m.round as number;
+      const board = m.board as number;
+      if (!event || m.status === 'decided') return m;
+      try {
+        const st = this.director.knockoutState(event.id, round, board, this.clock.nowUtcMs());
+        return { ...m, breakRemainingMs: st.breakRemainingMs };
+      } catch {
+        return m;
+      }
+    });
+  }
+
+  results(round?: number): readonly ResultView[] {
+    return this.state.results(round);
+  }
+
+  subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void {
+    return this.state.subscribe(listener);
+  }
+
+  // ─── ExportSource ───────────────────────────────────────────────────────────────────
+
+  trf(event: string, round?: number): string {
+    findEvent(this.hall, event);
+    return this.exportsOf.trf(event, round);
+  }
+
+  pgn(event: string | undefined, round: number): string {
+    return this.exportsOf.pgn(event, round);
+  }
+
+  jsonl(query: Omit<EventQuery, 'limit' | 'after'>): string {
+    return this.exportsOf.jsonl!(query);
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(line);
+  }
+}
