@@ -148,7 +148,7 @@ export class ClockFirmware extends EventEmitter {
     if (this.stopped) return;
     // House rule 2: the edge is stamped here, where it arrives, and nowhere else.
     const at = this.now();
-    this.menu.send({ type, key, at, clock: this.reading(at) });
+    this.menu.send({ type, key, at, clock: this.reading(at), control: this.state().timeControl });
     this.emit('key', { key, edge: type === 'KEY_DOWN' ? 'down' : 'up', at });
   }
 

@@ -38,9 +38,10 @@ export const RESULTS: readonly GameResult[] = ['1-0', '1/2-1/2', '0-1'];
 /** Hold mode+ok this long (paused) to enter arbiter mode. */
 export const ARBITER_HOLD_MS = 2000;
 
+/** Every key edge carries the clock's reading and control at that instant (the menu keeps no copy). */
 export type MenuEvent =
-  | { type: 'KEY_DOWN'; key: ButtonName; at: number; clock: ClockReading }
-  | { type: 'KEY_UP'; key: ButtonName; at: number; clock: ClockReading };
+  | { type: 'KEY_DOWN'; key: ButtonName; at: number; clock: ClockReading; control: TimeControl }
+  | { type: 'KEY_UP'; key: ButtonName; at: number; clock: ClockReading; control: TimeControl };
 
 export type MenuOutput =
   | { type: 'command'; input: ClockInput }
@@ -144,6 +145,24 @@ export function setupTimeControl(choice: SetupChoice): TimeControl {
   return timeControl(side, side, { defaultTime });
 }
 
+/** The setup that describes `control`: its preset if it is one, else a custom control from White's stages. */
+export function setupFromControl(control: TimeControl, sound: boolean): SetupChoice {
+  const defaultTimeMinutes = control.defaultTimeMs === null ? null : Math.round(control.defaultTimeMs / 60_000);
+  const dt = DEFAULT_TIME_CHOICES.includes(defaultTimeMinutes) ? defaultTimeMinutes : null;
+  const custom = control.white.stages.slice(0, MAX_STAGES).map((s) => ({
+    moves: s.moves ?? 40,
+    minutes: Math.max(1, Math.round(s.baseMs / 60_000)),
+    incrementSeconds: Math.round(s.incrementMs / 1000),
+  }));
+  const base: SetupChoice = { preset: 'custom', defaultTimeMinutes: dt, custom, sound };
+  for (const preset of SETUP_PRESETS) {
+    if (preset === 'custom') continue;
+    const candidate = { ...base, preset };
+    if (JSON.stringify(setupTimeControl(candidate)) === JSON.stringify(control)) return candidate;
+  }
+  return base;
+}
+
 const cycle = <T>(list: readonly T[], current: T, delta: number): T => {
   const i = list.indexOf(current);
   return list[(((i + delta) % list.length) + list.length) % list.length];
@@ -243,6 +262,8 @@ export const menuMachine = setup({
     }),
     // -- setup --
     enterItems: assign({ itemIndex: 0, pending: noPending, notice: null }),
+    /** Setup opens on the control the clock holds, so confirming it unchanged changes nothing. */
+    loadSetup: assign({ setup: ({ context, event }) => setupFromControl(event.control, context.setup.sound) }),
     setupNext: assign({ itemIndex: ({ context }) => (context.itemIndex + 1) % setupItems(context.setup).length }),
     setupChange: assign({
       setup: ({ context, event }) => {
@@ -380,7 +401,7 @@ export const menuMachine = setup({
               { actions: 'trackHeld', target: 'maybeCombo', reenter: true },
             ],
             KEY_UP: [
-              { guard: 'setupAllowed', actions: ['trackHeld', 'enterItems'], target: '#menu.setup' },
+              { guard: 'setupAllowed', actions: ['trackHeld', 'enterItems', 'loadSetup'], target: '#menu.setup' },
               { guard: 'resultAllowed', actions: ['trackHeld', 'startResult'], target: '#menu.result' },
               { actions: 'trackHeld', target: 'idle' },
             ],
