@@ -37,44 +37,96 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_
   }
 }
 
+/**
+ * The clock's end of its cable: the firmware's link writes here for its whole life, as it
+ * writes to its UART. While a line is attached, bytes pass (optionally corrupted); while the
+ * cable is out, they fall on the floor — the clock's outbox keeps every unacknowledged event.
+ */
+export class Cable extends Duplex {
+  private peer: Duplex | null = null;
+  private readonly onData = (c: Buffer) => this.push(c);
+  /** Flip one byte of every nth frame the clock sends (0 = clean line). */
+  corruptEveryNth = 0;
+  /** Bytes of noise put on the line before every nth frame (0 = none). */
+  garbageEveryNth = 0;
+  framesOut = 0;
+  corrupted = 0;
+
+  attach(d: Duplex): void {
+    this.detach();
+    this.peer = d;
+    d.on('data', this.onData);
+    const gone = () => {
+      if (this.peer === d) this.detach();
+    };
+    d.once('close', gone);
+    d.on('error', gone);
+  }
+
+  detach(): void {
+    this.peer?.off('data', this.onData);
+    this.peer = null;
+  }
+
+  get attached(): boolean {
+    return this.peer !== null && !this.peer.destroyed;
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    const peer = this.peer;
+    if (peer && !peer.destroyed) {
+      this.framesOut++;
+      if (this.garbageEveryNth > 0 && this.framesOut % this.garbageEveryNth === 0) peer.write(Buffer.from([0x13, 0x37, 0xc0, 0x42, 0xdb, 0x99, 0xc0]));
+      let out = chunk;
+      if (this.corruptEveryNth > 0 && this.framesOut % this.corruptEveryNth === 0 && chunk.length > 4) {
+        out = Buffer.from(chunk);
+        out[Math.floor(out.length / 2)] ^= 0x5a;
+        this.corrupted++;
+      }
+      peer.write(out);
+    }
+    cb();
+  }
+
+  override _read(): void {}
+}
+
 /** One simulated clock with its cable. */
 export class SimClock {
   readonly outbox = new MemoryOutboxStore();
-  clockLink: ClockLink | null = null;
+  readonly cable = new Cable();
+  readonly clockLink: ClockLink;
   /** False while the cable is out: the host's line cannot be opened. */
   plugged = true;
+  private memoryEnds: Duplex[] = [];
   private ptyPort: SerialPort | null = null;
 
   private constructor(
     readonly serialId: string,
     readonly clock: VirtualClock,
     readonly bootId: number,
-  ) {}
+  ) {
+    this.clockLink = linkClockToHost(clock.firmware, this.cable, {
+      serialId,
+      bootId,
+      outboxStore: this.outbox,
+      timers: systemTime,
+      statusIntervalMs: 200,
+    });
+  }
 
   static async boot(serialId: string, sim: SimulatedTime, timeControl: TimeControl, bootId = 0x1000 + Number(serialId.replace(/\D/g, '') || 1)): Promise<SimClock> {
     const clock = await VirtualClock.boot({ timeControl, time: sim, snapshots: memorySnapshotStore() });
     return new SimClock(serialId, clock, bootId);
   }
 
-  /** Connects the firmware's link to one end of a line. Same boot, same persisted outbox. */
-  connect(duplex: Duplex): ClockLink {
-    this.clockLink?.close('re-linked');
-    this.clockLink = linkClockToHost(this.clock.firmware, duplex, {
-      serialId: this.serialId,
-      bootId: this.bootId,
-      outboxStore: this.outbox,
-      timers: systemTime,
-      statusIntervalMs: 200,
-    });
-    return this.clockLink;
-  }
-
-  /** For Host.addLine: a new in-memory line each time the host opens it. */
+  /** For Host.addLine: a new in-memory line each time the host opens it (while plugged). */
   memoryLine(): () => Promise<Line> {
     return async () => {
       if (!this.plugged) throw new Error(`${this.serialId}: no such device (unplugged)`);
       const { a, b } = createLossyPair({ seed: 1, time: systemTime, immediate: true });
-      this.connect(b);
+      this.cable.attach(b);
+      this.memoryEnds = [a, b];
       return {
         duplex: a,
         close: () => {
@@ -85,27 +137,29 @@ export class SimClock {
     };
   }
 
-  /** Pulls the in-memory cable: the clock's line ends; the host's line closes with it. */
+  /** Pulls the in-memory cable: the host's line ends; the clock keeps time and its outbox. */
   unplugMemory(): void {
     this.plugged = false;
-    const l = this.clockLink;
-    this.clockLink = null;
-    l?.close('cable pulled');
+    for (const d of this.memoryEnds) d.destroy();
+    this.memoryEnds = [];
   }
 
-  /** Opens the clock's end of a pty pair with serialport. */
+  plugMemory(): void {
+    this.plugged = true;
+  }
+
+  /** Opens the clock's end of a pty pair with serialport and puts it on the cable. */
   async connectPty(path: string): Promise<void> {
     const port = new SerialPort({ path, baudRate: 115_200, autoOpen: false });
     await new Promise<void>((res, rej) => port.open((e) => (e ? rej(e) : res())));
     this.ptyPort = port;
-    this.connect(port);
+    this.cable.attach(port);
   }
 
   async closePty(): Promise<void> {
     const port = this.ptyPort;
     this.ptyPort = null;
-    this.clockLink?.close('pty closed');
-    this.clockLink = null;
+    this.cable.detach();
     if (port?.isOpen) await new Promise<void>((r) => port.close(() => r()));
   }
 
@@ -128,7 +182,9 @@ export class SimClock {
   }
 
   stop(): void {
-    this.clockLink?.close('test over');
+    this.clockLink.close('test over');
+    this.cable.detach();
+    void this.closePty();
     this.clock.stop();
   }
 }

@@ -1,0 +1,164 @@
+// `chessclock host`: the hall PC. Parses the options and wires the rooms together — the
+// serial bridge (one session per clock), the journal, the tournament, the director, the
+// HTTP/WebSocket API and optionally MQTT. See docs/host.md.
+import { parseArgs } from 'node:util';
+import { once } from 'node:events';
+import { Host } from '../host/host.ts';
+import { Journal } from '../host/journal/journal.ts';
+import { loadTournamentFile } from '../host/tournament/load.ts';
+import { findEvent } from '../host/tournament/model.ts';
+import { boardReplay } from '../host/export/replay-log.ts';
+import { loadPortsFile, type PortEntry } from '../host/hall/ports-file.ts';
+import { listUsbSerialPorts, openSerialLine } from '../host/bridge/serial-lines.ts';
+import { systemHostClock } from '../host/utc.ts';
+import { buildApi } from '../host/api/api.ts';
+import { parseListenOption } from '../host/api/listen-option.ts';
+import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
+import { startHostMqtt } from '../host/mqtt/host-mqtt.ts';
+import { parseMqttOption } from '../host/mqtt/mqtt-target.ts';
+
+const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
+
+The hall PC: finds the clocks on the serial ports, journals every press, drives each
+board's next game from the results, serves the API and dashboard.
+
+options:
+  --db FILE              the journal (SQLite, created if missing; reopening resumes)
+  --tournament FILE      the tournament file (events, rounds, pairings; JSON)
+  --ports FILE           ports file: [{ "path": "/dev/ttyUSB0", "table": 1 }, { "serial": "CLK-7", "table": 2 }]
+  --port PATH            a serial port to open (repeatable)
+  --no-scan              do not open the USB serial ports SerialPort.list() finds
+  --http [HOST:]PORT     API and dashboard address (default 127.0.0.1:8080; 0 = any free port)
+  --no-http              no API
+  --token NAME:SECRET    an arbiter's write token (repeatable; at least 16 characters)
+  --mqtt TARGET          embedded | embedded:PORT | mqtt://host:1883 | none (default)
+  --replay BOARD         print the board's game as \`chessclock replay\` input and exit;
+                         BOARD = EVENT/ROUND/BOARD, or ROUND/BOARD or BOARD with one event
+  -h, --help             this text`;
+
+function fail(message: string): number {
+  process.stderr.write(`chessclock host: ${message}\n`);
+  return 2;
+}
+
+export async function run(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' },
+        tournament: { type: 'string' },
+        ports: { type: 'string' },
+        port: { type: 'string', multiple: true },
+        'no-scan': { type: 'boolean' },
+        http: { type: 'string' },
+        'no-http': { type: 'boolean' },
+        token: { type: 'string', multiple: true },
+        mqtt: { type: 'string' },
+        replay: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return fail(`${(err as Error).message}\n\n${HELP}`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  if (!values.db) return fail('--db FILE is required (the journal)');
+  if (!values.tournament) return fail('--tournament FILE is required');
+
+  let hall, entries: PortEntry[] = [], tokens, listen, mqttTarget;
+  try {
+    hall = loadTournamentFile(values.tournament);
+    if (values.ports) entries = loadPortsFile(values.ports);
+    tokens = (values.token ?? []).map((t, i) => {
+      const colon = t.indexOf(':');
+      if (colon <= 0) throw new Error(`--token #${i + 1}: expected NAME:SECRET`);
+      return { arbiter: t.slice(0, colon), token: t.slice(colon + 1) };
+    });
+    listen = parseListenOption(values.http);
+    mqttTarget = parseMqttOption(values.mqtt);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+
+  if (values.replay !== undefined) {
+    const journal = new Journal(values.db);
+    try {
+      const parts = values.replay.split('/');
+      const eventId = parts.length === 3 ? parts[0] : hall.events.length === 1 ? hall.events[0].id : null;
+      if (eventId === null) return fail(`--replay ${values.replay}: the hall has ${hall.events.length} events; write EVENT/ROUND/BOARD`);
+      const event = findEvent(hall, eventId);
+      const nums = parts.slice(parts.length === 3 ? 1 : 0).map(Number);
+      if (nums.some((n) => !Number.isInteger(n) || n < 1) || nums.length < 1 || nums.length > 2) return fail(`--replay ${values.replay}: expected EVENT/ROUND/BOARD, ROUND/BOARD or BOARD`);
+      const board = nums.at(-1)!;
+      const round = nums.length === 2 ? nums[0] : Math.max(0, ...journal.gamesByEvent(event.id).filter((g) => g.board === board).map((g) => g.round));
+      if (round === 0) return fail(`--replay ${values.replay}: no game on board ${board} of ${event.id}`);
+      process.stdout.write(boardReplay(journal, event.id, round, board));
+      return 0;
+    } catch (err) {
+      return fail(`--replay ${values.replay}: ${(err as Error).message}`);
+    } finally {
+      journal.close();
+    }
+  }
+
+  const clock = systemHostClock();
+  const journal = new Journal(values.db, { outboxTopic: journalOutboxTopic });
+  const log = (line: string) => process.stderr.write(`${new Date(clock.nowUtcMs()).toISOString()} ${line}\n`);
+  const tablesBySerial = new Map(entries.filter((e) => e.serial && e.table).map((e) => [e.serial!, e.table!]));
+  const host = new Host({ journal, hall, clock, tablesBySerial, log }).start();
+
+  const tableByPath = new Map(entries.filter((e) => e.path).map((e) => [e.path!, e.table]));
+  const addPath = (path: string) => {
+    if (host.lines().some((s) => s.key === path)) return;
+    log(`opening ${path}`);
+    host.addLine(path, openSerialLine(path), { table: tableByPath.get(path) });
+  };
+  for (const p of tableByPath.keys()) addPath(p);
+  for (const p of values.port ?? []) addPath(p);
+  let scanTimer: NodeJS.Timeout | null = null;
+  const scan = async () => {
+    try {
+      for (const p of await listUsbSerialPorts()) addPath(p);
+    } catch (err) {
+      log(`port scan failed: ${(err as Error).message}`);
+    }
+    scanTimer = setTimeout(scan, 2_000);
+  };
+  if (!values['no-scan']) await scan();
+
+  const api = values['no-http'] ? null : await buildApi({ state: host, commands: host, exports: host, tokens, nowUtcMs: () => clock.nowUtcMs() });
+  if (api) {
+    const address = await api.listen({ host: listen.host, port: listen.port });
+    log(`API and dashboard on ${address}`);
+  }
+  const mqtt = await startHostMqtt({ target: mqttTarget, outbox: journal.outboxStore(() => clock.nowUtcMs()), onError: (e) => log(`mqtt: ${e.message}`) });
+  let drainTimer: NodeJS.Timeout | null = null;
+  if (mqtt) {
+    log(`publishing to ${mqtt.url}`);
+    // The journal drafts every fact's message in the fact's own transaction; send them as
+    // they come (each journaled event) and every second (results, confirmations).
+    host.subscribe(() => mqtt.publisher.publishPending());
+    const drain = () => {
+      mqtt.publisher.publishPending();
+      drainTimer = setTimeout(drain, 1_000);
+    };
+    drain();
+  }
+
+  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  log('stopping');
+  if (scanTimer) clearTimeout(scanTimer);
+  if (drainTimer) clearTimeout(drainTimer);
+  await api?.close();
+  await mqtt?.close();
+  await host.close();
+  journal.close();
+  return 0;
+}
