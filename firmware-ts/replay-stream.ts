@@ -72,7 +72,7 @@ export async function replayStream(
   const busy: number[] = [];
   const worker = (index: number): Worker => {
     while (workers.length <= index) {
-      const w = new Worker(WORKER_URL);
+      const w = new Worker(WORKER_URL, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
       const k = workers.length;
       w.on('message', (result: ReplayChunkResult) => {
         busy[k] -= 1;
