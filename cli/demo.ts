@@ -3,7 +3,7 @@
 // time where they arrive; the screen only repaints (charged time never comes from ticks).
 
 import { createActor } from 'xstate';
-import { monotonicNowMs } from '../protocol/monotonic.ts';
+import { monotonicNowMs as nowMs } from '../firmware-ts/monotonic.ts';
 import { isPresetName, presetTimeControl, PRESETS, TimeControlError, type Side } from '../protocol/time-control.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../firmware-ts/clock.machine.ts';
 import { formatClockTime } from '../firmware-ts/display-format.ts';
@@ -17,8 +17,6 @@ keys:
   space    pause / resume             w / b   White / Black arrives
   p        penalty on the side on move (illegal move)
   q        quit`;
-
-const nowMs = (): number => Math.floor(monotonicNowMs());
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
