@@ -3,18 +3,16 @@
 // Without --board the firmware runs on the simulator's virtual board (headless: the LCD
 // text is printed whenever it changes). This file only parses arguments and wires rooms.
 import { randomInt } from 'node:crypto';
-import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { SerialPort } from 'serialport';
 import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
 import { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
-import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
+import { linkClockToHost, openHostLine, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
-import { DEFAULT_BAUD_RATE, FileOutboxStore } from '../protocol/session-api.ts';
+import { FileOutboxStore } from '../protocol/session-api.ts';
 import { VirtualBoard } from '../simulator/virtual-board.ts';
 
 const HELP = `usage: chessclock clock [--board PORT] [--link PORT|tcp:HOST:PORT] [options]
@@ -29,18 +27,6 @@ options:
 ${CLOCK_OPTIONS_HELP}
                          (default state dir: ./clock-state; it holds the clock snapshot and the
                           link outbox, so a power cut or restart loses nothing)`;
-
-async function openLine(spec: string): Promise<Duplex> {
-  const tcp = /^tcp:([^:]+):(\d+)$/.exec(spec);
-  if (tcp) {
-    const socket = connect({ host: tcp[1], port: Number(tcp[2]) });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    return socket;
-  }
-  const port = new SerialPort({ path: spec, baudRate: DEFAULT_BAUD_RATE, autoOpen: false });
-  await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(new Error(`cannot open --link ${spec}: ${err.message}`)) : resolve())));
-  return port;
-}
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
@@ -95,7 +81,7 @@ export async function run(args: string[]): Promise<number> {
   let line: Duplex | null = null;
   if (linkSpec) {
     try {
-      line = await openLine(linkSpec);
+      line = await openHostLine(linkSpec);
     } catch (err) {
       process.stderr.write(`chessclock clock: ${(err as Error).message}\n`);
       firmware.stop();

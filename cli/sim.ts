@@ -2,14 +2,11 @@
 // virtual board, keys for levers and menus), optionally linked to a host; or with
 // --clocks N a fleet of simulated clocks with scripted players (simulator/fleet.ts).
 // This file only parses arguments and hands over to the simulator.
-import { connect } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { SerialPort } from 'serialport';
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
-import { linkClockToHost } from '../firmware-ts/host-link.ts';
+import { linkClockToHost, openHostLine } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
-import { createLink, DEFAULT_BAUD_RATE, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
+import { createLink, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
 import { formatTimeControl } from '../protocol/time-control.ts';
 import { Fleet, inMemoryHosts, ptyHosts } from '../simulator/fleet.ts';
 import { runTerminal } from '../simulator/terminal-ui.ts';
@@ -63,18 +60,6 @@ function parseSimArgs(rest: string[]): SimArgs {
   return out;
 }
 
-async function openLine(spec: string): Promise<Duplex> {
-  const tcp = /^tcp:([^:]+):(\d+)$/.exec(spec);
-  if (tcp) {
-    const socket = connect({ host: tcp[1], port: Number(tcp[2]) });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    return socket;
-  }
-  const port = new SerialPort({ path: spec, baudRate: DEFAULT_BAUD_RATE, autoOpen: false });
-  await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(new Error(`cannot open ${spec}: ${err.message}`)) : resolve())));
-  return port;
-}
-
 async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
   const clock = await VirtualClock.boot({
     timeControl: options.timeControl,
@@ -85,7 +70,7 @@ async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
   });
   let status = () => ['  host link: none (--link PATH|tcp:HOST:PORT)'];
   if (sim.link) {
-    const line = await openLine(sim.link);
+    const line = await openHostLine(sim.link);
     const outboxStore = options.stateDir ? new FileOutboxStore(`${options.stateDir}/outbox.json`) : undefined;
     const cl = linkClockToHost(clock.firmware, line, { serialId: sim.serialId, outboxStore });
     clock.hostLink = cl;

@@ -10,7 +10,9 @@
 //    the same one that stamps the events, so the host maps `at_ms` to UTC;
 //  - the clock keeps time on its own when the host is away: nothing here blocks it.
 import { randomInt } from 'node:crypto';
+import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { SerialPort } from 'serialport';
 import {
   ClockEvent_Kind,
   ClockStatus as WireStatus,
@@ -21,7 +23,7 @@ import {
   type Command,
   type Configure,
 } from '../protocol/gen/chessclock_pb.ts';
-import { createLink, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
+import { createLink, DEFAULT_BAUD_RATE, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
 import { timeControlFromProto } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware, ResultEntry } from './clock-firmware.ts';
@@ -246,4 +248,17 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
       link.close(reason);
     },
   };
+}
+
+/** Opens the line to the host: a serial device or pty at 115 200 baud, or `tcp:HOST:PORT`. */
+export async function openHostLine(spec: string): Promise<Duplex> {
+  const tcp = /^tcp:([^:]+):(\d+)$/.exec(spec);
+  if (tcp) {
+    const socket = connect({ host: tcp[1], port: Number(tcp[2]) });
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    return socket;
+  }
+  const port = new SerialPort({ path: spec, baudRate: DEFAULT_BAUD_RATE, autoOpen: false });
+  await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(new Error(`cannot open ${spec}: ${err.message}`)) : resolve())));
+  return port;
 }

@@ -106,6 +106,16 @@ describe('the clock linked to a host (in-memory pair)', () => {
     expect(r.clock.firmware.state().timeControl).toEqual(presetTimeControl('classical'));
   });
 
+  it('answers time sync from the same time base that stamps its events (the host can map at_ms)', async () => {
+    const r = await rig({ time: new SimulatedTime(5_000_000) });
+    const sample = await r.host.syncOnce();
+    expect(sample).not.toBeNull();
+    // The clock stamps t2/t3 with its own (here simulated) time: 5 000 000 ms.
+    const est = r.host.timeSync!.estimate()!;
+    const hostNow = systemTime.now();
+    expect(Math.abs(est.offsetMs - (5_000_000 - hostNow))).toBeLessThan(250);
+  });
+
   it('events not acknowledged survive a restart of the clock process (outbox on disk)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clock-outbox-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
