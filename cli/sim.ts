@@ -81,7 +81,7 @@ async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
     status = () => [`  host link ${sim.link}: ${cl.link.state}, ${cl.pending()} event(s) awaiting the host's ack`];
   }
   const code = await runTerminal(clock, {
-    title: formatTimeControl(clock.firmware.state().timeControl),
+    title: () => formatTimeControl(clock.firmware.state().timeControl),
     input: process.stdin,
     output: process.stdout,
     status,

@@ -27,7 +27,8 @@ const KEYS: Record<string, ButtonName> = {
 };
 
 export interface TerminalOptions {
-  title: string;
+  /** The heading (e.g. the control the clock runs), read at every repaint. */
+  title: () => string;
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
   /** Extra status lines (e.g. the host link's state). */
@@ -74,7 +75,7 @@ export function runTerminal(clock: VirtualClock, options: TerminalOptions): Prom
     const rows = clock.screen();
     const led = (on: boolean) => (on ? '●' : '○');
     const lines = [
-      `chessclock sim — ${options.title}`,
+      `chessclock sim — ${options.title()}`,
       '',
       `  ┌${'─'.repeat(rows[0]?.length ?? 16)}┐`,
       ...rows.map((r) => `  │${r}│`),
