@@ -233,18 +233,27 @@ export function completeMove(state: ClockState, at: number): ClockState {
     credit += Math.min(charge, playedIn.delayMs);
   }
 
-  let next = withSide(state, mover, {
+  const opp = other(mover);
+  const moverState: SideState = {
+    ...side,
     creditedMs: side.creditedMs + credit,
     chargedMs: side.chargedMs + charge,
     moves,
     period,
-  });
-  if (tc[mover].kind === 'sandclock') {
-    // Sandclock: what runs out of one side's glass runs into the other's.
-    const opp = other(mover);
-    next = withSide(next, opp, { creditedMs: next[opp].creditedMs + charge });
-  }
-  return { ...next, turn: other(mover), runningSince: at, turnActiveMs: 0, lastAt: at };
+  };
+  // Sandclock: what runs out of one side's glass runs into the other's.
+  const oppState: SideState =
+    tc[mover].kind === 'sandclock' ? { ...state[opp], creditedMs: state[opp].creditedMs + charge } : state[opp];
+  // One new state per press (this is the hot path of a replay).
+  return {
+    ...state,
+    white: mover === 'white' ? moverState : oppState,
+    black: mover === 'white' ? oppState : moverState,
+    turn: opp,
+    runningSince: at,
+    turnActiveMs: 0,
+    lastAt: at,
+  };
 }
 
 /** FIDE Laws 6.11: pausing freezes both times. */
