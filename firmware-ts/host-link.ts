@@ -71,9 +71,10 @@ export function clockEventBody(out: ClockOutput | ResultEntry, status: ClockStat
     case 'arrived':
       return ev({ kind: ClockEvent_Kind.ARRIVED, side: SIDE[out.side] });
     case 'result':
-      return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result] });
+      return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result], byArbiter: out.by === 'arbiter' });
+    case 'moves-set':
+      return ev({ kind: ClockEvent_Kind.MOVES_SET, side: SIDE[out.side], moveNumber: out.moves, period: out.period });
     default:
-      // moves-set has no ClockEvent kind yet (requested from the wire contract);
       // new-game is answered by ConfigureAck; rejected inputs change nothing.
       return null;
   }

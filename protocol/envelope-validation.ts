@@ -107,6 +107,7 @@ const EVENT_KINDS_WITH_SIDE = new Set<ClockEvent_Kind>([
   ClockEvent_Kind.FORFEIT,
   ClockEvent_Kind.ADJUSTED,
   ClockEvent_Kind.ARRIVED,
+  ClockEvent_Kind.MOVES_SET,
 ]);
 
 const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES]);

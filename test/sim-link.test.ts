@@ -83,7 +83,8 @@ describe('the clock linked to a host (in-memory pair)', () => {
     await r.clock.tap('white');
     await r.clock.tap('black');
     const result = await waitFor('the result', () => events(r).find((e) => e.kind === ClockEvent_Kind.RESULT_ENTERED));
-    expect(result).toMatchObject({ result: WireResult.WHITE_WINS, atMs: 304_000 });
+    // Both players confirmed it with their levers: not the arbiter's override.
+    expect(result).toMatchObject({ result: WireResult.WHITE_WINS, atMs: 304_000, byArbiter: false });
   });
 
   it('host commands become statechart inputs; what the clock refuses is answered with a Nack (ARCHITECTURE rule 10)', async () => {
@@ -95,6 +96,10 @@ describe('the clock linked to a host (in-memory pair)', () => {
     const adj = await waitFor('adjusted', () => events(r).find((e) => e.kind === ClockEvent_Kind.ADJUSTED));
     expect(adj).toMatchObject({ side: WireSide.BLACK, adjustMs: 120_000, penalty: true, atMs: 10_000, blackMs: 5_550_000 });
     expect(r.clock.screen()[0]).toBe('1:30:20* 1:32:30');
+    // FIDE Laws 6.10.2: the arbiter corrects a move counter; the host hears the new count.
+    await r.host.send({ case: 'command', value: { kind: Command_Kind.SET_MOVES, side: WireSide.BLACK, moves: 3 } });
+    const set = await waitFor('moves set', () => events(r).find((e) => e.kind === ClockEvent_Kind.MOVES_SET));
+    expect(set).toMatchObject({ side: WireSide.BLACK, moveNumber: 3, period: 0, atMs: 10_000 });
     // RESUME while running does nothing in the statechart: the host hears why.
     await r.host.send({ case: 'command', value: { kind: Command_Kind.RESUME } });
     const nack = await waitFor('nack', () => r.received.find((m) => m.body.case === 'nack'));

@@ -16,6 +16,7 @@ const TYPE: Record<ClockEvent_Kind, ClockEventType> = {
   [ClockEvent_Kind.ADJUSTED]: 'adjusted',
   [ClockEvent_Kind.ARRIVED]: 'arrived',
   [ClockEvent_Kind.RESULT_ENTERED]: 'result',
+  [ClockEvent_Kind.MOVES_SET]: 'moves-set',
 };
 
 const RESULT = new Map<WireResult, GameResult>([
@@ -76,17 +77,17 @@ export function journalInput(clockId: string, bootId: number, seq: number, ev: C
   if (type === 'result') {
     const result = RESULT.get(ev.result);
     if (result === undefined) throw new RangeError(`clock ${clockId} seq ${seq}: result_entered without a result`);
-    // The firmware emits a result only after both players confirmed it with their levers
-    // (firmware-ts menu.machine); an arbiter override at the clock has no wire flag yet.
-    detail = { result, confirmedBy: 'players' };
+    // Both players confirmed it with their levers, or the arbiter entered it at the clock.
+    detail = { result, confirmedBy: ev.byArbiter ? 'arbiter' : 'players' };
   }
+  if (type === 'moves-set') detail = { moves: ev.moveNumber, period: ev.period };
   return {
     clockId,
     bootId: bootIdText(bootId),
     seq,
     type,
     side: side(ev.side),
-    move: type === 'moved' ? ev.moveNumber : null,
+    move: type === 'moved' || type === 'moves-set' ? ev.moveNumber : null,
     whiteMs: ev.whiteMs,
     blackMs: ev.blackMs,
     monoMs: ev.atMs,
