@@ -737,6 +737,40 @@ describe('replay contract: several games in one stream (issue §5)', () => {
   });
 });
 
+describe('replay extension: set-moves, the arbiter\'s move-counter correction (FIDE Laws 6.10.2; docs/replay.md)', () => {
+  it('a corrected counter moves the move-40 bonus: set to 38 after White\'s 2nd move, the bonus comes at White\'s next two moves', () => {
+    // Classical 40/5400+30:900+30, before-move: White starts with 5 430 000.
+    // White's move 1 at 10 000: 5 430 000 − 10 000 + 30 000 = 5 450 000.
+    // The arbiter finds the clock missed presses: White's counter is 38 (period 0).
+    // Black's move 1 at 20 000 (10 000 used): 5 430 000 − 10 000 + 30 000 = 5 450 000.
+    // White's move 39 at 30 000 (10 000 used): 5 450 000 − 10 000 + 30 000 = 5 470 000.
+    // Black's move 2 at 40 000: 5 450 000 − 10 000 + 30 000 = 5 470 000.
+    // White's move 40 at 50 000 ends period 0: 5 470 000 − 10 000 + 900 000 + 30 000 = 6 390 000.
+    const out = replay([
+      setup({ preset: 'classical' }),
+      start(0),
+      press(10_000, 'white'),
+      { t: 15_000, type: 'set-moves', side: 'white', moves: 38 },
+      press(20_000, 'black'),
+      press(30_000, 'white'),
+      press(40_000, 'black'),
+      press(50_000, 'white'),
+    ]);
+    expect(ofType(out, 'move').filter((o) => o.side === 'white')).toEqual([
+      move(10_000, 'white', 1, 5_450_000, 5_430_000),
+      move(30_000, 'white', 39, 5_470_000, 5_450_000),
+      move(50_000, 'white', 40, 6_390_000, 5_470_000),
+    ]);
+  });
+
+  it('bad moves and period are errors naming the field', () => {
+    const run = (extra: In) => () => replayText([JSON.stringify(setup({ preset: 'rapid' })), JSON.stringify({ t: 0, type: 'set-moves', side: 'white', ...extra })].join('\n'));
+    expect(run({ moves: -1 })).toThrow('line 2: "moves" must be a whole number ≥ 0, got -1');
+    expect(run({ moves: 3, period: 'x' })).toThrow('line 2: "period" must be a whole number ≥ 0, got "x"');
+    expect(run({ side: 'red', moves: 3 })).toThrow('line 2: "side" must be "white" or "black", got "red"');
+  });
+});
+
 describe('replay contract: bad input (issue §5)', () => {
   /** Feeds lines one by one; returns what was written and the error thrown. */
   function feed(lines: string[]): { out: Out[]; error: unknown } {

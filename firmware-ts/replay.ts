@@ -32,8 +32,8 @@ type Json = Record<string, unknown>;
 
 /** A press line in its canonical spelling (t has at most 15 digits: a safe integer). */
 const PRESS_LINE = /^\{"t":(0|[1-9][0-9]{0,14}),"type":"press","side":"(white|black)"\}$/;
-const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty']);
-const TIMED_TYPES = new Set(['start', 'press', 'arrive', 'pause', 'resume', 'adjust', 'penalty', 'end']);
+const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty', 'set-moves']);
+const TIMED_TYPES = new Set(['start', 'press', 'arrive', 'pause', 'resume', 'adjust', 'penalty', 'set-moves', 'end']);
 
 function describe(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
@@ -191,6 +191,17 @@ export class Replayer {
           throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds, got ${describe(ms)}`);
         }
         return { type: 'ADJUST', side, ms, at };
+      }
+      case 'set-moves': {
+        const moves = line.moves;
+        if (typeof moves !== 'number' || !Number.isSafeInteger(moves) || moves < 0) {
+          throw new ReplayError(this.lineNo, `"moves" must be a whole number ≥ 0, got ${describe(moves)}`);
+        }
+        const period = line.period;
+        if (period !== undefined && (typeof period !== 'number' || !Number.isSafeInteger(period) || period < 0)) {
+          throw new ReplayError(this.lineNo, `"period" must be a whole number ≥ 0, got ${describe(period)}`);
+        }
+        return { type: 'SET_MOVES', side, moves, period, at };
       }
       default: // 'end'
         return null;

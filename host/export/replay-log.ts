@@ -10,8 +10,9 @@
 //   started → start; moved → press by the mover; arrived → arrive; paused → pause;
 //   resumed → resume; adjusted (reason 'arbiter') → adjust side ms;
 //   adjusted (reason 'penalty') → penalty by the OTHER side (the event names the credited side);
-//   flag, forfeit, result, moves-set → nothing (flags and forfeits are what the replay recomputes;
-//   a move-counter correction has no replay input yet). The last line is `end`.
+//   moves-set → set-moves side moves period (the arbiter's correction);
+//   flag, forfeit, result → nothing (flags and forfeits are what the replay recomputes).
+//   The last line is `end`.
 
 import { formatSideControl, hasDelay, type SideControl, type TimeControl } from '../../protocol/time-control.ts';
 import type { ClockEventRow, Journal } from '../journal/journal.ts';
@@ -66,6 +67,12 @@ function input(e: ClockEventRow): Record<string, unknown> | null {
       const ms = e.detail?.ms;
       if (typeof ms !== 'number') throw new ReplayExportError(`event ${e.id} (adjusted) has no detail.ms`);
       return { type: 'adjust', side: e.side, ms };
+    }
+    case 'moves-set': {
+      const moves = e.detail?.moves ?? e.move;
+      if (typeof moves !== 'number') throw new ReplayExportError(`event ${e.id} (moves-set) has no move count`);
+      const period = e.detail?.period;
+      return { type: 'set-moves', side: e.side, moves, ...(typeof period === 'number' ? { period } : {}) };
     }
     default:
       return null;
