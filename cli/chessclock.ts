@@ -12,6 +12,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   clock: { summary: 'the clock firmware at the board (Johnny-Five on --board, host on --link; no --board: simulated)', load: () => import('./clock.ts') },
   sim: { summary: 'a simulated clock in the terminal (the firmware on a virtual board); --clocks N: a fleet', load: () => import('./sim.ts') },
   host: { summary: 'the hall PC: clocks on serial ports → journal, director, API, exports (docs/host.md)', load: () => import('./host.ts') },
+  hall: { summary: 'a simulated tournament hall in the browser: host, simulated clocks, scripted players (the `npm start` job)', load: () => import('./hall.ts') },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
 };
 

@@ -28,6 +28,12 @@ export interface ApiDeps {
   readonly tokens: ArbiterTokens | readonly ArbiterToken[];
   /** Wall-clock UTC for `serverUtcMs` (lets the dashboard correct its own clock). */
   readonly nowUtcMs?: () => number;
+  /**
+   * Host UTC ms per real ms (default 1). A simulated hall on accelerated time
+   * (`chessclock hall --speed 10`) sends 10: the dashboard then advances running clocks
+   * at the hall's pace between events.
+   */
+  readonly timeRate?: number;
   /** Serve the dashboard at `/` (default true). */
   readonly dashboard?: boolean;
   /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
@@ -194,7 +200,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       (socket, req) => {
         const filter = { event: req.query.event };
         const boards = deps.state.boards().filter((b) => filter.event === undefined || b.event === filter.event);
-        socket.send(JSON.stringify({ type: 'hello', serverUtcMs: nowUtcMs(), boards }));
+        socket.send(JSON.stringify({ type: 'hello', serverUtcMs: nowUtcMs(), timeRate: deps.timeRate ?? 1, boards }));
         feedClients.set(socket, filter);
         socket.on('close', () => feedClients.delete(socket));
         socket.on('error', () => feedClients.delete(socket));

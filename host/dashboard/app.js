@@ -4,14 +4,16 @@
 //
 // Times: each board's state carries both remaining times as of its last clock event and
 // that event's UTC instant (`atUtcMs`). Between events the running side's time is
-// computed, never counted down: remaining − (now − atUtcMs), with `now` corrected by
-// the offset between this browser's clock and the host's (from `serverUtcMs`). The
+// computed, never counted down: remaining − (now − atUtcMs), with `now` the host's time
+// derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). The
 // repaint timer only repaints (ARCHITECTURE rule 3).
 
 const boards = new Map(); // id -> BoardView
 const cards = new Map(); // id -> card element
-/** Host UTC minus browser UTC, measured at each hello (ms). */
-let clockOffsetMs = 0;
+/** Host UTC and browser UTC at the last hello (ms), and host ms per browser ms (a simulated hall on accelerated time runs faster than 1). */
+let hostAtHelloMs = Date.now();
+let browserAtHelloMs = hostAtHelloMs;
+let timeRate = 1;
 let token = sessionStorage.getItem('chessclock-token') || '';
 let eventFilter = new URLSearchParams(location.search).get('event') || '';
 
@@ -29,7 +31,7 @@ export function formatClockTime(remainingMs) {
 }
 
 function hostNowMs() {
-  return Date.now() + clockOffsetMs;
+  return hostAtHelloMs + (Date.now() - browserAtHelloMs) * timeRate;
 }
 
 /** A side's remaining time now: computed from the last event while its clock runs. */
@@ -161,7 +163,9 @@ function connect() {
   ws.onmessage = (msg) => {
     const m = JSON.parse(msg.data);
     if (m.type === 'hello') {
-      clockOffsetMs = m.serverUtcMs - Date.now();
+      hostAtHelloMs = m.serverUtcMs;
+      browserAtHelloMs = Date.now();
+      timeRate = m.timeRate > 0 ? m.timeRate : 1;
       boards.clear();
       for (const card of cards.values()) card.remove();
       cards.clear();

@@ -1,0 +1,131 @@
+// The clocks of a simulated tournament hall, for people to watch (`chessclock hall`):
+// one simulated clock per table — the unchanged firmware on a virtual board (Johnny-Five)
+// — on accelerated time, each on a cable a host can open, with scripted players who
+// play every game the host configures on their clock, from the start to the result they
+// key in, then wait for the next one.
+//
+// Unlike Fleet (simulator/fleet.ts: one game per clock, simulated time jumping as fast as
+// the process can go, for tests), time here flows steadily (AcceleratedTime) and the
+// games follow the tournament: the host decides what each clock plays next.
+//
+// This module knows nothing of the host (simulator/ does not import host/): cli/hall.ts
+// puts a Host on the cables and tells the players when a game may start.
+import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
+import { realTimebase } from '../firmware-ts/monotonic.ts';
+import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
+import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
+import { mulberry32 } from '../protocol/testing/prng.ts';
+import { presetTimeControl } from '../protocol/time-control.ts';
+import type { AcceleratedTime } from './accelerated-time.ts';
+import { ClockCable } from './clock-cable.ts';
+import { DEFAULT_PLAYERS, playGame, type GameSummary, type PlayerModel, type ScriptContext } from './player-script.ts';
+import { VirtualClock } from './virtual-clock.ts';
+
+export interface HallClocksOptions {
+  readonly count: number;
+  readonly time: AcceleratedTime;
+  readonly seed: number;
+  readonly players?: Partial<PlayerModel>;
+  /** Serial id of clock `index` (0-based); default `sim-<index+1>`. */
+  readonly serialId?: (index: number) => string;
+  /**
+   * Hall ms the players wait, once a game is configured on their clock, before the arbiter
+   * starts it (the rest of a knockout break, say). Default: a short walk to the board.
+   */
+  readonly startDelayMs?: (clock: HallClock) => number;
+  /** Status heartbeat of each clock's link, real ms (0 = none). */
+  readonly statusIntervalMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface HallClock {
+  readonly index: number;
+  readonly serialId: string;
+  readonly clock: VirtualClock;
+  readonly cable: ClockCable;
+  readonly link: ClockLink;
+  /** Games this clock's players finished, in order. */
+  readonly games: GameSummary[];
+}
+
+/** Players sit down and the arbiter starts the clock this long (hall ms) after it was configured. */
+export const SEATING_MS = 60_000;
+
+export class HallClocks {
+  readonly clocks: HallClock[] = [];
+  private stopped = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly wakers = new Set<() => void>();
+
+  private constructor(private readonly opts: HallClocksOptions) {}
+
+  static async boot(opts: HallClocksOptions): Promise<HallClocks> {
+    if (!Number.isInteger(opts.count) || opts.count < 1) throw new Error(`--clocks must be a whole number ≥ 1, got ${opts.count}`);
+    const hall = new HallClocks(opts);
+    for (let index = 0; index < opts.count; index++) {
+      const serialId = opts.serialId?.(index) ?? `sim-${index + 1}`;
+      // Until the host configures it, a clock shows the classical preset (as out of the box).
+      const clock = await VirtualClock.boot({ timeControl: presetTimeControl('classical'), time: opts.time, snapshots: memorySnapshotStore(), sound: false });
+      clock.sleep = (ms) => opts.time.until(opts.time.now() + ms);
+      const cable = new ClockCable(serialId, opts.seed * 7919 + index);
+      // Link timers (retransmission, heartbeats) run on real time; events carry hall time.
+      const link = linkClockToHost(clock.firmware, cable, { serialId, timers: realTimebase, statusIntervalMs: opts.statusIntervalMs ?? 1000 });
+      clock.hostLink = link;
+      hall.clocks.push({ index, serialId, clock, cable, link, games: [] });
+    }
+    return hall;
+  }
+
+  /** Starts the players at every clock; they play until stop(). */
+  play(): void {
+    for (const c of this.clocks) this.loops.push(this.playAt(c));
+  }
+
+  private async playAt(c: HallClock): Promise<void> {
+    const { time } = this.opts;
+    const model: PlayerModel = { ...DEFAULT_PLAYERS, ...this.opts.players };
+    const rng = mulberry32((this.opts.seed * 1_000_003 + c.index) >>> 0);
+    const ctx: ScriptContext = { clock: c.clock, rng, model, until: (t) => time.until(t) };
+    let configured = 0;
+    let played = 0;
+    let wake: (() => void) | null = null;
+    c.clock.firmware.on('output', (out: ClockOutput) => {
+      if (out.type !== 'new-game') return;
+      configured++;
+      wake?.();
+    });
+    while (!this.stopped) {
+      if (configured === played) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          this.wakers.add(resolve);
+        });
+        this.wakers.delete(wake!);
+        wake = null;
+        continue;
+      }
+      played = configured;
+      await time.until(time.now() + (this.opts.startDelayMs?.(c) ?? SEATING_MS));
+      if (this.stopped) return;
+      if (configured !== played) continue; // reconfigured while the players sat down
+      try {
+        const summary = await playGame(ctx);
+        c.games.push(summary);
+        this.opts.log?.(`${c.serialId}: game over after ${summary.moves} moves, ${summary.result} (${summary.ended})`);
+      } catch (err) {
+        if (this.stopped) return;
+        this.opts.log?.(`${c.serialId}: players stopped: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const w of this.wakers) w();
+    for (const c of this.clocks) {
+      c.link.close('hall closed');
+      c.cable.unplug();
+      await c.clock.stop();
+    }
+  }
+}
