@@ -8,6 +8,7 @@
 // (offset 0): journaled UTC = START_UTC + simulated ms. Timers of the links (retransmit,
 // acks, sync, backoff) run on real time: bytes travel in real time, even over an in-memory line.
 import { SerialPort } from 'serialport';
+import { mulberry32 } from '../protocol/testing/prng.ts';
 import { Duplex } from 'node:stream';
 import { systemTime, createLossyPair, MemoryOutboxStore, openPtyPair, type PtyPair, type TimeSource } from '../protocol/session-api.ts';
 import type { TimeControl } from '../protocol/time-control.ts';
@@ -29,13 +30,20 @@ export function simulatedHall(startUtcMs: number): { sim: SimulatedTime; hostClo
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Polls `cond` (real time) until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_000, tick?: () => void): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    tick?.();
     await sleep(5);
   }
 }
+
+/**
+ * Lets simulated time flow while a test waits: the clock's link times its retransmissions
+ * on the clock's own time base (its `now()`), which only moves when the test moves it.
+ */
+export const flowing = (sim: SimulatedTime, msPerTick = 20) => () => sim.advanceBy(msPerTick);
 
 /**
  * The clock's end of its cable: the firmware's link writes here for its whole life, as it
@@ -45,10 +53,12 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_
 export class Cable extends Duplex {
   private peer: Duplex | null = null;
   private readonly onData = (c: Buffer) => this.push(c);
-  /** Flip one byte of every nth frame the clock sends (0 = clean line). */
-  corruptEveryNth = 0;
-  /** Bytes of noise put on the line before every nth frame (0 = none). */
-  garbageEveryNth = 0;
+  /** Probability that a frame the clock sends gets one byte flipped (0 = clean line). */
+  corruptProbability = 0;
+  /** Probability of a burst of noise on the line before a frame. */
+  garbageProbability = 0;
+  /** Seeded: a failure replays exactly. (Not "every nth frame": that locks onto periodic traffic.) */
+  private readonly rng = mulberry32(1055);
   framesOut = 0;
   corrupted = 0;
 
@@ -76,9 +86,9 @@ export class Cable extends Duplex {
     const peer = this.peer;
     if (peer && !peer.destroyed) {
       this.framesOut++;
-      if (this.garbageEveryNth > 0 && this.framesOut % this.garbageEveryNth === 0) peer.write(Buffer.from([0x13, 0x37, 0xc0, 0x42, 0xdb, 0x99, 0xc0]));
+      if (this.rng() < this.garbageProbability) peer.write(Buffer.from([0x13, 0x37, 0xc0, 0x42, 0xdb, 0x99, 0xc0]));
       let out = chunk;
-      if (this.corruptEveryNth > 0 && this.framesOut % this.corruptEveryNth === 0 && chunk.length > 4) {
+      if (this.rng() < this.corruptProbability && chunk.length > 4) {
         out = Buffer.from(chunk);
         out[Math.floor(out.length / 2)] ^= 0x5a;
         this.corrupted++;

@@ -17,7 +17,7 @@ import { parsePgnTags } from '../host/export/pgn-tags.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
 import { eventTrf } from '../host/export/trf-event.ts';
 import { UNSYNCED_UNCERTAINTY_MS } from '../host/bridge/clock-event.ts';
-import { SimClock, simulatedHall, playMoves, waitFor } from './e2e-harness.ts';
+import { SimClock, simulatedHall, playMoves, waitFor, flowing } from './e2e-harness.ts';
 import type { AnchoredClock } from '../host/utc.ts';
 import type { GameResult } from '../firmware-ts/menu.machine.ts';
 import type { SimulatedTime } from '../simulator/simulated-time.ts';
@@ -60,7 +60,7 @@ export async function playAndConfirm(rig: MatchRig, game: GameRow, moves: number
   expect(clock.clock.firmware.state().timeControl).toEqual(game.timeControlValue);
   await playMoves(clock, rig.sim, moves, thinkMs);
   await clock.enterResult(result);
-  await waitFor(`result of game ${game.gameNo} journaled`, () => rig.journal.getGame(game.gameId)!.result !== null);
+  await waitFor(`result of game ${game.gameNo} journaled`, () => rig.journal.getGame(game.gameId)!.result !== null, 10_000, flowing(rig.sim));
   expect(rig.journal.getGame(game.gameId)).toMatchObject({ result, reportedBy: 'clock', confirmedBy: null });
   const res = await rig.api.inject({ method: 'POST', url: `/api/boards/${boardId(rig, game.board)}/result/confirm`, headers: { authorization: `Bearer ${TOKEN}` } });
   expect(res.statusCode, res.body).toBe(200);
