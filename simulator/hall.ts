@@ -15,6 +15,8 @@ import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
 import { mulberry32 } from '../protocol/testing/prng.ts';
+import { Command_Kind } from '../protocol/gen/chessclock_pb.ts';
+import type { ReceivedMessage } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import type { AcceleratedTime } from './accelerated-time.ts';
 import { ClockCable } from './clock-cable.ts';
@@ -56,6 +58,7 @@ export class HallClocks {
   private stopped = false;
   private readonly loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
+  private readonly releases = new Set<() => void>();
 
   private constructor(private readonly opts: HallClocksOptions) {}
 
@@ -85,7 +88,25 @@ export class HallClocks {
     const { time } = this.opts;
     const model: PlayerModel = { ...DEFAULT_PLAYERS, ...this.opts.players };
     const rng = mulberry32((this.opts.seed * 1_000_003 + c.index) >>> 0);
-    const ctx: ScriptContext = { clock: c.clock, rng, model, until: (t) => time.until(t) };
+    // An arbiter's pause from the host holds the players at their board until the arbiter
+    // resumes (without this the script would take the stopped clock for the end of the game).
+    let held: Promise<void> | null = null;
+    let release: (() => void) | null = null;
+    c.link.link.on('message', (m: ReceivedMessage) => {
+      if (m.body.case !== 'command') return;
+      // (linkClockToHost's listener came first: the firmware has applied or refused it)
+      if (m.body.value.kind === Command_Kind.PAUSE && !held && c.clock.firmware.reading().status === 'paused') held = new Promise((r) => (release = r));
+      if (m.body.value.kind === Command_Kind.RESUME && held) {
+        release!();
+        held = release = null;
+      }
+    });
+    this.releases.add(() => release?.());
+    const until = async (t: number) => {
+      await time.until(t);
+      while (held && !this.stopped) await held;
+    };
+    const ctx: ScriptContext = { clock: c.clock, rng, model, until };
     let configured = 0;
     let played = 0;
     let wake: (() => void) | null = null;
@@ -122,6 +143,7 @@ export class HallClocks {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const w of this.wakers) w();
+    for (const r of this.releases) r();
     for (const c of this.clocks) {
       c.link.close('hall closed');
       c.cable.unplug();
