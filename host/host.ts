@@ -306,8 +306,13 @@ export class Host implements HostState, CommandSink, ExportSource {
       result = forfeit.side === 'white' ? '-+' : '+-';
       how = 'forfeit-lateness';
     }
+    // An arbiter who keyed the result in at the clock reports it as an arbiter (still to be confirmed).
+    const byArbiter = input.detail!.confirmedBy === 'arbiter';
+    const source = byArbiter
+      ? ({ source: 'arbiter', arbiter: `at the clock ${input.clockId}` } as const)
+      : ({ source: 'clock', bothPlayersConfirmed: true } as const);
     try {
-      this.journal.reportResult(game.gameId, { result, how, source: 'clock', bothPlayersConfirmed: true, utcMs: input.utcMs, endedUtcMs: last?.utcMs ?? input.utcMs });
+      this.journal.reportResult(game.gameId, { result, how, ...source, utcMs: input.utcMs, endedUtcMs: last?.utcMs ?? input.utcMs });
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       this.log(`clock ${input.clockId}: result not recorded: ${err.message}`);
