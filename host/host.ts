@@ -19,6 +19,7 @@ import type { Side } from '../protocol/time-control.ts';
 import { JournalHost } from './api/journal-host.ts';
 import { journalExports } from './api/journal-exports.ts';
 import type {
+  BreakView,
   Actor,
   ArbiterCommand,
   BoardView,
@@ -60,13 +61,6 @@ export const HOST_ACTOR = 'host';
 const WIRE_SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
 
 /** A knockout board between two games: the countdown the dashboard shows. */
-export interface BreakView {
-  readonly nextGameNo: number;
-  readonly nextStage: string;
-  readonly startsUtcMs: number;
-  readonly remainingMs: number;
-}
-
 export class Host implements HostState, CommandSink, ExportSource {
   readonly journal: Journal;
   readonly hall: Hall;
@@ -411,9 +405,8 @@ export class Host implements HostState, CommandSink, ExportSource {
   private viewWithBreak(view: BoardView): BoardView {
     const brk = this.breakOf(view);
     const s = view.clockId !== null ? this.sessionOf(view.clockId) : undefined;
-    // Extra fields ride along (the API serialises the object as it is): the dashboard can
-    // show the countdown and whether the clock is connected.
-    return { ...view, ...(brk ? { break: brk } : {}), clockOnline: s?.online ?? false } as BoardView;
+    // The dashboard shows the countdown and whether the clock is connected.
+    return { ...view, ...(brk ? { break: brk } : {}), clockOnline: s?.online ?? false };
   }
 
   private withBreak(outcome: CommandOutcome): CommandOutcome {

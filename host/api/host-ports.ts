@@ -85,6 +85,18 @@ export interface BoardView {
   readonly startsAtUtcMs?: number | null;
   /** Which game of a multi-game pairing this is (knockout mini-match), and its kind. */
   readonly game?: { readonly no: number; readonly kind: string; readonly matchId: string | null };
+  /** A knockout break before the board's next game, while it runs. */
+  readonly break?: BreakView;
+  /** Whether the board's clock is connected to the host now (absent where the host cannot know). */
+  readonly clockOnline?: boolean;
+}
+
+/** The break before a knockout board's next game (regulation: 30 min before the rapid games). */
+export interface BreakView {
+  readonly nextGameNo: number;
+  readonly nextStage: string;
+  readonly startsUtcMs: number;
+  readonly remainingMs: number;
 }
 
 export interface MatchView {

@@ -59,6 +59,8 @@ function breakLeftMs(b) {
 
 function infoLine(b) {
   if (b.result) return `${b.result}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}`;
+  // The times shown are the last the host heard: say so when the clock is not connected.
+  if (b.clockOnline === false && b.clockId) return `clock ${b.clockId} offline — times as last reported`;
   const left = breakLeftMs(b);
   if (left !== null) return `break: ${formatClockTime(left)} until the start${b.timeControl ? ` · ${b.timeControl}` : ''}`;
   return b.timeControl || '';
@@ -84,6 +86,7 @@ function renderBoard(b) {
   const live = b.live;
   card.hidden = eventFilter !== '' && b.event !== eventFilter;
   card.dataset.turn = live && live.turn ? live.turn : '';
+  card.classList.toggle('offline', b.clockOnline === false && !!b.clockId && !b.result);
   card.querySelector('.label').textContent = label(b);
   for (const side of ['white', 'black']) {
     const row = card.querySelector(`.side.${side}`);
