@@ -369,6 +369,11 @@ export class Host implements HostState, CommandSink, ExportSource {
         body = { case: 'command', value: { kind: Command_Kind.PENALTY, side: WIRE_SIDE[command.side] } } as BodyInit;
         break;
       case 'configure':
+        // The journal's game must keep matching what the clock plays: a game whose clock has
+        // started is not set up anew (enter its result first).
+        if (this.journal.gameStarted(game.gameId)) {
+          return { ok: false, status: 409, reason: `${where}: the game has started; enter its result before configuring another` };
+        }
         body = this.configureBody(game, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });
         break;
       default:
@@ -376,6 +381,10 @@ export class Host implements HostState, CommandSink, ExportSource {
     }
     try {
       await s.request(body);
+      // The clock took the new setup: exports and replays now describe what it plays.
+      if (command.type === 'configure') {
+        this.journal.reconfigureGame(game.gameId, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });
+      }
       return { ok: true };
     } catch (err) {
       if (err instanceof ClockRefusedError) return { ok: false, status: 409, reason: `clock ${game.clockId} refused: ${err.message}` };

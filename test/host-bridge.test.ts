@@ -3,6 +3,7 @@
 // clock-time → UTC mapping and its bound, the backoff, the ports file.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeSyncEstimator } from '../protocol/session-api.ts';
+import { presetTimeControl } from '../protocol/time-control.ts';
 import { backoffDelayMs } from '../host/bridge/session.machine.ts';
 import { clockInstantToUtc, UNSYNCED_UNCERTAINTY_MS } from '../host/bridge/clock-event.ts';
 import { ClockRefusedError } from '../host/bridge/clock-session.ts';
@@ -70,6 +71,24 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     expect(err).toBeInstanceOf(ClockRefusedError);
     expect((err as Error).message).toMatch(/running/);
     expect(c.clock.firmware.reading().status).toBe('running');
+  }, 30_000);
+
+  it('an arbiter Configure before the start changes the clock and the journaled game alike; after the start it is refused whole', async () => {
+    rig = await buildRig();
+    const game = await configuredFor(rig, 1);
+    const c = rig.clocks[0];
+    const rapid = presetTimeControl('rapid');
+    const out = await rig.host.execute({ type: 'configure', boardId: boardId(rig), timeControl: rapid }, { arbiter: ARBITER });
+    expect(out).toMatchObject({ ok: true });
+    // The journal describes what the clock now plays: exports and replays use it.
+    expect(rig.journal.getGame(game.gameId)).toMatchObject({ timeControl: '900+10' });
+    expect(c.clock.firmware.state().timeControl).toEqual(rapid);
+    await c.clock.tap('startPause');
+    await waitFor('the start journaled', () => rig!.journal.eventsAfter(0, 100).some((e) => e.type === 'started'), 10_000, flowing(rig.sim));
+    const again = await rig.host.execute({ type: 'configure', boardId: boardId(rig), timeControl: presetTimeControl('classical') }, { arbiter: ARBITER });
+    expect(again).toMatchObject({ ok: false, status: 409 });
+    expect(rig.journal.getGame(game.gameId)).toMatchObject({ timeControl: '900+10' });
+    expect(c.clock.firmware.state().timeControl).toEqual(rapid);
   }, 30_000);
 });
 

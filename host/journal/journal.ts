@@ -230,6 +230,10 @@ export class Journal {
         VALUES (@event, @round, @board, @gameNo, @matchId, @kind, @white, @black, @whiteRank, @blackRank,
           @whiteTeam, @blackTeam, @timeControl, @timeControlJson, @clockId, @earliestStartUtcMs, @createdUtcMs)`),
       assignClock: db.prepare('UPDATE games SET clock_id = ? WHERE game_id = ?'),
+      reconfigureGame: db.prepare(`
+        UPDATE games SET time_control = @timeControl, time_control_json = @timeControlJson,
+          white = COALESCE(@white, white), black = COALESCE(@black, black) WHERE game_id = @gameId`),
+      gameHasPlay: db.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type IN ('started', 'moved') LIMIT 1`),
       reportResult: db.prepare(`
         UPDATE games SET result = @result, how = @how, reported_by = @reportedBy, reported_utc_ms = @utcMs,
           ended_utc_ms = @endedUtcMs, confirmed_by = NULL, confirmed_utc_ms = NULL
@@ -413,6 +417,32 @@ export class Journal {
   currentGameForClock(clockId: string): GameRow | null {
     const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
     return r ? toGame(r) : null;
+  }
+
+  /** Whether the game's clock has been started (a started or moved event is journaled). */
+  gameStarted(gameId: number): boolean {
+    return this.stmt.gameHasPlay.get(gameId) !== undefined;
+  }
+
+  /**
+   * The arbiter set the game up anew before it began (another time control, a player
+   * replaced). Refused once the game has a result or its clock has started: the record of
+   * a game in progress never changes under it.
+   */
+  reconfigureGame(gameId: number, setup: { timeControl: TimeControl; white?: string | null; black?: string | null }): GameRow {
+    const game = this.getGame(gameId);
+    if (!game) throw new JournalError(`no game ${gameId}`, 'gameId');
+    const where = `game ${game.event} round ${game.round} board ${game.board}`;
+    if (game.result !== null) throw new JournalError(`${where} already has a result`, 'gameId');
+    if (this.gameStarted(gameId)) throw new JournalError(`${where} has started: it cannot be set up anew`, 'gameId');
+    this.stmt.reconfigureGame.run({
+      gameId,
+      timeControl: formatTimeControl(setup.timeControl),
+      timeControlJson: JSON.stringify(setup.timeControl),
+      white: setup.white == null ? null : text(setup.white, 'white', where),
+      black: setup.black == null ? null : text(setup.black, 'black', where),
+    });
+    return this.getGame(gameId)!;
   }
 
   assignClock(gameId: number, clockId: string | null): void {
