@@ -234,24 +234,32 @@ export function completeMove(state: ClockState, at: number): ClockState {
   }
 
   const opp = other(mover);
+  // Every field written out: object spread is the most expensive step of a replayed press,
+  // and one literal shape keeps property access monomorphic.
   const moverState: SideState = {
-    ...side,
     creditedMs: side.creditedMs + credit,
     chargedMs: side.chargedMs + charge,
     moves,
     period,
+    present: side.present,
+    forfeited: side.forfeited,
   };
   // Sandclock: what runs out of one side's glass runs into the other's.
+  const o = state[opp];
   const oppState: SideState =
-    tc[mover].kind === 'sandclock' ? { ...state[opp], creditedMs: state[opp].creditedMs + charge } : state[opp];
-  // One new state per press (this is the hot path of a replay).
+    tc[mover].kind === 'sandclock'
+      ? { creditedMs: o.creditedMs + charge, chargedMs: o.chargedMs, moves: o.moves, period: o.period, present: o.present, forfeited: o.forfeited }
+      : o;
   return {
-    ...state,
+    timeControl: tc,
+    status: state.status,
+    turn: opp,
     white: mover === 'white' ? moverState : oppState,
     black: mover === 'white' ? oppState : moverState,
-    turn: opp,
+    startedAt: state.startedAt,
     runningSince: at,
     turnActiveMs: 0,
+    flag: state.flag,
     lastAt: at,
   };
 }
