@@ -6,14 +6,16 @@
 // move; a clock holds at most a couple of timers, and replay moves it twice per line.)
 
 interface Timer {
+  id: number;
   end: number;
-  fn: () => void;
+  fn: (...args: unknown[]) => void;
 }
 
 export class StepClock {
   private nowMs = 0;
   private nextId = 0;
-  private readonly timers = new Map<number, Timer>();
+  /** A clock holds one or two timers: a plain array beats a Map here. */
+  private timers: Timer[] = [];
 
   now(): number {
     return this.nowMs;
@@ -21,12 +23,13 @@ export class StepClock {
 
   setTimeout(fn: (...args: unknown[]) => void, timeoutMs: number): number {
     const id = ++this.nextId;
-    this.timers.set(id, { end: this.nowMs + timeoutMs, fn: () => fn() });
+    this.timers.push({ id, end: this.nowMs + timeoutMs, fn });
     return id;
   }
 
   clearTimeout(id: unknown): void {
-    this.timers.delete(id as number);
+    const i = this.timers.findIndex((t) => t.id === id);
+    if (i !== -1) this.timers.splice(i, 1);
   }
 
   /** Moves to `t` (never back), firing the timers due by then in deadline order. */
@@ -34,17 +37,14 @@ export class StepClock {
     if (t < this.nowMs) throw new Error(`StepClock cannot go back from ${this.nowMs} to ${t}`);
     this.nowMs = t;
     for (;;) {
-      let dueId = -1;
-      let due: Timer | undefined;
-      for (const [id, timer] of this.timers) {
-        if (timer.end <= t && (due === undefined || timer.end < due.end)) {
-          dueId = id;
-          due = timer;
-        }
+      let due = -1;
+      for (let i = 0; i < this.timers.length; i++) {
+        const timer = this.timers[i];
+        if (timer.end <= t && (due === -1 || timer.end < this.timers[due].end)) due = i;
       }
-      if (due === undefined) return;
-      this.timers.delete(dueId);
-      due.fn();
+      if (due === -1) return;
+      const [timer] = this.timers.splice(due, 1);
+      timer.fn();
     }
   }
 }
