@@ -1,0 +1,412 @@
+// `npm run load`: a simulated hall of many clocks into ONE host, then the same under faults.
+//
+//   --clocks N   clocks on in-memory lines (default 1000): the firmware without its
+//                Johnny-Five board (simulator/headless-clock.ts)
+//   --pty P      clocks on socat pty pairs through serialport (default 64): full simulated
+//                clocks, the firmware on a virtual board through Johnny-Five
+//   --minutes M  bound on the run (default 8); the steady window is a quarter of it
+//   --speed X    hall time per real time (default 10); --think S median think, hall s (20)
+//   --outage S   broker outage, real seconds (default 30); --no-faults; --seed N
+//
+// One process: clocks, host (Host + SQLite journal, synchronous=FULL), an embedded Aedes
+// broker and an MQTT subscriber, loopback only. Every press a clock accepted is stamped
+// with the real monotonic time (protocol/monotonic.ts) and compared, at the end, with the
+// journal (each press exactly once) and with what the subscriber received. See docs/load.md.
+import { parseArgs } from 'node:util';
+import { createServer, type Server } from 'node:net';
+import { once } from 'node:events';
+import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Aedes } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { SerialPort } from 'serialport';
+import { monotonicNowMs, systemTime } from '../protocol/monotonic.ts';
+import { openPtyPair, type PtyPair } from '../protocol/session-api.ts';
+import { AnchoredClock } from '../host/utc.ts';
+import { decodeEvent } from '../host/mqtt/payload.ts';
+import { topicFilter } from '../host/mqtt/topics.ts';
+import { AcceleratedTime } from '../simulator/accelerated-time.ts';
+import { bootLoadClock, PressLoad, pressKey, type LoadClock, type Press } from '../simulator/load-clocks.ts';
+import { LoadHost, loadTournament, type LineSpec } from './load-host.ts';
+
+// ─── options ─────────────────────────────────────────────────────────────────────────
+
+const { values } = parseArgs({
+  options: {
+    clocks: { type: 'string', default: '1000' },
+    pty: { type: 'string', default: '64' },
+    minutes: { type: 'string', default: '8' },
+    speed: { type: 'string', default: '10' },
+    think: { type: 'string', default: '20' },
+    outage: { type: 'string', default: '30' },
+    seed: { type: 'string', default: '1' },
+    'no-faults': { type: 'boolean' },
+  },
+  strict: true,
+});
+const num = (name: keyof typeof values, min: number): number => {
+  const n = Number(values[name]);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} ${values[name]}: expected a number ≥ ${min}`);
+  return n;
+};
+const N_MEM = num('clocks', 0);
+const N_PTY = num('pty', 0);
+const MINUTES = num('minutes', 1);
+const SPEED = num('speed', 0.1);
+const THINK_MS = num('think', 1) * 1000;
+const OUTAGE_MS = num('outage', 0) * 1000;
+const SEED = num('seed', 0);
+const FAULTS = !values['no-faults'];
+const TOTAL = N_MEM + N_PTY;
+if (TOTAL < 1) throw new Error('no clocks: give --clocks and/or --pty');
+
+const startedReal = monotonicNowMs();
+const deadlineReal = startedReal + MINUTES * 60_000;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const log = (line: string) => process.stdout.write(`[${((monotonicNowMs() - startedReal) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+// ─── what happened to every press ────────────────────────────────────────────────────
+
+interface PressFate {
+  readonly press: Press;
+  readonly window: string;
+  journalAtMs: number | null;
+  journalCount: number;
+  subAtMs: number | null;
+}
+const fates = new Map<string, PressFate>();
+let window = 'boot';
+let journaledEvents = 0;
+const journaledIn = new Map<string, number>();
+const subSeqs = new Set<string>();
+let subRaw = 0;
+let subRedelivered = 0;
+const subPressSeqs = new Map<string, Set<string>>();
+
+function onPress(p: Press): void {
+  fates.set(pressKey(p.clockId, p.side, p.move), { press: p, window, journalAtMs: null, journalCount: 0, subAtMs: null });
+}
+
+// ─── broker (embedded Aedes) and subscriber ──────────────────────────────────────────
+
+const SUBSCRIBER_ID = 'load-subscriber';
+interface Broker {
+  aedes: Aedes;
+  server: Server;
+  port: number;
+}
+/**
+ * An Aedes broker on 127.0.0.1. After a restart it answers the host's CONNECT only once the
+ * subscriber has re-subscribed: an in-memory broker forgets subscriptions, and a host
+ * republishing its outbox before the subscriber is back would publish to nobody.
+ */
+async function startBroker(port: number): Promise<Broker> {
+  let subscriberBack = false;
+  const held: Array<() => void> = [];
+  const aedes = await Aedes.createBroker({
+    // The host's CONNACK waits (a refusal would make MQTT.js give up for good).
+    authenticate: (client, _u, _p, cb) => {
+      if (client.id === SUBSCRIBER_ID || subscriberBack) cb(null, true);
+      else held.push(() => cb(null, true));
+    },
+  });
+  aedes.on('subscribe', (_subs, client) => {
+    if (client?.id !== SUBSCRIBER_ID) return;
+    subscriberBack = true;
+    for (const admit of held.splice(0)) admit();
+  });
+  const server = createServer(aedes.handle);
+  server.listen(port, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  return { aedes, server, port: typeof address === 'object' && address ? address.port : port };
+}
+async function stopBroker(b: Broker): Promise<void> {
+  await new Promise<void>((r) => b.aedes.close(() => r()));
+  await new Promise<void>((r) => b.server.close(() => r()));
+}
+
+function subscribe(url: string): MqttClient {
+  const client = mqtt.connect(url, { clientId: SUBSCRIBER_ID, clean: true, reconnectPeriod: 250 });
+  client.on('connect', () => void client.subscribeAsync(topicFilter('events'), { qos: 1 }).catch(() => undefined));
+  client.on('error', () => undefined);
+  client.on('message', (_topic, payload) => {
+    const at = monotonicNowMs();
+    subRaw++;
+    const e = decodeEvent(payload);
+    const id = `${e.clockId}/${e.bootId}/${e.seq}`;
+    if (subSeqs.has(id)) {
+      subRedelivered++; // QoS 1 at-least-once: the same journal row again (deduplicated)
+      return;
+    }
+    subSeqs.add(id);
+    if (e.type !== 'moved' || e.side === null || e.move === null) return;
+    const key = pressKey(e.clockId, e.side, e.move);
+    let seqs = subPressSeqs.get(key);
+    if (!seqs) subPressSeqs.set(key, (seqs = new Set()));
+    seqs.add(id);
+    const f = fates.get(key);
+    if (f && f.subAtMs === null) f.subAtMs = at;
+  });
+  return client;
+}
+
+// ─── figures ─────────────────────────────────────────────────────────────────────────
+
+let peakRssMb = 0;
+let peakHeapMb = 0;
+const memTimer = setInterval(() => {
+  const m = process.memoryUsage();
+  peakRssMb = Math.max(peakRssMb, m.rss / 2 ** 20);
+  peakHeapMb = Math.max(peakHeapMb, m.heapUsed / 2 ** 20);
+}, 500);
+
+const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+const ms = (x: number) => (Number.isNaN(x) ? '—' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(1)} ms`);
+
+interface WindowMark {
+  name: string;
+  fromMs: number;
+  toMs: number;
+  journaled: number;
+  loadBefore: string;
+  loadAfter: string;
+}
+function report(w: WindowMark): string {
+  const seconds = (w.toMs - w.fromMs) / 1000;
+  const presses = [...fates.values()].filter((f) => f.window === w.name);
+  const toJournal = presses.filter((f) => f.journalAtMs !== null).map((f) => f.journalAtMs! - f.press.atRealMs).sort((a, b) => a - b);
+  const toSub = presses.filter((f) => f.subAtMs !== null).map((f) => f.subAtMs! - f.press.atRealMs).sort((a, b) => a - b);
+  return [
+    `── ${w.name}: ${seconds.toFixed(0)} s real, load average ${w.loadBefore} → ${w.loadAfter}`,
+    `   presses ${presses.length} (${(presses.length / seconds).toFixed(0)}/s), journaled events ${w.journaled} (${(w.journaled / seconds).toFixed(0)}/s)`,
+    `   press → journal     p50 ${ms(pct(toJournal, 50))}  p99 ${ms(pct(toJournal, 99))}  max ${ms(toJournal.at(-1) ?? NaN)}  (${toJournal.length} of ${presses.length})`,
+    `   press → subscriber  p50 ${ms(pct(toSub, 50))}  p99 ${ms(pct(toSub, 99))}  max ${ms(toSub.at(-1) ?? NaN)}  (${toSub.length} of ${presses.length})`,
+    `   peak memory: rss ${peakRssMb.toFixed(0)} MB, heap ${peakHeapMb.toFixed(0)} MB`,
+  ].join('\n');
+}
+
+// ─── the run ─────────────────────────────────────────────────────────────────────────
+
+const dir = mkdtempSync(join(tmpdir(), 'chessclock-load-'));
+const dbFile = join(dir, 'load.db');
+const time = new AcceleratedTime(SPEED);
+const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+const hall = loadTournament(TOTAL);
+
+log(`load: ${N_MEM} in-memory clocks (firmware, headless) + ${N_PTY} pty clocks (firmware on Johnny-Five virtual boards) → one host; hall time ×${SPEED}, median think ${THINK_MS / 1000} s hall; load average ${load()}`);
+let broker = await startBroker(0);
+const brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
+const subscriber = subscribe(brokerUrl);
+await new Promise<void>((r) => subscriber.once('connect', () => r()));
+await sleep(200);
+
+const clocks: LoadClock[] = [];
+for (let i = 0; i < N_MEM; i++) clocks.push(await bootLoadClock(i, 'headless', { time, seed: SEED, onPress }));
+
+// pty clocks: the host opens a stable name (as /dev/serial/by-id/… for a USB clock).
+interface PtyPlug {
+  clock: LoadClock;
+  path: string;
+  pty: PtyPair | null;
+  port: SerialPort | null;
+}
+const plugs: PtyPlug[] = [];
+async function plugPty(p: PtyPlug): Promise<void> {
+  p.pty = await openPtyPair();
+  try {
+    unlinkSync(p.path);
+  } catch {
+    /* first plug */
+  }
+  symlinkSync(p.pty.a, p.path);
+  const port = new SerialPort({ path: p.pty.b, baudRate: 115_200, autoOpen: false });
+  await new Promise<void>((res, rej) => port.open((e) => (e ? rej(e) : res())));
+  p.port = port;
+  p.clock.cable.attach(port);
+}
+async function unplugPty(p: PtyPlug): Promise<void> {
+  p.clock.cable.detach();
+  const port = p.port;
+  p.port = null;
+  if (port?.isOpen) await new Promise<void>((r) => port.close(() => r()));
+  await p.pty?.close();
+  p.pty = null;
+  try {
+    unlinkSync(p.path);
+  } catch {
+    /* gone */
+  }
+}
+for (let j = 0; j < N_PTY; j++) {
+  const clock = await bootLoadClock(N_MEM + j, 'board', { time, seed: SEED, onPress });
+  clocks.push(clock);
+  const p: PtyPlug = { clock, path: join(dir, `clock-${j + 1}`), pty: null, port: null };
+  await plugPty(p);
+  plugs.push(p);
+}
+const lines: LineSpec[] = [
+  ...clocks.slice(0, N_MEM).map((c) => ({ key: `memory:${c.serialId}`, table: c.index + 1, open: c.cable.memoryLine() })),
+  ...plugs.map((p) => ({ key: p.path, table: p.clock.index + 1, open: LoadHost.serialLine(p.path) })),
+];
+log(`${clocks.length} clocks booted; starting the host`);
+
+const onJournaled = (e: { clockId: string; type: string; side: string | null; move: number | null }) => {
+  journaledEvents++;
+  journaledIn.set(window, (journaledIn.get(window) ?? 0) + 1);
+  if (e.type !== 'moved' || e.side === null || e.move === null) return;
+  const f = fates.get(pressKey(e.clockId, e.side, e.move));
+  if (!f) return;
+  f.journalCount++;
+  f.journalAtMs ??= monotonicNowMs();
+};
+const hostOpts = { dbFile, hall, clock: hostClock, mqttUrl: brokerUrl, onJournaled };
+let host = await LoadHost.start(hostOpts, lines);
+
+async function waitUntil(what: string, cond: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = monotonicNowMs() + timeoutMs;
+  while (!cond()) {
+    if (monotonicNowMs() > until || monotonicNowMs() > deadlineReal) {
+      log(`gave up waiting for ${what}`);
+      return false;
+    }
+    await sleep(100);
+  }
+  return true;
+}
+await waitUntil('every clock online and configured', () => clocks.every((c) => c.configured > 0), 120_000);
+log(`${host.online()} clocks online and configured; load average ${load()}`);
+
+const players = new PressLoad({ time, thinkMedianMs: THINK_MS, thinkSigma: 0.5, seed: SEED });
+players.start(clocks);
+// The starts are spread over one hall minute: let them all begin before measuring.
+await sleep(time.realMs(60_000) + 2_000);
+
+const windows: WindowMark[] = [];
+async function measure(name: string, body: () => Promise<void>): Promise<void> {
+  window = name;
+  const w: WindowMark = { name, fromMs: monotonicNowMs(), toMs: 0, journaled: 0, loadBefore: load(), loadAfter: '' };
+  await body();
+  w.toMs = monotonicNowMs();
+  w.journaled = journaledIn.get(name) ?? 0;
+  w.loadAfter = load();
+  windows.push(w);
+}
+
+const faultsBudgetMs = FAULTS ? 5_000 + 10_000 + 20_000 + OUTAGE_MS + 4 * 5_000 : 0;
+const steadyMs = Math.max(20_000, Math.min(MINUTES * 60_000 * 0.25, deadlineReal - monotonicNowMs() - faultsBudgetMs - 60_000));
+await measure('steady', () => sleep(steadyMs));
+log(report(windows.at(-1)!));
+
+const faultLog: string[] = [];
+if (FAULTS) {
+  await measure('faults', async () => {
+    // 1. Kill the host and start it again on the same journal.
+    log('fault 1: host stopped (sessions, journal, MQTT, all dropped) …');
+    await host.close();
+    await sleep(5_000);
+    host = await LoadHost.start(hostOpts, lines);
+    log('         … and restarted on the same journal');
+    faultLog.push('host stopped for 5 s and restarted on the same journal file');
+    await sleep(5_000);
+
+    // 2. Unplug 10% of the clocks (every tenth), plug them back after 10 s.
+    const out = clocks.filter((c) => c.index % 10 === 0);
+    log(`fault 2: unplugging ${out.length} clocks (${out.filter((c) => c.kind === 'board').length} on ptys) for 10 s`);
+    for (const c of out) {
+      const p = plugs.find((x) => x.clock === c);
+      if (p) await unplugPty(p);
+      else c.cable.unplug();
+    }
+    await sleep(10_000);
+    for (const c of out) {
+      const p = plugs.find((x) => x.clock === c);
+      if (p) await plugPty(p);
+      else c.cable.plug();
+    }
+    faultLog.push(`${out.length} clocks unplugged for 10 s (pty pairs closed and new ones made behind the same name) and plugged back`);
+    await sleep(5_000);
+
+    // 3. Corrupt 1% of the bytes on every line, both ways, for 20 s.
+    log('fault 3: corrupting 1% of the bytes on every line for 20 s');
+    const before = clocks.reduce((s, c) => s + c.cable.corruptedBytes, 0);
+    for (const c of clocks) c.cable.corruptByteProbability = 0.01;
+    await sleep(20_000);
+    for (const c of clocks) c.cable.corruptByteProbability = 0;
+    const corrupted = clocks.reduce((s, c) => s + c.cable.corruptedBytes, 0) - before;
+    faultLog.push(`1% of bytes corrupted on every line for 20 s: ${corrupted} bytes flipped`);
+    await sleep(5_000);
+
+    // 4. The broker stops for OUTAGE_MS of real (wall) time.
+    log(`fault 4: broker stopped for ${OUTAGE_MS / 1000} s (real time)`);
+    await stopBroker(broker);
+    await sleep(OUTAGE_MS);
+    broker = await startBroker(broker.port);
+    faultLog.push(`broker stopped for ${OUTAGE_MS / 1000} s of real time (${((OUTAGE_MS * SPEED) / 60_000).toFixed(1)} hall minutes) and restarted empty`);
+    await sleep(5_000);
+  });
+  log(report(windows.at(-1)!));
+}
+
+// ─── drain and account for every press ───────────────────────────────────────────────
+
+window = 'drain';
+log('players stop; draining the clocks\' outboxes and the MQTT outbox');
+await players.stop();
+const pressesMade = clocks.reduce((s, c) => s + c.presses, 0);
+await waitUntil('every clock outbox drained', () => clocks.every((c) => c.link.pending() === 0), 120_000);
+await waitUntil('the subscriber to receive every press', () => [...fates.values()].every((f) => f.subAtMs !== null), 90_000);
+
+// The journal itself, read back: each press exactly once.
+const inJournal = new Map<string, number>();
+for (let after = 0; ; ) {
+  const page = host.journal.eventsAfter(after, 5_000);
+  if (page.length === 0) break;
+  for (const e of page) {
+    after = e.id;
+    if (e.type === 'moved' && e.side !== null && e.move !== null) {
+      const key = pressKey(e.clockId, e.side, e.move);
+      inJournal.set(key, (inJournal.get(key) ?? 0) + 1);
+    }
+  }
+}
+let lostJournal = 0;
+let dupJournal = 0;
+let lostSub = 0;
+let dupSub = 0;
+for (const key of fates.keys()) {
+  const n = inJournal.get(key) ?? 0;
+  if (n === 0) lostJournal++;
+  if (n > 1) dupJournal += n - 1;
+  const s = subPressSeqs.get(key)?.size ?? 0;
+  if (s === 0) lostSub++;
+  if (s > 1) dupSub += s - 1;
+}
+const unknownInJournal = [...inJournal.keys()].filter((k) => !fates.has(k)).length;
+const missingAnywhere = [...fates.keys()].filter((k) => !inJournal.has(k) || !subPressSeqs.has(k)).length;
+
+log(
+  [
+    `── accounting (every press the clocks made, against the journal file and the subscriber)`,
+    `   presses made ${pressesMade} (${fates.size} distinct), journaled events ${journaledEvents}`,
+    `   journal:    lost ${lostJournal}, duplicated ${dupJournal}, not made by any clock ${unknownInJournal}`,
+    `   subscriber: lost ${lostSub}, duplicated ${dupSub} (after removing ${subRedelivered} QoS 1 redeliveries of ${subRaw} messages)`,
+    `   presses missing anywhere: ${missingAnywhere}`,
+    ...(FAULTS ? ['   faults: ' + faultLog.join('; ')] : []),
+    `   peak memory rss ${peakRssMb.toFixed(0)} MB, heap ${peakHeapMb.toFixed(0)} MB; load average ${load()}; ${((monotonicNowMs() - startedReal) / 60_000).toFixed(1)} min`,
+  ].join('\n'),
+);
+
+clearInterval(memTimer);
+await host.close();
+subscriber.end(true);
+await stopBroker(broker);
+for (const p of plugs) await unplugPty(p);
+for (const c of clocks) await c.stop();
+rmSync(dir, { recursive: true, force: true });
+const ok = lostJournal === 0 && dupJournal === 0 && lostSub === 0 && dupSub === 0 && unknownInJournal === 0 && pressesMade === fates.size;
+log(ok ? 'OK: every press journaled once and received once' : 'FAILED: presses lost or duplicated (see above)');
+process.exit(ok ? 0 : 1);
