@@ -3,7 +3,7 @@
 //    streaming path over a generated stream of ≥ 1,000,000 presses;
 //  - per-press handling time of the statechart (p50/p99 µs), one actor, SimulatedClock.
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { createActor, SimulatedClock } from 'xstate';
+import { assign, createActor, setup, SimulatedClock } from 'xstate';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { clockMachine } from '../firmware-ts/clock.machine.ts';
 import { replayStream } from '../firmware-ts/replay-stream.ts';
@@ -106,7 +106,33 @@ function pressLatency(): void {
   );
 }
 
+/**
+ * What XState itself costs per event: a two-state machine that re-arms one `after` timer
+ * and assigns one number per event. No clock rules at all: the floor under any statechart.
+ */
+function xstateFloor(): void {
+  const N = 300_000;
+  const floor = setup({
+    types: { context: {} as { n: number }, events: {} as { type: 'P' } },
+    delays: { d: () => 1_000 },
+  }).createMachine({
+    context: { n: 0 },
+    initial: 'a',
+    states: {
+      a: { after: { d: 'a' }, on: { P: { target: 'b', actions: assign({ n: ({ context }) => context.n + 1 }) } } },
+      b: { after: { d: 'b' }, on: { P: { target: 'a', actions: assign({ n: ({ context }) => context.n + 1 }) } } },
+    },
+  });
+  const actor = createActor(floor, { clock: new SimulatedClock() });
+  actor.start();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) actor.send({ type: 'P' });
+  const us = ((performance.now() - t0) * 1000) / N;
+  console.log(`xstate floor (2 states, 1 timer, 1 assign): ${us.toFixed(2)} µs/event = ${Math.round(1e6 / us).toLocaleString('en')} events/s on one core`);
+}
+
 export async function run(): Promise<void> {
+  xstateFloor();
   pressLatency();
   await replayThroughput();
 }
