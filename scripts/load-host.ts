@@ -13,6 +13,7 @@ import { openSerialLine } from '../host/bridge/serial-lines.ts';
 import type { ClockEventRecord } from '../host/api/host-ports.ts';
 import type { LinkTuning } from '../host/bridge/clock-session.ts';
 import { parseTournament } from '../host/tournament/load.ts';
+import { Director } from '../host/director/director.ts';
 import type { Hall } from '../host/tournament/model.ts';
 import type { HostClock } from '../host/utc.ts';
 import type { HostLine } from '../simulator/clock-cable.ts';
@@ -58,6 +59,8 @@ export interface LoadHostOptions {
 export interface LineSpec {
   readonly key: string;
   readonly table: number;
+  /** The clock's serial id: the round is opened with this clock on board `table`. */
+  readonly clockId: string;
   readonly open: () => Promise<HostLine>;
 }
 
@@ -75,6 +78,15 @@ export class LoadHost {
 
   static async start(opts: LoadHostOptions, lines: readonly LineSpec[]): Promise<LoadHost> {
     const journal = new Journal(opts.dbFile, { outboxTopic: journalOutboxTopic });
+    // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
+    // hall's clock list would): the host then finds a clock's game by the clock
+    // (journal.currentGameForClock) instead of by its table. By table, Host.gameFor reads
+    // every board of the event per clock (journal.boardStates): quadratic at connect —
+    // 1,000 clocks took 61 s to come online (REQUESTS.md, to the host helper).
+    // Idempotent: a restarted host finds the round open.
+    for (const event of opts.hall.events) {
+      new Director(journal, opts.hall).openRound(event.id, 1, opts.clock.nowUtcMs(), Object.fromEntries(lines.map((l) => [l.table, l.clockId])));
+    }
     const host = new Host({ journal, hall: opts.hall, clock: opts.clock, link: opts.link, log: opts.log, backoff: { initialMs: 100, maxMs: 2_000 } }).start();
     const mqtt = opts.mqttUrl
       ? await startHostMqtt({ target: { kind: 'external', url: opts.mqttUrl }, outbox: journal.outboxStore(() => opts.clock.nowUtcMs()), clientId: 'chessclock-load-host', reconnectPeriodMs: 500, onError: () => undefined })
@@ -98,7 +110,7 @@ export class LoadHost {
       };
       drain();
     }
-    for (const l of lines) host.addLine(l.key, l.open, { table: l.table });
+    for (const l of lines) host.addLine(l.key, l.open);
     return lh;
   }
 

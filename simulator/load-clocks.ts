@@ -113,6 +113,8 @@ export interface PressLoadOptions {
   readonly thinkMedianMs: number;
   readonly thinkSigma: number;
   readonly seed: number;
+  /** Starts are spread uniformly over this long (hall ms; default one minute), as arbiters walk along the rows. */
+  readonly startSpreadMs?: number;
 }
 
 /**
@@ -139,8 +141,7 @@ export class PressLoad {
     const { time } = this.opts;
     while (c.configured === 0 && !this.stopped) await time.until(time.now() + 1_000);
     if (this.stopped) return;
-    // Spread the starts over a minute of hall time, as arbiters walk along the rows.
-    await time.until(time.now() + Math.round(rng() * 60_000));
+    await time.until(time.now() + Math.round(rng() * (this.opts.startSpreadMs ?? 60_000)));
     if (this.stopped) return;
     await c.tap('startPause');
     while (!this.stopped) {

@@ -1,0 +1,129 @@
+// Host — hall (issue 5 benchmark): N clocks on in-memory lines into ONE real Host — one
+// session actor per clock, the SQLite journal (WAL, synchronous=FULL, a file on disk),
+// the director that configured every clock — and out through the API's WebSocket feed
+// (/ws, real Fastify on 127.0.0.1) to a `ws` client.
+//
+// The clocks are the firmware without its Johnny-Five board (simulator/headless-clock.ts:
+// the firmware adapter, its statecharts and its link with the outbox); players press at a
+// realistic rate for a busy hall: a median think of 5 s (log-normal, σ 0.5; mean 5.7 s
+// per press per board — a rapid/blitz hall; a classical hall presses ~10× less often), in
+// real time. Latency = the press accepted by the clock's statechart → the host's feed after
+// the journal committed (event-to-journal) and → the ws client's receipt, one monotonic
+// time base (all in this process). Zero loss: every press journaled once and received once.
+//
+//   npm run bench -- host-hall
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { monotonicNowMs, systemTime } from '../protocol/monotonic.ts';
+import { AnchoredClock } from '../host/utc.ts';
+import type { ClockEventRecord } from '../host/api/host-ports.ts';
+import { AcceleratedTime } from '../simulator/accelerated-time.ts';
+import { bootLoadClock, PressLoad, pressKey, type LoadClock } from '../simulator/load-clocks.ts';
+import { LoadHost, loadTournament } from '../scripts/load-host.ts';
+
+const MEASURE_MS = 20_000;
+const THINK_MEDIAN_MS = 5_000;
+const SYNC_PHASE_MS = 33_000;
+
+const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function hall(n: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-hall-'));
+  const time = new AcceleratedTime(1);
+  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+  let measuring = false;
+  const pressedAt = new Map<string, number>();
+  const journaledAt = new Map<string, number[]>();
+  const wsAt = new Map<string, number[]>();
+  let journaled = 0;
+  let wsEvents = 0;
+  const clocks: LoadClock[] = [];
+  for (let i = 0; i < n; i++) {
+    clocks.push(
+      await bootLoadClock(i, 'headless', {
+        time,
+        seed: 1,
+        onPress: (p) => {
+          if (measuring) pressedAt.set(pressKey(p.clockId, p.side, p.move), p.atRealMs);
+        },
+      }),
+    );
+  }
+  const note = (m: Map<string, number[]>, e: Pick<ClockEventRecord, 'clockId' | 'type' | 'side' | 'move'>) => {
+    if (e.type !== 'moved' || e.side === null || e.move === null) return;
+    const key = pressKey(e.clockId, e.side, e.move);
+    if (!pressedAt.has(key)) return;
+    const list = m.get(key) ?? [];
+    list.push(monotonicNowMs());
+    m.set(key, list);
+  };
+  const lh = await LoadHost.start(
+    {
+      dbFile: join(dir, 'bench.db'),
+      hall: loadTournament(n),
+      clock: hostClock,
+      api: true,
+      onJournaled: (e) => {
+        if (measuring) journaled++;
+        note(journaledAt, e);
+      },
+    },
+    clocks.map((c) => ({ key: `memory:${c.serialId}`, table: c.index + 1, clockId: c.serialId, open: c.cable.memoryLine() })),
+  );
+  const ws = new WebSocket(`${lh.url!.replace(/^http/, 'ws')}/ws`);
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data)) as { type: string; event?: ClockEventRecord };
+    if (m.type !== 'event' || !m.event) return;
+    if (measuring) wsEvents++;
+    note(wsAt, m.event);
+  });
+  await new Promise<void>((r) => ws.once('open', () => r()));
+  const t0 = monotonicNowMs();
+  while (!clocks.every((c) => c.configured > 0)) {
+    if (monotonicNowMs() - t0 > 120_000) throw new Error(`${n} clocks: only ${clocks.filter((c) => c.configured > 0).length} configured after 120 s`);
+    await sleep(100);
+  }
+  // A hall's clocks are connected long before the round: let the connect-time sync phase
+  // (128 exchanges at 4/s per clock, protocol/link.ts AUTO_SYNC_DEFAULTS) pass first.
+  await sleep(SYNC_PHASE_MS);
+  const players = new PressLoad({ time, thinkMedianMs: THINK_MEDIAN_MS, thinkSigma: 0.5, seed: 1, startSpreadMs: 5_000 });
+  players.start(clocks);
+  await sleep(5_000 + THINK_MEDIAN_MS); // every board started and pressing
+  const load0 = loadavg()[0];
+  const cpu0 = process.cpuUsage();
+  measuring = true;
+  const from = monotonicNowMs();
+  await sleep(MEASURE_MS);
+  measuring = false;
+  const seconds = (monotonicNowMs() - from) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  await players.stop();
+  const drainUntil = monotonicNowMs() + 30_000;
+  while (monotonicNowMs() < drainUntil && [...pressedAt.keys()].some((k) => !journaledAt.has(k) || !wsAt.has(k))) await sleep(50);
+
+  const lat = (m: Map<string, number[]>) =>
+    [...pressedAt].filter(([k]) => m.has(k)).map(([k, at]) => m.get(k)![0] - at).sort((a, b) => a - b);
+  const toJournal = lat(journaledAt);
+  const toWs = lat(wsAt);
+  const lost = [...pressedAt.keys()].filter((k) => !journaledAt.has(k)).length;
+  const lostWs = [...pressedAt.keys()].filter((k) => !wsAt.has(k)).length;
+  const dup = [...journaledAt.values()].filter((l) => l.length > 1).length + [...wsAt.values()].filter((l) => l.length > 1).length;
+  const f = (x: number) => x.toFixed(1);
+  console.log(
+    `  N = ${String(n).padStart(4)} clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s, ${(journaled / seconds).toFixed(0)} events/s journaled, ${(wsEvents / seconds).toFixed(0)} events/s on /ws;` +
+      ` press→journal p50 ${f(pct(toJournal, 50))} ms p99 ${f(pct(toJournal, 99))} ms; press→/ws p50 ${f(pct(toWs, 50))} ms p99 ${f(pct(toWs, 99))} ms;` +
+      ` lost ${lost} (journal) ${lostWs} (/ws), duplicated ${dup}; CPU ${(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100).toFixed(0)}% of a core; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB; load avg ${load0.toFixed(2)}`,
+  );
+  ws.close();
+  await lh.close();
+  for (const c of clocks) await c.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function run(): Promise<void> {
+  console.log(`  ${MEASURE_MS / 1000} s per N, real time, median think ${THINK_MEDIAN_MS / 1000} s per press (log-normal σ 0.5), journal synchronous=FULL on disk`);
+  for (const n of [100, 1000]) await hall(n);
+}
