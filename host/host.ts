@@ -206,9 +206,10 @@ export class Host implements HostState, CommandSink, ExportSource {
     const clockId = s.clockId!;
     const table = tableOf({ byLine: this.tablesByLine, bySerial: this.tablesBySerial }, s.key, clockId);
     if (table === null) return this.journal.currentGameForClock(clockId);
+    // One board's lookup per clock: a whole-event query here made connecting N clocks O(N²).
     for (const { event, board } of eventBoardAt(this.hall, table)) {
-      const state = this.journal.boardStates(event.id).find((b) => b.board === board);
-      if (state) return state.game;
+      const game = this.journal.currentGameOfBoard(event.id, board);
+      if (game) return game;
     }
     return null;
   }
@@ -342,7 +343,7 @@ export class Host implements HostState, CommandSink, ExportSource {
   private currentGameOf(boardId: string): GameRow | null {
     const view = this.state.board(boardId);
     if (!view) return null;
-    return this.journal.boardStates(view.event).find((b) => b.board === view.board)?.game ?? null;
+    return this.journal.currentGameOfBoard(view.event, view.board);
   }
 
   /** Sends an accepted arbiter command to the board's clock; the clock's answer decides. */

@@ -10,7 +10,7 @@
 // with their outcome. A refused command changes nothing.
 import { createHash } from 'node:crypto';
 import { JournalError, type Journal } from '../journal/journal.ts';
-import type { AppendResult, BoardState, ClockEventInput, ClockEventRow, GameRow, GameResult } from '../journal/types.ts';
+import type { AppendResult, ClockEventInput, ClockEventRow, GameRow, GameResult } from '../journal/types.ts';
 import { recordFromJournalRow } from '../mqtt/journal-topics.ts';
 import { foldEvent } from './live-state.ts';
 import type { Hall } from '../tournament/model.ts';
@@ -155,16 +155,17 @@ export class JournalHost implements HostState, CommandSink {
     return this.journal.boardStates().map((s) => this.viewOf(s.game));
   }
 
-  private boardState(id: string): BoardState | undefined {
+  /** The board's current game: one board's lookup, not the whole event's (commands and views are per board). */
+  private currentGame(id: string): GameRow | undefined {
     if (!this.idIndex.has(id)) this.boards(); // refresh the index
     const at = this.idIndex.get(id);
     if (!at) return undefined;
-    return this.journal.boardStates(at.event).find((s) => s.board === at.board);
+    return this.journal.currentGameOfBoard(at.event, at.board) ?? undefined;
   }
 
   board(id: string): BoardView | undefined {
-    const s = this.boardState(id);
-    return s ? this.viewOf(s.game) : undefined;
+    const game = this.currentGame(id);
+    return game ? this.viewOf(game) : undefined;
   }
 
   events(q: EventQuery): EventPage {
@@ -217,9 +218,8 @@ export class JournalHost implements HostState, CommandSink {
   // ---- CommandSink -----------------------------------------------------------------
 
   async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
-    const state = this.boardState(command.boardId);
-    if (!state) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
-    const game = state.game;
+    const game = this.currentGame(command.boardId);
+    if (!game) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
     const where = `board ${game.board} of ${game.event} round ${game.round}`;
     const utcMs = this.nowUtcMs();
 

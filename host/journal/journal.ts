@@ -255,6 +255,7 @@ export class Journal {
           AND (h.round > g.round OR (h.round = g.round AND h.game_no > g.game_no)))
           AND (@event IS NULL OR g.event = @event)
         ORDER BY g.event, g.board`),
+      currentGameOfBoard: db.prepare('SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1'),
       upsertClock: db.prepare(`
         INSERT INTO clocks (clock_id, boot_id, firmware, first_seen_utc_ms, last_seen_utc_ms)
         VALUES (@clockId, @bootId, @firmware, @utcMs, @utcMs)
@@ -552,6 +553,12 @@ export class Journal {
       const last = lastRow ? toEvent(lastRow) : null;
       return { event: game.event, round: game.round, board: game.board, game, last, running: this.running(game, last) };
     });
+  }
+
+  /** The newest game of one board of an event (what `boardStates` gives it, without the others). */
+  currentGameOfBoard(event: string, board: number): GameRow | null {
+    const r = this.stmt.currentGameOfBoard.get(event, board) as Row | undefined;
+    return r ? toGame(r) : null;
   }
 
   private running(game: GameRow, last: ClockEventRow | null): Side | null {
