@@ -353,7 +353,9 @@ if (FAULTS) {
     // connection, finishes handing the subscriber what it had accepted, then closes. (An
     // abrupt crash of this in-memory broker loses what it acknowledged to the host but had
     // not yet delivered: docs/load.md.)
-    for (const client of Object.values(broker.aedes.clients)) if (client.id !== SUBSCRIBER_ID) client.close();
+    // (Aedes keeps its connected clients in `clients`, missing from its type declarations.)
+    const connected = (broker.aedes as unknown as { clients: Record<string, { id: string; close(): void }> }).clients;
+    for (const client of Object.values(connected)) if (client.id !== SUBSCRIBER_ID) client.close();
     await sleep(2_000);
     await stopBroker(broker);
     await sleep(OUTAGE_MS);
