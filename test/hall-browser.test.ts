@@ -84,7 +84,7 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
 
   it('shows the times of the API\'s live state: the waiting side exactly, the running side computed at the hall\'s pace', async () => {
     let checked = 0;
-    for (let attempt = 0; attempt < 200 && checked < 3; attempt++) {
+    for (let attempt = 0; attempt < 300 && checked < 3; attempt++) {
       for (const { id } of clockedBoards()) {
         const a = await apiBoard(id);
         const white = await text(id, '.side.white .time');
@@ -93,9 +93,9 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
         const live = b.board.live;
         // A press between the reads changes the state: read again.
         if (!live || live.seq !== a.board.live?.seq || live.status !== 'running' || !live.turn) continue;
-        // Judge the running side only well after its last event: 20 s of hall time without
-        // an event. A page advancing at real pace (rate 1) would then be ≥ 19 s off.
-        if (a.serverUtcMs - live.atUtcMs < 20_000) continue;
+        // Judge the running side only well after its last event: 40 s of hall time without
+        // an event. A page advancing at real pace (rate 1) would then be ≥ 39 s off.
+        if (a.serverUtcMs - live.atUtcMs < 40_000) continue;
         const waiting = live.turn === 'white' ? 'black' : 'white';
         const shown = { white, black };
         expect(shown[waiting]).toBe(formatClockTime(waiting === 'white' ? live.whiteMs : live.blackMs));
@@ -105,15 +105,15 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
         const lo = atEvent - (b.serverUtcMs - live.atUtcMs);
         const ms = shownMs(shown[live.turn]);
         // The display rounds up to the second; the page may lag by its 50 ms repaint and the
-        // feed's latency at hello (150 ms real allowed = 9 s of hall time at 60×).
+        // feed's latency at hello (300 ms real allowed on a busy machine = 18 s of hall time at 60×).
         expect(ms).toBeGreaterThanOrEqual(lo - 1000);
-        expect(ms).toBeLessThanOrEqual(hi + 1000 + 150 * SPEED);
+        expect(ms).toBeLessThanOrEqual(hi + 1000 + 300 * SPEED);
         checked++;
       }
       await page.waitForTimeout(100);
     }
     expect(checked).toBeGreaterThanOrEqual(3);
-  }, 40_000);
+  }, 70_000);
 
   it('an arbiter signed in with the printed token pauses a board from the page: the simulated clock pauses (LCD "PAUS"), page and LCD show the same times', async () => {
     const target = clockedBoards().find((b) => b.event === 'ivanovo-2018')!;
