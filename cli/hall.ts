@@ -20,6 +20,7 @@ import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
 import { parseTournament } from '../host/tournament/load.ts';
 import type { Hall } from '../host/tournament/model.ts';
 import { AnchoredClock } from '../host/utc.ts';
+import { parseTokenOption } from '../host/api/arbiter-tokens.ts';
 import { buildApi } from '../host/api/api.ts';
 import { parseListenOption } from '../host/api/listen-option.ts';
 import { AcceleratedTime } from '../simulator/accelerated-time.ts';
@@ -217,12 +218,7 @@ export async function run(args: string[]): Promise<number> {
   }
   let opts: HallOptions;
   try {
-    let token;
-    if (values.token !== undefined) {
-      const colon = values.token.indexOf(':');
-      if (colon <= 0 || values.token.length - colon - 1 < 16) throw new Error('--token: expected NAME:SECRET with a secret of at least 16 characters');
-      token = { arbiter: values.token.slice(0, colon), token: values.token.slice(colon + 1) };
-    }
+    const token = values.token === undefined ? undefined : parseTokenOption(values.token);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed ${values.seed}: expected a whole number ≥ 0`);
     opts = {

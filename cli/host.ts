@@ -12,6 +12,7 @@ import { loadPortsFile, type PortEntry } from '../host/hall/ports-file.ts';
 import { listUsbSerialPorts, openSerialLine } from '../host/bridge/serial-lines.ts';
 import { systemHostClock } from '../host/utc.ts';
 import { buildApi } from '../host/api/api.ts';
+import { parseTokenOption } from '../host/api/arbiter-tokens.ts';
 import { parseListenOption } from '../host/api/listen-option.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
 import { startHostMqtt } from '../host/mqtt/host-mqtt.ts';
@@ -76,11 +77,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     hall = loadTournamentFile(values.tournament);
     if (values.ports) entries = loadPortsFile(values.ports);
-    tokens = (values.token ?? []).map((t, i) => {
-      const colon = t.indexOf(':');
-      if (colon <= 0) throw new Error(`--token #${i + 1}: expected NAME:SECRET`);
-      return { arbiter: t.slice(0, colon), token: t.slice(colon + 1) };
-    });
+    tokens = (values.token ?? []).map((t, i) => parseTokenOption(t, `--token #${i + 1}`));
     listen = parseListenOption(values.http);
     mqttTarget = parseMqttOption(values.mqtt);
   } catch (err) {

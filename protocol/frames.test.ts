@@ -10,6 +10,7 @@ import { FrameDecoder, FrameParser, parseFrame, type DroppedFrame } from './fram
 import { encodeFrame, FrameEncoder, FrameTooLargeError, frameContent, slipEncode } from './frame-encoder.ts';
 import { MAX_FRAME_BYTES, SLIP_END, SLIP_ESC } from './frame-format.ts';
 import { FIXTURES } from './fixtures/frames.ts';
+import { mulberry32 } from './testing/prng.ts';
 import { ClockEvent_Kind, Side, type Configure } from './gen/chessclock_pb.ts';
 
 const configureFixture = FIXTURES.find((f) => f.envelope.body.case === 'configure')!.envelope.body.value as Configure;
@@ -56,18 +57,6 @@ function parseAll(chunks: Iterable<Uint8Array>, parser = new FrameParser()): Env
   return out;
 }
 
-/** A deterministic PRNG (mulberry32) so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('golden frames, round trip both ways', () => {
   for (const f of FIXTURES) testParseGenerate(f.name, f.envelope, bytesOf(f));
 
@@ -104,7 +93,7 @@ describe('RFC 1055 SLIP: any chunking gives the same frames', () => {
 
 describe('RFC 1055 SLIP: resynchronisation after garbage', () => {
   it('garbage between frames is dropped and counted; every frame still arrives', () => {
-    const rand = prng(1055);
+    const rand = mulberry32(1055);
     const parts: number[] = [];
     for (let round = 0; round < 20; round++) {
       for (const f of FIXTURES) {
@@ -249,7 +238,7 @@ describe('FrameEncoder / FrameDecoder streams', () => {
     const dropped: DroppedFrame[] = [];
     decoder.on('dropped', (d: DroppedFrame) => dropped.push(d));
     decoder.on('data', () => {});
-    const rand = prng(7);
+    const rand = mulberry32(7);
     const junk = Buffer.from(Array.from({ length: 5000 }, () => Math.floor(rand() * 256)));
     await pipeline(Readable.from([junk]), decoder);
     expect(decoder.counters.frames).toBe(0);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArbiterTokens, loadArbiterTokens, parseArbiterTokens } from './arbiter-tokens.ts';
+import { ArbiterTokens, loadArbiterTokens, parseArbiterTokens, parseTokenOption } from './arbiter-tokens.ts';
 
 describe('ArbiterTokens', () => {
   const tokens = new ArbiterTokens([
@@ -50,5 +50,12 @@ describe('ArbiterTokens', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('parses --token NAME:SECRET (the secret may hold colons), refusing a missing name or a guessable secret', () => {
+    expect(parseTokenOption('Ana Srebrnič:abc:0123456789abcdef')).toEqual({ arbiter: 'Ana Srebrnič', token: 'abc:0123456789abcdef' });
+    expect(() => parseTokenOption(':0123456789abcdef')).toThrow('--token: expected NAME:SECRET');
+    expect(() => parseTokenOption('Ana-0123456789abcdef', '--token #2')).toThrow('--token #2: expected NAME:SECRET');
+    expect(() => parseTokenOption('Ana:short')).toThrow('--token (Ana): the secret must be at least 16 characters');
   });
 });

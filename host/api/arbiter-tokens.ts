@@ -47,6 +47,17 @@ export class ArbiterTokens {
   }
 }
 
+/** Parses a `--token NAME:SECRET` option; the secret must be long enough not to be guessed. */
+export function parseTokenOption(text: string, option = '--token'): ArbiterToken {
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new Error(`${option}: expected NAME:SECRET`);
+  const token = { arbiter: text.slice(0, colon), token: text.slice(colon + 1) };
+  if (token.token.length < MIN_TOKEN_LENGTH) {
+    throw new Error(`${option} (${token.arbiter}): the secret must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  return token;
+}
+
 /** Reads tokens from JSON text `[{ "arbiter": "...", "token": "..." }]`, naming the bad entry. */
 export function parseArbiterTokens(text: string, source = 'tokens'): ArbiterToken[] {
   let value: unknown;
