@@ -1,4 +1,4 @@
-// `chessclock demo` (the `npm start` job for now): one clock in the terminal, running
+// `chessclock demo`: one clock in the terminal, running
 // the same statechart as the clock at the board. Keys are stamped with the monotonic
 // time where they arrive; the screen only repaints (charged time never comes from ticks).
 
