@@ -80,9 +80,9 @@ export class LoadHost {
     const journal = new Journal(opts.dbFile, { outboxTopic: journalOutboxTopic });
     // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
     // hall's clock list would): the host then finds a clock's game by the clock
-    // (journal.currentGameForClock) instead of by its table. By table, Host.gameFor reads
-    // every board of the event per clock (journal.boardStates): quadratic at connect —
-    // 1,000 clocks took 61 s to come online (REQUESTS.md, to the host helper).
+    // (journal.currentGameForClock) instead of by its table. (By table, Host.gameFor used to
+    // read every board of the event per clock — 1,000 clocks took 61 s to come online — until
+    // commit 92fce25 made it one board's lookup; the recorded figures used this path.)
     // Idempotent: a restarted host finds the round open.
     for (const event of opts.hall.events) {
       new Director(journal, opts.hall).openRound(event.id, 1, opts.clock.nowUtcMs(), Object.fromEntries(lines.map((l) => [l.table, l.clockId])));
