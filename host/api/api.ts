@@ -244,6 +244,13 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     after: { type: 'string', pattern: '^[0-9]{1,15}$' },
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
   } as const;
+  /** Which events: the same filter for the paged API and the JSON Lines export. */
+  const EVENT_FILTER = {
+    event: { type: 'string', minLength: 1 },
+    round: { type: 'integer', minimum: 0 },
+    board: { type: 'integer', minimum: 0 },
+    clockId: { type: 'string', minLength: 1 },
+  } as const;
 
   app.get<{ Querystring: { event?: string; round?: number; board?: number; clockId?: string; after?: string; limit: number } }>(
     '/api/events',
@@ -252,13 +259,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: {
-            event: { type: 'string', minLength: 1 },
-            round: { type: 'integer', minimum: 0 },
-            board: { type: 'integer', minimum: 0 },
-            clockId: { type: 'string', minLength: 1 },
-            ...PAGE,
-          },
+          properties: { ...EVENT_FILTER, ...PAGE },
         },
       },
     },
@@ -352,12 +353,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: {
-            event: { type: 'string', minLength: 1 },
-            round: { type: 'integer', minimum: 0 },
-            board: { type: 'integer', minimum: 0 },
-            clockId: { type: 'string', minLength: 1 },
-          },
+          properties: EVENT_FILTER,
         },
       },
     },
