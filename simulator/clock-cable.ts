@@ -19,7 +19,8 @@ export interface HostLine {
 }
 
 export class ClockCable extends Duplex {
-  private peer: Duplex | null = null;
+  /** The line plugged in now (subclasses with another fault model write to it). */
+  protected peer: Duplex | null = null;
   private readonly onData = (c: Buffer) => this.push(this.maybeCorrupt(c));
   private rng: Rng;
   /** Probability that a byte is corrupted (both directions); 0 = clean. */

@@ -9,13 +9,13 @@
 // acks, sync, backoff) run on real time: bytes travel in real time, even over an in-memory line.
 import { SerialPort } from 'serialport';
 import { mulberry32 } from '../protocol/testing/prng.ts';
-import { Duplex } from 'node:stream';
-import { systemTime, createLossyPair, MemoryOutboxStore, openPtyPair, type PtyPair, type TimeSource } from '../protocol/session-api.ts';
+import { systemTime, MemoryOutboxStore, openPtyPair, type PtyPair, type TimeSource } from '../protocol/session-api.ts';
 import type { TimeControl } from '../protocol/time-control.ts';
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
+import { ClockCable } from '../simulator/clock-cable.ts';
 import { AnchoredClock } from '../host/utc.ts';
 import type { Line } from '../host/bridge/clock-session.ts';
 import { RESULTS, type GameResult } from '../firmware-ts/menu.machine.ts';
@@ -46,49 +46,26 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_
 export const flowing = (sim: SimulatedTime, msPerTick = 20) => () => sim.advanceBy(msPerTick);
 
 /**
- * The clock's end of its cable: the firmware's link writes here for its whole life, as it
- * writes to its UART. While a line is attached, bytes pass (optionally corrupted); while the
- * cable is out, they fall on the floor — the clock's outbox keeps every unacknowledged event.
+ * The clock's end of its cable (simulator/clock-cable.ts), with a frame-level fault model
+ * for the fault tests: a whole frame gets one byte flipped, or noise arrives before it.
  */
-export class Cable extends Duplex {
-  private peer: Duplex | null = null;
-  private readonly onData = (c: Buffer) => this.push(c);
+export class Cable extends ClockCable {
   /** Probability that a frame the clock sends gets one byte flipped (0 = clean line). */
   corruptProbability = 0;
   /** Probability of a burst of noise on the line before a frame. */
   garbageProbability = 0;
   /** Seeded: a failure replays exactly. (Not "every nth frame": that locks onto periodic traffic.) */
-  private readonly rng = mulberry32(1055);
+  private readonly frameRng = mulberry32(1055);
   framesOut = 0;
   corrupted = 0;
-
-  attach(d: Duplex): void {
-    this.detach();
-    this.peer = d;
-    d.on('data', this.onData);
-    const gone = () => {
-      if (this.peer === d) this.detach();
-    };
-    d.once('close', gone);
-    d.on('error', gone);
-  }
-
-  detach(): void {
-    this.peer?.off('data', this.onData);
-    this.peer = null;
-  }
-
-  get attached(): boolean {
-    return this.peer !== null && !this.peer.destroyed;
-  }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
     const peer = this.peer;
     if (peer && !peer.destroyed) {
       this.framesOut++;
-      if (this.rng() < this.garbageProbability) peer.write(Buffer.from([0x13, 0x37, 0xc0, 0x42, 0xdb, 0x99, 0xc0]));
+      if (this.frameRng() < this.garbageProbability) peer.write(Buffer.from([0x13, 0x37, 0xc0, 0x42, 0xdb, 0x99, 0xc0]));
       let out = chunk;
-      if (this.rng() < this.corruptProbability && chunk.length > 4) {
+      if (this.frameRng() < this.corruptProbability && chunk.length > 4) {
         out = Buffer.from(chunk);
         out[Math.floor(out.length / 2)] ^= 0x5a;
         this.corrupted++;
@@ -97,18 +74,13 @@ export class Cable extends Duplex {
     }
     cb();
   }
-
-  override _read(): void {}
 }
 
 /** One simulated clock with its cable. */
 export class SimClock {
   readonly outbox = new MemoryOutboxStore();
-  readonly cable = new Cable();
+  readonly cable: Cable;
   readonly clockLink: ClockLink;
-  /** False while the cable is out: the host's line cannot be opened. */
-  plugged = true;
-  private memoryEnds: Duplex[] = [];
   private ptyPort: SerialPort | null = null;
 
   private constructor(
@@ -116,6 +88,7 @@ export class SimClock {
     readonly clock: VirtualClock,
     readonly bootId: number,
   ) {
+    this.cable = new Cable(serialId);
     this.clockLink = linkClockToHost(clock.firmware, this.cable, {
       serialId,
       bootId,
@@ -130,32 +103,23 @@ export class SimClock {
     return new SimClock(serialId, clock, bootId);
   }
 
+  /** False while the cable is out: the host's line cannot be opened. */
+  get plugged(): boolean {
+    return this.cable.plugged;
+  }
+
   /** For Host.addLine: a new in-memory line each time the host opens it (while plugged). */
   memoryLine(): () => Promise<Line> {
-    return async () => {
-      if (!this.plugged) throw new Error(`${this.serialId}: no such device (unplugged)`);
-      const { a, b } = createLossyPair({ seed: 1, time: systemTime, immediate: true });
-      this.cable.attach(b);
-      this.memoryEnds = [a, b];
-      return {
-        duplex: a,
-        close: () => {
-          a.destroy();
-          b.destroy();
-        },
-      };
-    };
+    return this.cable.memoryLine();
   }
 
   /** Pulls the in-memory cable: the host's line ends; the clock keeps time and its outbox. */
   unplugMemory(): void {
-    this.plugged = false;
-    for (const d of this.memoryEnds) d.destroy();
-    this.memoryEnds = [];
+    this.cable.unplug();
   }
 
   plugMemory(): void {
-    this.plugged = true;
+    this.cable.plug();
   }
 
   /** Opens the clock's end of a pty pair with serialport and puts it on the cable. */
