@@ -15,7 +15,7 @@ import { buildApi } from '../host/api/api.ts';
 import { parseTokenOption } from '../host/api/arbiter-tokens.ts';
 import { parseListenOption } from '../host/api/listen-option.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { startHostMqtt } from '../host/mqtt/host-mqtt.ts';
+import { publishHostToMqtt, startHostMqtt } from '../host/mqtt/host-mqtt.ts';
 import { parseMqttOption } from '../host/mqtt/mqtt-target.ts';
 
 const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
@@ -136,23 +136,16 @@ export async function run(args: string[]): Promise<number> {
     log(`API and dashboard on ${address}`);
   }
   const mqtt = await startHostMqtt({ target: mqttTarget, outbox: journal.outboxStore(() => clock.nowUtcMs()), onError: (e) => log(`mqtt: ${e.message}`) });
-  let drainTimer: NodeJS.Timeout | null = null;
+  let stopPublishing: (() => void) | null = null;
   if (mqtt) {
     log(`publishing to ${mqtt.url}`);
-    // The journal drafts every fact's message in the fact's own transaction; send them as
-    // they come (each journaled event) and every second (results, confirmations).
-    host.subscribe(() => mqtt.publisher.publishPending());
-    const drain = () => {
-      mqtt.publisher.publishPending();
-      drainTimer = setTimeout(drain, 1_000);
-    };
-    drain();
+    stopPublishing = publishHostToMqtt(host, mqtt);
   }
 
   await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   log('stopping');
   if (scanTimer) clearTimeout(scanTimer);
-  if (drainTimer) clearTimeout(drainTimer);
+  stopPublishing?.();
   await api?.close();
   await mqtt?.close();
   await host.close();

@@ -4,6 +4,8 @@ import mqtt from 'mqtt';
 import { MqttPublisher } from './publisher.ts';
 import { parseMqttOption, resolveMqttTarget, type EmbeddedBroker, type MqttTarget } from './mqtt-target.ts';
 import type { OutboxStore } from './outbox-store.ts';
+import type { HostState } from '../api/host-ports.ts';
+import { bridgeHostFeedToMqtt } from './host-feed-bridge.ts';
 
 export interface HostMqtt {
   readonly publisher: MqttPublisher;
@@ -43,5 +45,28 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
       await publisher.close();
       await broker?.close();
     },
+  };
+}
+
+/**
+ * Keeps MQTT up to date with a running host: every journaled event's message (drafted into
+ * the journal's outbox in the event's own transaction, see journal-topics.ts) is sent as it
+ * comes, the board's retained state with it, and the outbox is drained once a second for
+ * what is drafted outside clock events (results, confirmations) or was left by a broker
+ * outage. Returns the function that stops it. `chessclock host`, `chessclock hall` and the
+ * load host all publish through this one function.
+ */
+export function publishHostToMqtt(host: HostState, mqtt: HostMqtt, drainEveryMs = 1_000): () => void {
+  const stopFeed = bridgeHostFeedToMqtt(host, mqtt.publisher, { eventsInOutbox: true });
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const drain = (): void => {
+    mqtt.publisher.publishPending();
+    timer = setTimeout(drain, drainEveryMs);
+  };
+  drain();
+  return () => {
+    stopFeed();
+    if (timer) clearTimeout(timer);
+    timer = null;
   };
 }
