@@ -1,12 +1,10 @@
 // MQTT scale-out against a real Mosquitto broker started by the test (Debian package
-// `mosquitto`): two hosts publish simulated clock event streams through their durable
+// `mosquitto`), at the publisher level (test/mqtt-hosts.test.ts runs whole hosts with
+// simulated clocks): two publishers send synthetic clock event streams through their durable
 // outboxes to one broker; a subscriber must see every event exactly once after dedupe by
 // (clockId, bootId, seq), also when the broker is killed mid-stream and restarted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -15,10 +13,10 @@ import { SqliteOutboxStore } from '../host/mqtt/sqlite-outbox-store.ts';
 import { subscribeClockEvents, type EventSubscription } from '../host/mqtt/subscriber.ts';
 import type { EventPayload } from '../host/mqtt/payload.ts';
 import type { ClockEventRecord } from '../host/api/host-ports.ts';
+import { Mosquitto, TcpGate, freePort, SKIP_MOSQUITTO, SKIP_MOSQUITTO_MESSAGE } from './mosquitto.ts';
 
-const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => spawnSync(p, ['-h']).error === undefined);
-const SKIP = MOSQUITTO === undefined && !process.env.CI;
-if (SKIP) console.warn('skipping the Mosquitto tests: install the Debian package `mosquitto` (apt-get install mosquitto)');
+const SKIP = SKIP_MOSQUITTO;
+if (SKIP) console.warn(SKIP_MOSQUITTO_MESSAGE);
 
 const work = mkdtempSync(join(tmpdir(), 'mqtt-mosquitto-'));
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -26,100 +24,6 @@ afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
   rmSync(work, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/** A broker process on 127.0.0.1:port with persistence off (retained and sessions die with it). */
-class Mosquitto {
-  private proc: ChildProcess | null = null;
-  private log: string[] = [];
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    if (MOSQUITTO === undefined) throw new Error('mosquitto not found: install the Debian package `mosquitto`');
-    const conf = join(work, `mosquitto-${this.port}.conf`);
-    writeFileSync(conf, [`listener ${this.port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', ''].join('\n'));
-    const proc = spawn(MOSQUITTO, ['-c', conf, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.proc = proc;
-    const keep = (chunk: Buffer): void => {
-      this.log.push(chunk.toString());
-      if (this.log.length > 50) this.log.shift();
-    };
-    proc.stdout!.on('data', keep);
-    proc.stderr!.on('data', keep);
-    // Ready once it accepts TCP connections.
-    const until = performance.now() + 10_000;
-    for (;;) {
-      if (proc.exitCode !== null) throw new Error(`mosquitto exited (${proc.exitCode}):\n${this.log.join('')}`);
-      const ok = await new Promise<boolean>((resolve) => {
-        const s = connect(this.port, '127.0.0.1');
-        s.once('connect', () => (s.destroy(), resolve(true)));
-        s.once('error', () => resolve(false));
-      });
-      if (ok) return;
-      if (performance.now() > until) throw new Error(`mosquitto did not listen on ${this.port}:\n${this.log.join('')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-
-  /** SIGKILL: a crash, no goodbye to the clients. */
-  async kill(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill('SIGKILL');
-    await once(proc, 'exit');
-    this.proc = null;
-  }
-}
-
-/**
- * The hosts reach the broker through this relay so the test can keep them away from the
- * restarted broker until the subscriber has subscribed again: MQTT does not replay a
- * non-retained message to a subscriber that was not subscribed when it arrived (and with
- * persistence off the broker forgets sessions when it dies), so without this ordering a
- * lost message could be the subscriber's absence rather than the publisher's fault.
- */
-class TcpGate {
-  readonly server: Server;
-  private open = true;
-  private readonly pairs = new Set<Socket>();
-  constructor(private readonly targetPort: number) {
-    this.server = createServer((down) => {
-      if (!this.open) return void down.destroy();
-      const up = connect(this.targetPort, '127.0.0.1');
-      this.pairs.add(down).add(up);
-      const drop = (): void => {
-        down.destroy();
-        up.destroy();
-        this.pairs.delete(down);
-        this.pairs.delete(up);
-      };
-      down.on('error', drop).on('close', drop);
-      up.on('error', drop).on('close', drop);
-      down.pipe(up).pipe(down);
-    });
-  }
-  async listen(): Promise<number> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return (this.server.address() as { port: number }).port;
-  }
-  setOpen(open: boolean): void {
-    this.open = open;
-    if (!open) for (const s of this.pairs) s.destroy();
-  }
-  async close(): Promise<void> {
-    this.setOpen(false);
-    await new Promise((r) => this.server.close(r));
-  }
-}
 
 /** A host's simulated stream: `clocks` boards of one event, moves round-robin. */
 class SimulatedHost {
@@ -177,7 +81,7 @@ describe.skipIf(SKIP)('MQTT scale-out through a real Mosquitto (Debian package `
   let gatePort: number;
 
   beforeAll(async () => {
-    broker = new Mosquitto(await freePort());
+    broker = new Mosquitto(await freePort(), work);
     cleanups.push(() => broker.kill());
     await broker.start();
     gate = new TcpGate(broker.port);
