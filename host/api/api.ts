@@ -44,6 +44,7 @@ export interface ApiDeps {
 const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'dashboard');
 const DASHBOARD_FILES: Record<string, string> = {
   '/': 'index.html',
+  '/public': 'public.html',
   '/app.js': 'app.js',
   '/style.css': 'style.css',
 };

@@ -1,12 +1,27 @@
-// The arbiter dashboard: a grid of boards kept live over the host's WebSocket feed (/ws),
-// with arbiter controls that call the HTTP API (docs/api.md). Plain browser JavaScript,
-// no build step.
+// The arbiter dashboard (/) and the public hall view (/public): a grid of boards kept live
+// over the host's WebSocket feed (/ws). On the arbiter page a signed-in arbiter gets the
+// controls, which call the HTTP API (docs/api.md); the public page (body[data-view=public])
+// is read-only and builds no controls at all. Plain browser JavaScript, no build step.
 //
 // Times: each board's state carries both remaining times as of its last clock event and
 // that event's UTC instant (`atUtcMs`). Between events the running side's time is
 // computed, never counted down: remaining − (now − atUtcMs), with `now` the host's time
-// derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). The
+// derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). An
+// absent player's default time is computed the same way: start + default time − now. The
 // repaint timer only repaints (ARCHITECTURE rule 3).
+
+const PUBLIC = document.body.dataset.view === 'public';
+const SIDES = ['white', 'black'];
+const SIDE_NAME = { white: 'White', black: 'Black' };
+/** The API's RESULT schema (host/api/api.ts), with what each means to the arbiter. */
+const RESULTS = [
+  ['1-0', '1-0'],
+  ['1/2-1/2', '½-½'],
+  ['0-1', '0-1'],
+  ['+-', '+− (Black forfeits)'],
+  ['-+', '−+ (White forfeits)'],
+  ['--', '−− (both forfeit)'],
+];
 
 const boards = new Map(); // id -> BoardView
 const cards = new Map(); // id -> card element
@@ -14,7 +29,7 @@ const cards = new Map(); // id -> card element
 let hostAtHelloMs = Date.now();
 let browserAtHelloMs = hostAtHelloMs;
 let timeRate = 1;
-let token = sessionStorage.getItem('chessclock-token') || '';
+let token = PUBLIC ? '' : sessionStorage.getItem('chessclock-token') || '';
 let eventFilter = new URLSearchParams(location.search).get('event') || '';
 
 // ---- time display (same rules as the clock's own display, firmware-ts/display-format.ts)
@@ -41,9 +56,81 @@ function remainingNow(live, side) {
   return atEvent - Math.max(0, hostNowMs() - live.atUtcMs);
 }
 
+/**
+ * FIDE Laws 6.7.1: a player not present at the start loses unless they arrive within the
+ * default time, counted from the start: start + default time − now. Null when the side is
+ * present, the board does not track default time, or the game is not under way.
+ */
+function defaultLeftMs(b, side) {
+  const live = b.live;
+  if (!live || !live.present || live.present[side] !== false) return null;
+  if (live.status !== 'running' && live.status !== 'paused') return null;
+  if (b.defaultTimeMs == null || live.startedAtUtcMs == null) return null;
+  return live.startedAtUtcMs + b.defaultTimeMs - hostNowMs();
+}
+
+/** Sides whose flag fell, first first (FIDE Laws 6.9: who fell first matters, III.3.1). */
+function flagsOf(live) {
+  if (!live) return [];
+  if (Array.isArray(live.flags)) return live.flags;
+  return live.flag ? [live.flag] : [];
+}
+
+/** Knockout match points: 1.5 → "1½", 0.5 → "½". */
+function points(x) {
+  const whole = Math.floor(x);
+  const half = x - whole >= 0.5;
+  return half ? `${whole || ''}½` : String(whole);
+}
+
+function matchLine(b) {
+  const m = b.match;
+  if (!m) return '';
+  const score = `Match ${points(m.whiteScore)}–${points(m.blackScore)}`;
+  if (m.decided) return `${score} · decided: ${m.winner ?? '?'} wins${m.decidedBy ? ` (${m.decidedBy})` : ''}`;
+  const stage = m.stage === 'classical' ? 'classical' : `${m.stage} tie-break`;
+  return `${score} · ${stage}${b.game ? `, game ${b.game.no}` : ''}`;
+}
+
+function flagLine(b) {
+  const flags = flagsOf(b.live);
+  if (flags.length === 0) return '';
+  const first = `${SIDE_NAME[flags[0]]}'s flag fell first`;
+  return flags.length > 1 ? `${first}, then ${SIDE_NAME[flags[1]]}'s` : first;
+}
+
+/** The event's current round as the boards show it: the highest round among its boards. */
+function eventsShown() {
+  const events = new Map();
+  for (const b of boards.values()) {
+    const e = events.get(b.event);
+    if (!e) events.set(b.event, { key: b.event, name: b.eventName || b.event, round: b.round });
+    else e.round = Math.max(e.round, b.round);
+  }
+  return [...events.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function pgnUrl(event, round) {
+  return `/broadcast/round/${round}/games.pgn?event=${encodeURIComponent(event)}`;
+}
+
 // ---- rendering ------------------------------------------------------------------
 const grid = document.getElementById('boards');
-const template = document.getElementById('board-template');
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function button(label, data, title) {
+  const b = el('button', '', label);
+  b.type = 'button';
+  Object.assign(b.dataset, data);
+  if (title) b.title = title;
+  return b;
+}
 
 function label(b) {
   const game = b.game && b.game.matchId ? ` · G${b.game.no} ${b.game.kind}` : '';
@@ -66,19 +153,81 @@ function infoLine(b) {
   return b.timeControl || '';
 }
 
+function sideRow(side) {
+  const row = el('div', `side ${side}`);
+  row.append(
+    el('span', 'colour', side === 'white' ? '♔' : '♚'),
+    el('span', 'name'),
+    el('span', 'flag', '⚑'),
+    el('span', 'moves'),
+    el('span', 'period'),
+    el('span', 'time'),
+    el('span', 'absent'),
+  );
+  row.querySelector('.colour').title = SIDE_NAME[side];
+  row.querySelector('.flag').hidden = true;
+  row.querySelector('.absent').hidden = true;
+  return row;
+}
+
+/** The arbiter's controls of one board (never built on the public page). */
+function controls() {
+  const footer = el('footer', 'controls');
+  const clock = el('div', 'row');
+  clock.append(button('Start', { action: 'start' }, 'start the game on this board\'s clock'), button('Pause', { action: 'pause' }), button('Resume', { action: 'resume' }));
+  footer.append(clock);
+  for (const side of SIDES) {
+    const group = el('div', 'row group');
+    group.dataset.side = side;
+    const seconds = el('input', 'seconds');
+    Object.assign(seconds, { type: 'number', step: '1', placeholder: '± s', inputMode: 'numeric' });
+    seconds.setAttribute('aria-label', `seconds to add to ${SIDE_NAME[side]} (negative to take away)`);
+    const offender = side === 'white' ? 'White' : 'Black';
+    const beneficiary = side === 'white' ? 'Black' : 'White';
+    group.append(
+      el('b', '', SIDE_NAME[side]),
+      button('+1 min', { action: 'adjust', side, ms: '60000' }),
+      button('−1 min', { action: 'adjust', side, ms: '-60000' }),
+      seconds,
+      button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
+      button('Penalty', { action: 'penalty', side }, `illegal move by ${offender}: ${beneficiary} gets extra time (FIDE Laws 7.5.5)`),
+    );
+    footer.append(group);
+  }
+  const result = el('div', 'row result-entry');
+  const select = el('select', 'result-select');
+  select.setAttribute('aria-label', 'result');
+  select.append(Object.assign(el('option', '', 'result…'), { value: '' }));
+  for (const [value, text] of RESULTS) select.append(Object.assign(el('option', '', text), { value }));
+  result.append(select, button('Enter result', { action: 'result' }), button('Confirm', { action: 'confirm' }, 'confirm the result (the arbiter\'s check)'));
+  footer.append(result);
+  return footer;
+}
+
 function cardFor(b) {
   let card = cards.get(b.id);
   if (!card) {
-    card = template.content.firstElementChild.cloneNode(true);
+    card = el('article', 'board');
     card.dataset.boardId = b.id;
-    card.querySelector('.controls').addEventListener('click', (ev) => {
-      const button = ev.target.closest('button[data-action]');
-      if (button) command(b.id, button);
-    });
+    const head = el('header');
+    head.append(el('span', 'label'), el('span', 'status'));
+    card.append(head, el('div', 'match'), sideRow('white'), sideRow('black'), el('div', 'flags'), el('div', 'result'));
+    if (!PUBLIC) {
+      const footer = controls();
+      footer.addEventListener('click', (ev) => {
+        const target = ev.target.closest('button[data-action]');
+        if (target) command(b.id, target);
+      });
+      card.append(footer, Object.assign(el('div', 'message'), { role: 'status' }));
+    }
     cards.set(b.id, card);
     grid.append(card);
   }
   return card;
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function renderBoard(b) {
@@ -87,25 +236,47 @@ function renderBoard(b) {
   card.hidden = eventFilter !== '' && b.event !== eventFilter;
   card.dataset.turn = live && live.turn ? live.turn : '';
   card.classList.toggle('offline', b.clockOnline === false && !!b.clockId && !b.result);
-  card.querySelector('.label').textContent = label(b);
-  for (const side of ['white', 'black']) {
+  card.classList.toggle('pending-result', !!b.result && !b.resultConfirmed);
+  setText(card.querySelector('.label'), label(b));
+  const match = card.querySelector('.match');
+  setText(match, matchLine(b));
+  match.hidden = !b.match;
+  card.classList.toggle('decided', !!b.match && b.match.decided);
+  const flags = flagsOf(live);
+  for (const side of SIDES) {
     const row = card.querySelector(`.side.${side}`);
     const player = b[side];
-    row.querySelector('.name').textContent = player ? player.name + (player.team ? ` (${player.team})` : '') : '—';
+    setText(row.querySelector('.name'), player ? player.name + (player.team ? ` (${player.team})` : '') : '—');
     row.classList.toggle('on-move', !!live && live.turn === side && (live.status === 'running' || live.status === 'paused'));
     row.classList.toggle('running', !!live && live.status === 'running' && live.turn === side);
-    row.querySelector('.flag').hidden = !(live && live.flag === side);
-    row.querySelector('.moves').textContent = live ? `#${live.moves[side]}` : '';
+    const flag = row.querySelector('.flag');
+    flag.hidden = !flags.includes(side);
+    flag.dataset.first = String(flags[0] === side);
+    flag.title = flags[0] === side ? 'flag fell first' : 'flag fell';
+    setText(row.querySelector('.moves'), live ? `#${live.moves[side]}` : '');
+    // FIDE "period": the stage of the time control this side plays in (40 moves, then the next).
+    setText(row.querySelector('.period'), live && live.period ? `P${live.period[side]}` : '');
+  }
+  const flagLineEl = card.querySelector('.flags');
+  setText(flagLineEl, flagLine(b));
+  flagLineEl.hidden = flags.length === 0;
+  if (!PUBLIC) {
+    const pending = !!b.result && !b.resultConfirmed;
+    card.querySelector('button[data-action="confirm"]').disabled = !pending;
+    // Entering a result over one already there is a correction (journaled with the previous one).
+    setText(card.querySelector('button[data-action="result"]'), b.result ? 'Correct result' : 'Enter result');
   }
   repaintTimes(b);
 }
 
 function statusOf(b) {
-  if (b.result) return 'finished';
+  if (b.result) return b.resultConfirmed ? 'finished' : 'pending';
   if (b.live) return b.live.status;
   if (breakLeftMs(b) !== null) return 'break';
   return b.timeControl ? 'ready' : 'idle';
 }
+
+const STATUS_TEXT = { pending: 'result pending' };
 
 function repaintTimes(b) {
   const card = cards.get(b.id);
@@ -113,39 +284,97 @@ function repaintTimes(b) {
   const status = statusOf(b);
   if (card.dataset.status !== status) {
     card.dataset.status = status;
-    card.querySelector('.status').textContent = status;
+    card.querySelector('.status').textContent = STATUS_TEXT[status] || status;
   }
-  const info = card.querySelector('.result');
-  const line = infoLine(b);
-  if (info.textContent !== line) info.textContent = line;
-  for (const side of ['white', 'black']) {
-    const el = card.querySelector(`.side.${side} .time`);
-    const text = b.live ? formatClockTime(remainingNow(b.live, side)) : '';
-    if (el.textContent !== text) el.textContent = text;
+  setText(card.querySelector('.result'), infoLine(b));
+  for (const side of SIDES) {
+    const row = card.querySelector(`.side.${side}`);
+    setText(row.querySelector('.time'), b.live ? formatClockTime(remainingNow(b.live, side)) : '');
+    const absent = row.querySelector('.absent');
+    const left = defaultLeftMs(b, side);
+    absent.hidden = left === null;
+    row.classList.toggle('not-arrived', left !== null);
+    setText(absent, left === null ? '' : left > 0 ? `not arrived · default time ${formatClockTime(left)}` : 'not arrived · default time passed');
   }
+}
+
+/** Whether a board's text changes with time between events. */
+function ticking(b) {
+  if (breakLeftMs(b) !== null) return true;
+  if (!b.live) return false;
+  return b.live.status === 'running' || defaultLeftMs(b, 'white') !== null || defaultLeftMs(b, 'black') !== null;
+}
+
+let eventsKey = '';
+/** Per event: its current round, the PGN broadcast feed of that round, and Start round (arbiter). */
+function renderEvents() {
+  const nav = document.getElementById('events');
+  const shown = eventsShown().filter((e) => eventFilter === '' || e.key === eventFilter);
+  const key = JSON.stringify(shown);
+  if (key === eventsKey) return;
+  eventsKey = key;
+  nav.replaceChildren(
+    ...shown.map((e) => {
+      const row = el('div', 'event');
+      row.dataset.event = e.key;
+      const link = el('a', 'pgn', `PGN feed · round ${e.round}`);
+      link.href = pgnUrl(e.key, e.round);
+      row.append(el('span', 'event-name', e.name), el('span', 'event-round', `round ${e.round}`), link);
+      if (!PUBLIC) {
+        const start = button(`Start round ${e.round}`, { action: 'start-round', round: String(e.round) }, 'start the clocks of every board of this round');
+        start.addEventListener('click', () => startRound(e.key, e.round, start, row));
+        row.append(start, Object.assign(el('span', 'message'), { role: 'status' }));
+      }
+      return row;
+    }),
+  );
+}
+
+let pendingKey = '';
+/** Every unconfirmed result across the boards shown, each with Confirm (arbiter). */
+function renderPending() {
+  const section = document.getElementById('pending');
+  if (!section) return;
+  const pending = [...boards.values()].filter((b) => b.result && !b.resultConfirmed && (eventFilter === '' || b.event === eventFilter));
+  const key = JSON.stringify(pending.map((b) => [b.id, b.result, label(b)]));
+  if (key === pendingKey) return;
+  pendingKey = key;
+  section.hidden = pending.length === 0;
+  section.querySelector('ul').replaceChildren(
+    ...pending.map((b) => {
+      const li = el('li');
+      li.dataset.boardId = b.id;
+      const players = `${b.white ? b.white.name : '—'} – ${b.black ? b.black.name : '—'}`;
+      const confirm = button('Confirm', { action: 'confirm' }, 'confirm this result');
+      confirm.addEventListener('click', () => command(b.id, confirm));
+      li.append(el('span', 'what', `${label(b)}: ${players}`), el('b', 'pending-value', b.result), confirm);
+      return li;
+    }),
+  );
 }
 
 function renderAll() {
   for (const b of boards.values()) renderBoard(b);
   const select = document.getElementById('event-filter');
-  const events = new Map([...boards.values()].map((b) => [b.event, b.eventName || b.event]));
   const have = [...select.options].map((o) => o.value);
-  for (const [key, name] of [...events].sort((a, b) => a[1].localeCompare(b[1]))) {
-    if (!have.includes(key)) {
+  for (const e of eventsShown()) {
+    if (!have.includes(e.key)) {
       const o = document.createElement('option');
-      o.value = key;
-      o.textContent = name;
+      o.value = e.key;
+      o.textContent = e.name;
       select.append(o);
     }
   }
   select.value = eventFilter;
+  renderEvents();
+  renderPending();
+  const publicLink = document.getElementById('public-link');
+  if (publicLink) publicLink.href = `public${eventFilter ? `?event=${encodeURIComponent(eventFilter)}` : ''}`;
 }
 
-// Repaint only: running clocks change their text; nothing else is recomputed.
+// Repaint only: running clocks and countdowns change their text; nothing else is recomputed.
 setInterval(() => {
-  for (const b of boards.values()) {
-    if ((b.live && b.live.status === 'running') || breakLeftMs(b) !== null) repaintTimes(b);
-  }
+  for (const b of boards.values()) if (ticking(b)) repaintTimes(b);
 }, 50);
 
 // ---- live feed ------------------------------------------------------------------
@@ -175,9 +404,11 @@ function connect() {
       for (const b of m.boards) boards.set(b.id, b);
       renderAll();
     } else if ((m.type === 'event' || m.type === 'board') && m.board) {
+      const known = cards.has(m.board.id);
       boards.set(m.board.id, m.board);
       renderBoard(m.board);
-      if (m.type === 'board' || !cards.has(m.board.id)) renderAll();
+      if (m.type === 'board' || !known) renderAll();
+      else renderPending();
     }
   };
   ws.onclose = () => {
@@ -199,54 +430,114 @@ async function api(method, path, body) {
   return data;
 }
 
-async function command(boardId, button) {
+/** The HTTP call of a board button, or an Error naming what is wrong with the input. */
+function requestFor(boardId, card, action, side, ms) {
+  const base = `/api/boards/${encodeURIComponent(boardId)}`;
+  switch (action) {
+    case 'start':
+    case 'pause':
+    case 'resume':
+      return ['POST', `${base}/${action}`];
+    case 'adjust':
+      return ['POST', `${base}/adjust`, { side, ms: Number(ms) }];
+    case 'adjust-seconds': {
+      const input = card.querySelector(`.group[data-side="${side}"] .seconds`);
+      const seconds = Number(input.value);
+      if (input.value.trim() === '' || !Number.isInteger(seconds) || seconds === 0) {
+        return new Error(`${SIDE_NAME[side]}: type a whole number of seconds other than 0 (negative takes time away), not "${input.value}"`);
+      }
+      return ['POST', `${base}/adjust`, { side, ms: seconds * 1000 }];
+    }
+    case 'penalty':
+      return ['POST', `${base}/penalty`, { side }];
+    case 'result': {
+      const result = card.querySelector('.result-select').value;
+      if (!result) return new Error('choose a result first');
+      return ['PUT', `${base}/result`, { result }];
+    }
+    case 'confirm':
+      return ['POST', `${base}/result/confirm`];
+    default:
+      return new Error(`unknown action "${action}"`);
+  }
+}
+
+async function command(boardId, target) {
   const card = cards.get(boardId);
   const message = card.querySelector('.message');
-  const { action, side, ms } = button.dataset;
-  const body = action === 'adjust' ? { side, ms: Number(ms) } : action === 'penalty' ? { side } : undefined;
-  button.disabled = true;
+  const { action, side, ms } = target.dataset;
+  const request = requestFor(boardId, card, action, side, ms);
+  if (request instanceof Error) {
+    message.dataset.kind = 'error';
+    message.textContent = request.message;
+    return;
+  }
+  target.disabled = true;
   try {
-    const data = await api('POST', `/api/boards/${encodeURIComponent(boardId)}/${action}`, body);
+    const data = await api(...request);
+    if (data.board) boards.set(boardId, data.board);
     message.dataset.kind = 'ok';
-    message.textContent = `${button.textContent.trim()}${side ? ` (${side})` : ''}: done by ${data.arbiter}`;
+    const what = action === 'result' ? `${target.textContent.trim()} ${request[2].result}` : target.textContent.trim();
+    message.textContent = `${what}${side ? ` (${side})` : ''}: done by ${data.arbiter}`;
   } catch (err) {
     message.dataset.kind = 'error';
     message.textContent = err.message;
   } finally {
-    button.disabled = false;
+    target.disabled = false;
+    const b = boards.get(boardId);
+    if (b) {
+      renderBoard(b);
+      renderPending();
+    }
   }
 }
 
+async function startRound(event, round, target, row) {
+  const message = row.querySelector('.message');
+  target.disabled = true;
+  try {
+    const data = await api('POST', `/api/events/${encodeURIComponent(event)}/rounds/${round}/start`);
+    const skipped = (data.skipped || []).map((s) => `${s.boardId}: ${s.reason}`);
+    message.dataset.kind = skipped.length ? 'error' : 'ok';
+    message.textContent = `round ${round}: ${data.started.length} started by ${data.arbiter}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}`;
+  } catch (err) {
+    message.dataset.kind = 'error';
+    message.textContent = err.message;
+  } finally {
+    target.disabled = false;
+  }
+}
+
+function signOut(reason) {
+  token = '';
+  sessionStorage.removeItem('chessclock-token');
+  document.body.classList.remove('arbiter');
+  document.getElementById('arbiter').textContent = reason;
+  document.getElementById('sign-out').hidden = true;
+}
+
 async function signIn(candidate) {
-  const who = document.getElementById('arbiter');
   token = candidate;
   try {
     const { arbiter } = await api('GET', '/api/arbiter');
     sessionStorage.setItem('chessclock-token', token);
     document.body.classList.add('arbiter');
-    who.textContent = `arbiter: ${arbiter}`;
+    document.getElementById('arbiter').textContent = `arbiter: ${arbiter}`;
     document.getElementById('sign-out').hidden = false;
   } catch (err) {
-    token = '';
-    sessionStorage.removeItem('chessclock-token');
-    document.body.classList.remove('arbiter');
-    who.textContent = err.message;
+    signOut(err.message);
   }
 }
 
-document.getElementById('token-form').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  const input = document.getElementById('token');
-  signIn(input.value.trim());
-  input.value = '';
-});
-document.getElementById('sign-out').addEventListener('click', () => {
-  token = '';
-  sessionStorage.removeItem('chessclock-token');
-  document.body.classList.remove('arbiter');
-  document.getElementById('arbiter').textContent = '';
-  document.getElementById('sign-out').hidden = true;
-});
+if (!PUBLIC) {
+  document.getElementById('token-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const input = document.getElementById('token');
+    signIn(input.value.trim());
+    input.value = '';
+  });
+  document.getElementById('sign-out').addEventListener('click', () => signOut(''));
+}
 document.getElementById('event-filter').addEventListener('change', (ev) => {
   eventFilter = ev.target.value;
   const url = new URL(location.href);
