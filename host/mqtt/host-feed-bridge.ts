@@ -12,9 +12,23 @@ export interface FeedBridgeOptions {
 
 /** Returns the function that disconnects the bridge. */
 export function bridgeHostFeedToMqtt(state: HostState, publisher: MqttPublisher, opts: FeedBridgeOptions): () => void {
-  return state.subscribe((event, board) => {
-    if (opts.eventsInOutbox) publisher.publishPending();
-    else publisher.publishEvent(event);
+  // With the journal drafting the messages, one outbox read per turn of the event loop is
+  // enough however many events the turn journaled (a thousand clocks press in bursts).
+  let pumpScheduled = false;
+  let stopped = false;
+  const unsubscribe = state.subscribe((event, board) => {
+    if (!opts.eventsInOutbox) publisher.publishEvent(event);
+    else if (!pumpScheduled) {
+      pumpScheduled = true;
+      setImmediate(() => {
+        pumpScheduled = false;
+        if (!stopped) publisher.publishPending();
+      });
+    }
     if (board?.live) publisher.publishStateSoon(board, board.live);
   });
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
 }
