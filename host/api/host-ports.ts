@@ -53,8 +53,22 @@ export interface LiveClockState {
   /** UTC instant at which `whiteMs`/`blackMs` were exact. */
   readonly atUtcMs: number;
   readonly moves: { readonly white: number; readonly black: number };
-  /** First side whose flag fell, if any. */
+  /** First side whose flag fell, if any (= flags[0] ?? null: who first). */
   readonly flag: Side | null;
+  /**
+   * Stage each side plays in, 1-based: 1 until the side completes the first stage's moves
+   * (classical: 40), then 2 … (FIDE "period"); an arbiter's move-counter correction sets it.
+   */
+  readonly period: { readonly white: number; readonly black: number };
+  /**
+   * Whether each side has shown up (pressed / arrived) — only meaningful when the board's game
+   * tracks default time; both true otherwise. FIDE Laws 6.7.1
+   */
+  readonly present: { readonly white: boolean; readonly black: boolean };
+  /** Sides whose flag fell, in the order they fell. FIDE Laws 6.9, III.3.1 */
+  readonly flags: readonly Side[];
+  /** UTC of the game's 'started' event (default time counts from here), null before the start. */
+  readonly startedAtUtcMs: number | null;
 }
 
 export interface PlayerView {
@@ -89,6 +103,29 @@ export interface BoardView {
   readonly break?: BreakView;
   /** Whether the board's clock is connected to the host now (absent where the host cannot know). */
   readonly clockOnline?: boolean;
+  /** Allowed lateness of the board's current game (FIDE Laws 6.7.1); null/absent = not tracked. */
+  readonly defaultTimeMs?: number | null;
+  /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */
+  readonly match?: MatchScoreView;
+}
+
+/** A knockout mini-match as one of its boards shows it. */
+export interface MatchScoreView {
+  readonly id: string;
+  /**
+   * Match points so far (the match's games with a journaled result, confirmed or not — the
+   * current game counts once its result is in) of the player who has White / Black in THIS
+   * board's current game. Game points: a win 1, a draw ½ (also in the armageddon, where the
+   * draw still decides the match for Black: see `winner`), a forfeit win 1.
+   */
+  readonly whiteScore: number;
+  readonly blackScore: number;
+  /** Stage of the board's current game: 'classical' | 'rapid' | 'armageddon' (the tie-break stage). */
+  readonly stage: string;
+  readonly decided: boolean;
+  /** Winner's name once decided, else null; and how ('classical' | 'rapid' | 'armageddon'). */
+  readonly winner: string | null;
+  readonly decidedBy: string | null;
 }
 
 /** The break before a knockout board's next game (regulation: 30 min before the rapid games). */
@@ -174,7 +211,9 @@ export type ArbiterCommand =
   | { readonly type: 'adjust'; readonly boardId: string; readonly side: Side; readonly ms: number }
   | { readonly type: 'penalty'; readonly boardId: string; readonly side: Side }
   | { readonly type: 'result'; readonly boardId: string; readonly result: string }
-  | { readonly type: 'confirm-result'; readonly boardId: string };
+  | { readonly type: 'confirm-result'; readonly boardId: string }
+  /** Starts the board's clock (Command KIND_START), as Black's first press would: FIDE Laws 6.2.1 / 6.5. */
+  | { readonly type: 'start'; readonly boardId: string };
 
 export type CommandOutcome =
   | { readonly ok: true; readonly board?: BoardView }

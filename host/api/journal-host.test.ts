@@ -68,6 +68,53 @@ describe('JournalHost: the host ports over the SQLite journal', () => {
     expect(board.live).toMatchObject({ status: 'running', turn: 'black', seq: 2, moves: { white: 1, black: 0 } });
   });
 
+  it('board views carry period (FIDE Laws 6.10.1), presence (6.7.1), flags (6.9), the start and the default time — the same after a restart', () => {
+    const path = journalFile();
+    const first = open(path);
+    const tc = presetTimeControl('classical', { defaultTime: 1800 });
+    first.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
+    const host = new JournalHost({ journal: first, nowUtcMs: () => 0 });
+    const id = boardIdOf(FINAL, 1);
+    expect(host.board(id)).toMatchObject({ defaultTimeMs: 1_800_000, live: null });
+    host.append(ev('clk-1', 1, 'arrived', { side: 'black' })); // Black's start press: arrived, then started
+    host.append(ev('clk-1', 2, 'started'));
+    expect(host.board(id)!.live).toMatchObject({ present: { white: false, black: true }, startedAtUtcMs: 1_750_000_002_000, period: { white: 1, black: 1 } });
+    let seq = 3;
+    for (let m = 1; m <= 40; m++) {
+      host.append(ev('clk-1', seq++, 'moved', { side: 'white', move: m }));
+      if (m < 40) host.append(ev('clk-1', seq++, 'moved', { side: 'black', move: m }));
+    }
+    host.append(ev('clk-1', seq++, 'flag', { side: 'black' }));
+    const live = host.board(id)!.live!;
+    expect(live).toMatchObject({ period: { white: 2, black: 1 }, present: { white: true, black: true }, flags: ['black'], flag: 'black', moves: { white: 40, black: 39 } });
+    // Rebuilt from the journal by a restarted host: the same state.
+    const again = new JournalHost({ journal: first, nowUtcMs: () => 0 });
+    expect(again.board(id)!.live).toEqual(live);
+  });
+
+  it('a knockout board shows its mini-match: score by this game\'s colours, tie-break stage, decision', () => {
+    const j = open(journalFile());
+    const matchId = `${FINAL}/r1/b1`;
+    const A = 'Muhvič, Anja';
+    const B = 'Vrhovnik, Ana';
+    j.saveMatch({ matchId, event: FINAL, round: 1, board: 1, playerA: A, playerB: B, status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 1 });
+    const g1 = j.createGame({ event: FINAL, round: 1, board: 1, gameNo: 1, matchId, kind: 'classical', white: A, black: B, timeControl: presetTimeControl('classical'), createdUtcMs: 1 });
+    j.reportResult(g1.gameId, { result: '1-0', how: 'played', source: 'arbiter', arbiter: 'Chief', utcMs: 2 });
+    j.confirmResult(g1.gameId, 'Chief', 3);
+    const g2 = j.createGame({ event: FINAL, round: 1, board: 1, gameNo: 2, matchId, kind: 'classical', white: B, black: A, timeControl: presetTimeControl('classical'), createdUtcMs: 4 });
+    const host = new JournalHost({ journal: j, nowUtcMs: () => 0 });
+    const id = boardIdOf(FINAL, 1);
+    // Game 2: B has White, A (who won game 1) has Black.
+    expect(host.board(id)!.match).toEqual({ id: matchId, whiteScore: 0, blackScore: 1, stage: 'classical', decided: false, winner: null, decidedBy: null });
+    j.reportResult(g2.gameId, { result: '1/2-1/2', how: 'played', source: 'arbiter', arbiter: 'Chief', utcMs: 5 });
+    expect(host.board(id)!.match).toMatchObject({ whiteScore: 0.5, blackScore: 1.5 }); // the journaled result counts before confirmation
+    j.saveMatch({ ...j.getMatch(matchId)!, status: 'decided', winner: A, loser: B, decidedBy: 'classical', updatedUtcMs: 6 });
+    expect(host.board(id)!.match).toMatchObject({ decided: true, winner: A, decidedBy: 'classical' });
+    // A game outside any match has no match view.
+    j.createGame({ event: FINAL, round: 1, board: 2, kind: 'classical', white: 'X', black: 'Y', timeControl: presetTimeControl('classical'), createdUtcMs: 1 });
+    expect(host.board(boardIdOf(FINAL, 2))!.match).toBeUndefined();
+  });
+
   it('rebuilds live state from the journal after a restart', () => {
     const path = journalFile();
     const first = new Journal(path);

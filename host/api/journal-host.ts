@@ -25,6 +25,7 @@ import type {
   EventQuery,
   HostState,
   LiveClockState,
+  MatchScoreView,
   MatchView,
   ResultView,
 } from './host-ports.ts';
@@ -55,6 +56,16 @@ export function boardIdOf(event: string, board: number): string {
   if (slug === '') slug = 'e' + createHash('sha256').update(event).digest('hex').slice(0, 8);
   return `${slug}-${board}`;
 }
+
+/** Game points of White and Black per result; forfeits count as won and lost games (TRF16 `+`/`-`). */
+const GAME_POINTS: Record<GameResult, readonly [number, number]> = {
+  '1-0': [1, 0],
+  '0-1': [0, 1],
+  '1/2-1/2': [0.5, 0.5],
+  '+-': [1, 0],
+  '-+': [0, 1],
+  '--': [0, 0],
+};
 
 const CLOCK_COMMANDS = new Set(['configure', 'pause', 'resume', 'adjust', 'penalty']);
 
@@ -105,11 +116,11 @@ export class JournalHost implements HostState, CommandSink {
     const record = recordFromJournalRow(row);
     let view: BoardView | undefined;
     if (row.gameId !== null) {
+      const game = this.journal.getGame(row.gameId);
       if (this.live.has(row.gameId)) {
         const prev = this.live.get(row.gameId) ?? null;
-        if (record) this.live.set(row.gameId, foldEvent(prev, record));
+        if (record) this.live.set(row.gameId, foldEvent(prev, record, game?.timeControlValue ?? null));
       }
-      const game = this.journal.getGame(row.gameId);
       if (game) view = this.viewOf(game);
     }
     if (!record) return; // no game: not on any board
@@ -118,12 +129,13 @@ export class JournalHost implements HostState, CommandSink {
 
   // ---- HostState -------------------------------------------------------------------
 
-  private liveOf(gameId: number): LiveClockState | null {
+  private liveOf(game: GameRow): LiveClockState | null {
+    const gameId = game.gameId;
     if (!this.live.has(gameId)) {
       let state: LiveClockState | null = null;
       for (const row of this.journal.eventsByGame(gameId)) {
         const r = recordFromJournalRow(row);
-        if (r) state = foldEvent(state, r);
+        if (r) state = foldEvent(state, r, game.timeControlValue);
       }
       this.live.set(gameId, state);
     }
@@ -143,11 +155,40 @@ export class JournalHost implements HostState, CommandSink {
       white: { name: game.white, ...(game.whiteTeam ? { team: game.whiteTeam } : {}) },
       black: { name: game.black, ...(game.blackTeam ? { team: game.blackTeam } : {}) },
       timeControl: game.timeControl,
-      live: this.liveOf(game.gameId),
+      live: this.liveOf(game),
       result: game.result,
       resultConfirmed: game.confirmedBy !== null,
       startsAtUtcMs: game.earliestStartUtcMs,
       game: { no: game.gameNo, kind: game.kind, matchId: game.matchId },
+      defaultTimeMs: game.timeControlValue.defaultTimeMs,
+      ...(game.matchId !== null ? { match: this.matchScoreOf(game, game.matchId) } : {}),
+    };
+  }
+
+  /**
+   * The knockout mini-match of a board's game, seen from that game's colours: game points
+   * of every game of the match with a journaled result (the current one included once it
+   * has one), and the match's decision as the director saved it.
+   */
+  private matchScoreOf(game: GameRow, matchId: string): MatchScoreView {
+    const points = new Map<string, number>([[game.white, 0], [game.black, 0]]);
+    const add = (name: string, p: number) => points.set(name, (points.get(name) ?? 0) + p);
+    for (const g of this.journal.gamesByMatch(matchId)) {
+      if (g.result === null) continue;
+      const [w, b] = GAME_POINTS[g.result];
+      add(g.white, w);
+      add(g.black, b);
+    }
+    const m = this.journal.getMatch(matchId);
+    const decided = m?.status === 'decided';
+    return {
+      id: matchId,
+      whiteScore: points.get(game.white)!,
+      blackScore: points.get(game.black)!,
+      stage: game.kind,
+      decided,
+      winner: decided ? (m!.winner ?? null) : null,
+      decidedBy: decided ? (m!.decidedBy ?? null) : null,
     };
   }
 
@@ -241,11 +282,11 @@ export class JournalHost implements HostState, CommandSink {
     }
 
     if (!CLOCK_COMMANDS.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
-    const status = game.result !== null ? 'finished' : (this.liveOf(game.gameId)?.status ?? 'ready');
+    const status = game.result !== null ? 'finished' : (this.liveOf(game)?.status ?? 'ready');
     let refusal: string | null = null;
     if (command.type === 'pause' && status !== 'running') refusal = `${where} is ${status}, not running`;
     if (command.type === 'resume' && status !== 'paused') refusal = `${where} is ${status}, not paused`;
-    if ((command.type === 'adjust' || command.type === 'penalty') && this.liveOf(game.gameId) === null) refusal = `${where} has no game on its clock`;
+    if ((command.type === 'adjust' || command.type === 'penalty') && this.liveOf(game) === null) refusal = `${where} has no game on its clock`;
     if (command.type === 'configure' && status === 'running') refusal = `${where} is running: pause it first`;
     if (refusal !== null) {
       this.record(command, actor, game, utcMs, 'rejected', refusal);

@@ -13,12 +13,13 @@ import type {
   EventPage,
   EventQuery,
   HostState,
+  MatchScoreView,
   MatchView,
   PlayerView,
   ResultView,
 } from './host-ports.ts';
 import { foldEvent } from './live-state.ts';
-import { formatTimeControl } from '../../protocol/time-control.ts';
+import { formatTimeControl, parseFormattedTimeControl, TimeControlError, type TimeControl } from '../../protocol/time-control.ts';
 
 export interface BoardSetup {
   readonly id: string;
@@ -31,6 +32,15 @@ export interface BoardSetup {
   readonly timeControl?: string | null;
   readonly startsAtUtcMs?: number | null;
   readonly game?: BoardView['game'];
+  /**
+   * The game's full control (periods, default time). Default: `timeControl` read back with
+   * `parseFormattedTimeControl` and `defaultTimeMs`.
+   */
+  readonly control?: TimeControl | null;
+  /** FIDE Laws 6.7.1 default time of the game (overrides the control's). */
+  readonly defaultTimeMs?: number | null;
+  /** The knockout mini-match the board's game belongs to. */
+  readonly match?: MatchScoreView;
 }
 
 export interface RecordedCommand {
@@ -53,6 +63,8 @@ export class MemoryHost implements HostState, CommandSink {
   private readonly log: ClockEventRecord[] = [];
   private readonly keys = new Set<string>();
   private readonly listeners = new Set<Listener>();
+  /** Each board's control as the clock plays it (gives periods and whether presence is tracked). */
+  private readonly controls = new Map<string, TimeControl | null>();
   /** The audit trail: every arbiter command, applied or refused, with who issued it. */
   readonly commands: RecordedCommand[] = [];
   readonly matchList: MatchView[] = [];
@@ -60,6 +72,18 @@ export class MemoryHost implements HostState, CommandSink {
 
   addBoard(setup: BoardSetup): BoardView {
     if (this.boardById.has(setup.id)) throw new Error(`board id "${setup.id}" already exists`);
+    let control = setup.control ?? null;
+    if (control === null && setup.timeControl) {
+      try {
+        control = parseFormattedTimeControl(setup.timeControl);
+      } catch (err) {
+        if (!(err instanceof TimeControlError)) throw err;
+        throw new Error(`board "${setup.id}": timeControl "${setup.timeControl}": ${err.message}`);
+      }
+    }
+    const defaultTimeMs = setup.defaultTimeMs !== undefined ? setup.defaultTimeMs : (control?.defaultTimeMs ?? null);
+    if (control !== null) control = { ...control, defaultTimeMs };
+    this.controls.set(setup.id, control);
     const view: BoardView = {
       id: setup.id,
       event: setup.event,
@@ -68,12 +92,14 @@ export class MemoryHost implements HostState, CommandSink {
       clockId: setup.clockId ?? null,
       white: setup.white ?? null,
       black: setup.black ?? null,
-      timeControl: setup.timeControl ?? null,
+      timeControl: setup.timeControl ?? (control ? formatTimeControl(control) : null),
       live: null,
       result: null,
       resultConfirmed: false,
       startsAtUtcMs: setup.startsAtUtcMs ?? null,
       ...(setup.game ? { game: setup.game } : {}),
+      defaultTimeMs,
+      ...(setup.match ? { match: setup.match } : {}),
     };
     this.boardById.set(view.id, view);
     if (view.clockId) this.boardByClock.set(view.clockId, view.id);
@@ -90,11 +116,21 @@ export class MemoryHost implements HostState, CommandSink {
     let view: BoardView | undefined;
     if (id !== undefined) {
       const prev = this.boardById.get(id)!;
-      view = { ...prev, live: foldEvent(prev.live, e) };
+      view = { ...prev, live: foldEvent(prev.live, e, this.controls.get(id) ?? null) };
       this.boardById.set(id, view);
     }
     for (const l of this.listeners) l(e, view);
     return true;
+  }
+
+  /** Sets (or, with null, removes) the mini-match a board shows (the director's part in the real host). */
+  setMatch(id: string, match: MatchScoreView | null): BoardView {
+    const board = this.boardById.get(id);
+    if (!board) throw new Error(`no board "${id}"`);
+    const { match: _old, ...rest } = board;
+    const next: BoardView = match ? { ...rest, match } : rest;
+    this.boardById.set(id, next);
+    return next;
   }
 
   boards(): readonly BoardView[] {
@@ -165,6 +201,7 @@ export class MemoryHost implements HostState, CommandSink {
         const next: BoardView = {
           ...board,
           timeControl: formatTimeControl(command.timeControl),
+          defaultTimeMs: command.timeControl.defaultTimeMs,
           white: command.white ?? board.white,
           black: command.black ?? board.black,
           live: null,
@@ -172,6 +209,7 @@ export class MemoryHost implements HostState, CommandSink {
           resultConfirmed: false,
         };
         this.boardById.set(board.id, next);
+        this.controls.set(board.id, command.timeControl);
         this.forward?.(command, next);
         return { ok: true, board: next };
       }

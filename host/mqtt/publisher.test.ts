@@ -68,6 +68,10 @@ function state(e: ClockEventRecord): LiveClockState {
     atUtcMs: e.utcMs,
     moves: { white: Math.floor(e.seq / 2), black: Math.floor((e.seq - 1) / 2) },
     flag: null,
+    period: { white: 1, black: 1 },
+    present: { white: true, black: true },
+    flags: [],
+    startedAtUtcMs: 1_750_000_000_000,
   };
 }
 
