@@ -8,71 +8,23 @@
 // (remaining − (now − event time)) can be compared with what the clock itself would show
 // at that instant: formatClockTime(readClock(state, now)) from firmware-ts/display-format.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createActor, SimulatedClock, type Actor } from 'xstate';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { SimulatedClock } from 'xstate';
+import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
-import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../firmware-ts/clock.machine.ts';
-import { formatClockTime } from '../firmware-ts/display-format.ts';
-import { presetTimeControl, type Side } from '../protocol/time-control.ts';
+import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/api/api.ts';
 import { MemoryHost } from '../host/api/memory-host.ts';
-import type { ArbiterCommand, ClockEventRecord } from '../host/api/host-ports.ts';
+import type { ArbiterCommand } from '../host/api/host-ports.ts';
+import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER as SKIP, skipMessage } from './browser-harness.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = !existsSync(CHROMIUM) && !process.env.CI;
-if (SKIP) console.warn('skipping the dashboard browser test: install the Debian package `chromium` (apt-get install chromium)');
+skipMessage('the dashboard browser test');
 
-const ARTIFACTS = join(process.cwd(), 'artifacts');
 const TOKEN = 'arbiter-token-for-the-browser-test';
 /** Hall time 0 = this UTC instant (2025-06-15 12:00 UTC). */
 const T0_UTC = Date.UTC(2025, 5, 15, 12, 0, 0);
 const FINAL = 'Slovenian Final 2025/26';
-
-/** One board's clock: the real statechart, its outputs journaled as clock events. */
-class SimulatedBoard {
-  readonly actor: Actor<typeof clockMachine>;
-  private seq = 0;
-  constructor(
-    readonly host: MemoryHost,
-    readonly hall: SimulatedClock,
-    readonly clockId: string,
-    readonly addr: { event: string; round: number; board: number },
-    preset: string,
-  ) {
-    this.actor = createActor(clockMachine, { input: { timeControl: presetTimeControl(preset) }, clock: hall });
-    this.actor.on('*', (out: ClockOutput) => this.journal(out));
-    this.actor.start();
-  }
-
-  private journal(out: ClockOutput): void {
-    if (out.type === 'rejected' || out.type === 'new-game' || out.type === 'moves-set') return;
-    const times = 'white' in out ? { whiteMs: out.white, blackMs: out.black } : { whiteMs: null, blackMs: null };
-    const record: ClockEventRecord = {
-      clockId: this.clockId,
-      bootId: 'boot-1',
-      seq: ++this.seq,
-      ...this.addr,
-      type: out.type === 'move' ? 'moved' : out.type,
-      side: 'side' in out ? out.side : null,
-      move: out.type === 'move' ? out.move : null,
-      ...times,
-      monoMs: out.at,
-      utcMs: T0_UTC + out.at,
-    };
-    this.host.ingest(record);
-  }
-
-  send(input: ClockInput): void {
-    this.actor.send(input);
-  }
-
-  /** What the clock itself shows now for `side`. */
-  shows(side: Side): string {
-    return formatClockTime(readClock(this.actor.getSnapshot().context.clock, this.hall.now())[side]);
-  }
-}
 
 describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)', () => {
   let app: FastifyInstance;
@@ -90,9 +42,9 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     host.addBoard({ id: 'ivanovo-1', event: 'Ivanovo Team Ch. 2018', round: 3, board: 1, clockId: 'clk-3', white: { name: 'Ivanova, Anna', team: 'White Rook' }, black: { name: 'Petrova, Olga', team: 'Shuya' }, timeControl: '3600' });
     // A knockout tie-break game waiting for the end of its 30-minute break (no clock yet).
     host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, white: { name: 'Muhvič, Anja' }, black: { name: 'Vrhovnik, Ana' }, timeControl: '900+10', startsAtUtcMs: T0_UTC + 30 * 60_000, game: { no: 3, kind: 'rapid', matchId: 'final-r1-b3' } });
-    boards.set('final-1', new SimulatedBoard(host, hall, 'clk-1', { event: FINAL, round: 1, board: 1 }, 'classical'));
-    boards.set('final-2', new SimulatedBoard(host, hall, 'clk-2', { event: FINAL, round: 1, board: 2 }, 'armageddon'));
-    boards.set('ivanovo-1', new SimulatedBoard(host, hall, 'clk-3', { event: 'Ivanovo Team Ch. 2018', round: 3, board: 1 }, 'sudden-death-60'));
+    boards.set('final-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-1', { event: FINAL, round: 1, board: 1 }, presetTimeControl('classical')));
+    boards.set('final-2', new SimulatedBoard(host, hall, T0_UTC, 'clk-2', { event: FINAL, round: 1, board: 2 }, presetTimeControl('armageddon')));
+    boards.set('ivanovo-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-3', { event: 'Ivanovo Team Ch. 2018', round: 3, board: 1 }, presetTimeControl('sudden-death-60')));
     // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
     host.forward = (command) => {
       forwarded.push(command);
@@ -105,10 +57,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     };
     app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
