@@ -32,7 +32,9 @@ import type {
   HostState,
   MatchView,
   ResultView,
+  RoundStartOutcome,
 } from './api/host-ports.ts';
+import { startRoundOnBoards } from './api/round-start.ts';
 import { Director, DirectorError } from './director/director.ts';
 import { JournalError, type ClockEventInput, type GameResult, type GameRow, type Journal } from './journal/journal.ts';
 import { findEvent, type Hall, type TournamentEvent } from './tournament/model.ts';
@@ -340,6 +342,20 @@ export class Host implements HostState, CommandSink, ExportSource {
     return this.withBreak({ ok: true, board: this.state.board(command.boardId) });
   }
 
+  /**
+   * Starts a round: checks it against the tournament (the event and round exist, and it is
+   * the round the event plays now), then starts each board's clock through `execute`, which
+   * journals every board's start (or refusal) with the arbiter.
+   */
+  async startRound(eventId: string, round: number, actor: Actor): Promise<RoundStartOutcome> {
+    const event = this.hall.events.find((e) => e.id === eventId);
+    if (!event) return { ok: false, status: 404, reason: `no event "${eventId}" in the tournament (events: ${this.hall.events.map((e) => e.id).join(', ')})` };
+    if (!event.rounds.some((r) => r.number === round)) {
+      return { ok: false, status: 404, reason: `event "${eventId}" has no round ${round} (rounds 1-${event.rounds.length})` };
+    }
+    return startRoundOnBoards(this, this, eventId, round, actor, { currentRound: this.currentRound(event) });
+  }
+
   private currentGameOf(boardId: string): GameRow | null {
     const view = this.state.board(boardId);
     if (!view) return null;
@@ -356,6 +372,10 @@ export class Host implements HostState, CommandSink, ExportSource {
     }
     let body: BodyInit;
     switch (command.type) {
+      case 'start':
+        // FIDE Laws 6.5: the arbiter starts White's clock (as Black's first press would, without showing Black present).
+        body = { case: 'command', value: { kind: Command_Kind.START } } as BodyInit;
+        break;
       case 'pause':
         body = { case: 'command', value: { kind: Command_Kind.PAUSE } } as BodyInit;
         break;

@@ -291,6 +291,61 @@ async function openFeed(app: FastifyInstance, path: string): Promise<{ ws: WebSo
   return { ws, next };
 }
 
+describe('HTTP API: starting clocks (FIDE Laws 6.5: the arbiter starts the clocks)', () => {
+  it('starts one ready board, records the arbiter, and refuses a running one with 409 naming the board', async () => {
+    const { app, host, forwarded } = await setup();
+    const res = await app.inject({ method: 'POST', url: '/api/boards/final-1/start', headers: auth() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true, arbiter: 'Anna (IA)', board: { id: 'final-1' } });
+    expect(forwarded).toEqual([{ type: 'start', boardId: 'final-1' }]);
+    host.ingest(ev('clk-1', 'started'));
+    const again = await app.inject({ method: 'POST', url: '/api/boards/final-1/start', headers: auth(OTHER) });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(`board 1 of ${FINAL} round 1 is running, not ready: only a clock that has not started can be started`);
+    expect(forwarded).toHaveLength(1); // nothing sent for the refusal
+    expect(host.commands.map((c) => [c.command.type, c.arbiter, c.outcome])).toEqual([
+      ['start', 'Anna (IA)', 'applied'],
+      ['start', 'Boris (FA)', 'rejected'],
+    ]);
+    expect((await app.inject({ method: 'POST', url: '/api/boards/final-1/start' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'POST', url: '/api/boards/nope/start', headers: auth() })).statusCode).toBe(404);
+  });
+
+  it('starts a round: every ready board of it, listing the started and the skipped with why', async () => {
+    const { app, host, forwarded } = await setup();
+    host.ingest(ev('clk-2', 'started', { board: 2 })); // board 2 already running
+    const url = `/api/events/${encodeURIComponent(FINAL)}/rounds/1/start`;
+    const res = await app.inject({ method: 'POST', url, headers: auth() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      ok: true,
+      arbiter: 'Anna (IA)',
+      started: ['final-1'],
+      skipped: [{ boardId: 'final-2', reason: `board 2 of ${FINAL} round 1 is running, not ready: only a clock that has not started can be started` }],
+    });
+    expect(forwarded).toEqual([{ type: 'start', boardId: 'final-1' }]); // the other event's board is untouched
+    // Every board's start is journaled with the arbiter, the refused one too.
+    expect(host.commands.map((c) => [c.command.boardId, c.arbiter, c.outcome])).toEqual([
+      ['final-1', 'Anna (IA)', 'applied'],
+      ['final-2', 'Anna (IA)', 'rejected'],
+    ]);
+  });
+
+  it('refuses a round start for an unknown event (404) or a round that is not the current one (409), sending nothing', async () => {
+    const { app, forwarded } = await setup();
+    const unknown = await app.inject({ method: 'POST', url: '/api/events/Nope%20Open/rounds/1/start', headers: auth() });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('no event "Nope Open" on this host');
+    const wrong = await app.inject({ method: 'POST', url: `/api/events/${encodeURIComponent(FINAL)}/rounds/2/start`, headers: auth() });
+    expect(wrong.statusCode).toBe(409);
+    expect(wrong.json().message).toBe(`round 2 of event "${FINAL}" is not the current round (the current round is 1)`);
+    const bad = await app.inject({ method: 'POST', url: `/api/events/${encodeURIComponent(FINAL)}/rounds/x/start`, headers: auth() });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/round/);
+    expect(forwarded).toEqual([]);
+  });
+});
+
 describe('WebSocket feed /ws', () => {
   it('greets with the boards, then pushes every event and board change', async () => {
     const { app, host } = await setup();

@@ -19,6 +19,7 @@ import {
   type TimeControl,
 } from '../../protocol/time-control.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
+import { startRoundOnBoards } from './round-start.ts';
 import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type PlayerView } from './host-ports.ts';
 
 export interface ApiDeps {
@@ -465,6 +466,36 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   );
 
   app.post<WithId>('/api/boards/:id/result/confirm', writeOpts(), async (req, reply) => run(req, reply, { type: 'confirm-result', boardId: req.params.id }));
+
+  // FIDE Laws 6.5: the arbiter starts the clocks — one board, or every board of a round.
+  app.post<WithId>('/api/boards/:id/start', writeOpts(), async (req, reply) => run(req, reply, { type: 'start', boardId: req.params.id }));
+
+  app.post<{ Params: { event: string; round: number } }>(
+    '/api/events/:event/rounds/:round/start',
+    {
+      onRequest: requireArbiter,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['event', 'round'],
+          properties: { event: { type: 'string', minLength: 1, maxLength: 200 }, round: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const arbiter = (req as FastifyRequest & { arbiter: string }).arbiter;
+      const { event, round } = req.params;
+      const outcome = deps.commands.startRound
+        ? await deps.commands.startRound(event, round, { arbiter })
+        : await startRoundOnBoards(deps.state, deps.commands, event, round, { arbiter });
+      if (!outcome.ok) return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
+      for (const id of outcome.started) {
+        const board = deps.state.board(id);
+        if (board) broadcast({ type: 'board', board }, board.event);
+      }
+      return reply.send({ ok: true, arbiter, started: outcome.started, skipped: outcome.skipped });
+    },
+  );
 
   // ---- dashboard -------------------------------------------------------------------
   if (deps.dashboard ?? true) {

@@ -220,10 +220,22 @@ export type CommandOutcome =
   /** Refused as a whole (nothing applied); `reason` is shown to the arbiter. 503: the clock is not reachable. */
   | { readonly ok: false; readonly status: 404 | 409 | 422 | 503; readonly reason: string };
 
+/** Starting a round: which boards' clocks started and why the others did not. */
+export type RoundStartOutcome =
+  | { readonly ok: true; readonly started: readonly string[]; readonly skipped: readonly { readonly boardId: string; readonly reason: string }[] }
+  /** 404: no such event or round; 409: not the event's current round (nothing was sent to any clock). */
+  | { readonly ok: false; readonly status: 404 | 409; readonly reason: string };
+
 /**
  * Arbiter writes. The sink journals each command with `actor` before acting on it and
  * either applies it whole or refuses it whole.
  */
 export interface CommandSink {
   execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome>;
+  /**
+   * Starts every board of a round whose clock is ready (one journaled 'start' per board).
+   * Optional: without it the API starts the boards `HostState.boards()` shows for that round
+   * (host/api/round-start.ts); a host that knows the tournament adds the round checks.
+   */
+  startRound?(event: string, round: number, actor: Actor): Promise<RoundStartOutcome>;
 }

@@ -182,6 +182,45 @@ describe('API over the journal', () => {
     ]);
   });
 
+  it('PUT result corrects a result the players entered on the clock: journaled with the previous one; confirmation is a separate step', async () => {
+    const { j, app } = await setup();
+    const id = boardIdOf(FINAL, 1);
+    const gameId = j.boardStates(FINAL)[0].game.gameId;
+    j.reportResult(gameId, { result: '1-0', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: 1 });
+    const res = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '0-1' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().board).toMatchObject({ result: '0-1', resultConfirmed: false });
+    expect(j.getGame(gameId)).toMatchObject({ result: '0-1', reportedBy: 'arbiter:Chief Arbiter', confirmedBy: null });
+    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({
+      action: 'result', arbiter: 'Chief Arbiter', outcome: 'applied',
+      payload: { result: '0-1', previous: { result: '1-0', reportedBy: 'clock', confirmedBy: null } },
+    });
+    // Confirmed, then corrected again (an appeal before the round goes on): the confirmation is withdrawn.
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } })).statusCode).toBe(200);
+    expect(j.getGame(gameId)).toMatchObject({ result: '1/2-1/2', confirmedBy: null });
+    expect(j.arbiterActions(gameId).at(-1)!.payload).toMatchObject({ previous: { result: '0-1', confirmedBy: 'Chief Arbiter' } });
+  });
+
+  it('refuses (409) to correct a knockout game the match was decided on, and leaves the old result and its confirmation intact', async () => {
+    const { j, app } = await setup();
+    const matchId = `${FINAL}/r1/b3`;
+    j.saveMatch({ matchId, event: FINAL, round: 1, board: 3, playerA: 'A', playerB: 'B', status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 1 });
+    const g = j.createGame({ event: FINAL, round: 1, board: 3, gameNo: 2, matchId, kind: 'classical', white: 'B', black: 'A', timeControl: presetTimeControl('classical'), createdUtcMs: 1 });
+    j.reportResult(g.gameId, { result: '0-1', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: 2 });
+    j.confirmResult(g.gameId, 'Chief Arbiter', 3);
+    const id = boardIdOf(FINAL, 3);
+    // Still playing: the result can be corrected (the director has not acted on it).
+    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } })).statusCode).toBe(200);
+    j.confirmResult(g.gameId, 'Chief Arbiter', 4);
+    j.saveMatch({ ...j.getMatch(matchId)!, status: 'decided', winner: 'A', loser: 'B', decidedBy: 'classical', updatedUtcMs: 5 });
+    const res = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1-0' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(`board 3 of ${FINAL} round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (A wins, classical)`);
+    expect(j.getGame(g.gameId)).toMatchObject({ result: '1/2-1/2', confirmedBy: 'Chief Arbiter' });
+    expect(j.arbiterActions(g.gameId).at(-1)).toMatchObject({ action: 'result', outcome: 'rejected', payload: { result: '1-0' } });
+  });
+
   it('passes the clock\'s refusal on and journals it as rejected', async () => {
     const { j, host, app } = await setup(async () => ({ ok: false, status: 409, reason: 'clock NACK: busy' }));
     host.append(ev('clk-1', 1, 'started'));

@@ -4,7 +4,7 @@
 // feed never shows an event the journal could still lose.
 //
 // Arbiter writes: results and confirmations are journal facts (the journal records the
-// arbiter with them); clock commands (configure, pause, resume, adjust, penalty) are checked
+// arbiter with them); clock commands (configure, start, pause, resume, adjust, penalty) are checked
 // against the board's live state, handed to the clock through `commander` (the lead's
 // session layer, which answers with the clock's ACK/NACK), and journaled as arbiter actions
 // with their outcome. A refused command changes nothing.
@@ -67,7 +67,7 @@ const GAME_POINTS: Record<GameResult, readonly [number, number]> = {
   '--': [0, 0],
 };
 
-const CLOCK_COMMANDS = new Set(['configure', 'pause', 'resume', 'adjust', 'penalty']);
+const CLOCK_COMMANDS = new Set(['configure', 'start', 'pause', 'resume', 'adjust', 'penalty']);
 
 export class JournalHost implements HostState, CommandSink {
   readonly journal: Journal;
@@ -265,6 +265,11 @@ export class JournalHost implements HostState, CommandSink {
     const utcMs = this.nowUtcMs();
 
     if (command.type === 'result' || command.type === 'confirm-result') {
+      const refusal = command.type === 'result' && game.result !== null ? this.correctionRefusal(game, where) : null;
+      if (refusal !== null) {
+        this.record(command, actor, game, utcMs, 'rejected', refusal);
+        return { ok: false, status: 409, reason: refusal };
+      }
       try {
         // The journal records the arbiter with the result in the same transaction.
         if (command.type === 'result') {
@@ -284,6 +289,8 @@ export class JournalHost implements HostState, CommandSink {
     if (!CLOCK_COMMANDS.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
     const status = game.result !== null ? 'finished' : (this.liveOf(game)?.status ?? 'ready');
     let refusal: string | null = null;
+    // FIDE Laws 6.5: the arbiter starts White's clock; only a clock set up and not yet started can start.
+    if (command.type === 'start' && status !== 'ready') refusal = `${where} is ${status}, not ready: only a clock that has not started can be started`;
     if (command.type === 'pause' && status !== 'running') refusal = `${where} is ${status}, not running`;
     if (command.type === 'resume' && status !== 'paused') refusal = `${where} is ${status}, not paused`;
     if ((command.type === 'adjust' || command.type === 'penalty') && this.liveOf(game) === null) refusal = `${where} has no game on its clock`;
@@ -300,6 +307,23 @@ export class JournalHost implements HostState, CommandSink {
     const outcome = await this.commander!(command, game);
     this.record(command, actor, game, utcMs, outcome.ok ? 'applied' : 'rejected', outcome.ok ? null : outcome.reason);
     return outcome.ok ? { ok: true, board: this.board(command.boardId) } : outcome;
+  }
+
+  /**
+   * Why a result already entered (on the clock or by an arbiter) can no longer be corrected
+   * here, or null when it can. A correction clears the confirmation (the arbiter confirms
+   * again), so it is only safe while nothing was built on the old result: once the director
+   * decided the match on it, the correction would leave the match standing on a result that
+   * no longer exists. (A game the knockout already went on from is not the board's current
+   * game any more, so a board's PUT cannot reach it.)
+   */
+  private correctionRefusal(game: GameRow, where: string): string | null {
+    if (game.matchId === null) return null;
+    const match = this.journal.getMatch(game.matchId);
+    if (match?.status === 'decided') {
+      return `${where}: game ${game.gameNo} (${game.result}) cannot be corrected: the match was already decided on it (${match.winner} wins, ${match.decidedBy})`;
+    }
+    return null;
   }
 
   private record(command: ArbiterCommand, actor: Actor, game: GameRow, utcMs: number, outcome: 'applied' | 'rejected', reason: string | null): void {

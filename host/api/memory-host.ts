@@ -48,6 +48,8 @@ export interface RecordedCommand {
   readonly arbiter: string;
   readonly outcome: 'applied' | 'rejected';
   readonly reason: string | null;
+  /** For a result: the result it replaced (a correction), or null when there was none. */
+  readonly previous?: string | null;
 }
 
 type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
@@ -185,8 +187,9 @@ export class MemoryHost implements HostState, CommandSink {
   }
 
   async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
+    const previous = command.type === 'result' ? { previous: this.boardById.get(command.boardId)?.result ?? null } : {};
     const outcome = this.apply(command);
-    this.commands.push({ command, arbiter: actor.arbiter, outcome: outcome.ok ? 'applied' : 'rejected', reason: outcome.ok ? null : outcome.reason });
+    this.commands.push({ command, arbiter: actor.arbiter, outcome: outcome.ok ? 'applied' : 'rejected', reason: outcome.ok ? null : outcome.reason, ...previous });
     return outcome;
   }
 
@@ -213,6 +216,9 @@ export class MemoryHost implements HostState, CommandSink {
         this.forward?.(command, next);
         return { ok: true, board: next };
       }
+      case 'start':
+        if (status !== 'ready') return { ok: false, status: 409, reason: `${where} is ${status}, not ready: only a clock that has not started can be started` };
+        break;
       case 'pause':
         if (status !== 'running') return { ok: false, status: 409, reason: `${where} is ${status}, not running` };
         break;

@@ -172,6 +172,10 @@ describe('journal', () => {
     j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4 });
     expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: null, reportedBy: 'arbiter:Ana Srebrnič' });
     expect(j.arbiterActions(game.gameId).map((a) => a.action)).toEqual(['confirm-result', 'result']);
+    // The correction keeps what it replaced, who had entered it and who had confirmed it.
+    expect(j.arbiterActions(game.gameId)[1].payload).toEqual({
+      result: '1-0', how: 'appeal', previous: { result: '1/2-1/2', how: 'agreement', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič' },
+    });
   });
 
   it('arbiter actions are journaled with who did it, refused ones too', () => {

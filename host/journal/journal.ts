@@ -511,12 +511,14 @@ export class Journal {
         endedUtcMs: int(report.endedUtcMs ?? utcMs, 'endedUtcMs', where),
       });
       if (report.source === 'arbiter') {
+        // A correction keeps what it replaced (and who had entered and confirmed it) for an appeal.
+        const previous = game.result === null ? {} : { previous: { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } };
         this.insertAction({
           utcMs,
           arbiter: report.arbiter!,
           action: 'result',
           gameId,
-          payload: { result: report.result, how },
+          payload: { result: report.result, how, ...previous },
           outcome: 'applied',
         });
       }

@@ -1,0 +1,72 @@
+// The arbiter starts the clocks from the host (FIDE Laws 6.5: "the arbiter shall decide when
+// the clocks are started"): over the API, through the real Host, to simulated clocks running
+// the real firmware on in-memory lines, and every start journaled with the arbiter.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
+import { flowing, waitFor } from './e2e-harness.ts';
+import { Command_Kind } from '../protocol/gen/chessclock_pb.ts';
+import type { BodyInit } from '../protocol/session-api.ts';
+import { ClockRefusedError } from '../host/bridge/clock-session.ts';
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+const EVENT = 'slo-w-2007';
+
+describe('arbiter start: the host sends START to the clocks of a round', () => {
+  let rig: MatchRig | null = null;
+  afterEach(async () => {
+    if (rig) await closeRig(rig);
+    rig = null;
+  });
+
+  it('starts every ready clock of the current round, journals each start with the arbiter, and skips them the second time', async () => {
+    rig = await buildRig();
+    const g1 = await configuredFor(rig, 1, 1);
+    const g2 = await configuredFor(rig, 1, 2);
+    const r = rig;
+
+    // Only the event's current round can start; unknown events and rounds are 404.
+    const later = await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/2/start`, headers: auth });
+    expect(later.statusCode).toBe(409);
+    expect(later.json().message).toBe(`round 2 of event "${EVENT}" is not the current round (the current round is 1)`);
+    expect((await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/9/start`, headers: auth })).json()).toMatchObject({ statusCode: 404, message: `event "${EVENT}" has no round 9 (rounds 1-2)` });
+    expect((await r.api.inject({ method: 'POST', url: '/api/events/nope/rounds/1/start', headers: auth })).statusCode).toBe(404);
+    expect(r.clocks.map((c) => c.clock.firmware.reading().status)).toEqual(['ready', 'ready']);
+
+    const res = await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/start`, headers: auth });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true, arbiter: ARBITER, started: [boardId(r, 1), boardId(r, 2)], skipped: [] });
+    // The clocks run (White's clock first) and report it; the host journals their 'started'.
+    expect(r.clocks.map((c) => c.clock.firmware.reading().status)).toEqual(['running', 'running']);
+    expect(r.clocks[0].clock.firmware.reading().turn).toBe('white');
+    await waitFor('both starts journaled', () => [g1, g2].every((g) => r.journal.eventsByGame(g.gameId).some((e) => e.type === 'started')), 10_000, flowing(r.sim));
+    for (const g of [g1, g2]) {
+      expect(r.journal.arbiterActions(g.gameId).filter((a) => a.action === 'start')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', clockId: g.clockId })]);
+    }
+    const view = r.host.board(boardId(r, 1))!;
+    expect(view.live).toMatchObject({ status: 'running', turn: 'white', period: { white: 1, black: 1 } });
+    expect(view.live!.startedAtUtcMs).toBe(r.journal.eventsByGame(g1.gameId).find((e) => e.type === 'started')!.utcMs);
+
+    // Again: nothing is ready any more; both are skipped with the reason, and journaled as refused.
+    const again = await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/start`, headers: auth });
+    expect(again.json()).toMatchObject({ ok: true, started: [], skipped: [{ boardId: boardId(r, 1), reason: expect.stringMatching(/is running, not ready/) }, { boardId: boardId(r, 2) }] });
+    expect(r.journal.arbiterActions(g1.gameId).filter((a) => a.action === 'start').map((a) => a.outcome)).toEqual(['applied', 'rejected']);
+    // The clock itself refuses a START it cannot honour (ARCHITECTURE rule 10), should the host's view be stale.
+    const err = await r.host.sessionOf('CLK-01')!.request({ case: 'command', value: { kind: Command_Kind.START } } as BodyInit).catch((e) => e);
+    expect(err).toBeInstanceOf(ClockRefusedError);
+    expect((err as Error).message).toMatch(/start/i);
+  }, 30_000);
+
+  it('one board: a clock that is offline is refused whole (503) and journaled; the clock stays ready', async () => {
+    rig = await buildRig();
+    const game = await configuredFor(rig, 1, 1);
+    const r = rig;
+    r.clocks[0].unplugMemory();
+    const session = r.host.lines().find((s) => s.key === 'memory:table-1')!;
+    await waitFor('offline', () => !session.online);
+    const res = await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/start`, headers: auth });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toMatch(/CLK-01.*offline/);
+    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'start', arbiter: ARBITER, outcome: 'rejected' });
+    expect(r.clocks[0].clock.firmware.reading().status).toBe('ready');
+  }, 30_000);
+});
