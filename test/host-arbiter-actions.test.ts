@@ -1,8 +1,9 @@
-// The arbiter starts the clocks from the host (FIDE Laws 6.5: "the arbiter shall decide when
-// the clocks are started"): over the API, through the real Host, to simulated clocks running
-// the real firmware on in-memory lines, and every start journaled with the arbiter.
+// Arbiter actions over the API, through the real Host, to simulated clocks running the real
+// firmware on in-memory lines: starting the clocks (FIDE Laws 6.5: the arbiter decides when
+// the clocks are started), every start journaled with the arbiter; and a result correction
+// refused once the match director has acted on the old result.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
+import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, playBoard2, type MatchRig } from './e2e-match.ts';
 import { flowing, waitFor } from './e2e-harness.ts';
 import { Command_Kind } from '../protocol/gen/chessclock_pb.ts';
 import type { BodyInit } from '../protocol/session-api.ts';
@@ -68,5 +69,18 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     expect(res.json().message).toMatch(/CLK-01.*offline/);
     expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'start', arbiter: ARBITER, outcome: 'rejected' });
     expect(r.clocks[0].clock.firmware.reading().status).toBe('ready');
+  }, 30_000);
+
+  it('a result correction over the real host: refused (409) once the director decided the match on it; the result stays', async () => {
+    rig = await buildRig();
+    const r = rig;
+    await playBoard2(r); // Bajt wins 1½-½: game 1 1-0, game 2 ½-½ (entered on the clock, confirmed)
+    const game2 = r.journal.gamesByMatch('slo-w-2007/r1/b2').find((g) => g.gameNo === 2)!;
+    const res = await r.api.inject({ method: 'PUT', url: `/api/boards/${boardId(r, 2)}/result`, headers: auth, payload: { result: '0-1' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('board 2 of slo-w-2007 round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (Bajt, Indira wins, classical)');
+    expect(r.journal.getGame(game2.gameId)).toMatchObject({ result: '1/2-1/2', reportedBy: 'clock', confirmedBy: ARBITER });
+    expect(r.journal.arbiterActions(game2.gameId).at(-1)).toMatchObject({ action: 'result', arbiter: ARBITER, outcome: 'rejected' });
+    expect(r.host.board(boardId(r, 2))!.match).toMatchObject({ whiteScore: 0.5, blackScore: 1.5, decided: true, winner: 'Bajt, Indira', decidedBy: 'classical' });
   }, 30_000);
 });
