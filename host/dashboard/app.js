@@ -155,15 +155,10 @@ function infoLine(b) {
 
 function sideRow(side) {
   const row = el('div', `side ${side}`);
-  row.append(
-    el('span', 'colour', side === 'white' ? '♔' : '♚'),
-    el('span', 'name'),
-    el('span', 'flag', '⚑'),
-    el('span', 'moves'),
-    el('span', 'period'),
-    el('span', 'time'),
-    el('span', 'absent'),
-  );
+  // Under the name: move counter and period ("#41 · P2"), then a late player's default time.
+  const meta = el('span', 'meta');
+  meta.append(el('span', 'moves'), el('span', 'period'));
+  row.append(el('span', 'colour', side === 'white' ? '♔' : '♚'), el('span', 'name'), el('span', 'flag', '⚑'), el('span', 'time'), meta, el('span', 'absent'));
   row.querySelector('.colour').title = SIDE_NAME[side];
   row.querySelector('.flag').hidden = true;
   row.querySelector('.absent').hidden = true;

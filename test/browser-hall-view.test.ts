@@ -1,0 +1,313 @@
+// The hall on the day, in a real Chromium (Debian package `chromium`, driven by
+// playwright-core) against the real API over a MemoryHost fed by simulated clocks (the
+// unchanged clock statechart on one SimulatedClock; see browser-harness.ts): what an arbiter
+// reads on a board card (period, who flagged first, a late player's default time, the knockout
+// match score and stage, pending results), what the arbiter does (confirm/correct a result,
+// adjust by a typed amount, start a board and a round), the public projection page (/public)
+// with its PGN broadcast link, and a tablet's viewport. Screenshots go to artifacts/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SimulatedClock } from 'xstate';
+import type { Browser, Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
+import { buildApi } from '../host/api/api.ts';
+import { MemoryHost } from '../host/api/memory-host.ts';
+import type { ArbiterCommand, BoardView, ExportSource, MatchScoreView } from '../host/api/host-ports.ts';
+import { formatPgnGame } from '../host/export/pgn.ts';
+import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
+
+skipMessage('the hall view browser test');
+
+const TOKEN = 'arbiter-token-for-the-hall-view-test';
+/** Hall time 0 = this UTC instant (2026-03-14 09:00 UTC). */
+const T0_UTC = Date.UTC(2026, 2, 14, 9, 0, 0);
+const FINAL = 'Slovenian Women Final 2026';
+const IVANOVO = 'Ivanovo Team Ch. 2018';
+
+const SF2_TIED: MatchScoreView = { id: 'sf-2', whiteScore: 1, blackScore: 1, stage: 'rapid', decided: false, winner: null, decidedBy: null };
+// The regulation's golden game: a draw decides the match for Black.
+const SF1_DECIDED: MatchScoreView = { id: 'sf-1', whiteScore: 2.5, blackScore: 2.5, stage: 'armageddon', decided: true, winner: 'Vrhovnik, Ana', decidedBy: 'armageddon' };
+
+describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter actions, public view (Debian package `chromium`)', () => {
+  let app: FastifyInstance;
+  let browser: Browser;
+  let page: Page;
+  let url: string;
+  const hall = new SimulatedClock();
+  const host = new MemoryHost();
+  const forwarded: ArbiterCommand[] = [];
+  const clocks = new Map<string, SimulatedBoard>();
+  const controls = new Map<string, TimeControl>();
+
+  function addBoard(id: string, event: string, round: number, board: number, white: string, black: string, control: TimeControl, extra: { clock?: boolean; game?: BoardView['game']; match?: MatchScoreView } = {}): void {
+    const clockId = extra.clock === false ? null : `clk-${id}`;
+    host.addBoard({ id, event, round, board, clockId, white: { name: white }, black: { name: black }, control, game: extra.game, match: extra.match });
+    controls.set(id, control);
+    if (clockId) clocks.set(id, new SimulatedBoard(host, hall, T0_UTC, clockId, { event, round, board }, control));
+  }
+
+  /** The broadcast PGN of a round, by the host's own PGN formatter (PGN standard §8). */
+  const exportsOf: ExportSource = {
+    trf: () => {
+      throw new Error('no TRF in this test');
+    },
+    pgn: (event, round) =>
+      host
+        .boards()
+        .filter((b) => (event === undefined || b.event === event) && b.round === round)
+        .map((b) =>
+          formatPgnGame({
+            event: b.event,
+            site: 'Ljubljana SLO',
+            date: '2026.03.14',
+            round: `${b.round}.${b.board}`,
+            white: b.white?.name ?? '?',
+            black: b.black?.name ?? '?',
+            result: b.resultConfirmed ? (b.result as '1-0') : null,
+            timeControl: controls.get(b.id)!,
+            clock: b.live ? { whiteMs: b.live.whiteMs, blackMs: b.live.blackMs, running: b.live.status === 'running' ? b.live.turn : null } : null,
+          }),
+        )
+        .join('\n'),
+  };
+
+  beforeAll(async () => {
+    const classical = presetTimeControl('classical');
+    addBoard('f-period', FINAL, 1, 1, 'Tratar, Marko', 'Sebenik, Matej', classical);
+    // FIDE Laws 6.7.1: the event sets a default time of 30 minutes.
+    addBoard('f-late', FINAL, 1, 2, 'Borišek, Jure', 'Lenič, Luka', presetTimeControl('classical', { defaultTime: 1800 }));
+    addBoard('f-flags', FINAL, 1, 3, 'Novak, Eva', 'Kos, Nina', presetTimeControl('armageddon'));
+    addBoard('f-ko', FINAL, 1, 4, 'Muhvič, Anja', 'Zupan, Lara', presetTimeControl('rapid'), { clock: false, game: { no: 3, kind: 'rapid', matchId: 'sf-2' }, match: SF2_TIED });
+    addBoard('f-decided', FINAL, 1, 5, 'Krivec, Jana', 'Vrhovnik, Ana', presetTimeControl('armageddon'), { clock: false, game: { no: 5, kind: 'armageddon', matchId: 'sf-1' }, match: SF1_DECIDED });
+    addBoard('f-start', FINAL, 1, 6, 'Bogataj, Mia', 'Golob, Tina', presetTimeControl('rapid'));
+    addBoard('iv-1', IVANOVO, 3, 1, 'Ivanova, Anna', 'Petrova, Olga', presetTimeControl('sudden-death-60'));
+    addBoard('iv-2', IVANOVO, 3, 2, 'Smirnova, Daria', 'Orlova, Vera', presetTimeControl('sudden-death-60'));
+    // The floor arbiter entered the golden game's draw; the chief arbiter has not confirmed it yet.
+    expect(await host.execute({ type: 'result', boardId: 'f-decided', result: '1/2-1/2' }, { arbiter: 'Floor Arbiter' })).toMatchObject({ ok: true });
+
+    // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
+    host.forward = (command) => {
+      forwarded.push(command);
+      const clock = clocks.get(command.boardId);
+      if (!clock) return;
+      const at = hall.now();
+      if (command.type === 'start') clock.send({ type: 'START', at });
+      if (command.type === 'pause') clock.send({ type: 'PAUSE', at });
+      if (command.type === 'resume') clock.send({ type: 'RESUME', at });
+      if (command.type === 'adjust') clock.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
+      if (command.type === 'penalty') clock.send({ type: 'PENALTY', side: command.side, at });
+    };
+    app = await buildApi({ state: host, commands: host, exports: exportsOf, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+    page = await openPage('/', { width: 1280, height: 900 });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  const pages: Page[] = [];
+  /** A page with its clock pinned to hall time; fails the test on any page error. */
+  async function openPage(path: string, viewport: { width: number; height: number }): Promise<Page> {
+    const p = await browser.newPage({ viewport });
+    p.setDefaultTimeout(5000); // a missing control fails fast instead of at the test timeout
+    const errors: string[] = [];
+    p.on('pageerror', (err) => errors.push(err.message));
+    p.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await p.clock.setFixedTime(T0_UTC + hall.now());
+    await p.goto(url + path);
+    await p.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 });
+    expect(errors).toEqual([]);
+    pages.push(p);
+    return p;
+  }
+
+  /** Moves hall time to `ms` for the clocks (timers due fire: flags) and every page. */
+  async function hallAt(ms: number): Promise<void> {
+    hall.set(ms);
+    for (const p of pages) await p.clock.setFixedTime(T0_UTC + ms);
+  }
+
+  const card = (id: string, p = page) => p.locator(`article[data-board-id="${id}"]`);
+  const text = (id: string, selector: string, p = page) => card(id, p).locator(selector).innerText();
+
+  async function expectTimes(id: string, p = page): Promise<void> {
+    for (const side of ['white', 'black'] as const) {
+      await expect.poll(() => text(id, `.side.${side} .time`, p), { timeout: 5000 }).toBe(clocks.get(id)!.shows(side));
+    }
+  }
+
+  async function signIn(p: Page): Promise<void> {
+    await p.fill('#token', TOKEN);
+    await p.click('#token-form button[type="submit"]');
+    await expect.poll(() => p.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');
+  }
+
+  it('shows the period, a late player\'s default time going down, the match score and stage, and who flagged first', async () => {
+    await expect.poll(() => page.locator('article.board').count()).toBe(8);
+    for (const id of ['f-period', 'f-late', 'f-flags']) clocks.get(id)!.send({ type: 'START', at: 0 });
+    await hallAt(500);
+    clocks.get('f-flags')!.send({ type: 'PRESS', side: 'white', at: 500 }); // Black's 5 minutes run
+    await hallAt(1000);
+    clocks.get('f-late')!.send({ type: 'PRESS', side: 'white', at: 1000 }); // White is there; Black is not
+
+    // 41 moves by White, 40 by Black: both have completed the first period's 40 moves (classical
+    // 90 min/40 moves + 15 min): period 2 (FIDE Laws 6.10 / the regulation's "+15 min after move 40").
+    for (let i = 0; i <= 80; i++) {
+      const at = 1000 + i * 100;
+      hall.set(at);
+      clocks.get('f-period')!.send({ type: 'PRESS', side: i % 2 === 0 ? 'white' : 'black', at });
+    }
+    await hallAt(9000);
+    await expect.poll(() => text('f-period', '.side.white .moves')).toBe('#41');
+    expect(await text('f-period', '.side.white .period')).toBe('P2');
+    expect(await text('f-period', '.side.black .moves')).toBe('#40');
+    expect(await text('f-period', '.side.black .period')).toBe('P2');
+    await expectTimes('f-period');
+
+    // FIDE Laws 6.7.1: Black has until start + 30 min; the page computes it from host time.
+    await hallAt(60_000);
+    await expect.poll(() => text('f-late', '.side.black .absent')).toBe('not arrived · default time 29:00');
+    expect(await card('f-late').locator('.side.white .absent').isVisible()).toBe(false);
+    await hallAt(90_400);
+    await expect.poll(() => text('f-late', '.side.black .absent')).toBe('not arrived · default time 28:30'); // 1709.6 s, rounded up
+    await expectTimes('f-late');
+    clocks.get('f-late')!.send({ type: 'ARRIVE', side: 'black', at: 90_400 });
+    await expect.poll(() => card('f-late').locator('.side.black .absent').isVisible()).toBe(false);
+    expect(await card('f-late').locator('.side.black').getAttribute('class')).not.toContain('not-arrived');
+
+    // The knockout: the score of the mini-match and the tie-break stage of this game.
+    expect(await text('f-ko', '.match')).toBe('Match 1–1 · rapid tie-break, game 3');
+    expect(await text('f-decided', '.match')).toBe('Match 2½–2½ · decided: Vrhovnik, Ana wins (armageddon)');
+    expect(await card('f-period').locator('.match').isVisible()).toBe(false);
+
+    // FIDE Laws 6.9: Black's flag falls (the clock's own deadline, 300 s after White's press).
+    await hallAt(300_600);
+    await expect.poll(() => card('f-flags').getAttribute('data-status')).toBe('flagged');
+    expect(await text('f-flags', '.flags')).toBe("Black's flag fell first");
+    expect(await card('f-flags').locator('.side.black .flag').getAttribute('data-first')).toBe('true');
+    expect(await card('f-flags').locator('.side.white .flag').isVisible()).toBe(false);
+    // FIDE Laws III.3.1: when both flags have fallen, which fell first matters. A clock that keeps
+    // counting the other side after the first flag reports White's later.
+    await hallAt(660_500);
+    clocks.get('f-flags')!.report({ type: 'flag', side: 'white', move: null, whiteMs: 0, blackMs: 0, monoMs: 660_500 });
+    await expect.poll(() => text('f-flags', '.flags')).toBe("Black's flag fell first, then White's");
+    expect(await card('f-flags').locator('.side.white .flag').isVisible()).toBe(true);
+    expect(await card('f-flags').locator('.side.white .flag').getAttribute('data-first')).toBe('false');
+    await page.screenshot({ path: join(ARTIFACTS, 'hall-cards.png'), fullPage: true });
+  });
+
+  it('lists the pending result; Confirm and a correction from the page reach the host', async () => {
+    // Everyone sees the pending result; only a signed-in arbiter gets Confirm.
+    const pending = page.locator('#pending li[data-board-id="f-decided"]');
+    await expect.poll(() => pending.innerText()).toContain('1/2-1/2');
+    expect(await pending.locator('button').isVisible()).toBe(false);
+    expect(await card('f-decided').getAttribute('data-status')).toBe('pending');
+    expect(await text('f-decided', '.result')).toBe('1/2-1/2 (unconfirmed)');
+    await signIn(page);
+
+    await pending.locator('button[data-action="confirm"]').click();
+    await expect.poll(() => host.board('f-decided')!.resultConfirmed).toBe(true);
+    const results = (await (await fetch(`${url}/api/results?round=1`)).json()) as { results: { board: number; result: string; confirmed: boolean; by: string }[] };
+    expect(results.results.find((r) => r.board === 5)).toMatchObject({ result: '1/2-1/2', confirmed: true, by: 'arbiter:Chief Arbiter' });
+    await expect.poll(() => page.locator('#pending').isVisible()).toBe(false);
+    await expect.poll(() => card('f-decided').getAttribute('data-status')).toBe('finished');
+
+    // A correction: the arbiter enters a different result over the confirmed one.
+    expect(await card('f-decided').locator('button[data-action="result"]').innerText()).toBe('Correct result');
+    await card('f-decided').locator('select.result-select').selectOption('0-1');
+    await card('f-decided').locator('button[data-action="result"]').click();
+    await expect.poll(() => text('f-decided', '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
+    const board = (await (await fetch(`${url}/api/boards/f-decided`)).json()) as { board: BoardView };
+    expect(board.board).toMatchObject({ result: '0-1', resultConfirmed: false });
+    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'result', boardId: 'f-decided', result: '0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
+    await expect.poll(() => pending.innerText()).toContain('0-1');
+  });
+
+  it('adjusts by a typed number of seconds; a bad amount is refused on the card', async () => {
+    const group = card('f-period').locator('.group[data-side="white"]');
+    await group.locator('input.seconds').fill('0');
+    await group.locator('button[data-action="adjust-seconds"]').click();
+    await expect.poll(() => text('f-period', '.message')).toContain('type a whole number of seconds other than 0');
+    const before = forwarded.length;
+    await group.locator('input.seconds').fill('-90');
+    await group.locator('button[data-action="adjust-seconds"]').click();
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'adjust', boardId: 'f-period', side: 'white', ms: -90_000 });
+    expect(forwarded.length).toBe(before + 1); // the refused "0" never reached the host
+    await expectTimes('f-period');
+  });
+
+  it('starts one board and a whole round from the page; an API refusal shows on the card', async () => {
+    await hallAt(700_000);
+    await card('f-start').locator('button[data-action="start"]').click();
+    await expect.poll(() => card('f-start').getAttribute('data-status')).toBe('running');
+    expect(clocks.get('f-start')!.actor.getSnapshot().matches('running')).toBe(true);
+    expect(forwarded.at(-1)).toEqual({ type: 'start', boardId: 'f-start' });
+
+    // Start round: every board of the Ivanovo event's current round (3) starts.
+    const row = page.locator(`#events .event[data-event="${IVANOVO}"]`);
+    await row.locator('button[data-action="start-round"]').click();
+    for (const id of ['iv-1', 'iv-2']) {
+      await expect.poll(() => card(id).getAttribute('data-status')).toBe('running');
+      expect(clocks.get(id)!.actor.getSnapshot().matches('running')).toBe(true);
+    }
+    await expect.poll(() => row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
+    await hallAt(712_300);
+    for (const id of ['f-start', 'iv-1', 'iv-2']) await expectTimes(id);
+
+    // Starting a game that is already running is refused; the reason appears on the card.
+    await card('f-period').locator('button[data-action="start"]').click();
+    await expect.poll(() => card('f-period').locator('.message').getAttribute('data-kind')).toBe('error');
+    expect(await text('f-period', '.message')).not.toBe('');
+    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'start', boardId: 'f-period' }, outcome: 'rejected' });
+  });
+
+  it('serves a public page without controls: large times, the event filter, a working PGN broadcast link', async () => {
+    expect(await page.locator('#public-link').getAttribute('href')).toBe('public');
+    const pub = await openPage(`/public?event=${encodeURIComponent(FINAL)}`, { width: 1280, height: 900 });
+    await expect.poll(() => pub.locator('article.board:visible').count()).toBe(6); // the final's boards only
+    expect(await pub.locator('button, input, textarea, #token, .controls').count()).toBe(0);
+    expect(await pub.locator('#event-filter').inputValue()).toBe(FINAL);
+    await expectTimes('f-period', pub);
+    await expectTimes('f-start', pub);
+    const fontPx = await card('f-period', pub).locator('.side.white .time').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    expect(fontPx).toBeGreaterThanOrEqual(48); // legible from the back of the hall
+    expect(await text('f-ko', '.match', pub)).toBe('Match 1–1 · rapid tie-break, game 3');
+
+    const link = pub.locator(`#events .event[data-event="${FINAL}"] a.pgn`);
+    const href = await link.getAttribute('href');
+    expect(href).toBe(`/broadcast/round/1/games.pgn?event=${encodeURIComponent(FINAL)}`);
+    const res = await pub.request.get(new URL(href!, pub.url()).href);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('application/x-chess-pgn; charset=utf-8');
+    const pgn = await res.text();
+    // PGN standard §8.1.1: the Seven Tag Roster opens every game; one game per board of the round.
+    expect(pgn.startsWith(`[Event "${FINAL}"]`)).toBe(true);
+    expect(pgn.match(/^\[Event /gm)).toHaveLength(6);
+    expect(pgn).toContain('[White "Tratar, Marko"]');
+    // The arbiter page links the same feed.
+    expect(await page.locator(`#events .event[data-event="${FINAL}"] a.pgn`).getAttribute('href')).toBe(href);
+    await pub.screenshot({ path: join(ARTIFACTS, 'hall-public.png'), fullPage: true });
+  });
+
+  it('fits a 768×1024 tablet: no horizontal scroll, touch-size buttons', async () => {
+    const tablet = await openPage('/', { width: 768, height: 1024 });
+    await signIn(tablet);
+    await expect.poll(() => tablet.locator('article.board').count()).toBe(8);
+    const overflow = await tablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+    const small = await tablet.locator('button:visible').evaluateAll((buttons) =>
+      buttons.map((b) => b.getBoundingClientRect()).filter((r) => r.height < 40 || r.width < 40).length,
+    );
+    expect(small).toBe(0);
+    expect(await tablet.locator('button:visible').count()).toBeGreaterThan(8 * 10);
+    await tablet.screenshot({ path: join(ARTIFACTS, 'hall-tablet.png'), fullPage: true });
+    const pubTablet = await openPage('/public', { width: 768, height: 1024 });
+    expect(await pubTablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  });
+});
