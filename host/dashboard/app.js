@@ -403,7 +403,11 @@ function connect() {
       boards.set(m.board.id, m.board);
       renderBoard(m.board);
       if (m.type === 'board' || !known) renderAll();
-      else renderPending();
+      else {
+        // A board may have moved on to its next round or got a result: cheap, keyed re-renders.
+        renderEvents();
+        renderPending();
+      }
     }
   };
   ws.onclose = () => {
