@@ -1,10 +1,13 @@
 // `chessclock hall` (the `npm start` job): a simulated tournament hall to watch in the
-// browser. One Host on a journal, the tournament fixtures (the Slovenian final knockout,
-// its open final, and the Ivanovo team Swiss side by side in one hall), one simulated
-// clock per table — the unchanged firmware on a virtual board — linked in memory, scripted
-// players at accelerated time, and the API + dashboard. A simulated floor arbiter confirms
-// the results the players key in, so the director carries the knockout into its rapid
-// and armageddon games and the events into their next rounds. See docs/load.md.
+// browser. One Host on a journal, with an embedded MQTT broker, plays a tournament — by
+// default the Slovenian women's final 2007 (two semifinal mini-matches, tie-breaks when a
+// match is tied), `--event all` every fixture event side by side, `--tournament FILE` any
+// tournament file — with one simulated clock per table (the unchanged firmware on a
+// virtual board) linked in memory, real clocks on the serial ports given (`--port`,
+// `--ports`), scripted players at accelerated time, and the API + dashboard. A simulated
+// floor arbiter confirms the results the players key in, so the director carries the
+// knockout into its rapid and armageddon games and the events into their next rounds.
+// See docs/load.md.
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -17,8 +20,12 @@ import { systemTime } from '../protocol/monotonic.ts';
 import { Host } from '../host/host.ts';
 import { Journal } from '../host/journal/journal.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { parseTournament } from '../host/tournament/load.ts';
+import { startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
+import { parseMqttOption, type MqttTarget } from '../host/mqtt/mqtt-target.ts';
+import { loadTournamentFile, parseTournament } from '../host/tournament/load.ts';
 import type { Hall } from '../host/tournament/model.ts';
+import { loadPortsFile, type PortEntry } from '../host/hall/ports-file.ts';
+import { openSerialLine } from '../host/bridge/serial-lines.ts';
 import { AnchoredClock } from '../host/utc.ts';
 import { parseTokenOption } from '../host/api/arbiter-tokens.ts';
 import { buildApi } from '../host/api/api.ts';
@@ -27,17 +34,45 @@ import { AcceleratedTime } from '../simulator/accelerated-time.ts';
 import { HallClocks, SEATING_MS, type HallClock } from '../simulator/hall.ts';
 
 const FIXTURES = fileURLToPath(new URL('../host/tournament/fixtures/', import.meta.url));
+const FIXTURE_FILES = ['slovenian-final-2007.json', 'ivanovo-white-rook-2018.json'];
+
+/** What `npm start` plays: the Slovenian women's final (two semifinal mini-matches, then the final). */
+export const DEFAULT_EVENT = 'slo-w-2007';
+
+/**
+ * The players' default seed. The results the players agree on follow the seed, the table
+ * and the game number alone (simulator/hall.ts gameRng), so a seed fixes how the matches
+ * go unless a flag decides a game. With 42 the semifinal at table 1 (Rožič–Četrta) is tied
+ * after the two classical games and Rožič wins the rapid tie-break; the one at table 2
+ * (Bajt–Tretja) is decided in the classical games for Bajt; the final (Rožič–Bajt) is
+ * tied twice and goes to the armageddon. The demo shows every stage of the mini-match, and
+ * the top seeds reach the final (the fixture pairs its final 1 v 2, as in 2007).
+ * test/hall-cli.test.ts replays this through the director's own knockout rules.
+ */
+export const DEFAULT_SEED = 42;
+
+/** The embedded broker on any free port: a fresh machine may already run a broker on 1883 (Debian's mosquitto does). */
+export const DEFAULT_MQTT = 'embedded:0';
 
 const HELP = `usage: chessclock hall [options]
 
-A simulated tournament hall: the Slovenian final (knockout) and its open final, and the
-Ivanovo team Swiss in one hall, one simulated clock per table, scripted players at
-accelerated time, a host journaling every press, and the arbiter dashboard in the browser.
+A simulated tournament hall: a host with its SQLite journal and an embedded MQTT broker,
+one simulated clock per table, scripted players at accelerated time, and the arbiter
+dashboard in the browser. By default the Slovenian women's final 2007: two semifinal
+mini-matches (2 classical games; if tied, 2 rapid games, then an armageddon), then the
+final.
 
 options:
-  --clocks N             simulated clocks, one per hall table (default: every table, ${hallTables(fixtureHall())})
-  --speed X              hall time runs X times faster than real time (default 10)
-  --seed N               players' seed (default 1): the same seed, the same decisions
+  --event ID|all         the fixture event(s) to play (repeatable or a comma list; default
+                         ${DEFAULT_EVENT}); all = ${fixtureEventIds().join(', ')}
+                         side by side; with --tournament: events of that file (default all)
+  --tournament FILE      play this tournament file instead (JSON, docs/tournament.md)
+  --clocks N             simulated clocks, one per free table (default: every free table)
+  --speed X              hall time runs X times faster than real time (default 10; 1 = real time)
+  --seed N               players' seed (default ${DEFAULT_SEED}: one semifinal goes to the tie-breaks)
+  --port PATH            a real clock on this serial port, at the next free table (repeatable)
+  --ports FILE           ports file: [{ "path": "/dev/ttyUSB0", "table": 1 }, { "serial": "CLK-7", "table": 2 }]
+  --mqtt TARGET          embedded | embedded:PORT | mqtt://host:1883 | none (default ${DEFAULT_MQTT}: any free port)
   --http [HOST:]PORT     API and dashboard (default 127.0.0.1:8080; 0 = any free port)
   --db FILE              the journal (default: a temporary file, removed on exit)
   --token NAME:SECRET    the arbiter's token for the dashboard (default: a random one, printed)
@@ -46,16 +81,54 @@ options:
 
 Stop with Ctrl-C.`;
 
-/** Both fixture files as one hall: the Slovenian events at tables 1-3, Ivanovo's boards after them. */
-export function fixtureHall(): Hall {
-  const slo = JSON.parse(readFileSync(join(FIXTURES, 'slovenian-final-2007.json'), 'utf8'));
-  const iva = JSON.parse(readFileSync(join(FIXTURES, 'ivanovo-white-rook-2018.json'), 'utf8'));
-  const first = parseTournament(slo);
-  const next = hallTables(first) + 1;
-  return parseTournament({
-    hall: { name: 'Simulated hall', site: 'chessclock hall' },
-    events: [...slo.events, ...iva.events.map((e: Record<string, unknown>) => ({ ...e, hallFirstTable: next }))],
-  });
+type RawEvent = Record<string, unknown> & { id: string };
+
+function fixtureEvents(): RawEvent[] {
+  return FIXTURE_FILES.flatMap((f) => (JSON.parse(readFileSync(join(FIXTURES, f), 'utf8')) as { events: RawEvent[] }).events);
+}
+
+/** The ids of the fixture events, in the order `--event all` lays them out. */
+export function fixtureEventIds(): string[] {
+  return fixtureEvents().map((e) => e.id);
+}
+
+/** `--event` values (repeatable, comma lists) as ids; `all` stands for `all` ids. */
+export function eventIds(values: readonly string[], all: readonly string[]): string[] {
+  const ids: string[] = [];
+  for (const v of values) {
+    for (const part of v.split(',').map((p) => p.trim())) {
+      if (part === '') throw new Error(`--event ${v}: empty event id`);
+      for (const id of part === 'all' ? all : [part]) {
+        if (!all.includes(id)) throw new Error(`--event ${id}: no such event (events: ${all.join(', ')}, or all)`);
+        if (!ids.includes(id)) ids.push(id);
+      }
+    }
+  }
+  return ids;
+}
+
+/**
+ * Fixture events as one hall, laid out in the order given from table 1 (each event's tables
+ * follow the previous event's): the default is the Slovenian women's final alone.
+ */
+export function fixtureHall(ids: readonly string[] = [DEFAULT_EVENT]): Hall {
+  const raw = fixtureEvents();
+  const events: RawEvent[] = [];
+  let next = 1;
+  for (const id of eventIds(ids, raw.map((e) => e.id))) {
+    const e = { ...raw.find((r) => r.id === id)!, hallFirstTable: next };
+    events.push(e);
+    next += hallTables(parseTournament({ events: [{ ...e, hallFirstTable: 1 }] }));
+  }
+  return parseTournament({ hall: { name: 'Simulated hall', site: 'chessclock hall' }, events });
+}
+
+/** The events of a tournament file (all by default), at the tables the file gives them. */
+export function fileHall(file: string, ids: readonly string[] = []): Hall {
+  const hall = loadTournamentFile(file);
+  if (ids.length === 0) return hall;
+  const chosen = eventIds(ids, hall.events.map((e) => e.id));
+  return { ...hall, events: hall.events.filter((e) => chosen.includes(e.id)) };
 }
 
 /** Tables a hall needs: the last table any event's round uses. */
@@ -70,7 +143,29 @@ export function hallTables(hall: Hall): number {
   return last;
 }
 
+/**
+ * Where the real clocks stand: ports-file entries keep their tables; a port without one
+ * (`--port`, or a ports-file path with no table) takes the lowest table nobody has.
+ */
+export function placeRealClocks(entries: readonly PortEntry[], ports: readonly string[]): { lines: { path: string; table: number | undefined }[]; bySerial: Map<string, number>; taken: Set<number> } {
+  const taken = new Set(entries.flatMap((e) => (e.table === undefined ? [] : [e.table])));
+  const free = () => {
+    let t = 1;
+    while (taken.has(t)) t++;
+    taken.add(t);
+    return t;
+  };
+  const lines: { path: string; table: number | undefined }[] = [];
+  for (const e of entries) if (e.path !== undefined && !lines.some((l) => l.path === e.path)) lines.push({ path: e.path, table: e.table });
+  for (const p of ports) if (!lines.some((l) => l.path === p)) lines.push({ path: p, table: undefined });
+  for (const l of lines) l.table ??= free();
+  const bySerial = new Map(entries.filter((e) => e.serial !== undefined && e.table !== undefined).map((e) => [e.serial!, e.table!]));
+  return { lines, bySerial, taken };
+}
+
 export interface HallOptions {
+  /** The tournament to play (default fixtureHall(): the Slovenian women's final). */
+  readonly hall?: Hall;
   readonly clocks?: number;
   readonly speed?: number;
   readonly seed?: number;
@@ -80,6 +175,12 @@ export interface HallOptions {
   readonly token?: { arbiter: string; token: string };
   /** The simulated floor arbiter confirms results (default true). */
   readonly confirm?: boolean;
+  /** `--mqtt` value or target (default DEFAULT_MQTT: the embedded broker on a free port). */
+  readonly mqtt?: string | MqttTarget;
+  /** Serial ports with a real clock each, at the next free table (`--port`). */
+  readonly ports?: readonly string[];
+  /** Ports-file entries (`--ports`). */
+  readonly portEntries?: readonly PortEntry[];
   /** UTC at hall time 0 (default: now). */
   readonly startUtcMs?: number;
   readonly log?: (line: string) => void;
@@ -91,9 +192,15 @@ export interface RunningHall {
   readonly host: Host;
   readonly journal: Journal;
   readonly clocks: HallClocks;
+  /** Hall table of each simulated clock (by serial id). */
+  readonly tableOf: ReadonlyMap<string, number>;
+  /** The serial ports opened for real clocks, with their tables. */
+  readonly realLines: readonly { path: string; table: number | undefined }[];
   readonly time: AcceleratedTime;
   readonly hostClock: AnchoredClock;
   readonly api: FastifyInstance;
+  /** The broker the host publishes to, or null with `--mqtt none`. */
+  readonly mqtt: HostMqtt | null;
   close(): Promise<void>;
 }
 
@@ -103,24 +210,53 @@ export const FLOOR_ARBITER = 'Floor arbiter (simulated)';
 
 /** Starts a simulated hall; the caller prints where it is and closes it. */
 export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
-  const hall = fixtureHall();
-  const count = opts.clocks ?? hallTables(hall);
+  const hall = opts.hall ?? fixtureHall();
+  const real = placeRealClocks(opts.portEntries ?? [], opts.ports ?? []);
+  // The simulated clocks fill the tables no real clock has, from table 1.
+  const tables = hallTables(hall);
+  const free = Array.from({ length: tables }, (_, i) => i + 1).filter((t) => !real.taken.has(t));
+  const count = opts.clocks ?? free.length;
   const speed = opts.speed ?? 10;
   const log = opts.log ?? (() => undefined);
+  const mqttTarget = typeof opts.mqtt === 'object' ? opts.mqtt : parseMqttOption(opts.mqtt ?? DEFAULT_MQTT);
   const tmp = opts.db ? null : mkdtempSync(join(tmpdir(), 'chessclock-hall-'));
   const journal = new Journal(opts.db ?? join(tmp!, 'hall.db'), { outboxTopic: journalOutboxTopic });
   const time = new AcceleratedTime(speed);
   // The host reads hall time (its time sync then sees the clocks with offset 0); its link
   // timers run on real time, like the clocks' (retransmission is about bytes, not games).
   const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: opts.startUtcMs ?? Date.now() });
-  const host = new Host({ journal, hall, clock: hostClock, log, backoff: { initialMs: 100, maxMs: 2_000 } }).start();
+  const host = new Host({ journal, hall, clock: hostClock, tablesBySerial: real.bySerial, log, backoff: { initialMs: 100, maxMs: 2_000 } }).start();
 
+  // MQTT as `chessclock host --mqtt` wires it: the journal drafts every fact's message in
+  // the fact's own transaction (the durable outbox); send them as they come (each journaled
+  // event) and every second (results, confirmations, and whatever waited for the broker).
+  const mqtt = await startHostMqtt({ target: mqttTarget, outbox: journal.outboxStore(() => hostClock.nowUtcMs()), clientId: `chessclock-hall-${process.pid}`, onError: (e) => log(`mqtt: ${e.message}`) });
+  let drainTimer: ReturnType<typeof setTimeout> | null = null;
+  if (mqtt) {
+    host.subscribe(() => mqtt.publisher.publishPending());
+    const drain = () => {
+      mqtt.publisher.publishPending();
+      drainTimer = setTimeout(drain, 1_000);
+    };
+    drain();
+  }
+
+  // Real clocks: the host opens their ports as `chessclock host --port` does.
+  for (const l of real.lines) {
+    log(`opening ${l.path} (table ${l.table})`);
+    host.addLine(l.path, openSerialLine(l.path), { table: l.table });
+  }
+
+  const tableOfIndex = (i: number): number | undefined => free[i];
   const boardOf = (c: HallClock) => host.boards().find((b) => b.clockId === c.serialId && b.result === null);
   const clocks = await HallClocks.boot({
     count,
     time,
-    seed: opts.seed ?? 1,
+    seed: opts.seed ?? DEFAULT_SEED,
     log,
+    // Named after their table; clocks beyond the free tables after the last table (idle).
+    serialId: (i) => `sim-${tableOfIndex(i) ?? tables + 1 + i - free.length}`,
+    stream: (i) => (tableOfIndex(i) ?? tables + 1 + i - free.length) - 1,
     // A game after a knockout break starts when the break is over.
     startDelayMs: (c) => {
       const starts = boardOf(c)?.startsAtUtcMs ?? null;
@@ -128,8 +264,12 @@ export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
       return Math.max(SEATING_MS, wait);
     },
   });
-  const tables = hallTables(hall);
-  for (const c of clocks.clocks) host.addLine(`memory:table-${c.index + 1}`, c.cable.memoryLine(), c.index < tables ? { table: c.index + 1 } : {});
+  const tableOf = new Map<string, number>();
+  for (const c of clocks.clocks) {
+    const table = tableOfIndex(c.index);
+    if (table !== undefined) tableOf.set(c.serialId, table);
+    host.addLine(`memory:${c.serialId}`, c.cable.memoryLine(), table !== undefined ? { table } : {});
+  }
 
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const token = opts.token ?? { arbiter: 'Chief Arbiter', token: randomBytes(12).toString('hex') };
@@ -153,30 +293,29 @@ export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
   }
 
   const api = await buildApi({ state: host, commands: host, exports: host, tokens: [token], nowUtcMs: () => hostClock.nowUtcMs(), timeRate: speed });
-  const address = await api.listen(opts.listen ?? { host: '127.0.0.1', port: 8080 });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const t of timers) clearTimeout(t);
+    if (drainTimer) clearTimeout(drainTimer);
+    await api.close();
+    await clocks.stop();
+    await mqtt?.close();
+    await host.close();
+    journal.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  };
+  let address: string;
+  try {
+    address = await api.listen(opts.listen ?? { host: '127.0.0.1', port: 8080 });
+  } catch (err) {
+    await close(); // the broker, the clocks and the journal must not outlive a refused start
+    throw err;
+  }
   clocks.play();
 
-  let closed = false;
-  return {
-    url: address.replace('0.0.0.0', '127.0.0.1'),
-    token,
-    host,
-    journal,
-    clocks,
-    time,
-    hostClock,
-    api,
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const t of timers) clearTimeout(t);
-      await api.close();
-      await clocks.stop();
-      await host.close();
-      journal.close();
-      if (tmp) rmSync(tmp, { recursive: true, force: true });
-    },
-  };
+  return { url: address.replace('0.0.0.0', '127.0.0.1'), token, host, journal, clocks, tableOf, realLines: real.lines, time, hostClock, api, mqtt, close };
 }
 
 function fail(message: string): number {
@@ -197,9 +336,14 @@ export async function run(args: string[]): Promise<number> {
     ({ values } = parseArgs({
       args,
       options: {
+        event: { type: 'string', multiple: true },
+        tournament: { type: 'string' },
         clocks: { type: 'string' },
         speed: { type: 'string' },
         seed: { type: 'string' },
+        port: { type: 'string', multiple: true },
+        ports: { type: 'string' },
+        mqtt: { type: 'string' },
         http: { type: 'string' },
         db: { type: 'string' },
         token: { type: 'string' },
@@ -219,9 +363,11 @@ export async function run(args: string[]): Promise<number> {
   let opts: HallOptions;
   try {
     const token = values.token === undefined ? undefined : parseTokenOption(values.token);
-    const seed = values.seed === undefined ? 1 : Number(values.seed);
+    const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
     if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed ${values.seed}: expected a whole number ≥ 0`);
+    const hall = values.tournament === undefined ? fixtureHall(values.event ?? [DEFAULT_EVENT]) : fileHall(values.tournament, values.event ?? []);
     opts = {
+      hall,
       clocks: positive('clocks', values.clocks, true),
       speed: positive('speed', values.speed, false),
       seed,
@@ -229,18 +375,30 @@ export async function run(args: string[]): Promise<number> {
       listen: parseListenOption(values.http),
       token,
       confirm: !values['no-confirm'],
+      mqtt: parseMqttOption(values.mqtt ?? DEFAULT_MQTT),
+      ports: values.port ?? [],
+      portEntries: values.ports === undefined ? [] : loadPortsFile(values.ports),
       log: (line) => process.stderr.write(`${line}\n`),
     };
   } catch (err) {
     return fail((err as Error).message);
   }
 
-  const hall = await startHall(opts);
+  let hall: RunningHall;
+  try {
+    hall = await startHall(opts);
+  } catch (err) {
+    process.stderr.write(`chessclock hall: cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
   const out = process.stdout;
-  out.write(`chessclock hall: ${hall.clocks.clocks.length} simulated clocks, hall time ×${hall.time.speed}, journal ${hall.journal.path}\n`);
+  const events = opts.hall!.events.map((e) => e.id).join(', ');
+  out.write(`chessclock hall: ${events}; ${hall.clocks.clocks.length} simulated clocks${hall.realLines.length ? `, ${hall.realLines.length} serial ports` : ''}, hall time ×${hall.time.speed}, journal ${hall.journal.path}\n`);
+  for (const l of hall.realLines) out.write(`serial port:     ${l.path} → table ${l.table}\n`);
   out.write(`dashboard:       ${hall.url}/\n`);
   out.write(`arbiter token:   ${hall.token.token}   (${hall.token.arbiter}; paste it into the dashboard's token field)\n`);
   out.write(`API:             ${hall.url}/api/boards   live feed: ${hall.url.replace(/^http/, 'ws')}/ws\n`);
+  out.write(`MQTT:            ${hall.mqtt ? `${hall.mqtt.url}  topics chessclock/v1/#${hall.mqtt.broker ? ' (embedded broker)' : ''}` : 'none'}\n`);
   out.write('Ctrl-C stops the hall.\n');
   await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   out.write('stopping the hall…\n');

@@ -14,12 +14,13 @@ import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
-import { mulberry32 } from '../protocol/testing/prng.ts';
+import { mulberry32, type Rng } from '../protocol/testing/prng.ts';
 import { Command_Kind } from '../protocol/gen/chessclock_pb.ts';
 import type { ReceivedMessage } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import type { AcceleratedTime } from './accelerated-time.ts';
 import { ClockCable } from './clock-cable.ts';
+import { RESULTS, type GameResult } from '../firmware-ts/menu.machine.ts';
 import { DEFAULT_PLAYERS, playGame, type GameSummary, type PlayerModel, type ScriptContext } from './player-script.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -30,6 +31,12 @@ export interface HallClocksOptions {
   readonly players?: Partial<PlayerModel>;
   /** Serial id of clock `index` (0-based); default `sim-<index+1>`. */
   readonly serialId?: (index: number) => string;
+  /**
+   * The players' random stream of clock `index` (see gameRng); default the index. A hall
+   * passes its table, so a table's players decide the same whichever clocks stand at the
+   * other tables.
+   */
+  readonly stream?: (index: number) => number;
   /**
    * Hall ms the players wait, once a game is configured on their clock, before the arbiter
    * starts it (the rest of a knockout break, say). Default: a short walk to the board.
@@ -50,8 +57,38 @@ export interface HallClock {
   readonly games: GameSummary[];
 }
 
+/** What a player's wait rejects with once the hall is stopped. */
+export class HallStopped extends Error {
+  constructor() {
+    super('the hall stopped');
+    this.name = 'HallStopped';
+  }
+}
+
 /** Players sit down and the arbiter starts the clock this long (hall ms) after it was configured. */
 export const SEATING_MS = 60_000;
+
+/**
+ * The players' random stream for game `gameNo` (1-based) on stream `stream` (a clock's
+ * index, or its table): one stream per game, a function of the seed, the stream and the
+ * game number only, so what the players decide before a game (who arrives late, how long the game runs, the result they agree on)
+ * does not depend on how the previous games happened to be timed on a busy machine.
+ */
+export function gameRng(seed: number, stream: number, gameNo: number): Rng {
+  return mulberry32((Math.imul(seed, 1_000_003) + Math.imul(stream, 7_919) + Math.imul(gameNo, 104_729)) >>> 0);
+}
+
+/**
+ * The result the players of game `gameNo` on stream `stream` agree on if they end it
+ * themselves (a flag or a forfeit decides otherwise): the first draw of the game's stream.
+ */
+export function agreedResult(seed: number, stream: number, gameNo: number): GameResult {
+  return drawResult(gameRng(seed, stream, gameNo));
+}
+
+function drawResult(rng: Rng): GameResult {
+  return RESULTS[Math.floor(rng() * RESULTS.length)];
+}
 
 export class HallClocks {
   readonly clocks: HallClock[] = [];
@@ -59,6 +96,8 @@ export class HallClocks {
   private readonly loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
   private readonly releases = new Set<() => void>();
+  /** Pending waits on hall time; stop() cancels them so a stopped hall leaves no timer behind. */
+  private readonly waits = new Set<() => void>();
 
   private constructor(private readonly opts: HallClocksOptions) {}
 
@@ -87,7 +126,6 @@ export class HallClocks {
   private async playAt(c: HallClock): Promise<void> {
     const { time } = this.opts;
     const model: PlayerModel = { ...DEFAULT_PLAYERS, ...this.opts.players };
-    const rng = mulberry32((this.opts.seed * 1_000_003 + c.index) >>> 0);
     // An arbiter's pause from the host holds the players at their board until the arbiter
     // resumes (without this the script would take the stopped clock for the end of the game).
     let held: Promise<void> | null = null;
@@ -103,12 +141,13 @@ export class HallClocks {
     });
     this.releases.add(() => release?.());
     const until = async (t: number) => {
-      await time.until(t);
+      await this.until(t);
       while (held && !this.stopped) await held;
+      if (this.stopped) throw new HallStopped();
     };
-    const ctx: ScriptContext = { clock: c.clock, rng, model, until };
     let configured = 0;
     let played = 0;
+    let gameNo = 0; // games the players started at this clock
     let wake: (() => void) | null = null;
     c.clock.firmware.on('output', (out: ClockOutput) => {
       if (out.type !== 'new-game') return;
@@ -126,10 +165,15 @@ export class HallClocks {
         continue;
       }
       played = configured;
-      await time.until(time.now() + (this.opts.startDelayMs?.(c) ?? SEATING_MS));
-      if (this.stopped) return;
+      try {
+        await this.until(time.now() + (this.opts.startDelayMs?.(c) ?? SEATING_MS));
+      } catch {
+        return; // stopped
+      }
       if (configured !== played) continue; // reconfigured while the players sat down
       try {
+        const rng = gameRng(this.opts.seed, this.opts.stream?.(c.index) ?? c.index, ++gameNo);
+        const ctx: ScriptContext = { clock: c.clock, rng, model, until, agreedResult: drawResult(rng) };
         const summary = await playGame(ctx);
         c.games.push(summary);
         this.opts.log?.(`${c.serialId}: game over after ${summary.moves} moves, ${summary.result} (${summary.ended})`);
@@ -140,8 +184,39 @@ export class HallClocks {
     }
   }
 
+  /**
+   * Resolves when hall time reaches `t`; rejects with HallStopped once stop() is called
+   * (the players leave: at --speed 1 a think can last minutes of real time, which must
+   * not hold the process after Ctrl-C).
+   */
+  private until(t: number): Promise<void> {
+    const { time } = this.opts;
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<AcceleratedTime['setTimer']> | null = null;
+      const cancel = () => {
+        if (timer !== null) time.clearTimer(timer);
+        this.waits.delete(cancel);
+        reject(new HallStopped());
+      };
+      const tick = () => {
+        timer = null;
+        if (this.stopped) return cancel();
+        const left = t - time.now();
+        if (left > 0) {
+          timer = time.setTimer(tick, left);
+          return;
+        }
+        this.waits.delete(cancel);
+        resolve();
+      };
+      this.waits.add(cancel);
+      tick();
+    });
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const w of [...this.waits]) w();
     for (const w of this.wakers) w();
     for (const r of this.releases) r();
     for (const c of this.clocks) {

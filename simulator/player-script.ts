@@ -64,6 +64,13 @@ export interface ScriptContext {
   model: PlayerModel;
   /** Resolves when the fleet's simulated time reaches `t`. */
   until(t: number): Promise<void>;
+  /**
+   * The result the players agree on when they end the game themselves (resignation or
+   * draw), chosen before the game; default: drawn from `rng` at the end. A hall sets it so
+   * the results follow the seed alone, not the timing of the game (cli/hall.ts relies on it
+   * to show a tie-break with its default seed).
+   */
+  agreedResult?: GameResult;
 }
 
 export interface GameSummary {
@@ -169,7 +176,7 @@ export async function playGame(ctx: ScriptContext): Promise<GameSummary> {
   else {
     // Resignation or an agreed draw: the players stop the clock and enter the result.
     await clock.tap('startPause');
-    wanted = RESULTS[Math.floor(rng() * RESULTS.length)];
+    wanted = ctx.agreedResult ?? RESULTS[Math.floor(rng() * RESULTS.length)];
   }
   const result = await enterResult(ctx, wanted);
   const final = clock.firmware.reading();
