@@ -15,6 +15,7 @@ import { DEFAULT_EVENT, DEFAULT_SEED, fixtureHall, hallTables, placeRealClocks, 
 import { agreedResult } from '../simulator/hall.ts';
 import { knockoutStep, seededLot, type FinishedGame } from '../host/director/knockout.ts';
 import { loadPortsFile } from '../host/hall/ports-file.ts';
+import type { KnockoutPairing } from '../host/tournament/model.ts';
 import { formatTimeControl, presetTimeControl } from '../protocol/time-control.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
 import { openPtyPair, ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
@@ -173,15 +174,21 @@ describe('the hall\'s tournament and tables', () => {
       }
     };
     const [r1, r2] = event.rounds;
+    const ranks = (k: KnockoutPairing): [number, number] => {
+      const [a, b] = k.players;
+      if (!('rank' in a) || !('rank' in b)) throw new Error(`semifinal board ${k.board} should be paired by starting rank`);
+      return [a.rank, b.rank];
+    };
     const semi = (board: number) => r1.knockout.find((k) => k.board === board)!;
-    const s1 = play(1, `${DEFAULT_EVENT}/r1/b1`, semi(1).players, semi(1).firstWhite, 1);
-    const s2 = play(2, `${DEFAULT_EVENT}/r1/b2`, semi(2).players, semi(2).firstWhite, 1);
+    const s1 = play(1, `${DEFAULT_EVENT}/r1/b1`, ranks(semi(1)), semi(1).firstWhite, 1);
+    const s2 = play(2, `${DEFAULT_EVENT}/r1/b2`, ranks(semi(2)), semi(2).firstWhite, 1);
     expect(s1).toEqual({ winner: 1, decidedBy: 'rapid', games: 4 });
     expect(s2).toEqual({ winner: 2, decidedBy: 'classical', games: 2 });
-    // The fixture's final pairs ranks 1 and 2 (as in 2007): the semifinal winners here. Table 1's clock plays it.
+    // The fixture's final is the winners of the semifinals (art. 3, knockout); the director
+    // resolves the references in this order. Table 1's clock plays it.
     const fin = r2.knockout[0];
-    expect([...fin.players].sort()).toEqual([s1.winner, s2.winner].sort());
-    expect(play(1, `${DEFAULT_EVENT}/r2/b1`, fin.players, fin.firstWhite, 1 + s1.games).decidedBy).toBe('armageddon');
+    expect(fin.players).toEqual([{ winnerOf: { round: 1, board: 1 } }, { winnerOf: { round: 1, board: 2 } }]);
+    expect(play(1, `${DEFAULT_EVENT}/r2/b1`, [s1.winner, s2.winner], fin.firstWhite, 1 + s1.games).decidedBy).toBe('armageddon');
   });
 
   it('real clocks: a ports-file entry keeps its table; --port takes the lowest free one; the simulated clocks get the rest', () => {

@@ -9,7 +9,16 @@
 
 import { category } from '../../protocol/time-control.ts';
 import { type Journal, type GameRow, type MatchRow } from '../journal/journal.ts';
-import { findEvent, playerByRank, teamById, type Hall, type TournamentEvent } from '../tournament/model.ts';
+import {
+  describeEntrant,
+  findEvent,
+  playerByRank,
+  teamById,
+  type Hall,
+  type KnockoutEntrant,
+  type KnockoutPairing,
+  type TournamentEvent,
+} from '../tournament/model.ts';
 import {
   breakRemainingMs,
   knockoutStep,
@@ -74,7 +83,7 @@ export class Director {
           const step = knockoutStep(spec, [], this.lot(event));
           this.journal.saveMatch({
             matchId: spec.matchId, event: event.id, round, board: k.board,
-            playerA: playerByRank(event, k.players[0]).name, playerB: playerByRank(event, k.players[1]).name,
+            playerA: playerByRank(event, spec.players[0]).name, playerB: playerByRank(event, spec.players[1]).name,
             status: 'playing', winner: null, loser: null, decidedBy: null, score: step.score, updatedUtcMs: nowUtcMs,
           });
           return this.createNextGame(event, round, k.board, spec, step, nowUtcMs, clocks[k.board] ?? null);
@@ -144,13 +153,59 @@ export class Director {
     if (event.kind !== 'knockout' || !event.knockout) throw new DirectorError(`event "${event.id}" is not a knockout event`);
     const k = event.rounds.find((r) => r.number === round)?.knockout.find((x) => x.board === board);
     if (!k) throw new DirectorError(`event "${event.id}" round ${round} has no mini-match on board ${board}`);
+    const id = matchId(event.id, round, board);
     return {
-      matchId: matchId(event.id, round, board),
-      players: k.players,
+      matchId: id,
+      players: this.matchPlayers(event, id, k),
       firstWhite: k.firstWhite,
       rules: event.knockout,
       classicalStartsUtcMs: k.classicalStartsUtcMs,
     };
+  }
+
+  /**
+   * The starting ranks of a mini-match's two players, in the file's order (the lot for colours
+   * depends on it). A "winnerOf"/"loserOf" entrant is resolved from the decided match when the
+   * round is opened; once opened, the match keeps the players its games were created for, so
+   * a restarted host (or a later correction of an earlier result) never re-pairs a match in play.
+   */
+  private matchPlayers(event: TournamentEvent, id: string, k: KnockoutPairing): [number, number] {
+    const [a, b] = k.players;
+    if ('rank' in a && 'rank' in b) return [a.rank, b.rank];
+    const opened = this.journal.getMatch(id);
+    const first = opened ? this.journal.gamesByMatch(id)[0] : undefined;
+    if (opened && first && first.whiteRank !== null && first.blackRank !== null) {
+      // Game 1 holds the ranks; the match row's playerA says which of them is entrant A.
+      const aIsWhite = opened.playerA === first.white;
+      return aIsWhite ? [first.whiteRank, first.blackRank] : [first.blackRank, first.whiteRank];
+    }
+    return [this.resolveEntrant(event, id, a), this.resolveEntrant(event, id, b)];
+  }
+
+  /** A player of `forMatch`: a starting rank, or the winner/loser of a decided earlier match. */
+  private resolveEntrant(event: TournamentEvent, forMatch: string, e: KnockoutEntrant): number {
+    if ('rank' in e) return e.rank;
+    const ref = 'winnerOf' in e ? e.winnerOf : e.loserOf;
+    const refId = matchId(event.id, ref.round, ref.board);
+    const row = this.journal.getMatch(refId);
+    // Rounds open when the previous one is finished, so this means the round was opened by hand too early.
+    if (!row || row.status !== 'decided') {
+      throw new DirectorError(
+        `cannot pair match ${forMatch}: ${describeEntrant(e)} (match ${refId}) is ${row ? 'not decided yet' : 'not opened yet'}`,
+      );
+    }
+    const step = this.step(this.spec(event, ref.round, ref.board), event);
+    const rank = step.status === 'decided' ? ('winnerOf' in e ? step.winner : step.loser) : null;
+    const name = 'winnerOf' in e ? row.winner : row.loser;
+    // The match row and the confirmed games must tell the same story (a result corrected after
+    // the decision and not yet re-confirmed would not); the arbiter settles it first.
+    if (rank === null || playerByRank(event, rank).name !== name) {
+      throw new DirectorError(
+        `cannot pair match ${forMatch}: match ${refId} is recorded as won by ${row.winner}, but its confirmed games ` +
+          (rank === null ? 'do not decide it' : `give ${describeEntrant(e)} as ${playerByRank(event, rank).name}`),
+      );
+    }
+    return rank;
   }
 
   private step(spec: KnockoutSpec, event: TournamentEvent): KnockoutStep {

@@ -37,10 +37,78 @@ describe('tournament file', () => {
     expect(formatTimeControl(ev.timeControl)).toBe('40/5400+30:900+30');
     // Regulation art. 3: rapid play-off half an hour after the last game.
     expect(ev.knockout).toMatchObject({ breakBeforeRapidMs: 30 * 60_000, breakBeforeArmageddonMs: 0, seed: 2007 });
-    expect(ev.rounds[0].knockout[0]).toMatchObject({ board: 1, players: [1, 4], firstWhite: 1 });
+    expect(ev.rounds[0].knockout[0]).toMatchObject({ board: 1, players: [{ rank: 1 }, { rank: 4 }], firstWhite: 1 });
     expect(ev.rounds[0].knockout[0].classicalStartsUtcMs[0]).toBe(Date.UTC(2007, 7, 16, 14, 0));
-    expect(ev.rounds[1].knockout[0].firstWhite).toBeNull(); // drawn by lot
+    // Art. 3: knockout ("po pokalnem sistemu"): the final is played by the semifinal winners, colours drawn.
+    expect(ev.rounds[1].knockout[0].players).toEqual([{ winnerOf: { round: 1, board: 1 } }, { winnerOf: { round: 1, board: 2 } }]);
+    expect(ev.rounds[1].knockout[0].firstWhite).toBeNull();
     expect(hall.events[1].hallFirstTable).toBe(3);
+  });
+
+  describe('knockout rounds paired from earlier results (Slovenian women\'s final 2007: the final between the semifinal winners)', () => {
+    type Entrant = number | Record<string, unknown>;
+    const knockout = (round2: { board: number; players: Entrant[]; firstWhite?: number | null }[], round3?: typeof round2) => ({
+      events: [
+        {
+          id: 'ko', name: 'KO', kind: 'knockout', timeControl: 'classical',
+          players: [1, 2, 3, 4, 5].map((rank) => ({ rank, name: `P${rank}` })),
+          rounds: [
+            { number: 1, knockout: [{ board: 1, players: [1, 4], firstWhite: 1 }, { board: 2, players: [2, 3] }] },
+            { number: 2, knockout: round2 },
+            ...(round3 ? [{ number: 3, knockout: round3 }] : []),
+          ],
+        },
+      ],
+    });
+    const W = (round: number, board: number) => ({ winnerOf: { round, board } });
+    const L = (round: number, board: number) => ({ loserOf: { round, board } });
+
+    it('accepts a final of the winners and a match for 3rd place of the losers', () => {
+      const ev = parseTournament(knockout([{ board: 1, players: [W(1, 1), W(1, 2)] }, { board: 2, players: [L(1, 1), L(1, 2)], firstWhite: null }])).events[0];
+      expect(ev.rounds[1].knockout).toEqual([
+        { board: 1, players: [W(1, 1), W(1, 2)], firstWhite: null, classicalStartsUtcMs: [] },
+        { board: 2, players: [L(1, 1), L(1, 2)], firstWhite: null, classicalStartsUtcMs: [] },
+      ]);
+      // A player not in round 1 (a seeded entry) may meet a winner; references reach any earlier round.
+      const later = parseTournament(knockout([{ board: 1, players: [W(1, 1), W(1, 2)] }], [{ board: 1, players: [5, W(2, 1)] }])).events[0];
+      expect(later.rounds[2].knockout[0].players).toEqual([{ rank: 5 }, W(2, 1)]);
+    });
+
+    it('refuses a board the earlier round does not have, a round that is not earlier, and a bad reference', () => {
+      expect(issuesOf(knockout([{ board: 1, players: [W(1, 3), W(1, 2)] }]))).toEqual([
+        'events[0].rounds[1].knockout[0].players[0]: round 1 has no knockout board 3 (boards 1, 2)',
+      ]);
+      expect(issuesOf(knockout([{ board: 1, players: [W(2, 1), W(1, 2)] }]))).toEqual([
+        'events[0].rounds[1].knockout[0].players[0]: the winner of round 2 board 1: must be an earlier round than this round 2 (a match waits only for matches played before it)',
+      ]);
+      expect(issuesOf(knockout([{ board: 1, players: [W(1, 1), { winnerOf: { round: 1 } }] }, { board: 2, players: [{ champion: 1 }, 5] }]))).toEqual([
+        'events[0].rounds[1].knockout[0].players[1].winnerOf.board: missing',
+        'events[0].rounds[1].knockout[1].players[0]: must be a starting rank, { "winnerOf": { "round": R, "board": B } } or { "loserOf": { "round": R, "board": B } }, got {"champion":1}',
+      ]);
+    });
+
+    it('refuses a match outcome referenced twice', () => {
+      expect(issuesOf(knockout([{ board: 1, players: [W(1, 1), W(1, 2)] }, { board: 2, players: [W(1, 1), 5] }]))).toContain(
+        'events[0].rounds[1].knockout[1].players[0]: the winner of round 1 board 1 is already referenced at events[0].rounds[1].knockout[0].players[0]; a match outcome goes to one place',
+      );
+    });
+
+    it('refuses firstWhite when a player is a reference: the colours of game 1 are drawn by lot (art. 3)', () => {
+      expect(issuesOf(knockout([{ board: 1, players: [W(1, 1), W(1, 2)], firstWhite: 1 }]))).toEqual([
+        'events[0].rounds[1].knockout[0].firstWhite: must be null or absent when a player is "winnerOf"/"loserOf": the colours of game 1 are then drawn by lot',
+      ]);
+      expect(issuesOf(knockout([{ board: 1, players: [5, W(1, 2)], firstWhite: 5 }]))[0]).toMatch(/firstWhite: must be null or absent/);
+    });
+
+    it('refuses a round where one player could turn up twice (rank 1 against the winner of her own semifinal)', () => {
+      expect(issuesOf(knockout([{ board: 1, players: [1, W(1, 1)] }]))).toEqual([
+        'events[0].rounds[1].knockout[0].players[1]: the winner of round 1 board 1 and player 1 (at events[0].rounds[1].knockout[0].players[0]) may both be player 1; a player plays once per round',
+      ]);
+      // Two rounds on: the final's winner is any of 1-4, so rank 2 cannot be paired against her.
+      expect(issuesOf(knockout([{ board: 1, players: [W(1, 1), W(1, 2)] }], [{ board: 1, players: [W(2, 1), 2] }]))).toEqual([
+        'events[0].rounds[2].knockout[0].players[1]: player 2 and the winner of round 2 board 1 (at events[0].rounds[2].knockout[0].players[0]) may both be player 2; a player plays once per round',
+      ]);
+    });
   });
 
   it('loads the Ivanovo team Swiss: 4 boards per team, FIDE team colours, default time 15 min, a team bye', () => {

@@ -25,7 +25,10 @@ import {
   type Bye,
   type ByeKind,
   type EventKind,
+  describeEntrant,
   type Hall,
+  type MatchRef,
+  type KnockoutEntrant,
   type KnockoutPairing,
   type KnockoutRules,
   type Player,
@@ -233,13 +236,18 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
   }
 
   const rounds: Round[] = [];
-  (c.array(o.rounds, `${path}.rounds`, true) ?? []).forEach((r, i) => {
-    const round = parseRound(c, r, `${path}.rounds[${i}]`, { kind, ranks, teams, boardsPerTeam });
+  const refs: EntrantRef[] = [];
+  const roundPaths = new Map<Round, string>();
+  const rawRounds = c.array(o.rounds, `${path}.rounds`, true) ?? [];
+  rawRounds.forEach((r, i) => {
+    const round = parseRound(c, r, `${path}.rounds[${i}]`, { kind, ranks, teams, boardsPerTeam, refs });
     if (round) rounds.push(round);
+    if (round) roundPaths.set(round, `${path}.rounds[${i}]`);
   });
   rounds.forEach((r, i) => {
     if (r.number !== i + 1) c.problem(`${path}.rounds[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${r.number}`);
   });
+  if (kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds.length, roundPaths);
 
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
@@ -384,6 +392,17 @@ interface RoundContext {
   ranks: Map<number, number>;
   teams: Team[];
   boardsPerTeam: number | null;
+  /** Collects the winnerOf/loserOf references, checked once every round is read. */
+  refs: EntrantRef[];
+}
+
+/** A `winnerOf`/`loserOf` entrant as written, with where it stands in the file. */
+interface EntrantRef {
+  where: string;
+  kind: 'winnerOf' | 'loserOf';
+  ref: MatchRef;
+  /** Number of the round it stands in (undefined when that round's number was bad). */
+  inRound: number | undefined;
 }
 
 function parseRound(c: Checker, raw: unknown, path: string, ctx: RoundContext): Round | undefined {
@@ -438,6 +457,30 @@ function parseRound(c: Checker, raw: unknown, path: string, ctx: RoundContext): 
     if (board !== undefined && white !== undefined && black !== undefined) boards.push({ board, white, black });
   });
 
+  // A mini-match's player: a starting rank, or { "winnerOf" | "loserOf": { "round", "board" } }
+  // for a later knockout round, whose players are known only once the earlier matches are decided.
+  const useEntrant = (raw: unknown, where: string): KnockoutEntrant | undefined => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      const rank = usePlayer(raw, where);
+      return rank === undefined ? undefined : { rank };
+    }
+    const keys = Object.keys(raw);
+    if (keys.length !== 1 || (keys[0] !== 'winnerOf' && keys[0] !== 'loserOf')) {
+      return c.problem(where, `must be a starting rank, { "winnerOf": { "round": R, "board": B } } or { "loserOf": { "round": R, "board": B } }, got ${show(raw)}`);
+    }
+    const kind = keys[0] as 'winnerOf' | 'loserOf';
+    const at = `${where}.${kind}`;
+    const ro = c.object((raw as Obj)[kind], at);
+    if (!ro) return undefined;
+    c.unknownKeys(ro, ['round', 'board'], at);
+    const round = c.int(ro, 'round', at, { min: 1, max: 999 });
+    const board = c.int(ro, 'board', at, { min: 1, max: 9999 });
+    if (round === undefined || board === undefined) return undefined;
+    const ref = { round, board };
+    ctx.refs.push({ where, kind, ref, inRound: number });
+    return kind === 'winnerOf' ? { winnerOf: ref } : { loserOf: ref };
+  };
+
   rawKo.forEach((k, i) => {
     const where = `${path}.knockout[${i}]`;
     const ko = c.object(k, where);
@@ -446,12 +489,17 @@ function parseRound(c: Checker, raw: unknown, path: string, ctx: RoundContext): 
     const board = useBoard(ko, where);
     const ps = c.array(ko.players, `${where}.players`);
     if (ps && ps.length !== 2) c.problem(`${where}.players`, `a mini-match has exactly 2 players, got ${ps.length}`);
-    const a = ps && ps.length === 2 ? usePlayer(ps[0], `${where}.players[0]`) : undefined;
-    const b2 = ps && ps.length === 2 ? usePlayer(ps[1], `${where}.players[1]`) : undefined;
+    const a = ps && ps.length === 2 ? useEntrant(ps[0], `${where}.players[0]`) : undefined;
+    const b2 = ps && ps.length === 2 ? useEntrant(ps[1], `${where}.players[1]`) : undefined;
     let firstWhite: number | null = null;
     if (ko.firstWhite !== undefined && ko.firstWhite !== null) {
-      if (ko.firstWhite !== a && ko.firstWhite !== b2) c.problem(`${where}.firstWhite`, `must be one of the match's players, got ${show(ko.firstWhite)}`);
-      else firstWhite = ko.firstWhite as number;
+      if ((a && !('rank' in a)) || (b2 && !('rank' in b2))) {
+        // Slovenian women's final 2007 art. 3: colours of game 1 are drawn; with a player not
+        // known in advance the file cannot fix them.
+        c.problem(`${where}.firstWhite`, 'must be null or absent when a player is "winnerOf"/"loserOf": the colours of game 1 are then drawn by lot');
+      } else if (ko.firstWhite !== (a && 'rank' in a ? a.rank : undefined) && ko.firstWhite !== (b2 && 'rank' in b2 ? b2.rank : undefined)) {
+        c.problem(`${where}.firstWhite`, `must be one of the match's players, got ${show(ko.firstWhite)}`);
+      } else firstWhite = ko.firstWhite as number;
     }
     const classicalStartsUtcMs = (c.array(ko.classicalStarts, `${where}.classicalStarts`, true) ?? []).map((s, j) => {
       const ms = typeof s === 'string' ? isoUtcMs(s) : NaN;
@@ -533,6 +581,69 @@ function parseRound(c: Checker, raw: unknown, path: string, ctx: RoundContext): 
   boards.sort((a, b) => a.board - b.board);
   if (c.issues.length > before || number === undefined) return undefined;
   return { number, date, startUtcMs, boards, teamMatches, knockout, byes };
+}
+
+/**
+ * The winnerOf/loserOf references of a knockout event: each names a mini-match of an earlier
+ * round of the same event, each match outcome is taken once, and no player can turn up twice in
+ * one round (e.g. rank 1 in the final against the winner of her own semifinal).
+ */
+function checkKnockoutRefs(c: Checker, refs: EntrantRef[], rounds: Round[], rawRoundCount: number, roundPaths: Map<Round, string>): void {
+  const byNumber = new Map(rounds.map((r) => [r.number, r]));
+  const taken = new Map<string, string>();
+  let sound = true; // every reference names a match that was read
+  for (const { where, kind, ref, inRound } of refs) {
+    const what = describeEntrant(kind === 'winnerOf' ? { winnerOf: ref } : { loserOf: ref });
+    if (inRound !== undefined && ref.round >= inRound) {
+      c.problem(where, `${what}: must be an earlier round than this round ${inRound} (a match waits only for matches played before it)`);
+      sound = false;
+      continue;
+    }
+    const r = byNumber.get(ref.round);
+    if (!r) {
+      // A round that is in the file but was refused has had its problems reported already.
+      if (ref.round > rawRoundCount) c.problem(where, `${what}: the event has no round ${ref.round} (rounds 1-${rawRoundCount})`);
+      sound = false;
+      continue;
+    }
+    if (!r.knockout.some((k) => k.board === ref.board)) {
+      c.problem(where, `round ${ref.round} has no knockout board ${ref.board} (boards ${r.knockout.map((k) => k.board).join(', ') || 'none'})`);
+      sound = false;
+      continue;
+    }
+    const key = `${kind} ${ref.round}/${ref.board}`;
+    if (taken.has(key)) c.problem(where, `${what} is already referenced at ${taken.get(key)}; a match outcome goes to one place`);
+    else taken.set(key, where);
+  }
+  if (!sound) return; // the who-may-meet-whom check walks the bracket
+
+  // Who an entrant can turn out to be: a starting rank, with the match outcomes that make it so
+  // (match id → index of the winner). Two entrants may be the same player only when the same
+  // rank comes with outcomes that do not contradict each other.
+  type Option = { rank: number; outcomes: Map<string, number> };
+  const options = (e: KnockoutEntrant): Option[] => {
+    if ('rank' in e) return [{ rank: e.rank, outcomes: new Map() }];
+    const ref = 'winnerOf' in e ? e.winnerOf : e.loserOf;
+    const k = byNumber.get(ref.round)!.knockout.find((x) => x.board === ref.board)!;
+    const id = `${ref.round}/${ref.board}`;
+    return k.players.flatMap((p, i) =>
+      options(p).map((o) => ({ rank: o.rank, outcomes: new Map([...o.outcomes, [id, 'winnerOf' in e ? i : 1 - i]]) })),
+    );
+  };
+  const consistent = (x: Option, y: Option) => x.rank === y.rank && [...x.outcomes].every(([id, w]) => !y.outcomes.has(id) || y.outcomes.get(id) === w);
+  for (const r of rounds) {
+    const entrants = r.knockout.flatMap((k, ki) => k.players.map((e, pi) => ({ e, where: `${roundPaths.get(r)}.knockout[${ki}].players[${pi}]`, opts: options(e) })));
+    entrants.forEach((y, j) => {
+      for (const x of entrants.slice(0, j)) {
+        if ('rank' in x.e && 'rank' in y.e) continue; // two ranks: reported while reading the round
+        const clash = y.opts.find((oy) => x.opts.some((ox) => consistent(ox, oy)));
+        if (clash) {
+          c.problem(y.where, `${describeEntrant(y.e)} and ${describeEntrant(x.e)} (at ${x.where}) may both be player ${clash.rank}; a player plays once per round`);
+          break;
+        }
+      }
+    });
+  }
 }
 
 /** Several events in one hall: their tables must not overlap. */

@@ -58,10 +58,25 @@ export interface Bye {
   kind: ByeKind;
 }
 
+/** A mini-match of an earlier round of the same event, by round and event board. */
+export interface MatchRef {
+  round: number;
+  board: number;
+}
+
+/**
+ * Who plays in a knockout mini-match: a player by starting rank, or whoever comes out of an
+ * earlier match (the Slovenian final 2007 pairs its final from the semifinal winners; the
+ * file cannot know them when it is written). The director resolves a reference when it opens
+ * the round, from the decided match in the journal.
+ */
+export type KnockoutEntrant = { rank: number } | { winnerOf: MatchRef } | { loserOf: MatchRef };
+
 /** A knockout mini-match (Slovenian final): colours of game 1 given, or drawn by lot when null. */
 export interface KnockoutPairing {
   board: number;
-  players: [number, number];
+  players: [KnockoutEntrant, KnockoutEntrant];
+  /** Starting rank of White in game 1; always null when a player is a reference (then drawn by lot). */
   firstWhite: number | null;
   /** Scheduled starts of the classical games (UTC ms), when the schedule fixes them (Slovenian final art. 4). */
   classicalStartsUtcMs: number[];
@@ -154,6 +169,13 @@ export function playerByRank(event: TournamentEvent, rank: number): Player {
   const p = event.players.find((x) => x.rank === rank);
   if (!p) throw new Error(`event "${event.id}": no player with starting rank ${rank}`);
   return p;
+}
+
+/** How an entrant reads in messages: `3`, `the winner of round 1 board 2`. */
+export function describeEntrant(e: KnockoutEntrant): string {
+  if ('rank' in e) return `player ${e.rank}`;
+  if ('winnerOf' in e) return `the winner of round ${e.winnerOf.round} board ${e.winnerOf.board}`;
+  return `the loser of round ${e.loserOf.round} board ${e.loserOf.board}`;
 }
 
 export function teamById(event: TournamentEvent, id: number): Team {
