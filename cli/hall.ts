@@ -68,7 +68,8 @@ options:
                          side by side; with --tournament: events of that file (default all)
   --tournament FILE      play this tournament file instead (JSON, docs/tournament.md)
   --clocks N             simulated clocks, one per free table (default: every free table)
-  --speed X              hall time runs X times faster than real time (default 10; 1 = real time)
+  --speed X              hall time runs X times faster than real time (default 60: a classical game in a few
+                         minutes, the tie-breaks within ten; 1 = real time)
   --seed N               players' seed (default ${DEFAULT_SEED}: one semifinal goes to the tie-breaks)
   --port PATH            a real clock on this serial port, at the next free table (repeatable)
   --ports FILE           ports file: [{ "path": "/dev/ttyUSB0", "table": 1 }, { "serial": "CLK-7", "table": 2 }]
@@ -163,6 +164,9 @@ export function placeRealClocks(entries: readonly PortEntry[], ports: readonly s
   return { lines, bySerial, taken };
 }
 
+/** Hall time per real time when --speed is not given. */
+export const DEFAULT_SPEED = 60;
+
 export interface HallOptions {
   /** The tournament to play (default fixtureHall(): the Slovenian women's final). */
   readonly hall?: Hall;
@@ -216,7 +220,9 @@ export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
   const tables = hallTables(hall);
   const free = Array.from({ length: tables }, (_, i) => i + 1).filter((t) => !real.taken.has(t));
   const count = opts.clocks ?? free.length;
-  const speed = opts.speed ?? 10;
+  // 60×: a classical game takes a few real minutes, so the demo reaches the semifinal
+  // tie-break in about eight and the final's armageddon in about twenty (docs/load.md).
+  const speed = opts.speed ?? DEFAULT_SPEED;
   const log = opts.log ?? (() => undefined);
   const mqttTarget = typeof opts.mqtt === 'object' ? opts.mqtt : parseMqttOption(opts.mqtt ?? DEFAULT_MQTT);
   const tmp = opts.db ? null : mkdtempSync(join(tmpdir(), 'chessclock-hall-'));
