@@ -189,7 +189,14 @@ export class Host implements HostState, CommandSink, ExportSource {
       const round = this.currentRound(event);
       if (round === null) continue;
       if (this.journal.gamesByRound(event.id, round).length === 0) this.log(`opening ${event.id} round ${round}`);
-      this.director.openRound(event.id, round, now);
+      try {
+        this.director.openRound(event.id, round, now);
+      } catch (err) {
+        // A round the director cannot pair yet (e.g. a knockout final whose semifinal is not
+        // decided) stays closed and says why; the other events and the clocks carry on.
+        if (!(err instanceof DirectorError)) throw err;
+        this.log(`${event.id} round ${round} not opened: ${err.message}`);
+      }
     }
     for (const s of this.sessions.values()) if (s.online) this.syncClock(s);
   }
