@@ -370,7 +370,10 @@ if (FAULTS) {
 
 window = 'drain';
 log('players stop; draining the clocks\' outboxes and the MQTT outbox');
-await players.stop();
+const stillPressing = await players.stop();
+if (stillPressing.length > 0) {
+  log(`${stillPressing.length} players did not stop within 20 s (their clocks: ${stillPressing.slice(0, 10).join(', ')}${stillPressing.length > 10 ? ', …' : ''}); accounting what was pressed`);
+}
 const pressesMade = clocks.reduce((s, c) => s + c.presses, 0);
 // Drained = nothing left in any clock's outbox (every event acknowledged, i.e. journaled),
 // then every press at the subscriber. Bounded: two more minutes at most past --minutes.

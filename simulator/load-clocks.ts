@@ -131,13 +131,34 @@ export class PressLoad {
     for (const c of clocks) this.done.push(this.playAt(c, mulberry32((this.opts.seed * 1_000_003 + c.index) >>> 0)));
   }
 
-  /** Stops pressing; resolves when every player has put their hands down. */
-  async stop(): Promise<void> {
+  /**
+   * Stops pressing; resolves when every player has put their hands down, or after
+   * `boundRealMs` with the serial ids of the clocks whose player is still inside a wait or a
+   * press (one load run hung here once, on a clock never identified: a bound names it, a
+   * hang does not). Resolves with [] when all stopped.
+   */
+  async stop(boundRealMs = 20_000): Promise<string[]> {
     this.stopped = true;
-    await Promise.all(this.done);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<'bound'>((r) => (timer = setTimeout(() => r('bound'), boundRealMs)));
+    const all = await Promise.race([Promise.all(this.done).then(() => 'all' as const), bound]);
+    clearTimeout(timer);
+    return all === 'all' ? [] : [...this.busy];
   }
 
+  /** Serial ids of the clocks whose player is inside a wait or a press now. */
+  private readonly busy = new Set<string>();
+
   private async playAt(c: LoadClock, rng: Rng): Promise<void> {
+    this.busy.add(c.serialId);
+    try {
+      await this.play(c, rng);
+    } finally {
+      this.busy.delete(c.serialId);
+    }
+  }
+
+  private async play(c: LoadClock, rng: Rng): Promise<void> {
     const { time } = this.opts;
     while (c.configured === 0 && !this.stopped) await time.until(time.now() + 1_000);
     if (this.stopped) return;
