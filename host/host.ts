@@ -12,7 +12,7 @@
 //
 // Everything the host knows lives in the journal; the in-memory parts (sessions, which game
 // a clock was last configured for) are rebuilt when a host restarts on the same file.
-import { Command_Kind, Side as WireSide } from '../protocol/gen/chessclock_pb.ts';
+import { Command_Kind, GameResult as WireResult, Side as WireSide } from '../protocol/gen/chessclock_pb.ts';
 import type { BodyInit, ReceivedMessage } from '../protocol/session-api.ts';
 import { timeControlToProto } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
@@ -61,6 +61,9 @@ export interface HostOptions {
 export const HOST_ACTOR = 'host';
 
 const WIRE_SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
+
+/** Results a clock can show (a forfeit has no clock form). */
+const WIRE_RESULT: Readonly<Record<string, WireResult>> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
 
 /** A knockout board between two games: the countdown the dashboard shows. */
 export class Host implements HostState, CommandSink, ExportSource {
@@ -328,6 +331,7 @@ export class Host implements HostState, CommandSink, ExportSource {
   async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
     const before = command.type === 'confirm-result' ? this.currentGameOf(command.boardId) : null;
     const outcome = await this.state.execute(command, actor);
+    if (outcome.ok && command.type === 'result') await this.showResultOnClock(command.boardId, command.result);
     if (!outcome.ok || before === null) return this.withBreak(outcome);
     // The arbiter confirmed: the director decides what the board plays next.
     let update;
@@ -361,6 +365,26 @@ export class Host implements HostState, CommandSink, ExportSource {
       return { ok: false, status: 404, reason: `event "${eventId}" has no round ${round} (rounds 1-${event.rounds.length})` };
     }
     return startRoundOnBoards(this, this, eventId, round, actor, { currentRound: this.currentRound(event) });
+  }
+
+  /**
+   * The players and the floor see at the board what the arbiter entered or corrected at the
+   * host: the clock shows it (`Result 0-1` on its second row while stopped). The journal
+   * already holds the result, so a clock that is offline or refuses only costs the display:
+   * logged, the command stays applied. A forfeit (`+-`, `-+`, …) has no clock form.
+   */
+  private async showResultOnClock(boardId: string, result: string): Promise<void> {
+    const wire = WIRE_RESULT[result];
+    const game = this.currentGameOf(boardId);
+    if (wire === undefined || game === null || game.clockId === null) return;
+    const s = this.sessionOf(game.clockId);
+    if (!s || !s.online) return this.log(`clock ${game.clockId}: result ${result} not shown (the clock is offline)`);
+    try {
+      await s.request({ case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: wire } } as BodyInit);
+    } catch (err) {
+      if (!(err instanceof ClockRefusedError) && !(err instanceof ClockOfflineError)) throw err;
+      this.log(`clock ${game.clockId}: result ${result} not shown (${err.message})`);
+    }
   }
 
   private currentGameOf(boardId: string): GameRow | null {

@@ -71,6 +71,26 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     expect(r.clocks[0].clock.firmware.reading().status).toBe('ready');
   }, 30_000);
 
+  it('a result the arbiter enters or corrects at the host is shown on the board\'s clock (LCD "Result 0-1"), and journaled as the arbiter\'s', async () => {
+    rig = await buildRig();
+    const game = await configuredFor(rig, 1, 1);
+    const r = rig;
+    const clock = r.clocks[0].clock;
+    expect((await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/start`, headers: auth })).statusCode).toBe(200);
+    expect((await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/pause`, headers: auth })).statusCode).toBe(200);
+    expect(clock.screen().join('|')).not.toMatch(/Result/);
+
+    const entered = await r.api.inject({ method: 'PUT', url: `/api/boards/${boardId(r, 1)}/result`, headers: auth, payload: { result: '1-0' } });
+    expect(entered.statusCode, entered.body).toBe(200);
+    await waitFor('the clock to show 1-0', () => clock.screen().some((row) => row.includes('Result 1-0')), 5_000, flowing(r.sim));
+    // A correction before confirmation replaces what the clock shows too.
+    const corrected = await r.api.inject({ method: 'PUT', url: `/api/boards/${boardId(r, 1)}/result`, headers: auth, payload: { result: '0-1' } });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    await waitFor('the clock to show 0-1', () => clock.screen().some((row) => row.includes('Result 0-1')), 5_000, flowing(r.sim));
+    expect(r.journal.getGame(game.gameId)).toMatchObject({ result: '0-1', confirmedBy: null });
+    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'result').map((a) => a.outcome)).toEqual(['applied', 'applied']);
+  }, 30_000);
+
   it('a result correction over the real host: refused (409) once the director decided the match on it; the result stays', async () => {
     rig = await buildRig();
     const r = rig;
