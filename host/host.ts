@@ -420,6 +420,10 @@ export class Host implements HostState, CommandSink, ExportSource {
         // FIDE Laws 7.5.5: `side` made the illegal move; the clock credits the opponent.
         body = { case: 'command', value: { kind: Command_Kind.PENALTY, side: WIRE_SIDE[command.side] } } as BodyInit;
         break;
+      case 'set-moves':
+        // FIDE Laws 6.10.2: the clock takes the corrected counter (and reports MOVES_SET).
+        body = { case: 'command', value: { kind: Command_Kind.SET_MOVES, side: WIRE_SIDE[command.side], moves: command.moves } } as BodyInit;
+        break;
       case 'configure':
         // The journal's game must keep matching what the clock plays: a game whose clock has
         // started is not set up anew (enter its result first).

@@ -98,6 +98,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
       if (command.type === 'resume') clock.send({ type: 'RESUME', at });
       if (command.type === 'adjust') clock.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
       if (command.type === 'penalty') clock.send({ type: 'PENALTY', side: command.side, at });
+      if (command.type === 'set-moves') clock.send({ type: 'SET_MOVES', side: command.side, moves: command.moves, at });
     };
     app = await buildApi({ state: host, commands: host, exports: exportsOf, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -239,6 +240,24 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await group.locator('button[data-action="adjust-seconds"]').click();
     await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'adjust', boardId: 'f-period', side: 'white', ms: -90_000 });
     expect(forwarded.length).toBe(before + 1); // the refused "0" never reached the host
+    await expectTimes('f-period');
+  });
+
+  it('corrects a move counter (FIDE Laws 6.10.2): the clock takes it, the card shows it, no time is credited; a bad count is refused on the card', async () => {
+    const group = card('f-period').locator('.group[data-side="black"]');
+    const clock = clocks.get('f-period')!;
+    const blackBefore = clock.shows('black');
+    await group.locator('input.moves-count').fill('-1');
+    await group.locator('button[data-action="set-moves"]').click();
+    await expect.poll(() => text('f-period', '.message')).toContain('type the number of moves completed');
+    const before = forwarded.length;
+    await group.locator('input.moves-count').fill('38');
+    await group.locator('button[data-action="set-moves"]').click();
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'set-moves', boardId: 'f-period', side: 'black', moves: 38 });
+    expect(forwarded.length).toBe(before + 1); // the refused "-1" never reached the host
+    expect(clock.actor.getSnapshot().context.clock.black.moves).toBe(38);
+    await expect.poll(() => text('f-period', '.side.black .moves')).toBe('#38');
+    expect(clock.shows('black')).toBe(blackBefore);
     await expectTimes('f-period');
   });
 

@@ -49,19 +49,22 @@ export class SimulatedBoard {
   }
 
   private journal(out: ClockOutput): void {
-    if (out.type === 'rejected' || out.type === 'new-game' || out.type === 'moves-set') return;
+    if (out.type === 'rejected' || out.type === 'new-game') return;
     const times = 'white' in out ? { whiteMs: out.white, blackMs: out.black } : { whiteMs: null, blackMs: null };
     this.report({
       type: out.type === 'move' ? 'moved' : out.type,
       side: 'side' in out ? out.side : null,
-      move: out.type === 'move' ? out.move : null,
+      // As the host's bridge journals them (host/bridge/clock-event.ts): a move's number, a
+      // corrected counter with the 0-based period it leaves the side in.
+      move: out.type === 'move' ? out.move : out.type === 'moves-set' ? out.moves : null,
       ...times,
       monoMs: out.at,
+      ...(out.type === 'moves-set' ? { detail: { moves: out.moves, period: out.period } } : {}),
     });
   }
 
   /** Journals one event as this clock reports it (next sequence number, hall time → UTC). */
-  report(e: Pick<ClockEventRecord, 'type' | 'side' | 'move' | 'whiteMs' | 'blackMs' | 'monoMs'>): void {
+  report(e: Pick<ClockEventRecord, 'type' | 'side' | 'move' | 'whiteMs' | 'blackMs' | 'monoMs' | 'detail'>): void {
     this.host.ingest({ clockId: this.clockId, bootId: 'boot-1', seq: ++this.seq, ...this.addr, ...e, utcMs: this.t0Utc + e.monoMs });
   }
 

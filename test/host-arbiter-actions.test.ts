@@ -91,6 +91,35 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'result').map((a) => a.outcome)).toEqual(['applied', 'applied']);
   }, 30_000);
 
+  it('the arbiter corrects a move counter (FIDE Laws 6.10.2): the clock takes it and reports it, the journal and the board view follow; no time is credited', async () => {
+    rig = await buildRig();
+    const game = await configuredFor(rig, 1, 1);
+    const r = rig;
+    const clock = r.clocks[0].clock;
+    const url = `/api/boards/${boardId(r, 1)}/moves`;
+    // No game on the clock yet: refused whole, journaled as refused.
+    const early = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: 3 } });
+    expect(early.statusCode).toBe(409);
+    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'set-moves', outcome: 'rejected' });
+    // A bad count never reaches the host: the API names the field.
+    const bad = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: -1 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/moves/);
+
+    expect((await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/start`, headers: auth })).statusCode).toBe(200);
+    expect((await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/pause`, headers: auth })).statusCode).toBe(200);
+    const before = clock.firmware.reading();
+    const res = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: 12 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = clock.firmware.reading();
+    expect(after.moves.white).toBe(12);
+    expect([after.white, after.black]).toEqual([before.white, before.black]);
+    await waitFor('the clock\'s MOVES_SET journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'moves-set'), 10_000, flowing(r.sim));
+    expect(r.journal.eventsByGame(game.gameId).find((e) => e.type === 'moves-set')).toMatchObject({ side: 'white', move: 12 });
+    expect(r.host.board(boardId(r, 1))!.live).toMatchObject({ moves: { white: 12, black: 0 }, period: { white: 1, black: 1 } });
+    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'set-moves', arbiter: ARBITER, outcome: 'applied' });
+  }, 30_000);
+
   it('a result correction over the real host: refused (409) once the director decided the match on it; the result stays', async () => {
     rig = await buildRig();
     const r = rig;

@@ -67,6 +67,8 @@ const PLAYER = {
 const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD_ID } } as const;
 /** FIDE practice: an arbiter correction is minutes, not hours; 3 h caps typos. */
 const MAX_ADJUST_MS = 3 * 3600 * 1000;
+/** A move counter beyond this is a typing error (the longest game played had 269 moves). */
+const MAX_MOVES = 999;
 
 interface ApiError {
   statusCode: number;
@@ -457,6 +459,18 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
     // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
     async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
+  );
+
+  app.post<WithId & { Body: { side: 'white' | 'black'; moves: number } }>(
+    '/api/boards/:id/moves',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['side', 'moves'],
+      properties: { side: SIDE, moves: { type: 'integer', minimum: 0, maximum: MAX_MOVES } },
+    }),
+    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the clock credits no time for it.
+    async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
   );
 
   app.put<WithId & { Body: { result: string } }>(

@@ -210,6 +210,8 @@ export type ArbiterCommand =
   | { readonly type: 'resume'; readonly boardId: string }
   | { readonly type: 'adjust'; readonly boardId: string; readonly side: Side; readonly ms: number }
   | { readonly type: 'penalty'; readonly boardId: string; readonly side: Side }
+  /** FIDE Laws 6.10.2: the arbiter corrects a side's move counter (moves completed); no time is credited. */
+  | { readonly type: 'set-moves'; readonly boardId: string; readonly side: Side; readonly moves: number }
   | { readonly type: 'result'; readonly boardId: string; readonly result: string }
   | { readonly type: 'confirm-result'; readonly boardId: string }
   /** Starts the board's clock (Command KIND_START), as Black's first press would: FIDE Laws 6.2.1 / 6.5. */

@@ -67,7 +67,7 @@ const GAME_POINTS: Record<GameResult, readonly [number, number]> = {
   '--': [0, 0],
 };
 
-const CLOCK_COMMANDS = new Set(['configure', 'start', 'pause', 'resume', 'adjust', 'penalty']);
+const CLOCK_COMMANDS = new Set(['configure', 'start', 'pause', 'resume', 'adjust', 'penalty', 'set-moves']);
 
 export class JournalHost implements HostState, CommandSink {
   readonly journal: Journal;
@@ -293,7 +293,7 @@ export class JournalHost implements HostState, CommandSink {
     if (command.type === 'start' && status !== 'ready') refusal = `${where} is ${status}, not ready: only a clock that has not started can be started`;
     if (command.type === 'pause' && status !== 'running') refusal = `${where} is ${status}, not running`;
     if (command.type === 'resume' && status !== 'paused') refusal = `${where} is ${status}, not paused`;
-    if ((command.type === 'adjust' || command.type === 'penalty') && this.liveOf(game) === null) refusal = `${where} has no game on its clock`;
+    if ((command.type === 'adjust' || command.type === 'penalty' || command.type === 'set-moves') && this.liveOf(game) === null) refusal = `${where} has no game on its clock`;
     if (command.type === 'configure' && status === 'running') refusal = `${where} is running: pause it first`;
     if (refusal !== null) {
       this.record(command, actor, game, utcMs, 'rejected', refusal);

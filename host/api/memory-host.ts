@@ -227,6 +227,7 @@ export class MemoryHost implements HostState, CommandSink {
         break;
       case 'adjust':
       case 'penalty':
+      case 'set-moves':
         if (board.live === null) return { ok: false, status: 409, reason: `${where} has no game on its clock` };
         break;
       case 'result': {

@@ -177,6 +177,9 @@ function controls() {
     const seconds = el('input', 'seconds');
     Object.assign(seconds, { type: 'number', step: '1', placeholder: '± s', inputMode: 'numeric' });
     seconds.setAttribute('aria-label', `seconds to add to ${SIDE_NAME[side]} (negative to take away)`);
+    const moves = el('input', 'moves-count');
+    Object.assign(moves, { type: 'number', min: '0', step: '1', placeholder: 'moves', inputMode: 'numeric' });
+    moves.setAttribute('aria-label', `${SIDE_NAME[side]}'s corrected move count`);
     const offender = side === 'white' ? 'White' : 'Black';
     const beneficiary = side === 'white' ? 'Black' : 'White';
     group.append(
@@ -186,6 +189,8 @@ function controls() {
       seconds,
       button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
       button('Penalty', { action: 'penalty', side }, `illegal move by ${offender}: ${beneficiary} gets extra time (FIDE Laws 7.5.5)`),
+      moves,
+      button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; no time is credited)`),
     );
     footer.append(group);
   }
@@ -449,6 +454,14 @@ function requestFor(boardId, card, action, side, ms) {
     }
     case 'penalty':
       return ['POST', `${base}/penalty`, { side }];
+    case 'set-moves': {
+      const input = card.querySelector(`.group[data-side="${side}"] .moves-count`);
+      const moves = Number(input.value);
+      if (input.value.trim() === '' || !Number.isInteger(moves) || moves < 0) {
+        return new Error(`${SIDE_NAME[side]}: type the number of moves completed (a whole number ≥ 0), not "${input.value}"`);
+      }
+      return ['POST', `${base}/moves`, { side, moves }];
+    }
     case 'result': {
       const result = card.querySelector('.result-select').value;
       if (!result) return new Error('choose a result first');
