@@ -2,7 +2,9 @@
 // the journal: 4 boards per team, 60 min sudden death, 15 min default time. A player who does not
 // arrive within the default time loses by forfeit (FIDE Laws 6.7.1), which is recorded as a
 // forfeit (TRF16 `+`/`-`), not a played game; the team without an opponent gets 1 match point
-// and each of its players ½ point. Standings: board points first, then match points (2/1/0).
+// and each of its players ½ point. Standings: board points first, then match points (2/1/0),
+// the match between the tied teams, team Buchholz, board 1-4 (host/tournament/standings.test.ts
+// checks each criterion; here the fixture's round 1 is decided on board 1).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,18 +79,22 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     expect(games[0].timeControlValue.defaultTimeMs).toBe(15 * MIN);
   });
 
-  it('standings: board points first, then match points (win 2, draw 1, loss 0); the bye team 1 MP and ½ per player', () => {
+  it('standings: board points first, then match points (win 2, draw 1, loss 0), …, board 1; the bye team 1 MP and ½ per player', () => {
     const ev = hall.events[0];
     const scored = (round: number, results: Record<number, GameResult>): ScoredGame[] =>
       ev.rounds[round - 1].boards.map((b) => ({ round, board: b.board, white: b.white, black: b.black, result: results[b.board] }));
     const ranks = ev.players.map((p) => p.rank);
     const after1 = teamStandings(ev, roundRecords(ranks, 1, scored(1, RESULTS), eventByes(ev, 1)), 1);
-    expect(after1.map((s) => [s.rank, s.team, s.gamePoints, s.matchPoints])).toEqual([
-      [1, 3, 3.5, 2], // 3½ : ½ (the forfeit win on board 6 counts as a point)
-      [2, 1, 2, 1], // 2 : 2 — teams equal on both criteria share the rank (further tie-breaks not computed)
-      [2, 2, 2, 1],
-      [2, 5, 2, 1], // bye: 4 × ½ and 1 match point
-      [5, 4, 0.5, 0],
+    // Teams 1, 2 (2 : 2 against each other) and 5 (bye: 4 × ½ and 1 match point) are level on
+    // board and match points; 5 met neither, so the match between them does not decide (C.07 6.2);
+    // Buchholz 2 each (1 → team 2's 2, 2 → team 1's 2, 5 → a dummy with its own 2, C.07 16.4);
+    // board 1: team 1 won it (1), team 5 had ½ from the bye, team 2 lost it (0).
+    expect(after1.map((s) => [s.rank, s.team, s.gamePoints, s.matchPoints, s.buchholz, s.boardPoints[0]])).toEqual([
+      [1, 3, 3.5, 2, 0.5, 1], // 3½ : ½ (the forfeit win on board 6 counts as a point)
+      [2, 1, 2, 1, 2, 1],
+      [3, 5, 2, 1, 2, 0.5],
+      [4, 2, 2, 1, 2, 0],
+      [5, 4, 0.5, 0, 3.5, 0],
     ]);
     const games = [...scored(1, RESULTS), ...scored(2, RESULTS_2)];
     const after2 = teamStandings(ev, roundRecords(ranks, 2, games, eventByes(ev, 2)), 2);
@@ -99,7 +105,7 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
       [4, 1, 3, 1],
       [5, 4, 2.5, 1],
     ]);
-    expect(after2.find((s) => s.team === 4)!.rounds[1]).toEqual({ round: 2, opponent: null, colour: null, gamePoints: 2, matchPoints: 1, forfeited: false });
+    expect(after2.find((s) => s.team === 4)!.rounds[1]).toEqual({ round: 2, opponent: null, colour: null, gamePoints: 2, matchPoints: 1, forfeited: false, boardPoints: [0.5, 0.5, 0.5, 0.5] });
   });
 
   it('TRF: forfeit on lateness is `+`/`-` (TRF16 position 99), the bye `H` with opponent 0000, team records 310 and 320', () => {
@@ -114,6 +120,11 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     expect([col(p(10), 92, 95), col(p(10), 97, 97), col(p(10), 99, 99), col(p(10), 81, 84)]).toEqual(['  14', 'b', '+', ' 1.0']);
     // A played draw, for contrast: '='.
     expect(col(p(6), 99, 99)).toBe('=');
+    // Rank (columns 86-89) by the Ivanovo individual criteria: of the five 1-point players only
+    // 10 (forfeit win) has Buchholz 1 — a dummy with its own point (C.07 16.4) — the others
+    // 0 (they beat 0-point players); 1, 7, 9 and 12 then stay level on wins and cut Buchholz
+    // and never met: they share rank 2.
+    expect([10, 1, 7, 9, 12].map((rank) => col(p(rank), 86, 89))).toEqual(['   1', '   2', '   2', '   2', '   2']);
     // The bye team's players: 0000, colour '-', half-point bye.
     for (const rank of [17, 18, 19, 20]) expect([col(p(rank), 92, 95), col(p(rank), 97, 97), col(p(rank), 99, 99), col(p(rank), 81, 84)]).toEqual(['0000', '-', 'H', ' 0.5']);
     expect(lines).toContain('222 3600');
@@ -121,10 +132,10 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     const parsed = parseTrf(trf);
     expect(parsed.teams.map((t) => [t.team, t.matchPoints, t.gamePoints, t.placement, t.players])).toEqual([
       [1, 1, 2, 2, [1, 2, 3, 4]],
-      [2, 1, 2, 2, [5, 6, 7, 8]],
+      [2, 1, 2, 4, [5, 6, 7, 8]], // level with teams 1 and 5 until board 1 (310 rank, columns 69-71)
       [3, 2, 3.5, 1, [9, 10, 11, 12]],
       [4, 0, 0.5, 5, [13, 14, 15, 16]],
-      [5, 1, 2, 2, [17, 18, 19, 20]],
+      [5, 1, 2, 3, [17, 18, 19, 20]],
     ]);
     // Record 320: PAB worth 1 match point and 2 game points; team 5 had it in round 1.
     const pab = lines.find((l) => l.startsWith('320'))!;

@@ -18,6 +18,7 @@ import {
   teamStandings,
   type ScoredGame,
 } from '../tournament/standings.ts';
+import { individualStandings } from '../tournament/board-standings.ts';
 import { formatTrf, TrfError, type TrfReport } from './trf.ts';
 
 export interface EventTrfOptions {
@@ -101,7 +102,10 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
 
   const byes = event.kind === 'knockout' ? [] : eventByes(event, upTo);
   const records = roundRecords(event.players.map((p) => p.rank), rounds, scored, byes);
-  const placement = new Map(playerStandings(records).map((s) => [s.player, s.rank]));
+  // TRF16 rank (columns 86-89): team events rank the whole field by the Ivanovo individual
+  // criteria (points, Buchholz, wins, direct encounter, cut Buchholz); other events by points.
+  const ranked = event.kind === 'team' ? individualStandings(records, event.players.map((p) => p.rank)) : playerStandings(records);
+  const placement = new Map(ranked.map((s) => [s.player, s.rank]));
   const report: TrfReport = {
     name: event.name,
     city: event.city,

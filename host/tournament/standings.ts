@@ -3,13 +3,16 @@
 // the TRF export, so the exported points can only disagree with the results through a bug
 // that `checkTrf` then reports.
 //
-// Ivanovo team rules (seeds/004_*.txt): team standings by the total of board points, then
-// match points (win 2, draw 1, loss 0); a team without an opponent gets 1 match point and
-// each of its players ½ point. Further tie-breaks of that regulation (direct encounter,
-// team Buchholz, board-by-board) are NOT computed: teams still tied share a rank.
+// Ivanovo team rules (seeds/004_*.txt, "Награждение"): team places by the total of board
+// points of all the team's players; ties broken by а) match points (win 2, draw 1, loss 0),
+// б) the result of the match between the tied teams, в) team Buchholz, then the board-1
+// player's points, board 2, board 3, board 4 (tie-breaks.ts has the definitions, after FIDE
+// C.07). A team without an opponent gets 1 match point and each of its players ½ point.
+// Teams still level after every criterion share the rank.
 
 import type { GameResult } from '../journal/types.ts';
 import type { ByeKind, TournamentEvent } from './model.ts';
+import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Criterion } from './tie-breaks.ts';
 
 /** TRF16 result codes (positions 99, 109, …): played 1 = 0, forfeit + -, under one move W D L, byes H F U Z, blank. */
 export type TrfCode = '1' | '=' | '0' | '+' | '-' | 'W' | 'D' | 'L' | 'H' | 'F' | 'U' | 'Z' | ' ';
@@ -137,6 +140,8 @@ export interface TeamRound {
   matchPoints: number;
   /** Every board of the match lost by forfeit (TRF-2026 record 330). */
   forfeited: boolean;
+  /** The team's points on each board of the match, board 1 first (a bye: each player's bye points). */
+  boardPoints: number[];
 }
 
 export interface TeamStanding {
@@ -144,7 +149,17 @@ export interface TeamStanding {
   team: number;
   /** Total board points: the first criterion in Ivanovo. */
   gamePoints: number;
+  /** а) */
   matchPoints: number;
+  /**
+   * б) Match points scored against the other teams level on board and match points, when
+   * every two of them met (C.07 6.2); null when alone or when two of them did not meet.
+   */
+  directEncounter: number | null;
+  /** в) Team Buchholz: the opponents' board points, an unplayed match counting the team's own (C.07 13, 16.4). */
+  buchholz: number;
+  /** Board points on board 1, 2, … over all rounds: the last criteria, in board order. */
+  boardPoints: number[];
   rounds: TeamRound[];
 }
 
@@ -162,19 +177,19 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
       let black = 0;
       let whiteForfeits = 0;
       let blackForfeits = 0;
+      const whiteBoards: number[] = [];
+      const blackBoards: number[] = [];
       m.boards.forEach((b, k) => {
         const rec = records.get(b.white)?.[round.number - 1];
         if (!rec || rec.code === ' ') throw new StandingsError(`round ${round.number} board ${b.board}: no result yet`);
         const wp = CODE_POINTS[rec.code];
         const bp = CODE_POINTS[records.get(b.black)![round.number - 1].code];
         // Board k: the match's White team has White on boards 1, 3, … (k even).
-        if (k % 2 === 0) {
-          white += wp;
-          black += bp;
-        } else {
-          white += bp;
-          black += wp;
-        }
+        const [forWhite, forBlack] = k % 2 === 0 ? [wp, bp] : [bp, wp];
+        white += forWhite;
+        black += forBlack;
+        whiteBoards.push(forWhite);
+        blackBoards.push(forBlack);
         const lostByForfeit = (rank: number) => records.get(rank)![round.number - 1].code === '-';
         const [wRank, bRank] = k % 2 === 0 ? [b.white, b.black] : [b.black, b.white];
         if (lostByForfeit(wRank)) whiteForfeits++;
@@ -182,24 +197,61 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
       });
       const mp = (mine: number, theirs: number) => (mine > theirs ? s.win : mine === theirs ? s.draw : s.loss);
       const n = m.boards.length;
-      perTeam.get(m.white)!.push({ round: round.number, opponent: m.black, colour: 'w', gamePoints: white, matchPoints: mp(white, black), forfeited: whiteForfeits === n });
-      perTeam.get(m.black)!.push({ round: round.number, opponent: m.white, colour: 'b', gamePoints: black, matchPoints: mp(black, white), forfeited: blackForfeits === n });
+      perTeam.get(m.white)!.push({ round: round.number, opponent: m.black, colour: 'w', gamePoints: white, matchPoints: mp(white, black), forfeited: whiteForfeits === n, boardPoints: whiteBoards });
+      perTeam.get(m.black)!.push({ round: round.number, opponent: m.white, colour: 'b', gamePoints: black, matchPoints: mp(black, white), forfeited: blackForfeits === n, boardPoints: blackBoards });
     }
     for (const bye of round.byes) {
       if (bye.team === null) continue;
       const team = event.teams.find((t) => t.id === bye.team)!;
       // Ivanovo: the team without an opponent gets 1 match point; its players' ½ points are in their records.
-      const gp = team.players.reduce((sum, p) => sum + CODE_POINTS[records.get(p)![round.number - 1].code], 0);
-      perTeam.get(team.id)!.push({ round: round.number, opponent: null, colour: null, gamePoints: gp, matchPoints: s.byeMatchPoints, forfeited: false });
+      const byBoard = team.players.map((p) => CODE_POINTS[records.get(p)![round.number - 1].code]);
+      const gp = byBoard.reduce((sum, x) => sum + x, 0);
+      perTeam.get(team.id)!.push({ round: round.number, opponent: null, colour: null, gamePoints: gp, matchPoints: s.byeMatchPoints, forfeited: false, boardPoints: byBoard });
     }
   }
-  const rows = [...perTeam].map(([team, rs]) => ({
+  return rankTeams(perTeam, event.boardsPerTeam ?? 4);
+}
+
+type TeamRow = Omit<TeamStanding, 'rank' | 'directEncounter'>;
+
+/** A match counts as played unless one side lost every board by forfeit (C.07 15.1: then neither team played a match). */
+function playedMatch(perTeam: ReadonlyMap<number, readonly TeamRound[]>, r: TeamRound): boolean {
+  if (r.opponent === null || r.forfeited) return false;
+  const theirs = perTeam.get(r.opponent)!.find((x) => x.round === r.round)!;
+  return !theirs.forfeited;
+}
+
+function rankTeams(perTeam: ReadonlyMap<number, TeamRound[]>, boards: number): TeamStanding[] {
+  const gamePoints = new Map([...perTeam].map(([team, rs]) => [team, rs.reduce((x, r) => x + r.gamePoints, 0)]));
+  const rows: TeamRow[] = [...perTeam].map(([team, rs]) => ({
     team,
     rounds: rs,
-    gamePoints: rs.reduce((x, r) => x + r.gamePoints, 0),
+    gamePoints: gamePoints.get(team)!,
     matchPoints: rs.reduce((x, r) => x + r.matchPoints, 0),
+    // C.07 13 (preamble): a team tie-break uses the primary score unless stated otherwise; in
+    // Ivanovo that is board points. C.07 2023 16.4: an unplayed round (bye, forfeited match)
+    // counts as a match against a dummy whose score is the team's own.
+    buchholz: rs.reduce((x, r) => x + (playedMatch(perTeam, r) ? gamePoints.get(r.opponent!)! : gamePoints.get(team)!), 0),
+    boardPoints: Array.from({ length: boards }, (_, k) => rs.reduce((x, r) => x + (r.boardPoints[k] ?? 0), 0)),
   }));
-  return rankBy(rows, (a, b) => b.gamePoints - a.gamePoints || b.matchPoints - a.matchPoints).map(({ item, rank }) => ({ rank, ...item }));
+  // б) "по результату матча между собой": the match result as scored, in match points, in
+  // played matches only (C.07 6.1.1); several matches between two teams: their average (6.1.2).
+  const encounters = (a: TeamRow, b: TeamRow) => a.rounds.filter((r) => r.opponent === b.team && playedMatch(perTeam, r)).map((r) => r.matchPoints);
+  const criteria: Criterion<TeamRow>[] = [
+    byValue('board points', (t) => t.gamePoints),
+    byValue('match points', (t) => t.matchPoints),
+    directEncounter('direct encounter', encounters),
+    byValue('team Buchholz', (t) => t.buchholz),
+    ...Array.from({ length: boards }, (_, k) => byValue<TeamRow>(`board ${k + 1}`, (t) => t.boardPoints[k])),
+  ];
+  const ranked = rankWithTieBreaks(rows, criteria);
+  // The mini-table score as the regulation applies it: among the teams level on board and match points.
+  const level = (a: TeamRow, b: TeamRow) => a.gamePoints === b.gamePoints && a.matchPoints === b.matchPoints;
+  return ranked.map(({ item, rank }) => {
+    const group = rows.filter((t) => level(t, item));
+    const scores = group.length > 1 ? directEncounterScores(group, encounters) : null;
+    return { rank, ...item, directEncounter: scores?.get(item) ?? null };
+  });
 }
 
 /** The byes of an event's rounds as per-player byes (a team bye gives each of its players the bye code). */

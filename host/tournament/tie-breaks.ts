@@ -1,0 +1,132 @@
+// Ranking with an ordered list of tie-breaks (FIDE Handbook C.07, Tie-Break Regulations 2023,
+// art. 4.2: rank by the first criterion, move to the next one whenever a tie persists) and the
+// building blocks the Ivanovo regulation names: Buchholz with unplayed rounds (C.07 art. 8.1,
+// 16), its Cut-1/Cut-2 variants (art. 14.1, 14.2), number of wins (art. 7.1) and direct
+// encounter (art. 6). A tie that survives the whole list shares the rank: the Ivanovo
+// regulation names no drawing of lots (C.07 4.2 allows either, by the tournament's rules).
+//
+// Pure functions over the per-round records of standings.ts; docs/tournament.md lists the
+// definitions chosen where the regulation leaves them open.
+
+import { CODE_POINTS, points, type RoundRecord, type TrfCode } from './standings.ts';
+
+/** One criterion: splits a group that is level so far into ordered subgroups, best first. */
+export interface Criterion<T> {
+  readonly name: string;
+  split(group: readonly T[]): T[][];
+  /**
+   * A group criterion (C.07 type A, direct encounter) is re-applied to each subgroup it
+   * creates (C.07 6.2: "until nothing more resolves"); value criteria need not be.
+   */
+  readonly regroups?: boolean;
+}
+
+/** A criterion from one number per participant; higher is better unless `lowerIsBetter`. */
+export function byValue<T>(name: string, value: (t: T) => number, lowerIsBetter = false): Criterion<T> {
+  return {
+    name,
+    split(group) {
+      const sign = lowerIsBetter ? 1 : -1;
+      const sorted = [...group].sort((a, b) => sign * (value(a) - value(b)));
+      const out: T[][] = [];
+      for (const t of sorted) {
+        const last = out[out.length - 1];
+        if (last && value(last[0]) === value(t)) last.push(t);
+        else out.push([t]);
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Ranks `items` by `criteria` in order (C.07 4.2). Returns them best first with a competition
+ * rank ("1224"): participants still level after the last criterion share the better rank.
+ */
+export function rankWithTieBreaks<T>(items: readonly T[], criteria: readonly Criterion<T>[]): { item: T; rank: number }[] {
+  const out: { item: T; rank: number }[] = [];
+  const place = (group: readonly T[], from: number): void => {
+    if (group.length === 0) return;
+    if (group.length === 1 || from >= criteria.length) {
+      const rank = out.length + 1;
+      for (const item of group) out.push({ item, rank });
+      return;
+    }
+    const parts = criteria[from].split(group);
+    if (parts.length === 1) return place(group, from + 1);
+    for (const part of parts) place(part, criteria[from].regroups ? from : from + 1);
+  };
+  place(items, 0);
+  return out;
+}
+
+/**
+ * C.07 art. 6 direct encounter. `encounters(a, b)` gives a's score in each encounter with b
+ * that counts (played; C.07 6.1.1 leaves forfeits out). Several encounters between the same
+ * two count as their average (6.1.2). The mini-table decides only when every two of the tied
+ * participants met (6.2); otherwise the criterion leaves the group as it is.
+ */
+export function directEncounter<T>(name: string, encounters: (a: T, b: T) => readonly number[]): Criterion<T> {
+  return {
+    name,
+    regroups: true,
+    split(group) {
+      const scores = directEncounterScores(group, encounters);
+      if (scores === null) return [[...group]];
+      return byValue<T>(name, (t) => scores.get(t)!).split(group);
+    },
+  };
+}
+
+/** Each participant's mini-table score among `group`, or null when two of them did not meet (C.07 6.2). */
+export function directEncounterScores<T>(group: readonly T[], encounters: (a: T, b: T) => readonly number[]): Map<T, number> | null {
+  const scores = new Map<T, number>(group.map((t) => [t, 0]));
+  for (const a of group) {
+    for (const b of group) {
+      if (a === b) continue;
+      const results = encounters(a, b);
+      if (results.length === 0) return null;
+      scores.set(a, scores.get(a)! + results.reduce((s, x) => s + x, 0) / results.length);
+    }
+  }
+  return scores;
+}
+
+// ─── Players ──────────────────────────────────────────────────────────────────────────
+
+/** Codes of a game played over the board (TRF16; W/D/L: fewer than one move, still a game at the board). */
+const PLAYED: ReadonlySet<TrfCode> = new Set<TrfCode>(['1', '=', '0', 'W', 'D', 'L']);
+/** Codes worth a win's points (C.07 7.1 WIN: "with or without playing"): forfeit wins and full-point byes count. */
+const WIN: ReadonlySet<TrfCode> = new Set<TrfCode>(['1', 'W', '+', 'F', 'U']);
+
+export function isPlayed(rec: RoundRecord): boolean {
+  return rec.opponent !== null && PLAYED.has(rec.code);
+}
+
+/**
+ * Buchholz contributions of one player, one per round (C.07 8.1: the opponents' scores).
+ * An unplayed round — bye, forfeit won or lost, not paired — counts as a game against a dummy
+ * opponent whose score is the player's own score (C.07 2023, 16.4); the opponents' own
+ * unplayed rounds count at the points they were given (16.3.1).
+ */
+export function buchholzContributions(records: ReadonlyMap<number, readonly RoundRecord[]>, player: number): number[] {
+  const own = records.get(player);
+  if (!own) throw new Error(`no records for player ${player}`);
+  const mine = points(own);
+  return own.map((rec) => (isPlayed(rec) ? points(records.get(rec.opponent!)!) : mine));
+}
+
+/** Sum of the contributions after dropping the `cut` least significant ones (C.07 14.1 Cut-1, 14.2 Cut-2). */
+export function cutSum(contributions: readonly number[], cut: number): number {
+  return [...contributions].sort((a, b) => a - b).slice(cut).reduce((s, x) => s + x, 0);
+}
+
+/** C.07 7.1 WIN: rounds in which the player obtained a win's points, with or without playing. */
+export function wins(records: readonly RoundRecord[]): number {
+  return records.filter((r) => WIN.has(r.code)).length;
+}
+
+/** a's points in each game against b played over the board (forfeits excluded, C.07 6.1.1). */
+export function gamesBetween(records: ReadonlyMap<number, readonly RoundRecord[]>, a: number, b: number): number[] {
+  return (records.get(a) ?? []).filter((r) => r.opponent === b && isPlayed(r)).map((r) => CODE_POINTS[r.code]);
+}
