@@ -18,6 +18,7 @@ import { timeControlToProto } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import { JournalHost } from './api/journal-host.ts';
 import { journalExports } from './api/journal-exports.ts';
+import { journalStandings } from './api/journal-standings.ts';
 import type {
   BreakView,
   Actor,
@@ -33,6 +34,7 @@ import type {
   MatchView,
   ResultView,
   RoundStartOutcome,
+  StandingsView,
 } from './api/host-ports.ts';
 import { startRoundOnBoards } from './api/round-start.ts';
 import { Director, DirectorError } from './director/director.ts';
@@ -508,6 +510,10 @@ export class Host implements HostState, CommandSink, ExportSource {
 
   results(round?: number): readonly ResultView[] {
     return this.state.results(round);
+  }
+
+  standings(event: string, round?: number): StandingsView {
+    return journalStandings(this.journal, this.hall, event, round);
   }
 
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void {

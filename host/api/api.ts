@@ -315,6 +315,25 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     },
   );
 
+  app.get<{ Querystring: { event: string; round?: number } }>(
+    '/api/standings',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['event'],
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 0 } },
+        },
+      },
+    },
+    async (req) => {
+      knownEvent(req.query.event);
+      if (!deps.state.standings) throw new HttpError(501, 'standings are not computed on this host');
+      return deps.state.standings(req.query.event, req.query.round);
+    },
+  );
+
   const pgnRoute = async (event: string | undefined, round: number, reply: FastifyReply): Promise<FastifyReply> => {
     knownEvent(event);
     const text = exportsOr501().pgn(event, round);

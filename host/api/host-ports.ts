@@ -171,12 +171,49 @@ export interface EventPage {
 }
 
 /** What the network side reads. */
+/** A team's place and the values of every tie-break that could decide it (docs/tournament.md). */
+export interface TeamStandingView {
+  readonly rank: number;
+  readonly team: number;
+  readonly name: string;
+  readonly gamePoints: number;
+  readonly matchPoints: number;
+  readonly directEncounter: number | null;
+  readonly buchholz: number;
+  /** Board 1, 2, … points over all rounds. */
+  readonly boardPoints: readonly number[];
+}
+
+/** A player's place in the board prize of their board. */
+export interface PlayerStandingView {
+  readonly rank: number;
+  readonly player: number;
+  readonly name: string;
+  readonly team: number;
+  readonly points: number;
+  readonly buchholz: number;
+  readonly wins: number;
+  readonly directEncounter: number | null;
+  readonly buchholzCut1: number;
+  readonly buchholzCut2: number;
+}
+
+/** GET /api/standings: a team event after a round. */
+export interface StandingsView {
+  readonly event: string;
+  readonly round: number;
+  readonly teams: readonly TeamStandingView[];
+  readonly boards: readonly { readonly board: number; readonly players: readonly PlayerStandingView[] }[];
+}
+
 export interface HostState {
   boards(): readonly BoardView[];
   board(id: string): BoardView | undefined;
   events(query: EventQuery): EventPage;
   matches(): readonly MatchView[];
   results(round?: number): readonly ResultView[];
+  /** Standings of a team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
+  standings?(event: string, round?: number): StandingsView;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
 }

@@ -51,6 +51,30 @@ function utcDate(ms: number | null): string | null {
   return `${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}`;
 }
 
+/**
+ * The games of rounds 1..upTo of a paired (team or Swiss) event from the journal, scored.
+ * Throws TrfError naming every board not yet in the journal or without a confirmed result.
+ */
+export function confirmedRoundGames(journal: Journal, event: TournamentEvent, upTo: number): ScoredGame[] {
+  const games = journal.gamesByEvent(event.id).filter((g) => g.round <= upTo);
+  const byBoard = new Map(games.map((g) => [`${g.round}.${g.board}`, g]));
+  const missing = event.rounds.slice(0, upTo).flatMap((r) => r.boards.filter((b) => !byBoard.has(`${r.number}.${b.board}`)).map((b) => `round ${r.number} board ${b.board}`));
+  if (missing.length) throw new TrfError(`cannot write the TRF: ${missing.join('; ')} not in the journal (open the round first)`);
+  confirmedOrThrow(games, (g) => `round ${g.round} board ${g.board}${g.gameNo > 1 ? ` game ${g.gameNo}` : ''}`);
+  return games.map((g) => ({ round: g.round, board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g) }));
+}
+
+/** The last round r such that every board of rounds 1..r has a confirmed result (0: none yet). */
+export function completedRounds(journal: Journal, event: TournamentEvent): number {
+  const confirmed = new Set(journal.gamesByEvent(event.id).filter((g) => g.result !== null && g.confirmedBy !== null).map((g) => `${g.round}.${g.board}`));
+  let done = 0;
+  for (const r of event.rounds) {
+    if (!r.boards.every((b) => confirmed.has(`${r.number}.${b.board}`))) break;
+    done = r.number;
+  }
+  return done;
+}
+
 export function eventTrf(journal: Journal, hall: Hall, eventId: string, options: EventTrfOptions = {}): string {
   return formatTrf(eventTrfReport(journal, hall, eventId, options));
 }
@@ -91,11 +115,7 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
       presetLabel = tc in PRESETS ? PRESETS[tc as keyof typeof PRESETS].label : null;
     }
   } else {
-    const byBoard = new Map(games.map((g) => [`${g.round}.${g.board}`, g]));
-    const missing = event.rounds.slice(0, upTo).flatMap((r) => r.boards.filter((b) => !byBoard.has(`${r.number}.${b.board}`)).map((b) => `round ${r.number} board ${b.board}`));
-    if (missing.length) throw new TrfError(`cannot write the TRF: ${missing.join('; ')} not in the journal (open the round first)`);
-    confirmedOrThrow(games, label);
-    scored = games.map((g) => ({ round: g.round, board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g) }));
+    scored = confirmedRoundGames(journal, event, upTo);
     rounds = upTo;
     roundDates = event.rounds.slice(0, upTo).map((r) => r.date);
   }
