@@ -353,6 +353,198 @@ function renderPending() {
   );
 }
 
+// ---- standings of team events (GET /api/standings) ----------------------------------
+// Asked for only for events whose boards name teams (a knockout or individual event has none,
+// and the host would refuse it), once on connect and again when a result is confirmed or
+// un-confirmed, or the event's round moves on — never on a clock event.
+
+/** Team places: the regulation's order (docs/tournament.md "Ivanovo standings"); `main` columns show on /public. */
+const TEAM_COLUMNS = [
+  { key: 'gamePoints', head: 'Board pts', long: 'board points', main: true, value: (t) => t.gamePoints },
+  { key: 'matchPoints', head: 'Match pts', long: 'match points', main: true, value: (t) => t.matchPoints },
+  { key: 'directEncounter', head: 'Direct', long: 'the match between them', value: (t) => t.directEncounter },
+  { key: 'buchholz', head: 'Buchholz', long: 'team Buchholz', value: (t) => t.buchholz },
+  ...[0, 1, 2, 3].map((i) => ({ key: `board${i + 1}`, head: `B${i + 1}`, long: `board ${i + 1} points`, value: (t) => t.boardPoints[i] })),
+];
+/** Board prizes: points, then Buchholz, wins, direct encounter, Buchholz cut 1 and cut 2. */
+const PLAYER_CRITERIA = [
+  { long: 'points', value: (p) => p.points },
+  { long: 'Buchholz', value: (p) => p.buchholz },
+  { long: 'wins', value: (p) => p.wins },
+  { long: 'direct encounter', value: (p) => p.directEncounter },
+  { long: 'Buchholz cut 1', value: (p) => p.buchholzCut1 },
+  { long: 'Buchholz cut 2', value: (p) => p.buchholzCut2 },
+];
+
+const standings = new Map(); // event key -> { view, fetching, again }
+/** Set once the host answers 501: it computes no standings, so the page stops asking. */
+let standingsUnavailable = false;
+
+function isTeamEvent(key) {
+  for (const b of boards.values()) if (b.event === key && ((b.white && b.white.team) || (b.black && b.black.team))) return true;
+  return false;
+}
+
+/** A tie-break value: halves as "½", no value (not applicable) as "—". */
+function tieValue(x) {
+  return x === null || x === undefined ? '—' : points(x);
+}
+
+/**
+ * Between two neighbours of different rank, the first criterion in the regulation's order whose
+ * values differ: the one that put the upper one ahead. Index 0 is the primary score (no tie).
+ */
+function decidingIndex(a, b, criteria) {
+  if (a.rank === b.rank) return -1;
+  return criteria.findIndex((c) => (c.value(a) ?? null) !== (c.value(b) ?? null));
+}
+
+function refreshStandings(key) {
+  if (standingsUnavailable || !isTeamEvent(key)) return;
+  let s = standings.get(key);
+  if (!s) standings.set(key, (s = { view: null, fetching: false, again: false }));
+  if (s.fetching) {
+    s.again = true; // several confirmations at once: one more request after this one
+    return;
+  }
+  s.fetching = true;
+  fetch(`/api/standings?event=${encodeURIComponent(key)}`)
+    .then(async (res) => {
+      if (res.ok) s.view = await res.json();
+      else if (res.status === 501) standingsUnavailable = true;
+      else if (res.status === 409 || res.status === 404) s.view = null; // not a team event (after all), or gone
+      // Other failures keep the last standings shown.
+    })
+    .catch(() => {})
+    .finally(() => {
+      s.fetching = false;
+      renderStandings();
+      if (s.again && !standingsUnavailable) {
+        s.again = false;
+        refreshStandings(key);
+      }
+    });
+}
+
+function teamTable(view) {
+  const teams = view.teams;
+  // Columns that decided a tie between neighbours, and the cells that did.
+  const decided = new Set();
+  const deciders = []; // per row: the column index that put it ahead of the next row
+  for (let i = 0; i < teams.length; i++) {
+    const d = i + 1 < teams.length ? decidingIndex(teams[i], teams[i + 1], TEAM_COLUMNS) : -1;
+    deciders.push(d);
+    if (d > 0) decided.add(d);
+  }
+  // The arbiter sees every column; the hall sees the main ones and any that decided a tie.
+  const columns = TEAM_COLUMNS.map((c, i) => ({ ...c, index: i })).filter((c) => !PUBLIC || c.main || decided.has(c.index));
+  const table = el('table', 'team-standings');
+  const head = el('tr');
+  head.append(el('th', 'place', '#'), el('th', 'team', 'Team'), ...columns.map((c) => Object.assign(el('th', '', c.head), { title: c.long })));
+  head.querySelectorAll('th').forEach((th, i) => (th.dataset.col = i < 2 ? ['place', 'team'][i] : columns[i - 2].key));
+  table.append(el('thead'), el('tbody'));
+  table.tHead.append(head);
+  teams.forEach((t, i) => {
+    const row = el('tr');
+    row.dataset.team = String(t.team);
+    row.append(el('td', 'place', String(t.rank)), el('td', 'team', t.name));
+    for (const c of columns) {
+      const td = el('td', '', tieValue(c.value(t)));
+      td.dataset.col = c.key;
+      // Marked on both teams of the pair it separated.
+      if (c.index > 0 && (deciders[i] === c.index || (i > 0 && deciders[i - 1] === c.index))) {
+        td.classList.add('decider');
+        td.title = `tie decided on ${c.long}`;
+      }
+      row.append(td);
+    }
+    table.tBodies[0].append(row);
+  });
+  return { table, deciders };
+}
+
+/** "Школа № 1 ahead of Школа № 5 on board 1 points (1 – ½)": every tie a tie-break decided. */
+function tieNotes(teams, deciders) {
+  const notes = [];
+  deciders.forEach((d, i) => {
+    if (d <= 0) return;
+    const c = TEAM_COLUMNS[d];
+    notes.push(`${teams[i].name} ahead of ${teams[i + 1].name} on ${c.long} (${tieValue(c.value(teams[i]))} – ${tieValue(c.value(teams[i + 1]))})`);
+  });
+  const shared = teams.filter((t, i) => teams.some((u, j) => j !== i && u.rank === t.rank));
+  if (shared.length) notes.push(`equal on every criterion, sharing a place: ${shared.map((t) => t.name).join(', ')}`);
+  return notes;
+}
+
+/** Per board: the leader(s) and their points; on the arbiter page, what put the leader ahead. */
+function boardLeaders(view) {
+  const teamName = new Map(view.teams.map((t) => [t.team, t.name]));
+  const list = el('ul', 'board-leaders');
+  for (const b of view.boards) {
+    const leaders = b.players.filter((p) => p.rank === 1);
+    if (leaders.length === 0) continue;
+    const li = el('li');
+    li.dataset.board = String(b.board);
+    const who = leaders.map((p) => `${p.name} (${teamName.get(p.team) ?? p.team})`).join(', ');
+    li.append(el('b', 'board-no', `Board ${b.board}`), el('span', 'leader', who), el('span', 'leader-points', points(leaders[0].points)));
+    if (leaders.length > 1) li.append(el('span', 'shared', 'shared'));
+    const next = b.players[leaders.length];
+    const d = next && leaders.length === 1 ? decidingIndex(leaders[0], next, PLAYER_CRITERIA) : -1;
+    if (!PUBLIC && d > 0) {
+      const c = PLAYER_CRITERIA[d];
+      li.append(el('span', 'why', `ahead of ${next.name} on ${c.long} (${tieValue(c.value(leaders[0]))} – ${tieValue(c.value(next))})`));
+    }
+    list.append(li);
+  }
+  return list;
+}
+
+let standingsKey = '';
+function renderStandings() {
+  const section = document.getElementById('standings');
+  if (!section) return;
+  const names = new Map(eventsShown().map((e) => [e.key, e.name]));
+  const shown = [...standings.entries()].filter(([key, s]) => s.view && names.has(key) && (eventFilter === '' || key === eventFilter));
+  const key = JSON.stringify(shown.map(([k, s]) => [k, names.get(k), s.view]));
+  if (key === standingsKey) return;
+  standingsKey = key;
+  section.hidden = shown.length === 0;
+  section.replaceChildren(
+    ...shown.map(([eventKey, { view }]) => {
+      const block = el('div', 'standing');
+      block.dataset.event = eventKey;
+      const after = view.round > 0 ? `after round ${view.round}` : 'no round complete yet';
+      const h = el('h2');
+      h.append(el('span', 'standing-title', `Standings · ${names.get(eventKey)}`), el('span', 'standing-round', after));
+      block.append(h);
+      if (view.round > 0) {
+        const { table, deciders } = teamTable(view);
+        const notes = tieNotes(view.teams, deciders);
+        block.append(table);
+        if (notes.length) {
+          const ul = el('ul', 'tie-notes');
+          ul.append(...notes.map((n) => el('li', '', n)));
+          block.append(ul);
+        }
+        block.append(boardLeaders(view));
+      }
+      return block;
+    }),
+  );
+}
+
+/** On connect: ask for the standings of every team event shown. */
+function refreshAllStandings() {
+  for (const e of eventsShown()) refreshStandings(e.key);
+}
+
+/** Whether a board update changes the standings: a result confirmed, un-confirmed or corrected. */
+function changesStandings(before, after) {
+  if (!before) return false;
+  if (!!before.resultConfirmed !== !!after.resultConfirmed) return true;
+  return !!after.resultConfirmed && before.result !== after.result;
+}
+
 function renderAll() {
   for (const b of boards.values()) renderBoard(b);
   const select = document.getElementById('event-filter');
@@ -368,6 +560,7 @@ function renderAll() {
   select.value = eventFilter;
   renderEvents();
   renderPending();
+  renderStandings();
   const publicLink = document.getElementById('public-link');
   if (publicLink) publicLink.href = `public${eventFilter ? `?event=${encodeURIComponent(eventFilter)}` : ''}`;
 }
@@ -403,9 +596,15 @@ function connect() {
       cards.clear();
       for (const b of m.boards) boards.set(b.id, b);
       renderAll();
+      standingsUnavailable = false;
+      refreshAllStandings();
     } else if ((m.type === 'event' || m.type === 'board') && m.board) {
       const known = cards.has(m.board.id);
+      const before = boards.get(m.board.id);
+      const roundBefore = eventsShown().find((e) => e.key === m.board.event)?.round;
       boards.set(m.board.id, m.board);
+      // The standings change only with a confirmed result or a new round, not with the clock.
+      if (changesStandings(before, m.board) || roundBefore !== eventsShown().find((e) => e.key === m.board.event)?.round) refreshStandings(m.board.event);
       renderBoard(m.board);
       if (m.type === 'board' || !known) renderAll();
       else {
@@ -487,7 +686,12 @@ async function command(boardId, target) {
   target.disabled = true;
   try {
     const data = await api(...request);
-    if (data.board) boards.set(boardId, data.board);
+    if (data.board) {
+      // The feed's copy of this change will then look unchanged: judge the standings here.
+      const before = boards.get(boardId);
+      boards.set(boardId, data.board);
+      if (changesStandings(before, data.board)) refreshStandings(data.board.event);
+    }
     message.dataset.kind = 'ok';
     const what = action === 'result' ? `${target.textContent.trim()} ${request[2].result}` : target.textContent.trim();
     message.textContent = `${what}${side ? ` (${side})` : ''}: done by ${data.arbiter}`;
