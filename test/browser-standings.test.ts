@@ -117,13 +117,21 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     // A clock event (board 1's clock starts the game) changes the card but not the standings: no request.
     const board1 = (await (await fetch(`${team.url}/api/boards?event=${IVANOVO}`)).json()).boards.find((b: BoardView) => b.board === 1) as BoardView;
     team.host.append({ clockId: `${IVANOVO}-clk-1`, bootId: 'boot-1', seq: 1, type: 'started', side: null, whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 0, utcMs: START, uncertaintyMs: 1 });
-    await expect.poll(() => page.locator(`article[data-board-id="${board1.id}"]`).getAttribute('data-status')).toBe('running');
+    const card1 = page.locator(`article[data-board-id="${board1.id}"]`);
+    await expect.poll(() => card1.getAttribute('data-status')).toBe('running');
+    // Default time tracked (Ivanovo: 15 min, FIDE Laws 6.7.1) and nobody has pressed: both shown absent, White on move.
+    expect(await card1.locator('.side .absent:not([hidden])').count()).toBe(2);
+    expect(await card1.locator('.side.white.on-move').count()).toBe(1);
 
     // Results entered (unconfirmed) change nothing in the standings: no request either.
     const boards = (await (await fetch(`${team.url}/api/boards?event=${IVANOVO}`)).json()).boards as BoardView[];
     for (const b of boards) await call('PUT', `/api/boards/${b.id}/result`, { result: RESULTS[b.board!] });
     await expect.poll(() => page.locator('#pending li').count()).toBe(8);
     expect(asked).toEqual([IVANOVO]);
+
+    // A game with a result is over, though its clock was left running: nobody on move, no default-time countdown.
+    await expect.poll(() => card1.locator('.side .absent:not([hidden])').count()).toBe(0);
+    expect(await card1.locator('.side.on-move').count()).toBe(0);
 
     // Seven confirmed over the API; the last from the page's pending list (the page's own write).
     for (const b of boards.filter((x) => x.board !== 8)) await call('POST', `/api/boards/${b.id}/result/confirm`);

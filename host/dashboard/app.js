@@ -50,9 +50,12 @@ function hostNowMs() {
 }
 
 /** A side's remaining time now: computed from the last event while its clock runs. */
-function remainingNow(live, side) {
+function remainingNow(b, side) {
+  const live = b.live;
   const atEvent = side === 'white' ? live.whiteMs : live.blackMs;
-  if (live.status !== 'running' || live.turn !== side) return atEvent;
+  // Once the game has a result its times are what they were at the last event, even if the
+  // clock was left running (a result entered at the host).
+  if (b.result || live.status !== 'running' || live.turn !== side) return atEvent;
   return atEvent - Math.max(0, hostNowMs() - live.atUtcMs);
 }
 
@@ -63,7 +66,7 @@ function remainingNow(live, side) {
  */
 function defaultLeftMs(b, side) {
   const live = b.live;
-  if (!live || !live.present || live.present[side] !== false) return null;
+  if (b.result || !live || !live.present || live.present[side] !== false) return null;
   if (live.status !== 'running' && live.status !== 'paused') return null;
   if (b.defaultTimeMs == null || live.startedAtUtcMs == null) return null;
   return live.startedAtUtcMs + b.defaultTimeMs - hostNowMs();
@@ -247,8 +250,9 @@ function renderBoard(b) {
     const row = card.querySelector(`.side.${side}`);
     const player = b[side];
     setText(row.querySelector('.name'), player ? player.name + (player.team ? ` (${player.team})` : '') : '—');
-    row.classList.toggle('on-move', !!live && live.turn === side && (live.status === 'running' || live.status === 'paused'));
-    row.classList.toggle('running', !!live && live.status === 'running' && live.turn === side);
+    // A game with a result has nobody on move, whatever its clock was left doing.
+    row.classList.toggle('on-move', !b.result && !!live && live.turn === side && (live.status === 'running' || live.status === 'paused'));
+    row.classList.toggle('running', !b.result && !!live && live.status === 'running' && live.turn === side);
     const flag = row.querySelector('.flag');
     flag.hidden = !flags.includes(side);
     flag.dataset.first = String(flags[0] === side);
@@ -289,7 +293,7 @@ function repaintTimes(b) {
   setText(card.querySelector('.result'), infoLine(b));
   for (const side of SIDES) {
     const row = card.querySelector(`.side.${side}`);
-    setText(row.querySelector('.time'), b.live ? formatClockTime(remainingNow(b.live, side)) : '');
+    setText(row.querySelector('.time'), b.live ? formatClockTime(remainingNow(b, side)) : '');
     const absent = row.querySelector('.absent');
     const left = defaultLeftMs(b, side);
     absent.hidden = left === null;
