@@ -20,7 +20,7 @@ import { systemTime } from '../protocol/monotonic.ts';
 import { Host } from '../host/host.ts';
 import { Journal } from '../host/journal/journal.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
+import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
 import { parseMqttOption, type MqttTarget } from '../host/mqtt/mqtt-target.ts';
 import { loadTournamentFile, parseTournament } from '../host/tournament/load.ts';
 import type { Hall } from '../host/tournament/model.ts';
@@ -233,19 +233,12 @@ export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
   const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: opts.startUtcMs ?? Date.now() });
   const host = new Host({ journal, hall, clock: hostClock, tablesBySerial: real.bySerial, log, backoff: { initialMs: 100, maxMs: 2_000 } }).start();
 
-  // MQTT as `chessclock host --mqtt` wires it: the journal drafts every fact's message in
-  // the fact's own transaction (the durable outbox); send them as they come (each journaled
-  // event) and every second (results, confirmations, and whatever waited for the broker).
+  // MQTT as `chessclock host --mqtt` wires it (one function for both): the journal drafts
+  // every fact's message in the fact's own transaction (the durable outbox); the events go
+  // out as they are journaled, with each board's retained state, and the outbox is drained
+  // every second (results, confirmations, and whatever waited for the broker).
   const mqtt = await startHostMqtt({ target: mqttTarget, outbox: journal.outboxStore(() => hostClock.nowUtcMs()), clientId: `chessclock-hall-${process.pid}`, onError: (e) => log(`mqtt: ${e.message}`) });
-  let drainTimer: ReturnType<typeof setTimeout> | null = null;
-  if (mqtt) {
-    host.subscribe(() => mqtt.publisher.publishPending());
-    const drain = () => {
-      mqtt.publisher.publishPending();
-      drainTimer = setTimeout(drain, 1_000);
-    };
-    drain();
-  }
+  const stopPublishing = mqtt ? publishHostToMqtt(host, mqtt) : null;
 
   // Real clocks: the host opens their ports as `chessclock host --port` does.
   for (const l of real.lines) {
@@ -304,7 +297,7 @@ export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
     if (closed) return;
     closed = true;
     for (const t of timers) clearTimeout(t);
-    if (drainTimer) clearTimeout(drainTimer);
+    stopPublishing?.();
     await api.close();
     await clocks.stop();
     await mqtt?.close();

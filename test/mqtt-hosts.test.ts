@@ -17,6 +17,7 @@ import { Journal } from '../host/journal/journal.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
 import { subscribeClockEvents } from '../host/mqtt/subscriber.ts';
+import { parseBoardTopic, topicFilter } from '../host/mqtt/topics.ts';
 import type { EventPayload } from '../host/mqtt/payload.ts';
 import { parseTournament } from '../host/tournament/load.ts';
 import { AnchoredClock } from '../host/utc.ts';
@@ -164,6 +165,31 @@ describe.skipIf(SKIP)('two hosts with simulated clocks publish to one Mosquitto 
     // Both hosts' events, each on its own event's topics.
     expect(new Set(seen.map((e) => e.clockId.split('-clk-')[0]))).toEqual(new Set(['hall-slo', 'hall-iva']));
     expect(subscription.invalid()).toBe(0);
+
+    // A dashboard joining now gets each board's live state from the retained `state` topics
+    // (docs/mqtt.md), as of the board's last journaled event — also after the broker restart,
+    // which forgot every retained message (persistence off).
+    const lastSeq = new Map<string, number>();
+    for (const h of hosts) {
+      for (let after = 0; ; ) {
+        const rows = h.journal.eventsAfter(after, 1000);
+        if (rows.length === 0) break;
+        for (const r of rows) if (r.event !== null && r.round !== null && r.board !== null) lastSeq.set(`${r.event}/${r.round}/${r.board}`, r.seq);
+        after = rows[rows.length - 1].id;
+      }
+    }
+    const late: MqttClient = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { clientId: 'late-dashboard', reconnectPeriod: 50 });
+    late.on('error', () => undefined);
+    cleanups.push(() => late.endAsync(true));
+    const states = new Map<string, { seq: number; retained: boolean }>();
+    late.on('message', (topic, payload, packet) => {
+      const addr = parseBoardTopic(topic);
+      const s = JSON.parse(payload.toString()) as { seq: number };
+      states.set(`${addr.event}/${addr.round}/${addr.board}`, { seq: s.seq, retained: packet.retain });
+    });
+    await late.subscribeAsync(topicFilter('state'), { qos: 1 });
+    await waitFor(() => [...lastSeq].every(([k, seq]) => states.get(k)?.seq === seq), `retained state of ${lastSeq.size} boards at their last seq`);
+    expect([...states.values()].every((s) => s.retained)).toBe(true);
     console.log(`two hosts: ${expected.length} events journaled and received once each; ${subscription.deduper.duplicatesDropped} redeliveries dropped`);
   });
 });
