@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Host } from '../host/host.ts';
 import { Journal } from '../host/journal/journal.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
+import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
 import { buildApi } from '../host/api/api.ts';
 import { openSerialLine } from '../host/bridge/serial-lines.ts';
 import type { ClockEventRecord } from '../host/api/host-ports.ts';
@@ -65,8 +65,7 @@ export interface LineSpec {
 }
 
 export class LoadHost {
-  private publishScheduled = false;
-  private drainTimer: NodeJS.Timeout | null = null;
+  private stopPublishing: (() => void) | null = null;
 
   private constructor(
     readonly host: Host,
@@ -98,18 +97,10 @@ export class LoadHost {
       url = await api.listen({ host: '127.0.0.1', port: 0 });
     }
     const lh = new LoadHost(host, journal, mqtt, api, url);
-    host.subscribe((event) => {
-      opts.onJournaled?.(event);
-      lh.publishSoon();
-    });
-    if (mqtt) {
-      // Results and confirmations are drafted outside clock events: drain once a second too.
-      const drain = () => {
-        mqtt.publisher.publishPending();
-        lh.drainTimer = setTimeout(drain, 1_000);
-      };
-      drain();
-    }
+    if (opts.onJournaled) host.subscribe((event) => opts.onJournaled!(event));
+    // The same wiring as `chessclock host` and `hall`: events as journaled (one outbox read per
+    // event-loop turn), each board's retained state, and a drain every second.
+    if (mqtt) lh.stopPublishing = publishHostToMqtt(host, mqtt);
     for (const l of lines) host.addLine(l.key, l.open);
     return lh;
   }
@@ -119,23 +110,13 @@ export class LoadHost {
     return openSerialLine(path) as () => Promise<HostLine>;
   }
 
-  /** One publisher pump per turn of the event loop, whatever the number of events in it. */
-  private publishSoon(): void {
-    if (!this.mqtt || this.publishScheduled) return;
-    this.publishScheduled = true;
-    setImmediate(() => {
-      this.publishScheduled = false;
-      this.mqtt?.publisher.publishPending();
-    });
-  }
-
   /** Clocks whose session is online. */
   online(): number {
     return this.host.lines().filter((s) => s.online).length;
   }
 
   async close(): Promise<void> {
-    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.stopPublishing?.();
     await this.api?.close();
     await this.mqtt?.close();
     await this.host.close();

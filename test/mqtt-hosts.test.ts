@@ -178,6 +178,9 @@ describe.skipIf(SKIP)('two hosts with simulated clocks publish to one Mosquitto 
         after = rows[rows.length - 1].id;
       }
     }
+    // (the publishers gather states for a moment before storing them: let them finish, so what
+    // the late client gets is what the broker retained, not a live delivery)
+    await Promise.all(hosts.map((h) => h.mqtt.publisher.idle()));
     const late: MqttClient = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { clientId: 'late-dashboard', reconnectPeriod: 50 });
     late.on('error', () => undefined);
     cleanups.push(() => late.endAsync(true));

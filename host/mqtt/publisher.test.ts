@@ -112,6 +112,35 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
     expect(states[0]).toMatchObject({ v: 1, seq: 50, event: EVENT, round: 1, board: 1, whiteMs: 5_400_000 - 50_000 });
   });
 
+  it('gathers retained states: the newest per board, all boards in one outbox transaction (one fsync, not one per press)', async () => {
+    const b = await broker();
+    const store = new SqliteOutboxStore(tempDb());
+    cleanups.push(() => store.close());
+    const appends: number[] = [];
+    const append = store.append.bind(store);
+    store.append = (drafts) => {
+      appends.push(drafts.length);
+      return append(drafts);
+    };
+    const pub = new MqttPublisher({ client: client(b.url, 'host-2'), outbox: store, stateBatchMs: 50 });
+    cleanups.push(() => pub.close());
+    const board2 = (seq: number): ClockEventRecord => ({ ...event(seq, 'clk-2'), board: 2 });
+    for (let seq = 1; seq <= 5; seq++) pub.publishStateSoon(event(seq), state(event(seq)));
+    for (let seq = 1; seq <= 3; seq++) pub.publishStateSoon(board2(seq), state(board2(seq)));
+    expect(appends).toEqual([]); // nothing stored yet: gathered for stateBatchMs
+    await pub.idle();
+    expect(appends).toEqual([2]); // one transaction, one state per board
+
+    // MQTT 3.1.1 §3.3.1.3: the retained value is the newest.
+    const late = client(b.url, 'late-2');
+    const got = new Map<string, number>();
+    late.on('message', (topic, payload) => got.set(topic, (JSON.parse(payload.toString()) as { seq: number }).seq));
+    await late.subscribeAsync([stateTopic(event(1)), stateTopic(board2(1))], { qos: 1 });
+    await waitFor(() => got.size === 2, 'both retained states');
+    expect(got.get(stateTopic(event(1)))).toBe(5);
+    expect(got.get(stateTopic(board2(1)))).toBe(3);
+  });
+
   it('keeps a message in the outbox until the PUBACK arrives, not when it is sent (MQTT 3.1.1 §4.3.2)', async () => {
     const b = await broker();
     // Aedes sends the PUBACK only after authorizePublish calls back: hold it.
