@@ -14,6 +14,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { systemTime } from '../protocol/monotonic.ts';
 import { Host } from '../host/host.ts';
 import { Journal } from '../host/journal/journal.ts';
+import type { ClockEventRow } from '../host/journal/types.ts';
 import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
 import { subscribeClockEvents } from '../host/mqtt/subscriber.ts';
@@ -81,15 +82,18 @@ class HallHost {
     return h;
   }
 
-  /** Events journaled so far that have a board address (those are the ones published). */
-  journaledKeys(): string[] {
-    const keys: string[] = [];
+  /** Events journaled so far that have a board address (those are the ones published), in journal order. */
+  *addressedRows(): Generator<ClockEventRow & { event: string; round: number; board: number }> {
     for (let after = 0; ; ) {
       const rows = this.journal.eventsAfter(after, 1000);
-      if (rows.length === 0) return keys;
-      for (const r of rows) if (r.event !== null && r.round !== null && r.board !== null) keys.push(key(r));
+      if (rows.length === 0) return;
+      for (const r of rows) if (r.event !== null && r.round !== null && r.board !== null) yield r as ClockEventRow & { event: string; round: number; board: number };
       after = rows[rows.length - 1].id;
     }
+  }
+
+  journaledKeys(): string[] {
+    return [...this.addressedRows()].map(key);
   }
 
   pending(): number {
@@ -170,14 +174,7 @@ describe.skipIf(SKIP)('two hosts with simulated clocks publish to one Mosquitto 
     // (docs/mqtt.md), as of the board's last journaled event — also after the broker restart,
     // which forgot every retained message (persistence off).
     const lastSeq = new Map<string, number>();
-    for (const h of hosts) {
-      for (let after = 0; ; ) {
-        const rows = h.journal.eventsAfter(after, 1000);
-        if (rows.length === 0) break;
-        for (const r of rows) if (r.event !== null && r.round !== null && r.board !== null) lastSeq.set(`${r.event}/${r.round}/${r.board}`, r.seq);
-        after = rows[rows.length - 1].id;
-      }
-    }
+    for (const h of hosts) for (const r of h.addressedRows()) lastSeq.set(`${r.event}/${r.round}/${r.board}`, r.seq);
     // (the publishers gather states for a moment before storing them: let them finish, so what
     // the late client gets is what the broker retained, not a live delivery)
     await Promise.all(hosts.map((h) => h.mqtt.publisher.idle()));

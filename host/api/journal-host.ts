@@ -13,6 +13,7 @@ import { JournalError, type Journal } from '../journal/journal.ts';
 import type { AppendResult, ClockEventInput, ClockEventRow, GameRow, GameResult } from '../journal/types.ts';
 import { recordFromJournalRow } from '../mqtt/journal-topics.ts';
 import { foldEvent } from './live-state.ts';
+import { clockCommandRefusal } from './clock-command-rules.ts';
 import type { Hall } from '../tournament/model.ts';
 import type {
   Actor,
@@ -288,13 +289,7 @@ export class JournalHost implements HostState, CommandSink {
 
     if (!CLOCK_COMMANDS.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
     const status = game.result !== null ? 'finished' : (this.liveOf(game)?.status ?? 'ready');
-    let refusal: string | null = null;
-    // FIDE Laws 6.5: the arbiter starts White's clock; only a clock set up and not yet started can start.
-    if (command.type === 'start' && status !== 'ready') refusal = `${where} is ${status}, not ready: only a clock that has not started can be started`;
-    if (command.type === 'pause' && status !== 'running') refusal = `${where} is ${status}, not running`;
-    if (command.type === 'resume' && status !== 'paused') refusal = `${where} is ${status}, not paused`;
-    if ((command.type === 'adjust' || command.type === 'penalty' || command.type === 'set-moves') && this.liveOf(game) === null) refusal = `${where} has no game on its clock`;
-    if (command.type === 'configure' && status === 'running') refusal = `${where} is running: pause it first`;
+    const refusal = clockCommandRefusal(command.type, status, this.liveOf(game) !== null, where);
     if (refusal !== null) {
       this.record(command, actor, game, utcMs, 'rejected', refusal);
       return { ok: false, status: 409, reason: refusal };

@@ -19,6 +19,7 @@ import type {
   ResultView,
 } from './host-ports.ts';
 import { foldEvent } from './live-state.ts';
+import { clockCommandRefusal } from './clock-command-rules.ts';
 import { formatTimeControl, parseFormattedTimeControl, TimeControlError, type TimeControl } from '../../protocol/time-control.ts';
 
 export interface BoardSetup {
@@ -198,9 +199,10 @@ export class MemoryHost implements HostState, CommandSink {
     if (!board) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
     const status = board.live?.status ?? 'ready';
     const where = `board ${board.board} of ${board.event} round ${board.round}`;
+    const refusal = clockCommandRefusal(command.type, status, board.live !== null, where);
+    if (refusal !== null) return { ok: false, status: 409, reason: refusal };
     switch (command.type) {
       case 'configure': {
-        if (status === 'running') return { ok: false, status: 409, reason: `${where} is running: pause it first` };
         const next: BoardView = {
           ...board,
           timeControl: formatTimeControl(command.timeControl),
@@ -216,20 +218,6 @@ export class MemoryHost implements HostState, CommandSink {
         this.forward?.(command, next);
         return { ok: true, board: next };
       }
-      case 'start':
-        if (status !== 'ready') return { ok: false, status: 409, reason: `${where} is ${status}, not ready: only a clock that has not started can be started` };
-        break;
-      case 'pause':
-        if (status !== 'running') return { ok: false, status: 409, reason: `${where} is ${status}, not running` };
-        break;
-      case 'resume':
-        if (status !== 'paused') return { ok: false, status: 409, reason: `${where} is ${status}, not paused` };
-        break;
-      case 'adjust':
-      case 'penalty':
-      case 'set-moves':
-        if (board.live === null) return { ok: false, status: 409, reason: `${where} has no game on its clock` };
-        break;
       case 'result': {
         if (!RESULTS.has(command.result)) return { ok: false, status: 422, reason: `unknown result "${command.result}"` };
         const next = { ...board, result: command.result, resultConfirmed: false };
