@@ -16,6 +16,10 @@ import { assign, emit, enqueueActions, raise, setup } from 'xstate';
 import { other, type Side, type TimeControl } from '../protocol/time-control.ts';
 import {
   adjustTime,
+  recordResult,
+  reinstate,
+  setExtraIncrement,
+  takeBack,
   completeMove,
   fallFlag,
   flagDeadline,
@@ -33,32 +37,48 @@ import {
   startClock,
   turnElapsedMs,
   type ClockState,
+  type GameResult,
+  type ResultSource,
 } from './clock-core.ts';
 
-export { readClock, type ClockState } from './clock-core.ts';
+export { readClock, RESULTS, type ClockState, type GameResult, type ResultSource } from './clock-core.ts';
 
 export type ClockInput =
-  | { type: 'START'; at: number }
+  /** `sessionAt` (≤ at): the session's start, from which the default time counts (FIDE Laws 6.7.1). */
+  | { type: 'START'; at: number; sessionAt?: number }
   | { type: 'PRESS'; side: Side; at: number }
   | { type: 'ARRIVE'; side: Side; at: number }
   | { type: 'PAUSE'; at: number }
   | { type: 'RESUME'; at: number }
   | { type: 'ADJUST'; side: Side; ms: number; at: number }
   | { type: 'PENALTY'; side: Side; at: number }
-  | { type: 'SET_MOVES'; side: Side; moves: number; period?: number; at: number }
+  | { type: 'SET_MOVES'; side: Side; moves: number; at: number }
+  /** FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (paused or flagged). */
+  | { type: 'TAKEBACK'; at: number }
+  /** FIDE Laws 6.7.1 "unless the arbiter decides otherwise": overrule a forfeit. */
+  | { type: 'REINSTATE'; at: number }
+  /** FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it). */
+  | { type: 'INCREMENT'; ms: number; at: number }
+  /** The game's result: entered at the clock (players, arbiter) or sent by the host (also a correction). */
+  | { type: 'RESULT'; result: GameResult; by: ResultSource; at: number }
   | { type: 'NEW_GAME'; timeControl: TimeControl; at: number };
 
 type Times = { white: number; black: number };
 
 export type ClockOutput =
-  | ({ type: 'started'; at: number } & Times)
+  | ({ type: 'started'; at: number; sessionAt: number } & Times)
   | ({ type: 'move'; at: number; side: Side; move: number } & Times)
   | ({ type: 'flag'; at: number; side: Side } & Times)
   | { type: 'forfeit'; at: number; side: Side }
   | ({ type: 'paused' | 'resumed'; at: number } & Times)
   | ({ type: 'adjusted'; at: number; side: Side; ms: number; reason: 'arbiter' | 'penalty' } & Times)
   | { type: 'arrived'; at: number; side: Side }
-  | { type: 'moves-set'; at: number; side: Side; moves: number; period: number }
+  | ({ type: 'moves-set'; at: number; side: Side; moves: number; period: number; creditedMs: number } & Times)
+  /** `side` made the annulled move; `move` is its completed-move count afterwards. */
+  | ({ type: 'takeback'; at: number; side: Side; move: number; illegalMoves: number } & Times)
+  | ({ type: 'reinstated'; at: number } & Times)
+  | { type: 'increment-set'; at: number; ms: number }
+  | { type: 'result'; at: number; result: GameResult; by: ResultSource }
   | { type: 'new-game'; at: number }
   | { type: 'rejected'; at: number; input: ClockInput['type']; reason: string };
 
@@ -86,7 +106,7 @@ function restoredClock(input: ClockMachineInput): ClockState {
   const saved = input.restore;
   if (!saved) return initialClock(input.timeControl);
   // A power cut stops the clock where the last snapshot left it; the arbiter resumes.
-  if (saved.status === 'running') {
+  if (saved.status === 'running' && saved.result === null) {
     return { ...saved, status: 'paused', runningSince: null, turnActiveMs: turnElapsedMs(saved, saved.lastAt) };
   }
   return saved;
@@ -144,6 +164,11 @@ export const clockMachine = setup({
     isFlagged: ({ context }) => context.clock.status === 'flagged',
     isForfeited: ({ context }) => context.clock.status === 'forfeited',
     isPaused: ({ context }) => context.clock.status === 'paused',
+    hasResult: ({ context }) => context.clock.result !== null,
+    hasMoveToAnnul: ({ context }) => context.clock.undo !== null,
+    /** A session start after the start instant names no instant yet to come: refused. */
+    sessionInFuture: ({ event }) => event.type === 'START' && event.sessionAt !== undefined && event.sessionAt > event.at,
+    badIncrement: ({ event }) => event.type === 'INCREMENT' && (!Number.isSafeInteger(event.ms) || event.ms < 0),
     isRunning: ({ context }) => context.clock.status === 'running',
     forfeitPending: ({ context }) => forfeitDeadline(context.clock) !== null,
     /** Laws 6.10.2: play resumes after a flag only if the side on move has time again. */
@@ -158,9 +183,10 @@ export const clockMachine = setup({
     })),
     reraise: raise(({ event }) => event),
     start: enqueueActions(({ context, event, enqueue }) => {
-      const clock = startClock(context.clock, event.at);
+      const sessionAt = event.type === 'START' ? event.sessionAt : undefined;
+      const clock = startClock(context.clock, event.at, sessionAt);
       enqueue.assign({ clock });
-      enqueue.emit({ type: 'started', at: event.at, ...times(clock, event.at) });
+      enqueue.emit({ type: 'started', at: event.at, sessionAt: clock.startedAt ?? event.at, ...times(clock, event.at) });
     }),
     markPresent: enqueueActions(({ context, event, enqueue }) => {
       if (!('side' in event)) return;
@@ -199,9 +225,49 @@ export const clockMachine = setup({
     }),
     setMoves: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'SET_MOVES') return;
-      const clock = setMoves(context.clock, event.side, event.moves, event.period, event.at);
+      const { state: clock, creditedMs } = setMoves(context.clock, event.side, event.moves, event.at);
       enqueue.assign({ clock });
-      enqueue.emit({ type: 'moves-set', at: event.at, side: event.side, moves: clock[event.side].moves, period: clock[event.side].period });
+      enqueue.emit({
+        type: 'moves-set',
+        at: event.at,
+        side: event.side,
+        moves: clock[event.side].moves,
+        period: clock[event.side].period,
+        creditedMs,
+        ...times(clock, event.at),
+      });
+    }),
+    takeBack: enqueueActions(({ context, event, enqueue }) => {
+      const done = takeBack(context.clock, event.at);
+      if (done === null) return;
+      const clock = done.state;
+      enqueue.assign({ clock });
+      enqueue.emit({
+        type: 'takeback',
+        at: event.at,
+        side: done.side,
+        move: clock[done.side].moves,
+        illegalMoves: clock[done.side].illegalMoves,
+        ...times(clock, event.at),
+      });
+    }),
+    reinstate: enqueueActions(({ context, event, enqueue }) => {
+      const clock = reinstate(context.clock, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'reinstated', at: event.at, ...times(clock, event.at) });
+    }),
+    setIncrement: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'INCREMENT') return;
+      const clock = setExtraIncrement(context.clock, event.ms, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'increment-set', at: event.at, ms: clock.extraIncrementMs });
+    }),
+    recordResult: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'RESULT') return;
+      // A result ends the game: a clock still running stops at this instant.
+      const stopped = context.clock.status === 'running' ? pauseClock(context.clock, event.at) : context.clock;
+      enqueue.assign({ clock: recordResult(stopped, event.result, event.at) });
+      enqueue.emit({ type: 'result', at: event.at, result: event.result, by: event.by });
     }),
     newGame: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'NEW_GAME') return;
@@ -240,11 +306,13 @@ export const clockMachine = setup({
   initial: 'boot',
   on: {
     // Root handlers catch what no state handles; they leave the state as it is.
+    REINSTATE: { actions: { type: 'reject', params: 'nothing to reinstate: the game was not lost by default' } },
     '*': { actions: { type: 'reject', params: 'ignored in this state' } },
   },
   states: {
     boot: {
       always: [
+        { guard: 'hasResult', target: 'over' },
         { guard: 'isPaused', target: 'paused' },
         { guard: 'isFlagged', target: 'flagged' },
         { guard: 'isForfeited', target: 'forfeited' },
@@ -253,7 +321,10 @@ export const clockMachine = setup({
     },
     ready: {
       on: {
-        START: { target: 'running', actions: 'start' },
+        START: [
+          { guard: 'sessionInFuture', actions: { type: 'reject', params: 'the session start is after the start instant' } },
+          { target: 'running', actions: 'start' },
+        ],
         PRESS: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
           // Common practice: Black pressing while the clock is ready starts White's clock.
@@ -264,6 +335,9 @@ export const clockMachine = setup({
         ARRIVE: { actions: 'markPresent' },
         ADJUST: { actions: 'adjust' },
         SET_MOVES: { actions: 'setMoves' },
+        INCREMENT: [{ guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } }, { actions: 'setIncrement' }],
+        TAKEBACK: { actions: { type: 'reject', params: 'no move to take back: the game has not started' } },
+        RESULT: { actions: { type: 'reject', params: 'the game has not started' } },
         NEW_GAME: { actions: 'newGame' },
       },
     },
@@ -296,10 +370,15 @@ export const clockMachine = setup({
           { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
           { target: '#clock.running', reenter: true, actions: 'penalty' },
         ],
-        SET_MOVES: [
+        // Corrections that move the game back or change its rules are made with the clock stopped.
+        SET_MOVES: { actions: { type: 'reject', params: 'pause the clock before correcting a move counter' } },
+        TAKEBACK: { actions: { type: 'reject', params: 'pause the clock before taking a move back' } },
+        INCREMENT: { actions: { type: 'reject', params: 'pause the clock before setting an increment' } },
+        RESULT: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
           { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.running', reenter: true, actions: 'setMoves' },
+          // A result recorded while the clock runs (by the host) stops it: the game is over.
+          { target: '#clock.over', actions: 'recordResult' },
         ],
         NEW_GAME: { actions: { type: 'reject', params: 'pause the clock before starting a new game' } },
       },
@@ -344,6 +423,23 @@ export const clockMachine = setup({
           { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
           { actions: 'setMoves' },
         ],
+        TAKEBACK: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { guard: 'hasMoveToAnnul', target: '#clock.paused', reenter: true, actions: 'takeBack' },
+          { actions: { type: 'reject', params: 'no completed move to take back' } },
+        ],
+        INCREMENT: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { actions: 'setIncrement' },
+        ],
+        RESULT: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { target: '#clock.over', actions: 'recordResult' },
+        ],
         NEW_GAME: { target: 'ready', actions: 'newGame' },
       },
     },
@@ -366,12 +462,22 @@ export const clockMachine = setup({
         ADJUST: { actions: 'adjust' },
         PENALTY: { actions: 'penalty' },
         SET_MOVES: { actions: 'setMoves' },
+        INCREMENT: [{ guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } }, { actions: 'setIncrement' }],
+        TAKEBACK: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          // The annulled move's times come back; the clock stands paused (a default time
+          // that passed meanwhile is applied there, at once).
+          { guard: 'hasMoveToAnnul', target: 'paused', actions: 'takeBack' },
+          { actions: { type: 'reject', params: 'no completed move to take back' } },
+        ],
         RESUME: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
           // Laws 6.10.2: after the arbiter's correction the game goes on.
           { guard: 'turnHasTime', target: 'resuming', actions: 'resume' },
           { actions: { type: 'reject', params: 'the side on move has no time: adjust first' } },
         ],
+        // FIDE Laws 6.9: the arbiter or the players record the result; the clock never does on its own.
+        RESULT: { target: 'over', actions: 'recordResult' },
         NEW_GAME: { target: 'ready', actions: 'newGame' },
       },
     },
@@ -379,10 +485,27 @@ export const clockMachine = setup({
     resuming: {
       always: [{ guard: 'forfeitPending', target: 'expiring' }, { target: 'running' }],
     },
-    // FIDE Laws 6.7.1: a forfeit ends the game; the clock stops for good.
+    // FIDE Laws 6.7.1: a forfeit ends the game, unless the arbiter decides otherwise.
+    // Time changes do nothing to a forfeited game until it is reinstated.
     forfeited: {
       on: {
+        REINSTATE: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          { target: 'paused', actions: 'reinstate' },
+        ],
+        ADJUST: { actions: { type: 'reject', params: 'the game was lost by default: reinstate it first' } },
+        PENALTY: { actions: { type: 'reject', params: 'the game was lost by default: reinstate it first' } },
+        RESULT: { target: 'over', actions: 'recordResult' },
         NEW_GAME: { target: 'ready', actions: 'newGame' },
+      },
+    },
+    // A game with a result is over at the clock: nothing resumes it. Only a new game, or
+    // a result correction (from the host), changes it.
+    over: {
+      on: {
+        RESULT: { actions: 'recordResult' },
+        NEW_GAME: { target: 'ready', actions: 'newGame' },
+        '*': { actions: { type: 'reject', params: 'the game is over: it has a result' } },
       },
     },
   },

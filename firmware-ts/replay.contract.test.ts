@@ -738,19 +738,21 @@ describe('replay contract: several games in one stream (issue §5)', () => {
 });
 
 describe('replay extension: set-moves, the arbiter\'s move-counter correction (FIDE Laws 6.10.2; docs/replay.md)', () => {
-  it('a corrected counter moves the move-40 bonus: set to 38 after White\'s 2nd move, the bonus comes at White\'s next two moves', () => {
+  it('a corrected counter moves the move-40 bonus: set to 38 while paused, the bonus comes at White\'s move 40, once', () => {
     // Classical 40/5400+30:900+30, before-move: White starts with 5 430 000.
     // White's move 1 at 10 000: 5 430 000 − 10 000 + 30 000 = 5 450 000.
-    // The arbiter finds the clock missed presses: White's counter is 38 (period 0).
-    // Black's move 1 at 20 000 (10 000 used): 5 430 000 − 10 000 + 30 000 = 5 450 000.
+    // Paused at 12 000 (Black used 2 000); the arbiter finds the clock missed presses: White's counter is 38.
+    // Resumed at 15 000; Black's move 1 at 20 000 (2 000 + 5 000 used): 5 430 000 − 7 000 + 30 000 = 5 453 000.
     // White's move 39 at 30 000 (10 000 used): 5 450 000 − 10 000 + 30 000 = 5 470 000.
-    // Black's move 2 at 40 000: 5 450 000 − 10 000 + 30 000 = 5 470 000.
+    // Black's move 2 at 40 000: 5 453 000 − 10 000 + 30 000 = 5 473 000.
     // White's move 40 at 50 000 ends period 0: 5 470 000 − 10 000 + 900 000 + 30 000 = 6 390 000.
     const out = replay([
       setup({ preset: 'classical' }),
       start(0),
       press(10_000, 'white'),
-      { t: 15_000, type: 'set-moves', side: 'white', moves: 38 },
+      { t: 12_000, type: 'pause' },
+      { t: 13_000, type: 'set-moves', side: 'white', moves: 38 },
+      { t: 15_000, type: 'resume' },
       press(20_000, 'black'),
       press(30_000, 'white'),
       press(40_000, 'black'),
@@ -758,8 +760,8 @@ describe('replay extension: set-moves, the arbiter\'s move-counter correction (F
     ]);
     expect(ofType(out, 'move').filter((o) => o.side === 'white')).toEqual([
       move(10_000, 'white', 1, 5_450_000, 5_430_000),
-      move(30_000, 'white', 39, 5_470_000, 5_450_000),
-      move(50_000, 'white', 40, 6_390_000, 5_470_000),
+      move(30_000, 'white', 39, 5_470_000, 5_453_000),
+      move(50_000, 'white', 40, 6_390_000, 5_473_000),
     ]);
   });
 

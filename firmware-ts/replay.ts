@@ -15,6 +15,7 @@ import {
   type TimeControl,
   type TimeControlOptions,
 } from '../protocol/time-control.ts';
+import { periodForMoves } from './clock-core.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from './clock.machine.ts';
 import { StepClock } from './step-clock.ts';
 
@@ -32,8 +33,22 @@ type Json = Record<string, unknown>;
 
 /** A press line in its canonical spelling (t has at most 15 digits: a safe integer). */
 const PRESS_LINE = /^\{"t":(0|[1-9][0-9]{0,14}),"type":"press","side":"(white|black)"\}$/;
-const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty', 'set-moves']);
-const TIMED_TYPES = new Set(['start', 'press', 'arrive', 'pause', 'resume', 'adjust', 'penalty', 'set-moves', 'end']);
+const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty', 'set-moves', 'moves']);
+const TIMED_TYPES = new Set([
+  'start',
+  'press',
+  'arrive',
+  'pause',
+  'resume',
+  'adjust',
+  'penalty',
+  'set-moves',
+  'moves',
+  'takeback',
+  'reinstate',
+  'increment',
+  'end',
+]);
 
 function describe(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
@@ -75,8 +90,19 @@ export function setupTimeControl(line: Json): TimeControl {
 }
 
 /** The output line for a clock output, or null for outputs the replay contract does not print. */
-function outputLine(out: ClockOutput): string | null {
+function outputLine(out: ClockOutput, input: string): string | null {
   switch (out.type) {
+    case 'takeback':
+      return `{"t":${out.at},"type":"takeback","side":"${out.side}","move":${out.move},"white":${out.white},"black":${out.black}}`;
+    case 'moves-set':
+      return `{"t":${out.at},"type":"moves","side":"${out.side}","moves":${out.moves},"period":${out.period},"white":${out.white},"black":${out.black}}`;
+    case 'reinstated':
+      return `{"t":${out.at},"type":"reinstated","white":${out.white},"black":${out.black}}`;
+    case 'increment-set':
+      return `{"t":${out.at},"type":"increment","ms":${out.ms}}`;
+    case 'rejected':
+      // A well-formed input the clock refuses in its state: nothing changed (no input error).
+      return `{"t":${out.at},"type":"rejected","input":"${input}","reason":${JSON.stringify(out.reason)}}`;
     case 'move':
       return `{"t":${out.at},"type":"move","side":"${out.side}","move":${out.move},"white":${out.white},"black":${out.black}}`;
     case 'flag':
@@ -98,6 +124,8 @@ export class Replayer {
   private actor: Actor<typeof clockMachine> | null = null;
   private clock: StepClock | null = null;
   private lastT = 0;
+  /** The replay type of the input being applied (named in a `rejected` line). */
+  private inputType = 'press';
 
   /** `firstLine`: the number of the first line fed (a batch from the middle of a stream). */
   constructor(
@@ -118,6 +146,7 @@ export class Replayer {
     // general JSON parse (a line in any other spelling takes the general path below).
     const press = PRESS_LINE.exec(text);
     if (press !== null && this.actor) {
+      this.inputType = 'press';
       return this.step({ type: 'PRESS', side: press[2] as Side, at: Number(press[1]) }, Number(press[1]));
     }
     if (text.trim() === '') return; // blank lines carry nothing
@@ -142,7 +171,14 @@ export class Replayer {
       throw new ReplayError(this.lineNo, `"t" must be a whole number of milliseconds ≥ 0, got ${describe(t)}`);
     }
     if (t < this.lastT) throw new ReplayError(this.lineNo, `"t" went backwards: ${t} after ${this.lastT}`);
-    this.step(this.input(type, line, t), t);
+    const input = this.input(type, line, t);
+    this.inputType = type;
+    if (input === 'refused') {
+      this.lastT = t;
+      this.clock!.advanceTo(t);
+      return;
+    }
+    this.step(input, t);
   }
 
   /** Deadlines at or before t fire first (at their own instants), then the input. */
@@ -164,7 +200,8 @@ export class Replayer {
     this.actor = null;
   }
 
-  private input(type: string, line: Json, at: number): ClockInput | null {
+  /** The clock input of a line; null for `end`; 'refused' when the line was answered here. */
+  private input(type: string, line: Json, at: number): ClockInput | null | 'refused' {
     let side: 'white' | 'black' = 'white';
     if (SIDE_TYPES.has(type)) {
       if (line.side !== 'white' && line.side !== 'black') {
@@ -173,8 +210,27 @@ export class Replayer {
       side = line.side;
     }
     switch (type) {
-      case 'start':
-        return { type: 'START', at };
+      case 'start': {
+        // FIDE Laws 6.7.1: the default time counts from the session's start, given when the board starts late.
+        const session = line.session;
+        if (session === undefined || session === null) return { type: 'START', at };
+        if (typeof session !== 'number' || !Number.isSafeInteger(session) || session < 0) {
+          throw new ReplayError(this.lineNo, `"session" must be a whole number of milliseconds ≥ 0, got ${describe(session)}`);
+        }
+        if (session > at) throw new ReplayError(this.lineNo, `"session" ${session} is after "t" ${at}: the session starts at or before the clock`);
+        return { type: 'START', at, sessionAt: session };
+      }
+      case 'takeback':
+        return { type: 'TAKEBACK', at };
+      case 'reinstate':
+        return { type: 'REINSTATE', at };
+      case 'increment': {
+        const ms = line.ms;
+        if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
+          throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds ≥ 0, got ${describe(ms)}`);
+        }
+        return { type: 'INCREMENT', ms, at };
+      }
       case 'press':
         return { type: 'PRESS', side, at };
       case 'arrive':
@@ -192,6 +248,7 @@ export class Replayer {
         }
         return { type: 'ADJUST', side, ms, at };
       }
+      case 'moves':
       case 'set-moves': {
         const moves = line.moves;
         if (typeof moves !== 'number' || !Number.isSafeInteger(moves) || moves < 0) {
@@ -201,7 +258,18 @@ export class Replayer {
         if (period !== undefined && (typeof period !== 'number' || !Number.isSafeInteger(period) || period < 0)) {
           throw new ReplayError(this.lineNo, `"period" must be a whole number ≥ 0, got ${describe(period)}`);
         }
-        return { type: 'SET_MOVES', side, moves, period, at };
+        if (typeof period === 'number') {
+          // The period follows from the count (FIDE Laws 6.10.2); a period that contradicts it is refused.
+          const tc = this.actor!.getSnapshot().context.clock.timeControl;
+          const derived = periodForMoves(tc, side, moves);
+          if (period !== derived) {
+            this.write(
+              `{"t":${at},"type":"rejected","input":"${type}","reason":${JSON.stringify(`period ${period} contradicts ${moves} completed moves (period ${derived})`)}}`,
+            );
+            return 'refused';
+          }
+        }
+        return { type: 'SET_MOVES', side, moves, at };
       }
       default: // 'end'
         return null;
@@ -220,7 +288,7 @@ export class Replayer {
     const clock = new StepClock();
     const actor = createActor(clockMachine, { input: { timeControl: tc }, clock });
     actor.on('*', (out) => {
-      const text = outputLine(out);
+      const text = outputLine(out, this.inputType);
       if (text !== null) this.write(text);
     });
     actor.start();
