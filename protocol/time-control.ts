@@ -178,7 +178,7 @@ export function parseSideControl(value: unknown): SideControl {
 
 export type PresetName = 'classical' | 'rapid' | 'armageddon' | 'sudden-death-60';
 
-/** Presets named after the regulations in shared/seeds (see DIGEST.md). */
+/** Presets named after the regulations the project was built for (docs/regulations.md). */
 export const PRESETS: Readonly<Record<PresetName, { white: string; black: string; label: string }>> = {
   // Slovenian final: 90 min / 40 moves + 15 min, 30 s per move from move 1.
   classical: { white: '40/5400+30:900+30', black: '40/5400+30:900+30', label: '90 min/40 moves + 15 min, +30 s per move' },
