@@ -52,15 +52,19 @@ export function fileSnapshotStore(dir: string, name = 'clock-state.json'): Snaps
   };
 }
 
-/** Keeps the snapshot in memory (tests, the fleet): survives a simulated power cut, not a real one. */
+/**
+ * Keeps the snapshot in memory (tests, the fleet): survives a simulated power cut, not a real
+ * one. The clock state is immutable (every step makes a new value), so the store keeps the
+ * value itself: no copy per press, however long the game's take-back history grows.
+ */
 export function memorySnapshotStore(): SnapshotStore & { saves: number } {
-  let saved: string | null = null;
+  let saved: ClockState | null = null;
   return {
     saves: 0,
     save(state) {
-      saved = JSON.stringify(state);
+      saved = state;
       this.saves++;
     },
-    load: () => (saved === null ? null : (JSON.parse(saved) as ClockState)),
+    load: () => saved,
   };
 }
