@@ -100,7 +100,7 @@ describe('chessclock replay: exit status and streams (issue §5)', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('house rule 10: a FILE that does not exist is an error naming the file', async () => {
+  it('docs/architecture.md rule 10: a FILE that does not exist is an error naming the file', async () => {
     const missing = join(dir, 'no-such-file.jsonl');
     const r = await run([missing]);
     expect(r.code).not.toBe(0);

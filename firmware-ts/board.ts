@@ -1,6 +1,6 @@
 // The Johnny-Five side of the clock: builds the components the hardware map names on a
 // board, and nothing else. No rule lives here: buttons report edges, the screen paints
-// text it is given, LEDs and piezo do what they are told (ARCHITECTURE rule 4).
+// text it is given, LEDs and piezo do what they are told (docs/architecture.md rule 4).
 //
 // The board is either a Johnny-Five IO plugin instance (`io`: the simulator's virtual
 // board, mock-firmata in tests) or a serial port running StandardFirmata (`port`).

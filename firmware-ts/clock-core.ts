@@ -1,7 +1,7 @@
 // Pure clock arithmetic. Plain values in, plain values out; time is always passed in
-// as integer milliseconds on the clock's monotonic time base (house rule 1).
+// as integer milliseconds on the clock's monotonic time base (docs/architecture.md rule 1).
 //
-// Remaining time is computed, never counted down (house rule 3):
+// Remaining time is computed, never counted down (docs/architecture.md rule 3):
 //   remaining = creditedMs − chargedMs − (charge of the turn in progress)
 // where credited = base + increments + period bonuses + delay refunds + sandclock
 // credits + arbiter adjustments, and charged = running time minus delay allowances.

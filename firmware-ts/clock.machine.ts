@@ -1,10 +1,10 @@
-// The clock statechart: the one implementation of the clock rules (house rule 5).
+// The clock statechart: the one implementation of the clock rules (docs/architecture.md rule 5).
 // The physical clock, the simulator, the terminal demo and `chessclock replay` all run
 // this machine; each mode (classical with the move-40 bonus, rapid, armageddon, sudden
 // death, forfeit on lateness, delays, sandclock) is configuration, not a copy.
 //
 // Time comes only from events: every input carries `at`, the integer millisecond at
-// which it arrived on the clock's monotonic time base (house rule 2). Flag and forfeit
+// which it arrived on the clock's monotonic time base (docs/architecture.md rule 2). Flag and forfeit
 // are scheduled with `after` at the exact deadline computed from the context; the
 // machine never counts ticks. The arithmetic lives in clock-core.ts.
 //

@@ -1,5 +1,5 @@
 // Real time for the firmware. The runtime reads the monotonic clock in one place only,
-// protocol/monotonic.ts (house rule 1), which the host link uses too; this module turns
+// protocol/monotonic.ts (docs/architecture.md rule 1), which the host link uses too; this module turns
 // it into the firmware's Timebase (integer milliseconds, Node's timers).
 import { monotonicNowMs as protocolNowMs } from '../protocol/monotonic.ts';
 import type { Timebase } from './timebase.ts';

@@ -11,7 +11,7 @@
 // ms over a long day); `reanchor()` exists for a host that runs for days, and logs the
 // step it makes so the journal's reader knows.
 //
-// The monotonic clock itself is read by protocol/monotonic.ts (house rule 1: one reader
+// The monotonic clock itself is read by protocol/monotonic.ts (docs/architecture.md rule 1: one reader
 // per runtime); this module reads only the wall clock, once per anchor.
 import { systemTime, type TimeSource } from '../protocol/monotonic.ts';
 import { hostToUtcMs, type UtcReference } from '../protocol/time-sync.ts';

@@ -1,4 +1,4 @@
-// Envelope codec: errors as values, validation after decode (ARCHITECTURE rule 6), unknown
+// Envelope codec: errors as values, validation after decode (docs/architecture.md rule 6), unknown
 // fields and body cases of a newer minor version skipped (chessclock.proto header).
 import { toBinary, create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';

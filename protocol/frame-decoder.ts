@@ -1,5 +1,5 @@
 // SLIP frame bytes -> checked Envelopes. Bad frames are dropped and counted, never thrown
-// and never emitted as 'error' (ARCHITECTURE rule 6): a serial line carries noise, partial
+// and never emitted as 'error' (docs/architecture.md rule 6): a serial line carries noise, partial
 // frames after a reconnect, and peers of other versions. SLIP unescaping is serialport's own
 // SlipDecoder (@serialport/parser-slip-encoder); this file adds what it lacks for a hostile
 // line:

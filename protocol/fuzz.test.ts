@@ -1,4 +1,4 @@
-// Hostile bytes (ARCHITECTURE rule 8, mqtt-packet's testRandom): random input never makes the
+// Hostile bytes (docs/architecture.md rule 8, mqtt-packet's testRandom): random input never makes the
 // decoder throw and never yields an envelope that fails validation; random valid envelopes
 // survive the wire unchanged.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The one module in protocol/ that reads the monotonic clock (house rule 1).
+// The one module in protocol/ that reads the monotonic clock (docs/architecture.md rule 1).
 // Everything else in the protocol receives time through a `TimeSource`, so tests
 // can drive it with `FakeTime` (protocol/testing/fake-time.ts) instead of waiting.
 

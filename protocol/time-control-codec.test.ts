@@ -1,5 +1,5 @@
 // The time control on the wire must mean exactly what protocol/time-control.ts means, and a
-// bad one is refused naming the field (ARCHITECTURE rule 10).
+// bad one is refused naming the field (docs/architecture.md rule 10).
 import { create } from '@bufbuild/protobuf';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

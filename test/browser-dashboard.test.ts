@@ -92,7 +92,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
 
   it('shows each board, who is on move, and both times as the clocks advance', async () => {
     await expect.poll(() => page.locator('article.board').count()).toBe(4);
-    // The knockout break counts down to the tie-break game (house rule 3: computed, repainted).
+    // The knockout break counts down to the tie-break game (docs/architecture.md rule 3: computed, repainted).
     expect(await text('final-3', '.label')).toBe(`${FINAL} · R1 · B3 · G3 rapid`);
     await expect.poll(() => text('final-3', '.result')).toBe('break: 30:00 until the start · 900+10');
     expect(await page.locator('[data-board-id="final-3"]').getAttribute('data-status')).toBe('break');

@@ -61,7 +61,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     expect(c.clock.firmware.reading().status).toBe('running'); // the clock was not paused
   }, 30_000);
 
-  it('ARCHITECTURE rule 10: a Configure the clock refuses (running) is a ClockRefusedError with its reason; the clock keeps its game', async () => {
+  it('docs/architecture.md rule 10: a Configure the clock refuses (running) is a ClockRefusedError with its reason; the clock keeps its game', async () => {
     rig = await buildRig();
     const game = await configuredFor(rig, 1);
     const c = rig.clocks[0];

@@ -1,5 +1,5 @@
 // The life of one clock's line on the host, as an XState v5 machine (one actor per clock:
-// ARCHITECTURE rule 9). It only decides WHEN to open, greet, give up and retry; the
+// docs/architecture.md rule 9). It only decides WHEN to open, greet, give up and retry; the
 // effects (opening a serial port, creating the Link, journaling) are the actors and actions
 // that `clock-session.ts` provides with `machine.provide(...)`, and tests replace.
 //

@@ -1,6 +1,6 @@
 // One actor per knockout mini-match: wraps the pure `knockoutStep` (the only place the
 // match rules live) and adds what a live hall needs on top: the break before the rapid
-// play-off is an XState `after` deadline computed from context (house rule 2: the clock
+// play-off is an XState `after` deadline computed from context (docs/architecture.md rule 2: the clock
 // schedules the deadline, nothing counts ticks), and outputs are emitted for the host to
 // configure the board's clock, show the countdown, and record the decision.
 //
