@@ -113,6 +113,20 @@ function restoredClock(input: ClockMachineInput): ClockState {
 }
 
 /**
+ * The transitions of an input while a deadline may be pending: an input stamped before
+ * the last step is refused, and a deadline due by the input's instant fires first, the
+ * input then being handled again in the state the deadline led to (deadlines come
+ * before inputs at the same millisecond: a press at the flag instant is too late).
+ */
+function inTime<T>(...then: T[]) {
+  return [
+    { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+    { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+    ...then,
+  ] as const;
+}
+
+/**
  * One side's clock running. Its timer is the earliest deadline (the flag, or the
  * default time); completing the move goes to the other side, which arms a new timer.
  */
@@ -349,37 +363,21 @@ export const clockMachine = setup({
         black: turnState('black'),
       },
       on: {
-        ARRIVE: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+        ARRIVE: inTime(
           // An arrival can lift the forfeit deadline: reschedule.
           { target: '#clock.running', reenter: true, actions: 'markPresent' },
-        ],
-        PAUSE: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.paused', actions: 'pause' },
-        ],
-        ADJUST: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.running', reenter: true, actions: 'adjust' },
-        ],
-        PENALTY: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.running', reenter: true, actions: 'penalty' },
-        ],
+        ),
+        PAUSE: inTime({ target: '#clock.paused', actions: 'pause' }),
+        ADJUST: inTime({ target: '#clock.running', reenter: true, actions: 'adjust' }),
+        PENALTY: inTime({ target: '#clock.running', reenter: true, actions: 'penalty' }),
         // Corrections that move the game back or change its rules are made with the clock stopped.
         SET_MOVES: { actions: { type: 'reject', params: 'pause the clock before correcting a move counter' } },
         TAKEBACK: { actions: { type: 'reject', params: 'pause the clock before taking a move back' } },
         INCREMENT: { actions: { type: 'reject', params: 'pause the clock before setting an increment' } },
-        RESULT: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+        RESULT: inTime(
           // A result recorded while the clock runs (by the host) stops it: the game is over.
           { target: '#clock.over', actions: 'recordResult' },
-        ],
+        ),
         NEW_GAME: { actions: { type: 'reject', params: 'pause the clock before starting a new game' } },
       },
     },
@@ -392,54 +390,26 @@ export const clockMachine = setup({
         idle: {},
       },
       on: {
-        PRESS: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+        PRESS: inTime(
           // Laws 6.11: while paused a press changes no time, but a player is there.
           { target: '#clock.paused', reenter: true, actions: 'markPresent' },
-        ],
-        ARRIVE: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.paused', reenter: true, actions: 'markPresent' },
-        ],
-        RESUME: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.running', actions: 'resume' },
-        ],
-        ADJUST: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { actions: 'adjust' },
-        ],
-        PENALTY: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { actions: 'penalty' },
-        ],
-        SET_MOVES: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { actions: 'setMoves' },
-        ],
-        TAKEBACK: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+        ),
+        ARRIVE: inTime({ target: '#clock.paused', reenter: true, actions: 'markPresent' }),
+        RESUME: inTime({ target: '#clock.running', actions: 'resume' }),
+        ADJUST: inTime({ actions: 'adjust' }),
+        PENALTY: inTime({ actions: 'penalty' }),
+        SET_MOVES: inTime({ actions: 'setMoves' }),
+        TAKEBACK: inTime(
           { guard: 'hasMoveToAnnul', target: '#clock.paused', reenter: true, actions: 'takeBack' },
           { actions: { type: 'reject', params: 'no completed move to take back' } },
-        ],
+        ),
         INCREMENT: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
           { guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } },
           { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
           { actions: 'setIncrement' },
         ],
-        RESULT: [
-          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
-          { target: '#clock.over', actions: 'recordResult' },
-        ],
+        RESULT: inTime({ target: '#clock.over', actions: 'recordResult' }),
         NEW_GAME: { target: 'ready', actions: 'newGame' },
       },
     },
