@@ -1,7 +1,7 @@
 // The clock's side of the link to the host (docs/protocol.md; docs/firmware.md "Link").
 //
-//  - every clock event (statechart output) and every result entered at the clock goes to
-//    the host as a sequenced ClockEvent; the link's outbox holds it until the host acks
+//  - every clock event (statechart output, a result entered at the clock included) goes to
+//    the host as a sequenced ClockEvent (a result the host sent is not echoed); the link's outbox holds it until the host acks
 //    it, and with a file store it survives a restart of the process;
 //  - Configure from the host starts a new game with its control (ConfigureAck), unless the
 //    clock is running or the control is bad (a sequenced Nack saying why; the clock keeps
@@ -24,12 +24,12 @@ import {
   type Configure,
 } from '../protocol/gen/chessclock_pb.ts';
 import { createLink, DEFAULT_BAUD_RATE, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
+import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
-import type { ClockFirmware, ResultEntry } from './clock-firmware.ts';
-import type { ClockStatus } from './clock-core.ts';
+import type { ClockFirmware } from './clock-firmware.ts';
+import type { ClockState, ClockStatus, GameResult } from './clock-core.ts';
 import type { ClockInput, ClockOutput } from './clock.machine.ts';
-import type { GameResult } from './menu.machine.ts';
 import type { Timebase } from './timebase.ts';
 
 export const FIRMWARE_VERSION = '0.1.0';
@@ -49,13 +49,24 @@ const FROM_RESULT = new Map<WireResult, GameResult>([
   [WireResult.BLACK_WINS, '0-1'],
 ]);
 
-/** The ClockEvent body for a statechart output, or null for outputs the host does not need. */
-export function clockEventBody(out: ClockOutput | ResultEntry, status: ClockStatus, times: { white: number; black: number }): BodyInit | null {
+/**
+ * The ClockEvent body for a statechart output, or null for outputs the host does not need.
+ * `clock`, when given, is the clock state after the output (a take-back reports the period
+ * the side is back in from it).
+ */
+export function clockEventBody(
+  out: ClockOutput,
+  status: ClockStatus,
+  times: { white: number; black: number },
+  clock?: Pick<ClockState, 'white' | 'black'>,
+): BodyInit | null {
   const base = { atMs: out.at >>> 0, status: STATUS[status], whiteMs: times.white, blackMs: times.black };
   const ev = (value: Record<string, unknown>): BodyInit => ({ case: 'clockEvent', value: { ...base, ...value } }) as BodyInit;
   switch (out.type) {
     case 'started':
-      return ev({ kind: ClockEvent_Kind.STARTED, whiteMs: out.white, blackMs: out.black });
+      // FIDE Laws 6.7.1: the default time counts from the session start, sent as a duration
+      // before this event (a uint32 instant could not say "before the clock booted").
+      return ev({ kind: ClockEvent_Kind.STARTED, whiteMs: out.white, blackMs: out.black, sessionElapsedMs: Math.max(0, out.at - out.sessionAt) >>> 0 });
     case 'move':
       return ev({ kind: ClockEvent_Kind.MOVED, side: SIDE[out.side], moveNumber: out.move, whiteMs: out.white, blackMs: out.black });
     case 'flag':
@@ -71,9 +82,29 @@ export function clockEventBody(out: ClockOutput | ResultEntry, status: ClockStat
     case 'arrived':
       return ev({ kind: ClockEvent_Kind.ARRIVED, side: SIDE[out.side] });
     case 'result':
+      // A result the host sent (ENTER_RESULT) is the host's own: not echoed back to it.
+      if (out.by === 'host') return null;
       return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result], byArbiter: out.by === 'arbiter' });
     case 'moves-set':
-      return ev({ kind: ClockEvent_Kind.MOVES_SET, side: SIDE[out.side], moveNumber: out.moves, period: out.period });
+      // FIDE Laws 6.10.2: the period follows from the count; a later period's time credited once (adjust_ms).
+      return ev({ kind: ClockEvent_Kind.MOVES_SET, side: SIDE[out.side], moveNumber: out.moves, period: out.period, adjustMs: out.creditedMs, whiteMs: out.white, blackMs: out.black });
+    case 'takeback':
+      // FIDE Laws 7.5.1 with 6.10.2: `side`'s last move annulled; the times are the restored ones.
+      return ev({
+        kind: ClockEvent_Kind.TAKEN_BACK,
+        side: SIDE[out.side],
+        moveNumber: out.move,
+        illegalMoves: out.illegalMoves,
+        ...(clock ? { period: clock[out.side].period } : {}),
+        whiteMs: out.white,
+        blackMs: out.black,
+      });
+    case 'reinstated':
+      // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the forfeit is overruled.
+      return ev({ kind: ClockEvent_Kind.REINSTATED, whiteMs: out.white, blackMs: out.black });
+    case 'increment-set':
+      // FIDE Guidelines III.4: the quickplay increment now in force.
+      return ev({ kind: ClockEvent_Kind.INCREMENT_SET, incrementMs: out.ms });
     default:
       // new-game is answered by ConfigureAck; rejected inputs change nothing.
       return null;
@@ -86,7 +117,8 @@ export function commandInput(cmd: Command, at: number): ClockInput | { error: st
   const needSide = (kind: string) => ({ error: `command ${kind}: "side" must be white or black` });
   switch (cmd.kind) {
     case Command_Kind.START:
-      return { type: 'START', at };
+      // The session began session_elapsed_ms before this command arrived (0: it begins now).
+      return cmd.sessionElapsedMs > 0 ? { type: 'START', at, sessionAt: at - cmd.sessionElapsedMs } : { type: 'START', at };
     case Command_Kind.PAUSE:
       return { type: 'PAUSE', at };
     case Command_Kind.RESUME:
@@ -97,6 +129,18 @@ export function commandInput(cmd: Command, at: number): ClockInput | { error: st
       return side ? { type: 'PENALTY', side, at } : needSide('penalty');
     case Command_Kind.SET_MOVES:
       return side ? { type: 'SET_MOVES', side, moves: cmd.moves, at } : needSide('set moves');
+    case Command_Kind.ARRIVE:
+      return side ? { type: 'ARRIVE', side, at } : needSide('arrive');
+    case Command_Kind.TAKEBACK:
+      return { type: 'TAKEBACK', at };
+    case Command_Kind.REINSTATE:
+      return { type: 'REINSTATE', at };
+    case Command_Kind.INCREMENT:
+      return cmd.ms >= 0 ? { type: 'INCREMENT', ms: cmd.ms, at } : { error: `command increment: "ms" must be 0 or more, got ${cmd.ms}` };
+    case Command_Kind.ENTER_RESULT: {
+      const result = FROM_RESULT.get(cmd.result);
+      return result ? { type: 'RESULT', result, by: 'host', at } : { error: 'enter result: "result" must be 1-0, 1/2-1/2 or 0-1' };
+    }
     default:
       return { error: `command kind ${Command_Kind[cmd.kind] ?? cmd.kind} is not a clock input` };
   }
@@ -114,6 +158,8 @@ export interface ClockLinkOptions {
   /** Status heartbeat interval (firmware time); 0 = none. Default 1000 ms. */
   statusIntervalMs?: number;
   bootId?: number;
+  /** The protocol version the clock announces (default: this code's). Tests play older clocks with it. */
+  protocolVersion?: ProtocolVersion;
 }
 
 export interface ClockLink {
@@ -139,6 +185,7 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
     identity: { serialId: options.serialId, firmwareVersion: FIRMWARE_VERSION, bootId: options.bootId ?? randomInt(0, 2 ** 32 - 1) },
     time,
     outboxStore: options.outboxStore,
+    ...(options.protocolVersion ? { version: options.protocolVersion } : {}),
   });
   // A send is settled by the host's ack; an unacknowledged event stays in the outbox and is
   // resent after a reconnect, so a failure here is not an error of the clock.
@@ -155,19 +202,15 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
       });
   };
 
+  // A result entered at the clock (players or arbiter) is the statechart's RESULT input, so it
+  // reaches the host as that output, like every other clock event.
   const onOutput = (out: ClockOutput) => {
     const reading = firmware.reading(out.at);
-    const body = clockEventBody(out, reading.status, { white: reading.white, black: reading.black });
+    const body = clockEventBody(out, reading.status, { white: reading.white, black: reading.black }, firmware.state());
     if (body) send(body);
     if (out.type === 'rejected') pendingCommand?.(out.reason);
   };
-  const onResult = (entry: ResultEntry) => {
-    const reading = firmware.reading(entry.at);
-    const body = clockEventBody(entry, reading.status, reading);
-    if (body) send(body);
-  };
   firmware.on('output', onOutput);
-  firmware.on('result', onResult);
 
   const nack = (m: ReceivedMessage, code: Nack_Code, reason: string) =>
     send({ case: 'nack', value: { refusedSeq: m.seq, code, reason: reason.slice(0, 128) } } as BodyInit);
@@ -190,11 +233,8 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
       send({ case: 'configureAck', value: { gameId: cfg.gameId } } as BodyInit);
     } else if (m.body.case === 'command') {
       const cmd = m.body.value as Command;
-      if (cmd.kind === Command_Kind.ENTER_RESULT) {
-        // The arbiter entered the result at the host: the clock shows it.
-        const result = FROM_RESULT.get(cmd.result);
-        return result ? firmware.showResult(result) : nack(m, Nack_Code.INVALID, 'enter result: "result" must be 1-0, 1/2-1/2 or 0-1');
-      }
+      // ENTER_RESULT (the arbiter's result at the host) is the statechart's RESULT by 'host': the
+      // game is over at the clock too (a running clock stops); it is not echoed back as an event.
       if (cmd.kind === Command_Kind.NEW_GAME) {
         if (firmware.reading().status === 'running') return nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
         firmware.command({ type: 'NEW_GAME', timeControl: firmware.state().timeControl });
@@ -243,7 +283,6 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
     drained: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve))),
     close(reason = 'closed by the clock') {
       firmware.off('output', onOutput);
-      firmware.off('result', onResult);
       link.off('message', onMessage);
       if (heartbeat !== null) timers.clearTimer(heartbeat);
       link.close(reason);

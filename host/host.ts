@@ -64,6 +64,21 @@ export const HOST_ACTOR = 'host';
 
 const WIRE_SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
 
+/**
+ * The protocol minor a clock must speak for each arbiter command that came with a later minor:
+ * the host refuses such a command itself, saying why, rather than sending what the clock's
+ * firmware cannot read (it would refuse it with Nack INVALID anyway: docs/protocol.md, "Versions").
+ */
+const COMMAND_MINOR: Partial<Record<ArbiterCommand['type'], { minor: number; what: string }>> = {
+  arrive: { minor: 1, what: 'marking an arrival' },
+  takeback: { minor: 1, what: 'take-back' },
+  reinstate: { minor: 1, what: 'reinstating a forfeit' },
+  increment: { minor: 1, what: 'the quickplay increment' },
+};
+
+/** Session start elapsed on the wire: a uint32 of ms. */
+const MAX_SESSION_ELAPSED_MS = 0xffffffff;
+
 /** Results a clock can show (a forfeit has no clock form). */
 const WIRE_RESULT: Readonly<Record<string, WireResult>> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
 
@@ -331,6 +346,12 @@ export class Host implements HostState, CommandSink, ExportSource {
   // ─── CommandSink ────────────────────────────────────────────────────────────────────
 
   async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
+    if (command.type === 'start' && command.sessionUtcMs === undefined) {
+      // FIDE Laws 6.7.1: a board started after its round began counts the default time from the round's start.
+      const game = this.currentGameOf(command.boardId);
+      const session = game ? this.roundSessionUtcMs(game) : null;
+      if (session !== null) command = { ...command, sessionUtcMs: session };
+    }
     const before = command.type === 'confirm-result' ? this.currentGameOf(command.boardId) : null;
     const outcome = await this.state.execute(command, actor);
     if (outcome.ok && command.type === 'result') await this.showResultOnClock(command.boardId, command.result);
@@ -366,7 +387,31 @@ export class Host implements HostState, CommandSink, ExportSource {
     if (!event.rounds.some((r) => r.number === round)) {
       return { ok: false, status: 404, reason: `event "${eventId}" has no round ${round} (rounds 1-${event.rounds.length})` };
     }
-    return startRoundOnBoards(this, this, eventId, round, actor, { currentRound: this.currentRound(event) });
+    // FIDE Laws 6.7.1: the session starts now (or started when the arbiter first started this
+    // round, should some clocks have been offline then): every board's default time counts from it.
+    const first = this.journal.gamesByRound(eventId, round).find((g) => g.gameNo === 1);
+    const sessionUtcMs = (first && this.roundSessionUtcMs(first)) ?? this.clock.nowUtcMs();
+    return startRoundOnBoards(this, this, eventId, round, actor, { currentRound: this.currentRound(event), sessionUtcMs });
+  }
+
+  /**
+   * When the session of a game's round started (UTC), as journaled with the arbiter's first
+   * applied start of that round, or null (not started yet, or a later game of a mini-match,
+   * whose default time counts from its own start).
+   */
+  roundSessionUtcMs(game: GameRow): number | null {
+    if (game.gameNo !== 1) return null;
+    let earliest: number | null = null;
+    for (const g of this.journal.gamesByRound(game.event, game.round)) {
+      if (g.gameNo !== 1) continue;
+      for (const a of this.journal.arbiterActions(g.gameId)) {
+        if (a.action !== 'start' || a.outcome !== 'applied') continue;
+        const at = (a.payload as { sessionUtcMs?: unknown } | null)?.sessionUtcMs;
+        const utc = typeof at === 'number' && Number.isFinite(at) ? at : a.utcMs;
+        if (earliest === null || utc < earliest) earliest = utc;
+      }
+    }
+    return earliest;
   }
 
   /**
@@ -403,11 +448,39 @@ export class Host implements HostState, CommandSink, ExportSource {
     if (!s || !s.online) {
       return { ok: false, status: 503, reason: `clock ${game.clockId} of ${where} is offline${s?.lastError ? ` (${s.lastError})` : ''}: nothing was changed` };
     }
+    // A command of a later protocol minor than the clock speaks: refused here, with what to do.
+    const needs = COMMAND_MINOR[command.type];
+    const speaks = s.hello?.protocolMinor ?? 0;
+    if (needs && speaks < needs.minor) {
+      const major = s.hello?.protocolMajor ?? 1;
+      return { ok: false, status: 409, reason: `clock ${game.clockId} of ${where}: its firmware speaks protocol ${major}.${speaks}: ${needs.what} needs ${major}.${needs.minor} (update the clock firmware); nothing was changed` };
+    }
     let body: BodyInit;
     switch (command.type) {
-      case 'start':
+      case 'start': {
         // FIDE Laws 6.5: the arbiter starts White's clock (as Black's first press would, without showing Black present).
-        body = { case: 'command', value: { kind: Command_Kind.START } } as BodyInit;
+        // FIDE Laws 6.7.1: the default time counts from the session's start, sent as the time
+        // elapsed since it — a duration needs no common time base (docs/protocol.md, "Session start").
+        const elapsed = command.sessionUtcMs === undefined ? 0 : Math.min(MAX_SESSION_ELAPSED_MS, Math.max(0, Math.round(this.clock.nowUtcMs() - command.sessionUtcMs)));
+        if (elapsed > 0 && speaks < 1) this.log(`clock ${game.clockId} speaks protocol 1.${speaks}: it counts the default time from its start, not from the session ${elapsed} ms earlier`);
+        body = { case: 'command', value: { kind: Command_Kind.START, sessionElapsedMs: elapsed } } as BodyInit;
+        break;
+      }
+      case 'arrive':
+        // FIDE Laws 6.7.1: the player is at the board; the clock reports ARRIVED.
+        body = { case: 'command', value: { kind: Command_Kind.ARRIVE, side: WIRE_SIDE[command.side] } } as BodyInit;
+        break;
+      case 'takeback':
+        // FIDE Laws 7.5.1 with 6.10.2: the clock annuls the last completed move and reports TAKEN_BACK.
+        body = { case: 'command', value: { kind: Command_Kind.TAKEBACK } } as BodyInit;
+        break;
+      case 'reinstate':
+        // FIDE Laws 6.7.1: the forfeit is overruled; the clock reports REINSTATED.
+        body = { case: 'command', value: { kind: Command_Kind.REINSTATE } } as BodyInit;
+        break;
+      case 'increment':
+        // FIDE Guidelines III.4: both sides get `ms` after every later move; the clock reports INCREMENT_SET.
+        body = { case: 'command', value: { kind: Command_Kind.INCREMENT, ms: command.ms } } as BodyInit;
         break;
       case 'pause':
         body = { case: 'command', value: { kind: Command_Kind.PAUSE } } as BodyInit;
@@ -423,7 +496,7 @@ export class Host implements HostState, CommandSink, ExportSource {
         body = { case: 'command', value: { kind: Command_Kind.PENALTY, side: WIRE_SIDE[command.side] } } as BodyInit;
         break;
       case 'set-moves':
-        // FIDE Laws 6.10.2: the clock takes the corrected counter (and reports MOVES_SET).
+        // FIDE Laws 6.10.2: the clock takes the corrected counter, credits a later period once (and reports MOVES_SET).
         body = { case: 'command', value: { kind: Command_Kind.SET_MOVES, side: WIRE_SIDE[command.side], moves: command.moves } } as BodyInit;
         break;
       case 'configure':

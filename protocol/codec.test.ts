@@ -4,7 +4,7 @@ import { toBinary, create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, encodeEnvelope, envelope, InvalidEnvelopeError, type EnvelopeInit } from './codec.ts';
 import { envelopeError } from './envelope-validation.ts';
-import { ClockEvent_Kind, Command_Kind, EnvelopeSchema, Side, StatusSchema } from './gen/chessclock_pb.ts';
+import { ClockEvent_Kind, ClockStatus, Command_Kind, EnvelopeSchema, Side, StatusSchema } from './gen/chessclock_pb.ts';
 
 const moved = envelope({
   seq: 7,
@@ -110,3 +110,53 @@ describe('validation rules of docs/protocol.md "Validation", each refused with i
   });
 });
 
+
+describe('protocol 1.1: the arbiter\'s powers on the wire (FIDE Laws 6.7.1, 6.10.2, 7.5.1, Guidelines III.4)', () => {
+  const roundTrip = (init: EnvelopeInit) => {
+    const env = envelope(init);
+    expect(decodeEnvelope(encodeEnvelope(env))).toEqual({ ok: true, envelope: env });
+  };
+
+  it('FIDE Laws 6.7.1: Command ARRIVE {side} and START {session_elapsed_ms} round-trip', () => {
+    roundTrip({ seq: 3, body: { case: 'command', value: { kind: Command_Kind.ARRIVE, side: Side.BLACK } } });
+    roundTrip({ seq: 4, body: { case: 'command', value: { kind: Command_Kind.START, sessionElapsedMs: 420_000 } } });
+  });
+
+  it('FIDE Laws 7.5.1 / 6.7.1 / Guidelines III.4: Commands TAKEBACK, REINSTATE, INCREMENT {ms} round-trip', () => {
+    roundTrip({ seq: 5, body: { case: 'command', value: { kind: Command_Kind.TAKEBACK } } });
+    roundTrip({ seq: 6, body: { case: 'command', value: { kind: Command_Kind.REINSTATE } } });
+    roundTrip({ seq: 7, body: { case: 'command', value: { kind: Command_Kind.INCREMENT, ms: 5000 } } });
+  });
+
+  it('FIDE Laws 7.5.1: ClockEvent TAKEN_BACK carries side, move, period, illegal-move count and the restored times', () => {
+    roundTrip({
+      seq: 8,
+      body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK, side: Side.WHITE, atMs: 17_000, moveNumber: 1, period: 0, illegalMoves: 1, whiteMs: 910_000, blackMs: 916_000, status: ClockStatus.PAUSED } },
+    });
+  });
+
+  it('FIDE Laws 6.7.1 / Guidelines III.4 / 6.10.2: REINSTATED, INCREMENT_SET, STARTED with a session, MOVES_SET with the credited time round-trip', () => {
+    roundTrip({ seq: 9, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.REINSTATED, atMs: 900_500, whiteMs: 300_000, blackMs: 300_000, status: ClockStatus.PAUSED } } });
+    roundTrip({ seq: 10, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.INCREMENT_SET, atMs: 901_000, incrementMs: 5000, status: ClockStatus.PAUSED } } });
+    roundTrip({ seq: 11, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.STARTED, atMs: 600_000, sessionElapsedMs: 300_000, whiteMs: 5_400_000, blackMs: 5_400_000 } } });
+    roundTrip({ seq: 12, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVES_SET, side: Side.BLACK, atMs: 602_000, moveNumber: 40, period: 1, adjustMs: 900_000, status: ClockStatus.PAUSED } } });
+  });
+
+  const refused: Array<[string, EnvelopeInit, string]> = [
+    ['FIDE Laws 6.7.1: arrive without side', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.ARRIVE } } }, 'command.side: required for arrive'],
+    ['FIDE Guidelines III.4: a negative increment', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.INCREMENT, ms: -5000 } } }, 'command.ms: the increment must be 0 or more, got -5000'],
+    ['FIDE Laws 7.5.1: taken_back without side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK } } }, 'clock_event.side: required for a taken_back event'],
+  ];
+  for (const [what, init, message] of refused) {
+    it(`refused, naming the field: ${what}`, () => {
+      const env = envelope(init);
+      expect(envelopeError(env)).toBe(message);
+      expect(decodeEnvelope(toBinary(EnvelopeSchema, env))).toEqual({ ok: false, error: `invalid envelope: ${message}`, seq: env.seq });
+    });
+  }
+
+  it('a Command kind beyond this version (as a 1.0 clock sees TAKEBACK) is refused as unknown, naming the field', () => {
+    // Envelope{seq 2, command{kind 99}}: what any kind newer than the receiver's schema looks like to it.
+    expect(decodeEnvelope(new Uint8Array([0x08, 0x02, 0x42, 0x02, 0x08, 0x63]))).toEqual({ ok: false, error: 'invalid envelope: command.kind: 99 is not a known Kind', seq: 2 });
+  });
+});

@@ -108,9 +108,10 @@ const EVENT_KINDS_WITH_SIDE = new Set<ClockEvent_Kind>([
   ClockEvent_Kind.ADJUSTED,
   ClockEvent_Kind.ARRIVED,
   ClockEvent_Kind.MOVES_SET,
+  ClockEvent_Kind.TAKEN_BACK,
 ]);
 
-const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES]);
+const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES, Command_Kind.ARRIVE]);
 
 function clockEventError(e: ClockEvent): string | null {
   if (EVENT_KINDS_WITH_SIDE.has(e.kind) && e.side === Side.UNSPECIFIED) {
@@ -124,6 +125,8 @@ function commandError(c: Command): string | null {
   if (COMMAND_KINDS_WITH_SIDE.has(c.kind) && c.side === Side.UNSPECIFIED) {
     return `command.side: required for ${Command_Kind[c.kind].toLowerCase()}`;
   }
+  // FIDE Guidelines III.4: an increment is time given, never taken.
+  if (c.kind === Command_Kind.INCREMENT && c.ms < 0) return `command.ms: the increment must be 0 or more, got ${c.ms}`;
   return null;
 }
 

@@ -246,6 +246,9 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   it('corrects a move counter (FIDE Laws 6.10.2): the clock takes it, the card shows it, no time is credited; a bad count is refused on the card', async () => {
     const group = card('f-period').locator('.group[data-side="black"]');
     const clock = clocks.get('f-period')!;
+    // A counter is corrected with the clock stopped (it may credit a period's time): pause first.
+    await card('f-period').locator('button[data-action="pause"]').click();
+    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('paused');
     const blackBefore = clock.shows('black');
     await group.locator('input.moves-count').fill('-1');
     await group.locator('button[data-action="set-moves"]').click();
@@ -259,6 +262,8 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => text('f-period', '.side.black .moves')).toBe('#38');
     expect(clock.shows('black')).toBe(blackBefore);
     await expectTimes('f-period');
+    await card('f-period').locator('button[data-action="resume"]').click();
+    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
   });
 
   it('starts one board and a whole round from the page; an API refusal shows on the card', async () => {

@@ -97,16 +97,18 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     const r = rig;
     const clock = r.clocks[0].clock;
     const url = `/api/boards/${boardId(r, 1)}/moves`;
-    // No game on the clock yet: refused whole, journaled as refused.
-    const early = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: 3 } });
-    expect(early.statusCode).toBe(409);
-    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'set-moves', outcome: 'rejected' });
     // A bad count never reaches the host: the API names the field.
     const bad = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: -1 } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/moves/);
 
     expect((await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/start`, headers: auth })).statusCode).toBe(200);
+    await waitFor('the start journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'started'), 10_000, flowing(r.sim));
+    // While the clock runs: refused whole (pause first), journaled as refused.
+    const running = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: 3 } });
+    expect(running.statusCode).toBe(409);
+    expect(running.json().message).toMatch(/pause the clock before correcting a move counter/);
+    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'set-moves', outcome: 'rejected' });
     expect((await r.api.inject({ method: 'POST', url: `/api/boards/${boardId(r, 1)}/pause`, headers: auth })).statusCode).toBe(200);
     const before = clock.firmware.reading();
     const res = await r.api.inject({ method: 'POST', url, headers: auth, payload: { side: 'white', moves: 12 } });

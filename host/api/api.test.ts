@@ -323,7 +323,8 @@ describe('HTTP API: starting clocks (FIDE Laws 6.5: the arbiter starts the clock
       started: ['final-1'],
       skipped: [{ boardId: 'final-2', reason: `board 2 of ${FINAL} round 1 is running, not ready: only a clock that has not started can be started` }],
     });
-    expect(forwarded).toEqual([{ type: 'start', boardId: 'final-1' }]); // the other event's board is untouched
+    // The other event's board is untouched; the start carries the session's (round's) start, FIDE Laws 6.7.1.
+    expect(forwarded).toEqual([{ type: 'start', boardId: 'final-1', sessionUtcMs: expect.any(Number) }]);
     // Every board's start is journaled with the arbiter, the refused one too.
     expect(host.commands.map((c) => [c.command.boardId, c.arbiter, c.outcome])).toEqual([
       ['final-1', 'Anna (IA)', 'applied'],
@@ -384,5 +385,87 @@ describe('dashboard files', () => {
     expect(page.body).toContain('<script src="app.js"');
     const js = await app.inject({ method: 'GET', url: '/app.js' });
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+  });
+});
+
+describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1, Guidelines III.4)", () => {
+  const post = (app: FastifyInstance, url: string, payload?: unknown) =>
+    app.inject({ method: 'POST', url, headers: auth(), ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  it('FIDE Laws 6.7.1: POST /arrive {side} marks a player present; a wrong side or an extra field is a 400 naming it', async () => {
+    const { app, forwarded } = await setup();
+    const ok = await post(app, '/api/boards/final-1/arrive', { side: 'black' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(forwarded).toEqual([{ type: 'arrive', boardId: 'final-1', side: 'black' }]);
+    const bad = await post(app, '/api/boards/final-1/arrive', { side: 'blue' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'side' });
+    expect((await post(app, '/api/boards/final-1/arrive', { side: 'white', when: 3 })).statusCode).toBe(400);
+    expect((await post(app, '/api/boards/final-1/arrive', {})).statusCode).toBe(400);
+    expect(forwarded).toHaveLength(1);
+  });
+
+  it('FIDE Laws 7.5.1: POST /takeback is taken while paused or flagged, refused (409) while running; a body with content is a 400', async () => {
+    const { app, host, forwarded } = await setup();
+    host.ingest(ev('clk-1', 'started'));
+    const running = await post(app, '/api/boards/final-1/takeback');
+    expect(running.statusCode).toBe(409);
+    expect(running.json().message).toBe(`board 1 of ${FINAL} round 1 is running: only a paused or flagged clock can take a move back`);
+    host.ingest(ev('clk-1', 'moved', { side: 'white', move: 1 }));
+    host.ingest(ev('clk-1', 'paused'));
+    expect((await post(app, '/api/boards/final-1/takeback', { side: 'white' })).statusCode).toBe(400);
+    const ok = await post(app, '/api/boards/final-1/takeback');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(forwarded).toEqual([{ type: 'takeback', boardId: 'final-1' }]);
+    expect((await post(app, '/api/boards/final-1/takeback', {})).statusCode).toBe(200);
+    expect(host.commands.map((c) => [c.command.type, c.outcome])).toEqual([
+      ['takeback', 'rejected'],
+      ['takeback', 'applied'],
+      ['takeback', 'applied'],
+    ]);
+  });
+
+  it('FIDE Laws 6.7.1: POST /reinstate only for a forfeited game', async () => {
+    const { app, host, forwarded } = await setup();
+    host.ingest(ev('clk-1', 'started'));
+    const early = await post(app, '/api/boards/final-1/reinstate');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toMatch(/not forfeited: nothing to reinstate/);
+    host.ingest(ev('clk-1', 'forfeit', { side: 'black' }));
+    // A forfeited game has no time to change until it is reinstated.
+    expect((await post(app, '/api/boards/final-1/adjust', { side: 'white', ms: 60_000 })).json().message).toMatch(/reinstate the game/);
+    expect((await post(app, '/api/boards/final-1/reinstate')).statusCode).toBe(200);
+    expect(forwarded).toEqual([{ type: 'reinstate', boardId: 'final-1' }]);
+  });
+
+  it('FIDE Guidelines III.4: POST /increment {ms} while stopped; negative, fractional, text or over a minute is a 400', async () => {
+    const { app, host, forwarded } = await setup();
+    expect((await post(app, '/api/boards/final-1/increment', { ms: 5000 })).statusCode).toBe(200);
+    for (const ms of [-5000, 2.5, '5000', 60_001]) {
+      const res = await post(app, '/api/boards/final-1/increment', { ms });
+      expect(res.statusCode, JSON.stringify(ms)).toBe(400);
+      expect(res.json()).toMatchObject({ field: 'ms' });
+    }
+    host.ingest(ev('clk-1', 'started'));
+    const running = await post(app, '/api/boards/final-1/increment', { ms: 5000 });
+    expect(running.statusCode).toBe(409);
+    expect(running.json().message).toMatch(/pause the clock before setting an increment/);
+    expect(forwarded).toEqual([{ type: 'increment', boardId: 'final-1', ms: 5000 }]);
+  });
+
+  it('FIDE Laws 6.10.2: a move counter is corrected with the clock stopped (409 while running)', async () => {
+    const { app, host } = await setup();
+    host.ingest(ev('clk-1', 'started'));
+    const res = await post(app, '/api/boards/final-1/moves', { side: 'white', moves: 40 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/pause the clock before correcting a move counter/);
+  });
+
+  it('every power needs an arbiter token (401), and a board that does not exist is a 404', async () => {
+    const { app } = await setup();
+    for (const [url, payload] of [['arrive', { side: 'white' }], ['takeback', undefined], ['reinstate', undefined], ['increment', { ms: 5000 }]] as const) {
+      expect((await app.inject({ method: 'POST', url: `/api/boards/final-1/${url}`, ...(payload ? { payload } : {}) })).statusCode).toBe(401);
+      expect((await post(app, `/api/boards/nope/${url}`, payload)).statusCode).toBe(404);
+    }
   });
 });

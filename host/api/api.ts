@@ -69,6 +69,32 @@ const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD
 const MAX_ADJUST_MS = 3 * 3600 * 1000;
 /** A move counter beyond this is a typing error (the longest game played had 269 moves). */
 const MAX_MOVES = 999;
+/** FIDE Guidelines III.4 speaks of 5 s; a minute per move caps typos (ms typed as seconds). */
+const MAX_INCREMENT_MS = 60_000;
+/**
+ * Fastify's validator coerces types (`"5000"` passes as the integer 5000), which suits query
+ * strings but not JSON bodies: a number sent as text is a client's mistake. Checked before
+ * validation, on the raw body, for every integer field of the schema.
+ */
+function strictIntegers(schema: object) {
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  const integers = Object.keys(props).filter((k) => props[k].type === 'integer');
+  return async (req: FastifyRequest) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== 'object') return;
+    for (const field of integers) {
+      if (field in body && typeof body[field] !== 'number') throw new HttpError(400, `body: "${field}" must be integer, got ${JSON.stringify(body[field])}`, field);
+    }
+  };
+}
+
+/** A command without content takes no body or `{}`: a field sent with it is a mistake (400 naming it). */
+function noContent(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or {} (this command takes no fields)');
+  const field = Object.keys(body)[0];
+  if (field !== undefined) throw new HttpError(400, `body: must NOT have additional properties ("${field}": this command takes no fields)`, field);
+}
 
 interface ApiError {
   statusCode: number;
@@ -427,6 +453,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   type WithId = { Params: { id: string } };
   const writeOpts = (body?: object) => ({
     onRequest: requireArbiter,
+    ...(body ? { preValidation: strictIntegers(body) } : {}),
     schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
   });
 
@@ -488,8 +515,39 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       required: ['side', 'moves'],
       properties: { side: SIDE, moves: { type: 'integer', minimum: 0, maximum: MAX_MOVES } },
     }),
-    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the clock credits no time for it.
+    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the period follows from it.
     async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
+  );
+
+  app.post<WithId & { Body: { side: 'white' | 'black' } }>(
+    '/api/boards/:id/arrive',
+    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
+    // FIDE Laws 6.7.1: the arbiter saw the player arrive; the default time no longer threatens that side.
+    async (req, reply) => run(req, reply, { type: 'arrive', boardId: req.params.id, side: req.body.side }),
+  );
+
+  // FIDE Laws 7.5.1 with 6.10.2: the last completed move is annulled (clock paused or flagged).
+  app.post<WithId>('/api/boards/:id/takeback', writeOpts(), async (req, reply) => {
+    noContent(req.body);
+    return run(req, reply, { type: 'takeback', boardId: req.params.id });
+  });
+
+  // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": a forfeit is overruled.
+  app.post<WithId>('/api/boards/:id/reinstate', writeOpts(), async (req, reply) => {
+    noContent(req.body);
+    return run(req, reply, { type: 'reinstate', boardId: req.params.id });
+  });
+
+  app.post<WithId & { Body: { ms: number } }>(
+    '/api/boards/:id/increment',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['ms'],
+      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } },
+    }),
+    // FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it).
+    async (req, reply) => run(req, reply, { type: 'increment', boardId: req.params.id, ms: req.body.ms }),
   );
 
   app.put<WithId & { Body: { result: string } }>(
@@ -520,7 +578,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       const { event, round } = req.params;
       const outcome = deps.commands.startRound
         ? await deps.commands.startRound(event, round, { arbiter })
-        : await startRoundOnBoards(deps.state, deps.commands, event, round, { arbiter });
+        : await startRoundOnBoards(deps.state, deps.commands, event, round, { arbiter }, { sessionUtcMs: nowUtcMs() });
       if (!outcome.ok) return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
       for (const id of outcome.started) {
         const board = deps.state.board(id);

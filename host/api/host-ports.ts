@@ -19,7 +19,7 @@ export interface ClockEventRecord {
   readonly event: string;
   readonly round: number;
   readonly board: number;
-  /** 'started' | 'move' | 'flag' | 'forfeit' | 'paused' | 'resumed' | 'adjusted' | 'arrived' | ... */
+  /** 'started' | 'moved' | 'flag' | 'forfeit' | 'paused' | 'resumed' | 'adjusted' | 'arrived' | 'moves-set' | 'taken-back' | 'reinstated' | 'increment-set' | 'result' */
   readonly type: string;
   readonly side: Side | null;
   /** Move number completed by `side` (for 'move'), else null. */
@@ -67,8 +67,18 @@ export interface LiveClockState {
   readonly present: { readonly white: boolean; readonly black: boolean };
   /** Sides whose flag fell, in the order they fell. FIDE Laws 6.9, III.3.1 */
   readonly flags: readonly Side[];
-  /** UTC of the game's 'started' event (default time counts from here), null before the start. */
+  /** UTC of the game's 'started' event, null before the start. */
   readonly startedAtUtcMs: number | null;
+  /**
+   * UTC of the session (round) start the default time counts from (FIDE Laws 6.7.1): the
+   * start itself, or earlier for a board started after its round began; null before the start.
+   * (Optional for states built elsewhere; foldEvent always sets it, like the two below.)
+   */
+  readonly sessionAtUtcMs?: number | null;
+  /** Illegal moves per side, as the clock counts them: one per take-back (FIDE Laws 7.5.1, 7.5.5). */
+  readonly illegalMoves?: { readonly white: number; readonly black: number };
+  /** The quickplay increment both sides get after each move (FIDE Guidelines III.4), ms; 0 = none. */
+  readonly incrementMs?: number;
 }
 
 export interface PlayerView {
@@ -247,12 +257,27 @@ export type ArbiterCommand =
   | { readonly type: 'resume'; readonly boardId: string }
   | { readonly type: 'adjust'; readonly boardId: string; readonly side: Side; readonly ms: number }
   | { readonly type: 'penalty'; readonly boardId: string; readonly side: Side }
-  /** FIDE Laws 6.10.2: the arbiter corrects a side's move counter (moves completed); no time is credited. */
+  /**
+   * FIDE Laws 6.10.2: the arbiter corrects a side's move counter (moves completed); the period
+   * follows from the count, and a later period reached for the first time has its time credited once.
+   */
   | { readonly type: 'set-moves'; readonly boardId: string; readonly side: Side; readonly moves: number }
+  /** FIDE Laws 6.7.1: `side` is at the board (the arbiter saw the player arrive). */
+  | { readonly type: 'arrive'; readonly boardId: string; readonly side: Side }
+  /** FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (clock paused or flagged). */
+  | { readonly type: 'takeback'; readonly boardId: string }
+  /** FIDE Laws 6.7.1 "unless the arbiter decides otherwise": overrule a forfeit. */
+  | { readonly type: 'reinstate'; readonly boardId: string }
+  /** FIDE Guidelines III.4: `ms` for both sides after every later move (0 removes it). */
+  | { readonly type: 'increment'; readonly boardId: string; readonly ms: number }
   | { readonly type: 'result'; readonly boardId: string; readonly result: string }
   | { readonly type: 'confirm-result'; readonly boardId: string }
-  /** Starts the board's clock (Command KIND_START), as Black's first press would: FIDE Laws 6.2.1 / 6.5. */
-  | { readonly type: 'start'; readonly boardId: string };
+  /**
+   * Starts the board's clock (Command KIND_START), as Black's first press would: FIDE Laws 6.2.1 / 6.5.
+   * `sessionUtcMs`: the session (round) start the default time counts from (FIDE Laws 6.7.1),
+   * when it began before now; the host fills it in from the round's start when absent.
+   */
+  | { readonly type: 'start'; readonly boardId: string; readonly sessionUtcMs?: number };
 
 export type CommandOutcome =
   | { readonly ok: true; readonly board?: BoardView }

@@ -4,7 +4,8 @@
 // feed never shows an event the journal could still lose.
 //
 // Arbiter writes: results and confirmations are journal facts (the journal records the
-// arbiter with them); clock commands (configure, start, pause, resume, adjust, penalty) are checked
+// arbiter with them); clock commands (configure, start, pause, resume, adjust, penalty, set-moves,
+// arrive, takeback, reinstate, increment) are checked
 // against the board's live state, handed to the clock through `commander` (the lead's
 // session layer, which answers with the clock's ACK/NACK), and journaled as arbiter actions
 // with their outcome. A refused command changes nothing.
@@ -68,7 +69,7 @@ const GAME_POINTS: Record<GameResult, readonly [number, number]> = {
   '--': [0, 0],
 };
 
-const CLOCK_COMMANDS = new Set(['configure', 'start', 'pause', 'resume', 'adjust', 'penalty', 'set-moves']);
+const CLOCK_COMMANDS = new Set(['configure', 'start', 'pause', 'resume', 'adjust', 'penalty', 'set-moves', 'arrive', 'takeback', 'reinstate', 'increment']);
 
 export class JournalHost implements HostState, CommandSink {
   readonly journal: Journal;

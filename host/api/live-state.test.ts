@@ -117,3 +117,53 @@ describe('foldEvent: a board live state from its clock events', () => {
     expect(s.startedAtUtcMs).toBe(77_000);
   });
 });
+
+describe("foldEvent: the arbiter's powers (protocol 1.1)", () => {
+  it('FIDE Laws 7.5.1 with 6.10.2: a take-back puts the mover back on move, with its count, period, illegal moves and the restored times; paused', () => {
+    seq = 0;
+    const s = fold([
+      ev('started', { whiteMs: 910_000, blackMs: 910_000 }),
+      ...moves(1, 1),
+      ev('moved', { side: 'white', move: 2, whiteMs: 922_000, blackMs: 916_000 }),
+      ev('paused', { whiteMs: 922_000, blackMs: 915_000 }),
+      ev('taken-back', { side: 'white', move: 1, whiteMs: 915_000, blackMs: 916_000, detail: { period: 0, illegalMoves: 1 } }),
+    ]);
+    expect(s).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 }, period: { white: 1, black: 1 }, illegalMoves: { white: 1, black: 0 }, whiteMs: 915_000, blackMs: 916_000 });
+  });
+
+  it('FIDE Laws 7.5.1: a flag that fell after the annulled press is annulled with it; one that fell before stays', () => {
+    seq = 0;
+    const after = fold([ev('started'), ev('moved', { side: 'white', move: 1 }), ev('flag', { side: 'black' }), ev('taken-back', { side: 'white', move: 0, detail: { period: 0, illegalMoves: 1 } })]);
+    expect(after).toMatchObject({ flags: [], flag: null, status: 'paused', turn: 'white' });
+    const before = fold([
+      ev('started'),
+      ev('moved', { side: 'white', move: 1 }),
+      ev('flag', { side: 'black' }),
+      ev('adjusted', { side: 'black', detail: { ms: 60_000, reason: 'arbiter' } }),
+      ev('resumed'),
+      ev('moved', { side: 'black', move: 1 }),
+      ev('paused'),
+      ev('taken-back', { side: 'black', move: 0, detail: { period: 0, illegalMoves: 1 } }),
+    ]);
+    expect(before).toMatchObject({ flags: ['black'], flag: 'black', turn: 'black' });
+  });
+
+  it('FIDE Laws 6.7.1: a reinstated forfeit stands paused with both players present', () => {
+    seq = 0;
+    const s = fold([ev('arrived', { side: 'white' }), ev('started'), ev('forfeit', { side: 'black' }), ev('reinstated', { whiteMs: 300_000, blackMs: 300_000 })], presetTimeControl('armageddon', { defaultTime: 900 }));
+    expect(s).toMatchObject({ status: 'paused', present: { white: true, black: true } });
+  });
+
+  it('FIDE Guidelines III.4: the quickplay increment is shown as set', () => {
+    seq = 0;
+    expect(fold([ev('started'), ev('paused'), ev('increment-set', { detail: { ms: 5000 } })])).toMatchObject({ incrementMs: 5000, status: 'paused' });
+    expect(fold([ev('started')]).incrementMs).toBe(0);
+  });
+
+  it('FIDE Laws 6.7.1: a board started after its session counts the default time from the session (sessionAtUtcMs)', () => {
+    seq = 0;
+    const s = fold([ev('started', { utcMs: 1_000_000, detail: { sessionElapsedMs: 300_000 } })], classicalWithDefault);
+    expect(s).toMatchObject({ startedAtUtcMs: 1_000_000, sessionAtUtcMs: 700_000 });
+    expect(fold([ev('started', { utcMs: 5000 })]).sessionAtUtcMs).toBe(5000);
+  });
+});

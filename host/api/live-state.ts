@@ -29,8 +29,18 @@ export function initialLiveState(e: ClockEventRecord, control: TimeControl | nul
     present: { white: !tracked, black: !tracked },
     flags: [],
     startedAtUtcMs: null,
+    sessionAtUtcMs: null,
+    illegalMoves: { white: 0, black: 0 },
+    incrementMs: 0,
   };
 }
+
+/**
+ * The flags as they stood before each completed move, newest last: a take-back restores the
+ * flags of the press it annuls (a flag that fell after it is annulled with it: docs/replay.md,
+ * "Take-back"). Kept beside the state, not in it, so the API and MQTT payloads stay as they are.
+ */
+const flagsBeforeMoves = new WeakMap<LiveClockState, readonly (readonly Side[])[]>();
 
 /**
  * The period after `side` completed move `moves` (was `fromMoves` in period `period`): the
@@ -47,6 +57,10 @@ function periodAfterMove(control: TimeControl | null, side: Side, period: number
 export function foldEvent(prev: LiveClockState | null, e: ClockEventRecord, control: TimeControl | null = null): LiveClockState {
   const base: LiveClockState = prev ?? initialLiveState(e, control);
   let { status, turn, moves, flag, period, present, flags, startedAtUtcMs } = base;
+  let sessionAtUtcMs = base.sessionAtUtcMs ?? null;
+  let illegalMoves = base.illegalMoves ?? { white: 0, black: 0 };
+  let incrementMs = base.incrementMs ?? 0;
+  let history = (prev && flagsBeforeMoves.get(prev)) ?? [];
   const arrive = (side: Side) => {
     if (!present[side]) present = { ...present, [side]: true };
   };
@@ -55,6 +69,12 @@ export function foldEvent(prev: LiveClockState | null, e: ClockEventRecord, cont
       status = 'running';
       turn = 'white'; // FIDE Laws 6.2.1 / 6.5: White's clock is started
       startedAtUtcMs = startedAtUtcMs ?? e.utcMs;
+      if (sessionAtUtcMs === null) {
+        // FIDE Laws 6.7.1: the default time counts from the session start, which the clock reports
+        // as a duration before this start (0 or absent: the start itself).
+        const elapsed = e.detail?.sessionElapsedMs;
+        sessionAtUtcMs = e.utcMs - (typeof elapsed === 'number' && Number.isSafeInteger(elapsed) && elapsed > 0 ? elapsed : 0);
+      }
       break;
     case 'move':
     case 'moved':
@@ -64,6 +84,7 @@ export function foldEvent(prev: LiveClockState | null, e: ClockEventRecord, cont
         period = { ...period, [e.side]: periodAfterMove(control, e.side, period[e.side], moves[e.side], done) };
         moves = { ...moves, [e.side]: done };
         arrive(e.side); // a player who moved is at the board (FIDE Laws 6.7.1)
+        history = [...history, flags];
       }
       status = 'running';
       break;
@@ -78,6 +99,35 @@ export function foldEvent(prev: LiveClockState | null, e: ClockEventRecord, cont
         period = { ...period, [e.side]: p };
       }
       break;
+    case 'taken-back':
+      // FIDE Laws 7.5.1 with 6.10.2: the side that made the annulled move is on move again,
+      // with the counter, period and illegal-move count the clock reports; the clock stands paused.
+      if (e.side) {
+        const wirePeriod = e.detail?.period;
+        const count = e.detail?.illegalMoves;
+        moves = { ...moves, [e.side]: e.move ?? Math.max(0, moves[e.side] - 1) };
+        if (typeof wirePeriod === 'number' && Number.isInteger(wirePeriod) && wirePeriod >= 0) period = { ...period, [e.side]: wirePeriod + 1 };
+        if (typeof count === 'number' && Number.isInteger(count) && count >= 0) illegalMoves = { ...illegalMoves, [e.side]: count };
+        turn = e.side;
+      }
+      if (history.length > 0) {
+        flags = history[history.length - 1];
+        flag = flags[0] ?? null;
+        history = history.slice(0, -1);
+      }
+      status = 'paused';
+      break;
+    case 'reinstated':
+      // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the forfeit is overruled; everyone is there.
+      present = { white: true, black: true };
+      status = 'paused';
+      break;
+    case 'increment-set': {
+      // FIDE Guidelines III.4: the quickplay increment both sides now get after each move.
+      const ms = e.detail?.ms;
+      if (typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0) incrementMs = ms;
+      break;
+    }
     case 'arrived':
       if (e.side) arrive(e.side);
       break;
@@ -103,7 +153,7 @@ export function foldEvent(prev: LiveClockState | null, e: ClockEventRecord, cont
       // adjusted, ...: times only
       break;
   }
-  return {
+  const next: LiveClockState = {
     clockId: e.clockId,
     bootId: e.bootId,
     seq: e.seq,
@@ -118,5 +168,10 @@ export function foldEvent(prev: LiveClockState | null, e: ClockEventRecord, cont
     present,
     flags,
     startedAtUtcMs,
+    sessionAtUtcMs,
+    illegalMoves,
+    incrementMs,
   };
+  if (history.length > 0) flagsBeforeMoves.set(next, history);
+  return next;
 }

@@ -8,6 +8,11 @@ import type { Actor, CommandSink, HostState, RoundStartOutcome } from './host-po
 export interface RoundStartOptions {
   /** The event's current round as the tournament knows it; default: the round its boards show now. */
   readonly currentRound?: number | null;
+  /**
+   * The session's (round's) start in UTC, sent with every board's start: the default time counts
+   * from it (FIDE Laws 6.7.1), and each start is journaled with it. Default: none (each clock's own start).
+   */
+  readonly sessionUtcMs?: number;
 }
 
 export async function startRoundOnBoards(
@@ -30,7 +35,8 @@ export async function startRoundOnBoards(
   const ofRound = boards.filter((b) => b.round === round).sort((a, b) => a.board - b.board);
   if (ofRound.length === 0) return { ok: false, status: 409, reason: `event "${event}" round ${round} has no boards open yet` };
   // Each board answers for itself (its clock's ACK or NACK); they are independent, so in parallel.
-  const outcomes = await Promise.all(ofRound.map((b) => sink.execute({ type: 'start', boardId: b.id }, actor)));
+  const session = opts.sessionUtcMs !== undefined ? { sessionUtcMs: opts.sessionUtcMs } : {};
+  const outcomes = await Promise.all(ofRound.map((b) => sink.execute({ type: 'start', boardId: b.id, ...session }, actor)));
   const started: string[] = [];
   const skipped: { boardId: string; reason: string }[] = [];
   outcomes.forEach((o, i) => (o.ok ? started.push(ofRound[i].id) : skipped.push({ boardId: ofRound[i].id, reason: o.reason })));

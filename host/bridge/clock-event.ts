@@ -17,6 +17,9 @@ const TYPE: Record<ClockEvent_Kind, ClockEventType> = {
   [ClockEvent_Kind.ARRIVED]: 'arrived',
   [ClockEvent_Kind.RESULT_ENTERED]: 'result',
   [ClockEvent_Kind.MOVES_SET]: 'moves-set',
+  [ClockEvent_Kind.TAKEN_BACK]: 'taken-back',
+  [ClockEvent_Kind.REINSTATED]: 'reinstated',
+  [ClockEvent_Kind.INCREMENT_SET]: 'increment-set',
 };
 
 const RESULT = new Map<WireResult, GameResult>([
@@ -80,14 +83,21 @@ export function journalInput(clockId: string, bootId: number, seq: number, ev: C
     // Both players confirmed it with their levers, or the arbiter entered it at the clock.
     detail = { result, confirmedBy: ev.byArbiter ? 'arbiter' : 'players' };
   }
-  if (type === 'moves-set') detail = { moves: ev.moveNumber, period: ev.period };
+  // FIDE Laws 6.10.2: the counter, the 0-based period it gives, and the time that period credited.
+  if (type === 'moves-set') detail = { moves: ev.moveNumber, period: ev.period, creditedMs: ev.adjustMs };
+  // FIDE Laws 6.7.1: the default time counts from the session start, that long before the start.
+  if (type === 'started' && ev.sessionElapsedMs > 0) detail = { sessionElapsedMs: ev.sessionElapsedMs };
+  // FIDE Laws 7.5.1 with 6.10.2: `side`'s move annulled; its period and illegal-move count after it.
+  if (type === 'taken-back') detail = { period: ev.period, illegalMoves: ev.illegalMoves };
+  // FIDE Guidelines III.4: the quickplay increment now in force (0 = none).
+  if (type === 'increment-set') detail = { ms: ev.incrementMs };
   return {
     clockId,
     bootId: bootIdText(bootId),
     seq,
     type,
     side: side(ev.side),
-    move: type === 'moved' || type === 'moves-set' ? ev.moveNumber : null,
+    move: type === 'moved' || type === 'moves-set' || type === 'taken-back' ? ev.moveNumber : null,
     whiteMs: ev.whiteMs,
     blackMs: ev.blackMs,
     monoMs: ev.atMs,

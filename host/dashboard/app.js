@@ -68,8 +68,10 @@ function defaultLeftMs(b, side) {
   const live = b.live;
   if (b.result || !live || !live.present || live.present[side] !== false) return null;
   if (live.status !== 'running' && live.status !== 'paused') return null;
-  if (b.defaultTimeMs == null || live.startedAtUtcMs == null) return null;
-  return live.startedAtUtcMs + b.defaultTimeMs - hostNowMs();
+  // Counted from the session's (round's) start when the board started later (sessionAtUtcMs).
+  const from = live.sessionAtUtcMs != null ? live.sessionAtUtcMs : live.startedAtUtcMs;
+  if (b.defaultTimeMs == null || from == null) return null;
+  return from + b.defaultTimeMs - hostNowMs();
 }
 
 /** Sides whose flag fell, first first (FIDE Laws 6.9: who fell first matters, III.3.1). */
@@ -160,7 +162,7 @@ function sideRow(side) {
   const row = el('div', `side ${side}`);
   // Under the name: move counter and period ("#41 · P2"), then a late player's default time.
   const meta = el('span', 'meta');
-  meta.append(el('span', 'moves'), el('span', 'period'));
+  meta.append(el('span', 'moves'), el('span', 'period'), el('span', 'illegal'));
   row.append(el('span', 'colour', side === 'white' ? '♔' : '♚'), el('span', 'name'), el('span', 'flag', '⚑'), el('span', 'time'), meta, el('span', 'absent'));
   row.querySelector('.colour').title = SIDE_NAME[side];
   row.querySelector('.flag').hidden = true;
@@ -174,6 +176,14 @@ function controls() {
   const clock = el('div', 'row');
   clock.append(button('Start', { action: 'start' }, 'start the game on this board\'s clock'), button('Pause', { action: 'pause' }), button('Resume', { action: 'resume' }));
   footer.append(clock);
+  // The arbiter's powers (each asks for confirmation first, saying what will change).
+  const powers = el('div', 'row powers');
+  powers.append(
+    button('Take back move', { action: 'takeback' }, 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2); the clock must be paused or flagged'),
+    button('Reinstate', { action: 'reinstate' }, 'overrule the forfeit (FIDE Laws 6.7.1, "unless the arbiter decides otherwise")'),
+    button('+5 s increment', { action: 'increment', ms: '5000' }, 'quickplay finish: 5 s for both players after every later move (FIDE Guidelines III.4)'),
+  );
+  footer.append(powers);
   for (const side of SIDES) {
     const group = el('div', 'row group');
     group.dataset.side = side;
@@ -187,13 +197,14 @@ function controls() {
     const beneficiary = side === 'white' ? 'Black' : 'White';
     group.append(
       el('b', '', SIDE_NAME[side]),
+      button('Arrived', { action: 'arrive', side }, `${SIDE_NAME[side]} is at the board: no loss by default (FIDE Laws 6.7.1)`),
       button('+1 min', { action: 'adjust', side, ms: '60000' }),
       button('−1 min', { action: 'adjust', side, ms: '-60000' }),
       seconds,
       button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
       button('Penalty', { action: 'penalty', side }, `illegal move by ${offender}: ${beneficiary} gets extra time (FIDE Laws 7.5.5)`),
       moves,
-      button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; no time is credited)`),
+      button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; a later period's time is credited once)`),
     );
     footer.append(group);
   }
@@ -260,6 +271,9 @@ function renderBoard(b) {
     setText(row.querySelector('.moves'), live ? `#${live.moves[side]}` : '');
     // FIDE "period": the stage of the time control this side plays in (40 moves, then the next).
     setText(row.querySelector('.period'), live && live.period ? `P${live.period[side]}` : '');
+    // FIDE Laws 7.5.5: the clock counts one illegal move per take-back.
+    const illegal = live && live.illegalMoves ? live.illegalMoves[side] : 0;
+    setText(row.querySelector('.illegal'), illegal > 0 ? `${illegal} illegal` : '');
   }
   const flagLineEl = card.querySelector('.flags');
   setText(flagLineEl, flagLine(b));
@@ -269,6 +283,15 @@ function renderBoard(b) {
     card.querySelector('button[data-action="confirm"]').disabled = !pending;
     // Entering a result over one already there is a correction (journaled with the previous one).
     setText(card.querySelector('button[data-action="result"]'), b.result ? 'Correct result' : 'Enter result');
+    const status = b.result ? 'finished' : live ? live.status : 'ready';
+    // Offered when the clock can take them (the host and the clock still check).
+    for (const side of SIDES) {
+      card.querySelector(`button[data-action="arrive"][data-side="${side}"]`).hidden = !(live && live.present && live.present[side] === false && status !== 'finished' && status !== 'forfeited');
+    }
+    card.querySelector('button[data-action="reinstate"]').hidden = status !== 'forfeited';
+    const moved = !!live && live.moves.white + live.moves.black > 0;
+    card.querySelector('button[data-action="takeback"]').disabled = !(moved && (status === 'paused' || status === 'flagged'));
+    card.querySelector('button[data-action="increment"]').disabled = !(status === 'ready' || status === 'paused' || status === 'flagged');
   }
   repaintTimes(b);
 }
@@ -672,8 +695,41 @@ function requestFor(boardId, card, action, side, ms) {
     }
     case 'confirm':
       return ['POST', `${base}/result/confirm`];
+    case 'arrive':
+      return ['POST', `${base}/arrive`, { side }];
+    case 'takeback':
+      return ['POST', `${base}/takeback`];
+    case 'reinstate':
+      return ['POST', `${base}/reinstate`];
+    case 'increment':
+      return ['POST', `${base}/increment`, { ms: Number(ms) }];
     default:
       return new Error(`unknown action "${action}"`);
+  }
+}
+
+/**
+ * What an arbiter's power will change, asked before it is sent (null: no question for this
+ * action). The clock and the host decide; this only says what the arbiter is about to do.
+ */
+function confirmText(b, action, side, ms) {
+  const live = b && b.live;
+  const where = b ? `board ${b.board}` : 'this board';
+  switch (action) {
+    case 'arrive':
+      return `Mark ${SIDE_NAME[side]} as arrived at ${where}?\n\nFIDE Laws 6.7.1: ${SIDE_NAME[side]} can no longer lose by default. Times do not change.`;
+    case 'takeback': {
+      // The side that made the last move is the one not on move (paused or flagged).
+      const mover = live && live.turn ? (live.turn === 'white' ? 'black' : 'white') : null;
+      const who = mover ? `${SIDE_NAME[mover]}'s last move (#${live.moves[mover]})` : 'the last move';
+      return `Take back ${who} on ${where}?\n\nFIDE Laws 7.5.1 with 6.10.2: both times go back to what they were at that press (no increment, no period time), ${mover ? SIDE_NAME[mover] : 'that player'} is on move again with one more illegal move counted, and a flag that fell after it is annulled. The clock stays paused. The penalty (Laws 7.5.5) is a separate step.`;
+    }
+    case 'reinstate':
+      return `Reinstate the game on ${where}?\n\nFIDE Laws 6.7.1 ("unless the arbiter decides otherwise"): the loss by default is overruled, both players count as present, and the clock stands paused with the times it had at the forfeit. Resume it when play goes on.`;
+    case 'increment':
+      return `Give both players ${Number(ms) / 1000} s after every move from now on, on ${where}?\n\nFIDE Guidelines III.4 (quickplay finish): the increment is added to each later completed move, on top of the control's own; it replaces an earlier quickplay increment. The 2 minutes for the opponent are a separate +time.`;
+    default:
+      return null;
   }
 }
 
@@ -685,6 +741,12 @@ async function command(boardId, target) {
   if (request instanceof Error) {
     message.dataset.kind = 'error';
     message.textContent = request.message;
+    return;
+  }
+  const question = confirmText(boards.get(boardId), action, side, ms);
+  if (question !== null && !window.confirm(question)) {
+    message.dataset.kind = 'ok';
+    message.textContent = `${target.textContent.trim()}${side ? ` (${side})` : ''}: cancelled, nothing was sent`;
     return;
   }
   target.disabled = true;

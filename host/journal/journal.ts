@@ -565,7 +565,8 @@ export class Journal {
 
   private running(game: GameRow, last: ClockEventRow | null): Side | null {
     if (!last || game.result !== null) return null;
-    if (['paused', 'flag', 'forfeit', 'result'].includes(last.type)) return null;
+    // Corrections (a move counter, a take-back, a reinstatement, an increment) are made with the clock stopped.
+    if (['paused', 'flag', 'forfeit', 'result', 'moves-set', 'taken-back', 'reinstated', 'increment-set'].includes(last.type)) return null;
     const lastMove = this.stmt.lastMoveOfGame.get({ gameId: game.gameId }) as Row | undefined;
     // White moves first; after a press the other side's clock runs.
     return lastMove ? other(lastMove.side as Side) : 'white';

@@ -16,7 +16,11 @@ export const CLOCK_EVENT_TYPES = [
   //            then `side` is the CREDITED side, the offender is the other one — as clock.machine emits it)
   'arrived', // `side` arrived at the board (default-time bookkeeping)
   'result', // players entered a result on the clock: detail.result, detail.confirmedBy
-  'moves-set', // arbiter corrected `side`'s move counter to `move` (detail.period)
+  'moves-set', // arbiter corrected `side`'s move counter to `move` (detail.period 0-based, detail.creditedMs: a later period's time, credited once)
+  'taken-back', // FIDE Laws 7.5.1 with 6.10.2: the arbiter annulled `side`'s last move; `move` = its completed moves
+  //              afterwards, detail.period (0-based) and detail.illegalMoves (`side`'s count) after it; times restored
+  'reinstated', // FIDE Laws 6.7.1: the arbiter overruled a forfeit; the clock stands paused, both players present
+  'increment-set', // FIDE Guidelines III.4: a quickplay increment of detail.ms for both sides after every later move
 ] as const;
 export type ClockEventType = (typeof CLOCK_EVENT_TYPES)[number];
 
@@ -38,7 +42,11 @@ export interface ClockEventInput {
   monoMs: number;
   utcMs: number;
   uncertaintyMs: number;
-  /** Extra fields of the event: `{ ms, reason }` for `adjusted`, `{ result, confirmedBy }` for `result`. */
+  /**
+   * Extra fields of the event: `{ ms, reason }` for `adjusted`, `{ result, confirmedBy }` for `result`,
+   * `{ moves, period, creditedMs }` for `moves-set`, `{ period, illegalMoves }` for `taken-back`,
+   * `{ ms }` for `increment-set`, `{ sessionElapsedMs }` for a `started` after its session began.
+   */
   detail?: Record<string, unknown> | null;
 }
 

@@ -1,4 +1,4 @@
-// The clock ⇄ host wire contract, protocol version 1.x (docs/protocol.md is the spec).
+// The clock ⇄ host wire contract, protocol version 1.1 (docs/protocol.md is the spec).
 //
 // Every SLIP frame carries exactly one Envelope. Compatibility rules (proto3):
 //  - never renumber or retype a field; retire numbers with `reserved`;
@@ -25,7 +25,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chessclock.proto.
  */
 export const file_chessclock: GenFile = /*@__PURE__*/
-  fileDesc("ChBjaGVzc2Nsb2NrLnByb3RvEg1jaGVzc2Nsb2NrLnYxIqMECghFbnZlbG9wZRILCgNzZXEYASABKA0SCwoDYWNrGAIgASgNEjAKC2Nsb2NrX2V2ZW50GAMgASgLMhkuY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50SAASJwoGc3RhdHVzGAQgASgLMhUuY2hlc3NjbG9jay52MS5TdGF0dXNIABImCghhY2tfb25seRgFIAEoCzISLmNoZXNzY2xvY2sudjEuQWNrSAASMgoMc3luY19yZXF1ZXN0GAYgASgLMhouY2hlc3NjbG9jay52MS5TeW5jUmVxdWVzdEgAEjQKDXN5bmNfcmVzcG9uc2UYByABKAsyGy5jaGVzc2Nsb2NrLnYxLlN5bmNSZXNwb25zZUgAEikKB2NvbW1hbmQYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbW1hbmRIABIlCgVoZWxsbxgJIAEoCzIULmNoZXNzY2xvY2sudjEuSGVsbG9IABIsCgloZWxsb19hY2sYCiABKAsyFy5jaGVzc2Nsb2NrLnYxLkhlbGxvQWNrSAASLQoJY29uZmlndXJlGAsgASgLMhguY2hlc3NjbG9jay52MS5Db25maWd1cmVIABI0Cg1jb25maWd1cmVfYWNrGAwgASgLMhsuY2hlc3NjbG9jay52MS5Db25maWd1cmVBY2tIABIjCgRuYWNrGA0gASgLMhMuY2hlc3NjbG9jay52MS5OYWNrSABCBgoEYm9keSKFBAoKQ2xvY2tFdmVudBIsCgRraW5kGAEgASgOMh4uY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50LktpbmQSIQoEc2lkZRgCIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRINCgVhdF9tcxgDIAEoDRITCgttb3ZlX251bWJlchgEIAEoDRIQCgh3aGl0ZV9tcxgFIAEoDRIQCghibGFja19tcxgGIAEoDRIqCgZzdGF0dXMYByABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhEKCWFkanVzdF9tcxgIIAEoERIPCgdwZW5hbHR5GAkgASgIEikKBnJlc3VsdBgKIAEoDjIZLmNoZXNzY2xvY2sudjEuR2FtZVJlc3VsdBISCgpieV9hcmJpdGVyGAsgASgIEg4KBnBlcmlvZBgMIAEoDSK+AQoES2luZBIOCgpLSU5EX01PVkVEEAASEAoMS0lORF9TVEFSVEVEEAESDQoJS0lORF9GTEFHEAISEAoMS0lORF9GT1JGRUlUEAMSDwoLS0lORF9QQVVTRUQQBBIQCgxLSU5EX1JFU1VNRUQQBRIRCg1LSU5EX0FESlVTVEVEEAYSEAoMS0lORF9BUlJJVkVEEAcSFwoTS0lORF9SRVNVTFRfRU5URVJFRBAIEhIKDktJTkRfTU9WRVNfU0VUEAkilAIKBlN0YXR1cxINCgVhdF9tcxgBIAEoDRIQCgh3aGl0ZV9tcxgCIAEoDRIQCghibGFja19tcxgDIAEoDRIhCgR0dXJuGAQgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEioKBnN0YXR1cxgFIAEoDjIaLmNoZXNzY2xvY2sudjEuQ2xvY2tTdGF0dXMSEwoLd2hpdGVfbW92ZXMYBiABKA0SEwoLYmxhY2tfbW92ZXMYByABKA0SHAoPYmF0dGVyeV9wZXJjZW50GAggASgNSACIAQESFQoNZGlzcGxheV93aGl0ZRgJIAEoCRIVCg1kaXNwbGF5X2JsYWNrGAogASgJQhIKEF9iYXR0ZXJ5X3BlcmNlbnQiBQoDQWNrIhwKC1N5bmNSZXF1ZXN0Eg0KBXQxX21zGAEgASgNIjsKDFN5bmNSZXNwb25zZRINCgV0MV9tcxgBIAEoDRINCgV0Ml9tcxgCIAEoDRINCgV0M19tcxgDIAEoDSLOAgoHQ29tbWFuZBIpCgRraW5kGAEgASgOMhsuY2hlc3NjbG9jay52MS5Db21tYW5kLktpbmQSIQoEc2lkZRgCIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIKCgJtcxgDIAEoERINCgVtb3ZlcxgEIAEoDRIpCgZyZXN1bHQYBSABKA4yGS5jaGVzc2Nsb2NrLnYxLkdhbWVSZXN1bHQirgEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEg4KCktJTkRfU1RBUlQQARIOCgpLSU5EX1BBVVNFEAISDwoLS0lORF9SRVNVTUUQAxIPCgtLSU5EX0FESlVTVBAEEhAKDEtJTkRfUEVOQUxUWRAFEhIKDktJTkRfU0VUX01PVkVTEAYSEQoNS0lORF9ORVdfR0FNRRAHEhUKEUtJTkRfRU5URVJfUkVTVUxUEAgisgEKBUhlbGxvEhEKCXNlcmlhbF9pZBgBIAEoCRIYChBmaXJtd2FyZV92ZXJzaW9uGAIgASgJEhYKDnByb3RvY29sX21ham9yGAMgASgNEhYKDnByb3RvY29sX21pbm9yGAQgASgNEg8KB2Jvb3RfaWQYBSABKAcSFAoMY2FwYWJpbGl0aWVzGAYgAygJEhEKCWZpcnN0X3NlcRgHIAEoDRISCgpzZXNzaW9uX2lkGAggASgHIpQBCghIZWxsb0FjaxIWCg5wcm90b2NvbF9tYWpvchgBIAEoDRIWCg5wcm90b2NvbF9taW5vchgCIAEoDRIQCghhY2NlcHRlZBgDIAEoCBIOCgZyZWFzb24YBCABKAkSEQoJZmlyc3Rfc2VxGAUgASgNEhIKCnNlc3Npb25faWQYBiABKAcSDwoHYm9vdF9pZBgHIAEoByJ9CgVTdGFnZRINCgVtb3ZlcxgBIAEoDRIPCgdiYXNlX21zGAIgASgNEhQKDGluY3JlbWVudF9tcxgDIAEoDRIQCghkZWxheV9tcxgEIAEoDRIsCgpkZWxheV9tb2RlGAUgASgOMhguY2hlc3NjbG9jay52MS5EZWxheU1vZGUiRgoLU2lkZUNvbnRyb2wSJAoGc3RhZ2VzGAEgAygLMhQuY2hlc3NjbG9jay52MS5TdGFnZRIRCglzYW5kY2xvY2sYAiABKAgitwIKCUNvbmZpZ3VyZRIPCgdnYW1lX2lkGAEgASgJEg0KBWV2ZW50GAIgASgJEg0KBXJvdW5kGAMgASgJEg0KBWJvYXJkGAQgASgJEhQKDHdoaXRlX3BsYXllchgFIAEoCRIUCgxibGFja19wbGF5ZXIYBiABKAkSKQoFd2hpdGUYByABKAsyGi5jaGVzc2Nsb2NrLnYxLlNpZGVDb250cm9sEikKBWJsYWNrGAggASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIcCg9kZWZhdWx0X3RpbWVfbXMYCSABKA1IAIgBARI4ChBpbmNyZW1lbnRfdGltaW5nGAogASgOMh4uY2hlc3NjbG9jay52MS5JbmNyZW1lbnRUaW1pbmdCEgoQX2RlZmF1bHRfdGltZV9tcyIfCgxDb25maWd1cmVBY2sSDwoHZ2FtZV9pZBgBIAEoCSLkAQoETmFjaxITCgtyZWZ1c2VkX3NlcRgBIAEoDRImCgRjb2RlGAIgASgOMhguY2hlc3NjbG9jay52MS5OYWNrLkNvZGUSDgoGcmVhc29uGAMgASgJIo4BCgRDb2RlEhQKEENPREVfVU5TUEVDSUZJRUQQABIcChhDT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QARIQCgxDT0RFX0lOVkFMSUQQAhIaChZDT0RFX0JBRF9DT05GSUdVUkFUSU9OEAMSEAoMQ09ERV9OT1RfTk9XEAQSEgoOQ09ERV9OT1RfUkVBRFkQBSo8CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIOCgpTSURFX1dISVRFEAESDgoKU0lERV9CTEFDSxACKo4BCgtDbG9ja1N0YXR1cxIYChRDTE9DS19TVEFUVVNfUlVOTklORxAAEhYKEkNMT0NLX1NUQVRVU19SRUFEWRABEhcKE0NMT0NLX1NUQVRVU19QQVVTRUQQAhIYChRDTE9DS19TVEFUVVNfRkxBR0dFRBADEhoKFkNMT0NLX1NUQVRVU19GT1JGRUlURUQQBCpwCgpHYW1lUmVzdWx0EhQKEEdBTUVfUkVTVUxUX05PTkUQABIaChZHQU1FX1JFU1VMVF9XSElURV9XSU5TEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhoKFkdBTUVfUkVTVUxUX0JMQUNLX1dJTlMQAyo8CglEZWxheU1vZGUSFQoRREVMQVlfTU9ERV9TSU1QTEUQABIYChRERUxBWV9NT0RFX0JST05TVEVJThABKlQKD0luY3JlbWVudFRpbWluZxIgChxJTkNSRU1FTlRfVElNSU5HX0JFRk9SRV9NT1ZFEAASHwobSU5DUkVNRU5UX1RJTUlOR19BRlRFUl9NT1ZFEAFiBnByb3RvMw");
+  fileDesc("ChBjaGVzc2Nsb2NrLnByb3RvEg1jaGVzc2Nsb2NrLnYxIqMECghFbnZlbG9wZRILCgNzZXEYASABKA0SCwoDYWNrGAIgASgNEjAKC2Nsb2NrX2V2ZW50GAMgASgLMhkuY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50SAASJwoGc3RhdHVzGAQgASgLMhUuY2hlc3NjbG9jay52MS5TdGF0dXNIABImCghhY2tfb25seRgFIAEoCzISLmNoZXNzY2xvY2sudjEuQWNrSAASMgoMc3luY19yZXF1ZXN0GAYgASgLMhouY2hlc3NjbG9jay52MS5TeW5jUmVxdWVzdEgAEjQKDXN5bmNfcmVzcG9uc2UYByABKAsyGy5jaGVzc2Nsb2NrLnYxLlN5bmNSZXNwb25zZUgAEikKB2NvbW1hbmQYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbW1hbmRIABIlCgVoZWxsbxgJIAEoCzIULmNoZXNzY2xvY2sudjEuSGVsbG9IABIsCgloZWxsb19hY2sYCiABKAsyFy5jaGVzc2Nsb2NrLnYxLkhlbGxvQWNrSAASLQoJY29uZmlndXJlGAsgASgLMhguY2hlc3NjbG9jay52MS5Db25maWd1cmVIABI0Cg1jb25maWd1cmVfYWNrGAwgASgLMhsuY2hlc3NjbG9jay52MS5Db25maWd1cmVBY2tIABIjCgRuYWNrGA0gASgLMhMuY2hlc3NjbG9jay52MS5OYWNrSABCBgoEYm9keSKQBQoKQ2xvY2tFdmVudBIsCgRraW5kGAEgASgOMh4uY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50LktpbmQSIQoEc2lkZRgCIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRINCgVhdF9tcxgDIAEoDRITCgttb3ZlX251bWJlchgEIAEoDRIQCgh3aGl0ZV9tcxgFIAEoDRIQCghibGFja19tcxgGIAEoDRIqCgZzdGF0dXMYByABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhEKCWFkanVzdF9tcxgIIAEoERIPCgdwZW5hbHR5GAkgASgIEikKBnJlc3VsdBgKIAEoDjIZLmNoZXNzY2xvY2sudjEuR2FtZVJlc3VsdBISCgpieV9hcmJpdGVyGAsgASgIEg4KBnBlcmlvZBgMIAEoDRIVCg1pbGxlZ2FsX21vdmVzGA0gASgNEhoKEnNlc3Npb25fZWxhcHNlZF9tcxgOIAEoDRIUCgxpbmNyZW1lbnRfbXMYDyABKA0igAIKBEtpbmQSDgoKS0lORF9NT1ZFRBAAEhAKDEtJTkRfU1RBUlRFRBABEg0KCUtJTkRfRkxBRxACEhAKDEtJTkRfRk9SRkVJVBADEg8KC0tJTkRfUEFVU0VEEAQSEAoMS0lORF9SRVNVTUVEEAUSEQoNS0lORF9BREpVU1RFRBAGEhAKDEtJTkRfQVJSSVZFRBAHEhcKE0tJTkRfUkVTVUxUX0VOVEVSRUQQCBISCg5LSU5EX01PVkVTX1NFVBAJEhMKD0tJTkRfVEFLRU5fQkFDSxAKEhMKD0tJTkRfUkVJTlNUQVRFRBALEhYKEktJTkRfSU5DUkVNRU5UX1NFVBAMIpQCCgZTdGF0dXMSDQoFYXRfbXMYASABKA0SEAoId2hpdGVfbXMYAiABKA0SEAoIYmxhY2tfbXMYAyABKA0SIQoEdHVybhgEIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIqCgZzdGF0dXMYBSABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhMKC3doaXRlX21vdmVzGAYgASgNEhMKC2JsYWNrX21vdmVzGAcgASgNEhwKD2JhdHRlcnlfcGVyY2VudBgIIAEoDUgAiAEBEhUKDWRpc3BsYXlfd2hpdGUYCSABKAkSFQoNZGlzcGxheV9ibGFjaxgKIAEoCUISChBfYmF0dGVyeV9wZXJjZW50IgUKA0FjayIcCgtTeW5jUmVxdWVzdBINCgV0MV9tcxgBIAEoDSI7CgxTeW5jUmVzcG9uc2USDQoFdDFfbXMYASABKA0SDQoFdDJfbXMYAiABKA0SDQoFdDNfbXMYAyABKA0itgMKB0NvbW1hbmQSKQoEa2luZBgBIAEoDjIbLmNoZXNzY2xvY2sudjEuQ29tbWFuZC5LaW5kEiEKBHNpZGUYAiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSCgoCbXMYAyABKBESDQoFbW92ZXMYBCABKA0SKQoGcmVzdWx0GAUgASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhoKEnNlc3Npb25fZWxhcHNlZF9tcxgGIAEoDSL6AQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDgoKS0lORF9TVEFSVBABEg4KCktJTkRfUEFVU0UQAhIPCgtLSU5EX1JFU1VNRRADEg8KC0tJTkRfQURKVVNUEAQSEAoMS0lORF9QRU5BTFRZEAUSEgoOS0lORF9TRVRfTU9WRVMQBhIRCg1LSU5EX05FV19HQU1FEAcSFQoRS0lORF9FTlRFUl9SRVNVTFQQCBIPCgtLSU5EX0FSUklWRRAJEhEKDUtJTkRfVEFLRUJBQ0sQChISCg5LSU5EX1JFSU5TVEFURRALEhIKDktJTkRfSU5DUkVNRU5UEAwisgEKBUhlbGxvEhEKCXNlcmlhbF9pZBgBIAEoCRIYChBmaXJtd2FyZV92ZXJzaW9uGAIgASgJEhYKDnByb3RvY29sX21ham9yGAMgASgNEhYKDnByb3RvY29sX21pbm9yGAQgASgNEg8KB2Jvb3RfaWQYBSABKAcSFAoMY2FwYWJpbGl0aWVzGAYgAygJEhEKCWZpcnN0X3NlcRgHIAEoDRISCgpzZXNzaW9uX2lkGAggASgHIpQBCghIZWxsb0FjaxIWCg5wcm90b2NvbF9tYWpvchgBIAEoDRIWCg5wcm90b2NvbF9taW5vchgCIAEoDRIQCghhY2NlcHRlZBgDIAEoCBIOCgZyZWFzb24YBCABKAkSEQoJZmlyc3Rfc2VxGAUgASgNEhIKCnNlc3Npb25faWQYBiABKAcSDwoHYm9vdF9pZBgHIAEoByJ9CgVTdGFnZRINCgVtb3ZlcxgBIAEoDRIPCgdiYXNlX21zGAIgASgNEhQKDGluY3JlbWVudF9tcxgDIAEoDRIQCghkZWxheV9tcxgEIAEoDRIsCgpkZWxheV9tb2RlGAUgASgOMhguY2hlc3NjbG9jay52MS5EZWxheU1vZGUiRgoLU2lkZUNvbnRyb2wSJAoGc3RhZ2VzGAEgAygLMhQuY2hlc3NjbG9jay52MS5TdGFnZRIRCglzYW5kY2xvY2sYAiABKAgitwIKCUNvbmZpZ3VyZRIPCgdnYW1lX2lkGAEgASgJEg0KBWV2ZW50GAIgASgJEg0KBXJvdW5kGAMgASgJEg0KBWJvYXJkGAQgASgJEhQKDHdoaXRlX3BsYXllchgFIAEoCRIUCgxibGFja19wbGF5ZXIYBiABKAkSKQoFd2hpdGUYByABKAsyGi5jaGVzc2Nsb2NrLnYxLlNpZGVDb250cm9sEikKBWJsYWNrGAggASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIcCg9kZWZhdWx0X3RpbWVfbXMYCSABKA1IAIgBARI4ChBpbmNyZW1lbnRfdGltaW5nGAogASgOMh4uY2hlc3NjbG9jay52MS5JbmNyZW1lbnRUaW1pbmdCEgoQX2RlZmF1bHRfdGltZV9tcyIfCgxDb25maWd1cmVBY2sSDwoHZ2FtZV9pZBgBIAEoCSLkAQoETmFjaxITCgtyZWZ1c2VkX3NlcRgBIAEoDRImCgRjb2RlGAIgASgOMhguY2hlc3NjbG9jay52MS5OYWNrLkNvZGUSDgoGcmVhc29uGAMgASgJIo4BCgRDb2RlEhQKEENPREVfVU5TUEVDSUZJRUQQABIcChhDT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QARIQCgxDT0RFX0lOVkFMSUQQAhIaChZDT0RFX0JBRF9DT05GSUdVUkFUSU9OEAMSEAoMQ09ERV9OT1RfTk9XEAQSEgoOQ09ERV9OT1RfUkVBRFkQBSo8CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIOCgpTSURFX1dISVRFEAESDgoKU0lERV9CTEFDSxACKo4BCgtDbG9ja1N0YXR1cxIYChRDTE9DS19TVEFUVVNfUlVOTklORxAAEhYKEkNMT0NLX1NUQVRVU19SRUFEWRABEhcKE0NMT0NLX1NUQVRVU19QQVVTRUQQAhIYChRDTE9DS19TVEFUVVNfRkxBR0dFRBADEhoKFkNMT0NLX1NUQVRVU19GT1JGRUlURUQQBCpwCgpHYW1lUmVzdWx0EhQKEEdBTUVfUkVTVUxUX05PTkUQABIaChZHQU1FX1JFU1VMVF9XSElURV9XSU5TEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhoKFkdBTUVfUkVTVUxUX0JMQUNLX1dJTlMQAyo8CglEZWxheU1vZGUSFQoRREVMQVlfTU9ERV9TSU1QTEUQABIYChRERUxBWV9NT0RFX0JST05TVEVJThABKlQKD0luY3JlbWVudFRpbWluZxIgChxJTkNSRU1FTlRfVElNSU5HX0JFRk9SRV9NT1ZFEAASHwobSU5DUkVNRU5UX1RJTUlOR19BRlRFUl9NT1ZFEAFiBnByb3RvMw");
 
 /**
  * One frame's content. `seq`/`ack` belong to the session layer (docs/protocol.md, "Session").
@@ -147,7 +147,9 @@ export type ClockEvent = Message<"chessclock.v1.ClockEvent"> & {
    * moved: the side that pressed; flag/forfeit: the side that lost on time / by default;
    * adjusted: the side whose time changed; arrived: the side that arrived;
    * moves_set: the side whose counter the arbiter set.
-   * Required for those kinds, UNSPECIFIED for started/paused/resumed/result_entered.
+   * taken_back: the side that made the annulled move.
+   * Required for those kinds, UNSPECIFIED for started/paused/resumed/result_entered/
+   * reinstated/increment_set.
    *
    * @generated from field: chessclock.v1.Side side = 2;
    */
@@ -189,6 +191,7 @@ export type ClockEvent = Message<"chessclock.v1.ClockEvent"> & {
 
   /**
    * adjusted: the change applied to `side` (negative = time removed).
+   * moves_set (since 1.1): the time credited to `side` for reaching a later period (0 = none).
    *
    * @generated from field: sint32 adjust_ms = 8;
    */
@@ -217,11 +220,33 @@ export type ClockEvent = Message<"chessclock.v1.ClockEvent"> & {
   byArbiter: boolean;
 
   /**
-   * moves_set: the 0-based period `side` now plays in.
+   * moves_set, taken_back (since 1.1): the 0-based period `side` now plays in.
    *
    * @generated from field: uint32 period = 12;
    */
   period: number;
+
+  /**
+   * Since 1.1. taken_back: `side`'s illegal-move count after this take-back (FIDE Laws 7.5.5).
+   *
+   * @generated from field: uint32 illegal_moves = 13;
+   */
+  illegalMoves: number;
+
+  /**
+   * Since 1.1. started: how long before at_ms the session (round) started; the default time
+   * (FIDE Laws 6.7.1) counts from at_ms - session_elapsed_ms. 0 = from this start.
+   *
+   * @generated from field: uint32 session_elapsed_ms = 14;
+   */
+  sessionElapsedMs: number;
+
+  /**
+   * Since 1.1. increment_set: the quickplay increment now in force, ms (0 = none).
+   *
+   * @generated from field: uint32 increment_ms = 15;
+   */
+  incrementMs: number;
 };
 
 /**
@@ -288,6 +313,31 @@ export enum ClockEvent_Kind {
    * @generated from enum value: KIND_MOVES_SET = 9;
    */
   MOVES_SET = 9,
+
+  /**
+   * Since 1.1. The arbiter annulled `side`'s last completed move (FIDE Laws 7.5.1 with 6.10.2):
+   * move_number = `side`'s completed moves afterwards, period = its period afterwards,
+   * illegal_moves = `side`'s illegal-move count, times = the restored ones.
+   *
+   * @generated from enum value: KIND_TAKEN_BACK = 10;
+   */
+  TAKEN_BACK = 10,
+
+  /**
+   * Since 1.1. The arbiter overruled a forfeit (FIDE Laws 6.7.1): the clock stands paused,
+   * both players present.
+   *
+   * @generated from enum value: KIND_REINSTATED = 11;
+   */
+  REINSTATED = 11,
+
+  /**
+   * Since 1.1. The arbiter set a quickplay increment for both sides (FIDE Guidelines III.4):
+   * increment_ms after every later completed move (0 = removed).
+   *
+   * @generated from enum value: KIND_INCREMENT_SET = 12;
+   */
+  INCREMENT_SET = 12,
 }
 
 /**
@@ -466,6 +516,15 @@ export type Command = Message<"chessclock.v1.Command"> & {
    * @generated from field: chessclock.v1.GameResult result = 5;
    */
   result: GameResult;
+
+  /**
+   * Since 1.1. START: the session (round) started this many ms before the command arrives
+   * at the clock; the clock counts the default time from (arrival - session_elapsed_ms).
+   * A duration, not an instant: it needs no shared time base (docs/protocol.md, "Session start").
+   *
+   * @generated from field: uint32 session_elapsed_ms = 6;
+   */
+  sessionElapsedMs: number;
 };
 
 /**
@@ -528,9 +587,40 @@ export enum Command_Kind {
   NEW_GAME = 7,
 
   /**
+   * The result the arbiter entered at the host: the game is over at the clock too.
+   *
    * @generated from enum value: KIND_ENTER_RESULT = 8;
    */
   ENTER_RESULT = 8,
+
+  /**
+   * Since 1.1. `side` is at the board (FIDE Laws 6.7.1): no default-time forfeit for it.
+   *
+   * @generated from enum value: KIND_ARRIVE = 9;
+   */
+  ARRIVE = 9,
+
+  /**
+   * Since 1.1. Annul the last completed move (FIDE Laws 7.5.1 with 6.10.2); paused or flagged.
+   *
+   * @generated from enum value: KIND_TAKEBACK = 10;
+   */
+  TAKEBACK = 10,
+
+  /**
+   * Since 1.1. Overrule a forfeit (FIDE Laws 6.7.1 "unless the arbiter decides otherwise").
+   *
+   * @generated from enum value: KIND_REINSTATE = 11;
+   */
+  REINSTATE = 11,
+
+  /**
+   * Since 1.1. Quickplay increment of `ms` (≥ 0; 0 removes it) for both sides after every
+   * later move (FIDE Guidelines III.4).
+   *
+   * @generated from enum value: KIND_INCREMENT = 12;
+   */
+  INCREMENT = 12,
 }
 
 /**
