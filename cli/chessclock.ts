@@ -8,7 +8,7 @@ interface Subcommand {
 }
 
 export const SUBCOMMANDS: Record<string, Subcommand> = {
-  demo: { summary: 'one clock in the terminal, keys for levers, pause and penalty', load: () => import('./demo.ts') },
+  demo: { summary: 'the terminal clock of `sim` (same keys and options)', load: () => import('./demo.ts') },
   clock: { summary: 'the clock firmware at the board (Johnny-Five on --board, host on --link; no --board: simulated)', load: () => import('./clock.ts') },
   sim: { summary: 'a simulated clock in the terminal (the firmware on a virtual board); --clocks N: a fleet', load: () => import('./sim.ts') },
   host: { summary: 'the hall PC: clocks on serial ports → journal, director, API, exports (docs/host.md)', load: () => import('./host.ts') },

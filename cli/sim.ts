@@ -7,18 +7,21 @@ import { linkClockToHost, openHostLine } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { createLink, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
-import { formatTimeControl } from '../protocol/time-control.ts';
+import { describeTimeControl } from '../firmware-ts/time-control-text.ts';
 import { Fleet, inMemoryHosts, ptyHosts } from '../simulator/fleet.ts';
-import { runTerminal } from '../simulator/terminal-ui.ts';
+import { KEY_HELP, runTerminal } from '../simulator/terminal-ui.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
 
-const HELP = `usage: chessclock sim [options]
+const HELP = `usage: chessclock sim [options]        (chessclock demo [options] is the same clock)
        chessclock sim --clocks N [--seed S] [--link memory|pty] [--ports-file FILE] [options]
 
 A simulated chess clock in the terminal: the clock firmware runs unchanged on a
-virtual Arduino; the screen shows what its 16×2 LCD shows (keys are listed on screen).
-With --clocks, a fleet of simulated clocks whose scripted players play one game each
-on simulated time (deterministic for a seed), and a summary is printed.
+virtual Arduino; the screen shows what its 16×2 LCD shows. With --clocks, a fleet of
+simulated clocks whose scripted players play one game each on simulated time
+(deterministic for a seed), and a summary is printed.
+
+keys (each a tap of the clock's key):
+${KEY_HELP.map((l) => `  ${l}`).join('\n')}
 
 options:
 ${CLOCK_OPTIONS_HELP}
@@ -81,7 +84,6 @@ async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
     status = () => [`  host link ${sim.link}: ${cl.link.state}, ${cl.pending()} event(s) awaiting the host's ack`];
   }
   const code = await runTerminal(clock, {
-    title: () => formatTimeControl(clock.firmware.state().timeControl),
     input: process.stdin,
     output: process.stdout,
     status,
@@ -121,7 +123,7 @@ async function runFleet(options: ClockOptions, sim: SimArgs): Promise<number> {
   await Promise.all(fleet.clocks.map((c) => c.hostLink?.drained()));
   const realS = (performance.now() - started) / 1000;
   const hours = (fleet.time.now() / 3_600_000).toFixed(2);
-  process.stdout.write(`fleet: ${clocks} clock(s), seed ${sim.seed}, control ${formatTimeControl(options.timeControl)}\n`);
+  process.stdout.write(`fleet: ${clocks} clock(s), seed ${sim.seed}, control ${describeTimeControl(options.timeControl)}\n`);
   const header = ['clock'.padStart(5), 'moves'.padStart(6), 'ended'.padEnd(8), 'result'.padEnd(8), 'penalties', 'pauses', 'late', 'events'.padStart(7)];
   if (sim.link === 'memory') header.push('at-host'.padStart(8));
   process.stdout.write(header.join('  ') + '\n');
@@ -145,7 +147,7 @@ async function runFleet(options: ClockOptions, sim: SimArgs): Promise<number> {
   return 0;
 }
 
-export async function run(args: string[]): Promise<number> {
+export async function run(args: string[], name = 'sim'): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(HELP + '\n');
     return 0;
@@ -156,7 +158,7 @@ export async function run(args: string[]): Promise<number> {
     options = await parseClockOptions(args);
     sim = parseSimArgs(options.rest);
   } catch (err) {
-    process.stderr.write(`chessclock sim: ${(err as Error).message}\n\n${HELP}\n`);
+    process.stderr.write(`chessclock ${name}: ${(err as Error).message}\n\n${HELP}\n`);
     return 2;
   }
   return sim.clocks === null ? runOne(options, sim) : runFleet(options, sim);

@@ -15,12 +15,16 @@ import type { Hardware } from './board.ts';
 import { readClock, type ClockState } from './clock-core.ts';
 import { clockMachine, type ClockInput, type ClockMachine, type ClockOutput } from './clock.machine.ts';
 import { msUntilDisplayChange, renderDigits, type ClockReading } from './display-format.ts';
-import { menuMachine, type ButtonName, type GameResult, type MenuMachine, type MenuOutput } from './menu.machine.ts';
+import { menuMachine, type ButtonName, type GameResult, type MenuMachine } from './menu.machine.ts';
 import { menuMode, screenRows } from './menu-text.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { xstateClock, type Timebase } from './timebase.ts';
 
-export type ResultEntry = Extract<MenuOutput, { type: 'result' }>;
+/**
+ * A result entered at the clock (both players with their levers, or the arbiter in arbiter
+ * mode), once the statechart recorded it: the firmware's 'result' event, for the host link.
+ */
+export type ResultEntry = { type: 'result'; result: GameResult; by: 'players' | 'arbiter'; at: number };
 
 export interface FirmwareOptions {
   hardware: Hardware;
@@ -37,7 +41,22 @@ export interface FirmwareOptions {
 export const FLAG_BEEP = { hz: 2000, ms: 200 } as const;
 
 /** Clock outputs that change the clock state (everything but `rejected`): each is snapshotted. */
-const CHANGES = new Set<ClockOutput['type']>(['started', 'move', 'flag', 'forfeit', 'paused', 'resumed', 'adjusted', 'arrived', 'moves-set', 'new-game']);
+const CHANGES = new Set<ClockOutput['type']>([
+  'started',
+  'move',
+  'flag',
+  'forfeit',
+  'paused',
+  'resumed',
+  'adjusted',
+  'arrived',
+  'moves-set',
+  'takeback',
+  'reinstated',
+  'increment-set',
+  'result',
+  'new-game',
+]);
 
 /**
  * A time base that continues from `fromMs`: after a power cut the new process's monotonic
@@ -59,8 +78,6 @@ export class ClockFirmware extends EventEmitter {
   private readonly hardware: Hardware;
   private readonly snapshots: SnapshotStore | undefined;
   private sound: boolean;
-  /** The finished game's result, shown until the next game. */
-  private shownResult: GameResult | null = null;
   private repaintTimer: ReturnType<Timebase['setTimer']> | null = null;
   private leds: Record<Side, boolean | null> = { white: null, black: null };
   private stopped = false;
@@ -86,11 +103,6 @@ export class ClockFirmware extends EventEmitter {
 
     this.clock.on('*', (out) => this.onClockOutput(out as ClockOutput));
     this.menu.on('command', ({ input }) => this.clock.send(input));
-    this.menu.on('result', (entry) => {
-      this.shownResult = entry.result;
-      this.emit('result', entry);
-      this.repaint();
-    });
     this.menu.on('sound', ({ on }) => (this.sound = on));
     this.menu.subscribe(() => this.repaint());
     this.hardware.keys.on('down', this.onDown);
@@ -103,6 +115,11 @@ export class ClockFirmware extends EventEmitter {
 
   now(): number {
     return this.time.now();
+  }
+
+  /** Whether the piezo beeps at a flag (the setup menu can switch it). */
+  get soundOn(): boolean {
+    return this.sound;
   }
 
   state(): ClockState {
@@ -120,13 +137,17 @@ export class ClockFirmware extends EventEmitter {
     if (this.hardware.screen.kind === 'digits' && menuMode(menu.value) === 'game') {
       return [renderDigits(reading, 'white'), renderDigits(reading, 'black')];
     }
-    return screenRows(menu.value, menu.context, reading, this.state().timeControl, this.shownResult);
+    return screenRows(menu.value, menu.context, reading, this.state().timeControl, at);
   }
 
-  /** Shows a result entered elsewhere (the arbiter at the host); null clears it. */
+  /**
+   * A result recorded elsewhere (the arbiter at the host): the statechart's RESULT by
+   * 'host', so the game is over at the clock too. null records nothing (a new game clears
+   * the result).
+   */
   showResult(result: GameResult | null): void {
-    this.shownResult = result;
-    this.repaint();
+    if (result === null) return;
+    this.command({ type: 'RESULT', result, by: 'host' });
   }
 
   /** A clock input from elsewhere (the host link), stamped now. */
@@ -154,10 +175,13 @@ export class ClockFirmware extends EventEmitter {
 
   private onClockOutput(out: ClockOutput): void {
     if (out.type === 'flag' && this.sound) this.hardware.beep(FLAG_BEEP.hz, FLAG_BEEP.ms);
-    if (out.type === 'new-game') this.shownResult = null;
+    // The arbiter menu shows why the clock refused what it sent.
+    if (out.type === 'rejected') this.menu.send({ type: 'REJECTED', reason: out.reason });
     this.repaint();
     if (CHANGES.has(out.type)) this.snapshots?.save(this.state());
     this.emit('output', out);
+    // A result entered at the clock goes to the host once the statechart has recorded it.
+    if (out.type === 'result' && out.by !== 'host') this.emit('result', { type: 'result', result: out.result, by: out.by, at: out.at } satisfies ResultEntry);
   }
 
   /** Paints what the clock state says now and sleeps until the shown text next changes. */
@@ -174,12 +198,15 @@ export class ClockFirmware extends EventEmitter {
     }
     if (this.repaintTimer !== null) this.time.clearTimer(this.repaintTimer);
     this.repaintTimer = null;
+    let delay = Infinity;
     if (reading.status === 'running') {
-      let delay = msUntilDisplayChange(reading[reading.turn]);
+      delay = msUntilDisplayChange(reading[reading.turn]);
       // A sandclock also fills the waiting side's time: repaint every tenth then.
       if (this.state().timeControl.white.kind === 'sandclock') delay = Math.min(delay, 100);
-      if (Number.isFinite(delay)) this.repaintTimer = this.time.setTimer(() => this.repaint(), delay);
     }
+    // FIDE Laws 6.7.1: the default-time countdown (`DT 14:32`) runs, also while paused.
+    if (reading.forfeitAt !== null) delay = Math.min(delay, msUntilDisplayChange(reading.forfeitAt - at));
+    if (Number.isFinite(delay)) this.repaintTimer = this.time.setTimer(() => this.repaint(), delay);
     this.emit('paint');
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  defaultTimeText,
   formatClockTime,
   msUntilDisplayChange,
   renderDigits,
@@ -87,28 +88,56 @@ const base: ClockReading = {
   flag: null,
   forfeited: { white: false, black: false },
   present: { white: true, black: true },
+  illegalMoves: { white: 0, black: 0 },
+  forfeitAt: null,
+  extraIncrementMs: 0,
+  result: null,
 };
 
 describe('renderLcd — 16×2 layout (docs/firmware.md)', () => {
   it('shows both times, the running mark, moves and periods', () => {
     const rows = renderLcd({ ...base, white: 5_399_500, moves: { white: 40, black: 39 }, period: { white: 1, black: 0 } });
-    expect(rows).toEqual(['1:30:00* 1:30:30', '#40 P2    #39 P1']);
+    expect(rows).toEqual(['1:30:00* 1:30:30', '#40P2      #39P1']);
     expect(rows.every((r) => r.length === 16)).toBe(true);
   });
 
   it('keeps the flag mark on the side whose flag fell first (FIDE equipment standard (e))', () => {
     const flagged = renderLcd({ ...base, status: 'flagged', turn: 'black', white: 4000, black: 0, flag: 'black' });
-    expect(flagged).toEqual(['    4.0 F0.0    ', '#0  P1FLAG#0  P1']);
+    expect(flagged).toEqual(['    4.0 F0.0    ', '#0 P1 FLAG #0 P1']);
     // after the arbiter adjusted and resumed, the flag mark stays
     const resumed = renderLcd({ ...base, status: 'running', turn: 'black', white: 4000, black: 60_000, flag: 'black' });
     expect(resumed[0]).toBe('    4.0 F1:00   ');
   });
 
   it('shows pause, forfeit and absence marks (Laws 6.7.1 default time)', () => {
-    expect(renderLcd({ ...base, status: 'paused' })[1]).toBe('#0  P1PAUS#0  P1');
+    expect(renderLcd({ ...base, status: 'paused' })[1]).toBe('#0 P1 PAUS #0 P1');
     const lost = renderLcd({ ...base, status: 'forfeited', black: 5_430_000, forfeited: { white: false, black: true }, present: { white: true, black: false } });
-    expect(lost).toEqual(['1:30:30 X1:30:30', '#0  P1DEFT#0  P1']);
+    expect(lost).toEqual(['1:30:30 X1:30:30', '#0 P1 DEFT #0 P1']);
     expect(renderLcd({ ...base, present: { white: true, black: false } })[0]).toBe('1:30:30*?1:30:30');
+  });
+
+  it('FIDE Laws 6.7.1: an absent side shows ? and row 1 counts the default time down (DT, rounded up) while the clock stands started', () => {
+    const absent = { ...base, moves: { white: 1, black: 0 }, turn: 'black' as const, present: { white: true, black: false }, forfeitAt: 900_000 };
+    // Black's clock runs (the * wins over ?); the countdown shows who is missing: `?` on Black's side.
+    expect(renderLcd(absent, 28_000)).toEqual(['1:30:30 *1:30:30', '#1  DT 14:32   ?']);
+    expect(renderLcd({ ...absent, status: 'paused' }, 899_950)).toEqual(['1:30:30 ?1:30:30', '#1   DT 0.1    ?']);
+    // One hour of default time fits the ten middle columns.
+    expect(renderLcd({ ...base, present: { white: false, black: true }, forfeitAt: 3_600_000 }, 0)[1]).toBe('?  DT 1:00:00 #0');
+    // Without the instant of the reading there is no countdown: the usual row.
+    expect(renderLcd(absent)[1]).toBe('#1 P1      #0 P1');
+    expect(defaultTimeText(absent, 28_000)).toBe('DT 14:32');
+  });
+
+  it('FIDE Laws 7.5.1: the illegal-move count per side (!n) takes the place of the period (which follows from the move count)', () => {
+    const rows = renderLcd({ ...base, status: 'paused', moves: { white: 12, black: 11 }, illegalMoves: { white: 1, black: 0 } });
+    expect(rows).toEqual(['1:30:30  1:30:30', '#12!1 PAUS #11P1']);
+    expect(renderLcd({ ...base, status: 'paused', moves: { white: 2, black: 2 }, illegalMoves: { white: 0, black: 2 } })[1]).toBe('#2 P1 PAUS #2 !2');
+    expect(rows.every((r) => r.length === 16)).toBe(true);
+  });
+
+  it('FIDE Laws 6.10.2: a gap separates the status from both move fields, also from 100 moves on', () => {
+    expect(renderLcd({ ...base, status: 'paused', moves: { white: 2, black: 1 } })[1]).toBe('#2 P1 PAUS #1 P1');
+    expect(renderLcd({ ...base, status: 'paused', moves: { white: 120, black: 119 }, period: { white: 2, black: 2 } })[1]).toBe('120P3 PAUS 119P3');
   });
 });
 

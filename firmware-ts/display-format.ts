@@ -115,9 +115,26 @@ const STATUS_TEXT: Record<ClockReading['status'], string> = {
   forfeited: 'DEFT',
 };
 
+/** One side's 5-column field on row 1: completed moves, then the illegal-move count if any, else the period. */
 function moveField(view: ClockReading, side: Side): string {
-  // Completed moves and the period being played (1-based), e.g. `#40 P2`.
-  return `#${view.moves[side]}`.padEnd(4).slice(0, 4) + `P${view.period[side] + 1}`.slice(0, 2);
+  // `#40P2` = 40 completed moves, next move in period 2. The period follows from the count
+  // (FIDE Laws 6.10.2), so an illegal-move count takes its place when there is one:
+  // `#12!1` = 12 moves, one move annulled as illegal (Laws 7.5.1; the second loses in
+  // rapid and blitz, A.4.2 / B.4). From 100 moves the `#` is dropped.
+  const moves = view.moves[side];
+  const count = moves >= 100 ? String(moves) : `#${moves}`;
+  const illegal = view.illegalMoves[side];
+  const suffix = illegal > 0 ? `!${Math.min(illegal, 9)}` : `P${view.period[side] + 1}`;
+  return `${count.padEnd(3)}${suffix}`.slice(0, 6);
+}
+
+/**
+ * FIDE Laws 6.7.1: the default time still to run, `DT 14:32`, while a side is absent and the
+ * clock stands started; null otherwise (or when `now` is not known).
+ */
+export function defaultTimeText(view: ClockReading, now: number | null): string | null {
+  if (view.forfeitAt === null || now === null) return null;
+  return `DT ${formatClockTime(view.forfeitAt - now)}`;
 }
 
 /**
@@ -125,13 +142,26 @@ function moveField(view: ClockReading, side: Side): string {
  *
  *     col 0......6 7 8 9.....15
  *     row 0  WWWWWWW m m BBBBBBB    White's time right-aligned, marks, Black's time left-aligned
- *     row 1  #mm Pp  SSSS  #mm Pp   moves + period per side, status in the middle
+ *     row 1  #mmPp SSSS #mmPp       moves + period (or !illegal count) per side, status in the middle
+ *     row 1  #m  DT 14:32    ?      while a side is absent and the default time runs: its countdown
+ *
+ * `now` (the instant the reading was taken) is needed for the default-time countdown.
  */
-export function renderLcd(view: ClockReading): [string, string] {
+export function renderLcd(view: ClockReading, now: number | null = null): [string, string] {
   const white = formatClockTime(view.white).padStart(TIME_COLS);
   const black = formatClockTime(view.black).padEnd(TIME_COLS);
   const row0 = `${white}${sideMark(view, 'white')}${sideMark(view, 'black')}${black}`;
-  const row1 = `${moveField(view, 'white').padEnd(6)}${STATUS_TEXT[view.status]}${moveField(view, 'black').padStart(6)}`;
+  const dt = defaultTimeText(view, now);
+  let row1: string;
+  if (dt !== null) {
+    // Moves only (an absent side shows `?`), the countdown centred in the 10 middle columns.
+    const field = (side: Side) => (view.present[side] ? `#${view.moves[side]}` : '?');
+    const mid = 10;
+    const left = Math.floor((mid - dt.length) / 2);
+    row1 = `${field('white').padEnd(3)}${' '.repeat(Math.max(0, left))}${dt}`.padEnd(3 + mid) + field('black').padStart(3);
+  } else {
+    row1 = `${moveField(view, 'white').padEnd(5)} ${STATUS_TEXT[view.status]} ${moveField(view, 'black').padStart(5)}`;
+  }
   return [fitLcd(row0), fitLcd(row1)];
 }
 

@@ -96,16 +96,24 @@ export async function arbiterPenalty(ctx: ScriptContext, offender: Side): Promis
   await clock.tap('startPause'); // resume
 }
 
+/**
+ * In result entry (or on the arbiter's result item), taps `plus` until `wanted` is chosen.
+ * Throws when the menu does not offer it (after a flag only the opponent's win and the draw).
+ */
+export async function chooseResult(clock: VirtualClock, wanted: GameResult): Promise<void> {
+  const menu = () => clock.firmware.menu.getSnapshot().context.result;
+  for (let i = 0; i <= RESULTS.length && menu().choice !== wanted; i++) await clock.tap('plus');
+  if (menu().choice !== wanted) throw new Error(`the result menu does not offer ${wanted} (offers ${menu().choices.join(', ')})`);
+}
+
 async function enterResult(ctx: ScriptContext, wanted: GameResult | null): Promise<GameResult> {
   const { clock } = ctx;
   await clock.tap('ok');
-  if (wanted) {
-    const ctxMenu = clock.firmware.menu.getSnapshot().context;
-    const from = RESULTS.indexOf(ctxMenu.result.choice);
-    const to = RESULTS.indexOf(wanted);
-    for (let i = from; i < to; i++) await clock.tap('plus');
-    for (let i = from; i > to; i--) await clock.tap('minus');
-  }
+  const offered = clock.firmware.menu.getSnapshot().context.result;
+  // After a flag nothing is preselected (FIDE Laws 6.9): the players agree on the opponent's win.
+  const flagWin: GameResult | null = offered.choice === null ? (offered.choices.find((r) => r !== '1/2-1/2') ?? null) : null;
+  const choice = wanted ?? offered.choice ?? flagWin;
+  if (choice) await chooseResult(clock, choice);
   await clock.tap('ok');
   await clock.tap('white');
   await clock.tap('black');

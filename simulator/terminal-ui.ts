@@ -2,17 +2,37 @@
 // exactly what the virtual LCD holds (decoded from the I2C bytes the firmware sent), the
 // two LEDs and the piezo. A terminal reports key presses but not releases, so each key
 // is a tap (press, then release once the firmware saw the edge); the arbiter combination
-// (hold mode+ok 2 s) has its own key.
+// (hold mode+ok 2 s) has its own key. `chessclock sim` and `chessclock demo` both run
+// this one terminal clock; its keys are listed here once (KEY_HELP, docs/simulator.md).
 import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
 import type { ResultEntry } from '../firmware-ts/clock-firmware.ts';
-import { ARBITER_HOLD_MS, type ButtonName } from '../firmware-ts/menu.machine.ts';
+import { ARBITER_HOLD_MS, setupTimeControl, type ButtonName } from '../firmware-ts/menu.machine.ts';
+import { menuMode } from '../firmware-ts/menu-text.ts';
+import { describeTimeControl } from '../firmware-ts/time-control-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';
 
+/** The terminal clock's keys: the board's keys, one tap each (docs/simulator.md). */
 export const KEY_HELP = [
   'a  White lever        l  Black lever        space  start / pause',
-  'm  mode   + plus   - minus   enter  ok      A  arbiter (mode+ok 2 s)',
-  'q  quit',
+  'm  mode (setup; next item)   + plus   - minus   enter  ok (result; apply)',
+  'A  arbiter mode (holds mode+ok 2 s)         q  quit',
 ];
+
+/**
+ * The heading: the control the clock runs, in words (or, in setup, the one being chosen).
+ * `White 6 min, Black 5 min (draw = Black wins)`, `60 min sudden death`.
+ */
+export function terminalTitle(clock: VirtualClock): string {
+  const menu = clock.firmware.menu.getSnapshot();
+  if (menuMode(menu.value) === 'setup') {
+    try {
+      return `setup: ${describeTimeControl(setupTimeControl(menu.context.setup))}`;
+    } catch (err) {
+      return `setup: ${(err as Error).message}`;
+    }
+  }
+  return describeTimeControl(clock.firmware.state().timeControl);
+}
 
 const KEYS: Record<string, ButtonName> = {
   a: 'white',
@@ -27,29 +47,35 @@ const KEYS: Record<string, ButtonName> = {
 };
 
 export interface TerminalOptions {
-  /** The heading (e.g. the control the clock runs), read at every repaint. */
-  title: () => string;
+  /** The heading, read at every repaint (default: terminalTitle, the control in words). */
+  title?: () => string;
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
   /** Extra status lines (e.g. the host link's state). */
   status?: () => string[];
 }
 
-function describe(out: ClockOutput | ResultEntry): string | null {
+function describe(out: ClockOutput | ResultEntry, soundOn: boolean): string | null {
   const t = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   switch (out.type) {
     case 'move':
       return `${out.side} move ${out.move}  W ${t(out.white)}  B ${t(out.black)}`;
     case 'flag':
-      return `FLAG: ${out.side}'s time ran out (beep)`;
+      return `FLAG: ${out.side}'s time ran out${soundOn ? ' (beep)' : ''}`;
     case 'forfeit':
       return `FORFEIT: ${out.side} absent at the default time`;
     case 'adjusted':
       return `${out.reason === 'penalty' ? 'penalty' : 'adjusted'}: ${out.side} ${out.ms > 0 ? '+' : ''}${t(out.ms)}`;
     case 'result':
       return `result ${out.result} (${out.by})`;
+    case 'takeback':
+      return `take-back: ${out.side}'s move ${out.move + 1} annulled (illegal moves: ${out.illegalMoves})`;
+    case 'increment-set':
+      return `quickplay increment +${out.ms / 1000} s for both sides`;
+    case 'arrived':
+      return `${out.side} is present`;
     case 'rejected':
-      return null;
+      return `refused (${out.input.toLowerCase()}): ${out.reason}`;
     default:
       return out.type;
   }
@@ -65,17 +91,17 @@ export function runTerminal(clock: VirtualClock, options: TerminalOptions): Prom
     if (log.length > 6) log.shift();
   };
   clock.firmware.on('output', (out: ClockOutput) => {
-    note(describe(out));
-    if (out.type === 'flag') output.write('\x07'); // the terminal bell stands in for the piezo
+    note(describe(out, clock.firmware.soundOn));
+    // The terminal bell stands in for the piezo (not with --no-sound or sound off in setup).
+    if (out.type === 'flag' && clock.firmware.soundOn) output.write('\x07');
   });
-  clock.firmware.on('result', (r: ResultEntry) => note(describe(r)));
 
   let painted = '';
   const paint = () => {
     const rows = clock.screen();
     const led = (on: boolean) => (on ? '●' : '○');
     const lines = [
-      `chessclock sim — ${options.title()}`,
+      `chessclock sim — ${(options.title ?? (() => terminalTitle(clock)))()}`,
       '',
       `  ┌${'─'.repeat(rows[0]?.length ?? 16)}┐`,
       ...rows.map((r) => `  │${r}│`),

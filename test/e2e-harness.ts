@@ -18,7 +18,8 @@ import { VirtualClock } from '../simulator/virtual-clock.ts';
 import { ClockCable } from '../simulator/clock-cable.ts';
 import { AnchoredClock } from '../host/utc.ts';
 import type { Line } from '../host/bridge/clock-session.ts';
-import { RESULTS, type GameResult } from '../firmware-ts/menu.machine.ts';
+import type { GameResult } from '../firmware-ts/menu.machine.ts';
+import { chooseResult } from '../simulator/player-script.ts';
 
 /** The simulated time line of a test and the host clock on it. */
 export function simulatedHall(startUtcMs: number): { sim: SimulatedTime; hostClock: AnchoredClock } {
@@ -146,10 +147,7 @@ export class SimClock {
     const c = this.clock;
     if (c.firmware.reading().status === 'running') await c.tap('startPause');
     await c.tap('ok');
-    const from = RESULTS.indexOf(c.firmware.menu.getSnapshot().context.result.choice);
-    const to = RESULTS.indexOf(result);
-    for (let i = from; i < to; i++) await c.tap('plus');
-    for (let i = from; i > to; i--) await c.tap('minus');
+    await chooseResult(c, result);
     await c.tap('ok');
     await c.tap('white');
     await c.tap('black');

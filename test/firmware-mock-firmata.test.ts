@@ -65,7 +65,7 @@ describe('firmware on mock-firmata (Johnny-Five components, captured callbacks)'
       for (const { address, bytes } of cap.i2c.splice(0)) if (address === 0x27) bytes.forEach((b) => lcd.writePort(b));
       return lcd.text();
     };
-    expect(show()).toEqual(['  15:10  15:10  ', '#0  P1REDY#0  P1']);
+    expect(show()).toEqual(['  15:10  15:10  ', '#0 P1 REDY #0 P1']);
 
     const startPause = cap.readers.get(4)!;
     const white = cap.readers.get(2)!;
@@ -76,7 +76,7 @@ describe('firmware on mock-firmata (Johnny-Five components, captured callbacks)'
     expect(await edge(fw, white, 0)).toBe(13_345);
     await edge(fw, white, 1);
     // 900 000 + 10 000 − 12 345 + 10 000 = 907 655 → shown rounded up as 15:08.
-    expect(show()).toEqual(['  15:08 *15:10  ', '#1  P1    #0  P1']);
+    expect(show()).toEqual(['  15:08 *15:10  ', '#1 P1      #0 P1']);
     expect(fw.reading().white).toBe(907_655);
     time.advanceBy(4_000);
     expect(show()[0]).toBe('  15:08 *15:06  ');

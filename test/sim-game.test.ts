@@ -22,7 +22,7 @@ describe('simulated board: full games through the firmware', () => {
   it('classical 40/5400+30:900+30 crosses the move-40 bonus (FIDE Laws 6.1 periods; increment before the move)', async () => {
     const c = await boot({ timeControl: presetTimeControl('classical') });
     // Before the start both sides hold 90 min + the first 30 s increment: a DGT shows 1:30:30.
-    expect(c.screen()).toEqual(['1:30:30  1:30:30', '#0  P1REDY#0  P1']);
+    expect(c.screen()).toEqual(['1:30:30  1:30:30', '#0 P1 REDY #0 P1']);
     await c.tap('startPause');
     expect(c.board.led('white')).toBe(true);
     for (let move = 1; move <= 40; move++) {
@@ -37,13 +37,13 @@ describe('simulated board: full games through the firmware', () => {
     expect(moves).toHaveLength(80);
     expect(moves[78]).toEqual({ type: 'move', at: 79 * 60_000, side: 'white', move: 40, white: 5_130_000, black: 4_260_000 });
     expect(moves[79]).toEqual({ type: 'move', at: 80 * 60_000, side: 'black', move: 40, white: 5_130_000, black: 5_130_000 });
-    expect(c.screen()).toEqual(['1:25:30* 1:25:30', '#40 P2    #40 P2']);
+    expect(c.screen()).toEqual(['1:25:30* 1:25:30', '#40P2      #40P2']);
     // Move 41 is in the second period: 30 s increment still, no further bonus.
     c.advance(90_000);
     expect(c.screen()[0]).toBe('1:24:00* 1:25:30');
     await c.tap('white');
     expect(c.outputs.at(-1)).toMatchObject({ type: 'move', side: 'white', move: 41, white: 5_070_000 });
-    expect(c.screen()).toEqual(['1:24:30 *1:25:30', '#41 P2    #40 P2']);
+    expect(c.screen()).toEqual(['1:24:30 *1:25:30', '#41P2      #40P2']);
     expect([c.board.led('white'), c.board.led('black')]).toEqual([false, true]);
   });
 
@@ -58,7 +58,7 @@ describe('simulated board: full games through the firmware', () => {
     expect(c.outputs.some((o) => o.type === 'flag')).toBe(false);
     c.advance(1);
     expect(c.outputs.at(-1)).toEqual({ type: 'flag', at: 310_000, side: 'black', white: 350_000, black: 0 });
-    expect(c.screen()).toEqual(['   5:50 F0.0    ', '#1  P1FLAG#0  P1']);
+    expect(c.screen()).toEqual(['   5:50 F0.0    ', '#1 P1 FLAG #0 P1']);
     expect([c.board.led('white'), c.board.led('black')]).toEqual([false, false]);
     await new Promise((r) => setTimeout(r, 50)); // five.Piezo toggles the pin on its own (real) timer
     expect(c.board.toneLog).toHaveLength(1);
@@ -91,7 +91,7 @@ describe('simulated board: full games through the firmware', () => {
     c.advance(1);
     expect(c.outputs.at(-1)).toEqual({ type: 'forfeit', at: 900_000, side: 'black' });
     // Black's clock ran from 60 000 to 900 000: 1:00:00 − 14:00 = 46:00.
-    expect(c.screen()).toEqual(['  59:00 X46:00  ', '#1  P1DEFT#0  P1']);
+    expect(c.screen()).toEqual(['  59:00 X46:00  ', '#1 P1 DEFT #0 P1']);
   });
 
   it('arbiter penalty: hold mode+ok 2 s while paused, illegal move by White gives Black +2 min (FIDE Laws 7.5.5)', async () => {
@@ -101,19 +101,19 @@ describe('simulated board: full games through the firmware', () => {
     await c.tap('white');
     c.advance(45_000);
     await c.tap('startPause'); // a player stops the clock to call the arbiter (Laws 6.12.2)
-    expect(c.screen()).toEqual(['1:30:30  1:29:45', '#1  P1PAUS#0  P1']);
+    expect(c.screen()).toEqual(['1:30:30  1:29:45', '#1 P1 PAUS #0 P1']);
     // Holding the combination for less than 2 s does nothing.
     await c.hold(['mode', 'ok'], 1_999);
-    expect(c.screen()[1]).toBe('#1  P1PAUS#0  P1');
+    expect(c.screen()[1]).toBe('#1 P1 PAUS #0 P1');
     await c.hold(['mode', 'ok'], 2_000);
     expect(c.screen()).toEqual(['ARB W time 1m   ', '1:30:30         ']);
-    for (let i = 0; i < 6; i++) await c.tap('mode');
+    for (let i = 0; i < 4; i++) await c.tap('mode');
     expect(c.screen()).toEqual(['ARB illegal W   ', 'ok:+2:00 B      ']);
     await c.tap('ok');
     expect(c.outputs.at(-1)).toMatchObject({ type: 'adjusted', side: 'black', ms: 120_000, reason: 'penalty', black: 5_505_000 });
     expect(c.screen()[1]).toBe('penalty applied ');
     await c.tap('startPause'); // leave arbiter mode
-    expect(c.screen()).toEqual(['1:30:30  1:31:45', '#1  P1PAUS#0  P1']);
+    expect(c.screen()).toEqual(['1:30:30  1:31:45', '#1 P1 PAUS #0 P1']);
     await c.tap('startPause'); // resume
     expect(c.outputs.at(-1)).toMatchObject({ type: 'resumed' });
     c.advance(5_000);
@@ -125,7 +125,7 @@ describe('simulated board: full games through the firmware', () => {
     await c.tap('startPause');
     await c.hold(['mode', 'ok'], 3_000);
     await c.tap('mode');
-    expect(c.screen()[1]).toBe('#0  P1    #0  P1');
+    expect(c.screen()[1]).toBe('#0 P1      #0 P1');
     expect(c.outputs.filter((o) => o.type === 'adjusted')).toHaveLength(0);
   });
 
@@ -148,7 +148,7 @@ describe('simulated board: full games through the firmware', () => {
     // The restored game keeps its own control (classical), paused at the last press.
     expect(after.screen()).toEqual(['1:29:20  1:27:40', 'RESTORED ok/mode']);
     await after.tap('ok'); // the arbiter keeps it
-    expect(after.screen()).toEqual(['1:29:20  1:27:40', '#1  P1PAUS#1  P1']);
+    expect(after.screen()).toEqual(['1:29:20  1:27:40', '#1 P1 PAUS #1 P1']);
     await after.tap('startPause');
     after.advance(40_000);
     await after.tap('white');
@@ -157,26 +157,37 @@ describe('simulated board: full games through the firmware', () => {
     expect(after.screen()[0]).toBe('1:29:10 *1:27:40');
   });
 
-  it('result entry: both players confirm with their levers; the arbiter can override', async () => {
+  it('FIDE Laws 6.9 result entry after a flag: nothing preselected, both players confirm with their levers; the arbiter can override', async () => {
     const c = await boot({ timeControl: presetTimeControl('armageddon') });
     await c.tap('startPause');
     c.advance(360_000); // White's flag
     await c.tap('ok');
-    expect(c.screen()).toEqual(['Result? +/- ok  ', '0-1             ']);
+    // Only Black's win or a draw (Black cannot mate), and neither chosen: ok alone records nothing.
+    expect(c.screen()).toEqual(['Result? +/- ok  ', '-- = or 0-1     ']);
+    await c.tap('ok');
+    expect(c.screen()[0]).toBe('Result? +/- ok  ');
+    await c.tap('minus'); // from no choice, minus picks the last: 0-1
+    expect(c.screen()[1]).toBe('0-1             ');
     await c.tap('ok');
     await c.tap('white');
     expect(c.screen()).toEqual(['Confirm: levers ', '0-1    Wok B--  ']);
     expect(c.results).toHaveLength(0);
     await c.tap('black');
     expect(c.results).toEqual([{ type: 'result', result: '0-1', by: 'players', at: 360_000 }]);
+    expect(c.outputs.at(-1)).toEqual({ type: 'result', result: '0-1', by: 'players', at: 360_000 });
+    expect(c.firmware.reading().result).toBe('0-1');
     expect(c.screen()[1]).toBe('Result 0-1      ');
     // Arbiter override: mode+ok 2 s (a flag has fallen), to the result item, choose, ok.
     await c.hold(['mode', 'ok'], 2_000);
-    for (let i = 0; i < 8; i++) await c.tap('mode');
-    expect(c.screen()[0]).toBe('ARB result      ');
+    for (let i = 0; i < 11; i++) await c.tap('mode');
+    expect(c.screen()).toEqual(['ARB result      ', '-- (+/-)        ']);
+    await c.tap('ok'); // nothing chosen: nothing recorded
+    expect(c.results).toHaveLength(1);
     await c.tap('plus');
     await c.tap('ok');
-    expect(c.results.at(-1)).toMatchObject({ type: 'result', by: 'arbiter' });
+    expect(c.results.at(-1)).toMatchObject({ type: 'result', result: '1-0', by: 'arbiter' });
+    await c.tap('startPause');
+    expect(c.screen()[1]).toBe('Result 1-0      ');
   });
 
   it('setup before the game: choose the armageddon preset and a 15 min default time', async () => {

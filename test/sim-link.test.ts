@@ -79,6 +79,7 @@ describe('the clock linked to a host (in-memory pair)', () => {
     ]);
     // Result entry at the clock: both levers confirm; the host gets RESULT_ENTERED.
     await r.clock.tap('ok');
+    await r.clock.tap('plus'); // nothing is preselected after a flag (FIDE Laws 6.9): White's win
     await r.clock.tap('ok');
     await r.clock.tap('white');
     await r.clock.tap('black');
@@ -96,18 +97,24 @@ describe('the clock linked to a host (in-memory pair)', () => {
     const adj = await waitFor('adjusted', () => events(r).find((e) => e.kind === ClockEvent_Kind.ADJUSTED));
     expect(adj).toMatchObject({ side: WireSide.BLACK, adjustMs: 120_000, penalty: true, atMs: 10_000, blackMs: 5_550_000 });
     expect(r.clock.screen()[0]).toBe('1:30:20* 1:32:30');
-    // FIDE Laws 6.10.2: the arbiter corrects a move counter; the host hears the new count.
+    const nacks = () => r.received.filter((m) => m.body.case === 'nack').map((m) => m.body.value as { code: number; reason: string });
+    // FIDE Laws 6.10.2: a move counter is corrected with the clock stopped: refused while it runs.
+    await r.host.send({ case: 'command', value: { kind: Command_Kind.SET_MOVES, side: WireSide.BLACK, moves: 3 } });
+    await waitFor('nack of set moves', () => nacks().length === 1);
+    expect(nacks()[0]).toMatchObject({ code: Nack_Code.NOT_NOW, reason: expect.stringContaining('pause the clock') });
+    // RESUME while running does nothing in the statechart: the host hears why.
+    await r.host.send({ case: 'command', value: { kind: Command_Kind.RESUME } });
+    await waitFor('nack of resume', () => nacks().length === 2);
+    expect(nacks()[1]).toMatchObject({ code: Nack_Code.NOT_NOW });
+    // A new game is refused while the clock runs, and the game is kept.
+    await r.host.send({ case: 'configure', value: { gameId: 'g2', ...timeControlToProto(presetTimeControl('rapid')) } });
+    await waitFor('third nack', () => nacks().length === 3);
+    expect(nacks()[2].reason).toContain('pause it before a new game');
+    // Paused, the correction goes through; the host hears the new count.
+    await r.host.send({ case: 'command', value: { kind: Command_Kind.PAUSE } });
     await r.host.send({ case: 'command', value: { kind: Command_Kind.SET_MOVES, side: WireSide.BLACK, moves: 3 } });
     const set = await waitFor('moves set', () => events(r).find((e) => e.kind === ClockEvent_Kind.MOVES_SET));
     expect(set).toMatchObject({ side: WireSide.BLACK, moveNumber: 3, period: 0, atMs: 10_000 });
-    // RESUME while running does nothing in the statechart: the host hears why.
-    await r.host.send({ case: 'command', value: { kind: Command_Kind.RESUME } });
-    const nack = await waitFor('nack', () => r.received.find((m) => m.body.case === 'nack'));
-    expect(nack.body.value).toMatchObject({ code: Nack_Code.NOT_NOW });
-    // A new game is refused while the clock runs, and the game is kept.
-    await r.host.send({ case: 'configure', value: { gameId: 'g2', ...timeControlToProto(presetTimeControl('rapid')) } });
-    await waitFor('second nack', () => r.received.filter((m) => m.body.case === 'nack').length === 2);
-    expect((r.received.filter((m) => m.body.case === 'nack')[1].body.value as { reason: string }).reason).toContain('pause it before a new game');
     expect(r.clock.firmware.state().timeControl).toEqual(presetTimeControl('classical'));
   });
 

@@ -35,7 +35,7 @@ describe('arbiter mode (FIDE equipment standard (j): time and move-counter corre
     expect(c.screen()[0]).toBe('ARB B time 1m   ');
   });
 
-  it('sets a move counter and a period with SET_MOVES (the period then follows the arbiter)', async () => {
+  it('FIDE Laws 6.10.2: sets a move counter with SET_MOVES; the period follows from the count', async () => {
     const c = await boot('classical');
     await c.tap('startPause');
     for (let i = 0; i < 3; i++) {
@@ -50,13 +50,13 @@ describe('arbiter mode (FIDE equipment standard (j): time and move-counter corre
     expect(c.screen()).toEqual(['ARB W moves     ', '3               ']);
     await taps(c, 'plus', 2);
     await c.tap('ok');
-    expect(c.outputs.at(-1)).toMatchObject({ type: 'moves-set', side: 'white', moves: 5 });
+    expect(c.outputs.at(-1)).toMatchObject({ type: 'moves-set', side: 'white', moves: 5, period: 0 });
     expect(c.screen()[1]).toBe('set             ');
-    await taps(c, 'mode', 2); // White period
-    await c.tap('plus');
+    await c.tap('mode'); // Black moves
+    await taps(c, 'plus', 37); // 3 → 40: Black's next move is in the second period
     await c.tap('startPause'); // leaving arbiter mode commits too
-    expect(c.outputs.at(-1)).toMatchObject({ type: 'moves-set', side: 'white', period: 1 });
-    expect(c.screen()[1]).toBe('#5  P2PAUS#3  P1');
+    expect(c.outputs.at(-1)).toMatchObject({ type: 'moves-set', side: 'black', moves: 40, period: 1 });
+    expect(c.screen()[1]).toBe('#5 P1 PAUS #40P2');
   });
 });
 
@@ -66,7 +66,7 @@ describe('setup menu', () => {
     await c.tap('mode');
     expect(c.screen()[1]).toBe('rapid           '); // setup opens on the clock's control
     await taps(c, 'plus', 3); // rapid → armageddon → sudden-death-60 → custom
-    expect(c.screen()[1]).toBe('900+10          '); // custom, starting from the rapid stages
+    expect(c.screen()).toEqual(['Control: custom ', '15m +10s        ']); // custom, starting from the rapid stages
     await c.tap('mode');
     expect(c.screen()).toEqual(['Custom: stages  ', '1               ']);
     await c.tap('plus'); // a second stage (40 moves, 30 min, +30 s by default)

@@ -1,0 +1,224 @@
+// The menus driven by key edges (KEY_DOWN / KEY_UP), wired to the clock statechart as the
+// firmware wires them (commands in, 'rejected' reasons back), on a simulated time line.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
+import { SimulatedTime } from '../simulator/simulated-time.ts';
+import { readClock } from './clock-core.ts';
+import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine.ts';
+import { screenRows } from './menu-text.ts';
+import { ARBITER_HOLD_MS, arbiterItemIndex, menuMachine, type ButtonName } from './menu.machine.ts';
+import { xstateClock } from './timebase.ts';
+
+const rigs: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of rigs.splice(0)) stop();
+});
+
+function rig(timeControl: TimeControl) {
+  const time = new SimulatedTime();
+  const actorClock = xstateClock(time);
+  const clock = createActor(clockMachine, { input: { timeControl }, clock: actorClock });
+  const menu = createActor(menuMachine, { input: { sound: false }, clock: actorClock });
+  const commands: ClockInput[] = [];
+  const outputs: ClockOutput[] = [];
+  clock.on('*', (out) => {
+    outputs.push(out as ClockOutput);
+    if (out.type === 'rejected') menu.send({ type: 'REJECTED', reason: out.reason });
+  });
+  menu.on('command', ({ input }) => {
+    commands.push(input);
+    clock.send(input);
+  });
+  clock.start();
+  menu.start();
+  rigs.push(() => {
+    menu.stop();
+    clock.stop();
+  });
+  const state = () => clock.getSnapshot().context.clock;
+  const edge = (type: 'KEY_DOWN' | 'KEY_UP', key: ButtonName) => {
+    const at = time.now();
+    menu.send({ type, key, at, clock: readClock(state(), at), control: state().timeControl });
+  };
+  const tap = (key: ButtonName, times = 1) => {
+    for (let i = 0; i < times; i++) {
+      edge('KEY_DOWN', key);
+      edge('KEY_UP', key);
+    }
+  };
+  const arbiter = () => {
+    edge('KEY_DOWN', 'mode');
+    edge('KEY_DOWN', 'ok');
+    time.advanceBy(ARBITER_HOLD_MS);
+    edge('KEY_UP', 'mode');
+    edge('KEY_UP', 'ok');
+  };
+  const rows = () => {
+    const snap = menu.getSnapshot();
+    return screenRows(snap.value, snap.context, readClock(state(), time.now()), state().timeControl, time.now());
+  };
+  /** From arbiter item 0 to the item of `kind`. */
+  const toItem = (kind: Parameters<typeof arbiterItemIndex>[0], side?: 'white' | 'black') => tap('mode', arbiterItemIndex(kind, side));
+  return { time, clock, menu, commands, outputs, state, edge, tap, arbiter, rows, toItem };
+}
+
+/** Start, then `n` moves per side of `ms` each. */
+function play(r: ReturnType<typeof rig>, n: number, ms = 10_000) {
+  r.tap('startPause');
+  for (let i = 0; i < n; i++) {
+    r.time.advanceBy(ms);
+    r.tap('white');
+    r.time.advanceBy(ms);
+    r.tap('black');
+  }
+}
+
+describe('arbiter menu: the new powers', () => {
+  it('FIDE Laws 7.5.1: "take back" names the move it annuls (ok: annul W #n) and ok sends TAKEBACK', () => {
+    const r = rig(presetTimeControl('rapid'));
+    play(r, 2);
+    r.time.advanceBy(5_000);
+    r.tap('white'); // White's third move is illegal
+    r.tap('startPause');
+    r.arbiter();
+    r.toItem('takeback');
+    expect(r.rows()).toEqual(['ARB take back   ', 'ok: annul W #3  ']);
+    r.tap('ok');
+    expect(r.commands.at(-1)).toMatchObject({ type: 'TAKEBACK' });
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'takeback', side: 'white', move: 2, illegalMoves: 1 });
+    expect(r.rows()).toEqual(['ARB take back   ', 'move annulled   ']);
+    r.tap('startPause'); // leave: the LCD shows White's count of annulled moves
+    expect(r.rows()[1]).toBe('#2 !1 PAUS #2 P1');
+  });
+
+  it('FIDE Laws 7.5.1: when the clock refuses, the LCD shows its reason (no move to take back)', () => {
+    const r = rig(presetTimeControl('rapid'));
+    r.tap('startPause');
+    r.time.advanceBy(3_000);
+    r.tap('startPause');
+    r.arbiter();
+    r.toItem('takeback');
+    expect(r.rows()[1]).toBe('no move to annul');
+    r.tap('ok');
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'rejected', input: 'TAKEBACK', reason: 'no completed move to take back' });
+    expect(r.rows()).toEqual(['no completed    ', 'move to take bac']); // 16 columns: the rest is cut
+    r.tap('mode'); // the next key clears it
+    expect(r.rows()[0]).toBe('ARB arrive W    ');
+  });
+
+  it('FIDE Laws 6.7: before the start, arbiter mode marks each side present (arrive W / arrive B); the ? marks go', () => {
+    const r = rig(presetTimeControl('sudden-death-60', { defaultTime: 900 }));
+    expect(r.rows()).toEqual(['1:00:00??1:00:00', '#0 P1 REDY #0 P1']);
+    r.arbiter(); // the clock is ready: arbiter mode opens
+    r.toItem('arrive', 'black');
+    expect(r.rows()).toEqual(['ARB arrive B    ', 'absent ok:here  ']);
+    r.tap('ok');
+    expect(r.commands.at(-1)).toMatchObject({ type: 'ARRIVE', side: 'black' });
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'arrived', side: 'black' });
+    expect(r.rows()).toEqual(['ARB arrive B    ', 'Black present   ']);
+    r.tap('startPause'); // leave arbiter mode (the clock stays ready)
+    expect(r.rows()).toEqual(['1:00:00? 1:00:00', '#0 P1 REDY #0 P1']);
+    r.tap('white'); // White's lever while ready: White is present, nothing starts
+    expect(r.rows()).toEqual(['1:00:00  1:00:00', '#0 P1 REDY #0 P1']);
+    expect(r.state().status).toBe('ready');
+  });
+
+  it('FIDE Laws 6.7.1: the default-time countdown replaces the status while a side is absent', () => {
+    const r = rig(presetTimeControl('sudden-death-60', { defaultTime: 900 }));
+    r.tap('startPause');
+    r.time.advanceBy(28_000);
+    r.tap('white'); // White arrives and moves; Black is still away
+    expect(r.rows()).toEqual(['  59:32 *1:00:00', '#1  DT 14:32   ?']);
+    r.tap('startPause'); // pauses do not stop the default time
+    r.time.advanceBy(60_000);
+    expect(r.rows()).toEqual(['  59:32 ?1:00:00', '#1  DT 13:32   ?']);
+  });
+
+  it('FIDE Laws 6.7.1: after a forfeit arbiter mode opens on "reinstate"; ok overrules the forfeit', () => {
+    const r = rig(presetTimeControl('rapid', { defaultTime: 0 }));
+    r.tap('white'); // White is present
+    r.tap('startPause'); // Black is not: lost by default at once
+    r.time.advanceBy(1);
+    expect(r.state().status).toBe('forfeited');
+    r.arbiter();
+    expect(r.rows()).toEqual(['ARB reinstate   ', 'ok: overrule    ']);
+    r.tap('ok');
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'reinstated' });
+    expect(r.rows()[1]).toBe('reinstated      ');
+    r.tap('ok'); // again: the clock says there is nothing to reinstate
+    expect(r.rows()).toEqual(['nothing to      ', 'reinstate       ']);
+  });
+
+  it('FIDE Guidelines III.4: "quickplay incr." offers 5 s, changes in 1 s steps, ok sends INCREMENT for both sides', () => {
+    const r = rig(presetTimeControl('sudden-death-60'));
+    play(r, 1);
+    r.tap('startPause');
+    r.arbiter();
+    r.toItem('increment');
+    expect(r.rows()).toEqual(['ARB quickplay   ', '+5s ok          ']);
+    r.tap('plus', 2);
+    r.tap('minus');
+    expect(r.rows()[1]).toBe('+6s ok          ');
+    r.tap('ok');
+    expect(r.commands.at(-1)).toMatchObject({ type: 'INCREMENT', ms: 6_000 });
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'increment-set', ms: 6_000 });
+    expect(r.rows()).toEqual(['ARB quickplay   ', 'incr. +6s set   ']);
+    r.tap('mode', 12); // around to the item again: it shows the increment in force
+    expect(r.rows()).toEqual(['ARB quickplay   ', '+6s ok now+6    ']);
+  });
+});
+
+describe('result entry (FIDE Laws 6.9: the clock never records a result on its own)', () => {
+  it('FIDE Laws 6.9: after a flag only the opponent’s win and the draw are offered, neither preselected; ok alone does nothing', () => {
+    const r = rig(presetTimeControl('armageddon'));
+    r.tap('startPause');
+    r.time.advanceBy(360_000); // White's flag
+    r.tap('ok');
+    expect(r.menu.getSnapshot().context.result).toMatchObject({ choice: null, choices: ['1/2-1/2', '0-1'] });
+    expect(r.rows()).toEqual(['Result? +/- ok  ', '-- = or 0-1     ']);
+    r.tap('ok');
+    expect(r.rows()[0]).toBe('Result? +/- ok  '); // still choosing
+    r.tap('plus');
+    expect(r.rows()[1]).toBe('1/2-1/2         ');
+    r.tap('plus', 2); // 0-1, then around to the draw: 1-0 is never offered
+    expect(r.rows()[1]).toBe('1/2-1/2         ');
+    r.tap('plus');
+    r.tap('ok');
+    r.tap('white');
+    r.tap('black');
+    expect(r.commands.at(-1)).toMatchObject({ type: 'RESULT', result: '0-1', by: 'players' });
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'result', result: '0-1', by: 'players' });
+    expect(r.rows()[1]).toBe('Result 0-1      ');
+    r.tap('ok'); // the players enter a result once
+    expect(r.rows()[1]).toBe('Result 0-1      ');
+  });
+
+  it('FIDE Laws 6.7.1: after a forfeit the present side’s win is preselected', () => {
+    const r = rig(presetTimeControl('rapid', { defaultTime: 0 }));
+    r.tap('white');
+    r.tap('startPause');
+    r.time.advanceBy(1);
+    r.tap('ok');
+    expect(r.rows()).toEqual(['Result? +/- ok  ', '1-0             ']);
+  });
+
+  it('FIDE Laws 6.9: a finished game is not resumed by start/pause; setup (mode) opens for the next game and sends NEW_GAME', () => {
+    const r = rig(presetTimeControl('rapid'));
+    play(r, 1);
+    r.tap('startPause');
+    r.tap('ok');
+    r.tap('plus', 3); // 1-0, 1/2-1/2, 0-1
+    r.tap('ok');
+    r.tap('white');
+    r.tap('black');
+    r.tap('startPause');
+    expect(r.outputs.at(-1)).toMatchObject({ type: 'rejected', input: 'RESUME', reason: 'the game is over: it has a result' });
+    expect(r.rows()[1]).toBe('Result 0-1      ');
+    r.tap('mode');
+    expect(r.rows()).toEqual(['Control         ', 'rapid           ']);
+    r.tap('ok');
+    expect(r.commands.at(-1)).toMatchObject({ type: 'NEW_GAME' });
+    expect(r.rows()).toEqual(['  15:10  15:10  ', '#0 P1 REDY #0 P1']);
+  });
+});
