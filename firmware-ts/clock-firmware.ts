@@ -7,7 +7,7 @@
 // The adapter decides no rule: every key edge is stamped where it arrives and handed
 // on; the display is repainted from the clock state (readClock) when something changed
 // and when the shown text is due to change (msUntilDisplayChange), so the charged time
-// never comes from display ticks (ARCHITECTURE rules 2 and 3).
+// never comes from display ticks (docs/architecture.md rules 2 and 3).
 import { EventEmitter } from 'node:events';
 import { createActor, type Actor } from 'xstate';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
@@ -167,7 +167,7 @@ export class ClockFirmware extends EventEmitter {
 
   private key(type: 'KEY_DOWN' | 'KEY_UP', key: ButtonName): void {
     if (this.stopped) return;
-    // House rule 2: the edge is stamped here, where it arrives, and nowhere else.
+    // docs/architecture.md rule 2: the edge is stamped here, where it arrives, and nowhere else.
     const at = this.now();
     this.menu.send({ type, key, at, clock: this.reading(at), control: this.state().timeControl });
     this.emit('key', { key, edge: type === 'KEY_DOWN' ? 'down' : 'up', at });

@@ -1,6 +1,6 @@
 // What the clock shows: pure functions from remaining milliseconds and the clock's
 // reading to display text. No I/O, no clock reads: the display adapter repaints with
-// `readClock(state, now)` and these functions (ARCHITECTURE rule 3: refreshes only repaint).
+// `readClock(state, now)` and these functions (docs/architecture.md rule 3: refreshes only repaint).
 //
 // Rounding rule: the display rounds remaining time UP to the shown unit.
 // FIDE Standards of Chess Equipment, electronic clocks (b): "the display at all times

@@ -5,7 +5,7 @@
 //    it, and with a file store it survives a restart of the process;
 //  - Configure from the host starts a new game with its control (ConfigureAck), unless the
 //    clock is running or the control is bad (a sequenced Nack saying why; the clock keeps
-//    its game: ARCHITECTURE rule 10); Commands become statechart inputs stamped on arrival;
+//    its game: docs/architecture.md rule 10); Commands become statechart inputs stamped on arrival;
 //  - time sync requests are answered by the link itself from the firmware's time base,
 //    the same one that stamps the events, so the host maps `at_ms` to UTC;
 //  - the clock keeps time on its own when the host is away: nothing here blocks it.

@@ -51,7 +51,7 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     const again = await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/start`, headers: auth });
     expect(again.json()).toMatchObject({ ok: true, started: [], skipped: [{ boardId: boardId(r, 1), reason: expect.stringMatching(/is running, not ready/) }, { boardId: boardId(r, 2) }] });
     expect(r.journal.arbiterActions(g1.gameId).filter((a) => a.action === 'start').map((a) => a.outcome)).toEqual(['applied', 'rejected']);
-    // The clock itself refuses a START it cannot honour (ARCHITECTURE rule 10), should the host's view be stale.
+    // The clock itself refuses a START it cannot honour (docs/architecture.md rule 10), should the host's view be stale.
     const err = await r.host.sessionOf('CLK-01')!.request({ case: 'command', value: { kind: Command_Kind.START } } as BodyInit).catch((e) => e);
     expect(err).toBeInstanceOf(ClockRefusedError);
     expect((err as Error).message).toMatch(/start/i);

@@ -88,7 +88,7 @@ describe('the clock linked to a host (in-memory pair)', () => {
     expect(result).toMatchObject({ result: WireResult.WHITE_WINS, atMs: 304_000, byArbiter: false });
   });
 
-  it('host commands become statechart inputs; what the clock refuses is answered with a Nack (ARCHITECTURE rule 10)', async () => {
+  it('host commands become statechart inputs; what the clock refuses is answered with a Nack (docs/architecture.md rule 10)', async () => {
     const r = await rig();
     await r.clock.tap('startPause');
     r.clock.advance(10_000);

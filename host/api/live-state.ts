@@ -1,7 +1,7 @@
 // Folds journaled clock events into a board's live state (status, side on move, both
 // times as of the event, periods, presence, flags). No clock arithmetic happens here: the
 // times are the clock's own figures from each event; readers compute the running side's
-// time between events as `remaining − (now − atUtcMs)` (ARCHITECTURE rule 3: remaining
+// time between events as `remaining − (now − atUtcMs)` (docs/architecture.md rule 3: remaining
 // time is computed).
 //
 // The game's time control, when the reader knows it, gives what the events do not carry:

@@ -8,7 +8,7 @@
 // computed, never counted down: remaining − (now − atUtcMs), with `now` the host's time
 // derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). An
 // absent player's default time is computed the same way: start + default time − now. The
-// repaint timer only repaints (ARCHITECTURE rule 3).
+// repaint timer only repaints (docs/architecture.md rule 3).
 
 const PUBLIC = document.body.dataset.view === 'public';
 const SIDES = ['white', 'black'];

@@ -904,7 +904,7 @@ export const ConfigureAckSchema: GenMessage<ConfigureAck> = /*@__PURE__*/
   messageDesc(file_chessclock, 12);
 
 /**
- * A refused message; the receiver keeps its previous state (ARCHITECTURE rule 10).
+ * A refused message; the receiver keeps its previous state (docs/architecture.md rule 10).
  *
  * @generated from message chessclock.v1.Nack
  */
