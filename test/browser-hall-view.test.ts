@@ -99,6 +99,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
       if (command.type === 'adjust') clock.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
       if (command.type === 'penalty') clock.send({ type: 'PENALTY', side: command.side, at });
       if (command.type === 'set-moves') clock.send({ type: 'SET_MOVES', side: command.side, moves: command.moves, at });
+      if (command.type === 'takeback') clock.send({ type: 'TAKEBACK', at });
     };
     app = await buildApi({ state: host, commands: host, exports: exportsOf, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -261,6 +262,36 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(clock.actor.getSnapshot().context.clock.black.moves).toBe(38);
     await expect.poll(() => text('f-period', '.side.black .moves')).toBe('#38');
     expect(clock.shows('black')).toBe(blackBefore);
+    await expectTimes('f-period');
+    await card('f-period').locator('button[data-action="resume"]').click();
+    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
+  });
+
+  it('takes back an illegal move (FIDE Laws 7.5.1 with 6.10.2): the page asks first and says what changes; the clock annuls it, the card follows', async () => {
+    const clock = clocks.get('f-period')!;
+    await hallAt(hall.now() + 7_000);
+    const mover = clock.actor.getSnapshot().context.clock.turn;
+    clock.send({ type: 'PRESS', side: mover, at: hall.now() });
+    const movesAfterPress = clock.actor.getSnapshot().context.clock[mover].moves;
+    await card('f-period').locator('button[data-action="pause"]').click();
+    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('paused');
+    const before = forwarded.length;
+    // Declining the question sends nothing (checked below: only the accepted one reached the host).
+    page.once('dialog', (d) => void d.dismiss());
+    await card('f-period').locator('button[data-action="takeback"]').click();
+    let question = '';
+    page.once('dialog', (d) => {
+      question = d.message();
+      void d.accept();
+    });
+    await card('f-period').locator('button[data-action="takeback"]').click();
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'takeback', boardId: 'f-period' });
+    expect(forwarded.length).toBe(before + 1);
+    expect(question).toContain('Laws 7.5.1');
+    expect(question).toContain('stays paused');
+    expect(clock.actor.getSnapshot().context.clock[mover].moves).toBe(movesAfterPress - 1);
+    await expect.poll(() => text('f-period', `.side.${mover} .moves`)).toBe(`#${movesAfterPress - 1}`);
+    await expect.poll(() => text('f-period', `.side.${mover} .illegal`)).toBe('1 illegal');
     await expectTimes('f-period');
     await card('f-period').locator('button[data-action="resume"]').click();
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');

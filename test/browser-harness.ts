@@ -51,15 +51,19 @@ export class SimulatedBoard {
   private journal(out: ClockOutput): void {
     if (out.type === 'rejected' || out.type === 'new-game') return;
     const times = 'white' in out ? { whiteMs: out.white, blackMs: out.black } : { whiteMs: null, blackMs: null };
+    // As the host's bridge names them (host/bridge/clock-event.ts).
+    const type = out.type === 'move' ? 'moved' : out.type === 'takeback' ? 'taken-back' : out.type;
     this.report({
-      type: out.type === 'move' ? 'moved' : out.type,
+      type,
       side: 'side' in out ? out.side : null,
       // As the host's bridge journals them (host/bridge/clock-event.ts): a move's number, a
       // corrected counter with the 0-based period it leaves the side in.
-      move: out.type === 'move' ? out.move : out.type === 'moves-set' ? out.moves : null,
+      move: out.type === 'move' ? out.move : out.type === 'moves-set' ? out.moves : out.type === 'takeback' ? out.move : null,
       ...times,
       monoMs: out.at,
       ...(out.type === 'moves-set' ? { detail: { moves: out.moves, period: out.period } } : {}),
+      ...(out.type === 'takeback' ? { detail: { period: readClock(this.actor.getSnapshot().context.clock, out.at).period[out.side], illegalMoves: out.illegalMoves } } : {}),
+      ...(out.type === 'increment-set' ? { detail: { ms: out.ms } } : {}),
     });
   }
 
