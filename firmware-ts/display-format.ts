@@ -68,6 +68,16 @@ export function formatClockTime(remainingMs: number): string {
 }
 
 /**
+ * Remaining time as a PGN clock comment writes it (`[%clk h:mm:ss]`, the PGN supplement's
+ * format, whole seconds), with the display's rounding rule above: rounded UP, so the PGN
+ * shows what the clock showed after the move and reads 0:00:00 only at a flag.
+ */
+export function formatPgnClock(remainingMs: number): string {
+  const s = ceilDiv(Math.max(0, remainingMs), SECOND);
+  return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+}
+
+/**
  * Milliseconds until `formatClockTime` changes for a clock counting down from
  * `remainingMs` (Infinity at zero). The display adapter sleeps exactly this long
  * between repaints, so a running clock repaints once per shown unit and never drifts:

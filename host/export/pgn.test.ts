@@ -12,9 +12,12 @@ const base: PgnGame = {
 };
 
 describe('PGN', () => {
-  it('h:mm:ss as the PGN supplement and broadcast relays read it, truncated to whole seconds', () => {
+  it('h:mm:ss as the PGN supplement and broadcast relays read it, rounded up like the clock\'s display (FIDE equipment standard (b): the time available)', () => {
     expect(clockText(5_400_000)).toBe('1:30:00');
-    expect(clockText(59_999)).toBe('0:00:59');
+    expect(clockText(59_999)).toBe('0:01:00');
+    expect(clockText(59_000)).toBe('0:00:59');
+    expect(clockText(400)).toBe('0:00:01'); // still time left: never 0:00:00 before the flag
+    expect(clockText(0)).toBe('0:00:00');
     expect(clockText(-5)).toBe('0:00:00');
     expect(parseClockText('1:30:00')).toBe(5_400_000);
     expect(parseClockText('00:33:51')).toBe(2_031_000); // the hh:mm:ss form lichess relays also send

@@ -17,12 +17,10 @@ import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../protocol/time-control.ts';
 import type { BoardState, ClockEventRow, GameResult, GameRow, Journal } from '../journal/journal.ts';
 import { findEvent, type Hall } from '../tournament/model.ts';
+import { formatPgnClock } from '../../firmware-ts/display-format.ts';
 
-/** h:mm:ss, truncated to whole seconds (the PGN supplement's time format). */
-export function clockText(ms: number): string {
-  const s = Math.floor(Math.max(0, ms) / 1000);
-  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-}
+/** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
+export const clockText = formatPgnClock;
 
 /** PGN string escaping (§7): backslash and double quote. */
 function quote(value: string): string {
