@@ -202,7 +202,7 @@ describe('HTTP API: arbiter writes', () => {
     const { app, host, forwarded } = await setup();
     const res = await app.inject({ method: 'POST', url: '/api/boards/final-1/resume', headers: auth() });
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(`board 1 of ${FINAL} round 1 is ready, not paused`);
+    expect(res.json().message).toBe(`board 1 of ${FINAL} round 1 is ready, not paused or flagged`);
     expect(host.commands[0]).toMatchObject({ arbiter: 'Anna (IA)', outcome: 'rejected' });
     expect(forwarded).toEqual([]);
   });

@@ -17,10 +17,15 @@ export function clockCommandRefusal(type: ArbiterCommand['type'], status: ClockS
     case 'pause':
       return status === 'running' ? null : `${where} is ${status}, not running`;
     case 'resume':
-      return status === 'paused' ? null : `${where} is ${status}, not paused`;
+      // FIDE Laws 6.10.2: after a flag the arbiter may let the game go on once the side on move
+      // has time again; the clock refuses (its Nack says "adjust first") while it has none.
+      if (status === 'finished') return over;
+      return status === 'paused' || status === 'flagged' ? null : `${where} is ${status}, not paused or flagged`;
     case 'adjust':
     case 'penalty':
       if (!hasGame) return `${where} has no game on its clock`;
+      // FIDE Laws 7.5.5: an illegal move needs a game in play; before the start there is none.
+      if (type === 'penalty' && status === 'ready') return `${where} is ready: the game has not started, so no illegal move can be penalised`;
       if (status === 'finished') return over;
       // FIDE Laws 6.7.1: a game lost by default has no time to change until it is reinstated.
       return status === 'forfeited' ? `${where} is forfeited: reinstate the game before changing its times` : null;
