@@ -263,9 +263,8 @@ export class Replayer {
           const tc = this.actor!.getSnapshot().context.clock.timeControl;
           const derived = periodForMoves(tc, side, moves);
           if (period !== derived) {
-            this.write(
-              `{"t":${at},"type":"rejected","input":"${type}","reason":${JSON.stringify(`period ${period} contradicts ${moves} completed moves (period ${derived})`)}}`,
-            );
+            const reason = `period ${period} contradicts ${moves} completed moves (period ${derived})`;
+            this.write(outputLine({ type: 'rejected', at, input: 'SET_MOVES', reason }, type)!);
             return 'refused';
           }
         }
