@@ -5,7 +5,7 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { assign, createActor, setup, SimulatedClock } from 'xstate';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { clockMachine } from '../firmware-ts/clock.machine.ts';
+import { clockMachine } from '../rules/clock.machine.ts';
 import { replayStream } from '../firmware-ts/replay-stream.ts';
 
 const PRESSES = 1_000_000;

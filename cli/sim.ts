@@ -7,7 +7,7 @@ import { linkClockToHost, openHostLine } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { createLink, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
-import { describeTimeControl } from '../firmware-ts/time-control-text.ts';
+import { describeTimeControl } from '../rules/time-control-text.ts';
 import { Fleet, inMemoryHosts, ptyHosts } from '../simulator/fleet.ts';
 import { KEY_HELP, runTerminal } from '../simulator/terminal-ui.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';

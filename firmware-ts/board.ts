@@ -9,7 +9,7 @@ import five from 'johnny-five';
 import type { Side } from '../protocol/time-control.ts';
 import { MENU_KEYS, type ButtonWiring, type HardwareMap } from './hardware-map.ts';
 import type { ButtonName } from './menu.machine.ts';
-import { LCD_COLS } from './display-format.ts';
+import { LCD_COLS } from '../rules/display-format.ts';
 
 /** Where the screen's text goes: the 16×2 LCD, or two 4-digit displays. */
 export interface Screen {

@@ -6,9 +6,9 @@ import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { ClockEvent_Kind, ClockStatus, CommandSchema, Command_Kind, GameResult, Side, type ClockEvent } from '../protocol/gen/chessclock_pb.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine.ts';
+import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { clockEventBody, commandInput } from './host-link.ts';
-import { readClock } from './clock-core.ts';
+import { readClock } from '../rules/clock-core.ts';
 
 const cmd = (init: MessageInitShape<typeof CommandSchema>) => create(CommandSchema, init);
 

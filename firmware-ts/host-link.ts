@@ -28,8 +28,8 @@ import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
-import type { ClockState, ClockStatus, GameResult } from './clock-core.ts';
-import type { ClockInput, ClockOutput } from './clock.machine.ts';
+import type { ClockState, ClockStatus, GameResult } from '../rules/clock-core.ts';
+import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
 import type { Timebase } from './timebase.ts';
 
 export const FIRMWARE_VERSION = '0.1.0';

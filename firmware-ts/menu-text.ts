@@ -2,10 +2,10 @@
 // machine's snapshot and the clock reading in, two 16-character rows out (or null when
 // the clock display should show).
 import { illegalMovePenaltyMs, other, type TimeControl } from '../protocol/time-control.ts';
-import type { ClockReading } from './clock-core.ts';
-import { fitLcd, formatClockTime, LCD_COLS, renderLcd } from './display-format.ts';
+import type { ClockReading } from '../rules/clock-core.ts';
+import { fitLcd, formatClockTime, LCD_COLS, renderLcd } from '../rules/display-format.ts';
 import { ADJUST_STEPS_MS, ARBITER_ITEMS, setupItems, setupTimeControl, shownIncrementMs, type MenuContext } from './menu.machine.ts';
-import { describeTimeControlShort } from './time-control-text.ts';
+import { describeTimeControlShort } from '../rules/time-control-text.ts';
 
 const SIDE_LETTER = { white: 'W', black: 'B' } as const;
 const STEP_TEXT: Record<number, string> = { 60_000: '1m', 10_000: '10s', 1_000: '1s' };

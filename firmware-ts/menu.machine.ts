@@ -29,11 +29,11 @@ import {
   type StageJson,
   type TimeControl,
 } from '../protocol/time-control.ts';
-import type { ClockInput } from './clock.machine.ts';
-import { RESULTS, type ClockReading, type GameResult } from './clock-core.ts';
+import type { ClockInput } from '../rules/clock.machine.ts';
+import { RESULTS, type ClockReading, type GameResult } from '../rules/clock-core.ts';
 import type { MenuKey } from './hardware-map.ts';
 
-export { RESULTS, type GameResult } from './clock-core.ts';
+export { RESULTS, type GameResult } from '../rules/clock-core.ts';
 
 /** Every key of the clock: the two levers and the five menu keys. */
 export type ButtonName = Side | MenuKey;

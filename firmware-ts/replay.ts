@@ -15,8 +15,8 @@ import {
   type TimeControl,
   type TimeControlOptions,
 } from '../protocol/time-control.ts';
-import { periodForMoves } from './clock-core.ts';
-import { clockMachine, readClock, type ClockInput, type ClockOutput } from './clock.machine.ts';
+import { periodForMoves } from '../rules/clock-core.ts';
+import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { StepClock } from './step-clock.ts';
 
 export class ReplayError extends Error {

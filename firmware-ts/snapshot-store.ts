@@ -6,7 +6,7 @@
 // cut in the middle leaves either the old snapshot or the new one, never half of one.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClockState } from './clock-core.ts';
+import type { ClockState } from '../rules/clock-core.ts';
 
 export interface SnapshotStore {
   save(state: ClockState): void;

@@ -13,7 +13,7 @@
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
-import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
+import type { ClockOutput } from '../rules/clock.machine.ts';
 import { mulberry32, type Rng } from '../protocol/testing/prng.ts';
 import { Command_Kind } from '../protocol/gen/chessclock_pb.ts';
 import type { ReceivedMessage } from '../protocol/session-api.ts';

@@ -16,7 +16,7 @@ import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import type { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
-import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
+import type { ClockOutput } from '../rules/clock.machine.ts';
 import type { ButtonName } from '../firmware-ts/menu.machine.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
 import { mulberry32, type Rng } from '../protocol/testing/prng.ts';

@@ -4,11 +4,11 @@
 // is a tap (press, then release once the firmware saw the edge); the arbiter combination
 // (hold mode+ok 2 s) has its own key. `chessclock sim` and `chessclock demo` both run
 // this one terminal clock; its keys are listed here once (KEY_HELP, docs/simulator.md).
-import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
+import type { ClockOutput } from '../rules/clock.machine.ts';
 import type { ResultEntry } from '../firmware-ts/clock-firmware.ts';
 import { ARBITER_HOLD_MS, setupTimeControl, type ButtonName } from '../firmware-ts/menu.machine.ts';
 import { menuMode } from '../firmware-ts/menu-text.ts';
-import { describeTimeControl } from '../firmware-ts/time-control-text.ts';
+import { describeTimeControl } from '../rules/time-control-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';
 
 /** The terminal clock's keys: the board's keys, one tap each (docs/simulator.md). */

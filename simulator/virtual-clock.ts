@@ -9,7 +9,7 @@
 import type { TimeControl } from '../protocol/time-control.ts';
 import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
 import { ClockFirmware, type ResultEntry } from '../firmware-ts/clock-firmware.ts';
-import type { ClockOutput } from '../firmware-ts/clock.machine.ts';
+import type { ClockOutput } from '../rules/clock.machine.ts';
 import { parseHardwareMap, type HardwareMap } from '../firmware-ts/hardware-map.ts';
 import type { ButtonName } from '../firmware-ts/menu.machine.ts';
 import type { SnapshotStore } from '../firmware-ts/snapshot-store.ts';

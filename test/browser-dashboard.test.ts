@@ -1,12 +1,12 @@
 // The arbiter dashboard in a real Chromium (Debian package `chromium`, driven by
 // playwright-core) against the real API (Fastify on 127.0.0.1) fed by simulated clocks:
-// the unchanged clock statechart (firmware-ts/clock.machine.ts) on one shared
+// the unchanged clock statechart (rules/clock.machine.ts) on one shared
 // SimulatedClock, its outputs journaled in a MemoryHost and pushed over /ws.
 //
 // Time is exact: the page's Date.now() is pinned with Playwright's clock to the same hall
 // time the simulated clocks and the API use, so the running side's time the page computes
 // (remaining − (now − event time)) can be compared with what the clock itself would show
-// at that instant: formatClockTime(readClock(state, now)) from firmware-ts/display-format.ts.
+// at that instant: formatClockTime(readClock(state, now)) from rules/display-format.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // What the dashboard browser tests share: Debian `chromium` driven by playwright-core, and a
-// board's clock simulated by the unchanged clock statechart (firmware-ts/clock.machine.ts) on a
+// board's clock simulated by the unchanged clock statechart (rules/clock.machine.ts) on a
 // shared SimulatedClock, its outputs journaled in a MemoryHost as clock events.
 //
 // Hall time is exact: hall time `ms` is UTC `t0Utc + ms` for the clocks, the API and (with
@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActor, type Actor, type SimulatedClock } from 'xstate';
 import { chromium, type Browser } from 'playwright-core';
-import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../firmware-ts/clock.machine.ts';
-import { formatClockTime } from '../firmware-ts/display-format.ts';
+import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
+import { formatClockTime } from '../rules/display-format.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import type { MemoryHost } from '../host/api/memory-host.ts';
 import type { ClockEventRecord } from '../host/api/host-ports.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { formatClockTime } from '../firmware-ts/display-format.ts';
+import { formatClockTime } from '../rules/display-format.ts';
 import { startHall, type RunningHall } from '../cli/hall.ts';
 import type { BoardView } from '../host/api/host-ports.ts';
 

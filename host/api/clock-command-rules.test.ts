@@ -1,11 +1,11 @@
 // The host's rule of which clock command a board can take (clock-command-rules.ts) must say
-// what the clock's own statechart says (firmware-ts/clock.machine.ts): a command the host
+// what the clock's own statechart says (rules/clock.machine.ts): a command the host
 // refuses but the clock would take is an arbiter's power lost (the host refused resume after
 // a flag, which Laws 6.10.2 allows), and one the host sends but the clock refuses is a 409
 // the host could have given with the rule's reason. The statechart is the reference here.
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { clockMachine, type ClockInput, type ClockOutput } from '../../firmware-ts/clock.machine.ts';
+import { clockMachine, type ClockInput, type ClockOutput } from '../../rules/clock.machine.ts';
 import { StepClock } from '../../firmware-ts/step-clock.ts';
 import { parseSideControl, timeControl } from '../../protocol/time-control.ts';
 import { clockCommandRefusal } from './clock-command-rules.ts';

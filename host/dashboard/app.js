@@ -32,7 +32,7 @@ let timeRate = 1;
 let token = PUBLIC ? '' : sessionStorage.getItem('chessclock-token') || '';
 let eventFilter = new URLSearchParams(location.search).get('event') || '';
 
-// ---- time display (same rules as the clock's own display, firmware-ts/display-format.ts)
+// ---- time display (same rules as the clock's own display, rules/display-format.ts)
 // Rounded UP to the shown unit (FIDE equipment standard: the display shows the time
 // available); h:mm:ss from one hour, m:ss below, seconds with tenths below 20 s.
 export function formatClockTime(remainingMs) {

@@ -17,7 +17,7 @@ import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../protocol/time-control.ts';
 import type { BoardState, ClockEventRow, GameResult, GameRow, Journal } from '../journal/journal.ts';
 import { findEvent, type Hall } from '../tournament/model.ts';
-import { formatPgnClock } from '../../firmware-ts/display-format.ts';
+import { formatPgnClock } from '../../rules/display-format.ts';
 
 /** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
 export const clockText = formatPgnClock;

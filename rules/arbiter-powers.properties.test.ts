@@ -14,7 +14,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replayText } from './replay.ts';
+import { replayText } from '../firmware-ts/replay.ts';
 
 type Line = Record<string, unknown>;
 type SideName = 'white' | 'black';

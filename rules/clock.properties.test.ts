@@ -7,7 +7,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replayText } from './replay.ts';
+import { replayText } from '../firmware-ts/replay.ts';
 
 type SideName = 'white' | 'black';
 type Out = Record<string, unknown>;
