@@ -5,15 +5,19 @@
 //    `40/5400+30:900+30`, `*60` (sandclock). `?` (unknown) and `-` (none) name no
 //    control a clock can run, so they are rejected.
 //  - a JSON array of stages `{ moves?, seconds, increment?, delay?, delayMode? }`.
-// Both become the same normalised value in integer milliseconds.
+// Both become the same normalised value in integer milliseconds. `readTimeControlSpec` (at the
+// end) is the one reader of a whole control as people write it — a tournament file, an API
+// body, a replay setup line, a TRF tag, the host's own `formatTimeControl` form.
 
 export type Side = 'white' | 'black';
 export const SIDES: readonly Side[] = ['white', 'black'];
 export const other = (side: Side): Side => (side === 'white' ? 'black' : 'white');
 
 export type DelayMode = 'simple' | 'bronstein';
+export const DELAY_MODES: readonly DelayMode[] = ['simple', 'bronstein'];
 /** FIDE practice credits each move's increment before the move; PGN/online after it. */
 export type IncrementTiming = 'before-move' | 'after-move';
+export const INCREMENT_TIMINGS: readonly IncrementTiming[] = ['before-move', 'after-move'];
 
 /** One stage (period) of a control, in milliseconds. */
 export interface Stage {
@@ -315,8 +319,92 @@ export function periodAfter(control: SideControl, movesCompleted: number): numbe
  * for unequal controls. The written form carries no default time or increment timing: pass them.
  */
 export function parseFormattedTimeControl(text: string, opts: TimeControlOptions = {}): TimeControl {
+  const { white, black } = splitFormatted(text);
+  return timeControl(white, black, opts);
+}
+
+/** `W<pgn>-B<pgn>` (unequal controls, FIDE TRF tag 222 notation) or one PGN field for both sides. */
+function splitFormatted(text: string): { white: SideControl; black: SideControl } {
   const unequal = /^W(.+)-B(.+)$/.exec(text.trim());
-  if (unequal) return timeControl(parsePgnTimeControl(unequal[1]), parsePgnTimeControl(unequal[2]), opts);
+  if (unequal) return { white: parsePgnTimeControl(unequal[1]), black: parsePgnTimeControl(unequal[2]) };
   const side = parsePgnTimeControl(text);
-  return timeControl(side, side, opts);
+  return { white: side, black: side };
+}
+
+/**
+ * The fields of a time-control spec object (docs/tournament.md, docs/api.md, docs/replay.md
+ * setup line). A caller that refuses unknown fields checks against this list.
+ */
+export const TIME_CONTROL_SPEC_FIELDS = ['preset', 'timeControl', 'white', 'black', 'defaultTime', 'incrementTiming'] as const;
+
+export interface ReadTimeControl {
+  readonly timeControl: TimeControl;
+  /** The preset the spec named, if it named one. */
+  readonly preset: PresetName | null;
+}
+
+/** One control for both sides, or `{ white, black }`, as a spec's `timeControl` (or the spec itself) gives it. */
+function readControl(value: unknown, opts: TimeControlOptions): ReadTimeControl {
+  if (typeof value === 'string' && isPresetName(value.trim())) {
+    const preset = value.trim() as PresetName;
+    return { timeControl: presetTimeControl(preset, opts), preset };
+  }
+  if (typeof value === 'string') {
+    const { white, black } = splitFormatted(value);
+    return { timeControl: timeControl(white, black, opts), preset: null };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    for (const key of Object.keys(o)) {
+      if (key !== 'white' && key !== 'black') throw new TimeControlError(`time control: unknown field "${key}" (give "white" and "black")`, key);
+    }
+    if (o.white === undefined) throw new TimeControlError('time control has "black" but no "white"', 'white');
+    if (o.black === undefined) throw new TimeControlError('time control has "white" but no "black"', 'black');
+    return { timeControl: timeControl(parseSideControl(o.white), parseSideControl(o.black), opts), preset: null };
+  }
+  // A number (seconds, sudden death) or an array of JSON stages: the same for both sides.
+  const side = parseSideControl(value);
+  return { timeControl: timeControl(side, side, opts), preset: null };
+}
+
+/**
+ * The one reader of a time control as people write it; every room that takes one in (the
+ * tournament file, the API's configure body, a replay setup line, a TRF tag 222, a board set
+ * up from the host's `formatTimeControl` form) calls it, so each form means the same
+ * everywhere and no reader drops a field (issue 11: the API's copy dropped `incrementTiming`).
+ *
+ * `spec` is one of
+ *  - a string: a preset name (`classical`, PRESETS), `W<pgn>-B<pgn>` for unequal controls
+ *    (armageddon `W360-B300`), or one PGN TimeControl field for both sides (`40/5400+30:900+30`);
+ *  - a number: seconds of sudden death for both sides (PGN `3600`);
+ *  - an array: the JSON stages for both sides;
+ *  - an object with exactly one of `preset`, `timeControl` (any form above, or `{ white, black }`)
+ *    or `white` and `black` (each a PGN field, seconds or JSON stages), and optionally
+ *    `defaultTime` (seconds, FIDE Laws 6.7.1; null = none) and `incrementTiming`. Other fields
+ *    belong to the caller (a setup line's `type`) and are not read.
+ * `opts` gives the default time and increment timing where the spec does not (a bare string).
+ * Throws TimeControlError naming the bad token or field (docs/architecture.md rule 10).
+ */
+export function readTimeControlSpec(spec: unknown, opts: TimeControlOptions = {}): ReadTimeControl {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return readControl(spec, opts);
+  const o = spec as Record<string, unknown>;
+  const forms = (['preset', 'timeControl', 'white'] as const).filter((k) => o[k] !== undefined);
+  if (forms.length === 0 && o.black === undefined) {
+    throw new TimeControlError('time control needs "preset", "timeControl", or "white" and "black"', 'timeControl');
+  }
+  if (forms.length > 1) throw new TimeControlError(`time control has both "${forms[0]}" and "${forms[1]}": give one form`, forms[1]);
+  const options: TimeControlOptions = {
+    defaultTime: o.defaultTime !== undefined ? (o.defaultTime as number | null) : opts.defaultTime,
+    incrementTiming: o.incrementTiming !== undefined ? (o.incrementTiming as IncrementTiming) : opts.incrementTiming,
+  };
+  if (o.preset !== undefined) {
+    // A preset is named by a string; anything else is an unknown preset, named in the error.
+    const name = typeof o.preset === 'string' ? o.preset : JSON.stringify(o.preset);
+    return { timeControl: presetTimeControl(name, options), preset: isPresetName(name) ? name : null };
+  }
+  if (o.timeControl !== undefined) {
+    if (o.black !== undefined) throw new TimeControlError('time control has both "timeControl" and "black": give one form', 'black');
+    return readControl(o.timeControl, options);
+  }
+  return readControl({ white: o.white, black: o.black }, options);
 }

@@ -17,12 +17,17 @@ import {
   type Stage,
   type TimeControl,
 } from '../protocol/time-control.ts';
+import { PLAYED_RESULTS, type PlayedResult } from './vocabulary.ts';
 
 export type ClockStatus = 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited';
 
-/** PGN result tokens (PGN standard §8.2.6) a game at the clock can end with. */
-export type GameResult = '1-0' | '1/2-1/2' | '0-1';
-export const RESULTS: readonly GameResult[] = ['1-0', '1/2-1/2', '0-1'];
+/**
+ * PGN result tokens (PGN standard §8.2.6) a game at the clock can end with: the vocabulary's
+ * played results (rules/vocabulary.ts PLAYED_RESULTS, in the order the result menu offers them).
+ * Forfeits are never a result at the clock: a loss by default is its own state.
+ */
+export type GameResult = PlayedResult;
+export const RESULTS: readonly GameResult[] = PLAYED_RESULTS;
 /** Who recorded a result: both players at the clock, the arbiter at the clock, or the arbiter at the host. */
 export type ResultSource = 'players' | 'arbiter' | 'host';
 

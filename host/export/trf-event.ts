@@ -19,6 +19,7 @@ import {
   type ScoredGame,
 } from '../tournament/standings.ts';
 import { individualStandings } from '../tournament/board-standings.ts';
+import { forfeitResultFor } from '../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfReport } from './trf.ts';
 
 export interface EventTrfOptions {
@@ -168,12 +169,12 @@ function addTeamSection(report: TrfReport, event: TournamentEvent, records: Retu
     for (const r of s.rounds) {
       if (!r.forfeited || r.colour !== 'w') continue;
       const opp = standings.find((x) => x.team === r.opponent)!.rounds.find((x) => x.round === r.round)!;
-      report.forfeitedMatches.push({ type: opp.forfeited ? '--' : '-+', round: r.round, white: s.team, black: r.opponent! });
+      report.forfeitedMatches.push({ type: forfeitResultFor(opp.forfeited ? 'both' : 'white'), round: r.round, white: s.team, black: r.opponent! });
     }
     for (const r of s.rounds) {
       if (r.colour !== 'b' || !r.forfeited) continue;
       const opp = standings.find((x) => x.team === r.opponent)!.rounds.find((x) => x.round === r.round)!;
-      if (!opp.forfeited) report.forfeitedMatches.push({ type: '+-', round: r.round, white: r.opponent!, black: s.team });
+      if (!opp.forfeited) report.forfeitedMatches.push({ type: forfeitResultFor('black'), round: r.round, white: r.opponent!, black: s.team });
     }
   }
   report.forfeitedMatches.sort((a, b) => a.round - b.round || a.white - b.white);

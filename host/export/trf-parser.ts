@@ -7,6 +7,7 @@
 // a disagreement instead of cancelling out.
 
 import { CODE_POINTS, type TrfCode } from '../tournament/standings.ts';
+import { FORFEIT_RESULTS, isForfeitResult, listInWords, type ForfeitResult } from '../../rules/vocabulary.ts';
 
 export class TrfParseError extends Error {
   constructor(
@@ -55,7 +56,7 @@ export interface TrfTeamLine {
 
 export interface TrfForfeitedMatch {
   line: number;
-  type: '+-' | '-+' | '--';
+  type: ForfeitResult;
   round: number;
   white: number;
   black: number;
@@ -164,7 +165,7 @@ export function parseTrf(text: string): TrfFile {
       file.pab = { line: n, matchPoints: pointsField(line, n, 5, 8, 'PAB match points'), gamePoints: pointsField(line, n, 10, 13, 'PAB game points'), teams };
     } else if (id === '330') {
       const type = col(line, 5, 6);
-      if (type !== '+-' && type !== '-+' && type !== '--') throw new TrfParseError(n, '5-6', `forfeit type must be +-, -+ or --, got "${type}"`);
+      if (!isForfeitResult(type)) throw new TrfParseError(n, '5-6', `forfeit type must be ${listInWords(FORFEIT_RESULTS)}, got "${type}"`);
       file.forfeitedMatches.push({
         line: n, type,
         round: intField(line, n, 8, 10, 'round', false)!,

@@ -10,6 +10,7 @@
 
 import type { RoundRecord } from '../tournament/standings.ts';
 import { checkTrf } from './trf-parser.ts';
+import type { ForfeitResult } from '../../rules/vocabulary.ts';
 
 export class TrfError extends Error {
   constructor(message: string) {
@@ -66,7 +67,8 @@ export interface TrfReport {
   /** Record 320. */
   pab?: { matchPoints: number; gamePoints: number; teams: number[] };
   /** Records 330. */
-  forfeitedMatches?: { type: '+-' | '-+' | '--'; round: number; white: number; black: number }[];
+  /** The forfeit codes are the vocabulary's (rules/vocabulary.ts FORFEIT_RESULTS). */
+  forfeitedMatches?: { type: ForfeitResult; round: number; white: number; black: number }[];
 }
 
 /** A fixed-column line under construction (1-based, inclusive columns). */

@@ -10,11 +10,9 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import {
   isPresetName,
-  parseSideControl,
-  presetTimeControl,
-  timeControl,
+  readTimeControlSpec,
+  TIME_CONTROL_SPEC_FIELDS,
   TimeControlError,
-  type IncrementTiming,
   type PresetName,
   type TimeControl,
 } from '../../protocol/time-control.ts';
@@ -278,24 +276,16 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
 function parseEventTimeControl(c: Checker, raw: unknown, path: string): { value: TimeControl; preset: PresetName | null } | undefined {
   if (raw === undefined) return c.problem(path, 'missing');
   try {
-    if (typeof raw === 'string') {
-      if (!isPresetName(raw)) return c.problem(path, `unknown preset ${show(raw)}; use an object for other controls`);
-      return { value: presetTimeControl(raw), preset: raw };
+    // The file's own rule: a bare string names a preset; other controls are written as an object.
+    if (typeof raw === 'string' && !isPresetName(raw)) return c.problem(path, `unknown preset ${show(raw)}; use an object for other controls`);
+    if (typeof raw !== 'string') {
+      const o = c.object(raw, path);
+      if (!o) return undefined;
+      c.unknownKeys(o, TIME_CONTROL_SPEC_FIELDS, path);
     }
-    const o = c.object(raw, path);
-    if (!o) return undefined;
-    c.unknownKeys(o, ['preset', 'timeControl', 'white', 'black', 'defaultTime', 'incrementTiming'], path);
-    const defaultTime = o.defaultTime === undefined ? null : (o.defaultTime as number);
-    const opts = { defaultTime, incrementTiming: (o.incrementTiming ?? 'before-move') as IncrementTiming };
-    if (typeof o.preset === 'string') {
-      return { value: presetTimeControl(o.preset, opts), preset: isPresetName(o.preset) ? o.preset : null };
-    }
-    if (o.timeControl !== undefined) {
-      const side = parseSideControl(o.timeControl);
-      return { value: timeControl(side, side, opts), preset: null };
-    }
-    if (o.white === undefined || o.black === undefined) return c.problem(path, 'needs "preset", "timeControl", or both "white" and "black"');
-    return { value: timeControl(parseSideControl(o.white), parseSideControl(o.black), opts), preset: null };
+    // The one time-control reader (protocol/time-control.ts), as the API and the replay read theirs.
+    const read = readTimeControlSpec(raw);
+    return { value: read.timeControl, preset: read.preset };
   } catch (err) {
     if (err instanceof TimeControlError) return c.problem(path, err.message);
     throw err;

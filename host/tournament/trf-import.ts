@@ -6,7 +6,7 @@
 // TRF carries no board numbers: boards are numbered in the order of White's starting rank
 // (team events: by match, in board order), which is the order most pairing programs list.
 
-import { parsePgnTimeControl, timeControl, TimeControlError, type TimeControl } from '../../protocol/time-control.ts';
+import { isPresetName, readTimeControlSpec, TimeControlError, type TimeControl } from '../../protocol/time-control.ts';
 import { parseTrf, type TrfFile } from '../export/trf-parser.ts';
 import { DEFAULT_TEAM_SCORING, type BoardPairing, type Bye, type Round, type TeamMatch, type TournamentEvent } from './model.ts';
 
@@ -19,11 +19,10 @@ export class TrfImportError extends Error {
 
 /** Tag 222 (`d[:d]` or `Wd[:d]-Bd[:d]`) as a time control. */
 export function parseTag222(value: string): TimeControl {
-  const m = /^W(.+)-B(.+)$/.exec(value.trim());
   try {
-    if (m) return timeControl(parsePgnTimeControl(m[1]), parsePgnTimeControl(m[2]));
-    const side = parsePgnTimeControl(value);
-    return timeControl(side, side);
+    // A TRF names no presets: only the written forms, read by the one time-control reader.
+    if (isPresetName(value.trim())) throw new TimeControlError(`a preset name is not a TRF time control (write it as d[:d] or Wd[:d]-Bd[:d])`, value);
+    return readTimeControlSpec(value).timeControl;
   } catch (err) {
     if (err instanceof TimeControlError) throw new TrfImportError(`tag 222 "${value}": ${err.message}`);
     throw err;
