@@ -69,8 +69,10 @@ async function setup(opts: { exports?: boolean } = {}): Promise<Setup> {
 describe('HTTP API: public reads', () => {
   it('lists boards with their live state folded from the clock events', async () => {
     const { app, host } = await setup();
-    host.ingest(ev('clk-1', 'started'));
-    host.ingest(ev('clk-1', 'moved', { side: 'white', move: 1, whiteMs: 5_398_000 }));
+    // 40/5400+30:900+30, increment before the move: 90 min + 30 s each at the start; White
+    // moves after 1 s: 5 430 000 − 1 000 + 30 000 (move 2's increment) = 5 459 000.
+    host.ingest(ev('clk-1', 'started', { whiteMs: 5_430_000, blackMs: 5_430_000 }));
+    host.ingest(ev('clk-1', 'moved', { side: 'white', move: 1, whiteMs: 5_459_000, blackMs: 5_430_000 }));
     const res = await app.inject({ method: 'GET', url: '/api/boards' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -80,7 +82,7 @@ describe('HTTP API: public reads', () => {
       id: 'final-1',
       event: FINAL,
       white: { name: 'Tratar, Marko' },
-      live: { status: 'running', turn: 'black', whiteMs: 5_398_000, blackMs: 5_400_000, moves: { white: 1, black: 0 }, seq: 2 },
+      live: { status: 'running', turn: 'black', whiteMs: 5_459_000, blackMs: 5_430_000, moves: { white: 1, black: 0 }, seq: 2 },
     });
     const filtered = await app.inject({ method: 'GET', url: `/api/boards?event=${encodeURIComponent('Team Swiss Ivanovo')}` });
     expect(filtered.json().boards.map((b: { id: string }) => b.id)).toEqual(['ivanovo-1']);
@@ -427,15 +429,20 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
 
   it('FIDE Laws 6.7.1: POST /reinstate only for a forfeited game', async () => {
     const { app, host, forwarded } = await setup();
-    host.ingest(ev('clk-1', 'started'));
-    const early = await post(app, '/api/boards/final-1/reinstate');
+    // 15 min + 10 s (increment before the move: 910 000 at the start) with 1 min of allowed lateness.
+    host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, clockId: 'clk-3', timeControl: '900+10', defaultTimeMs: 60_000 });
+    host.ingest(ev('clk-3', 'arrived', { side: 'white' })); // mono 1 000
+    host.ingest(ev('clk-3', 'started', { whiteMs: 910_000, blackMs: 910_000 })); // mono 2 000
+    const early = await post(app, '/api/boards/final-3/reinstate');
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toMatch(/not forfeited: nothing to reinstate/);
-    host.ingest(ev('clk-1', 'forfeit', { side: 'black' }));
+    // Black is still absent when the default time has passed: the clock forfeits Black (mono 62 000).
+    host.ingest({ ...ev('clk-3', 'forfeit', { side: 'black', whiteMs: 850_000, blackMs: 910_000 }), monoMs: 62_000 });
+    expect(host.board('final-3')!.live).toMatchObject({ status: 'forfeited', whiteMs: 850_000 });
     // A forfeited game has no time to change until it is reinstated.
-    expect((await post(app, '/api/boards/final-1/adjust', { side: 'white', ms: 60_000 })).json().message).toMatch(/reinstate the game/);
-    expect((await post(app, '/api/boards/final-1/reinstate')).statusCode).toBe(200);
-    expect(forwarded).toEqual([{ type: 'reinstate', boardId: 'final-1' }]);
+    expect((await post(app, '/api/boards/final-3/adjust', { side: 'white', ms: 60_000 })).json().message).toMatch(/reinstate the game/);
+    expect((await post(app, '/api/boards/final-3/reinstate')).statusCode).toBe(200);
+    expect(forwarded).toEqual([{ type: 'reinstate', boardId: 'final-3' }]);
   });
 
   it('FIDE Guidelines III.4: POST /increment {ms} while stopped; negative, fractional, text or over a minute is a 400', async () => {

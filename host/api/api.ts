@@ -10,14 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
-import {
-  parseSideControl,
-  presetTimeControl,
-  isPresetName,
-  timeControl as makeTimeControl,
-  TimeControlError,
-  type TimeControl,
-} from '../../protocol/time-control.ts';
+import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../protocol/time-control.ts';
+import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../rules/vocabulary.ts';
+import { RULE_BOOK_PATH, ruleBookBundle } from '../dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { startRoundOnBoards } from './round-start.ts';
 import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type PlayerView } from './host-ports.ts';
@@ -37,6 +32,12 @@ export interface ApiDeps {
   readonly timeRate?: number;
   /** Serve the dashboard at `/` (default true). */
   readonly dashboard?: boolean;
+  /**
+   * The dashboard's rule book as one browser module (default: rule-book-bundle.ts's
+   * `ruleBookBundle`, built by esbuild once per process). Awaited before the API is built:
+   * a rule book that does not build fails the server start. Tests pass another builder.
+   */
+  readonly ruleBook?: () => Promise<string>;
   /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
   readonly wsMaxBufferedBytes?: number;
   readonly logger?: boolean;
@@ -56,8 +57,9 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const;
-const SIDE = { type: 'string', enum: ['white', 'black'] } as const;
-const RESULT = { type: 'string', enum: ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'] } as const;
+// The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
+const SIDE = { type: 'string', enum: SIDES } as const;
+const RESULT = { type: 'string', enum: GAME_RESULTS } as const;
 const PLAYER = {
   type: 'object',
   additionalProperties: false,
@@ -86,6 +88,43 @@ function strictIntegers(schema: object) {
       if (field in body && typeof body[field] !== 'number') throw new HttpError(400, `body: "${field}" must be integer, got ${JSON.stringify(body[field])}`, field);
     }
   };
+}
+
+/** Why an arbiter changes a result: free text, journaled with the correction. */
+const REASON = { type: 'string', minLength: 1, maxLength: 500 } as const;
+
+/** `reason` as a command field: absent when blank (a blank reason is no reason). */
+function reasonOf(reason: string | undefined): { reason?: string } {
+  const text = reason?.trim();
+  return text ? { reason: text } : {};
+}
+
+/**
+ * The confirmation's optional body, checked by hand: the dashboard's Confirm sends none (a
+ * schema would ask for one). `{}`, `{ "report": 17 }`, `{ "result": "0-1" }`, with `reason`.
+ */
+function confirmBody(body: unknown): { report?: number; result?: GameResult; reason?: string } {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or an object with "report", "result" or "reason"');
+  const b = body as Record<string, unknown>;
+  for (const field of Object.keys(b)) {
+    if (!['report', 'result', 'reason'].includes(field)) throw new HttpError(400, `body: unknown field "${field}"`, field);
+  }
+  const out: { report?: number; result?: GameResult; reason?: string } = {};
+  if (b.report !== undefined) {
+    if (typeof b.report !== 'number' || !Number.isSafeInteger(b.report) || b.report < 1) throw new HttpError(400, `body: "report" must be a reported result's id (a whole number ≥ 1), got ${JSON.stringify(b.report)}`, 'report');
+    out.report = b.report;
+  }
+  if (b.result !== undefined) {
+    if (!(GAME_RESULTS as readonly unknown[]).includes(b.result)) throw new HttpError(400, `body: "result" must be one of ${GAME_RESULTS.map((r) => JSON.stringify(r)).join(', ')}`, 'result');
+    out.result = b.result as GameResult;
+  }
+  if (out.report !== undefined && out.result !== undefined) throw new HttpError(400, 'body: send "report" or "result", not both', 'result');
+  if (b.reason !== undefined) {
+    if (typeof b.reason !== 'string' || b.reason.length > REASON.maxLength) throw new HttpError(400, `body: "reason" must be text of at most ${REASON.maxLength} characters`, 'reason');
+    Object.assign(out, reasonOf(b.reason));
+  }
+  return out;
 }
 
 /** A command without content takes no body or `{}`: a field sent with it is a mistake (400 naming it). */
@@ -155,18 +194,14 @@ function describeValidation(context: string, errors: readonly AjvError[]): { mes
   }
 }
 
-/** Reads the configure body's time control: a preset name, one PGN control, or { white, black }. */
-function readTimeControl(body: { timeControl: unknown; defaultTime?: number }): TimeControl {
-  const opts = { defaultTime: body.defaultTime ?? null };
-  const tc = body.timeControl;
+/**
+ * Reads the configure body's time control with the one spec reader (protocol/time-control.ts
+ * `readTimeControlSpec`): a preset name, one PGN control, `W…-B…`, or { white, black }; with
+ * `defaultTime` and `incrementTiming`. (The body's own `white` and `black` are the players.)
+ */
+function readTimeControl(body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming }): TimeControl {
   try {
-    if (typeof tc === 'string' && isPresetName(tc)) return presetTimeControl(tc, opts);
-    if (typeof tc === 'string') {
-      const side = parseSideControl(tc);
-      return makeTimeControl(side, side, opts);
-    }
-    const { white, black } = tc as { white: unknown; black: unknown };
-    return makeTimeControl(parseSideControl(white), parseSideControl(black), opts);
+    return readTimeControlSpec({ timeControl: body.timeControl, defaultTime: body.defaultTime ?? null, incrementTiming: body.incrementTiming }).timeControl;
   } catch (err) {
     if (err instanceof TimeControlError) throw new HttpError(400, `body: "timeControl": ${err.message}`, 'timeControl');
     throw err;
@@ -174,6 +209,8 @@ function readTimeControl(body: { timeControl: unknown; defaultTime?: number }): 
 }
 
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
+  // First, before anything listens: the page is useless without the rule book it imports.
+  const ruleBookJs = (deps.dashboard ?? true) ? await (deps.ruleBook ?? ruleBookBundle)() : null;
   const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
   const nowUtcMs = deps.nowUtcMs ?? (() => Date.now());
   const maxBuffered = deps.wsMaxBufferedBytes ?? 4 * 1024 * 1024;
@@ -310,7 +347,15 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   app.get<{ Querystring: { round?: number } }>(
     '/api/results',
     { schema: { querystring: { type: 'object', additionalProperties: false, properties: { round: { type: 'integer', minimum: 0 } } } } },
-    async (req) => ({ results: deps.state.results(req.query.round) }),
+    async (req) => {
+      // A clock's result for no game is the host's as a ResultView marked `unassigned`: listed
+      // apart, whatever the round (docs/api.md "GET /api/results").
+      const all = deps.state.results(req.query.round);
+      return {
+        results: all.filter((r) => !r.unassigned).map((r) => ({ ...r, conflicts: r.conflicts ?? [] })),
+        unassigned: all.flatMap((r) => (r.unassigned ? [r.unassigned] : [])),
+      };
+    },
   );
 
   // ---- exports ---------------------------------------------------------------------
@@ -457,7 +502,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
   });
 
-  app.put<WithId & { Body: { timeControl: unknown; defaultTime?: number; white?: PlayerView; black?: PlayerView } }>(
+  app.put<WithId & { Body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming; white?: PlayerView; black?: PlayerView } }>(
     '/api/boards/:id/config',
     writeOpts({
       type: 'object',
@@ -471,6 +516,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
           ],
         },
         defaultTime: { type: 'integer', minimum: 0 },
+        // FIDE practice credits the increment before the move; PGN and online play after it.
+        incrementTiming: { type: 'string', enum: INCREMENT_TIMINGS },
         white: PLAYER,
         black: PLAYER,
       },
@@ -486,7 +533,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     app.post<WithId>(`/api/boards/:id/${type}`, writeOpts(), async (req, reply) => run(req, reply, { type, boardId: req.params.id }));
   }
 
-  app.post<WithId & { Body: { side: 'white' | 'black'; ms: number } }>(
+  app.post<WithId & { Body: { side: Side; ms: number } }>(
     '/api/boards/:id/adjust',
     writeOpts({
       type: 'object',
@@ -500,14 +547,14 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     },
   );
 
-  app.post<WithId & { Body: { side: 'white' | 'black' } }>(
+  app.post<WithId & { Body: { side: Side } }>(
     '/api/boards/:id/penalty',
     writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
     // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
     async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
   );
 
-  app.post<WithId & { Body: { side: 'white' | 'black'; moves: number } }>(
+  app.post<WithId & { Body: { side: Side; moves: number } }>(
     '/api/boards/:id/moves',
     writeOpts({
       type: 'object',
@@ -519,7 +566,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
   );
 
-  app.post<WithId & { Body: { side: 'white' | 'black' } }>(
+  app.post<WithId & { Body: { side: Side } }>(
     '/api/boards/:id/arrive',
     writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
     // FIDE Laws 6.7.1: the arbiter saw the player arrive; the default time no longer threatens that side.
@@ -550,13 +597,20 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     async (req, reply) => run(req, reply, { type: 'increment', boardId: req.params.id, ms: req.body.ms }),
   );
 
-  app.put<WithId & { Body: { result: string } }>(
+  // FIDE Laws 8.7: the result stands unless the arbiter decides otherwise. Entering a result over
+  // one recorded is that decision, a correction: `reason` says why (required over a confirmed result).
+  app.put<WithId & { Body: { result: GameResult; reason?: string } }>(
     '/api/boards/:id/result',
-    writeOpts({ type: 'object', additionalProperties: false, required: ['result'], properties: { result: RESULT } }),
-    async (req, reply) => run(req, reply, { type: 'result', boardId: req.params.id, result: req.body.result }),
+    writeOpts({ type: 'object', additionalProperties: false, required: ['result'], properties: { result: RESULT, reason: REASON } }),
+    async (req, reply) => run(req, reply, { type: 'result', boardId: req.params.id, result: req.body.result, ...reasonOf(req.body.reason) }),
   );
 
-  app.post<WithId>('/api/boards/:id/result/confirm', writeOpts(), async (req, reply) => run(req, reply, { type: 'confirm-result', boardId: req.params.id }));
+  // No body confirms the recorded result; `report` (or `result`) adopts a result a clock reported
+  // instead (docs/api.md): the arbiter decides between the results shown.
+  app.post<WithId>('/api/boards/:id/result/confirm', writeOpts(), async (req, reply) => {
+    const body = confirmBody(req.body);
+    return run(req, reply, { type: 'confirm-result', boardId: req.params.id, ...body });
+  });
 
   // FIDE Laws 6.5: the arbiter starts the clocks — one board, or every board of a round.
   app.post<WithId>('/api/boards/:id/start', writeOpts(), async (req, reply) => run(req, reply, { type: 'start', boardId: req.params.id }));
@@ -589,13 +643,15 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   );
 
   // ---- dashboard -------------------------------------------------------------------
-  if (deps.dashboard ?? true) {
+  if (ruleBookJs !== null) {
     for (const [url, file] of Object.entries(DASHBOARD_FILES)) {
       app.get(url, async (_req, reply) => {
         const text = await readFile(join(DASHBOARD_DIR, file), 'utf8');
         return reply.type(CONTENT_TYPES[file.split('.').pop()!]).header('cache-control', 'no-cache').send(text);
       });
     }
+    // The rule book the page imports (host/dashboard/rule-book.entry.ts, bundled at start).
+    app.get(RULE_BOOK_PATH, async (_req, reply) => reply.type(CONTENT_TYPES.js).header('cache-control', 'no-cache').send(ruleBookJs));
   }
 
   return app;

@@ -5,6 +5,11 @@
 // (the lead's orchestration wires them); `memory-host.ts` is a small in-memory
 // implementation used by tests, the benchmark and the dashboard demo.
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
+import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
+import type { ClockBasis } from '../../rules/clock-snapshot.ts';
+
+/** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
+export type { ClockStatus };
 
 /**
  * One clock event as journaled: keyed by (clockId, bootId, seq), which makes every
@@ -36,8 +41,6 @@ export interface ClockEventRecord {
   /** Extra fields: `{ ms, reason }` for 'adjusted', `{ result, confirmedBy }` for 'result'. */
   readonly detail?: Record<string, unknown> | null;
 }
-
-export type ClockStatus = 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited' | 'finished';
 
 /** A board's clock as of its last event; times between events are computed by readers. */
 export interface LiveClockState {
@@ -79,6 +82,12 @@ export interface LiveClockState {
   readonly illegalMoves?: { readonly white: number; readonly black: number };
   /** The quickplay increment both sides get after each move (FIDE Guidelines III.4), ms; 0 = none. */
   readonly incrementMs?: number;
+  /**
+   * The clock as of `atUtcMs`, for showing it between events with the rule book's
+   * `basisRemainingMs(clock, side, nowUtcMs − atUtcMs)` (delays and sandclock included);
+   * absent when the game's control is unknown.
+   */
+  readonly clock?: ClockBasis;
 }
 
 export interface PlayerView {
@@ -102,7 +111,7 @@ export interface BoardView {
   /** PGN form, e.g. `40/5400+30:900+30`, or null when not configured. */
   readonly timeControl: string | null;
   readonly live: LiveClockState | null;
-  /** PGN result once known: '1-0' | '0-1' | '1/2-1/2' | '+-' | '-+' | ... */
+  /** The result once known: one of the vocabulary's GAME_RESULTS (rules/vocabulary.ts), forfeits included. */
   readonly result: string | null;
   readonly resultConfirmed: boolean;
   /** Earliest start of this game (e.g. after a knockout break): the dashboard counts down to it. */
@@ -117,6 +126,28 @@ export interface BoardView {
   readonly defaultTimeMs?: number | null;
   /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */
   readonly match?: MatchScoreView;
+  /**
+   * Results a clock reported for this game that differ from `result` (FIDE Laws 8.7: the
+   * arbiter decides): shown beside it until an arbiter confirms one. Absent when there are none.
+   */
+  readonly pendingResults?: readonly ReportedResultView[];
+  /**
+   * The last time a clock was brought to this game from the journal (docs/protocol.md
+   * "Restore"): the journal won, and what the clock had differently is listed for the arbiter.
+   */
+  readonly restore?: RestoreView;
+}
+
+/** A clock brought to the journal's game: when, which clock, and what it held differently. */
+export interface RestoreView {
+  readonly utcMs: number;
+  readonly clockId: string;
+  /** 'restored': the journal's state was loaded; 'in-step': the clock already held it; 'refused' / 'failed': not loaded. */
+  readonly outcome: 'restored' | 'in-step' | 'refused' | 'failed';
+  readonly differences: readonly string[];
+  /** Journal events the statechart does not reproduce (should be none). */
+  readonly mismatches: readonly string[];
+  readonly reason?: string;
 }
 
 /** A knockout mini-match as one of its boards shows it. */
@@ -152,6 +183,18 @@ export interface MatchView {
   readonly [key: string]: unknown;
 }
 
+/** A result a clock reported (the players keyed it in, or an arbiter at the clock) that waits for the arbiter. */
+export interface ReportedResultView {
+  /** Confirm this one with `confirm-result` `{ report: id }`. */
+  readonly id: number;
+  readonly result: string;
+  /** 'clock' (both players confirmed on the clock) or 'arbiter:at the clock <id>'. */
+  readonly by: string;
+  readonly clockId: string | null;
+  /** When the clock recorded it (UTC). */
+  readonly atUtcMs: number;
+}
+
 export interface ResultView {
   readonly event: string;
   readonly round: number;
@@ -162,6 +205,15 @@ export interface ResultView {
   readonly confirmed: boolean;
   /** Who entered or confirmed it ('clock' when both players confirmed on the clock). */
   readonly by: string | null;
+  /** When the result was recorded (UTC), once there is one (absent where the host does not keep it). */
+  readonly reportedUtcMs?: number | null;
+  /** Results clocks reported for the game that differ from `result`, each with who and when: the arbiter confirms one. */
+  readonly conflicts: readonly ReportedResultView[];
+  /**
+   * Set on a result a clock reported while it had no game (not assigned to any): event '',
+   * round 0, board 0, the report here. The API lists these apart, as `unassigned` (docs/api.md).
+   */
+  readonly unassigned?: ReportedResultView;
 }
 
 export interface EventQuery {
@@ -270,14 +322,33 @@ export type ArbiterCommand =
   | { readonly type: 'reinstate'; readonly boardId: string }
   /** FIDE Guidelines III.4: `ms` for both sides after every later move (0 removes it). */
   | { readonly type: 'increment'; readonly boardId: string; readonly ms: number }
-  | { readonly type: 'result'; readonly boardId: string; readonly result: string }
-  | { readonly type: 'confirm-result'; readonly boardId: string }
+  /** One of the vocabulary's GAME_RESULTS (rules/vocabulary.ts); the API's schema allows no other. */
+  /**
+   * Enters the board's result, or corrects the one recorded (FIDE Laws 8.7: the result stands
+   * unless the arbiter decides otherwise). `reason`: why, journaled with the correction;
+   * required to change a confirmed result.
+   */
+  | { readonly type: 'result'; readonly boardId: string; readonly result: GameResult; readonly reason?: string }
+  /**
+   * Confirms the board's result. `report`: the id of a result a clock reported (a pending
+   * conflict of this game, or one of a clock that had no game) to adopt as the result and
+   * confirm; `result`: the same, named by its result. `reason` as for a correction.
+   */
+  | { readonly type: 'confirm-result'; readonly boardId: string; readonly report?: number; readonly result?: GameResult; readonly reason?: string }
   /**
    * Starts the board's clock (Command KIND_START), as Black's first press would: FIDE Laws 6.2.1 / 6.5.
    * `sessionUtcMs`: the session (round) start the default time counts from (FIDE Laws 6.7.1),
    * when it began before now; the host fills it in from the round's start when absent.
    */
   | { readonly type: 'start'; readonly boardId: string; readonly sessionUtcMs?: number };
+
+/**
+ * The commands' names are the vocabulary's (rules/vocabulary.ts ARBITER_COMMANDS): a command
+ * added here and not there, or there and not here, fails to type-check.
+ */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type MustBeTrue<T extends true> = T;
+export type ArbiterCommandNamesAreTheVocabulary = MustBeTrue<Same<ArbiterCommand['type'], ArbiterCommandName>>;
 
 export type CommandOutcome =
   | { readonly ok: true; readonly board?: BoardView }

@@ -8,6 +8,8 @@ import { Journal } from '../journal/journal.ts';
 import type { ClockEventInput } from '../journal/types.ts';
 import { presetTimeControl } from '../../protocol/time-control.ts';
 import { JournalHost, boardIdOf } from './journal-host.ts';
+import { journalInput } from '../bridge/clock-event.ts';
+import { Boot } from '../bridge/journaled-clock.fixture.ts';
 import { buildApi } from './api.ts';
 import type { ArbiterCommand, ClockEventRecord } from './host-ports.ts';
 import { journalOutboxTopic } from '../mqtt/journal-topics.ts';
@@ -76,17 +78,21 @@ describe('JournalHost: the host ports over the SQLite journal', () => {
     const host = new JournalHost({ journal: first, nowUtcMs: () => 0 });
     const id = boardIdOf(FINAL, 1);
     expect(host.board(id)).toMatchObject({ defaultTimeMs: 1_800_000, live: null });
-    host.append(ev('clk-1', 1, 'arrived', { side: 'black' })); // Black's start press: arrived, then started
-    host.append(ev('clk-1', 2, 'started'));
+    // The board's clock: the real statechart, each event journaled as the host journals it.
+    const clock = new Boot('clk-1', 1, tc, 1_000, (b, e) => {
+      host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
+    });
+    clock.send({ type: 'PRESS', side: 'black', at: 2_000 }); // Black's start press: arrived, then started
     expect(host.board(id)!.live).toMatchObject({ present: { white: false, black: true }, startedAtUtcMs: 1_750_000_002_000, period: { white: 1, black: 1 } });
-    let seq = 3;
     for (let m = 1; m <= 40; m++) {
-      host.append(ev('clk-1', seq++, 'moved', { side: 'white', move: m }));
-      if (m < 40) host.append(ev('clk-1', seq++, 'moved', { side: 'black', move: m }));
+      clock.send({ type: 'PRESS', side: 'white', at: clock.now + 10_000 });
+      if (m < 40) clock.send({ type: 'PRESS', side: 'black', at: clock.now + 10_000 });
     }
-    host.append(ev('clk-1', seq++, 'flag', { side: 'black' }));
+    // Black, on move 40, lets the flag fall (90 min + 30 s + 39 × 30 s − 39 × 10 s of thinking).
+    clock.clock.advanceTo(clock.now + 3 * 3_600_000);
+    clock.actor.stop();
     const live = host.board(id)!.live!;
-    expect(live).toMatchObject({ period: { white: 2, black: 1 }, present: { white: true, black: true }, flags: ['black'], flag: 'black', moves: { white: 40, black: 39 } });
+    expect(live).toMatchObject({ status: 'flagged', period: { white: 2, black: 1 }, present: { white: true, black: true }, flags: ['black'], flag: 'black', moves: { white: 40, black: 39 }, blackMs: 0 });
     // Rebuilt from the journal by a restarted host: the same state.
     const again = new JournalHost({ journal: first, nowUtcMs: () => 0 });
     expect(again.board(id)!.live).toEqual(live);
@@ -196,10 +202,16 @@ describe('API over the journal', () => {
       payload: { result: '0-1', previous: { result: '1-0', reportedBy: 'clock', confirmedBy: null } },
     });
     // Confirmed, then corrected again (an appeal before the round goes on): the confirmation is withdrawn.
+    // FIDE Laws 8.7: the arbiter's decision over a confirmed result says why (422 without a reason, nothing changed).
     expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } })).statusCode).toBe(200);
+    const unsaid = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } });
+    expect(unsaid.statusCode).toBe(422);
+    expect(unsaid.json().message).toBe(`board 1 of ${FINAL} round 1: 0-1, confirmed by Chief Arbiter: a correction of a confirmed result must say why (send "reason"; it is journaled with the correction)`);
+    expect(j.getGame(gameId)).toMatchObject({ result: '0-1', confirmedBy: 'Chief Arbiter' });
+    const put = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2', reason: 'appeal: the players had agreed a draw' } });
+    expect(put.statusCode).toBe(200);
     expect(j.getGame(gameId)).toMatchObject({ result: '1/2-1/2', confirmedBy: null });
-    expect(j.arbiterActions(gameId).at(-1)!.payload).toMatchObject({ previous: { result: '0-1', confirmedBy: 'Chief Arbiter' } });
+    expect(j.arbiterActions(gameId).at(-1)!.payload).toMatchObject({ previous: { result: '0-1', confirmedBy: 'Chief Arbiter' }, reason: 'appeal: the players had agreed a draw' });
   });
 
   it('refuses (409) to correct a knockout game the match was decided on, and leaves the old result and its confirmation intact', async () => {
@@ -210,8 +222,8 @@ describe('API over the journal', () => {
     j.reportResult(g.gameId, { result: '0-1', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: 2 });
     j.confirmResult(g.gameId, 'Chief Arbiter', 3);
     const id = boardIdOf(FINAL, 3);
-    // Still playing: the result can be corrected (the director has not acted on it).
-    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } })).statusCode).toBe(200);
+    // Still playing: the result can be corrected (the director has not acted on it), with a reason (it was confirmed).
+    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2', reason: 'scoresheets show a draw' } })).statusCode).toBe(200);
     j.confirmResult(g.gameId, 'Chief Arbiter', 4);
     j.saveMatch({ ...j.getMatch(matchId)!, status: 'decided', winner: 'A', loser: 'B', decidedBy: 'classical', updatedUtcMs: 5 });
     const res = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1-0' } });
@@ -268,5 +280,124 @@ describe('MQTT from the journal outbox', () => {
     await late.subscribeAsync(stateTopic({ event: FINAL, round: 1, board: 1 }), { qos: 1 });
     while (states.length < 1 && performance.now() < until + 5000) await new Promise((r) => setTimeout(r, 10));
     expect(states).toEqual([expect.objectContaining({ seq: 30, status: 'running', event: FINAL, board: 1 })]);
+  });
+});
+
+// Issue 11: a result closes the game everywhere (docs/api.md, "A game with a result").
+describe('a result closes the game (the journal-backed host)', () => {
+  async function setup() {
+    const j = open(journalFile());
+    seedGames(j);
+    const sent: ArbiterCommand[] = [];
+    const logs: string[] = [];
+    const host = new JournalHost({ journal: j, nowUtcMs: () => 1_750_000_200_000, commander: async (c) => (sent.push(c), { ok: true }) });
+    const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], dashboard: false });
+    cleanups.push(() => app.close());
+    return { j, host, app, sent, logs };
+  }
+  const id = boardIdOf(FINAL, 1);
+  /** Every command that reaches a board's clock, as the API takes it. */
+  const CLOCK_COMMANDS: Array<[string, 'POST' | 'PUT', string, object | undefined]> = [
+    ['start', 'POST', 'start', undefined],
+    ['pause', 'POST', 'pause', undefined],
+    ['resume', 'POST', 'resume', undefined],
+    ['adjust', 'POST', 'adjust', { side: 'white', ms: 60_000 }],
+    ['penalty', 'POST', 'penalty', { side: 'black' }],
+    ['set-moves', 'POST', 'moves', { side: 'white', moves: 3 }],
+    ['increment', 'POST', 'increment', { ms: 5000 }],
+    ['takeback', 'POST', 'takeback', undefined],
+    ['reinstate', 'POST', 'reinstate', undefined],
+    ['arrive', 'POST', 'arrive', { side: 'black' }],
+    ['configure', 'PUT', 'config', { timeControl: 'rapid' }],
+  ];
+
+  it('FIDE Laws 5.1 / 5.2: a result entered at the host while the clock runs ends the game: live and retained MQTT state say finished with no clock event after it; every clock command is refused (409, naming the board, the result and the correction) and never reaches the clock', async () => {
+    const { j, host, app, sent } = await setup();
+    host.append(ev('clk-1', 1, 'started'));
+    host.append(ev('clk-1', 2, 'moved', { side: 'white', move: 1 }));
+    expect(host.board(id)!.live!.status).toBe('running');
+    const put = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1-0' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().board.live).toMatchObject({ status: 'finished', seq: 2 });
+    expect(host.board(id)!.live!.status).toBe('finished');
+    // The retained state is drafted in the result's own transaction (the MQTT outbox): finished.
+    const drafted = j.outboxStore(() => 0).pending(100).filter((m) => m.topic === stateTopic({ event: FINAL, round: 1, board: 1 }));
+    expect(drafted.map((m) => JSON.parse(m.payload))).toEqual([expect.objectContaining({ status: 'finished', seq: 2, event: FINAL, board: 1 })]);
+
+    for (const [type, method, path, payload] of CLOCK_COMMANDS) {
+      const res = await app.inject({ method, url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${type}: ${res.body}`).toBe(409);
+      expect(res.json().message, type).toMatch(new RegExp(`^board 1 of ${FINAL.replace(/[/]/g, '\\/')} round 1 has a result: the game is over \\(1-0, not confirmed yet\\): .* correct the result \\(PUT /api/boards/${id}/result\\)$`));
+      expect(j.arbiterActions().at(-1), type).toMatchObject({ action: type, arbiter: 'Chief Arbiter', outcome: 'rejected' });
+    }
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/adjust`, headers: auth, payload: { side: 'white', ms: 60_000 } })).json().message).toBe(
+      `board 1 of ${FINAL} round 1 has a result: the game is over (1-0, not confirmed yet): a time change changes nothing now; to change it, correct the result (PUT /api/boards/${id}/result)`,
+    );
+    // Confirmed: the same, and the correction needs a reason.
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);
+    for (const [type, method, path, payload] of CLOCK_COMMANDS) {
+      const res = await app.inject({ method, url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, type).toBe(409);
+      expect(res.json().message, type).toContain(`(1-0, confirmed by Chief Arbiter)`);
+      expect(res.json().message, type).toContain(`correct the result with a reason (PUT /api/boards/${id}/result with "result" and "reason")`);
+    }
+    expect(sent).toEqual([]);
+    expect(j.eventsByGame(j.boardStates(FINAL)[0].game.gameId).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('FIDE Laws 8.7: a clock\'s result that differs from the recorded one waits beside it (both shown, who and when), never only in a log; the arbiter confirms one', async () => {
+    const { j, host, app } = await setup();
+    const gameId = j.boardStates(FINAL)[0].game.gameId;
+    host.append(ev('clk-1', 1, 'started'));
+    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1-0' } })).statusCode).toBe(200);
+    // The clock was offline: what the players keyed in (0-1, before the host's entry) arrives now.
+    const keyed = host.append(ev('clk-1', 2, 'result', { detail: { result: '0-1', confirmedBy: 'players' } }));
+    const filed = host.fileClockResult(keyed.id);
+    expect(filed).toEqual({
+      outcome: 'pending',
+      log: `clock clk-1: result 0-1 for board 1 of ${FINAL} round 1 differs from the recorded 1-0 (arbiter:Chief Arbiter, not confirmed yet): pending result 1 waits for the arbiter`,
+    });
+    expect(host.fileClockResult(keyed.id).outcome).toBe('duplicate'); // filed once per clock event
+    expect(j.getGame(gameId)).toMatchObject({ result: '1-0', reportedBy: 'arbiter:Chief Arbiter' });
+    const listed = (await app.inject({ url: '/api/results?round=1' })).json();
+    expect(listed.results[0]).toMatchObject({
+      board: 1, result: '1-0', by: 'arbiter:Chief Arbiter', confirmed: false, reportedUtcMs: 1_750_000_200_000,
+      conflicts: [{ id: 1, result: '0-1', by: 'clock', clockId: 'clk-1', atUtcMs: 1_750_000_002_000 }],
+    });
+    expect(listed.results[1]).toMatchObject({ board: 2, conflicts: [] });
+    expect(listed.unassigned).toEqual([]);
+    expect(host.board(id)).toMatchObject({ result: '1-0', pendingResults: [{ id: 1, result: '0-1', by: 'clock' }], live: { status: 'finished' } });
+    // The same result from the clock adds nothing to decide.
+    expect(host.fileClockResult(host.append(ev('clk-1', 3, 'result', { detail: { result: '1-0', confirmedBy: 'arbiter' } })).id)).toEqual({ outcome: 'agreed', log: null });
+
+    // The arbiter decides: only a result someone reported can be adopted; a bad body names the field.
+    const none = await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { result: '1/2-1/2' } });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe(`board 1 of ${FINAL} round 1: no clock reported 1/2-1/2 for this game (the result is 1-0): to record 1/2-1/2, correct the result (PUT /api/boards/${id}/result)`);
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { winner: 'black' } })).json()).toMatchObject({ statusCode: 400, field: 'winner' });
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { report: 'one' } })).json()).toMatchObject({ statusCode: 400, field: 'report' });
+    const confirm = await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { result: '0-1' } });
+    expect(confirm.statusCode, confirm.body).toBe(200);
+    expect(confirm.json().board).toMatchObject({ result: '0-1', resultConfirmed: true });
+    expect(confirm.json().board).not.toHaveProperty('pendingResults');
+    expect(j.getGame(gameId)).toMatchObject({ result: '0-1', reportedBy: 'clock', confirmedBy: 'Chief Arbiter' });
+    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({ action: 'confirm-result', arbiter: 'Chief Arbiter', payload: { result: '0-1', adopted: { id: 1, result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0', reportedBy: 'arbiter:Chief Arbiter' } } });
+    expect((await app.inject({ url: '/api/results?round=1' })).json().results[0]).toMatchObject({ result: '0-1', confirmed: true, conflicts: [] });
+  });
+
+  it('a result from a clock assigned to no game is kept as unassigned, listed for the arbiter apart from the games (and logged); the arbiter can adopt it for a board', async () => {
+    const { j, host, app } = await setup();
+    const stray = host.append(ev('clk-9', 5, 'result', { detail: { result: '1-0', confirmedBy: 'players' } }));
+    const filed = host.fileClockResult(stray.id);
+    expect(filed).toEqual({ outcome: 'pending', log: 'clock clk-9: result 1-0 for no game (the clock is assigned to none): kept as unassigned result 1 for the arbiter (GET /api/results)' });
+    const listed = (await app.inject({ url: '/api/results' })).json();
+    expect(listed.unassigned).toEqual([{ id: 1, result: '1-0', by: 'clock', clockId: 'clk-9', atUtcMs: 1_750_000_005_000 }]);
+    expect(listed.results.map((r: { board: number }) => r.board)).toEqual([1, 2]);
+    // The arbiter finds where clk-9 stood: board 2. It becomes board 2's result, confirmed.
+    const id2 = boardIdOf(FINAL, 2);
+    const res = await app.inject({ method: 'POST', url: `/api/boards/${id2}/result/confirm`, headers: auth, payload: { report: 1 } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(j.boardStates(FINAL)[1].game).toMatchObject({ result: '1-0', reportedBy: 'clock', confirmedBy: 'Chief Arbiter' });
+    expect((await app.inject({ url: '/api/results' })).json().unassigned).toEqual([]);
   });
 });

@@ -18,9 +18,11 @@ import type {
   PlayerView,
   ResultView,
 } from './host-ports.ts';
-import { foldEvent } from './live-state.ts';
-import { clockCommandRefusal } from './clock-command-rules.ts';
-import { formatTimeControl, parseFormattedTimeControl, TimeControlError, type TimeControl } from '../../protocol/time-control.ts';
+import { LiveGame } from './live-state.ts';
+import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
+import { boardCommandRefusal, commandPlace } from '../../rules/command-rules.ts';
+import { isGameResult } from '../../rules/vocabulary.ts';
+import { formatTimeControl, readTimeControlSpec, TimeControlError, type TimeControl } from '../../protocol/time-control.ts';
 
 export interface BoardSetup {
   readonly id: string;
@@ -35,7 +37,7 @@ export interface BoardSetup {
   readonly game?: BoardView['game'];
   /**
    * The game's full control (periods, default time). Default: `timeControl` read back with
-   * `parseFormattedTimeControl` and `defaultTimeMs`.
+   * the one spec reader (`readTimeControlSpec`: the `formatTimeControl` form or a preset) and `defaultTimeMs`.
    */
   readonly control?: TimeControl | null;
   /** FIDE Laws 6.7.1 default time of the game (overrides the control's). */
@@ -58,8 +60,6 @@ type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
 /** Forwards an accepted command towards the clock (in tests: a simulated clock). */
 export type CommandForwarder = (command: ArbiterCommand, board: BoardView) => void;
 
-const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '+-', '-+', '--']);
-
 export class MemoryHost implements HostState, CommandSink {
   private readonly boardById = new Map<string, BoardView>();
   private readonly boardByClock = new Map<string, string>();
@@ -68,6 +68,8 @@ export class MemoryHost implements HostState, CommandSink {
   private readonly listeners = new Set<Listener>();
   /** Each board's control as the clock plays it (gives periods and whether presence is tracked). */
   private readonly controls = new Map<string, TimeControl | null>();
+  /** Each board's game run through the statechart as its clock reports it (live-state.ts). */
+  private readonly games = new Map<string, LiveGame>();
   /** The audit trail: every arbiter command, applied or refused, with who issued it. */
   readonly commands: RecordedCommand[] = [];
   readonly matchList: MatchView[] = [];
@@ -78,7 +80,7 @@ export class MemoryHost implements HostState, CommandSink {
     let control = setup.control ?? null;
     if (control === null && setup.timeControl) {
       try {
-        control = parseFormattedTimeControl(setup.timeControl);
+        control = readTimeControlSpec(setup.timeControl).timeControl;
       } catch (err) {
         if (!(err instanceof TimeControlError)) throw err;
         throw new Error(`board "${setup.id}": timeControl "${setup.timeControl}": ${err.message}`);
@@ -87,6 +89,8 @@ export class MemoryHost implements HostState, CommandSink {
     const defaultTimeMs = setup.defaultTimeMs !== undefined ? setup.defaultTimeMs : (control?.defaultTimeMs ?? null);
     if (control !== null) control = { ...control, defaultTimeMs };
     this.controls.set(setup.id, control);
+    this.games.get(setup.id)?.stop();
+    this.games.delete(setup.id);
     const view: BoardView = {
       id: setup.id,
       event: setup.event,
@@ -119,7 +123,9 @@ export class MemoryHost implements HostState, CommandSink {
     let view: BoardView | undefined;
     if (id !== undefined) {
       const prev = this.boardById.get(id)!;
-      view = { ...prev, live: foldEvent(prev.live, e, this.controls.get(id) ?? null) };
+      let game = this.games.get(id);
+      if (!game) this.games.set(id, (game = new LiveGame(this.controls.get(id) ?? null)));
+      view = { ...prev, live: finishedLive(prev.result, game.feed(e)) };
       this.boardById.set(id, view);
     }
     for (const l of this.listeners) l(e, view);
@@ -178,6 +184,8 @@ export class MemoryHost implements HostState, CommandSink {
           result: b.result,
           confirmed: b.resultConfirmed,
           by: last ? `arbiter:${last.arbiter}` : null,
+          // Results reported by clocks are filed by the journal-backed host only.
+          conflicts: [],
         };
       });
   }
@@ -197,9 +205,15 @@ export class MemoryHost implements HostState, CommandSink {
   private apply(command: ArbiterCommand): CommandOutcome {
     const board = this.boardById.get(command.boardId);
     if (!board) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
-    const status = board.live?.status ?? 'ready';
-    const where = `board ${board.board} of ${board.event} round ${board.round}`;
-    const refusal = clockCommandRefusal(command.type, status, board.live !== null, where);
+    const where = commandPlace(board);
+    // FIDE Laws 5.1 / 5.2: a result ends the game; only a correction of the result changes it
+    // (host/api/result-rules.ts, as the journal-backed host answers). A configure here sets up
+    // the board's next game (this host has no director), so it stays allowed.
+    if (board.result !== null && command.type !== 'configure' && CLOCK_COMMAND_TYPES.has(command.type)) {
+      return { ok: false, status: 409, reason: finishedGameRefusal(command.type, this.withResult(board)) };
+    }
+    // The rule book's command rule (rules/command-rules.ts), as the journal-backed host and the dashboard read it.
+    const refusal = boardCommandRefusal(command.type, board);
     if (refusal !== null) return { ok: false, status: 409, reason: refusal };
     switch (command.type) {
       case 'configure': {
@@ -215,16 +229,26 @@ export class MemoryHost implements HostState, CommandSink {
         };
         this.boardById.set(board.id, next);
         this.controls.set(board.id, command.timeControl);
+        this.games.get(board.id)?.stop();
+        this.games.delete(board.id);
         this.forward?.(command, next);
         return { ok: true, board: next };
       }
       case 'result': {
-        if (!RESULTS.has(command.result)) return { ok: false, status: 422, reason: `unknown result "${command.result}"` };
-        const next = { ...board, result: command.result, resultConfirmed: false };
+        if (!isGameResult(command.result)) return { ok: false, status: 422, reason: `unknown result "${command.result}"` };
+        // FIDE Laws 8.7: a confirmed result is changed by the arbiter, who says why.
+        if (board.result !== null && board.resultConfirmed && !command.reason?.trim()) {
+          return { ok: false, status: 422, reason: correctionNeedsReason(this.withResult(board)) };
+        }
+        const next = { ...board, result: command.result, resultConfirmed: false, live: finishedLive(command.result, board.live) };
         this.boardById.set(board.id, next);
         return { ok: true, board: next };
       }
       case 'confirm-result': {
+        if (command.report !== undefined || (command.result !== undefined && command.result !== board.result)) {
+          const named = command.report !== undefined ? `reported result ${command.report}` : `clock reported ${command.result}`;
+          return { ok: false, status: 409, reason: `${where}: no ${named} for this game: to record another result, correct it (PUT /api/boards/${board.id}/result)` };
+        }
         if (board.result === null) return { ok: false, status: 409, reason: `${where} has no result to confirm` };
         const next = { ...board, resultConfirmed: true };
         this.boardById.set(board.id, next);
@@ -233,5 +257,10 @@ export class MemoryHost implements HostState, CommandSink {
     }
     this.forward?.(command, board);
     return { ok: true, board: this.boardById.get(board.id) };
+  }
+
+  private withResult(board: BoardView): BoardWithResult {
+    const confirmation = [...this.commands].reverse().find((c) => c.outcome === 'applied' && c.command.boardId === board.id && c.command.type === 'confirm-result');
+    return { ...board, result: board.result ?? '', confirmedBy: board.resultConfirmed ? (confirmation?.arbiter ?? '') : null };
   }
 }

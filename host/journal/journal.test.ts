@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../../protocol/time-control.ts';
+import Database from 'better-sqlite3';
 import { Journal, JournalError, type ClockEventInput } from './journal.ts';
+import { SCHEMA_V1, SCHEMA_VERSION } from './schema.ts';
 
 let dir: string;
 let open: Journal[] = [];
@@ -169,12 +171,20 @@ describe('journal', () => {
     expect(() =>
       j.reportResult(game.gameId, { result: '1-0', how: 'x', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 3 }),
     ).toThrow(/only an arbiter/);
-    j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4 });
+    // FIDE Laws 8.7: a confirmed result changes only by the arbiter's decision, which says why.
+    expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4 })).toThrow(
+      /a correction of a confirmed result must say why/,
+    );
+    expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: '  ' })).toThrow(/"reason"/);
+    j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: 'appeal upheld: Black had resigned' });
     expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: null, reportedBy: 'arbiter:Ana Srebrnič' });
+    // A correction does not move the game's end (the break before a tie-break counts from it).
+    expect(j.getGame(game.gameId)!.endedUtcMs).toBe(T0 + 1);
     expect(j.arbiterActions(game.gameId).map((a) => a.action)).toEqual(['confirm-result', 'result']);
-    // The correction keeps what it replaced, who had entered it and who had confirmed it.
+    // The correction keeps what it replaced, who had entered it and who had confirmed it, and why.
     expect(j.arbiterActions(game.gameId)[1].payload).toEqual({
       result: '1-0', how: 'appeal', previous: { result: '1/2-1/2', how: 'agreement', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič' },
+      reason: 'appeal upheld: Black had resigned',
     });
   });
 
@@ -224,6 +234,89 @@ describe('journal', () => {
     now = T0 + 5;
     store.markDone([rows[0].id, rows[0].id]);
     expect(store.pendingCount()).toBe(2);
+  });
+
+  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table is added', () => {
+    const path = join(dir, 'v1.db');
+    const old = new Database(path);
+    old.exec(SCHEMA_V1);
+    old.pragma('user_version = 1');
+    old.prepare(`INSERT INTO games (event, round, board, kind, white, black, time_control, time_control_json, clock_id, result, reported_by, created_utc_ms)
+      VALUES ('slo-w-2007', 1, 1, 'classical', 'A', 'B', '3600', ?, 'C1', '1-0', 'clock', ?)`).run(JSON.stringify(presetTimeControl('sudden-death-60')), T0);
+    old.close();
+    const j = new Journal(path);
+    open.push(j);
+    expect(SCHEMA_VERSION).toBe(2);
+    expect(j.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
+    expect(j.resultReports({ pending: true })).toEqual([]);
+    // Opening it again changes nothing (each step runs once).
+    j.close();
+    const again = new Journal(path);
+    open.push(again);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(2);
+  });
+
+  it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {
+    const j = journal();
+    const game = newGame(j);
+    const resultEvent = (seq: number, result: string) => j.append(ev(seq, { type: 'result', side: null, move: null, detail: { result, confirmedBy: 'players' } })).id;
+    const file = (eventId: number, result: '1-0' | '0-1', gameId: number | null = game.gameId) =>
+      j.fileClockResult({ eventId, clockId: 'C1', gameId, result, how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + eventId });
+    const first = resultEvent(1, '1-0');
+    expect(file(first, '1-0')).toMatchObject({ outcome: 'recorded', game: { result: '1-0', reportedBy: 'clock' } });
+    expect(file(first, '1-0').outcome).toBe('duplicate'); // a retransmission after a host crash
+    j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 10);
+    const same = j.append(ev(2, { type: 'result', side: null, move: null, utcMs: T0 - 1, detail: { result: '1-0' } })).id;
+    expect(file(same, '1-0').outcome).toBe('agreed');
+    const other = j.append(ev(3, { type: 'result', side: null, move: null, utcMs: T0 - 1, detail: { result: '0-1' } })).id;
+    const conflict = file(other, '0-1');
+    expect(conflict).toMatchObject({ outcome: 'pending', report: { result: '0-1', reportedBy: 'clock', status: 'pending', gameId: game.gameId } });
+    // The confirmed result stays; the report waits beside it.
+    expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: 'Ana Srebrnič' });
+    expect(j.resultReports({ pending: true }).map((r) => r.result)).toEqual(['0-1']);
+    // The arbiter adopts it: a correction of a confirmed result, so only with a reason.
+    expect(() => j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 20, { reportId: conflict.report.id })).toThrow(/must say why/);
+    const adopted = j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 20, { reportId: conflict.report.id, reason: 'the scoresheets say 0-1' });
+    expect(adopted).toMatchObject({ result: '0-1', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič', endedUtcMs: T0 + first });
+    expect(j.resultReports({ gameId: game.gameId }).map((r) => [r.result, r.status, r.resolvedBy])).toEqual([
+      ['1-0', 'recorded', null], ['1-0', 'agreed', null], ['0-1', 'adopted', 'Ana Srebrnič'],
+    ]);
+    expect(j.arbiterActions(game.gameId).at(-1)).toMatchObject({
+      action: 'confirm-result', arbiter: 'Ana Srebrnič',
+      payload: { result: '0-1', adopted: { result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0', confirmedBy: 'Ana Srebrnič' }, reason: 'the scoresheets say 0-1' },
+    });
+    // A clock with no game: kept, unassigned, for the arbiter.
+    const stray = j.append(ev(1, { clockId: 'C9', type: 'result', side: null, move: null, detail: { result: '1-0' } }));
+    expect(j.eventsAfter(stray.id - 1, 1)[0].gameId).toBeNull();
+    expect(j.fileClockResult({ eventId: stray.id, clockId: 'C9', gameId: null, result: '1-0', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 })).toMatchObject({
+      outcome: 'pending', game: null, report: { clockId: 'C9', gameId: null, status: 'pending' },
+    });
+    expect(j.resultReports({ pending: true })).toEqual([expect.objectContaining({ clockId: 'C9', gameId: null })]);
+  });
+
+  it('a clock that was offline at its game\'s result: what it played before the result belongs to that game, not to the next one already assigned to it', () => {
+    const j = journal();
+    const g1 = newGame(j, { matchId: null });
+    j.append(ev(1, { type: 'started', side: null, move: null }));
+    // The arbiter enters the result at the host at T0 + 10 s; the director assigns game 2 to the same clock.
+    j.reportResult(g1.gameId, { result: '1-0', how: 'arbiter', source: 'arbiter', arbiter: 'Ana', utcMs: T0 + 10_000 });
+    const g2 = newGame(j, { gameNo: 2, createdUtcMs: T0 + 11_000 });
+    // Back online, the clock delivers its outbox: a press at T0 + 5 s (before the result), one at T0 + 20 s (after), the players' result.
+    j.append(ev(5));
+    j.append(ev(20));
+    j.append(ev(21, { type: 'result', side: null, move: null, detail: { result: '0-1', confirmedBy: 'players' } }));
+    expect(j.eventsByGame(g1.gameId).map((e) => e.seq)).toEqual([1, 5]);
+    // After the end, game 2 has not started on the clock: the late press is (still) game 2's, but
+    // a result cannot be (the clock refuses a result before the start): it belongs to no game here.
+    expect(j.eventsByGame(g2.gameId).map((e) => e.seq)).toEqual([20]);
+    expect(j.eventsAfter(0, 100).find((e) => e.seq === 21)!.gameId).toBeNull();
+    expect(j.playedGameOfClock('C1')!.gameId).toBe(g1.gameId);
+    // Once game 2 starts (same instant as the end is fine: a start is always the new game's), everything is game 2's.
+    j.append(ev(22, { type: 'started', side: null, move: null, utcMs: T0 + 10_000 }));
+    j.append(ev(23, { utcMs: T0 + 9_000 }));
+    expect(j.eventsByGame(g2.gameId).map((e) => e.seq)).toEqual([20, 22, 23]);
+    expect(j.playedGameOfClock('C1')!.gameId).toBe(g2.gameId);
   });
 
   it('refuses a duplicate game slot with a clear error', () => {

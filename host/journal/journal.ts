@@ -17,7 +17,7 @@ import {
   type Side,
   type TimeControl,
 } from '../../protocol/time-control.ts';
-import { SCHEMA_V1, SCHEMA_VERSION } from './schema.ts';
+import { SCHEMA_STEPS, SCHEMA_VERSION } from './schema.ts';
 import {
   CLOCK_EVENT_TYPES,
   RESULTS,
@@ -28,6 +28,8 @@ import {
   type ClockEventInput,
   type ClockEventRow,
   type ClockEventType,
+  type ClockResultInput,
+  type ClockResultOutcome,
   type ClockRow,
   type GameResult,
   type GameRow,
@@ -35,6 +37,8 @@ import {
   type NewGame,
   type OutboxRow,
   type ResultReport,
+  type ResultReportRow,
+  type ResultReportStatus,
 } from './types.ts';
 
 export * from './types.ts';
@@ -158,6 +162,27 @@ function toGame(r: Row): GameRow {
   };
 }
 
+function toReport(r: Row): ResultReportRow {
+  return {
+    id: r.id as number,
+    eventId: (r.event_id as number | null) ?? null,
+    clockId: (r.clock_id as string | null) ?? null,
+    gameId: (r.game_id as number | null) ?? null,
+    result: r.result as GameResult,
+    how: (r.how as string | null) ?? null,
+    reportedBy: r.reported_by as string,
+    utcMs: r.utc_ms as number,
+    status: r.status as ResultReportStatus,
+    resolvedBy: (r.resolved_by as string | null) ?? null,
+    resolvedUtcMs: (r.resolved_utc_ms as number | null) ?? null,
+  };
+}
+
+/** When a game with a result ended: the end recorded with it, else when the result came. */
+function endOf(game: GameRow): number | null {
+  return game.endedUtcMs ?? game.reportedUtcMs;
+}
+
 function toMatch(r: Row): MatchRow {
   return {
     matchId: r.match_id as string,
@@ -224,6 +249,22 @@ export class Journal {
       currentGameForClock: db.prepare(
         'SELECT * FROM games WHERE clock_id = ? AND result IS NULL ORDER BY game_id DESC LIMIT 1',
       ),
+      // The clock's two newest games, with a result or not (games_by_clock index).
+      newestGamesOfClock: db.prepare('SELECT * FROM games WHERE clock_id = ? ORDER BY game_id DESC LIMIT 2'),
+      gameHasStart: db.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type = 'started' LIMIT 1`),
+      playedGameOfClock: db.prepare(`
+        SELECT g.* FROM games g WHERE g.clock_id = ? AND (g.result IS NOT NULL
+          OR EXISTS (SELECT 1 FROM clock_events e WHERE e.game_id = g.game_id AND e.type = 'started'))
+        ORDER BY g.game_id DESC LIMIT 1`),
+      insertReport: db.prepare(`
+        INSERT INTO result_reports (event_id, clock_id, game_id, result, how, reported_by, utc_ms, status)
+        VALUES (@eventId, @clockId, @gameId, @result, @how, @reportedBy, @utcMs, @status)
+        ON CONFLICT (event_id) DO NOTHING`),
+      reportByEvent: db.prepare('SELECT * FROM result_reports WHERE event_id = ?'),
+      reportById: db.prepare('SELECT * FROM result_reports WHERE id = ?'),
+      reportsOfGame: db.prepare('SELECT * FROM result_reports WHERE game_id = ? ORDER BY id'),
+      pendingReports: db.prepare(`SELECT * FROM result_reports WHERE status = 'pending' ORDER BY id`),
+      resolveReport: db.prepare('UPDATE result_reports SET status = @status, game_id = @gameId, resolved_by = @by, resolved_utc_ms = @utcMs WHERE id = @id'),
       insertGame: db.prepare(`
         INSERT INTO games (event, round, board, game_no, match_id, kind, white, black, white_rank, black_rank,
           white_team, black_team, time_control, time_control_json, clock_id, earliest_start_utc_ms, created_utc_ms)
@@ -287,10 +328,11 @@ export class Journal {
         `journal ${this.path} has schema version ${version}, newer than this host understands (${SCHEMA_VERSION}); upgrade the host`,
       );
     }
-    if (version < 1) {
+    // Each missing step in its own transaction: a file stops at the last complete version.
+    for (let v = version; v < SCHEMA_VERSION; v++) {
       this.db.transaction(() => {
-        this.db.exec(SCHEMA_V1);
-        this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        this.db.exec(SCHEMA_STEPS[v]);
+        this.db.pragma(`user_version = ${v + 1}`);
       })();
     }
   }
@@ -330,7 +372,7 @@ export class Journal {
     }
     let game: GameRow | null = null;
     if (e.gameId === undefined) {
-      game = this.currentGameForClock(clockId);
+      game = this.gameOfClockEvent(clockId, e.type, int(e.utcMs, 'utcMs', where));
     } else if (e.gameId !== null) {
       game = this.getGame(int(e.gameId, 'gameId', where, 1));
       if (!game) throw new JournalError(`${where}: no game ${e.gameId}`, 'gameId');
@@ -363,6 +405,50 @@ export class Journal {
       this.outbox('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs);
     }
     return { isNew: true, id };
+  }
+
+  /**
+   * The game an event of `clockId` stamped `utcMs` belongs to, when the clock does not say:
+   * the clock's newest game, except for what the clock sends late from the game before.
+   *
+   * A clock that was offline when its game got a result (entered at the host) goes on with that
+   * game until it is set up for the next one, and delivers its outbox when it is back. The
+   * next game may already be assigned to it (the director creates it on the same clock), so:
+   *  - an event stamped before the previous game ended belongs to that game (a press played
+   *    before the result, delivered late), while the next game has not started (its `started`
+   *    is always its own);
+   *  - a `result` cannot be the next game's while that game has not started (the clock refuses
+   *    a result before the start: rules/clock.machine.ts `ready`): stamped after the previous
+   *    game ended, it belongs to no game here — the host files it against the clock's game
+   *    (`playedGameOfClock`) as a report for the arbiter, and the finished game's record, its
+   *    exported clock tags included, does not change;
+   *  - an event stamped after a game with a result ended, with no next game, belongs to no game.
+   */
+  private gameOfClockEvent(clockId: string, type: string, utcMs: number): GameRow | null {
+    const [newest, previous] = (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame);
+    if (!newest) return null;
+    if (newest.result !== null) {
+      const end = endOf(newest);
+      return end !== null && utcMs <= end ? newest : this.currentGameForClock(clockId);
+    }
+    // A start is the next game's (a game starts once, and the previous one already had its own);
+    // "before the end" is strict, as the next game may start the instant the previous one ended.
+    if (previous && previous.result !== null && type !== 'started') {
+      const end = endOf(previous);
+      const late = end !== null && utcMs < end;
+      if ((late || type === 'result') && this.stmt.gameHasStart.get(newest.gameId) === undefined) return late ? previous : null;
+    }
+    return newest;
+  }
+
+  /**
+   * The game a clock last played: its newest game that has a result or was started. A result
+   * the clock sends comes from that game (it refuses one before the start), even when a next
+   * game is already assigned to the clock.
+   */
+  playedGameOfClock(clockId: string): GameRow | null {
+    const r = this.stmt.playedGameOfClock.get(clockId) as Row | undefined;
+    return r ? toGame(r) : null;
   }
 
   /** Events of a game in play order (boot by boot, seq within a boot). */
@@ -476,7 +562,8 @@ export class Journal {
   /**
    * Records a game's result (from the clock with both players' confirmation, or from an arbiter).
    * A new report clears an earlier confirmation: the arbiter must confirm again.
-   * Arbiter reports are journaled as arbiter actions in the same transaction.
+   * Arbiter reports are journaled as arbiter actions in the same transaction, a correction with
+   * what it replaced and why (`reason`, required over a confirmed result: FIDE Laws 8.7).
    */
   reportResult(gameId: number, report: ResultReport): GameRow {
     return this.db.transaction(() => {
@@ -488,6 +575,11 @@ export class Journal {
       }
       const how = text(report.how, 'how', where);
       const utcMs = int(report.utcMs, 'utcMs', where);
+      const reason = report.reason === undefined || report.reason === null ? null : text(report.reason.trim(), 'reason', where);
+      if (report.source === 'arbiter' && game.confirmedBy !== null && reason === null) {
+        // FIDE Laws 8.7: the result stands unless the arbiter decides otherwise; the decision is kept with why.
+        throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
+      }
       let reportedBy: string;
       if (report.source === 'clock') {
         if (report.bothPlayersConfirmed !== true) {
@@ -508,17 +600,21 @@ export class Journal {
         how,
         reportedBy,
         utcMs,
-        endedUtcMs: int(report.endedUtcMs ?? utcMs, 'endedUtcMs', where),
+        // A correction does not move the game's end (the break before a tie-break counts from it).
+        endedUtcMs: int(report.endedUtcMs ?? (game.result !== null ? endOf(game) : null) ?? utcMs, 'endedUtcMs', where),
       });
       if (report.source === 'arbiter') {
         // A correction keeps what it replaced (and who had entered and confirmed it) for an appeal.
         const previous = game.result === null ? {} : { previous: { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } };
+        // A clock's pending report that says what the arbiter now recorded is settled by it.
+        const settled = this.reportsOf(gameId, 'pending').filter((r) => r.result === report.result);
+        for (const r of settled) this.stmt.resolveReport.run({ id: r.id, status: 'adopted', gameId, by: report.arbiter!, utcMs });
         this.insertAction({
           utcMs,
           arbiter: report.arbiter!,
           action: 'result',
           gameId,
-          payload: { result: report.result, how, ...previous },
+          payload: { result: report.result, how, ...previous, ...(reason !== null ? { reason } : {}), ...(settled.length ? { settledReports: settled.map((r) => r.id) } : {}) },
           outcome: 'applied',
         });
       }
@@ -528,21 +624,127 @@ export class Journal {
     })();
   }
 
-  /** An arbiter confirms the reported result; only confirmed results are exported. */
-  confirmResult(gameId: number, arbiter: string, utcMs: number): GameRow {
+  /**
+   * An arbiter confirms the reported result; only confirmed results are exported. With
+   * `reportId`, the arbiter decides between results (FIDE Laws 8.7): that clock report (a
+   * pending one of this game, or one of a clock that had no game) becomes the game's result,
+   * as its reporter reported it, and is confirmed. Either way every other pending report of
+   * the game is dismissed: the confirmation is the arbiter's decision, journaled with what it
+   * adopted and dismissed. Adopting a report over a confirmed result is a correction of it:
+   * `reason` is required then, as for `reportResult`.
+   */
+  confirmResult(gameId: number, arbiter: string, utcMs: number, opts: { reportId?: number; reason?: string } = {}): GameRow {
     return this.db.transaction(() => {
       const where = `confirmation of game ${gameId}`;
       const game = this.getGame(gameId);
       if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
       text(arbiter, 'arbiter', where);
       int(utcMs, 'utcMs', where);
-      if (game.result === null) throw new JournalError(`${where}: the game has no result to confirm`, 'result');
+      const reason = opts.reason === undefined || opts.reason === null ? null : text(opts.reason.trim(), 'reason', where);
+      let adopted: ResultReportRow | null = null;
+      if (opts.reportId !== undefined) {
+        const r = this.stmt.reportById.get(opts.reportId) as Row | undefined;
+        adopted = r ? toReport(r) : null;
+        if (!adopted || adopted.status !== 'pending' || (adopted.gameId !== null && adopted.gameId !== gameId)) {
+          throw new JournalError(`${where}: no pending reported result ${opts.reportId} for this game`, 'report');
+        }
+        if (game.confirmedBy !== null && reason === null) {
+          throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
+        }
+        this.stmt.reportResult.run({
+          gameId,
+          result: adopted.result,
+          how: adopted.how ?? 'played',
+          reportedBy: adopted.reportedBy,
+          utcMs: adopted.utcMs,
+          endedUtcMs: (game.result !== null ? endOf(game) : null) ?? adopted.utcMs,
+        });
+        this.stmt.resolveReport.run({ id: adopted.id, status: 'adopted', gameId, by: arbiter, utcMs });
+      } else if (game.result === null) {
+        throw new JournalError(`${where}: the game has no result to confirm`, 'result');
+      }
+      const dismissed = this.reportsOf(gameId, 'pending');
+      for (const r of dismissed) this.stmt.resolveReport.run({ id: r.id, status: 'dismissed', gameId, by: arbiter, utcMs });
       this.stmt.confirmResult.run(arbiter, utcMs, gameId);
-      this.insertAction({ utcMs, arbiter, action: 'confirm-result', gameId, payload: { result: game.result }, outcome: 'applied' });
-      const updated = this.getGame(gameId)!;
-      this.outbox('result-confirmed', updated, utcMs);
-      return updated;
+      const confirmed = this.getGame(gameId)!;
+      const report = (r: ResultReportRow) => ({ id: r.id, result: r.result, reportedBy: r.reportedBy, utcMs: r.utcMs });
+      this.insertAction({
+        utcMs,
+        arbiter,
+        action: 'confirm-result',
+        gameId,
+        payload: {
+          result: confirmed.result,
+          ...(adopted ? { adopted: report(adopted), previous: game.result === null ? null : { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } } : {}),
+          ...(dismissed.length ? { dismissed: dismissed.map(report) } : {}),
+          ...(reason !== null ? { reason } : {}),
+        },
+        outcome: 'applied',
+      });
+      this.outbox('result-confirmed', confirmed, utcMs);
+      return confirmed;
     })();
+  }
+
+  /**
+   * Files a result a clock reported (docs: schema.ts version 2), once per clock event:
+   *  - the game has no result: it becomes the game's result (`reportResult`), filed `recorded`;
+   *  - the game holds the same result: filed `agreed`, nothing changes;
+   *  - the game holds another result, confirmed or not, or the clock had no game (`gameId`
+   *    null): filed `pending`, for the arbiter to decide. A clock never overwrites a result.
+   * A second filing of the same event (a retransmission after a host crash) is `duplicate`.
+   */
+  fileClockResult(input: ClockResultInput): ClockResultOutcome {
+    return this.db.transaction((): ClockResultOutcome => {
+      const where = `clock result of event ${input.eventId}`;
+      const filed = this.stmt.reportByEvent.get(int(input.eventId, 'eventId', where, 1)) as Row | undefined;
+      if (filed) {
+        const report = toReport(filed);
+        return { outcome: 'duplicate', report, game: report.gameId === null ? null : this.getGame(report.gameId) };
+      }
+      if (!RESULT_SET.has(input.result)) {
+        throw new JournalError(`${where}: "result" must be one of ${RESULTS.join(' ')}, got ${JSON.stringify(input.result)}`, 'result');
+      }
+      const reportedBy = input.source === 'arbiter' ? `arbiter:${text(input.arbiter, 'arbiter', where)}` : 'clock';
+      const game = input.gameId === null ? null : this.getGame(input.gameId);
+      if (input.gameId !== null && !game) throw new JournalError(`${where}: no game ${input.gameId}`, 'gameId');
+      let status: ResultReportStatus;
+      if (game === null) status = 'pending';
+      else if (game.result === null) {
+        this.reportResult(game.gameId, {
+          result: input.result, how: input.how, source: input.source, arbiter: input.arbiter,
+          bothPlayersConfirmed: input.bothPlayersConfirmed, utcMs: input.utcMs, endedUtcMs: input.endedUtcMs,
+        });
+        status = 'recorded';
+      } else status = game.result === input.result ? 'agreed' : 'pending';
+      const info = this.stmt.insertReport.run({
+        eventId: input.eventId,
+        clockId: text(input.clockId, 'clockId', where),
+        gameId: game?.gameId ?? null,
+        result: input.result,
+        how: input.how,
+        reportedBy,
+        utcMs: int(input.utcMs, 'utcMs', where),
+        status,
+      });
+      const report = toReport(this.stmt.reportById.get(Number(info.lastInsertRowid)) as Row);
+      const after = game === null ? null : this.getGame(game.gameId)!;
+      if (status === 'pending') this.outbox('result-report', { report, game: after }, input.utcMs);
+      return { outcome: status, report, game: after };
+    })();
+  }
+
+  private reportsOf(gameId: number, status?: ResultReportStatus): ResultReportRow[] {
+    return (this.stmt.reportsOfGame.all(gameId) as Row[]).map(toReport).filter((r) => status === undefined || r.status === status);
+  }
+
+  /**
+   * Results clocks reported: of one game (every filing, oldest first), or every pending one
+   * (conflicts with a game's result, and reports of clocks that had no game: `gameId` null).
+   */
+  resultReports(query: { gameId: number } | { pending: true }): ResultReportRow[] {
+    if ('gameId' in query) return this.reportsOf(query.gameId);
+    return (this.stmt.pendingReports.all() as Row[]).map(toReport);
   }
 
   // ── boards ──────────────────────────────────────────────────────────────────────────
@@ -566,7 +768,7 @@ export class Journal {
   private running(game: GameRow, last: ClockEventRow | null): Side | null {
     if (!last || game.result !== null) return null;
     // Corrections (a move counter, a take-back, a reinstatement, an increment) are made with the clock stopped.
-    if (['paused', 'flag', 'forfeit', 'result', 'moves-set', 'taken-back', 'reinstated', 'increment-set'].includes(last.type)) return null;
+    if (['paused', 'flag', 'forfeit', 'result', 'moves-set', 'taken-back', 'reinstated', 'increment-set', 'restored'].includes(last.type)) return null;
     const lastMove = this.stmt.lastMoveOfGame.get({ gameId: game.gameId }) as Row | undefined;
     // White moves first; after a press the other side's clock runs.
     return lastMove ? other(lastMove.side as Side) : 'white';

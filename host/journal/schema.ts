@@ -4,8 +4,16 @@
 //
 // Versioned with `PRAGMA user_version`: opening an older file applies the missing steps;
 // opening a newer one is refused (a downgraded host must not write a format it does not know).
+// SCHEMA_STEPS[i] takes a file from version i to i + 1 (SCHEMA_V1 creates the first tables).
 
-export const SCHEMA_VERSION = 1;
+import { GAME_RESULTS, SIDES } from '../../rules/vocabulary.ts';
+
+export const SCHEMA_VERSION = 2;
+
+/** `'a', 'b'`: an SQL list of the vocabulary's words, for a CHECK (schema.test.ts holds the table to it). */
+export function sqlList(words: readonly string[]): string {
+  return words.map((w) => `'${w.replace(/'/g, "''")}'`).join(', ');
+}
 
 export const SCHEMA_V1 = `
 CREATE TABLE clocks (
@@ -51,7 +59,7 @@ CREATE TABLE games (
   clock_id              TEXT,
   earliest_start_utc_ms INTEGER,
   ended_utc_ms          INTEGER,
-  result                TEXT CHECK (result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+', '--')),
+  result                TEXT CHECK (result IN (${sqlList(GAME_RESULTS)})),
   how                   TEXT,
   reported_by           TEXT,
   reported_utc_ms       INTEGER,
@@ -75,7 +83,7 @@ CREATE TABLE clock_events (
   round           INTEGER,
   board           INTEGER,
   type            TEXT NOT NULL,
-  side            TEXT CHECK (side IN ('white', 'black')),
+  side            TEXT CHECK (side IN (${sqlList(SIDES)})),
   move            INTEGER,
   white_ms        INTEGER NOT NULL,
   black_ms        INTEGER NOT NULL,
@@ -119,3 +127,38 @@ CREATE TABLE outbox (
 ) STRICT;
 CREATE INDEX outbox_pending ON outbox (id) WHERE published_utc_ms IS NULL;
 `;
+
+// Version 2: the results a clock reported besides the one a game holds, and an index the
+// arbiter's history of a game reads by.
+//
+// A clock's result event is journaled as a clock event first (docs/architecture.md rule 9);
+// then the host files it here, once per event (event_id UNIQUE: a retransmitted result after
+// a host crash is filed once):
+//   recorded  it became the game's result (the game had none)
+//   agreed    the game already held the same result: nothing changes
+//   pending   it differs from the game's result (or the clock had no game: game_id NULL):
+//             the arbiter decides, by confirming one (FIDE Laws 8.7: the result stands unless
+//             the arbiter decides otherwise); never only a line in a log
+//   adopted   the arbiter confirmed this one (resolved_by, resolved_utc_ms)
+//   dismissed the arbiter confirmed another one
+export const SCHEMA_V2 = `
+CREATE TABLE result_reports (
+  id              INTEGER PRIMARY KEY,
+  event_id        INTEGER UNIQUE REFERENCES clock_events (id),
+  clock_id        TEXT,
+  game_id         INTEGER REFERENCES games (game_id),
+  result          TEXT NOT NULL CHECK (result IN (${sqlList(GAME_RESULTS)})),
+  how             TEXT,
+  reported_by     TEXT NOT NULL,
+  utc_ms          INTEGER NOT NULL,
+  status          TEXT NOT NULL CHECK (status IN ('recorded', 'agreed', 'pending', 'adopted', 'dismissed')),
+  resolved_by     TEXT,
+  resolved_utc_ms INTEGER
+) STRICT;
+CREATE INDEX result_reports_by_game ON result_reports (game_id, id);
+CREATE INDEX result_reports_pending ON result_reports (id) WHERE status = 'pending';
+CREATE INDEX arbiter_actions_by_game ON arbiter_actions (game_id, id);
+`;
+
+/** The step from version i to i + 1, for i = 0 … SCHEMA_VERSION − 1. */
+export const SCHEMA_STEPS: readonly string[] = [SCHEMA_V1, SCHEMA_V2];

@@ -3,6 +3,7 @@
 // (done by the caller from the time-sync estimate), `uncertaintyMs` that mapping's error bound.
 
 import type { Side } from '../../protocol/time-control.ts';
+import type { GameResult } from '../../rules/vocabulary.ts';
 
 /** What a clock reports (protocol `ClockEvent` kinds; docs/host-core-api in /tmp/team/HOST-CORE-API.md). */
 export const CLOCK_EVENT_TYPES = [
@@ -21,12 +22,17 @@ export const CLOCK_EVENT_TYPES = [
   //              afterwards, detail.period (0-based) and detail.illegalMoves (`side`'s count) after it; times restored
   'reinstated', // FIDE Laws 6.7.1: the arbiter overruled a forfeit; the clock stands paused, both players present
   'increment-set', // FIDE Guidelines III.4: a quickplay increment of detail.ms for both sides after every later move
+  'restored', // the clock loaded the journal's game from the host (docs/protocol.md "Restore"): it stands stopped with
+  //            detail.status ('ready' | 'paused' | 'flagged' | 'forfeited'), `side` on move; times the restored ones
 ] as const;
 export type ClockEventType = (typeof CLOCK_EVENT_TYPES)[number];
 
-/** Game results. `+-`, `-+`, `--` are forfeits (not played games: TRF16 `+`/`-`, TRF-2026 record 330 notation). */
-export const RESULTS = ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'] as const;
-export type GameResult = (typeof RESULTS)[number];
+/**
+ * Game results: the rule book's vocabulary (rules/vocabulary.ts GAME_RESULTS, with what each
+ * means). `+-`, `-+`, `--` are forfeits (not played games: TRF16 `+`/`-`, TRF-2026 record 330 notation).
+ */
+export { GAME_RESULTS as RESULTS } from '../../rules/vocabulary.ts';
+export type { GameResult };
 
 export interface ClockEventInput {
   clockId: string;
@@ -141,8 +147,63 @@ export interface ResultReport {
   /** Required true for source 'clock': a result only counts when both players confirmed it. */
   bothPlayersConfirmed?: boolean;
   utcMs: number;
-  /** When the game ended (for the break before a tie-break); defaults to utcMs. */
+  /**
+   * When the game ended (for the break before a tie-break); defaults to utcMs for a first
+   * result, and to the end already recorded for a correction (a correction does not move the end).
+   */
   endedUtcMs?: number;
+  /**
+   * Why an arbiter changes a result already recorded (journaled with the correction).
+   * Required to change a confirmed result (FIDE Laws 8.7: the result stands unless the
+   * arbiter decides otherwise; the decision is kept for an appeal).
+   */
+  reason?: string;
+}
+
+/** Where a result a clock reported stands (schema.ts, version 2, `result_reports`). */
+export type ResultReportStatus = 'recorded' | 'agreed' | 'pending' | 'adopted' | 'dismissed';
+
+/** A result a clock reported (the players keyed it in, or an arbiter at the clock), as filed. */
+export interface ResultReportRow {
+  id: number;
+  /** The clock's `result` event (clock_events row id). */
+  eventId: number | null;
+  clockId: string | null;
+  /** The game it was filed for; null when the clock had no game (unassigned). */
+  gameId: number | null;
+  result: GameResult;
+  how: string | null;
+  /** 'clock' (both players confirmed on the clock) or 'arbiter:at the clock <id>'. */
+  reportedBy: string;
+  utcMs: number;
+  status: ResultReportStatus;
+  resolvedBy: string | null;
+  resolvedUtcMs: number | null;
+}
+
+/** A clock's result, to be filed against the game it was keyed in for (or none). */
+export interface ClockResultInput {
+  eventId: number;
+  clockId: string;
+  /** null: the clock had no game (the report is kept as unassigned). */
+  gameId: number | null;
+  result: GameResult;
+  how: string;
+  /** 'clock' needs both players' confirmation (`bothPlayersConfirmed`); 'arbiter' names who. */
+  source: 'clock' | 'arbiter';
+  arbiter?: string;
+  bothPlayersConfirmed?: boolean;
+  utcMs: number;
+  endedUtcMs?: number;
+}
+
+/** What filing a clock's result did. */
+export interface ClockResultOutcome {
+  /** recorded / agreed / pending (a conflict, or unassigned when `game` is null) / duplicate (filed before). */
+  outcome: 'recorded' | 'agreed' | 'pending' | 'duplicate';
+  report: ResultReportRow;
+  /** The game as it stands after filing (null: unassigned). */
+  game: GameRow | null;
 }
 
 export interface ArbiterActionInput {

@@ -3,10 +3,19 @@
 // transaction as the fact itself, so a fact is never journaled without its message or the
 // other way round. The publisher then drains `journal.outboxStore(...)`.
 import type { ClockEventRow, GameRow } from '../journal/types.ts';
-import { encodeEvent, PAYLOAD_VERSION } from './payload.ts';
-import { eventsTopic, resultTopic } from './topics.ts';
+import { encodeEvent, encodeState, PAYLOAD_VERSION } from './payload.ts';
+import { eventsTopic, resultTopic, stateTopic, type BoardAddress } from './topics.ts';
 import type { OutboxDraft } from './outbox-store.ts';
-import type { ClockEventRecord } from '../api/host-ports.ts';
+import type { ClockEventRecord, LiveClockState } from '../api/host-ports.ts';
+
+/**
+ * A board's live state drafted by the host with a fact that is not a clock event (a result
+ * entered, corrected, confirmed or reported: `Journal.enqueue('board-state', …)`), in the
+ * fact's own transaction: the retained `state` says `finished` even when no clock event follows.
+ */
+export interface BoardStateDraft extends BoardAddress {
+  readonly live: LiveClockState;
+}
 
 /** A journal event row as the clock event record published on MQTT; null when it belongs to no game. */
 export function recordFromJournalRow(row: ClockEventRow): ClockEventRecord | null {
@@ -59,8 +68,12 @@ export function journalOutboxTopic(kind: string, payload: unknown): OutboxDraft 
         }),
       };
     }
+    case 'board-state': {
+      const d = payload as BoardStateDraft;
+      return { topic: stateTopic(d), payload: encodeState(d, d.live), retain: true };
+    }
     default:
-      // arbiter-action, match-decided, ...: journaled, not published (yet).
+      // arbiter-action, match-decided, result-report, ...: journaled, not published (yet).
       return null;
   }
 }

@@ -201,6 +201,42 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
     expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
+  // A result closes the game everywhere (docs/mqtt.md, "state"): the host drafts the board's
+  // `finished` state into the outbox with the result (no clock event follows a result entered at
+  // the host). A state gathered at the last press must not be stored after it.
+  it('a retained state drafted by the journal with a result is not overtaken by a state gathered at the press before it', async () => {
+    const b = await broker();
+    const store = new SqliteOutboxStore(tempDb());
+    cleanups.push(() => store.close());
+    const pub = new MqttPublisher({ client: client(b.url, 'host-r'), outbox: store, stateBatchMs: 30 });
+    cleanups.push(() => pub.close());
+    const press = event(7);
+    pub.publishStateSoon(press, state(press)); // gathered: stored 30 ms later
+    // Meanwhile the arbiter enters the result: the journal drafts the board's state at the same event, finished.
+    const finished: LiveClockState = { ...state(press), status: 'finished' };
+    store.append([{ topic: stateTopic(press), payload: JSON.stringify({ v: 1, event: EVENT, round: 1, board: 1, ...finished }), retain: true }]);
+    await waitFor(() => store.pendingCount() === 0 && pub.stats().acked >= 1, 'the outbox drained');
+    await pub.idle();
+
+    const late = client(b.url, 'late-r');
+    const states: Array<{ seq: number; status: string }> = [];
+    late.on('message', (_t, payload) => states.push(JSON.parse(payload.toString())));
+    await late.subscribeAsync(stateTopic(press), { qos: 1 });
+    await waitFor(() => states.length === 1, 'the retained state');
+    expect(states[0]).toMatchObject({ seq: 7, status: 'finished' });
+
+    // A later press of the same clock (a new event) is newer than the drafted state: it is stored.
+    const next = event(8);
+    pub.publishStateSoon(next, state(next));
+    await waitFor(() => pub.stats().acked >= 2, 'the next state');
+    const later = client(b.url, 'later-r');
+    const again: Array<{ seq: number; status: string }> = [];
+    later.on('message', (_t, payload) => again.push(JSON.parse(payload.toString())));
+    await later.subscribeAsync(stateTopic(press), { qos: 1 });
+    await waitFor(() => again.length === 1, 'the retained state again');
+    expect(again[0]).toMatchObject({ seq: 8, status: 'running' });
+  });
+
   it('reports an invalid events payload with the field, and does not pass it on', async () => {
     const b = await broker();
     const sub = client(b.url, 'sub');

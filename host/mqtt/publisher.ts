@@ -12,12 +12,22 @@
 //     and resends them after reconnecting; if this process dies instead, the rows are still
 //     in the outbox and are sent again on the next start. Either way a message may arrive
 //     twice (QoS 1 is at-least-once), which subscribers undo with (clockId, bootId, seq).
+//
+// Retained messages are drafted here (a board's state after a clock event) and by others in
+// the same outbox (the journal drafts a result, and the board's `finished` state with it, in
+// the result's own transaction: journal-topics.ts). The newest retained message per topic is
+// the one with the highest outbox id, whoever drafted it: that is the one re-sent after a
+// reconnect, and a state gathered before it is not stored after it. (Retained results are not
+// re-sent: only the boards' states, as before.)
 import type { MqttClient } from 'mqtt';
 import type { BoardAddress } from './topics.ts';
 import { eventsTopic, stateTopic } from './topics.ts';
 import { encodeEvent, encodeState } from './payload.ts';
-import type { OutboxDraft, OutboxStore } from './outbox-store.ts';
+import type { OutboxDraft, OutboxMessage, OutboxStore } from './outbox-store.ts';
 import type { ClockEventRecord, LiveClockState } from '../api/host-ports.ts';
+
+/** Outbox rows read at most to learn others' retained states before storing a batch of ours. */
+const LEARN_BATCH = 1000;
 
 export interface MqttPublisherOptions {
   readonly client: MqttClient;
@@ -57,7 +67,11 @@ export class MqttPublisher {
   private rewind = false;
   private readonly ackedIds: number[] = [];
   private markScheduled = false;
-  private readonly lastState = new Map<string, string>();
+  /**
+   * The newest retained state per board (`…/state` topic): `id` is its outbox id once the pump has read it;
+   * null for one drafted here and not read yet (it is newer than every row read so far).
+   */
+  private readonly lastState = new Map<string, { payload: string; id: number | null }>();
   private readonly stateBatch = new Map<string, { addr: BoardAddress; state: LiveClockState }>();
   private stateBatchScheduled = false;
   private readonly stateBatchMs: number;
@@ -118,15 +132,60 @@ export class MqttPublisher {
     }, this.stateBatchMs);
   }
 
-  /** Stores the gathered states (newest per board) in one outbox transaction. */
+  /**
+   * Stores the gathered states (newest per board) in one outbox transaction. What others
+   * drafted meanwhile is read first: a state gathered at a clock event is not stored over a
+   * newer one drafted since for the same event (a result entered at the host after the last
+   * press: `finished` at the same `seq`), else the retained state would go back to `running`.
+   */
   private flushStateBatch(): void {
-    this.stateBatchScheduled = false;
     if (this.stateBatchTimer) clearTimeout(this.stateBatchTimer);
     this.stateBatchTimer = null;
-    if (this.stateBatch.size === 0) return;
-    const drafts = [...this.stateBatch.values()].map(({ addr: a, state: s }) => this.stateDraft(a, s));
+    if (this.stateBatch.size === 0) {
+      this.stateBatchScheduled = false;
+      return;
+    }
+    this.learnPending();
+    this.stateBatchScheduled = false;
+    const drafts = [...this.stateBatch.values()]
+      .filter(({ addr, state }) => !this.supersededByKnown(stateTopic(addr), state))
+      .map(({ addr: a, state: s }) => this.stateDraft(a, s));
     this.stateBatch.clear();
-    this.outbox.append(drafts);
+    if (drafts.length > 0) this.outbox.append(drafts);
+  }
+
+  /** Whether the newest retained state known for `topic` is of the same clock boot and at least as far on. */
+  private supersededByKnown(topic: string, state: LiveClockState): boolean {
+    const known = this.lastState.get(topic);
+    if (!known || known.id === null) return false;
+    let k: Partial<LiveClockState>;
+    try {
+      k = JSON.parse(known.payload) as Partial<LiveClockState>;
+    } catch {
+      return false;
+    }
+    return k.clockId === state.clockId && k.bootId === state.bootId && typeof k.seq === 'number' && k.seq >= state.seq;
+  }
+
+  /**
+   * Reads what waits in the outbox beyond what the pump has read (at most a batch: an outage's
+   * backlog is read by the pump in time), to learn retained states drafted by others. Sends
+   * nothing, so it also runs while closing.
+   */
+  private learnPending(): void {
+    for (const row of this.outbox.pending(LEARN_BATCH, this.cursor)) {
+      if (row.retain && row.topic.endsWith('/state')) this.learnRetained(row);
+    }
+  }
+
+  /** Keeps the newest retained state per board as the pump reads the outbox in id order. */
+  private learnRetained(row: OutboxMessage): void {
+    const known = this.lastState.get(row.topic);
+    if (!known) this.lastState.set(row.topic, { payload: row.payload, id: row.id });
+    else if (known.id === null) {
+      // Our own draft, not read yet: rows before it are older; reaching it gives it its id.
+      if (known.payload === row.payload) known.id = row.id;
+    } else if (row.id > known.id) this.lastState.set(row.topic, { payload: row.payload, id: row.id });
   }
 
   /**
@@ -164,7 +223,7 @@ export class MqttPublisher {
   private stateDraft(addr: BoardAddress, state: LiveClockState): OutboxDraft {
     const topic = stateTopic(addr);
     const payload = encodeState(addr, state);
-    this.lastState.set(topic, payload);
+    this.lastState.set(topic, { payload, id: null });
     return { topic, payload, retain: true };
   }
 
@@ -175,7 +234,7 @@ export class MqttPublisher {
     }
     if (this.republishState && this.lastState.size > 0 && this.client.connected) {
       // Appended after everything pending, so a newer state is never overtaken by an older one.
-      this.outbox.append([...this.lastState].map(([topic, payload]) => ({ topic, payload, retain: true })));
+      this.outbox.append([...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true })));
     }
     this.pump();
   }
@@ -192,6 +251,7 @@ export class MqttPublisher {
     const superseded: number[] = [];
     for (const row of rows) {
       this.cursor = Math.max(this.cursor, row.id);
+      if (row.retain && row.topic.endsWith('/state')) this.learnRetained(row);
       if (this.inFlight.has(row.id)) continue;
       if (row.retain && newestRetained.get(row.topic) !== row.id) {
         superseded.push(row.id);
