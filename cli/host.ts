@@ -7,7 +7,7 @@ import { Host } from '../host/host.ts';
 import { Journal } from '../host/journal/journal.ts';
 import { loadTournamentFile } from '../host/tournament/load.ts';
 import { findEvent } from '../host/tournament/model.ts';
-import { boardReplay } from '../host/export/replay-log.ts';
+import { boardReplay, replaySummary } from '../host/export/replay-log.ts';
 import { loadPortsFile, type PortEntry } from '../host/hall/ports-file.ts';
 import { listUsbSerialPorts, openSerialLine } from '../host/bridge/serial-lines.ts';
 import { systemHostClock } from '../host/utc.ts';
@@ -34,7 +34,9 @@ options:
   --token NAME:SECRET    an arbiter's write token (repeatable; at least 16 characters)
   --mqtt TARGET          embedded | embedded:PORT | mqtt://host:1883 | none (default)
   --replay BOARD         print the board's game as \`chessclock replay\` input and exit;
-                         BOARD = EVENT/ROUND/BOARD, or ROUND/BOARD or BOARD with one event
+                         BOARD = EVENT/ROUND/BOARD, or ROUND/BOARD or BOARD with one event;
+                         its result, who reported and who confirmed it go to stderr
+  --game N               with --replay: game N of the board's match (default: the latest)
   -h, --help             this text`;
 
 function fail(message: string): number {
@@ -58,6 +60,7 @@ export async function run(args: string[]): Promise<number> {
         token: { type: 'string', multiple: true },
         mqtt: { type: 'string' },
         replay: { type: 'string' },
+        game: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -72,6 +75,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (!values.db) return fail('--db FILE is required (the journal)');
   if (!values.tournament) return fail('--tournament FILE is required');
+  if (values.game !== undefined && values.replay === undefined) return fail('--game N goes with --replay BOARD (which board\'s match)');
 
   let hall, entries: PortEntry[] = [], tokens, listen, mqttTarget;
   try {
@@ -96,7 +100,17 @@ export async function run(args: string[]): Promise<number> {
       const board = nums.at(-1)!;
       const round = nums.length === 2 ? nums[0] : Math.max(0, ...journal.gamesByEvent(event.id).filter((g) => g.board === board).map((g) => g.round));
       if (round === 0) return fail(`--replay ${values.replay}: no game on board ${board} of ${event.id}`);
-      process.stdout.write(boardReplay(journal, event.id, round, board));
+      let gameNo: number | undefined;
+      if (values.game !== undefined) {
+        gameNo = Number(values.game);
+        if (!Number.isInteger(gameNo) || gameNo < 1) return fail(`--game ${values.game}: expected a game number 1, 2, … of the board's match`);
+      }
+      const replay = boardReplay(journal, event.id, round, board, gameNo);
+      process.stdout.write(replay.text);
+      // The appeal committee's view: the result, who reported it and who confirmed it; and any
+      // journal event the statechart does not reproduce.
+      process.stderr.write(`${replaySummary(replay.game, replay.of)}\n`);
+      for (const m of replay.mismatches) process.stderr.write(`warning: ${m}\n`);
       return 0;
     } catch (err) {
       return fail(`--replay ${values.replay}: ${(err as Error).message}`);

@@ -87,7 +87,10 @@ export async function replayFileMeasured(file: string, workDir: string): Promise
     const out = createWriteStream(outFile);
     out.on('open', (fd) => {
       // Output goes to a file so the parent's reading speed cannot inflate the child's memory.
-      const child = spawn(process.execPath, ['--require', RSS_PROBE, BIN, 'replay', file], {
+      // --optimize-for-size: V8 collects before it grows the heap, so the peak follows what the
+      // replay keeps, not when the collector happened to run (with the default heuristics the
+      // peak of the same run varies by tens of MB on a loaded machine: a flaky measure).
+      const child = spawn(process.execPath, ['--optimize-for-size', '--require', RSS_PROBE, BIN, 'replay', file], {
         cwd: root,
         env: { ...process.env, RSS_PROBE_OUT: probe },
         stdio: ['ignore', fd, 'inherit'],

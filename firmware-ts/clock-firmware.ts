@@ -56,6 +56,7 @@ const CHANGES = new Set<ClockOutput['type']>([
   'increment-set',
   'result',
   'new-game',
+  'restored',
 ]);
 
 /**
@@ -78,6 +79,8 @@ export class ClockFirmware extends EventEmitter {
   private readonly hardware: Hardware;
   private readonly snapshots: SnapshotStore | undefined;
   private sound: boolean;
+  /** The host's game this clock plays (its last Configure, or the game saved before a power cut). */
+  private game: string | null;
   private repaintTimer: ReturnType<Timebase['setTimer']> | null = null;
   private leds: Record<Side, boolean | null> = { white: null, black: null };
   private stopped = false;
@@ -91,6 +94,7 @@ export class ClockFirmware extends EventEmitter {
     this.sound = options.sound ?? true;
     const saved = options.snapshots?.load() ?? null;
     const restore = saved && saved.status !== 'ready' ? saved : null;
+    this.game = restore ? (options.snapshots?.loadGameId() ?? null) : null;
     this.restored = restore !== null;
     this.time = restore ? continuingTimebase(options.time, restore.lastAt) : options.time;
     const clock = xstateClock(this.time);
@@ -109,8 +113,19 @@ export class ClockFirmware extends EventEmitter {
     this.hardware.keys.on('up', this.onUp);
     this.clock.start();
     this.menu.start();
-    if (restore) this.snapshots?.save(this.state());
+    if (restore) this.snapshots?.save(this.state(), this.game);
     this.repaint();
+  }
+
+  /** The host's game this clock plays: its last Configure's id ("" or null: none). */
+  get gameId(): string | null {
+    return this.game;
+  }
+
+  /** The host configured this clock for game `id` (the link calls it with the Configure it took). */
+  setGame(id: string | null): void {
+    this.game = id;
+    this.snapshots?.save(this.state(), this.game);
   }
 
   now(): number {
@@ -177,8 +192,9 @@ export class ClockFirmware extends EventEmitter {
     if (out.type === 'flag' && this.sound) this.hardware.beep(FLAG_BEEP.hz, FLAG_BEEP.ms);
     // The arbiter menu shows why the clock refused what it sent.
     if (out.type === 'rejected') this.menu.send({ type: 'REJECTED', reason: out.reason });
+    if (out.type === 'restored') this.menu.send({ type: 'HOST_RESTORED' });
     this.repaint();
-    if (CHANGES.has(out.type)) this.snapshots?.save(this.state());
+    if (CHANGES.has(out.type)) this.snapshots?.save(this.state(), this.game);
     this.emit('output', out);
     // A result entered at the clock goes to the host once the statechart has recorded it.
     if (out.type === 'result' && out.by !== 'host') this.emit('result', { type: 'result', result: out.result, by: out.by, at: out.at } satisfies ResultEntry);

@@ -22,6 +22,7 @@ import {
   Side as WireSide,
   type Command,
   type Configure,
+  type Restore,
 } from '../protocol/gen/chessclock_pb.ts';
 import { createLink, DEFAULT_BAUD_RATE, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
 import type { ProtocolVersion } from '../protocol/handshake.ts';
@@ -29,6 +30,8 @@ import { timeControlFromProto } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
 import type { ClockState, ClockStatus, GameResult } from '../rules/clock-core.ts';
+import { snapshotClock } from '../rules/clock-snapshot.ts';
+import { snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
 import type { Timebase } from './timebase.ts';
 
@@ -58,7 +61,7 @@ export function clockEventBody(
   out: ClockOutput,
   status: ClockStatus,
   times: { white: number; black: number },
-  clock?: Pick<ClockState, 'white' | 'black'>,
+  clock?: Pick<ClockState, 'white' | 'black'> & Partial<Pick<ClockState, 'turn'>>,
 ): BodyInit | null {
   const base = { atMs: out.at >>> 0, status: STATUS[status], whiteMs: times.white, blackMs: times.black };
   const ev = (value: Record<string, unknown>): BodyInit => ({ case: 'clockEvent', value: { ...base, ...value } }) as BodyInit;
@@ -105,6 +108,9 @@ export function clockEventBody(
     case 'increment-set':
       // FIDE Guidelines III.4: the quickplay increment now in force.
       return ev({ kind: ClockEvent_Kind.INCREMENT_SET, incrementMs: out.ms });
+    case 'restored':
+      // The host's Restore is loaded: the clock stands stopped with the journal's game; `side` is on move.
+      return ev({ kind: ClockEvent_Kind.RESTORED, ...(clock?.turn ? { side: SIDE[clock.turn] } : {}), whiteMs: out.white, blackMs: out.black });
     default:
       // new-game is answered by ConfigureAck; rejected inputs change nothing.
       return null;
@@ -230,7 +236,28 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
       }
       firmware.command({ type: 'NEW_GAME', timeControl: tc });
       firmware.showResult(null);
+      firmware.setGame(cfg.gameId);
       send({ case: 'configureAck', value: { gameId: cfg.gameId } } as BodyInit);
+    } else if (m.body.case === 'restore') {
+      // docs/protocol.md "Restore": the journal's game, loaded stopped (FIDE Laws 6.10.1); the arbiter resumes.
+      const r = m.body.value as Restore;
+      if (r.gameId !== (firmware.gameId ?? '')) {
+        return nack(m, Nack_Code.NOT_READY, `restore of game ${r.gameId}: the clock is configured for ${firmware.gameId ? `game ${firmware.gameId}` : 'no game'}; configure it first`);
+      }
+      let snapshot;
+      try {
+        snapshot = snapshotFromWire(r.snapshot!, 'restore.snapshot');
+      } catch (err) {
+        return nack(m, Nack_Code.INVALID, (err as Error).message);
+      }
+      let refusal: string | null = null;
+      pendingCommand = (reason) => (refusal = reason);
+      try {
+        firmware.command({ type: 'RESTORE', snapshot });
+      } finally {
+        pendingCommand = null;
+      }
+      if (refusal) nack(m, Nack_Code.NOT_NOW, `restore: ${refusal}`);
     } else if (m.body.case === 'command') {
       const cmd = m.body.value as Command;
       // ENTER_RESULT (the arbiter's result at the host) is the statechart's RESULT by 'host': the
@@ -239,6 +266,13 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
         if (firmware.reading().status === 'running') return nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
         firmware.command({ type: 'NEW_GAME', timeControl: firmware.state().timeControl });
         return firmware.showResult(null);
+      }
+      if (cmd.kind === Command_Kind.HOLD) {
+        // docs/protocol.md "Restore": stop (a PAUSED event), then say what the clock holds. The
+        // Held is sequenced after every event still in the outbox, so the host has them all first.
+        if (firmware.reading().status === 'running') firmware.command({ type: 'PAUSE' });
+        const at = firmware.now();
+        return send({ case: 'held', value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: snapshotToWire(snapshotClock(firmware.state(), at)) } } as BodyInit);
       }
       const input = commandInput(cmd, firmware.now());
       if ('error' in input) return nack(m, Nack_Code.INVALID, input.error);

@@ -222,3 +222,25 @@ describe('result entry (FIDE Laws 6.9: the clock never records a result on its o
     expect(r.rows()).toEqual(['  15:10  15:10  ', '#0 P1 REDY #0 P1']);
   });
 });
+
+describe('a power-cut game and the host’s restore (docs/protocol.md "Restore")', () => {
+  it('FIDE Laws 6.10.1: the keep-or-discard question after a power cut is answered by the host’s restore: the levers press the clock again', () => {
+    const menu = createActor(menuMachine, { input: { sound: false, restored: presetTimeControl('rapid') } });
+    menu.start();
+    rigs.push(() => menu.stop());
+    expect(menu.getSnapshot().value).toBe('restore');
+    const commands: ClockInput[] = [];
+    menu.on('command', ({ input }) => commands.push(input));
+    const clock = readClock(createActor(clockMachine, { input: { timeControl: presetTimeControl('rapid') } }).getSnapshot().context.clock, 0);
+    const control = presetTimeControl('rapid');
+    // While the question stands a lever does nothing…
+    menu.send({ type: 'KEY_DOWN', key: 'white', at: 10, clock: { ...clock, status: 'running' }, control });
+    menu.send({ type: 'KEY_UP', key: 'white', at: 20, clock: { ...clock, status: 'running' }, control });
+    expect(commands).toEqual([]);
+    // …the host loads the journal's game: the question is gone and the lever presses the clock.
+    menu.send({ type: 'HOST_RESTORED' });
+    expect(menu.getSnapshot().value).not.toBe('restore');
+    menu.send({ type: 'KEY_DOWN', key: 'white', at: 30, clock: { ...clock, status: 'running' }, control });
+    expect(commands).toEqual([{ type: 'PRESS', side: 'white', at: 30 }]);
+  });
+});

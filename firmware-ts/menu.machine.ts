@@ -46,7 +46,12 @@ export type MenuEvent =
   | { type: 'KEY_DOWN'; key: ButtonName; at: number; clock: ClockReading; control: TimeControl }
   | { type: 'KEY_UP'; key: ButtonName; at: number; clock: ClockReading; control: TimeControl }
   /** The clock statechart refused a command the menu sent: its reason becomes the notice. */
-  | { type: 'REJECTED'; reason: string };
+  | { type: 'REJECTED'; reason: string }
+  /**
+   * The host loaded the journal's game (docs/protocol.md "Restore"): a power-cut game waiting
+   * for the arbiter's keep-or-discard is answered, the journal's state is the one kept.
+   */
+  | { type: 'HOST_RESTORED' };
 
 export type MenuOutput = { type: 'command'; input: ClockInput } | { type: 'sound'; on: boolean };
 
@@ -465,6 +470,7 @@ export const menuMachine = setup({
     // it for a fresh game with the same control (mode).
     restore: {
       on: {
+        HOST_RESTORED: { target: 'game' },
         KEY_DOWN: [
           { guard: { type: 'isKeyDown', params: 'ok' }, actions: 'trackHeld', target: 'game' },
           {

@@ -17,7 +17,7 @@ import {
 } from '../protocol/time-control.ts';
 import { periodForMoves } from '../rules/clock-core.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
-import { StepClock } from './step-clock.ts';
+import { StepClock } from '../rules/step-clock.ts';
 
 export class ReplayError extends Error {
   constructor(

@@ -8,10 +8,18 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import { join } from 'node:path';
 import type { ClockState } from '../rules/clock-core.ts';
 
+/** What is saved: the clock state and the host's game it plays (null: none configured by a host). */
+export interface SavedClock {
+  readonly state: ClockState;
+  readonly gameId: string | null;
+}
+
 export interface SnapshotStore {
-  save(state: ClockState): void;
+  save(state: ClockState, gameId?: string | null): void;
   /** The last saved state, or null if none was saved. Throws naming the file if it is unreadable. */
   load(): ClockState | null;
+  /** The host's game id saved with the last state (null if none). */
+  loadGameId(): string | null;
 }
 
 export function fileSnapshotStore(dir: string, name = 'clock-state.json'): SnapshotStore {
@@ -19,10 +27,11 @@ export function fileSnapshotStore(dir: string, name = 'clock-state.json'): Snaps
   const path = join(dir, name);
   const tmp = `${path}.tmp`;
   return {
-    save(state) {
+    save(state, gameId = null) {
       const fd = openSync(tmp, 'w');
       try {
-        writeSync(fd, JSON.stringify(state));
+        // The game id rides beside the state's own fields (older files simply lack it).
+        writeSync(fd, JSON.stringify(gameId === null ? state : { ...state, gameId }));
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -30,26 +39,36 @@ export function fileSnapshotStore(dir: string, name = 'clock-state.json'): Snaps
       renameSync(tmp, path);
     },
     load() {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw err;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        throw new Error(`${path}: not a clock snapshot (${(err as Error).message})`);
-      }
-      const v = value as Partial<ClockState>;
-      if (typeof v !== 'object' || v === null || typeof v.status !== 'string' || typeof v.lastAt !== 'number' || !v.timeControl || !v.white || !v.black) {
-        throw new Error(`${path}: not a clock snapshot (missing status, lastAt, timeControl or sides)`);
-      }
-      return value as ClockState;
+      const saved = read();
+      if (saved === null) return null;
+      const { gameId: _gameId, ...state } = saved as ClockState & { gameId?: unknown };
+      return state as ClockState;
+    },
+    loadGameId() {
+      const saved = read() as { gameId?: unknown } | null;
+      return typeof saved?.gameId === 'string' ? saved.gameId : null;
     },
   };
+  function read(): ClockState | null {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`${path}: not a clock snapshot (${(err as Error).message})`);
+    }
+    const v = value as Partial<ClockState>;
+    if (typeof v !== 'object' || v === null || typeof v.status !== 'string' || typeof v.lastAt !== 'number' || !v.timeControl || !v.white || !v.black) {
+      throw new Error(`${path}: not a clock snapshot (missing status, lastAt, timeControl or sides)`);
+    }
+    return value as ClockState;
+  }
 }
 
 /**
@@ -59,12 +78,15 @@ export function fileSnapshotStore(dir: string, name = 'clock-state.json'): Snaps
  */
 export function memorySnapshotStore(): SnapshotStore & { saves: number } {
   let saved: ClockState | null = null;
+  let game: string | null = null;
   return {
     saves: 0,
-    save(state) {
+    save(state, gameId = null) {
       saved = state;
+      game = gameId;
       this.saves++;
     },
     load: () => saved,
+    loadGameId: () => game,
   };
 }

@@ -38,11 +38,12 @@ import type {
 } from './api/host-ports.ts';
 import { startRoundOnBoards } from './api/round-start.ts';
 import { Director, DirectorError } from './director/director.ts';
-import { JournalError, type ClockEventInput, type GameResult, type GameRow, type Journal } from './journal/journal.ts';
+import type { ClockEventInput, GameRow, Journal } from './journal/journal.ts';
 import { findEvent, type Hall, type TournamentEvent } from './tournament/model.ts';
 import type { BackoffOptions } from './bridge/session.machine.ts';
 import { ClockOfflineError, ClockRefusedError, ClockSession, type Line, type LinkTuning } from './bridge/clock-session.ts';
 import { clockInstantToUtc, journalInput } from './bridge/clock-event.ts';
+import { bringClockToJournal, lastRestoreNote, RESTORE_MINOR, type RestoreNote } from './bridge/restore-clock.ts';
 import { eventBoardAt, tableOf } from './hall/tables.ts';
 import type { HostClock } from './utc.ts';
 
@@ -97,6 +98,10 @@ export class Host implements HostState, CommandSink, ExportSource {
   private readonly tablesBySerial: Map<string, number>;
   /** Game last configured on each clock, per link (a new link configures again if still due). */
   private readonly configured = new WeakMap<object, number>();
+  /** The boot of each clock this host brought to its game (configured or restored): a line that comes back needs nothing. */
+  private readonly inStep = new Map<string, { bootId: number; gameId: number }>();
+  /** The last restore of each game, for the board's card (loaded from the journal when first asked). */
+  private readonly restoreNotes = new Map<number, RestoreNote | null>();
   private readonly busy = new Set<Promise<unknown>>();
   private closed = false;
 
@@ -243,22 +248,76 @@ export class Host implements HostState, CommandSink, ExportSource {
     return null;
   }
 
-  /** Assigns the clock to its board's current game and configures it if the game has not begun. */
+  /**
+   * Assigns the clock to its board's current game, and brings it to that game: configures it
+   * for a game that has not begun, or restores a game under way from the journal
+   * (host/bridge/restore-clock.ts) unless this host already brought this very boot of the
+   * clock to it (a line that came back: the clock kept the game and its outbox delivers
+   * what the host missed).
+   */
   private syncClock(s: ClockSession): void {
     if (!s.online || s.clockId === null) return;
     const game = this.gameFor(s);
-    if (!game || game.result !== null) return;
-    if (game.clockId !== s.clockId) this.journal.assignClock(game.gameId, s.clockId);
+    if (!game) return;
     const link = s.link!;
+    if (game.result !== null) {
+      // A result recorded while the clock was away: the clock is told once it is back, so it
+      // stops and shows it (a game with a result is over everywhere: docs/api.md).
+      if (game.clockId === s.clockId && this.configured.get(link) !== game.gameId && this.journal.gameStarted(game.gameId)) {
+        this.configured.set(link, game.gameId);
+        this.track(this.showResultOnClock(game, game.result));
+      }
+      return;
+    }
+    if (game.clockId !== s.clockId) this.journal.assignClock(game.gameId, s.clockId);
     if (this.configured.get(link) === game.gameId) return;
-    // A game with events is under way on the clock (a reconnect, a host restart): leave it.
-    if (this.journal.eventsByGame(game.gameId).length > 0) return;
+    const boot = s.hello!.bootId;
+    if (this.journal.eventsByGame(game.gameId).length > 0) {
+      const step = this.inStep.get(s.clockId);
+      if (step && step.bootId === boot && step.gameId === game.gameId) return;
+      return this.restoreClock(s, game, link);
+    }
+    // A game not begun is set up again on every new link: harmless, and the clock may have
+    // been set up by hand meanwhile (the journal's game is the one it must show).
     this.configured.set(link, game.gameId);
     this.track(
-      this.configureClock(s, this.journal.getGame(game.gameId)!, HOST_ACTOR).catch((err) => {
-        if (this.configured.get(link) === game.gameId) this.configured.delete(link);
-        this.log(`configure of game ${game.gameId} on clock ${s.clockId}: ${(err as Error).message}`);
-      }),
+      this.configureClock(s, this.journal.getGame(game.gameId)!, HOST_ACTOR)
+        .then(() => this.inStep.set(s.clockId!, { bootId: boot, gameId: game.gameId }))
+        .catch((err) => {
+          if (this.configured.get(link) === game.gameId) this.configured.delete(link);
+          this.log(`configure of game ${game.gameId} on clock ${s.clockId}: ${(err as Error).message}`);
+        }),
+    );
+  }
+
+  /** A game under way on a clock this host has not brought to it: the journal's state goes to the clock. */
+  private restoreClock(s: ClockSession, game: GameRow, link: object): void {
+    const clockId = s.clockId!;
+    const speaks = s.hello?.protocolMinor ?? 0;
+    if (speaks < RESTORE_MINOR) {
+      // An older firmware cannot be restored: the arbiter sets it by hand (Laws 6.10.1).
+      this.configured.set(link, game.gameId);
+      return this.log(`clock ${clockId} speaks protocol 1.${speaks}: game ${game.gameId} is under way, but restoring it from the journal needs 1.${RESTORE_MINOR} (update the firmware, or set the clock by hand)`);
+    }
+    this.configured.set(link, game.gameId);
+    const boot = s.hello!.bootId;
+    this.track(
+      bringClockToJournal(s, game, {
+        journal: this.journal,
+        nowUtcMs: () => this.clock.nowUtcMs(),
+        configure: (session, g) => this.configureClock(session, this.journal.getGame(g.gameId)!, HOST_ACTOR),
+        actor: HOST_ACTOR,
+        log: (line) => this.log(line),
+      })
+        .then((note) => {
+          this.inStep.set(clockId, { bootId: boot, gameId: game.gameId });
+          this.restoreNotes.set(game.gameId, note);
+        })
+        .catch((err) => {
+          if (this.configured.get(link) === game.gameId) this.configured.delete(link);
+          this.restoreNotes.delete(game.gameId);
+          this.log(`restore of game ${game.gameId} on clock ${clockId}: ${(err as Error).message}`);
+        }),
     );
   }
 
@@ -312,35 +371,19 @@ export class Host implements HostState, CommandSink, ExportSource {
     if (input.type === 'result') this.resultFromClock(id, input);
   }
 
-  /** Players entered a result and both confirmed it on the clock: report it (the arbiter confirms later). */
+  /**
+   * A result keyed at the clock (the players, both confirming with their levers, or an
+   * arbiter at the clock), journaled as the clock's event: the journal files it against the
+   * game the clock played (JournalHost.fileClockResult). A game without a result takes it
+   * (the arbiter confirms later); one with a result keeps it, and a different result waits
+   * beside it for the arbiter (`pendingResults`, GET /api/results); a clock with no game gets
+   * an unassigned report. A conflict and an unassigned result are a journal record the arbiter
+   * sees and a log line, never only a line.
+   */
   private resultFromClock(eventRowId: number, input: ClockEventInput): void {
-    const row = this.journal.eventsAfter(eventRowId - 1, 1)[0];
-    if (!row || row.gameId === null) return this.log(`clock ${input.clockId}: result ${String(input.detail?.result)} for no game (clock not assigned)`);
-    const game = this.journal.getGame(row.gameId)!;
-    // A retransmitted result after a host crash: report only once.
-    if (game.result !== null) return;
-    const events = this.journal.eventsByGame(game.gameId).filter((e) => e.type !== 'result');
-    const last = events.at(-1);
-    let result = input.detail!.result as GameResult;
-    let how = last?.type === 'flag' ? 'flag' : 'played';
-    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit; the game was
-    // not played (TRF `+`/`-`, not 1/0), whatever the players keyed into the clock.
-    const forfeit = events.find((e) => e.type === 'forfeit');
-    if (forfeit && !events.some((e) => e.type === 'moved' && e.side === forfeit.side)) {
-      result = forfeit.side === 'white' ? '-+' : '+-';
-      how = 'forfeit-lateness';
-    }
-    // An arbiter who keyed the result in at the clock reports it as an arbiter (still to be confirmed).
-    const byArbiter = input.detail!.confirmedBy === 'arbiter';
-    const source = byArbiter
-      ? ({ source: 'arbiter', arbiter: `at the clock ${input.clockId}` } as const)
-      : ({ source: 'clock', bothPlayersConfirmed: true } as const);
-    try {
-      this.journal.reportResult(game.gameId, { result, how, ...source, utcMs: input.utcMs, endedUtcMs: last?.utcMs ?? input.utcMs });
-    } catch (err) {
-      if (!(err instanceof JournalError)) throw err;
-      this.log(`clock ${input.clockId}: result not recorded: ${err.message}`);
-    }
+    const filed = this.state.fileClockResult(eventRowId);
+    if (filed.log !== null) this.log(filed.log);
+    else if (filed.outcome === 'refused') this.log(`clock ${input.clockId}: result ${String(input.detail?.result)} not filed`);
   }
 
   // ─── CommandSink ────────────────────────────────────────────────────────────────────
@@ -354,7 +397,16 @@ export class Host implements HostState, CommandSink, ExportSource {
     }
     const before = command.type === 'confirm-result' ? this.currentGameOf(command.boardId) : null;
     const outcome = await this.state.execute(command, actor);
-    if (outcome.ok && command.type === 'result') await this.showResultOnClock(command.boardId, command.result);
+    // FIDE Laws 5.1 / 5.2: the result ends the game at the board too; a correction, or a
+    // confirmation that adopted a clock's other result, changes what the clock shows.
+    if (outcome.ok && command.type === 'result') {
+      const game = this.currentGameOf(command.boardId);
+      if (game) await this.showResultOnClock(game, command.result);
+    }
+    if (outcome.ok && before !== null) {
+      const confirmed = this.journal.getGame(before.gameId);
+      if (confirmed?.result && confirmed.result !== before.result) await this.showResultOnClock(confirmed, confirmed.result);
+    }
     if (!outcome.ok || before === null) return this.withBreak(outcome);
     // The arbiter confirmed: the director decides what the board plays next.
     let update;
@@ -416,22 +468,35 @@ export class Host implements HostState, CommandSink, ExportSource {
 
   /**
    * The players and the floor see at the board what the arbiter entered or corrected at the
-   * host: the clock shows it (`Result 0-1` on its second row while stopped). The journal
-   * already holds the result, so a clock that is offline or refuses only costs the display:
-   * logged, the command stays applied. A forfeit (`+-`, `-+`, …) has no clock form.
+   * host, and the game is over there too: Command ENTER_RESULT is the clock's RESULT input (a
+   * running clock stops at once, shows `Result 0-1` on its second row, and nothing resumes it;
+   * the clock does not echo it back as an event, so the host's own view says `finished` from
+   * the journal's result). The clock has no forfeit form: a forfeit win is shown as the win it
+   * counts as (as the PGN Result tag writes it), a double forfeit only stops a running clock.
+   * The journal already holds the result, so a clock that is offline or refuses only costs the
+   * display: logged, the command stays applied.
    */
-  private async showResultOnClock(boardId: string, result: string): Promise<void> {
-    const wire = WIRE_RESULT[result];
-    const game = this.currentGameOf(boardId);
-    if (wire === undefined || game === null || game.clockId === null) return;
+  private async showResultOnClock(game: GameRow, result: string): Promise<void> {
+    if (game.clockId === null) return;
+    const wire = WIRE_RESULT[this.clockFormOf(result)];
     const s = this.sessionOf(game.clockId);
-    if (!s || !s.online) return this.log(`clock ${game.clockId}: result ${result} not shown (the clock is offline)`);
+    if (!s || !s.online) return this.log(`clock ${game.clockId}: result ${result} not shown (the clock is offline): it runs on until it is stopped at the board`);
+    const body = wire === undefined
+      ? ({ case: 'command', value: { kind: Command_Kind.PAUSE } } as BodyInit)
+      : ({ case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: wire } } as BodyInit);
     try {
-      await s.request({ case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: wire } } as BodyInit);
+      await s.request(body);
     } catch (err) {
       if (!(err instanceof ClockRefusedError) && !(err instanceof ClockOfflineError)) throw err;
+      // A double forfeit on a clock that is not running: nothing to stop.
+      if (wire === undefined && err instanceof ClockRefusedError) return;
       this.log(`clock ${game.clockId}: result ${result} not shown (${err.message})`);
     }
+  }
+
+  /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn). */
+  private clockFormOf(result: string): string {
+    return result === '+-' ? '1-0' : result === '-+' ? '0-1' : result;
   }
 
   private currentGameOf(boardId: string): GameRow | null {
@@ -545,8 +610,16 @@ export class Host implements HostState, CommandSink, ExportSource {
   private viewWithBreak(view: BoardView): BoardView {
     const brk = this.breakOf(view);
     const s = view.clockId !== null ? this.sessionOf(view.clockId) : undefined;
-    // The dashboard shows the countdown and whether the clock is connected.
-    return { ...view, ...(brk ? { break: brk } : {}), clockOnline: s?.online ?? false };
+    const restore = this.restoreNoteOf(view);
+    // The dashboard shows the countdown, whether the clock is connected, and the last restore from the journal.
+    return { ...view, ...(brk ? { break: brk } : {}), ...(restore ? { restore } : {}), clockOnline: s?.online ?? false };
+  }
+
+  private restoreNoteOf(view: BoardView): RestoreNote | null {
+    const game = this.journal.currentGameOfBoard(view.event, view.board);
+    if (!game) return null;
+    if (!this.restoreNotes.has(game.gameId)) this.restoreNotes.set(game.gameId, lastRestoreNote(this.journal, game.gameId));
+    return this.restoreNotes.get(game.gameId) ?? null;
   }
 
   private withBreak(outcome: CommandOutcome): CommandOutcome {

@@ -10,12 +10,20 @@ import {
   Command_Kind,
   EnvelopeSchema,
   Side,
+  ClockStatus,
   type ClockEvent,
+  type ClockSnapshot,
   type Command,
   type Envelope,
 } from './gen/chessclock_pb.ts';
 import { timeControlFromProto } from './time-control-codec.ts';
 import { TimeControlError } from './time-control.ts';
+
+/**
+ * Most annulable presses a ClockSnapshot carries (docs/protocol.md "Restore"): four keep a
+ * Restore within one 512-byte frame with room to spare (protocol/frame-size.test.ts).
+ */
+export const MAX_SNAPSHOT_UNDO = 4;
 
 /** Longest text field accepted (names, labels, display text); a frame is ≤ 512 bytes anyway. */
 export const MAX_TEXT_LENGTH = 128;
@@ -130,6 +138,20 @@ function commandError(c: Command): string | null {
   return null;
 }
 
+function snapshotError(snap: ClockSnapshot | undefined, path: string): string | null {
+  if (!snap) return `${path}: missing`;
+  if (snap.status === ClockStatus.RUNNING) return `${path}.status: a snapshot is of a stopped clock, not RUNNING`;
+  if (!snap.white || !snap.black) return `${path}.${snap.white ? 'black' : 'white'}: missing`;
+  if (snap.turn === Side.UNSPECIFIED) return `${path}.turn: missing`;
+  if (snap.undo.length > MAX_SNAPSHOT_UNDO) return `${path}.undo: ${snap.undo.length} presses, at most ${MAX_SNAPSHOT_UNDO}`;
+  for (let i = 0; i < snap.undo.length; i++) {
+    const u = snap.undo[i];
+    if (!u.white || !u.black) return `${path}.undo[${i}].${u.white ? 'black' : 'white'}: missing`;
+    if (u.turn === Side.UNSPECIFIED) return `${path}.undo[${i}].turn: missing`;
+  }
+  return null;
+}
+
 function nonEmpty(value: string, path: string): string | null {
   return value.trim() === '' ? `${path}: must not be empty` : null;
 }
@@ -165,6 +187,10 @@ function bodyError(env: Envelope): string | null {
       return nonEmpty(body.value.gameId, 'configure_ack.game_id');
     case 'nack':
       return nonEmpty(body.value.reason, 'nack.reason');
+    case 'held':
+      return snapshotError(body.value.snapshot, 'held.snapshot');
+    case 'restore':
+      return nonEmpty(body.value.gameId, 'restore.game_id') ?? snapshotError(body.value.snapshot, 'restore.snapshot');
     case 'ackOnly':
     case 'syncRequest':
     case 'syncResponse':

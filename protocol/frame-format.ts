@@ -9,7 +9,7 @@
 
 export const PROTOCOL_MAJOR = 1;
 /** Minor versions only add fields and message types (chessclock.proto header). 1.1: the arbiter's powers (docs/protocol.md, "Versions"). */
-export const PROTOCOL_MINOR = 1;
+export const PROTOCOL_MINOR = 2;
 
 /** RFC 1055 special bytes. */
 export const SLIP_END = 0xc0;

@@ -6,9 +6,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envelope } from './codec.ts';
 import { encodeFrame, frameContent } from './frame-encoder.ts';
-import { SLIP_END, SLIP_ESC } from './frame-format.ts';
+import { MAX_FRAME_BYTES, SLIP_END, SLIP_ESC } from './frame-format.ts';
+import { MAX_SNAPSHOT_UNDO } from './envelope-validation.ts';
 import { realisticMoved } from './fixtures/arbitrary.ts';
-import { ClockEvent_Kind, Side } from './gen/chessclock_pb.ts';
+import { ClockEvent_Kind, ClockStatus, GameResult, Side } from './gen/chessclock_pb.ts';
 
 const WIRE_BUDGET = 32;
 const UNESCAPED_BUDGET = 30;
@@ -50,5 +51,36 @@ describe('size budget of a moved event (issue: ≤ 32 bytes on the wire incl. SL
     const over = sizes.filter((n) => n > WIRE_BUDGET).length;
     expect(over / sizes.length).toBeLessThan(0.001);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(WIRE_BUDGET + 2);
+  });
+});
+
+describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annulable presses)', () => {
+  it('with every field at its worst for a game under 74 hours and 4 undo records, a Restore and a Held are within MAX_FRAME_BYTES', () => {
+    // Durations up to 2^28 − 1 ms (74 h: a 4-byte varint), counts up to 16,383 (2 bytes), the
+    // arbiter's changes down to −2^27 ms; seq and ack at their uint32 maximum.
+    const big = 2 ** 28 - 1;
+    const count = 16_383;
+    const side = { creditedMs: big, chargedMs: big, moves: count, period: count, creditedPeriod: count, present: true, forfeited: true, illegalMoves: count, arbiterMs: -(2 ** 27) };
+    const snapshot = {
+      status: ClockStatus.FORFEITED,
+      turn: Side.BLACK,
+      white: side,
+      black: side,
+      turnActiveMs: big,
+      flag: Side.BLACK,
+      started: true,
+      sinceStartMs: big,
+      extraIncrementMs: big,
+      result: GameResult.BLACK_WINS,
+      undo: Array.from({ length: MAX_SNAPSHOT_UNDO }, () => ({ turn: Side.BLACK, turnActiveMs: big, flag: Side.BLACK, white: side, black: side, agoMs: big })),
+    };
+    for (const body of [
+      { case: 'restore', value: { gameId: '9'.repeat(20), snapshot } },
+      { case: 'held', value: { gameId: '9'.repeat(20), atMs: big, snapshot } },
+    ] as const) {
+      // The limit is on the frame before SLIP escaping (frame-encoder.ts frameContent).
+      const content = frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body } as Parameters<typeof envelope>[0]));
+      expect(content.length, `${body.case}: ${content.length} bytes`).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { clockMachine, readClock, type ClockOutput } from './clock.machine.ts';
 import { replayText } from '../firmware-ts/replay.ts';
-import { StepClock } from '../firmware-ts/step-clock.ts';
+import { StepClock } from './step-clock.ts';
 
 type Line = Record<string, unknown>;
 const run = (lines: Line[]): Line[] => replayText(lines.map((l) => JSON.stringify(l)).join('\n')).map((l) => JSON.parse(l) as Line);

@@ -41,6 +41,8 @@ import {
   type ResultSource,
 } from './clock-core.ts';
 
+import { loadSnapshot, type ClockSnapshot } from './clock-snapshot.ts';
+
 export { readClock, RESULTS, type ClockState, type GameResult, type ResultSource } from './clock-core.ts';
 
 export type ClockInput =
@@ -61,7 +63,13 @@ export type ClockInput =
   | { type: 'INCREMENT'; ms: number; at: number }
   /** The game's result: entered at the clock (players, arbiter) or sent by the host (also a correction). */
   | { type: 'RESULT'; result: GameResult; by: ResultSource; at: number }
-  | { type: 'NEW_GAME'; timeControl: TimeControl; at: number };
+  | { type: 'NEW_GAME'; timeControl: TimeControl; at: number }
+  /**
+   * The journal's game, from the host (docs/protocol.md "Restore"): the clock takes this
+   * state, stopped, as its own (FIDE Laws 6.10.1: a replaced clock is set to the game's
+   * times; the arbiter resumes). Refused while the clock runs.
+   */
+  | { type: 'RESTORE'; snapshot: ClockSnapshot; at: number };
 
 type Times = { white: number; black: number };
 
@@ -80,6 +88,7 @@ export type ClockOutput =
   | { type: 'increment-set'; at: number; ms: number }
   | { type: 'result'; at: number; result: GameResult; by: ResultSource }
   | { type: 'new-game'; at: number }
+  | ({ type: 'restored'; at: number } & Times)
   | { type: 'rejected'; at: number; input: ClockInput['type']; reason: string };
 
 export interface ClockMachineInput {
@@ -283,6 +292,12 @@ export const clockMachine = setup({
       enqueue.assign({ clock: recordResult(stopped, event.result, event.at) });
       enqueue.emit({ type: 'result', at: event.at, result: event.result, by: event.by });
     }),
+    restore: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'RESTORE') return;
+      const clock = loadSnapshot(context.clock.timeControl, event.snapshot, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'restored', at: event.at, ...times(clock, event.at) });
+    }),
     newGame: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'NEW_GAME') return;
       enqueue.assign({ clock: initialClock(event.timeControl, event.at) });
@@ -321,6 +336,12 @@ export const clockMachine = setup({
   on: {
     // Root handlers catch what no state handles; they leave the state as it is.
     REINSTATE: { actions: { type: 'reject', params: 'nothing to reinstate: the game was not lost by default' } },
+    // A stopped clock takes the journal's state, whatever it showed (the boot state then
+    // settles where the restored status says).
+    RESTORE: [
+      { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+      { target: '.boot', actions: 'restore' },
+    ],
     '*': { actions: { type: 'reject', params: 'ignored in this state' } },
   },
   states: {
@@ -379,6 +400,7 @@ export const clockMachine = setup({
           { target: '#clock.over', actions: 'recordResult' },
         ),
         NEW_GAME: { actions: { type: 'reject', params: 'pause the clock before starting a new game' } },
+        RESTORE: { actions: { type: 'reject', params: 'pause the clock before restoring a game' } },
       },
     },
     paused: {
@@ -475,6 +497,7 @@ export const clockMachine = setup({
       on: {
         RESULT: { actions: 'recordResult' },
         NEW_GAME: { target: 'ready', actions: 'newGame' },
+        RESTORE: { target: 'boot', actions: 'restore' },
         '*': { actions: { type: 'reject', params: 'the game is over: it has a result' } },
       },
     },

@@ -168,12 +168,22 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await expectTimes('final-1');
     expect(await text('final-1', '.message')).toBe('+1 min (white): done by Chief Arbiter');
 
-    // Resume from the page; pausing a clock that is not running is refused with the reason.
+    // Resume from the page. Pausing a clock that is not running is not offered: the button is
+    // disabled and says why in the host's own words (the rule book's rules/command-rules.ts,
+    // docs/architecture.md "The rule book"); sent anyway, the host refuses it with that reason.
     await page.click('[data-board-id="final-1"] button[data-action="resume"]');
     await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('running');
-    await page.click('[data-board-id="final-2"] button[data-action="pause"]');
-    await expect.poll(() => text('final-2', '.message')).toBe(`board 2 of ${FINAL} round 1 is flagged, not running`);
-    expect(host.commands.at(-1)).toMatchObject({ outcome: 'rejected', arbiter: 'Chief Arbiter' });
+    const reason = `board 2 of ${FINAL} round 1 is flagged, not running`;
+    const pauseFlagged = page.locator('[data-board-id="final-2"] button[data-action="pause"]');
+    await expect.poll(() => pauseFlagged.getAttribute('title')).toBe(reason);
+    expect(await pauseFlagged.isDisabled()).toBe(true);
+    expect(await page.locator('[data-board-id="final-1"] button[data-action="pause"]').isDisabled()).toBe(false);
+    const refused = await page.evaluate(
+      async ([id, token]) => (await fetch(`/api/boards/${id}/pause`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json(),
+      ['final-2', TOKEN],
+    );
+    expect(refused.message).toBe(reason);
+    expect(host.commands.at(-1)).toMatchObject({ outcome: 'rejected', arbiter: 'Chief Arbiter', reason });
 
     await hallAt(346_000);
     for (const id of boards.keys()) await expectTimes(id);

@@ -223,11 +223,20 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     // A correction: the arbiter enters a different result over the confirmed one.
     expect(await card('f-decided').locator('button[data-action="result"]').innerText()).toBe('Correct result');
     await card('f-decided').locator('select.result-select').selectOption('0-1');
+    // A confirmed result is corrected only with a reason: the page asks for it (dismissed: nothing sent).
+    page.once('dialog', (d) => void d.dismiss());
+    await card('f-decided').locator('button[data-action="result"]').click();
+    await expect.poll(() => text('f-decided', '.message')).toContain('cancelled, nothing was sent');
+    expect(host.board('f-decided')!.result).toBe('1/2-1/2');
+    page.once('dialog', (d) => {
+      expect(d.type()).toBe('prompt');
+      void d.accept('the scoresheets show 0-1');
+    });
     await card('f-decided').locator('button[data-action="result"]').click();
     await expect.poll(() => text('f-decided', '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
     const board = (await (await fetch(`${url}/api/boards/f-decided`)).json()) as { board: BoardView };
     expect(board.board).toMatchObject({ result: '0-1', resultConfirmed: false });
-    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'result', boardId: 'f-decided', result: '0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
+    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'result', boardId: 'f-decided', result: '0-1', reason: 'the scoresheets show 0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
     await expect.poll(() => pending.innerText()).toContain('0-1');
   });
 
@@ -315,11 +324,21 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await hallAt(712_300);
     for (const id of ['f-start', 'iv-1', 'iv-2']) await expectTimes(id);
 
-    // Starting a game that is already running is refused; the reason appears on the card.
-    await card('f-period').locator('button[data-action="start"]').click();
+    // Starting a game that is already running is not offered: the button is disabled and says
+    // why, in the host's words (the rule book's rules/command-rules.ts, docs/architecture.md "The rule book").
+    const start = card('f-period').locator('button[data-action="start"]');
+    const reason = `board 1 of ${FINAL} round 1 is running, not ready: only a clock that has not started can be started`;
+    await expect.poll(() => start.getAttribute('title')).toBe(reason);
+    expect(await start.isDisabled()).toBe(true);
+    // A page whose view is behind the host's (its last render offered Start) sends it anyway:
+    // the host refuses, and its reason appears on the card.
+    await start.evaluate((b) => ((b as HTMLButtonElement).disabled = false));
+    await start.click();
     await expect.poll(() => card('f-period').locator('.message').getAttribute('data-kind')).toBe('error');
-    expect(await text('f-period', '.message')).not.toBe('');
-    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'start', boardId: 'f-period' }, outcome: 'rejected' });
+    expect(await text('f-period', '.message')).toBe(reason);
+    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'start', boardId: 'f-period' }, outcome: 'rejected', reason });
+    // The card's next render follows the rule book again.
+    expect(await start.isDisabled()).toBe(true);
   });
 
   it('serves a public page without controls: large times, the event filter, a working PGN broadcast link', async () => {

@@ -11,7 +11,11 @@ import { createActor, type Actor, type SimulatedClock } from 'xstate';
 import { chromium, type Browser } from 'playwright-core';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { formatClockTime } from '../rules/display-format.ts';
+import { create } from '@bufbuild/protobuf';
+import { ClockEventSchema } from '../protocol/gen/chessclock_pb.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
+import { clockEventBody } from '../firmware-ts/host-link.ts';
+import { journalInput } from '../host/bridge/clock-event.ts';
 import type { MemoryHost } from '../host/api/memory-host.ts';
 import type { ClockEventRecord } from '../host/api/host-ports.ts';
 
@@ -48,23 +52,15 @@ export class SimulatedBoard {
     this.actor.start();
   }
 
+  /** Journals an output as the real clock and host do: the clock's ClockEvent (host-link.ts), then the host's row (clock-event.ts). */
   private journal(out: ClockOutput): void {
-    if (out.type === 'rejected' || out.type === 'new-game') return;
-    const times = 'white' in out ? { whiteMs: out.white, blackMs: out.black } : { whiteMs: null, blackMs: null };
-    // As the host's bridge names them (host/bridge/clock-event.ts).
-    const type = out.type === 'move' ? 'moved' : out.type === 'takeback' ? 'taken-back' : out.type;
-    this.report({
-      type,
-      side: 'side' in out ? out.side : null,
-      // As the host's bridge journals them (host/bridge/clock-event.ts): a move's number, a
-      // corrected counter with the 0-based period it leaves the side in.
-      move: out.type === 'move' ? out.move : out.type === 'moves-set' ? out.moves : out.type === 'takeback' ? out.move : null,
-      ...times,
-      monoMs: out.at,
-      ...(out.type === 'moves-set' ? { detail: { moves: out.moves, period: out.period } } : {}),
-      ...(out.type === 'takeback' ? { detail: { period: readClock(this.actor.getSnapshot().context.clock, out.at).period[out.side], illegalMoves: out.illegalMoves } } : {}),
-      ...(out.type === 'increment-set' ? { detail: { ms: out.ms } } : {}),
-    });
+    const state = this.actor.getSnapshot().context.clock;
+    const r = readClock(state, out.at);
+    const body = clockEventBody(out, r.status, { white: r.white, black: r.black }, state);
+    if (!body || body.case !== 'clockEvent') return;
+    const ev = create(ClockEventSchema, body.value as Parameters<typeof create<typeof ClockEventSchema>>[1]);
+    const row = journalInput(this.clockId, 1, this.seq + 1, ev, { utcMs: this.t0Utc + out.at, uncertaintyMs: 1 });
+    this.report({ type: row.type, side: row.side ?? null, move: row.move ?? null, whiteMs: row.whiteMs, blackMs: row.blackMs, monoMs: row.monoMs, detail: row.detail ?? null });
   }
 
   /** Journals one event as this clock reports it (next sequence number, hall time → UTC). */

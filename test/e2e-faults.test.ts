@@ -114,6 +114,15 @@ describe('faults: every press is journaled exactly once', () => {
       host.addLine(`memory:table-${i + 1}`, clock.memoryLine(), { table: i + 1 });
     });
     await waitFor('the presses made while the host was down', () => movedCount(rig!, game) === 20, 15_000, flowing(rig.sim));
+    // The restarted host brings the clock to the journal (docs/protocol.md "Restore"): held,
+    // paused at exactly the journaled times; the arbiter resumes (FIDE Laws 6.11).
+    const boardOne = () => host.boards().find((b) => b.event === 'slo-w-2007' && b.board === 1)!;
+    await waitFor('the clock brought to the journal', () => boardOne().restore !== undefined, 15_000, flowing(rig.sim));
+    expect(boardOne().restore).toMatchObject({ outcome: 'in-step', differences: [], mismatches: [] });
+    const last = journal.eventsByGame(game.gameId).at(-1)!;
+    expect(last.type).toBe('paused');
+    expect(c.clock.firmware.reading()).toMatchObject({ status: 'paused', white: last.whiteMs, black: last.blackMs });
+    expect(await host.execute({ type: 'resume', boardId: boardOne().id }, { arbiter: ARBITER })).toMatchObject({ ok: true });
     await pressPairs(rig, 2);
     await c.enterResult('1-0');
     await waitFor('the result', () => journal.getGame(game.gameId)!.result === '1-0');

@@ -9,10 +9,11 @@
 // acks, sync, backoff) run on real time: bytes travel in real time, even over an in-memory line.
 import { SerialPort } from 'serialport';
 import { mulberry32 } from '../protocol/testing/prng.ts';
-import { systemTime, MemoryOutboxStore, openPtyPair, type PtyPair, type TimeSource } from '../protocol/session-api.ts';
+import { join } from 'node:path';
+import { systemTime, FileOutboxStore, MemoryOutboxStore, openPtyPair, type OutboxStore, type PtyPair, type TimeSource } from '../protocol/session-api.ts';
 import type { TimeControl } from '../protocol/time-control.ts';
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
-import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
+import { fileSnapshotStore, memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
 import { ClockCable } from '../simulator/clock-cable.ts';
@@ -78,8 +79,14 @@ export class Cable extends ClockCable {
 }
 
 /** One simulated clock with its cable. */
+export interface SimClockOptions {
+  /** Where the clock keeps its state and outbox (`chessclock sim --state-dir`): survives a power cut. Default: memory. */
+  readonly stateDir?: string;
+  readonly bootId?: number;
+}
+
 export class SimClock {
-  readonly outbox = new MemoryOutboxStore();
+  readonly outbox: OutboxStore;
   readonly cable: Cable;
   readonly clockLink: ClockLink;
   private ptyPort: SerialPort | null = null;
@@ -88,7 +95,9 @@ export class SimClock {
     readonly serialId: string,
     readonly clock: VirtualClock,
     readonly bootId: number,
+    outbox: OutboxStore,
   ) {
+    this.outbox = outbox;
     this.cable = new Cable(serialId);
     this.clockLink = linkClockToHost(clock.firmware, this.cable, {
       serialId,
@@ -99,9 +108,12 @@ export class SimClock {
     });
   }
 
-  static async boot(serialId: string, sim: SimulatedTime, timeControl: TimeControl, bootId = 0x1000 + Number(serialId.replace(/\D/g, '') || 1)): Promise<SimClock> {
-    const clock = await VirtualClock.boot({ timeControl, time: sim, snapshots: memorySnapshotStore() });
-    return new SimClock(serialId, clock, bootId);
+  static async boot(serialId: string, sim: SimulatedTime, timeControl: TimeControl, opts: SimClockOptions = {}): Promise<SimClock> {
+    const bootId = opts.bootId ?? 0x1000 + Number(serialId.replace(/\D/g, '') || 1);
+    const snapshots = opts.stateDir ? fileSnapshotStore(opts.stateDir) : memorySnapshotStore();
+    const outbox = opts.stateDir ? new FileOutboxStore(join(opts.stateDir, 'outbox.json')) : new MemoryOutboxStore();
+    const clock = await VirtualClock.boot({ timeControl, time: sim, snapshots });
+    return new SimClock(serialId, clock, bootId, outbox);
   }
 
   /** False while the cable is out: the host's line cannot be opened. */

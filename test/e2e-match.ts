@@ -169,7 +169,7 @@ export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const journal = new Journal(opts.journalFile ?? join(dir, 'clocks.db'), { outboxTopic: journalOutboxTopic });
   const hall = loadSloHall();
   const { sim, hostClock } = simulatedHall(START);
-  const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 } }).start();
+  const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined }).start();
   const api = await buildApi({ state: host, commands: host, exports: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
   const clocks = [await SimClock.boot('CLK-01', sim, presetTimeControl('rapid')), await SimClock.boot('CLK-02', sim, presetTimeControl('rapid'))];
   const rig: MatchRig = { dir, journal, hall, host, sim, api, clocks, hostClock };

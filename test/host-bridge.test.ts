@@ -2,7 +2,7 @@
 // request L1), arbiter commands refused whole when the clock is offline or says no, the
 // clock-time → UTC mapping and its bound, the backoff, the ports file.
 import { afterEach, describe, expect, it } from 'vitest';
-import { TimeSyncEstimator } from '../protocol/session-api.ts';
+import { TimeSyncEstimator, type MemoryOutboxStore } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { backoffDelayMs } from '../host/bridge/session.machine.ts';
 import { clockInstantToUtc, UNSYNCED_UNCERTAINTY_MS } from '../host/bridge/clock-event.ts';
@@ -35,7 +35,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     await waitFor('the host to drop the line', () => !session.online || session.connections > 1, 10_000, flowing(rig.sim, 5));
     // Not journaled, so not acknowledged: still in the clock's persisted outbox.
     expect(moved(rig)).toHaveLength(0);
-    expect(JSON.stringify(c.outbox.saved?.entries ?? [])).not.toBe('[]');
+    expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
     rig.journal.db.pragma('query_only = OFF');
     await waitFor('the press journaled after the reconnect', () => moved(rig!).length === 1, 15_000, flowing(rig.sim, 5));
     await sleep(300);

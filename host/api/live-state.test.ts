@@ -1,169 +1,90 @@
-import { describe, expect, it } from 'vitest';
-import { foldEvent } from './live-state.ts';
-import { parsePgnTimeControl, presetTimeControl, timeControl, type TimeControl } from '../../protocol/time-control.ts';
-import type { ClockEventRecord, LiveClockState } from './host-ports.ts';
+// The board's live state is the clock's own (issue 11, one rule book): a game's journaled events
+// fed one by one to LiveGame (the statechart, rules/rebuild.ts) give, after every step of a
+// random game in every mode, exactly what the clock itself reads — status, side on move, both
+// times, moves, periods, presence, flags, illegal moves, the quickplay increment — and the
+// basis it carries gives the running side's time between events as the clock shows it,
+// simple delay, Bronstein delay and sandclock included (FIDE Laws 6.2, 6.10.2; III.4).
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { presetTimeControl } from '../../protocol/time-control.ts';
+import { readClock, remainingMs } from '../../rules/clock-core.ts';
+import { basisRemainingMs } from '../../rules/clock-snapshot.ts';
+import { recordFromJournalRow } from '../mqtt/journal-topics.ts';
+import { controls, journals, playJournaled, step } from '../bridge/journaled-clock.fixture.ts';
+import { LiveGame } from './live-state.ts';
+import type { ClockEventRecord } from './host-ports.ts';
 
-let seq = 0;
-function ev(type: string, extra: Partial<ClockEventRecord> = {}): ClockEventRecord {
-  seq++;
-  return { clockId: 'c', bootId: 'b', seq, event: 'E', round: 1, board: 1, type, side: null, move: null, whiteMs: null, blackMs: null, monoMs: seq, utcMs: 1000 + seq, ...extra };
-}
+afterAll(() => journals.forEach((j) => j.close()));
 
-function fold(events: ClockEventRecord[], control: TimeControl | null = null): LiveClockState {
-  return events.reduce<LiveClockState | null>((s, e) => foldEvent(s, e, control), null)!;
-}
-
-/** Both sides' presses of `n` full moves (White then Black), from move `from`. */
-function moves(from: number, n: number): ClockEventRecord[] {
-  const out: ClockEventRecord[] = [];
-  for (let m = from; m < from + n; m++) out.push(ev('moved', { side: 'white', move: m }), ev('moved', { side: 'black', move: m }));
-  return out;
-}
-
-const classical = presetTimeControl('classical'); // 40/5400+30:900+30
-const classicalWithDefault = presetTimeControl('classical', { defaultTime: 1800 }); // 30 min lateness allowed
-
-describe('foldEvent: a board live state from its clock events', () => {
-  it('follows start, moves, pause and resume, keeping the clock\'s own times', () => {
-    seq = 0;
-    const s = fold([
-      ev('started', { whiteMs: 900_000, blackMs: 900_000 }),
-      ev('moved', { side: 'white', move: 1, whiteMs: 905_000, blackMs: 900_000 }),
-      ev('moved', { side: 'black', move: 1, whiteMs: 905_000, blackMs: 903_000 }),
-      ev('paused', { whiteMs: 899_000, blackMs: 903_000 }),
-    ]);
-    expect(s).toMatchObject({ status: 'paused', turn: 'white', whiteMs: 899_000, blackMs: 903_000, moves: { white: 1, black: 1 }, seq: 4, atUtcMs: 1004 });
-    expect(foldEvent(s, ev('resumed', { whiteMs: 899_000, blackMs: 903_000 })).status).toBe('running');
+describe('LiveGame: the live state is the statechart’s, step by step', () => {
+  it('after every step of random games in every mode, the live state reads what the clock reads, and the basis runs as the clock runs', () => {
+    fc.assert(
+      fc.property(controls, fc.array(step, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 40, maxLength: 40 }), (tc, steps, origin, fractions) => {
+        const { journal, game, trace } = playJournaled(tc, steps, origin);
+        const rows = journal.eventsByGame(game.gameId);
+        const live = new LiveGame(tc);
+        let fed = 0;
+        trace.forEach((point, i) => {
+          for (; fed < point.events; fed++) live.feed(recordFromJournalRow(rows[fed])!);
+          const s = live.state;
+          if (s === null) return;
+          const own = readClock(point.state, point.at);
+          expect(live.mismatches).toEqual([]);
+          expect({ status: s.status, turn: s.turn ?? own.turn, white: s.whiteMs, black: s.blackMs, moves: s.moves, flag: s.flag, present: s.present, illegal: s.illegalMoves, incr: s.incrementMs }).toEqual({
+            status: point.state.result !== null ? 'finished' : own.status,
+            turn: own.turn,
+            white: own.white,
+            black: own.black,
+            moves: own.moves,
+            flag: own.flag,
+            present: own.present,
+            illegal: own.illegalMoves,
+            incr: own.extraIncrementMs,
+          });
+          expect(s.period).toEqual({ white: own.period.white + 1, black: own.period.black + 1 });
+          // Between this report and the next step, the clock runs on: the basis gives its times.
+          const next = trace[i + 1];
+          const gap = next ? Math.max(0, next.at - point.at) : 10_000;
+          const elapsed = Math.floor(fractions[i % fractions.length] * gap);
+          for (const side of ['white', 'black'] as const) {
+            const want = point.state.status === 'running' ? remainingMs(point.state, side, point.at + elapsed) : remainingMs(point.state, side, point.at);
+            expect(basisRemainingMs(s.clock!, side, elapsed), `${side} ${elapsed} ms after the report`).toBe(want);
+          }
+        });
+        live.stop();
+      }),
+      { numRuns: 120 },
+    );
   });
 
-  it('keeps the first flag (FIDE electronic clock standard (e): which flag fell first stays shown) and marks forfeits', () => {
-    seq = 0;
-    const s = fold([ev('started', { whiteMs: 1000, blackMs: 1000 }), ev('flag', { side: 'white', whiteMs: 0, blackMs: 1000 })]);
-    expect(s).toMatchObject({ status: 'flagged', flag: 'white', whiteMs: 0 });
-    expect(foldEvent(s, ev('flag', { side: 'black', whiteMs: 0, blackMs: 0 })).flag).toBe('white');
-    expect(fold([ev('forfeit', { side: 'black' })]).status).toBe('forfeited');
+  it('FIDE Laws 6.9: later flags are kept in the order they fell; a take-back that annuls the first flag clears them', () => {
+    // White flags, the arbiter adds time and resumes, White moves, Black flags; then the arbiter takes Black's flag back? No: a take-back annuls White's last move, which came after White's flag.
+    const tc = presetTimeControl('armageddon'); // W 360 s, B 300 s, no increment
+    const { journal, game } = playJournaled(tc, [
+      { kind: 'start' },
+      { kind: 'wait', ms: 360_000 }, // White's flag falls
+      { kind: 'adjust', side: 'white', ms: 30_000 },
+      { kind: 'resume' },
+      { kind: 'wait', ms: 1_000 },
+      { kind: 'press', wrong: false }, // White moves; Black's clock runs
+      { kind: 'wait', ms: 300_000 }, // Black's flag falls too
+    ], 5_000);
+    const live = new LiveGame(tc);
+    const rows = journal.eventsByGame(game.gameId);
+    for (const r of rows) live.feed(recordFromJournalRow(r)!);
+    expect(rows.filter((r) => r.type === 'flag').map((r) => r.side)).toEqual(['white', 'black']);
+    expect(live.state).toMatchObject({ status: 'flagged', flag: 'white', flags: ['white', 'black'] });
+    live.stop();
   });
 
-  it('keeps the previous times when an event carries none', () => {
-    seq = 0;
-    const s = fold([ev('started', { whiteMs: 60_000, blackMs: 50_000 }), ev('arrived', { side: 'black' })]);
-    expect(s).toMatchObject({ whiteMs: 60_000, blackMs: 50_000, status: 'running' });
-  });
-
-  it('FIDE Laws 6.10.1 (move-40 bonus, classical 40/5400+30:900+30): period 1 until a side completes move 40, then 2', () => {
-    seq = 0;
-    const at39 = fold([ev('started'), ...moves(1, 39), ev('moved', { side: 'white', move: 40 })], classical);
-    expect(at39.period).toEqual({ white: 2, black: 1 }); // White completed move 40, Black has not
-    expect(foldEvent(at39, ev('moved', { side: 'black', move: 40 }), classical).period).toEqual({ white: 2, black: 2 });
-    expect(fold([ev('started'), ...moves(1, 60)], classical).period).toEqual({ white: 2, black: 2 }); // no third period
-    expect(fold([ev('started'), ...moves(1, 30)], presetTimeControl('rapid')).period).toEqual({ white: 1, black: 1 });
-  });
-
-  it('periods follow each side\'s own control (unequal stages: White 20/3600:1800, Black 40/3600:1800)', () => {
-    seq = 0;
-    const tc = timeControl(parsePgnTimeControl('20/3600:1800'), parsePgnTimeControl('40/3600:1800'));
-    expect(fold([ev('started'), ...moves(1, 25)], tc).period).toEqual({ white: 2, black: 1 });
-  });
-
-  it('FIDE Laws 6.10.2: an arbiter\'s move-counter correction sets moves and the period the clock reports (0-based on the wire)', () => {
-    seq = 0;
-    let s = fold([ev('started'), ...moves(1, 35)], classical);
-    s = foldEvent(s, ev('moves-set', { side: 'white', move: 41, detail: { moves: 41, period: 1 } }), classical);
-    expect(s.moves.white).toBe(41);
-    expect(s.period).toEqual({ white: 2, black: 1 });
-    // Corrected back into period 1 past move 40: the clock keeps that period until it ends again (never, here).
-    s = foldEvent(s, ev('moves-set', { side: 'black', move: 45, detail: { moves: 45, period: 0 } }), classical);
-    s = foldEvent(s, ev('moved', { side: 'black', move: 46 }), classical);
-    expect(s.period.black).toBe(1);
-    // Without a period in the event the side keeps its period.
-    expect(foldEvent(s, ev('moves-set', { side: 'white', move: 10 }), classical).period.white).toBe(2);
-  });
-
-  it('FIDE Laws 6.7.1: with a default time both sides are absent until they arrive or press; Black\'s start press arrives Black', () => {
-    seq = 0;
-    const ready = fold([ev('arrived', { side: 'white' })], classicalWithDefault);
-    expect(ready.present).toEqual({ white: true, black: false });
-    // On the clock Black's start press emits 'arrived' for Black, then 'started'.
-    const byPress = fold([ev('arrived', { side: 'black' }), ev('started', { utcMs: 50_000 })], classicalWithDefault);
-    expect(byPress.present).toEqual({ white: false, black: true });
-    // An arbiter's START shows nobody: both still absent; White's first move shows White.
-    let s = fold([ev('started')], classicalWithDefault);
-    expect(s.present).toEqual({ white: false, black: false });
-    s = foldEvent(s, ev('moved', { side: 'white', move: 1 }), classicalWithDefault);
-    expect(s.present).toEqual({ white: true, black: false });
-    // A forfeit for lateness leaves the absent side absent.
-    expect(foldEvent(s, ev('forfeit', { side: 'black' }), classicalWithDefault).present.black).toBe(false);
-  });
-
-  it('FIDE Laws 6.7.1: without a default time (or without a known control) presence is not tracked: both present', () => {
-    seq = 0;
-    expect(fold([ev('started')], classical).present).toEqual({ white: true, black: true });
-    expect(fold([ev('started')]).present).toEqual({ white: true, black: true });
-  });
-
-  it('FIDE Laws 6.9 / III.3.1: flags are kept in the order they fell; flag stays the first', () => {
-    seq = 0;
-    let s = fold([ev('started'), ev('flag', { side: 'black', whiteMs: 10, blackMs: 0 })]);
-    s = foldEvent(s, ev('flag', { side: 'white', whiteMs: 0, blackMs: 0 }));
-    s = foldEvent(s, ev('flag', { side: 'black', whiteMs: 0, blackMs: 0 })); // a repeat adds nothing
-    expect(s.flags).toEqual(['black', 'white']);
-    expect(s.flag).toBe('black');
-  });
-
-  it('startedAtUtcMs is the UTC of the first started event (default time counts from it), null before', () => {
-    seq = 0;
-    expect(fold([ev('arrived', { side: 'white' })]).startedAtUtcMs).toBeNull();
-    const s = fold([ev('started', { utcMs: 77_000 }), ev('paused', { utcMs: 80_000 }), ev('resumed', { utcMs: 90_000 })]);
-    expect(s.startedAtUtcMs).toBe(77_000);
-  });
-});
-
-describe("foldEvent: the arbiter's powers (protocol 1.1)", () => {
-  it('FIDE Laws 7.5.1 with 6.10.2: a take-back puts the mover back on move, with its count, period, illegal moves and the restored times; paused', () => {
-    seq = 0;
-    const s = fold([
-      ev('started', { whiteMs: 910_000, blackMs: 910_000 }),
-      ...moves(1, 1),
-      ev('moved', { side: 'white', move: 2, whiteMs: 922_000, blackMs: 916_000 }),
-      ev('paused', { whiteMs: 922_000, blackMs: 915_000 }),
-      ev('taken-back', { side: 'white', move: 1, whiteMs: 915_000, blackMs: 916_000, detail: { period: 0, illegalMoves: 1 } }),
-    ]);
-    expect(s).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 }, period: { white: 1, black: 1 }, illegalMoves: { white: 1, black: 0 }, whiteMs: 915_000, blackMs: 916_000 });
-  });
-
-  it('FIDE Laws 7.5.1: a flag that fell after the annulled press is annulled with it; one that fell before stays', () => {
-    seq = 0;
-    const after = fold([ev('started'), ev('moved', { side: 'white', move: 1 }), ev('flag', { side: 'black' }), ev('taken-back', { side: 'white', move: 0, detail: { period: 0, illegalMoves: 1 } })]);
-    expect(after).toMatchObject({ flags: [], flag: null, status: 'paused', turn: 'white' });
-    const before = fold([
-      ev('started'),
-      ev('moved', { side: 'white', move: 1 }),
-      ev('flag', { side: 'black' }),
-      ev('adjusted', { side: 'black', detail: { ms: 60_000, reason: 'arbiter' } }),
-      ev('resumed'),
-      ev('moved', { side: 'black', move: 1 }),
-      ev('paused'),
-      ev('taken-back', { side: 'black', move: 0, detail: { period: 0, illegalMoves: 1 } }),
-    ]);
-    expect(before).toMatchObject({ flags: ['black'], flag: 'black', turn: 'black' });
-  });
-
-  it('FIDE Laws 6.7.1: a reinstated forfeit stands paused with both players present', () => {
-    seq = 0;
-    const s = fold([ev('arrived', { side: 'white' }), ev('started'), ev('forfeit', { side: 'black' }), ev('reinstated', { whiteMs: 300_000, blackMs: 300_000 })], presetTimeControl('armageddon', { defaultTime: 900 }));
-    expect(s).toMatchObject({ status: 'paused', present: { white: true, black: true } });
-  });
-
-  it('FIDE Guidelines III.4: the quickplay increment is shown as set', () => {
-    seq = 0;
-    expect(fold([ev('started'), ev('paused'), ev('increment-set', { detail: { ms: 5000 } })])).toMatchObject({ incrementMs: 5000, status: 'paused' });
-    expect(fold([ev('started')]).incrementMs).toBe(0);
-  });
-
-  it('FIDE Laws 6.7.1: a board started after its session counts the default time from the session (sessionAtUtcMs)', () => {
-    seq = 0;
-    const s = fold([ev('started', { utcMs: 1_000_000, detail: { sessionElapsedMs: 300_000 } })], classicalWithDefault);
-    expect(s).toMatchObject({ startedAtUtcMs: 1_000_000, sessionAtUtcMs: 700_000 });
-    expect(fold([ev('started', { utcMs: 5000 })]).sessionAtUtcMs).toBe(5000);
+  it('a clock reporting on a board whose control is unknown: its own figures, as reported', () => {
+    const ev = (seq: number, type: string, extra: Partial<ClockEventRecord> = {}): ClockEventRecord => ({
+      clockId: 'c', bootId: 'b', seq, event: 'E', round: 1, board: 1, type, side: null, move: null, whiteMs: null, blackMs: null, monoMs: seq, utcMs: 1000 + seq, ...extra,
+    });
+    const live = new LiveGame(null);
+    live.feed(ev(1, 'started', { whiteMs: 900_000, blackMs: 900_000 }));
+    const s = live.feed(ev(2, 'moved', { side: 'white', move: 1, whiteMs: 905_000, blackMs: 900_000 }));
+    expect(s).toMatchObject({ status: 'running', turn: 'black', whiteMs: 905_000, blackMs: 900_000, moves: { white: 1, black: 0 }, startedAtUtcMs: 1001 });
+    expect(s.clock).toBeUndefined();
   });
 });

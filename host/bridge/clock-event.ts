@@ -1,7 +1,7 @@
 // A ClockEvent from the wire as a journal row: the clock's kind and side in the journal's
 // words, and its timestamp (ms on the clock's own monotonic base) mapped to UTC through the
 // time-sync estimate of that clock boot, with the mapping's error bound.
-import { ClockEvent_Kind, GameResult as WireResult, Side as WireSide, type ClockEvent } from '../../protocol/gen/chessclock_pb.ts';
+import { ClockEvent_Kind, ClockStatus, GameResult as WireResult, Side as WireSide, type ClockEvent } from '../../protocol/gen/chessclock_pb.ts';
 import { clockToUtcMs, hostToUtcMs, type TimeSyncEstimator, type UtcReference } from '../../protocol/time-sync.ts';
 import type { Side } from '../../protocol/time-control.ts';
 import type { ClockEventInput, ClockEventType, GameResult } from '../journal/journal.ts';
@@ -20,7 +20,15 @@ const TYPE: Record<ClockEvent_Kind, ClockEventType> = {
   [ClockEvent_Kind.TAKEN_BACK]: 'taken-back',
   [ClockEvent_Kind.REINSTATED]: 'reinstated',
   [ClockEvent_Kind.INCREMENT_SET]: 'increment-set',
+  [ClockEvent_Kind.RESTORED]: 'restored',
 };
+
+const STOPPED_STATUS = new Map<ClockStatus, string>([
+  [ClockStatus.READY, 'ready'],
+  [ClockStatus.PAUSED, 'paused'],
+  [ClockStatus.FLAGGED, 'flagged'],
+  [ClockStatus.FORFEITED, 'forfeited'],
+]);
 
 const RESULT = new Map<WireResult, GameResult>([
   [WireResult.WHITE_WINS, '1-0'],
@@ -91,6 +99,8 @@ export function journalInput(clockId: string, bootId: number, seq: number, ev: C
   if (type === 'taken-back') detail = { period: ev.period, illegalMoves: ev.illegalMoves };
   // FIDE Guidelines III.4: the quickplay increment now in force (0 = none).
   if (type === 'increment-set') detail = { ms: ev.incrementMs };
+  // docs/protocol.md "Restore": the stopped status the clock now stands in.
+  if (type === 'restored') detail = { status: STOPPED_STATUS.get(ev.status) ?? 'paused' };
   return {
     clockId,
     bootId: bootIdText(bootId),

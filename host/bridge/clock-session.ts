@@ -28,7 +28,7 @@ import {
   type TimeSource,
   type TimeSyncEstimator,
 } from '../../protocol/session-api.ts';
-import type { Hello, Status } from '../../protocol/gen/chessclock_pb.ts';
+import { Command_Kind, type Held, type Hello, type Status } from '../../protocol/gen/chessclock_pb.ts';
 import { sessionMachine, type BackoffOptions, type SessionStateName } from './session.machine.ts';
 
 /** An open line to one clock: a serial port, a pty, an in-memory end. */
@@ -91,6 +91,7 @@ export class ClockSession {
   private readonly estimators = new Map<number, TimeSyncEstimator>();
   private readonly nackWaiters = new Map<number, (nack: Nack) => void>();
   private readonly configureWaiters = new Map<string, () => void>();
+  private heldWaiters: Array<(held: Held) => void> = [];
   /** The last Hello this host accepted from the clock (survives a line loss). */
   hello: Hello | null = null;
   /** The clock's last Status heartbeat and when (host ms) it came. */
@@ -246,6 +247,43 @@ export class ClockSession {
     }
   }
 
+  /**
+   * Stops the clock for a restore and resolves with what it holds (docs/protocol.md
+   * "Restore"): Command HOLD, answered by a sequenced Held. The clock's link delivers in
+   * order, so every event still in its outbox was journaled before the Held arrives.
+   * Rejects as `request` does, or with ClockOfflineError when no Held comes in time.
+   */
+  async hold(): Promise<Held> {
+    let resolveHeld!: (h: Held) => void;
+    const held = new Promise<Held>((resolve) => (resolveHeld = resolve));
+    this.heldWaiters.push(resolveHeld);
+    try {
+      await this.request({ case: 'command', value: { kind: Command_Kind.HOLD } } as BodyInit);
+      const link = this.linkNow!;
+      return await new Promise<Held>((resolve, reject) => {
+        const timer = this.opts.time.setTimer(() => {
+          cleanup();
+          reject(new ClockOfflineError(`clock ${this.clockId ?? this.key} acknowledged HOLD but sent no Held within ${this.configureTimeoutMs} ms`));
+        }, this.configureTimeoutMs);
+        const onClose = () => {
+          cleanup();
+          reject(new ClockOfflineError(`clock ${this.clockId ?? this.key}: the line closed before it answered HOLD`));
+        };
+        const cleanup = () => {
+          this.opts.time.clearTimer(timer);
+          link.off('close', onClose);
+        };
+        link.once('close', onClose);
+        void held.then((h) => {
+          cleanup();
+          resolve(h);
+        });
+      });
+    } finally {
+      this.heldWaiters = this.heldWaiters.filter((w) => w !== resolveHeld);
+    }
+  }
+
   private get configureTimeoutMs(): number {
     return this.opts.configureTimeoutMs ?? 5_000;
   }
@@ -281,6 +319,10 @@ export class ClockSession {
     }
     if (body.case === 'configureAck') {
       this.configureWaiters.get(body.value.gameId)?.();
+      return;
+    }
+    if (body.case === 'held') {
+      for (const w of this.heldWaiters.splice(0)) w(body.value);
       return;
     }
     if (body.case === 'status') this.lastStatus = { status: body.value, atHostMs: m.arrivedAtMs };

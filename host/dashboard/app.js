@@ -1,27 +1,21 @@
 // The arbiter dashboard (/) and the public hall view (/public): a grid of boards kept live
 // over the host's WebSocket feed (/ws). On the arbiter page a signed-in arbiter gets the
 // controls, which call the HTTP API (docs/api.md); the public page (body[data-view=public])
-// is read-only and builds no controls at all. Plain browser JavaScript, no build step.
+// is read-only and builds no controls at all. Plain browser JavaScript, no build step of its
+// own: every rule it shows comes from the rule book (rules/), which the server bundles when it
+// starts and serves at /rule-book.js (host/dashboard/rule-book.entry.ts): the display format,
+// the vocabulary (sides, results with the forfeit codes), and which command each status
+// accepts. This file keeps no copy of them (issue 11, one rule book).
 //
 // Times: each board's state carries both remaining times as of its last clock event and
 // that event's UTC instant (`atUtcMs`). Between events the running side's time is
-// computed, never counted down: remaining − (now − atUtcMs), with `now` the host's time
+// computed by the rule book, never counted down (remainingNow, below), with `now` the host's time
 // derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). An
 // absent player's default time is computed the same way: start + default time − now. The
 // repaint timer only repaints (docs/architecture.md rule 3).
+import { basisRemainingMs, boardCommandRefusal, formatClockTime, GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES } from './rule-book.js';
 
 const PUBLIC = document.body.dataset.view === 'public';
-const SIDES = ['white', 'black'];
-const SIDE_NAME = { white: 'White', black: 'Black' };
-/** The API's RESULT schema (host/api/api.ts), with what each means to the arbiter. */
-const RESULTS = [
-  ['1-0', '1-0'],
-  ['1/2-1/2', '½-½'],
-  ['0-1', '0-1'],
-  ['+-', '+− (Black forfeits)'],
-  ['-+', '−+ (White forfeits)'],
-  ['--', '−− (both forfeit)'],
-];
 
 const boards = new Map(); // id -> BoardView
 const cards = new Map(); // id -> card element
@@ -32,31 +26,26 @@ let timeRate = 1;
 let token = PUBLIC ? '' : sessionStorage.getItem('chessclock-token') || '';
 let eventFilter = new URLSearchParams(location.search).get('event') || '';
 
-// ---- time display (same rules as the clock's own display, rules/display-format.ts)
-// Rounded UP to the shown unit (FIDE equipment standard: the display shows the time
-// available); h:mm:ss from one hour, m:ss below, seconds with tenths below 20 s.
-export function formatClockTime(remainingMs) {
-  const ms = Math.max(0, remainingMs);
-  const tenths = Math.ceil(ms / 100);
-  if (tenths < 200) return `${Math.floor(tenths / 10)}.${tenths % 10}`;
-  const s = Math.ceil(ms / 1000);
-  const two = (n) => String(n).padStart(2, '0');
-  if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
-  return `${Math.floor(s / 60)}:${two(s % 60)}`;
-}
+// Time display: formatClockTime from the rule book (rules/display-format.ts), the clock's own
+// display rule (rounded UP to the shown unit, FIDE equipment standard).
 
 function hostNowMs() {
   return hostAtHelloMs + (Date.now() - browserAtHelloMs) * timeRate;
 }
 
-/** A side's remaining time now: computed from the last event while its clock runs. */
+/**
+ * A side's remaining time now, with the rule book's arithmetic (rules/clock-snapshot.ts
+ * basisRemainingMs over the clock basis the live state carries): the running side's time
+ * with a simple or Bronstein delay, and with a sandclock both sides' (what runs out of one
+ * glass runs into the other). Once the game has a result the times are those of the last
+ * event, even if the clock was left running (a result entered at the host). A board whose
+ * control the host does not know shows the clock's last reported figures.
+ */
 function remainingNow(b, side) {
   const live = b.live;
-  const atEvent = side === 'white' ? live.whiteMs : live.blackMs;
-  // Once the game has a result its times are what they were at the last event, even if the
-  // clock was left running (a result entered at the host).
-  if (b.result || live.status !== 'running' || live.turn !== side) return atEvent;
-  return atEvent - Math.max(0, hostNowMs() - live.atUtcMs);
+  const elapsed = b.result ? 0 : Math.max(0, hostNowMs() - live.atUtcMs);
+  if (live.clock) return basisRemainingMs(live.clock, side, elapsed);
+  return side === 'white' ? live.whiteMs : live.blackMs;
 }
 
 /**
@@ -134,8 +123,36 @@ function button(label, data, title) {
   b.type = 'button';
   Object.assign(b.dataset, data);
   if (title) b.title = title;
+  // What the button does, shown again once the rule book lets it be used (offer, below).
+  b.dataset.help = title || '';
   return b;
 }
+
+/**
+ * Enables a control, or disables it with the rule book's reason as its tooltip: the same
+ * words the host answers with (rules/command-rules.ts; the host and the clock still check).
+ */
+function offer(control, refusal) {
+  control.disabled = refusal !== null;
+  const title = refusal ?? control.dataset.help;
+  if (title) control.title = title;
+  else control.removeAttribute('title');
+}
+
+/** The clock command a board button sends (the vocabulary's CLOCK_COMMANDS), or null. */
+const COMMAND_OF_ACTION = {
+  start: 'start',
+  pause: 'pause',
+  resume: 'resume',
+  takeback: 'takeback',
+  reinstate: 'reinstate',
+  increment: 'increment',
+  arrive: 'arrive',
+  adjust: 'adjust',
+  'adjust-seconds': 'adjust',
+  penalty: 'penalty',
+  'set-moves': 'set-moves',
+};
 
 function label(b) {
   const game = b.game && b.game.matchId ? ` · G${b.game.no} ${b.game.kind}` : '';
@@ -193,8 +210,8 @@ function controls() {
     const moves = el('input', 'moves-count');
     Object.assign(moves, { type: 'number', min: '0', step: '1', placeholder: 'moves', inputMode: 'numeric' });
     moves.setAttribute('aria-label', `${SIDE_NAME[side]}'s corrected move count`);
-    const offender = side === 'white' ? 'White' : 'Black';
-    const beneficiary = side === 'white' ? 'Black' : 'White';
+    const offender = SIDE_NAME[side];
+    const beneficiary = SIDE_NAME[other(side)];
     group.append(
       el('b', '', SIDE_NAME[side]),
       button('Arrived', { action: 'arrive', side }, `${SIDE_NAME[side]} is at the board: no loss by default (FIDE Laws 6.7.1)`),
@@ -212,7 +229,7 @@ function controls() {
   const select = el('select', 'result-select');
   select.setAttribute('aria-label', 'result');
   select.append(Object.assign(el('option', '', 'result…'), { value: '' }));
-  for (const [value, text] of RESULTS) select.append(Object.assign(el('option', '', text), { value }));
+  for (const value of GAME_RESULTS) select.append(Object.assign(el('option', '', RESULT_MEANING[value].label), { value, title: RESULT_MEANING[value].meaning }));
   result.append(select, button('Enter result', { action: 'result' }), button('Confirm', { action: 'confirm' }, 'confirm the result (the arbiter\'s check)'));
   footer.append(result);
   return footer;
@@ -283,15 +300,19 @@ function renderBoard(b) {
     card.querySelector('button[data-action="confirm"]').disabled = !pending;
     // Entering a result over one already there is a correction (journaled with the previous one).
     setText(card.querySelector('button[data-action="result"]'), b.result ? 'Correct result' : 'Enter result');
-    const status = b.result ? 'finished' : live ? live.status : 'ready';
-    // Offered when the clock can take them (the host and the clock still check).
-    for (const side of SIDES) {
-      card.querySelector(`button[data-action="arrive"][data-side="${side}"]`).hidden = !(live && live.present && live.present[side] === false && status !== 'finished' && status !== 'forfeited');
+    // Each clock command is offered when the rule book says the clock takes it now; otherwise its
+    // button is disabled with the reason (rules/command-rules.ts, the hosts' own rule).
+    const facts = live ? { movesCompleted: live.moves.white + live.moves.black } : {};
+    for (const control of card.querySelectorAll('.controls button[data-action]')) {
+      const command = COMMAND_OF_ACTION[control.dataset.action];
+      if (command) offer(control, boardCommandRefusal(command, b, facts));
     }
-    card.querySelector('button[data-action="reinstate"]').hidden = status !== 'forfeited';
-    const moved = !!live && live.moves.white + live.moves.black > 0;
-    card.querySelector('button[data-action="takeback"]').disabled = !(moved && (status === 'paused' || status === 'flagged'));
-    card.querySelector('button[data-action="increment"]').disabled = !(status === 'ready' || status === 'paused' || status === 'flagged');
+    // Shown only where they mean something: a side not yet at the board (FIDE Laws 6.7.1), a game lost by default.
+    for (const side of SIDES) {
+      card.querySelector(`button[data-action="arrive"][data-side="${side}"]`).hidden = !(live && live.present && live.present[side] === false);
+    }
+    const reinstate = card.querySelector('button[data-action="reinstate"]');
+    reinstate.hidden = reinstate.disabled;
   }
   repaintTimes(b);
 }
@@ -691,7 +712,13 @@ function requestFor(boardId, card, action, side, ms) {
     case 'result': {
       const result = card.querySelector('.result-select').value;
       if (!result) return new Error('choose a result first');
-      return ['PUT', `${base}/result`, { result }];
+      const b = boards.get(boardId);
+      if (!b || !b.resultConfirmed) return ['PUT', `${base}/result`, { result }];
+      // A confirmed result is changed only by a correction that says why (docs/api.md, "A game
+      // with a result"); it is journaled with the arbiter and the reason.
+      const reason = window.prompt(`Correct the confirmed result ${b.result} of board ${b.board} to ${result}?\n\nSay why (journaled with your name):`, '');
+      if (reason === null || reason.trim() === '') return new Error(`correction to ${result}: cancelled, nothing was sent (a confirmed result is corrected only with a reason)`);
+      return ['PUT', `${base}/result`, { result, reason: reason.trim() }];
     }
     case 'confirm':
       return ['POST', `${base}/result/confirm`];
@@ -720,7 +747,7 @@ function confirmText(b, action, side, ms) {
       return `Mark ${SIDE_NAME[side]} as arrived at ${where}?\n\nFIDE Laws 6.7.1: ${SIDE_NAME[side]} can no longer lose by default. Times do not change.`;
     case 'takeback': {
       // The side that made the last move is the one not on move (paused or flagged).
-      const mover = live && live.turn ? (live.turn === 'white' ? 'black' : 'white') : null;
+      const mover = live && live.turn ? other(live.turn) : null;
       const who = mover ? `${SIDE_NAME[mover]}'s last move (#${live.moves[mover]})` : 'the last move';
       return `Take back ${who} on ${where}?\n\nFIDE Laws 7.5.1 with 6.10.2: both times go back to what they were at that press (no increment, no period time), ${mover ? SIDE_NAME[mover] : 'that player'} is on move again with one more illegal move counted, and a flag that fell after it is annulled. The clock stays paused. The penalty (Laws 7.5.5) is a separate step.`;
     }

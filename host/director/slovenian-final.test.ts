@@ -16,19 +16,19 @@ import { roundPgn } from '../export/pgn.ts';
 import { parseClockText, parsePgnTags } from '../export/pgn-tags.ts';
 import { replayLines } from '../export/replay-log.ts';
 import { Director } from './director.ts';
+import { journalInput } from '../bridge/clock-event.ts';
+import { Boot } from '../bridge/journaled-clock.fixture.ts';
 
 const MIN = 60_000;
 const ARBITER = 'Ana Srebrnič';
 let dir: string;
 let journal: Journal;
 let hall: Hall;
-let seq = 0;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'slo-'));
   journal = new Journal(join(dir, 'clocks.db'));
   hall = loadTournamentFile(fileURLToPath(new URL('../tournament/fixtures/slovenian-final-2007.json', import.meta.url)));
-  seq = 0;
 });
 afterEach(() => {
   journal.close();
@@ -36,31 +36,30 @@ afterEach(() => {
 });
 
 /**
- * Plays a game on its clock: start, `moves` full moves (each side thinks `thinkMs` per move, no
- * increment bookkeeping needed here: the clock reports its own times), then the players enter
- * the result on the clock and both confirm, and the arbiter confirms it.
+ * Plays a game on its clock: the arbiter starts it, `moves` full moves (each side thinks
+ * `thinkMs` per move), then the players enter the result on the clock and both confirm, and
+ * the arbiter confirms it. The clock is the real statechart, its events journaled as the host
+ * journals them (journaled-clock.fixture.ts): increments and the move-40 bonus are the clock's.
  */
 function play(game: GameRow, startUtcMs: number, moves: number, result: GameResult, thinkMs = MIN): number {
-  const clockId = game.clockId!;
-  let white = game.timeControlValue.white.stages[0].baseMs;
-  let black = game.timeControlValue.black.stages[0].baseMs;
-  let t = startUtcMs;
-  const mono = (utc: number) => utc - Date.UTC(2007, 7, 16) + 5_000; // the clock's own base
-  const ev = (type: 'started' | 'moved', side: 'white' | 'black' | null, move: number | null) =>
-    journal.append({ clockId, bootId: 'boot-1', seq: ++seq, type, side, move, whiteMs: white, blackMs: black, monoMs: mono(t), utcMs: t, uncertaintyMs: 3 });
-  ev('started', null, null);
-  for (let m = 1; m <= moves; m++) {
-    t += thinkMs;
-    white -= thinkMs;
-    ev('moved', 'white', m);
-    t += thinkMs;
-    black -= thinkMs;
-    ev('moved', 'black', m);
+  const origin = startUtcMs - Date.UTC(2007, 7, 16) + 5_000; // the clock's own base
+  const clock = new Boot(game.clockId!, ++boots, game.timeControlValue, origin, (b, ev) => {
+    journal.append({ ...journalInput(b.clockId, b.bootId, ++b.seq, ev, { utcMs: startUtcMs + (ev.atMs - origin), uncertaintyMs: 3 }), gameId: game.gameId });
+  });
+  clock.send({ type: 'START', at: origin });
+  let side: 'white' | 'black' = 'white';
+  for (let p = 0; p < 2 * moves; p++) {
+    clock.send({ type: 'PRESS', side, at: clock.now + thinkMs });
+    side = side === 'white' ? 'black' : 'white';
   }
+  clock.send({ type: 'PAUSE', at: clock.now });
+  const t = startUtcMs + (clock.now - origin);
+  clock.actor.stop();
   journal.reportResult(game.gameId, { result, how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: t });
   journal.confirmResult(game.gameId, ARBITER, t + MIN);
   return t;
 }
+let boots = 0;
 
 describe('Slovenian final 2007: a knockout mini-match through the director', () => {
   it('art. 3: 2 classical draws → rapid 1-1 after a 30-minute break → armageddon draw → Black advances', () => {
@@ -161,7 +160,9 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     // 15 moves of 15 s each from 6:00 and 5:00: the clocks the relay shows (h:mm:ss), no clock running.
     expect([last.WhiteClock, last.BlackClock, last.Clock]).toEqual(['0:02:15', '0:01:15', undefined]);
     expect(parseClockText(last.WhiteClock)).toBe(135_000);
-    expect(board1[0].tags).toMatchObject({ WhiteClock: '0:50:00', BlackClock: '0:50:00' }); // 90 − 40 min each
+    // 40 moves of 1 min each on 40/5400+30:900+30 (increment before the move, FIDE Laws 6.10.1 bonus
+    // at move 40): 90 min + 30 s at the start + 40 × 30 s + 15 min − 40 min = 85 min 30 s each.
+    expect(board1[0].tags).toMatchObject({ WhiteClock: '1:25:30', BlackClock: '1:25:30' });
     expect(board1[0].movetext).toBe('1/2-1/2');
 
     // The armageddon as `chessclock replay` input, for an appeal.
@@ -170,7 +171,8 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     expect(replay[1]).toEqual({ t: 0, type: 'start' });
     expect(replay[2]).toEqual({ t: 15_000, type: 'press', side: 'white' });
     expect(replay[3]).toEqual({ t: 30_000, type: 'press', side: 'black' });
-    expect(replay.at(-1)).toEqual({ t: 30 * 15_000, type: 'end' });
+    // The end line carries the result and who confirmed it (docs/replay.md "end"): the appeal committee's view.
+    expect(replay.at(-1)).toEqual({ t: 30 * 15_000, type: 'end', result: '1/2-1/2', how: 'played', reportedBy: 'clock', confirmedBy: ARBITER });
     expect(replay.filter((l) => l.type === 'press')).toHaveLength(30);
   });
 

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { presetTimeControl } from '../../protocol/time-control.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseSideControl, presetTimeControl, timeControl } from '../../protocol/time-control.ts';
+import { journals, playJournaled } from '../bridge/journaled-clock.fixture.ts';
 import { Journal } from '../journal/journal.ts';
 import { clockText, formatPgnGame, liveClock, type PgnGame } from './pgn.ts';
 import { parseClockText, parsePgnTags, PgnParseError } from './pgn-tags.ts';
 import { eventJson, gameJsonl, journalJsonl } from './jsonl.ts';
 import { replayLines, setupLine } from './replay-log.ts';
+
+afterAll(() => journals.forEach((j) => j.close()));
 
 const base: PgnGame = {
   event: 'Finale "A" \\ 2007', site: 'Ljubljana SLO', date: '2007.08.16', round: '1.1', white: 'Rožič, Vesna', black: 'Bajt, Indira',
@@ -34,11 +37,22 @@ describe('PGN', () => {
     expect(games[0].movetext).toBe('*');
   });
 
-  it('live clock: the running side loses the time since its last event; the other side keeps its time', () => {
-    const last = { whiteMs: 100_000, blackMs: 200_000, utcMs: 1_000_000 } as never;
-    expect(liveClock({ last, running: 'white' }, 1_030_500)).toEqual({ whiteMs: 69_500, blackMs: 200_000, running: 'white' });
-    expect(liveClock({ last, running: null }, 1_030_500)).toEqual({ whiteMs: 100_000, blackMs: 200_000, running: null });
-    expect(liveClock({ last, running: 'black' }, 9_000_000)).toMatchObject({ blackMs: 0 });
+  it('live clock: the rule book’s time since the last event — a simple delay is free, a sandclock fills the other glass, a result stops it', () => {
+    // A simple delay of 5 s (US delay): White's first 5 s of a turn cost nothing.
+    const delay = timeControl(parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]), parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]));
+    const d = playJournaled(delay, [{ kind: 'start' }], 1_000);
+    const dEvents = d.journal.eventsByGame(d.game.gameId);
+    const at = dEvents.at(-1)!.utcMs;
+    expect(liveClock(d.game, dEvents, at + 3_000, false)).toEqual({ whiteMs: 60_000, blackMs: 60_000, running: 'white' });
+    expect(liveClock(d.game, dEvents, at + 8_000, false)).toEqual({ whiteMs: 57_000, blackMs: 60_000, running: 'white' });
+    expect(liveClock(d.game, dEvents, at + 999_000, false)).toMatchObject({ whiteMs: 0 });
+    // A game with a result: nobody's clock runs in the broadcast.
+    expect(liveClock(d.game, dEvents, at + 8_000, true)).toEqual({ whiteMs: 60_000, blackMs: 60_000, running: null });
+    // Sandclock 90 s: what runs out of White's glass runs into Black's.
+    const sand = timeControl(parseSideControl('*90'), parseSideControl('*90'));
+    const g = playJournaled(sand, [{ kind: 'start' }], 1_000);
+    const gEvents = g.journal.eventsByGame(g.game.gameId);
+    expect(liveClock(g.game, gEvents, gEvents.at(-1)!.utcMs + 10_000, false)).toEqual({ whiteMs: 80_000, blackMs: 100_000, running: 'white' });
   });
 
   it('moves with {[%clk]} when known; the movetext stays within 79 columns (§8.2.5)', () => {
@@ -99,7 +113,7 @@ describe('JSON Lines and replay export', () => {
     j.close();
   });
 
-  it('replay input: setup from the game\'s control, t relative to the start, penalty named by the offender, UTC across a reboot', () => {
+  it('replay input: setup from the game\'s control, t relative to the start, penalty named by the offender, a reboot goes on where the last boot stopped', () => {
     const { j, g } = journalWithGame();
     const lines = replayLines(j, g.gameId).map((l) => JSON.parse(l));
     expect(lines).toEqual([
@@ -110,10 +124,11 @@ describe('JSON Lines and replay export', () => {
       { t: 4000, type: 'penalty', side: 'black' },
       { t: 5000, type: 'pause' },
       { t: 6000, type: 'adjust', side: 'black', ms: -30_000 },
-      // Boot b2: t from the UTC mapping (T + 9000 is 9 s after the start).
-      { t: 9000, type: 'resume' },
-      { t: 10_000, type: 'press', side: 'black' },
-      { t: 10_000, type: 'end' },
+      // Boot b2 began stopped where b1 left off (docs/protocol.md "Restore"): its first event
+      // is at b1's last instant, its later ones that much later on its own time line.
+      { t: 6000, type: 'resume' },
+      { t: 7000, type: 'press', side: 'black' },
+      { t: 7000, type: 'end' },
     ]);
     expect(setupLine(presetTimeControl('armageddon'))).toBe('{"type":"setup","white":"360","black":"300","incrementTiming":"before-move"}');
     j.close();

@@ -6,8 +6,9 @@
 //    these tags; DGT LiveChess writes them);
 //  - `Clock`: the running clock, `W/h:mm:ss` or `B/h:mm:ss` (PGN supplement, "Clock" tag: only one
 //    clock runs at a time, so one tag names it); left out while no clock runs (paused, not started, over).
-// Times are computed at `nowUtcMs` from the clock's last event: the running side's time minus
-// the time since that event, never below 0; seconds are truncated as a clock display does.
+// Times are computed at `nowUtcMs` by the rule book from the game rebuilt from the journal
+// (liveClock): the running side's time with delays and the sandclock, never below 0; seconds
+// are rounded up as the clock's display does (rules/display-format.ts formatPgnClock).
 //
 // The clock does not know the moves. Movetext is the moves when the caller has them (from an
 // electronic board or the relay), each followed by `{[%clk h:mm:ss]}` from the matching press
@@ -15,9 +16,12 @@
 
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../protocol/time-control.ts';
-import type { BoardState, ClockEventRow, GameResult, GameRow, Journal } from '../journal/journal.ts';
+import type { ClockEventRow, GameResult, GameRow, Journal } from '../journal/journal.ts';
 import { findEvent, type Hall } from '../tournament/model.ts';
 import { formatPgnClock } from '../../rules/display-format.ts';
+import { basisRemainingMs, clockBasis } from '../../rules/clock-snapshot.ts';
+import { rebuildGame } from '../../rules/rebuild.ts';
+import { RESULT_MEANING } from '../../rules/vocabulary.ts';
 
 /** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
 export const clockText = formatPgnClock;
@@ -52,11 +56,9 @@ export interface PgnGame {
   comment?: string | null;
 }
 
+/** The Result tag from the vocabulary (rules/vocabulary.ts): a forfeit as the win it counts as, `0-0` for a double forfeit (docs/exports.md). */
 function pgnResult(r: GameResult | null): string {
-  if (r === '+-') return '1-0';
-  if (r === '-+') return '0-1';
-  if (r === '--') return '0-0'; // not a PGN result token; see docs/exports.md (double forfeit)
-  return r ?? '*';
+  return r === null ? '*' : RESULT_MEANING[r].pgn;
 }
 
 export function formatPgnGame(g: PgnGame): string {
@@ -106,23 +108,28 @@ export function formatPgnGame(g: PgnGame): string {
   return `${head}\n\n${lines.join('\n')}\n`;
 }
 
-/** The live clock of a board at `nowUtcMs`, from its last event. */
-export function liveClock(state: Pick<BoardState, 'last' | 'running'>, nowUtcMs: number): PgnGame['clock'] {
-  if (!state.last) return null;
-  const { whiteMs, blackMs, utcMs } = state.last;
-  const elapsed = Math.max(0, nowUtcMs - utcMs);
-  return {
-    whiteMs: state.running === 'white' ? Math.max(0, whiteMs - elapsed) : whiteMs,
-    blackMs: state.running === 'black' ? Math.max(0, blackMs - elapsed) : blackMs,
-    running: state.running,
-  };
+/**
+ * The live clock of a game at `nowUtcMs`: the game rebuilt from its journaled events through
+ * the statechart (rules/rebuild.ts), read with the rule book after the time since its last
+ * event (the running side's time with delays and the sandclock included). `stopped`: the
+ * game has a confirmed result, so no clock runs in the broadcast.
+ */
+export function liveClock(game: GameRow, events: readonly ClockEventRow[], nowUtcMs: number, stopped: boolean): PgnGame['clock'] {
+  const last = events.at(-1);
+  if (!last) return null;
+  const rebuilt = rebuildGame(game.timeControlValue, events);
+  const basis = clockBasis(rebuilt.state, rebuilt.at);
+  const running = !stopped && basis.running ? rebuilt.state.turn : null;
+  const elapsed = running === null ? 0 : Math.max(0, nowUtcMs - last.utcMs);
+  const at = running === null ? { ...basis, running: false } : basis;
+  return { whiteMs: basisRemainingMs(at, 'white', elapsed), blackMs: basisRemainingMs(at, 'black', elapsed), running };
 }
 
 function termination(game: GameRow): string | null {
   if (game.result === null || game.confirmedBy === null) return null;
   if (game.how === 'flag') return 'time forfeit';
   // PGN §9.8.1 "rules infraction": administratively adjudicated as a loss (e.g. FIDE Laws 6.7.1 lateness).
-  if (game.result === '+-' || game.result === '-+' || game.result === '--') return 'rules infraction';
+  if (RESULT_MEANING[game.result].forfeit) return 'rules infraction';
   return 'normal';
 }
 
@@ -148,16 +155,12 @@ export interface RoundPgnOptions {
  */
 export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: number, opts: RoundPgnOptions): string {
   const event = findEvent(hall, eventId);
-  const states = new Map(journal.boardStates(event.id).map((s) => [s.game.gameId, s]));
   const games = journal.gamesByRound(event.id, round);
   return games
     .map((game) => {
       const white = event.players.find((p) => p.rank === game.whiteRank);
       const black = event.players.find((p) => p.rank === game.blackRank);
       const events = journal.eventsByGame(game.gameId);
-      const last = events.at(-1) ?? null;
-      const state = states.get(game.gameId);
-      const running = state ? state.running : null;
       const confirmed = game.confirmedBy !== null ? game.result : null;
       const startedAt = events.find((e) => e.type === 'started')?.utcMs ?? game.earliestStartUtcMs ?? game.createdUtcMs;
       const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
@@ -180,7 +183,7 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
         whiteTeam: game.whiteTeam,
         blackTeam: game.blackTeam,
         termination: termination(game),
-        clock: last ? liveClock({ last, running: confirmed === null ? running : null }, opts.nowUtcMs) : null,
+        clock: liveClock(game, events, opts.nowUtcMs, confirmed !== null || game.result !== null),
         moves: san.map((m, i) => {
           const side: Side = i % 2 === 0 ? 'white' : 'black';
           return { san: m, clockMs: clocks.get(`${side}:${Math.floor(i / 2) + 1}`) ?? null };

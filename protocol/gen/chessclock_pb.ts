@@ -1,4 +1,4 @@
-// The clock ⇄ host wire contract, protocol version 1.1 (docs/protocol.md is the spec).
+// The clock ⇄ host wire contract, protocol version 1.2 (docs/protocol.md is the spec).
 //
 // Every SLIP frame carries exactly one Envelope. Compatibility rules (proto3):
 //  - never renumber or retype a field; retire numbers with `reserved`;
@@ -25,7 +25,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chessclock.proto.
  */
 export const file_chessclock: GenFile = /*@__PURE__*/
-  fileDesc("ChBjaGVzc2Nsb2NrLnByb3RvEg1jaGVzc2Nsb2NrLnYxIqMECghFbnZlbG9wZRILCgNzZXEYASABKA0SCwoDYWNrGAIgASgNEjAKC2Nsb2NrX2V2ZW50GAMgASgLMhkuY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50SAASJwoGc3RhdHVzGAQgASgLMhUuY2hlc3NjbG9jay52MS5TdGF0dXNIABImCghhY2tfb25seRgFIAEoCzISLmNoZXNzY2xvY2sudjEuQWNrSAASMgoMc3luY19yZXF1ZXN0GAYgASgLMhouY2hlc3NjbG9jay52MS5TeW5jUmVxdWVzdEgAEjQKDXN5bmNfcmVzcG9uc2UYByABKAsyGy5jaGVzc2Nsb2NrLnYxLlN5bmNSZXNwb25zZUgAEikKB2NvbW1hbmQYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbW1hbmRIABIlCgVoZWxsbxgJIAEoCzIULmNoZXNzY2xvY2sudjEuSGVsbG9IABIsCgloZWxsb19hY2sYCiABKAsyFy5jaGVzc2Nsb2NrLnYxLkhlbGxvQWNrSAASLQoJY29uZmlndXJlGAsgASgLMhguY2hlc3NjbG9jay52MS5Db25maWd1cmVIABI0Cg1jb25maWd1cmVfYWNrGAwgASgLMhsuY2hlc3NjbG9jay52MS5Db25maWd1cmVBY2tIABIjCgRuYWNrGA0gASgLMhMuY2hlc3NjbG9jay52MS5OYWNrSABCBgoEYm9keSKQBQoKQ2xvY2tFdmVudBIsCgRraW5kGAEgASgOMh4uY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50LktpbmQSIQoEc2lkZRgCIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRINCgVhdF9tcxgDIAEoDRITCgttb3ZlX251bWJlchgEIAEoDRIQCgh3aGl0ZV9tcxgFIAEoDRIQCghibGFja19tcxgGIAEoDRIqCgZzdGF0dXMYByABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhEKCWFkanVzdF9tcxgIIAEoERIPCgdwZW5hbHR5GAkgASgIEikKBnJlc3VsdBgKIAEoDjIZLmNoZXNzY2xvY2sudjEuR2FtZVJlc3VsdBISCgpieV9hcmJpdGVyGAsgASgIEg4KBnBlcmlvZBgMIAEoDRIVCg1pbGxlZ2FsX21vdmVzGA0gASgNEhoKEnNlc3Npb25fZWxhcHNlZF9tcxgOIAEoDRIUCgxpbmNyZW1lbnRfbXMYDyABKA0igAIKBEtpbmQSDgoKS0lORF9NT1ZFRBAAEhAKDEtJTkRfU1RBUlRFRBABEg0KCUtJTkRfRkxBRxACEhAKDEtJTkRfRk9SRkVJVBADEg8KC0tJTkRfUEFVU0VEEAQSEAoMS0lORF9SRVNVTUVEEAUSEQoNS0lORF9BREpVU1RFRBAGEhAKDEtJTkRfQVJSSVZFRBAHEhcKE0tJTkRfUkVTVUxUX0VOVEVSRUQQCBISCg5LSU5EX01PVkVTX1NFVBAJEhMKD0tJTkRfVEFLRU5fQkFDSxAKEhMKD0tJTkRfUkVJTlNUQVRFRBALEhYKEktJTkRfSU5DUkVNRU5UX1NFVBAMIpQCCgZTdGF0dXMSDQoFYXRfbXMYASABKA0SEAoId2hpdGVfbXMYAiABKA0SEAoIYmxhY2tfbXMYAyABKA0SIQoEdHVybhgEIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIqCgZzdGF0dXMYBSABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhMKC3doaXRlX21vdmVzGAYgASgNEhMKC2JsYWNrX21vdmVzGAcgASgNEhwKD2JhdHRlcnlfcGVyY2VudBgIIAEoDUgAiAEBEhUKDWRpc3BsYXlfd2hpdGUYCSABKAkSFQoNZGlzcGxheV9ibGFjaxgKIAEoCUISChBfYmF0dGVyeV9wZXJjZW50IgUKA0FjayIcCgtTeW5jUmVxdWVzdBINCgV0MV9tcxgBIAEoDSI7CgxTeW5jUmVzcG9uc2USDQoFdDFfbXMYASABKA0SDQoFdDJfbXMYAiABKA0SDQoFdDNfbXMYAyABKA0itgMKB0NvbW1hbmQSKQoEa2luZBgBIAEoDjIbLmNoZXNzY2xvY2sudjEuQ29tbWFuZC5LaW5kEiEKBHNpZGUYAiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSCgoCbXMYAyABKBESDQoFbW92ZXMYBCABKA0SKQoGcmVzdWx0GAUgASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhoKEnNlc3Npb25fZWxhcHNlZF9tcxgGIAEoDSL6AQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDgoKS0lORF9TVEFSVBABEg4KCktJTkRfUEFVU0UQAhIPCgtLSU5EX1JFU1VNRRADEg8KC0tJTkRfQURKVVNUEAQSEAoMS0lORF9QRU5BTFRZEAUSEgoOS0lORF9TRVRfTU9WRVMQBhIRCg1LSU5EX05FV19HQU1FEAcSFQoRS0lORF9FTlRFUl9SRVNVTFQQCBIPCgtLSU5EX0FSUklWRRAJEhEKDUtJTkRfVEFLRUJBQ0sQChISCg5LSU5EX1JFSU5TVEFURRALEhIKDktJTkRfSU5DUkVNRU5UEAwisgEKBUhlbGxvEhEKCXNlcmlhbF9pZBgBIAEoCRIYChBmaXJtd2FyZV92ZXJzaW9uGAIgASgJEhYKDnByb3RvY29sX21ham9yGAMgASgNEhYKDnByb3RvY29sX21pbm9yGAQgASgNEg8KB2Jvb3RfaWQYBSABKAcSFAoMY2FwYWJpbGl0aWVzGAYgAygJEhEKCWZpcnN0X3NlcRgHIAEoDRISCgpzZXNzaW9uX2lkGAggASgHIpQBCghIZWxsb0FjaxIWCg5wcm90b2NvbF9tYWpvchgBIAEoDRIWCg5wcm90b2NvbF9taW5vchgCIAEoDRIQCghhY2NlcHRlZBgDIAEoCBIOCgZyZWFzb24YBCABKAkSEQoJZmlyc3Rfc2VxGAUgASgNEhIKCnNlc3Npb25faWQYBiABKAcSDwoHYm9vdF9pZBgHIAEoByJ9CgVTdGFnZRINCgVtb3ZlcxgBIAEoDRIPCgdiYXNlX21zGAIgASgNEhQKDGluY3JlbWVudF9tcxgDIAEoDRIQCghkZWxheV9tcxgEIAEoDRIsCgpkZWxheV9tb2RlGAUgASgOMhguY2hlc3NjbG9jay52MS5EZWxheU1vZGUiRgoLU2lkZUNvbnRyb2wSJAoGc3RhZ2VzGAEgAygLMhQuY2hlc3NjbG9jay52MS5TdGFnZRIRCglzYW5kY2xvY2sYAiABKAgitwIKCUNvbmZpZ3VyZRIPCgdnYW1lX2lkGAEgASgJEg0KBWV2ZW50GAIgASgJEg0KBXJvdW5kGAMgASgJEg0KBWJvYXJkGAQgASgJEhQKDHdoaXRlX3BsYXllchgFIAEoCRIUCgxibGFja19wbGF5ZXIYBiABKAkSKQoFd2hpdGUYByABKAsyGi5jaGVzc2Nsb2NrLnYxLlNpZGVDb250cm9sEikKBWJsYWNrGAggASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIcCg9kZWZhdWx0X3RpbWVfbXMYCSABKA1IAIgBARI4ChBpbmNyZW1lbnRfdGltaW5nGAogASgOMh4uY2hlc3NjbG9jay52MS5JbmNyZW1lbnRUaW1pbmdCEgoQX2RlZmF1bHRfdGltZV9tcyIfCgxDb25maWd1cmVBY2sSDwoHZ2FtZV9pZBgBIAEoCSLkAQoETmFjaxITCgtyZWZ1c2VkX3NlcRgBIAEoDRImCgRjb2RlGAIgASgOMhguY2hlc3NjbG9jay52MS5OYWNrLkNvZGUSDgoGcmVhc29uGAMgASgJIo4BCgRDb2RlEhQKEENPREVfVU5TUEVDSUZJRUQQABIcChhDT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QARIQCgxDT0RFX0lOVkFMSUQQAhIaChZDT0RFX0JBRF9DT05GSUdVUkFUSU9OEAMSEAoMQ09ERV9OT1RfTk9XEAQSEgoOQ09ERV9OT1RfUkVBRFkQBSo8CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIOCgpTSURFX1dISVRFEAESDgoKU0lERV9CTEFDSxACKo4BCgtDbG9ja1N0YXR1cxIYChRDTE9DS19TVEFUVVNfUlVOTklORxAAEhYKEkNMT0NLX1NUQVRVU19SRUFEWRABEhcKE0NMT0NLX1NUQVRVU19QQVVTRUQQAhIYChRDTE9DS19TVEFUVVNfRkxBR0dFRBADEhoKFkNMT0NLX1NUQVRVU19GT1JGRUlURUQQBCpwCgpHYW1lUmVzdWx0EhQKEEdBTUVfUkVTVUxUX05PTkUQABIaChZHQU1FX1JFU1VMVF9XSElURV9XSU5TEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhoKFkdBTUVfUkVTVUxUX0JMQUNLX1dJTlMQAyo8CglEZWxheU1vZGUSFQoRREVMQVlfTU9ERV9TSU1QTEUQABIYChRERUxBWV9NT0RFX0JST05TVEVJThABKlQKD0luY3JlbWVudFRpbWluZxIgChxJTkNSRU1FTlRfVElNSU5HX0JFRk9SRV9NT1ZFEAASHwobSU5DUkVNRU5UX1RJTUlOR19BRlRFUl9NT1ZFEAFiBnByb3RvMw");
+  fileDesc("ChBjaGVzc2Nsb2NrLnByb3RvEg1jaGVzc2Nsb2NrLnYxIvMECghFbnZlbG9wZRILCgNzZXEYASABKA0SCwoDYWNrGAIgASgNEjAKC2Nsb2NrX2V2ZW50GAMgASgLMhkuY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50SAASJwoGc3RhdHVzGAQgASgLMhUuY2hlc3NjbG9jay52MS5TdGF0dXNIABImCghhY2tfb25seRgFIAEoCzISLmNoZXNzY2xvY2sudjEuQWNrSAASMgoMc3luY19yZXF1ZXN0GAYgASgLMhouY2hlc3NjbG9jay52MS5TeW5jUmVxdWVzdEgAEjQKDXN5bmNfcmVzcG9uc2UYByABKAsyGy5jaGVzc2Nsb2NrLnYxLlN5bmNSZXNwb25zZUgAEikKB2NvbW1hbmQYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbW1hbmRIABIlCgVoZWxsbxgJIAEoCzIULmNoZXNzY2xvY2sudjEuSGVsbG9IABIsCgloZWxsb19hY2sYCiABKAsyFy5jaGVzc2Nsb2NrLnYxLkhlbGxvQWNrSAASLQoJY29uZmlndXJlGAsgASgLMhguY2hlc3NjbG9jay52MS5Db25maWd1cmVIABI0Cg1jb25maWd1cmVfYWNrGAwgASgLMhsuY2hlc3NjbG9jay52MS5Db25maWd1cmVBY2tIABIjCgRuYWNrGA0gASgLMhMuY2hlc3NjbG9jay52MS5OYWNrSAASIwoEaGVsZBgQIAEoCzITLmNoZXNzY2xvY2sudjEuSGVsZEgAEikKB3Jlc3RvcmUYESABKAsyFi5jaGVzc2Nsb2NrLnYxLlJlc3RvcmVIAEIGCgRib2R5IqMFCgpDbG9ja0V2ZW50EiwKBGtpbmQYASABKA4yHi5jaGVzc2Nsb2NrLnYxLkNsb2NrRXZlbnQuS2luZBIhCgRzaWRlGAIgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEg0KBWF0X21zGAMgASgNEhMKC21vdmVfbnVtYmVyGAQgASgNEhAKCHdoaXRlX21zGAUgASgNEhAKCGJsYWNrX21zGAYgASgNEioKBnN0YXR1cxgHIAEoDjIaLmNoZXNzY2xvY2sudjEuQ2xvY2tTdGF0dXMSEQoJYWRqdXN0X21zGAggASgREg8KB3BlbmFsdHkYCSABKAgSKQoGcmVzdWx0GAogASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhIKCmJ5X2FyYml0ZXIYCyABKAgSDgoGcGVyaW9kGAwgASgNEhUKDWlsbGVnYWxfbW92ZXMYDSABKA0SGgoSc2Vzc2lvbl9lbGFwc2VkX21zGA4gASgNEhQKDGluY3JlbWVudF9tcxgPIAEoDSKTAgoES2luZBIOCgpLSU5EX01PVkVEEAASEAoMS0lORF9TVEFSVEVEEAESDQoJS0lORF9GTEFHEAISEAoMS0lORF9GT1JGRUlUEAMSDwoLS0lORF9QQVVTRUQQBBIQCgxLSU5EX1JFU1VNRUQQBRIRCg1LSU5EX0FESlVTVEVEEAYSEAoMS0lORF9BUlJJVkVEEAcSFwoTS0lORF9SRVNVTFRfRU5URVJFRBAIEhIKDktJTkRfTU9WRVNfU0VUEAkSEwoPS0lORF9UQUtFTl9CQUNLEAoSEwoPS0lORF9SRUlOU1RBVEVEEAsSFgoSS0lORF9JTkNSRU1FTlRfU0VUEAwSEQoNS0lORF9SRVNUT1JFRBANIpQCCgZTdGF0dXMSDQoFYXRfbXMYASABKA0SEAoId2hpdGVfbXMYAiABKA0SEAoIYmxhY2tfbXMYAyABKA0SIQoEdHVybhgEIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIqCgZzdGF0dXMYBSABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhMKC3doaXRlX21vdmVzGAYgASgNEhMKC2JsYWNrX21vdmVzGAcgASgNEhwKD2JhdHRlcnlfcGVyY2VudBgIIAEoDUgAiAEBEhUKDWRpc3BsYXlfd2hpdGUYCSABKAkSFQoNZGlzcGxheV9ibGFjaxgKIAEoCUISChBfYmF0dGVyeV9wZXJjZW50IgUKA0FjayIcCgtTeW5jUmVxdWVzdBINCgV0MV9tcxgBIAEoDSI7CgxTeW5jUmVzcG9uc2USDQoFdDFfbXMYASABKA0SDQoFdDJfbXMYAiABKA0SDQoFdDNfbXMYAyABKA0ixQMKB0NvbW1hbmQSKQoEa2luZBgBIAEoDjIbLmNoZXNzY2xvY2sudjEuQ29tbWFuZC5LaW5kEiEKBHNpZGUYAiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSCgoCbXMYAyABKBESDQoFbW92ZXMYBCABKA0SKQoGcmVzdWx0GAUgASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhoKEnNlc3Npb25fZWxhcHNlZF9tcxgGIAEoDSKJAgoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDgoKS0lORF9TVEFSVBABEg4KCktJTkRfUEFVU0UQAhIPCgtLSU5EX1JFU1VNRRADEg8KC0tJTkRfQURKVVNUEAQSEAoMS0lORF9QRU5BTFRZEAUSEgoOS0lORF9TRVRfTU9WRVMQBhIRCg1LSU5EX05FV19HQU1FEAcSFQoRS0lORF9FTlRFUl9SRVNVTFQQCBIPCgtLSU5EX0FSUklWRRAJEhEKDUtJTkRfVEFLRUJBQ0sQChISCg5LSU5EX1JFSU5TVEFURRALEhIKDktJTkRfSU5DUkVNRU5UEAwSDQoJS0lORF9IT0xEEA0isgEKBUhlbGxvEhEKCXNlcmlhbF9pZBgBIAEoCRIYChBmaXJtd2FyZV92ZXJzaW9uGAIgASgJEhYKDnByb3RvY29sX21ham9yGAMgASgNEhYKDnByb3RvY29sX21pbm9yGAQgASgNEg8KB2Jvb3RfaWQYBSABKAcSFAoMY2FwYWJpbGl0aWVzGAYgAygJEhEKCWZpcnN0X3NlcRgHIAEoDRISCgpzZXNzaW9uX2lkGAggASgHIpQBCghIZWxsb0FjaxIWCg5wcm90b2NvbF9tYWpvchgBIAEoDRIWCg5wcm90b2NvbF9taW5vchgCIAEoDRIQCghhY2NlcHRlZBgDIAEoCBIOCgZyZWFzb24YBCABKAkSEQoJZmlyc3Rfc2VxGAUgASgNEhIKCnNlc3Npb25faWQYBiABKAcSDwoHYm9vdF9pZBgHIAEoByJ9CgVTdGFnZRINCgVtb3ZlcxgBIAEoDRIPCgdiYXNlX21zGAIgASgNEhQKDGluY3JlbWVudF9tcxgDIAEoDRIQCghkZWxheV9tcxgEIAEoDRIsCgpkZWxheV9tb2RlGAUgASgOMhguY2hlc3NjbG9jay52MS5EZWxheU1vZGUiRgoLU2lkZUNvbnRyb2wSJAoGc3RhZ2VzGAEgAygLMhQuY2hlc3NjbG9jay52MS5TdGFnZRIRCglzYW5kY2xvY2sYAiABKAgitwIKCUNvbmZpZ3VyZRIPCgdnYW1lX2lkGAEgASgJEg0KBWV2ZW50GAIgASgJEg0KBXJvdW5kGAMgASgJEg0KBWJvYXJkGAQgASgJEhQKDHdoaXRlX3BsYXllchgFIAEoCRIUCgxibGFja19wbGF5ZXIYBiABKAkSKQoFd2hpdGUYByABKAsyGi5jaGVzc2Nsb2NrLnYxLlNpZGVDb250cm9sEikKBWJsYWNrGAggASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIcCg9kZWZhdWx0X3RpbWVfbXMYCSABKA1IAIgBARI4ChBpbmNyZW1lbnRfdGltaW5nGAogASgOMh4uY2hlc3NjbG9jay52MS5JbmNyZW1lbnRUaW1pbmdCEgoQX2RlZmF1bHRfdGltZV9tcyIfCgxDb25maWd1cmVBY2sSDwoHZ2FtZV9pZBgBIAEoCSLkAQoETmFjaxITCgtyZWZ1c2VkX3NlcRgBIAEoDRImCgRjb2RlGAIgASgOMhguY2hlc3NjbG9jay52MS5OYWNrLkNvZGUSDgoGcmVhc29uGAMgASgJIo4BCgRDb2RlEhQKEENPREVfVU5TUEVDSUZJRUQQABIcChhDT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QARIQCgxDT0RFX0lOVkFMSUQQAhIaChZDT0RFX0JBRF9DT05GSUdVUkFUSU9OEAMSEAoMQ09ERV9OT1RfTk9XEAQSEgoOQ09ERV9OT1RfUkVBRFkQBSK+AQoMU2lkZVNuYXBzaG90EhMKC2NyZWRpdGVkX21zGAEgASgNEhIKCmNoYXJnZWRfbXMYAiABKA0SDQoFbW92ZXMYAyABKA0SDgoGcGVyaW9kGAQgASgNEhcKD2NyZWRpdGVkX3BlcmlvZBgFIAEoDRIPCgdwcmVzZW50GAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIVCg1pbGxlZ2FsX21vdmVzGAggASgNEhIKCmFyYml0ZXJfbXMYCSABKBEi1AEKDFVuZG9TbmFwc2hvdBIhCgR0dXJuGAEgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEhYKDnR1cm5fYWN0aXZlX21zGAIgASgNEiEKBGZsYWcYAyABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSKgoFd2hpdGUYBCABKAsyGy5jaGVzc2Nsb2NrLnYxLlNpZGVTbmFwc2hvdBIqCgVibGFjaxgFIAEoCzIbLmNoZXNzY2xvY2sudjEuU2lkZVNuYXBzaG90Eg4KBmFnb19tcxgGIAEoDSKMAwoNQ2xvY2tTbmFwc2hvdBIqCgZzdGF0dXMYASABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEiEKBHR1cm4YAiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSKgoFd2hpdGUYAyABKAsyGy5jaGVzc2Nsb2NrLnYxLlNpZGVTbmFwc2hvdBIqCgVibGFjaxgEIAEoCzIbLmNoZXNzY2xvY2sudjEuU2lkZVNuYXBzaG90EhYKDnR1cm5fYWN0aXZlX21zGAUgASgNEiEKBGZsYWcYBiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSDwoHc3RhcnRlZBgHIAEoCBIWCg5zaW5jZV9zdGFydF9tcxgIIAEoDRIaChJleHRyYV9pbmNyZW1lbnRfbXMYCSABKA0SKQoGcmVzdWx0GAogASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EikKBHVuZG8YCyADKAsyGy5jaGVzc2Nsb2NrLnYxLlVuZG9TbmFwc2hvdCJWCgRIZWxkEg8KB2dhbWVfaWQYASABKAkSDQoFYXRfbXMYAiABKA0SLgoIc25hcHNob3QYAyABKAsyHC5jaGVzc2Nsb2NrLnYxLkNsb2NrU25hcHNob3QiSgoHUmVzdG9yZRIPCgdnYW1lX2lkGAEgASgJEi4KCHNuYXBzaG90GAIgASgLMhwuY2hlc3NjbG9jay52MS5DbG9ja1NuYXBzaG90KjwKBFNpZGUSFAoQU0lERV9VTlNQRUNJRklFRBAAEg4KClNJREVfV0hJVEUQARIOCgpTSURFX0JMQUNLEAIqjgEKC0Nsb2NrU3RhdHVzEhgKFENMT0NLX1NUQVRVU19SVU5OSU5HEAASFgoSQ0xPQ0tfU1RBVFVTX1JFQURZEAESFwoTQ0xPQ0tfU1RBVFVTX1BBVVNFRBACEhgKFENMT0NLX1NUQVRVU19GTEFHR0VEEAMSGgoWQ0xPQ0tfU1RBVFVTX0ZPUkZFSVRFRBAEKnAKCkdhbWVSZXN1bHQSFAoQR0FNRV9SRVNVTFRfTk9ORRAAEhoKFkdBTUVfUkVTVUxUX1dISVRFX1dJTlMQARIUChBHQU1FX1JFU1VMVF9EUkFXEAISGgoWR0FNRV9SRVNVTFRfQkxBQ0tfV0lOUxADKjwKCURlbGF5TW9kZRIVChFERUxBWV9NT0RFX1NJTVBMRRAAEhgKFERFTEFZX01PREVfQlJPTlNURUlOEAEqVAoPSW5jcmVtZW50VGltaW5nEiAKHElOQ1JFTUVOVF9USU1JTkdfQkVGT1JFX01PVkUQABIfChtJTkNSRU1FTlRfVElNSU5HX0FGVEVSX01PVkUQAWIGcHJvdG8z");
 
 /**
  * One frame's content. `seq`/`ack` belong to the session layer (docs/protocol.md, "Session").
@@ -116,12 +116,26 @@ export type Envelope = Message<"chessclock.v1.Envelope"> & {
     case: "configureAck";
   } | {
     /**
-     * 14–15 are kept free for future hot messages (one-byte tags).
-     *
      * @generated from field: chessclock.v1.Nack nack = 13;
      */
     value: Nack;
     case: "nack";
+  } | {
+    /**
+     * 14–15 are kept free for future hot messages (one-byte tags).
+     * Since 1.2 (docs/protocol.md, "Restore"): the clock's own game, answering Command HOLD,
+     * and the journal's game, for the clock to load stopped.
+     *
+     * @generated from field: chessclock.v1.Held held = 16;
+     */
+    value: Held;
+    case: "held";
+  } | {
+    /**
+     * @generated from field: chessclock.v1.Restore restore = 17;
+     */
+    value: Restore;
+    case: "restore";
   } | { case: undefined; value?: undefined };
 };
 
@@ -338,6 +352,13 @@ export enum ClockEvent_Kind {
    * @generated from enum value: KIND_INCREMENT_SET = 12;
    */
   INCREMENT_SET = 12,
+
+  /**
+   * Since 1.2: the clock loaded the host's Restore; it stands stopped (times = the restored ones).
+   *
+   * @generated from enum value: KIND_RESTORED = 13;
+   */
+  RESTORED = 13,
 }
 
 /**
@@ -621,6 +642,14 @@ export enum Command_Kind {
    * @generated from enum value: KIND_INCREMENT = 12;
    */
   INCREMENT = 12,
+
+  /**
+   * Since 1.2: stop for a restore. A running clock pauses (a PAUSED event); then the clock
+   * answers with a sequenced Held, which follows every event still in its outbox.
+   *
+   * @generated from enum value: KIND_HOLD = 13;
+   */
+  HOLD = 13,
 }
 
 /**
@@ -986,6 +1015,253 @@ export enum Nack_Code {
  */
 export const Nack_CodeSchema: GenEnum<Nack_Code> = /*@__PURE__*/
   enumDesc(file_chessclock, 13, 0);
+
+/**
+ * Since 1.2. One side of a stopped clock's state (rules/clock-core.ts SideState).
+ *
+ * @generated from message chessclock.v1.SideSnapshot
+ */
+export type SideSnapshot = Message<"chessclock.v1.SideSnapshot"> & {
+  /**
+   * Everything credited (base, increments, bonuses, adjustments) and charged, ms.
+   *
+   * @generated from field: uint32 credited_ms = 1;
+   */
+  creditedMs: number;
+
+  /**
+   * @generated from field: uint32 charged_ms = 2;
+   */
+  chargedMs: number;
+
+  /**
+   * @generated from field: uint32 moves = 3;
+   */
+  moves: number;
+
+  /**
+   * 0-based: the period the side's next move is played in, and the latest one credited.
+   *
+   * @generated from field: uint32 period = 4;
+   */
+  period: number;
+
+  /**
+   * @generated from field: uint32 credited_period = 5;
+   */
+  creditedPeriod: number;
+
+  /**
+   * @generated from field: bool present = 6;
+   */
+  present: boolean;
+
+  /**
+   * @generated from field: bool forfeited = 7;
+   */
+  forfeited: boolean;
+
+  /**
+   * @generated from field: uint32 illegal_moves = 8;
+   */
+  illegalMoves: number;
+
+  /**
+   * The sum of the arbiter's changes to this side (adjustments, penalties), ms.
+   *
+   * @generated from field: sint32 arbiter_ms = 9;
+   */
+  arbiterMs: number;
+};
+
+/**
+ * Describes the message chessclock.v1.SideSnapshot.
+ * Use `create(SideSnapshotSchema)` to create a new message.
+ */
+export const SideSnapshotSchema: GenMessage<SideSnapshot> = /*@__PURE__*/
+  messageDesc(file_chessclock, 14);
+
+/**
+ * Since 1.2. The clock as it stood at an annulable press (FIDE Laws 7.5.1).
+ *
+ * @generated from message chessclock.v1.UndoSnapshot
+ */
+export type UndoSnapshot = Message<"chessclock.v1.UndoSnapshot"> & {
+  /**
+   * @generated from field: chessclock.v1.Side turn = 1;
+   */
+  turn: Side;
+
+  /**
+   * @generated from field: uint32 turn_active_ms = 2;
+   */
+  turnActiveMs: number;
+
+  /**
+   * @generated from field: chessclock.v1.Side flag = 3;
+   */
+  flag: Side;
+
+  /**
+   * @generated from field: chessclock.v1.SideSnapshot white = 4;
+   */
+  white?: SideSnapshot | undefined;
+
+  /**
+   * @generated from field: chessclock.v1.SideSnapshot black = 5;
+   */
+  black?: SideSnapshot | undefined;
+
+  /**
+   * How long before the snapshot the press was made.
+   *
+   * @generated from field: uint32 ago_ms = 6;
+   */
+  agoMs: number;
+};
+
+/**
+ * Describes the message chessclock.v1.UndoSnapshot.
+ * Use `create(UndoSnapshotSchema)` to create a new message.
+ */
+export const UndoSnapshotSchema: GenMessage<UndoSnapshot> = /*@__PURE__*/
+  messageDesc(file_chessclock, 15);
+
+/**
+ * Since 1.2. A stopped clock's whole game state (rules/clock-snapshot.ts): durations, not
+ * instants, so that it means the same on another clock's time line.
+ *
+ * @generated from message chessclock.v1.ClockSnapshot
+ */
+export type ClockSnapshot = Message<"chessclock.v1.ClockSnapshot"> & {
+  /**
+   * READY, PAUSED, FLAGGED or FORFEITED (never RUNNING: a running clock is paused for it).
+   *
+   * @generated from field: chessclock.v1.ClockStatus status = 1;
+   */
+  status: ClockStatus;
+
+  /**
+   * @generated from field: chessclock.v1.Side turn = 2;
+   */
+  turn: Side;
+
+  /**
+   * @generated from field: chessclock.v1.SideSnapshot white = 3;
+   */
+  white?: SideSnapshot | undefined;
+
+  /**
+   * @generated from field: chessclock.v1.SideSnapshot black = 4;
+   */
+  black?: SideSnapshot | undefined;
+
+  /**
+   * Running time already used in the current turn.
+   *
+   * @generated from field: uint32 turn_active_ms = 5;
+   */
+  turnActiveMs: number;
+
+  /**
+   * @generated from field: chessclock.v1.Side flag = 6;
+   */
+  flag: Side;
+
+  /**
+   * @generated from field: bool started = 7;
+   */
+  started: boolean;
+
+  /**
+   * FIDE Laws 6.7.1: the session began this long before the snapshot.
+   *
+   * @generated from field: uint32 since_start_ms = 8;
+   */
+  sinceStartMs: number;
+
+  /**
+   * @generated from field: uint32 extra_increment_ms = 9;
+   */
+  extraIncrementMs: number;
+
+  /**
+   * @generated from field: chessclock.v1.GameResult result = 10;
+   */
+  result: GameResult;
+
+  /**
+   * The last presses, newest first (at most 4).
+   *
+   * @generated from field: repeated chessclock.v1.UndoSnapshot undo = 11;
+   */
+  undo: UndoSnapshot[];
+};
+
+/**
+ * Describes the message chessclock.v1.ClockSnapshot.
+ * Use `create(ClockSnapshotSchema)` to create a new message.
+ */
+export const ClockSnapshotSchema: GenMessage<ClockSnapshot> = /*@__PURE__*/
+  messageDesc(file_chessclock, 16);
+
+/**
+ * Since 1.2, clock → host, sequenced: the answer to Command HOLD.
+ *
+ * @generated from message chessclock.v1.Held
+ */
+export type Held = Message<"chessclock.v1.Held"> & {
+  /**
+   * The game of the last Configure the clock took ("" = none since it was made).
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The clock's instant of the snapshot.
+   *
+   * @generated from field: uint32 at_ms = 2;
+   */
+  atMs: number;
+
+  /**
+   * @generated from field: chessclock.v1.ClockSnapshot snapshot = 3;
+   */
+  snapshot?: ClockSnapshot | undefined;
+};
+
+/**
+ * Describes the message chessclock.v1.Held.
+ * Use `create(HeldSchema)` to create a new message.
+ */
+export const HeldSchema: GenMessage<Held> = /*@__PURE__*/
+  messageDesc(file_chessclock, 17);
+
+/**
+ * Since 1.2, host → clock, sequenced: load this state, stopped, as game `game_id` (which the
+ * clock must be configured for). Answered by the envelope ack and a RESTORED event, or a Nack.
+ *
+ * @generated from message chessclock.v1.Restore
+ */
+export type Restore = Message<"chessclock.v1.Restore"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: chessclock.v1.ClockSnapshot snapshot = 2;
+   */
+  snapshot?: ClockSnapshot | undefined;
+};
+
+/**
+ * Describes the message chessclock.v1.Restore.
+ * Use `create(RestoreSchema)` to create a new message.
+ */
+export const RestoreSchema: GenMessage<Restore> = /*@__PURE__*/
+  messageDesc(file_chessclock, 18);
 
 /**
  * @generated from enum chessclock.v1.Side

@@ -1,0 +1,114 @@
+// A clock snapshot (rules/clock-snapshot.ts) in the protocol's message and back
+// (docs/protocol.md, "Restore"): the same value on both ends of the cable.
+import { create } from '@bufbuild/protobuf';
+import {
+  ClockSnapshotSchema,
+  ClockStatus as WireStatus,
+  GameResult as WireResult,
+  Side as WireSide,
+  SideSnapshotSchema,
+  UndoSnapshotSchema,
+  type ClockSnapshot as WireSnapshot,
+  type SideSnapshot as WireSideSnapshot,
+} from '../protocol/gen/chessclock_pb.ts';
+import type { Side } from '../protocol/time-control.ts';
+import type { GameResult, SideState } from './clock-core.ts';
+import type { ClockSnapshot, SnapshotStatus } from './clock-snapshot.ts';
+
+const SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
+const STATUS: Record<SnapshotStatus, WireStatus> = {
+  ready: WireStatus.READY,
+  paused: WireStatus.PAUSED,
+  flagged: WireStatus.FLAGGED,
+  forfeited: WireStatus.FORFEITED,
+};
+const RESULT: Record<GameResult, WireResult> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+
+const sideOf = (s: WireSide): Side | null => (s === WireSide.WHITE ? 'white' : s === WireSide.BLACK ? 'black' : null);
+
+function sideToWire(s: SideState): WireSideSnapshot {
+  return create(SideSnapshotSchema, {
+    creditedMs: s.creditedMs,
+    chargedMs: s.chargedMs,
+    moves: s.moves,
+    period: s.period,
+    creditedPeriod: s.creditedPeriod,
+    present: s.present,
+    forfeited: s.forfeited,
+    illegalMoves: s.illegalMoves,
+    arbiterMs: s.arbiterMs,
+  });
+}
+
+function sideFromWire(s: WireSideSnapshot | undefined, where: string): SideState {
+  if (!s) throw new RangeError(`${where}: missing`);
+  return {
+    creditedMs: s.creditedMs,
+    chargedMs: s.chargedMs,
+    moves: s.moves,
+    period: s.period,
+    creditedPeriod: s.creditedPeriod,
+    present: s.present,
+    forfeited: s.forfeited,
+    illegalMoves: s.illegalMoves,
+    arbiterMs: s.arbiterMs,
+  };
+}
+
+export function snapshotToWire(snap: ClockSnapshot): WireSnapshot {
+  return create(ClockSnapshotSchema, {
+    status: STATUS[snap.status],
+    turn: SIDE[snap.turn],
+    white: sideToWire(snap.white),
+    black: sideToWire(snap.black),
+    turnActiveMs: snap.turnActiveMs,
+    flag: snap.flag ? SIDE[snap.flag] : WireSide.UNSPECIFIED,
+    started: snap.started,
+    sinceStartMs: snap.sinceStartMs,
+    extraIncrementMs: snap.extraIncrementMs,
+    result: snap.result ? RESULT[snap.result] : WireResult.NONE,
+    undo: snap.undo.map((u) =>
+      create(UndoSnapshotSchema, {
+        turn: SIDE[u.turn],
+        turnActiveMs: u.turnActiveMs,
+        flag: u.flag ? SIDE[u.flag] : WireSide.UNSPECIFIED,
+        white: sideToWire(u.white),
+        black: sideToWire(u.black),
+        agoMs: u.agoMs,
+      }),
+    ),
+  });
+}
+
+/** The snapshot of a checked message (protocol/envelope-validation.ts); throws RangeError naming the field otherwise. */
+export function snapshotFromWire(w: WireSnapshot, where = 'snapshot'): ClockSnapshot {
+  const status = (Object.keys(STATUS) as SnapshotStatus[]).find((k) => STATUS[k] === w.status);
+  if (!status) throw new RangeError(`${where}.status: ${WireStatus[w.status] ?? w.status} is not a stopped clock's status`);
+  const turn = sideOf(w.turn);
+  if (!turn) throw new RangeError(`${where}.turn: missing`);
+  const result = (Object.keys(RESULT) as GameResult[]).find((k) => RESULT[k] === w.result) ?? null;
+  return {
+    status,
+    turn,
+    white: sideFromWire(w.white, `${where}.white`),
+    black: sideFromWire(w.black, `${where}.black`),
+    turnActiveMs: w.turnActiveMs,
+    flag: sideOf(w.flag),
+    started: w.started,
+    sinceStartMs: w.sinceStartMs,
+    extraIncrementMs: w.extraIncrementMs,
+    result,
+    undo: w.undo.map((u, i) => {
+      const t = sideOf(u.turn);
+      if (!t) throw new RangeError(`${where}.undo[${i}].turn: missing`);
+      return {
+        turn: t,
+        turnActiveMs: u.turnActiveMs,
+        flag: sideOf(u.flag),
+        white: sideFromWire(u.white, `${where}.undo[${i}].white`),
+        black: sideFromWire(u.black, `${where}.undo[${i}].black`),
+        agoMs: u.agoMs,
+      };
+    }),
+  };
+}
