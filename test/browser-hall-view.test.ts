@@ -306,6 +306,30 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
   });
 
+  it('shows on the card what a clock brought to the journal had differently, and that it waits to be resumed (docs/protocol.md "Restore")', async () => {
+    const clock = clocks.get('f-period')!;
+    // A spare clock replaced the board's clock (FIDE Laws 6.10.1); the host restored the journal's game to it.
+    host.setRestore('f-period', { utcMs: T0_UTC + 3_600_000, clockId: 'clk-spare', outcome: 'restored', differences: ['the clock held no game from this host, not game 7'], mismatches: [] });
+    await hallAt(hall.now() + 2_000);
+    clock.send({ type: 'PAUSE', at: hall.now() }); // the restored clock stands paused
+    const note = card('f-period').locator('.restore');
+    await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7 — paused: resume when play goes on');
+    expect(await note.getAttribute('data-kind')).toBe('warning');
+    await card('f-period').locator('button[data-action="resume"]').click();
+    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
+    // What differed stays on the card for the arbiter; the "resume" hint goes.
+    await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7');
+    // A clock that held exactly the journal's game is mentioned only while it waits, paused.
+    host.setRestore('f-period', { utcMs: T0_UTC + 3_700_000, clockId: 'clk-f-period', outcome: 'in-step', differences: [], mismatches: [] });
+    await hallAt(hall.now() + 1_000);
+    clock.send({ type: 'PAUSE', at: hall.now() });
+    await expect.poll(() => note.innerText()).toContain('clock clk-f-period held, matching the journal at 10:01:40 UTC — paused: resume when play goes on');
+    expect(await note.getAttribute('data-kind')).toBe('ok');
+    await card('f-period').locator('button[data-action="resume"]').click();
+    await expect.poll(() => note.isVisible()).toBe(false);
+    host.setRestore('f-period', null);
+  });
+
   it('starts one board and a whole round from the page; an API refusal shows on the card', async () => {
     await hallAt(700_000);
     await card('f-start').locator('button[data-action="start"]').click();
@@ -345,7 +369,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(await page.locator('#public-link').getAttribute('href')).toBe('public');
     const pub = await openPage(`/public?event=${encodeURIComponent(FINAL)}`, { width: 1280, height: 900 });
     await expect.poll(() => pub.locator('article.board:visible').count()).toBe(6); // the final's boards only
-    expect(await pub.locator('button, input, textarea, #token, .controls').count()).toBe(0);
+    expect(await pub.locator('button, input, textarea, #token, .controls, .restore').count()).toBe(0);
     expect(await pub.locator('#event-filter').inputValue()).toBe(FINAL);
     await expectTimes('f-period', pub);
     await expectTimes('f-start', pub);

@@ -16,6 +16,7 @@ import type {
   MatchScoreView,
   MatchView,
   PlayerView,
+  RestoreView,
   ResultView,
 } from './host-ports.ts';
 import { LiveGame } from './live-state.ts';
@@ -138,6 +139,16 @@ export class MemoryHost implements HostState, CommandSink {
     if (!board) throw new Error(`no board "${id}"`);
     const { match: _old, ...rest } = board;
     const next: BoardView = match ? { ...rest, match } : rest;
+    this.boardById.set(id, next);
+    return next;
+  }
+
+  /** Sets (or, with null, removes) the board's last restore from the journal (the real host's restore-clock.ts part). */
+  setRestore(id: string, restore: RestoreView | null): BoardView {
+    const board = this.boardById.get(id);
+    if (!board) throw new Error(`no board "${id}"`);
+    const { restore: _old, ...rest } = board;
+    const next: BoardView = restore ? { ...rest, restore } : rest;
     this.boardById.set(id, next);
     return next;
   }

@@ -175,6 +175,28 @@ function infoLine(b) {
   return b.timeControl || '';
 }
 
+/**
+ * The last time the host brought this board's clock to the journal (docs/protocol.md
+ * "Restore"): the journal won, and the arbiter sees what the clock had differently. A clock
+ * that held exactly the journal's game is mentioned only while the board waits, paused, for
+ * the arbiter to resume it. Null: nothing to say.
+ */
+function restoreLine(b) {
+  const r = b.restore;
+  if (!r || b.result) return null;
+  const at = new Date(r.utcMs).toISOString().slice(11, 19);
+  const problems = [];
+  if (r.differences.length) problems.push(`it differed from the journal: ${r.differences.join('; ')}`);
+  if (r.mismatches.length) problems.push(`journal events the rule book does not reproduce: ${r.mismatches.join('; ')}`);
+  if (r.outcome === 'refused' || r.outcome === 'failed') {
+    return { kind: 'error', text: `clock ${r.clockId} not brought to the journal at ${at} UTC: ${r.reason || r.outcome}${problems.length ? `; ${problems.join('; ')}` : ''}` };
+  }
+  const paused = b.live && b.live.status === 'paused';
+  if (!problems.length && !paused) return null;
+  const what = r.outcome === 'restored' ? 'restored from the journal' : 'held, matching the journal';
+  return { kind: problems.length ? 'warning' : 'ok', text: `clock ${r.clockId} ${what} at ${at} UTC${problems.length ? `; ${problems.join('; ')}` : ''}${paused ? ' — paused: resume when play goes on' : ''}` };
+}
+
 function sideRow(side) {
   const row = el('div', `side ${side}`);
   // Under the name: move counter and period ("#41 · P2"), then a late player's default time.
@@ -243,6 +265,7 @@ function cardFor(b) {
     const head = el('header');
     head.append(el('span', 'label'), el('span', 'status'));
     card.append(head, el('div', 'match'), sideRow('white'), sideRow('black'), el('div', 'flags'), el('div', 'result'));
+    if (!PUBLIC) card.append(Object.assign(el('div', 'restore'), { role: 'note', hidden: true }));
     if (!PUBLIC) {
       const footer = controls();
       footer.addEventListener('click', (ev) => {
@@ -296,6 +319,11 @@ function renderBoard(b) {
   setText(flagLineEl, flagLine(b));
   flagLineEl.hidden = flags.length === 0;
   if (!PUBLIC) {
+    const note = restoreLine(b);
+    const restoreEl = card.querySelector('.restore');
+    setText(restoreEl, note ? note.text : '');
+    restoreEl.hidden = note === null;
+    restoreEl.dataset.kind = note ? note.kind : '';
     const pending = !!b.result && !b.resultConfirmed;
     card.querySelector('button[data-action="confirm"]').disabled = !pending;
     // Entering a result over one already there is a correction (journaled with the previous one).
