@@ -138,20 +138,20 @@ describe('journal', () => {
     expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
   });
 
-  it('board state: latest event and whose clock runs (White first; a press starts the other clock)', () => {
+  it('board state: each board\'s newest game and its latest event (whose clock runs is the rule book\'s: host/api/live-state.ts)', () => {
     const j = journal();
     newGame(j);
     newGame(j, { board: 2, clockId: 'C2', white: 'A', black: 'B' });
     j.append(ev(0, { type: 'started', side: null, move: null }));
-    j.append(ev(1)); // White moved → Black runs
+    j.append(ev(1));
     j.append(ev(0, { clockId: 'C2', type: 'started', side: null, move: null }));
     const states = j.boardStates('slo-w-2007');
-    expect(states.map((s) => [s.board, s.last?.type, s.running])).toEqual([
-      [1, 'moved', 'black'],
-      [2, 'started', 'white'],
+    expect(states.map((s) => [s.board, s.last?.type])).toEqual([
+      [1, 'moved'],
+      [2, 'started'],
     ]);
     j.append(ev(2, { type: 'paused', side: null }));
-    expect(j.boardStates()[0].running).toBeNull();
+    expect(j.boardStates()[0].last?.type).toBe('paused');
   });
 
   it('results: a clock result needs both players\' confirmation; the arbiter must confirm before export', () => {

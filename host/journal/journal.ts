@@ -286,9 +286,6 @@ export class Journal {
       gamesByMatch: db.prepare('SELECT * FROM games WHERE match_id = ? ORDER BY game_no'),
       eventsByGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
       lastEventOfGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
-      lastMoveOfGame: db.prepare(
-        `${ORDERED_EVENTS} AND e.type = 'moved' ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`,
-      ),
       eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? ORDER BY id LIMIT ?'),
       currentGames: db.prepare(`
         SELECT g.* FROM games g
@@ -755,7 +752,7 @@ export class Journal {
       const game = toGame(r);
       const lastRow = this.stmt.lastEventOfGame.get({ gameId: game.gameId }) as Row | undefined;
       const last = lastRow ? toEvent(lastRow) : null;
-      return { event: game.event, round: game.round, board: game.board, game, last, running: this.running(game, last) };
+      return { event: game.event, round: game.round, board: game.board, game, last };
     });
   }
 
@@ -763,15 +760,6 @@ export class Journal {
   currentGameOfBoard(event: string, board: number): GameRow | null {
     const r = this.stmt.currentGameOfBoard.get(event, board) as Row | undefined;
     return r ? toGame(r) : null;
-  }
-
-  private running(game: GameRow, last: ClockEventRow | null): Side | null {
-    if (!last || game.result !== null) return null;
-    // Corrections (a move counter, a take-back, a reinstatement, an increment) are made with the clock stopped.
-    if (['paused', 'flag', 'forfeit', 'result', 'moves-set', 'taken-back', 'reinstated', 'increment-set', 'restored'].includes(last.type)) return null;
-    const lastMove = this.stmt.lastMoveOfGame.get({ gameId: game.gameId }) as Row | undefined;
-    // White moves first; after a press the other side's clock runs.
-    return lastMove ? other(lastMove.side as Side) : 'white';
   }
 
   // ── clocks ──────────────────────────────────────────────────────────────────────────

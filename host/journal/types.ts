@@ -257,8 +257,6 @@ export interface BoardState {
   board: number;
   game: GameRow;
   last: ClockEventRow | null;
-  /** Whose clock runs after `last` (null: not started, paused, or finished). */
-  running: Side | null;
 }
 
 export interface ClockRow {
