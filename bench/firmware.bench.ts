@@ -8,7 +8,7 @@
 //     side: the target is 0 ms, because charges come from stamped edges, never from the
 //     display's repaint ticks.
 import type { EventEmitter } from 'node:events';
-import { mulberry32 } from '../protocol/testing/prng.ts';
+import { mulberry32 } from '../protocol/prng.ts';
 import { parsePgnTimeControl, presetTimeControl, timeControl } from '../protocol/time-control.ts';
 import { logNormalMs } from '../simulator/player-script.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';

@@ -5,18 +5,18 @@
 //
 //   npm run bench -- host-api
 import WebSocket from 'ws';
-import { buildApi } from '../host/api/api.ts';
-import { MemoryHost } from '../host/api/memory-host.ts';
-import type { ClockEventRecord } from '../host/api/host-ports.ts';
+import { buildApi } from '../host/adapters/http/api.ts';
+import { MemoryHost } from '../host/app/memory-host.ts';
+import type { ClockEventRecord } from '../host/app/ports.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { MqttPublisher } from '../host/mqtt/publisher.ts';
-import { SqliteOutboxStore } from '../host/mqtt/sqlite-outbox-store.ts';
-import { startEmbeddedBroker } from '../host/mqtt/mqtt-target.ts';
-import { subscribeClockEvents } from '../host/mqtt/subscriber.ts';
+import { MqttPublisher } from '../host/adapters/mqtt/publisher.ts';
+import { SqliteOutboxStore } from '../host/adapters/mqtt/sqlite-outbox-store.ts';
+import { startEmbeddedBroker } from '../host/adapters/mqtt/mqtt-target.ts';
+import { subscribeClockEvents } from '../host/adapters/mqtt/subscriber.ts';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { Journal, type ClockEventInput } from '../host/journal/journal.ts';
+import { Journal, type ClockEventInput } from '../host/store/journal.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e6; // the bench's one monotonic clock (ms)
 

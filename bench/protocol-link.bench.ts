@@ -8,7 +8,7 @@
 import { createLink, type Link, type ReceivedMessage } from '../protocol/link.ts';
 import { monotonicNowMs, systemTime } from '../protocol/monotonic.ts';
 import { FakeTime } from '../protocol/testing/fake-time.ts';
-import { createLossyPair, type Impairment } from '../protocol/testing/lossy-pair.ts';
+import { createLossyPair, type Impairment } from '../protocol/lossy-line.ts';
 import { openPtyPair, socatAvailable } from '../protocol/pty.ts';
 import { openSerialLink } from '../protocol/session-serial.ts';
 import { ClockEvent_Kind, Side } from '../protocol/gen/chessclock_pb.ts';

@@ -3,20 +3,17 @@
 // HTTP/WebSocket API and optionally MQTT. See docs/host.md.
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import { Host } from '../host/host.ts';
-import { Journal } from '../host/journal/journal.ts';
-import { loadTournamentFile } from '../host/tournament/load.ts';
-import { findEvent } from '../host/tournament/model.ts';
-import { boardReplay, replaySummary } from '../host/export/replay-log.ts';
-import { loadPortsFile, type PortEntry } from '../host/hall/ports-file.ts';
-import { listUsbSerialPorts, openSerialLine } from '../host/bridge/serial-lines.ts';
-import { systemHostClock } from '../host/utc.ts';
-import { buildApi } from '../host/api/api.ts';
-import { parseTokenOption } from '../host/api/arbiter-tokens.ts';
-import { parseListenOption } from '../host/api/listen-option.ts';
-import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { publishHostToMqtt, startHostMqtt } from '../host/mqtt/host-mqtt.ts';
-import { parseMqttOption } from '../host/mqtt/mqtt-target.ts';
+import { Journal } from '../host/store/journal.ts';
+import { loadTournamentFile } from '../host/domain/tournament-file.ts';
+import { findEvent } from '../host/domain/model.ts';
+import { boardReplay, replaySummary } from '../host/adapters/exports/replay-log.ts';
+import { loadPortsFile, type PortEntry } from '../host/clocks/ports-file.ts';
+import { listUsbSerialPorts, openSerialLine } from '../host/clocks/serial-lines.ts';
+import { systemHostClock } from '../host/app/utc.ts';
+import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
+import { parseListenOption } from '../host/adapters/http/listen-option.ts';
+import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
+import { startHost } from '../host/start-host.ts';
 
 const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
 
@@ -120,12 +117,22 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const clock = systemHostClock();
-  const journal = new Journal(values.db, { outboxTopic: journalOutboxTopic });
   const log = (line: string) => process.stderr.write(`${new Date(clock.nowUtcMs()).toISOString()} ${line}\n`);
   const tablesBySerial = new Map(entries.filter((e) => e.serial && e.table).map((e) => [e.serial!, e.table!]));
-  const host = new Host({ journal, hall, clock, tablesBySerial, log }).start();
-
   const tableByPath = new Map(entries.filter((e) => e.path).map((e) => [e.path!, e.table]));
+  const running = await startHost({
+    journal: values.db,
+    hall,
+    clock,
+    tablesBySerial,
+    log,
+    ...(values['no-http'] ? {} : { http: { listen, tokens } }),
+    mqtt: { target: mqttTarget, onError: (e) => log(`mqtt: ${e.message}`) },
+  });
+  const { host } = running;
+  if (running.url) log(`API and dashboard on ${running.url}`);
+  if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
+
   const addPath = (path: string) => {
     if (host.lines().some((s) => s.key === path)) return;
     log(`opening ${path}`);
@@ -144,25 +151,9 @@ export async function run(args: string[]): Promise<number> {
   };
   if (!values['no-scan']) await scan();
 
-  const api = values['no-http'] ? null : await buildApi({ state: host, commands: host, exports: host, tokens, nowUtcMs: () => clock.nowUtcMs() });
-  if (api) {
-    const address = await api.listen({ host: listen.host, port: listen.port });
-    log(`API and dashboard on ${address}`);
-  }
-  const mqtt = await startHostMqtt({ target: mqttTarget, outbox: journal.outboxStore(() => clock.nowUtcMs()), onError: (e) => log(`mqtt: ${e.message}`) });
-  let stopPublishing: (() => void) | null = null;
-  if (mqtt) {
-    log(`publishing to ${mqtt.url}`);
-    stopPublishing = publishHostToMqtt(host, mqtt);
-  }
-
   await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   log('stopping');
   if (scanTimer) clearTimeout(scanTimer);
-  stopPublishing?.();
-  await api?.close();
-  await mqtt?.close();
-  await host.close();
-  journal.close();
+  await running.close();
   return 0;
 }

@@ -10,7 +10,7 @@ import { FrameDecoder, FrameParser, parseFrame, type DroppedFrame } from './fram
 import { encodeFrame, FrameEncoder, FrameTooLargeError, frameContent, slipEncode } from './frame-encoder.ts';
 import { MAX_FRAME_BYTES, SLIP_END, SLIP_ESC } from './frame-format.ts';
 import { FIXTURES } from './fixtures/frames.ts';
-import { mulberry32 } from './testing/prng.ts';
+import { mulberry32 } from './prng.ts';
 import { ClockEvent_Kind, Side, type Configure } from './gen/chessclock_pb.ts';
 
 const configureFixture = FIXTURES.find((f) => f.envelope.body.case === 'configure')!.envelope.body.value as Configure;

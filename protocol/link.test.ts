@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Duplex } from 'node:stream';
 import { createLink, LinkClosedError, type Link, type LinkOptions, type ReceivedMessage } from './link.ts';
 import { FakeTime, settle } from './testing/fake-time.ts';
-import { createLossyPair, type Impairment } from './testing/lossy-pair.ts';
+import { createLossyPair, type Impairment } from './lossy-line.ts';
 import { MemoryOutboxStore } from './outbox.ts';
 import { SessionTimeoutError } from './session.ts';
 import { VersionMismatchError } from './handshake.ts';

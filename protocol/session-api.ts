@@ -10,5 +10,3 @@ export { Outbox, FileOutboxStore, MemoryOutboxStore, OutboxFullError, type Outbo
 export { SessionTimeoutError, SESSION_DEFAULTS, type SessionOptions } from './session.ts';
 export { VersionMismatchError, HandshakeRefusedError, OUR_VERSION, negotiate } from './handshake.ts';
 export { systemTime, monotonicNowMs, type TimeSource, type TimerHandle } from './monotonic.ts';
-export { FakeTime, settle } from './testing/fake-time.ts';
-export { createLossyPair, type Impairment, type LossyPair } from './testing/lossy-pair.ts';

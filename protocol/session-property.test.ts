@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createLink, type ReceivedMessage } from './link.ts';
 import { FakeTime } from './testing/fake-time.ts';
-import { createLossyPair } from './testing/lossy-pair.ts';
+import { createLossyPair } from './lossy-line.ts';
 import { ClockEvent_Kind, Command_Kind, Side } from './gen/chessclock_pb.ts';
 
 async function exchange(seed: number, imp: { drop: number; corrupt: number; duplicate: number; split: number; delay: number; reorder: boolean }, events: number, commands: number) {

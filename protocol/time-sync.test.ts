@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TimeSyncEstimator, clockToUtcMs, sampleDelayMs, sampleOffsetMs, type SyncSample } from './time-sync.ts';
-import { exponential, mulberry32, type Rng } from './testing/prng.ts';
+import { exponential, mulberry32, type Rng } from './prng.ts';
 
 /**
  * A simulated clock on a serial line. True relation: clock(h) = offset0 + h·(1 + drift).

@@ -1,12 +1,12 @@
 // Which arbiter clock command a board's clock can take in its present status: one rule set for
 // every CommandSink (the journal-backed host and the in-memory one) and for the dashboard,
-// which disables a button with the same reason the host would answer (host/dashboard/app.js),
+// which disables a button with the same reason the host would answer (host/adapters/http/dashboard/app.js),
 // so a refusal reads the same wherever it comes from. The clock itself still has the last word
 // (its NACK). command-rules.test.ts holds this rule against the statechart
 // (rules/clock.machine.ts) in every status, so the two cannot drift.
 //
 // Pure; typed with the vocabulary (rules/vocabulary.ts), not with the host's ports, because the
-// browser bundle imports it too (host/dashboard/rule-book.entry.ts).
+// browser bundle imports it too (host/adapters/http/dashboard/rule-book.entry.ts).
 import type { ArbiterCommandName, ClockStatus } from './vocabulary.ts';
 
 /** What the rule needs to know of a board, as the host's BoardView and the dashboard hold it. */

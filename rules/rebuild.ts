@@ -20,7 +20,7 @@ import { snapshotClock, type ClockSnapshot } from './clock-snapshot.ts';
 import { StepClock } from './step-clock.ts';
 import { createActor } from 'xstate';
 
-/** One journaled clock event, as the journal keeps it (host/journal/types.ts ClockEventRow). */
+/** One journaled clock event, as the journal keeps it (host/store/types.ts ClockEventRow). */
 export interface JournaledClockEvent {
   readonly type: string;
   readonly side: Side | null;
@@ -84,7 +84,7 @@ export interface RebuildOptions {
   /**
    * Sees every input the rebuild gives the statechart, with the index of the event it
    * records (null: a pause the rebuild adds where a clock stopped reporting while running).
-   * The replay export writes them as `chessclock replay` input (host/export/replay-log.ts).
+   * The replay export writes them as `chessclock replay` input (host/adapters/exports/replay-log.ts).
    */
   readonly onInput?: (input: ClockInput, index: number | null) => void;
 }

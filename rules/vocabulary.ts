@@ -3,7 +3,7 @@
 // arbiter's commands. Each list is written here once; everything else imports it (or, like
 // the journal's SQL CHECK, is generated from it), so a new result or status cannot reach one
 // room and not another. Pure data, no I/O: the browser bundle imports it too
-// (host/dashboard/rule-book.entry.ts).
+// (host/adapters/http/dashboard/rule-book.entry.ts).
 import { SIDES, other, type Side } from '../protocol/time-control.ts';
 
 // ---- sides ---------------------------------------------------------------------------
@@ -97,7 +97,7 @@ export const CLOCK_STATUS_MEANING: Readonly<Record<ClockStatus, string>> = {
 
 /**
  * The arbiter's commands that reach the board's clock, by the names the API and the journal
- * use (host/api/host-ports.ts `ArbiterCommand`; the HTTP routes of docs/api.md).
+ * use (host/app/ports.ts `ArbiterCommand`; the HTTP routes of docs/api.md).
  */
 export const CLOCK_COMMANDS = [
   'configure',

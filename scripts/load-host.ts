@@ -1,21 +1,20 @@
 // The host side of a load run (scripts/load.ts) and of the hall benchmark
-// (bench/host-hall.bench.ts): the real Host (host/host.ts — one session actor per clock,
+// (bench/host-hall.bench.ts): the real Host (host/app/host.ts — one session actor per clock,
 // the SQLite journal with synchronous=FULL, the director) with the network side wired as
 // `chessclock host` wires it — MQTT from the journal's outbox, the API with its /ws feed —
 // and a tap on the journaled events (the host's feed fires after the journal committed).
 import type { FastifyInstance } from 'fastify';
-import { Host } from '../host/host.ts';
-import { Journal } from '../host/journal/journal.ts';
-import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
-import { buildApi } from '../host/api/api.ts';
-import { openSerialLine } from '../host/bridge/serial-lines.ts';
-import type { ClockEventRecord } from '../host/api/host-ports.ts';
-import type { LinkTuning } from '../host/bridge/clock-session.ts';
-import { parseTournament } from '../host/tournament/load.ts';
-import { Director } from '../host/director/director.ts';
-import type { Hall } from '../host/tournament/model.ts';
-import type { HostClock } from '../host/utc.ts';
+import type { Host } from '../host/app/host.ts';
+import type { Journal } from '../host/store/journal.ts';
+import type { HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
+import { startHost, type RunningHost } from '../host/start-host.ts';
+import { openSerialLine } from '../host/clocks/serial-lines.ts';
+import type { ClockEventRecord } from '../host/app/ports.ts';
+import type { LinkTuning } from '../host/clocks/clock-session.ts';
+import { parseTournament } from '../host/domain/tournament-file.ts';
+import { Director } from '../host/app/director.ts';
+import type { Hall } from '../host/domain/model.ts';
+import type { HostClock } from '../host/app/utc.ts';
 import type { HostLine } from '../simulator/clock-cable.ts';
 
 /** One individual event with `boards` boards in round 1 (players 2b−1 vs 2b), classical. */
@@ -65,9 +64,8 @@ export interface LineSpec {
 }
 
 export class LoadHost {
-  private stopPublishing: (() => void) | null = null;
-
   private constructor(
+    private readonly running: RunningHost,
     readonly host: Host,
     readonly journal: Journal,
     readonly mqtt: HostMqtt | null,
@@ -76,32 +74,31 @@ export class LoadHost {
   ) {}
 
   static async start(opts: LoadHostOptions, lines: readonly LineSpec[]): Promise<LoadHost> {
-    const journal = new Journal(opts.dbFile, { outboxTopic: journalOutboxTopic });
-    // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
-    // hall's clock list would): the host then finds a clock's game by the clock
-    // (journal.currentGameForClock) instead of by its table. (By table, Host.gameFor used to
-    // read every board of the event per clock — 1,000 clocks took 61 s to come online — until
-    // commit 92fce25 made it one board's lookup; the recorded figures used this path.)
-    // Idempotent: a restarted host finds the round open.
-    for (const event of opts.hall.events) {
-      new Director(journal, opts.hall).openRound(event.id, 1, opts.clock.nowUtcMs(), Object.fromEntries(lines.map((l) => [l.table, l.clockId])));
-    }
-    const host = new Host({ journal, hall: opts.hall, clock: opts.clock, link: opts.link, log: opts.log, backoff: { initialMs: 100, maxMs: 2_000 } }).start();
-    const mqtt = opts.mqttUrl
-      ? await startHostMqtt({ target: { kind: 'external', url: opts.mqttUrl }, outbox: journal.outboxStore(() => opts.clock.nowUtcMs()), clientId: 'chessclock-load-host', reconnectPeriodMs: 500, onError: () => undefined })
-      : null;
-    let api: FastifyInstance | null = null;
-    let url: string | null = null;
-    if (opts.api) {
-      api = await buildApi({ state: host, commands: host, exports: host, tokens: [], nowUtcMs: () => opts.clock.nowUtcMs(), dashboard: false });
-      url = await api.listen({ host: '127.0.0.1', port: 0 });
-    }
-    const lh = new LoadHost(host, journal, mqtt, api, url);
-    if (opts.onJournaled) host.subscribe((event) => opts.onJournaled!(event));
-    // The same wiring as `chessclock host` and `hall`: events as journaled (one outbox read per
-    // event-loop turn), each board's retained state, and a drain every second.
-    if (mqtt) lh.stopPublishing = publishHostToMqtt(host, mqtt);
-    for (const l of lines) host.addLine(l.key, l.open);
+    // The host's one composition (host/start-host.ts), as `chessclock host` and `hall` start it.
+    const running = await startHost({
+      journal: opts.dbFile,
+      hall: opts.hall,
+      clock: opts.clock,
+      link: opts.link,
+      log: opts.log,
+      backoff: { initialMs: 100, maxMs: 2_000 },
+      // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
+      // hall's clock list would): the host then finds a clock's game by the clock
+      // (journal.currentGameForClock) instead of by its table. (By table, Host.gameFor used to
+      // read every board of the event per clock — 1,000 clocks took 61 s to come online — until
+      // commit 92fce25 made it one board's lookup; the recorded figures used this path.)
+      // Idempotent: a restarted host finds the round open.
+      beforeStart: (journal) => {
+        for (const event of opts.hall.events) {
+          new Director(journal, opts.hall).openRound(event.id, 1, opts.clock.nowUtcMs(), Object.fromEntries(lines.map((l) => [l.table, l.clockId])));
+        }
+      },
+      ...(opts.mqttUrl ? { mqtt: { target: { kind: 'external' as const, url: opts.mqttUrl }, clientId: 'chessclock-load-host', reconnectPeriodMs: 500, onError: () => undefined } } : {}),
+      ...(opts.api ? { http: { listen: { host: '127.0.0.1', port: 0 }, tokens: [], dashboard: false } } : {}),
+    });
+    const lh = new LoadHost(running, running.host, running.journal, running.mqtt, running.api, running.url);
+    if (opts.onJournaled) running.host.subscribe((event) => opts.onJournaled!(event));
+    for (const l of lines) running.host.addLine(l.key, l.open);
     return lh;
   }
 
@@ -116,10 +113,6 @@ export class LoadHost {
   }
 
   async close(): Promise<void> {
-    this.stopPublishing?.();
-    await this.api?.close();
-    await this.mqtt?.close();
-    await this.host.close();
-    this.journal.close();
+    await this.running.close();
   }
 }

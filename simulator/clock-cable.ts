@@ -8,11 +8,11 @@
 // corrupted byte), like a noisy USB-serial line: the framing's CRC must catch them and
 // the session must resend (docs/protocol.md).
 import { Duplex } from 'node:stream';
-import { createLossyPair } from '../protocol/testing/lossy-pair.ts';
-import { mulberry32, type Rng } from '../protocol/testing/prng.ts';
+import { createLossyPair } from '../protocol/lossy-line.ts';
+import { mulberry32, type Rng } from '../protocol/prng.ts';
 import { systemTime } from '../protocol/monotonic.ts';
 
-/** What a host needs to use one line (structurally host/bridge/clock-session.ts `Line`). */
+/** What a host needs to use one line (structurally host/clocks/clock-session.ts `Line`). */
 export interface HostLine {
   readonly duplex: Duplex;
   close(): void;

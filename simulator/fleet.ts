@@ -11,8 +11,8 @@
 import type { Duplex } from 'node:stream';
 import { SerialPort } from 'serialport';
 import { DEFAULT_BAUD_RATE, openPtyPair, systemTime } from '../protocol/session-api.ts';
-import { createLossyPair } from '../protocol/testing/lossy-pair.ts';
-import { mulberry32, type Rng } from '../protocol/testing/prng.ts';
+import { createLossyPair } from '../protocol/lossy-line.ts';
+import { mulberry32, type Rng } from '../protocol/prng.ts';
 import type { TimeControl } from '../protocol/time-control.ts';
 import { parseHardwareMap, type HardwareMap } from '../firmware-ts/hardware-map.ts';
 import { linkClockToHost } from '../firmware-ts/host-link.ts';

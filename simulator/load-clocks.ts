@@ -19,7 +19,7 @@ import type { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
 import type { ClockOutput } from '../rules/clock.machine.ts';
 import type { ButtonName } from '../firmware-ts/menu.machine.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
-import { mulberry32, type Rng } from '../protocol/testing/prng.ts';
+import { mulberry32, type Rng } from '../protocol/prng.ts';
 import { presetTimeControl, type Side } from '../protocol/time-control.ts';
 import type { AcceleratedTime } from './accelerated-time.ts';
 import { ClockCable } from './clock-cable.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../protocol/testing/prng.ts';
+import { mulberry32 } from '../protocol/prng.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { logNormalMs, moveBudgetMs } from './player-script.ts';
 

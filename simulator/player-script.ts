@@ -6,7 +6,7 @@
 // (most moves quick, a few very long), and a log-normal fits them well; the median is a
 // fraction of the per-move budget of the side's first period. Players in time trouble
 // speed up, which keeps flags rare but possible.
-import type { Rng } from '../protocol/testing/prng.ts';
+import type { Rng } from '../protocol/prng.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import { ARBITER_HOLD_MS, ARBITER_ITEMS, RESULTS, type GameResult } from '../firmware-ts/menu.machine.ts';
 import type { VirtualClock } from './virtual-clock.ts';

@@ -14,9 +14,9 @@ import { SimulatedClock } from 'xstate';
 import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { buildApi } from '../host/api/api.ts';
-import { MemoryHost } from '../host/api/memory-host.ts';
-import type { ArbiterCommand } from '../host/api/host-ports.ts';
+import { buildApi } from '../host/adapters/http/api.ts';
+import { MemoryHost } from '../host/app/memory-host.ts';
+import type { ArbiterCommand } from '../host/app/ports.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER as SKIP, skipMessage } from './browser-harness.ts';
 
 skipMessage('the dashboard browser test');

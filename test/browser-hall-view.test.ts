@@ -12,10 +12,10 @@ import { SimulatedClock } from 'xstate';
 import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
-import { buildApi } from '../host/api/api.ts';
-import { MemoryHost } from '../host/api/memory-host.ts';
-import type { ArbiterCommand, BoardView, ExportSource, MatchScoreView } from '../host/api/host-ports.ts';
-import { formatPgnGame } from '../host/export/pgn.ts';
+import { buildApi } from '../host/adapters/http/api.ts';
+import { MemoryHost } from '../host/app/memory-host.ts';
+import type { ArbiterCommand, BoardView, ExportSource, MatchScoreView } from '../host/app/ports.ts';
+import { formatPgnGame } from '../host/adapters/exports/pgn.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 
 skipMessage('the hall view browser test');

@@ -15,9 +15,9 @@ import { create } from '@bufbuild/protobuf';
 import { ClockEventSchema } from '../protocol/gen/chessclock_pb.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import { clockEventBody } from '../firmware-ts/host-link.ts';
-import { journalInput } from '../host/bridge/clock-event.ts';
-import type { MemoryHost } from '../host/api/memory-host.ts';
-import type { ClockEventRecord } from '../host/api/host-ports.ts';
+import { journalInput } from '../host/clocks/clock-event.ts';
+import type { MemoryHost } from '../host/app/memory-host.ts';
+import type { ClockEventRecord } from '../host/app/ports.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** Skipped only locally without the Debian package; under CI a missing browser fails the test. */

@@ -1,7 +1,7 @@
 // Standings of a team event on the arbiter dashboard and the public hall view, in a real
 // Chromium (Debian package `chromium`, driven by playwright-core) against the real API over a
 // JournalHost on a SQLite journal in a temp file, the Ivanovo 2018 tournament file and the real
-// standings (host/api/journal-standings.ts → host/tournament/standings.ts, board-standings.ts).
+// standings (host/app/journal-standings.ts → host/domain/standings.ts, board-standings.ts).
 // Results are entered and confirmed through the API and the page, as an arbiter does; the page
 // asks GET /api/standings again only when a confirmation changes or the round moves on.
 // A knockout-only hall (Slovenian final 2007) shows no standings and asks for none.
@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
-import { buildApi } from '../host/api/api.ts';
-import { JournalHost } from '../host/api/journal-host.ts';
-import { journalStandings } from '../host/api/journal-standings.ts';
-import type { BoardView, HostState, StandingsView } from '../host/api/host-ports.ts';
-import { Journal } from '../host/journal/journal.ts';
-import { loadTournamentFile } from '../host/tournament/load.ts';
-import { Director } from '../host/director/director.ts';
+import { buildApi } from '../host/adapters/http/api.ts';
+import { JournalHost } from '../host/app/journal-host.ts';
+import { journalStandings } from '../host/app/journal-standings.ts';
+import type { BoardView, HostState, StandingsView } from '../host/app/ports.ts';
+import { Journal } from '../host/store/journal.ts';
+import { loadTournamentFile } from '../host/domain/tournament-file.ts';
+import { Director } from '../host/app/director.ts';
 import { ARTIFACTS, launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 
 skipMessage('the standings browser test');
@@ -27,7 +27,7 @@ const TOKEN = 'arbiter-token-for-the-standings-test';
 const IVANOVO = 'ivanovo-2018';
 const KNOCKOUT = 'slo-w-2007';
 const START = Date.UTC(2018, 1, 13, 12, 0, 0);
-// Round 1 (as host/api/journal-standings.test.ts): team 1 – team 2 on boards 1-4, team 3 – team 4
+// Round 1 (as host/app/journal-standings.test.ts): team 1 – team 2 on boards 1-4, team 3 – team 4
 // on 5-8, team 5 has the bye; board 6: White (team 4) never came (FIDE Laws 6.7.1, a forfeit).
 const RESULTS: Record<number, string> = { 1: '1-0', 2: '1/2-1/2', 3: '0-1', 4: '1/2-1/2', 5: '1-0', 6: '-+', 7: '1/2-1/2', 8: '0-1' };
 
@@ -49,11 +49,11 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
 
   /** A real host over a SQLite file: the tournament file, round 1 opened by the director. */
   async function openHall(fixture: string, eventId: string): Promise<Hall> {
-    const hall = loadTournamentFile(fileURLToPath(new URL(`../host/tournament/fixtures/${fixture}`, import.meta.url)));
+    const hall = loadTournamentFile(fileURLToPath(new URL(`../host/domain/fixtures/${fixture}`, import.meta.url)));
     const journal = new Journal(join(dir, `${eventId}.sqlite`));
     new Director(journal, hall).openRound(eventId, 1, START, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, `${eventId}-clk-${i + 1}`])));
     const host = new JournalHost({ journal, hall, nowUtcMs: () => START });
-    // As the Host does (host/host.ts): standings from the journal and the tournament file.
+    // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
     const state: HostState = Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
     const app = await buildApi({ state, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], nowUtcMs: () => START });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -9,7 +9,7 @@ import { systemTime, type BodyInit, type ReceivedMessage } from '../protocol/ses
 import { timeControlToProto } from '../protocol/time-control-codec.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
-import { ClockRefusedError, ClockSession } from '../host/bridge/clock-session.ts';
+import { ClockRefusedError, ClockSession } from '../host/clocks/clock-session.ts';
 import { SimClock, simulatedHall, waitFor } from './e2e-harness.ts';
 
 describe('HOLD and Restore at the clock (docs/protocol.md "Restore")', () => {

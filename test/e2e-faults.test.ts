@@ -6,10 +6,10 @@ import { symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPtyPair, ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
-import { openSerialLine } from '../host/bridge/serial-lines.ts';
-import { Host } from '../host/host.ts';
-import { Journal, type GameRow } from '../host/journal/journal.ts';
-import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
+import { openSerialLine } from '../host/clocks/serial-lines.ts';
+import { Host } from '../host/app/host.ts';
+import { Journal, type GameRow } from '../host/store/journal.ts';
+import { journalOutboxTopic } from '../host/adapters/mqtt/journal-topics.ts';
 import { buildRig, closeRig, configuredFor, ARBITER, MIN, type MatchRig } from './e2e-match.ts';
 import { flowing, waitFor } from './e2e-harness.ts';
 

@@ -8,7 +8,7 @@
 // (offset 0): journaled UTC = START_UTC + simulated ms. Timers of the links (retransmit,
 // acks, sync, backoff) run on real time: bytes travel in real time, even over an in-memory line.
 import { SerialPort } from 'serialport';
-import { mulberry32 } from '../protocol/testing/prng.ts';
+import { mulberry32 } from '../protocol/prng.ts';
 import { join } from 'node:path';
 import { systemTime, FileOutboxStore, MemoryOutboxStore, openPtyPair, type OutboxStore, type PtyPair, type TimeSource } from '../protocol/session-api.ts';
 import type { TimeControl } from '../protocol/time-control.ts';
@@ -17,8 +17,8 @@ import { fileSnapshotStore, memorySnapshotStore } from '../firmware-ts/snapshot-
 import { SimulatedTime } from '../simulator/simulated-time.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
 import { ClockCable } from '../simulator/clock-cable.ts';
-import { AnchoredClock } from '../host/utc.ts';
-import type { Line } from '../host/bridge/clock-session.ts';
+import { AnchoredClock } from '../host/app/utc.ts';
+import type { Line } from '../host/clocks/clock-session.ts';
 import type { GameResult } from '../firmware-ts/menu.machine.ts';
 import { chooseResult } from '../simulator/player-script.ts';
 

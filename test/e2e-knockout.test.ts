@@ -4,7 +4,7 @@
 // 30-minute break → armageddon draw → Black advances; checked in the journal, the TRF (by
 // column) and the PGN (by tag). The arbiter confirms every result through the HTTP API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTrf } from '../host/export/trf-parser.ts';
+import { parseTrf } from '../host/adapters/exports/trf-parser.ts';
 import { buildRig, checkMatchRecords, closeRig, playBoard2, playSlovenianMatch, trfCategory, type MatchRig } from './e2e-match.ts';
 
 describe('Host ⇄ simulated clock over an in-memory line: the Slovenian final mini-match', () => {

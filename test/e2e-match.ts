@@ -7,18 +7,20 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { buildApi } from '../host/api/api.ts';
-import { Host } from '../host/host.ts';
-import { Journal, type GameRow } from '../host/journal/journal.ts';
-import { loadTournamentFile } from '../host/tournament/load.ts';
-import type { Hall } from '../host/tournament/model.ts';
-import { col, parseTrf } from '../host/export/trf-parser.ts';
-import { parsePgnTags } from '../host/export/pgn-tags.ts';
-import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { eventTrf } from '../host/export/trf-event.ts';
-import { UNSYNCED_UNCERTAINTY_MS } from '../host/bridge/clock-event.ts';
+import { buildApi } from '../host/adapters/http/api.ts';
+import { journalExports } from '../host/adapters/exports/journal-exports.ts';
+import type { ExportSource } from '../host/app/ports.ts';
+import { Host } from '../host/app/host.ts';
+import { Journal, type GameRow } from '../host/store/journal.ts';
+import { loadTournamentFile } from '../host/domain/tournament-file.ts';
+import type { Hall } from '../host/domain/model.ts';
+import { col, parseTrf } from '../host/adapters/exports/trf-parser.ts';
+import { parsePgnTags } from '../host/adapters/exports/pgn-tags.ts';
+import { journalOutboxTopic } from '../host/adapters/mqtt/journal-topics.ts';
+import { eventTrf } from '../host/adapters/exports/trf-event.ts';
+import { UNSYNCED_UNCERTAINTY_MS } from '../host/clocks/clock-event.ts';
 import { SimClock, simulatedHall, playMoves, waitFor, flowing } from './e2e-harness.ts';
-import type { AnchoredClock } from '../host/utc.ts';
+import type { AnchoredClock } from '../host/app/utc.ts';
 import type { GameResult } from '../firmware-ts/menu.machine.ts';
 import type { SimulatedTime } from '../simulator/simulated-time.ts';
 
@@ -37,10 +39,12 @@ export interface MatchRig {
   /** The clock of board b is clocks[b - 1] (hall table b). */
   clocks: SimClock[];
   hostClock: AnchoredClock;
+  /** TRF, PGN and JSON Lines over the rig's journal (what the API serves). */
+  exports: ExportSource;
 }
 
 export function loadSloHall(): Hall {
-  return loadTournamentFile(fileURLToPath(new URL('../host/tournament/fixtures/slovenian-final-2007.json', import.meta.url)));
+  return loadTournamentFile(fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url)));
 }
 
 /** Waits until the host configured `clock` for the board's game number `gameNo` (journaled, and on the clock). */
@@ -136,7 +140,7 @@ export function checkMatchRecords(rig: MatchRig, pressesPerGame: number[]): void
   expect(new Set(keys).size).toBe(keys.length);
 
   // TRF16 (standard): the two classical draws; round fields at columns 92-95 / 97 / 99 and 102-105 / 107 / 109.
-  const trf = rig.host.trf('slo-w-2007', 1);
+  const trf = rig.exports.trf('slo-w-2007', 1);
   const rozic = trf.split('\r\n').find((l) => l.startsWith('001') && col(l, 15, 47).trim() === 'Rožič, Vesna')!;
   expect([col(rozic, 92, 95), col(rozic, 97, 97), col(rozic, 99, 99)]).toEqual(['   4', 'w', '=']);
   expect([col(rozic, 102, 105), col(rozic, 107, 107), col(rozic, 109, 109)]).toEqual(['   4', 'b', '=']);
@@ -146,7 +150,7 @@ export function checkMatchRecords(rig: MatchRig, pressesPerGame: number[]): void
   expect(blitz.tags.get('222')).toEqual(['W360-B300']);
 
   // PGN of round 1 from the broadcast URL's source: the mini-match games `1.1.g` with their tags.
-  const pgn = parsePgnTags(rig.host.pgn('slo-w-2007', 1)).filter((x) => x.tags.Round.startsWith('1.1.'));
+  const pgn = parsePgnTags(rig.exports.pgn('slo-w-2007', 1)).filter((x) => x.tags.Round.startsWith('1.1.'));
   expect(pgn.map((x) => [x.tags.Round, x.tags.Result, x.tags.TimeControl, x.tags.White])).toEqual(
     games.map((g) => [`1.1.${g.gameNo}`, g.result, g.timeControl, g.white]),
   );
@@ -170,9 +174,10 @@ export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const hall = loadSloHall();
   const { sim, hostClock } = simulatedHall(START);
   const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined }).start();
-  const api = await buildApi({ state: host, commands: host, exports: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
+  const exports = journalExports(journal, hall, () => hostClock.nowUtcMs());
+  const api = await buildApi({ state: host, commands: host, exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
   const clocks = [await SimClock.boot('CLK-01', sim, presetTimeControl('rapid')), await SimClock.boot('CLK-02', sim, presetTimeControl('rapid'))];
-  const rig: MatchRig = { dir, journal, hall, host, sim, api, clocks, hostClock };
+  const rig: MatchRig = { dir, journal, hall, host, sim, api, clocks, hostClock, exports };
   for (const [i, c] of clocks.entries()) {
     if (opts.wire) await opts.wire(rig, c, i + 1);
     else host.addLine(`memory:table-${i + 1}`, c.memoryLine(), { table: i + 1 });

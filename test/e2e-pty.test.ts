@@ -1,10 +1,10 @@
 // issue 5, Tests: the Slovenian final mini-match (see e2e-knockout.test.ts) with every
 // clock on a REAL serial line: a socat pty pair, the host opening its end with the
-// `serialport` package at 115200 (host/bridge/serial-lines.ts), the clock its own end.
+// `serialport` package at 115200 (host/clocks/serial-lines.ts), the clock its own end.
 // Needs the Debian package `socat`; skipped locally without it, never under CI.
 import { afterEach, describe, it } from 'vitest';
 import { openPtyPair, ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
-import { openSerialLine } from '../host/bridge/serial-lines.ts';
+import { openSerialLine } from '../host/clocks/serial-lines.ts';
 import { buildRig, checkMatchRecords, closeRig, playBoard2, playSlovenianMatch, type MatchRig } from './e2e-match.ts';
 
 const skip = ptySkipReason();

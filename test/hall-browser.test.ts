@@ -10,8 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { formatClockTime } from '../rules/display-format.ts';
-import { startHall, type RunningHall } from '../cli/hall.ts';
-import type { BoardView } from '../host/api/host-ports.ts';
+import { startHall, type RunningHall } from '../hall/simulated-hall.ts';
+import type { BoardView } from '../host/app/ports.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = !existsSync(CHROMIUM) && !process.env.CI;

@@ -7,7 +7,7 @@ import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, playBoard2,
 import { flowing, waitFor } from './e2e-harness.ts';
 import { Command_Kind } from '../protocol/gen/chessclock_pb.ts';
 import type { BodyInit } from '../protocol/session-api.ts';
-import { ClockRefusedError } from '../host/bridge/clock-session.ts';
+import { ClockRefusedError } from '../host/clocks/clock-session.ts';
 
 const auth = { authorization: `Bearer ${TOKEN}` };
 const EVENT = 'slo-w-2007';

@@ -8,14 +8,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { Cable, flowing, waitFor } from './e2e-harness.ts';
-import { replayLines } from '../host/export/replay-log.ts';
+import { replayLines } from '../host/adapters/exports/replay-log.ts';
 import { replayText } from '../firmware-ts/replay.ts';
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { MemoryOutboxStore, systemTime } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
-import type { ClockEventRow } from '../host/journal/journal.ts';
+import type { ClockEventRow } from '../host/store/journal.ts';
 
 const auth = { authorization: `Bearer ${TOKEN}` };
 const EVENT = 'slo-w-2007';

@@ -4,11 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeSyncEstimator, type MemoryOutboxStore } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { backoffDelayMs } from '../host/bridge/session.machine.ts';
-import { clockInstantToUtc, UNSYNCED_UNCERTAINTY_MS } from '../host/bridge/clock-event.ts';
-import { ClockRefusedError } from '../host/bridge/clock-session.ts';
-import { parsePortsFile } from '../host/hall/ports-file.ts';
-import { AnchoredClock } from '../host/utc.ts';
+import { backoffDelayMs } from '../host/clocks/session.machine.ts';
+import { clockInstantToUtc, UNSYNCED_UNCERTAINTY_MS } from '../host/clocks/clock-event.ts';
+import { ClockRefusedError } from '../host/clocks/clock-session.ts';
+import { parsePortsFile } from '../host/clocks/ports-file.ts';
+import { AnchoredClock } from '../host/app/utc.ts';
 import { ARBITER, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { flowing, sleep, waitFor } from './e2e-harness.ts';
 

@@ -15,9 +15,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { SimClock, flowing, playMoves, waitFor } from './e2e-harness.ts';
-import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
-import { stateTopic } from '../host/mqtt/topics.ts';
-import { parsePgnTags } from '../host/export/pgn-tags.ts';
+import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
+import { stateTopic } from '../host/adapters/mqtt/topics.ts';
+import { parsePgnTags } from '../host/adapters/exports/pgn-tags.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -55,7 +55,7 @@ describe('a result closes the game everywhere (issue 11)', () => {
   }
 
   const clockTags = (r: MatchRig) => {
-    const game = parsePgnTags(r.host.pgn(EVENT, 1)).find((g) => g.tags.Round === '1.1.1')!;
+    const game = parsePgnTags(r.exports.pgn(EVENT, 1)).find((g) => g.tags.Round === '1.1.1')!;
     return [game.tags.WhiteClock, game.tags.BlackClock];
   };
 

@@ -12,24 +12,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt, { type MqttClient } from 'mqtt';
 import { systemTime } from '../protocol/monotonic.ts';
-import { Host } from '../host/host.ts';
-import { Journal } from '../host/journal/journal.ts';
-import type { ClockEventRow } from '../host/journal/types.ts';
-import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
-import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/mqtt/host-mqtt.ts';
-import { subscribeClockEvents } from '../host/mqtt/subscriber.ts';
-import { parseBoardTopic, topicFilter } from '../host/mqtt/topics.ts';
-import type { EventPayload } from '../host/mqtt/payload.ts';
-import { parseTournament } from '../host/tournament/load.ts';
-import { AnchoredClock } from '../host/utc.ts';
+import { Host } from '../host/app/host.ts';
+import { Journal } from '../host/store/journal.ts';
+import type { ClockEventRow } from '../host/store/types.ts';
+import { journalOutboxTopic } from '../host/adapters/mqtt/journal-topics.ts';
+import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
+import { subscribeClockEvents } from '../host/adapters/mqtt/subscriber.ts';
+import { parseBoardTopic, topicFilter } from '../host/adapters/mqtt/topics.ts';
+import type { EventPayload } from '../host/adapters/mqtt/payload.ts';
+import { parseTournament } from '../host/domain/tournament-file.ts';
+import { AnchoredClock } from '../host/app/utc.ts';
 import { AcceleratedTime } from '../simulator/accelerated-time.ts';
-import { HallClocks } from '../simulator/hall.ts';
+import { HallClocks } from '../simulator/hall-clocks.ts';
 import { Mosquitto, TcpGate, freePort, SKIP_MOSQUITTO, SKIP_MOSQUITTO_MESSAGE } from './mosquitto.ts';
 
 const SKIP = SKIP_MOSQUITTO;
 if (SKIP) console.warn(SKIP_MOSQUITTO_MESSAGE);
 
-const FIXTURES = fileURLToPath(new URL('../host/tournament/fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../host/domain/fixtures/', import.meta.url));
 /** Hall time runs this much faster: a classical move every few hundred real ms per board. */
 const SPEED = 400;
 

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { MqttPublisher } from '../host/mqtt/publisher.ts';
-import { SqliteOutboxStore } from '../host/mqtt/sqlite-outbox-store.ts';
-import { subscribeClockEvents, type EventSubscription } from '../host/mqtt/subscriber.ts';
-import type { EventPayload } from '../host/mqtt/payload.ts';
-import type { ClockEventRecord } from '../host/api/host-ports.ts';
+import { MqttPublisher } from '../host/adapters/mqtt/publisher.ts';
+import { SqliteOutboxStore } from '../host/adapters/mqtt/sqlite-outbox-store.ts';
+import { subscribeClockEvents, type EventSubscription } from '../host/adapters/mqtt/subscriber.ts';
+import type { EventPayload } from '../host/adapters/mqtt/payload.ts';
+import type { ClockEventRecord } from '../host/app/ports.ts';
 import { Mosquitto, TcpGate, freePort, SKIP_MOSQUITTO, SKIP_MOSQUITTO_MESSAGE } from './mosquitto.ts';
 
 const SKIP = SKIP_MOSQUITTO;

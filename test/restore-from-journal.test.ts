@@ -15,11 +15,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPtyPair, ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { readClock } from '../rules/clock-core.ts';
-import { openSerialLine } from '../host/bridge/serial-lines.ts';
-import { journalGameState } from '../host/bridge/restore-clock.ts';
-import { Host } from '../host/host.ts';
-import { Journal, type GameRow } from '../host/journal/journal.ts';
-import { journalOutboxTopic } from '../host/mqtt/journal-topics.ts';
+import { openSerialLine } from '../host/clocks/serial-lines.ts';
+import { journalGameState } from '../host/clocks/restore-clock.ts';
+import { Host } from '../host/app/host.ts';
+import { Journal, type GameRow } from '../host/store/journal.ts';
+import { journalOutboxTopic } from '../host/adapters/mqtt/journal-topics.ts';
 import { replayText } from '../firmware-ts/replay.ts';
 import { buildRig, closeRig, configuredFor, playBoard2, ARBITER, MIN, type MatchRig } from './e2e-match.ts';
 import { SimClock, flowing, waitFor } from './e2e-harness.ts';
@@ -264,7 +264,7 @@ describe('`chessclock host --replay BOARD --game N`: the appeal committee’s vi
     rig = await buildRig();
     await playBoard2(rig); // board 2: two classical games, 1-0 and ½-½, both confirmed by the arbiter
     const games = rig.journal.gamesByBoard('slo-w-2007', 1, 2);
-    const file = fileURLToPath(new URL('../host/tournament/fixtures/slovenian-final-2007.json', import.meta.url));
+    const file = fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url));
     const cli = (args: string[]) =>
       spawnSync(process.execPath, [fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url)), 'host', '--db', rig!.journal.path, '--tournament', file, ...args], { encoding: 'utf8' });
     const one = cli(['--replay', 'slo-w-2007/1/2', '--game', '1']);

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SerialPort } from 'serialport';
 import { ClockEvent_Kind, Command_Kind, Nack_Code, Side as WireSide, GameResult as WireResult } from '../protocol/gen/chessclock_pb.ts';
 import { createLink, FileOutboxStore, openPtyPair, openSerialLink, ptySkipReason, systemTime, type Link, type PtyPair, type ReceivedMessage } from '../protocol/session-api.ts';
-import { createLossyPair } from '../protocol/testing/lossy-pair.ts';
+import { createLossyPair } from '../protocol/lossy-line.ts';
 import { timeControlToProto } from '../protocol/time-control-codec.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';

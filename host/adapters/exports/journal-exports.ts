@@ -1,0 +1,50 @@
+// The API's exports from the host core's exporters (host/adapters/exports) over the journal and the
+// tournament file: TRF per event, PGN per round (the broadcast URL), JSON Lines events.
+import type { Journal } from '../../store/journal.ts';
+import type { Hall } from '../../domain/model.ts';
+import { eventTrf } from './trf-event.ts';
+import { TrfError } from './trf.ts';
+import { roundPgn } from './pgn.ts';
+import { eventJson } from './jsonl.ts';
+import { ExportRefusedError, type EventQuery, type ExportSource } from '../../app/ports.ts';
+
+function refusals<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    // "result not confirmed", "points disagree", ...: the export is refused as things stand.
+    if (err instanceof TrfError) throw new ExportRefusedError(err.message);
+    throw err;
+  }
+}
+
+export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => number): ExportSource {
+  return {
+    trf: (event, round) => refusals(() => eventTrf(journal, hall, event, { upToRound: round })),
+    pgn: (event, round) => {
+      // Without an event: the round of every event in the hall that has one.
+      const events = event !== undefined ? [event] : hall.events.filter((e) => e.rounds.length >= round).map((e) => e.id);
+      return events
+        .map((e) => roundPgn(journal, hall, e, round, { nowUtcMs: nowUtcMs() }))
+        .filter((text) => text.length > 0)
+        .join('\n');
+    },
+    jsonl: (q: Omit<EventQuery, 'limit' | 'after'>) => {
+      const lines: string[] = [];
+      let cursor = 0;
+      for (;;) {
+        const page = journal.eventsAfter(cursor, 1000);
+        if (page.length === 0) break;
+        for (const e of page) {
+          if (q.event !== undefined && e.event !== q.event) continue;
+          if (q.round !== undefined && e.round !== q.round) continue;
+          if (q.board !== undefined && e.board !== q.board) continue;
+          if (q.clockId !== undefined && e.clockId !== q.clockId) continue;
+          lines.push(eventJson(e) + '\n');
+        }
+        cursor = page[page.length - 1].id;
+      }
+      return lines.join('');
+    },
+  };
+}

@@ -1,0 +1,198 @@
+// PGN for the live broadcast, one game per board. Tags: the Seven Tag Roster (PGN standard
+// §8.1.1: Event, Site, Date, Round, White, Black, Result), then WhiteElo/BlackElo,
+// WhiteFideId/BlackFideId, WhiteTeam/BlackTeam, TimeControl (§9.6.1), Termination, and the
+// live clock tags broadcast relays read:
+//  - `WhiteClock` / `BlackClock`: each side's remaining time, h:mm:ss (lichess broadcast reads
+//    these tags; DGT LiveChess writes them);
+//  - `Clock`: the running clock, `W/h:mm:ss` or `B/h:mm:ss` (PGN supplement, "Clock" tag: only one
+//    clock runs at a time, so one tag names it); left out while no clock runs (paused, not started, over).
+// Times are computed at `nowUtcMs` by the rule book from the game rebuilt from the journal
+// (liveClock): the running side's time with delays and the sandclock, never below 0; seconds
+// are rounded up as the clock's display does (rules/display-format.ts formatPgnClock).
+//
+// The clock does not know the moves. Movetext is the moves when the caller has them (from an
+// electronic board or the relay), each followed by `{[%clk h:mm:ss]}` from the matching press
+// (the mover's remaining time after the press); without moves the movetext is the result alone.
+
+import type { Side, TimeControl } from '../../../protocol/time-control.ts';
+import { formatSideControl, formatTimeControl } from '../../../protocol/time-control.ts';
+import type { ClockEventRow, GameResult, GameRow, Journal } from '../../store/journal.ts';
+import { findEvent, type Hall } from '../../domain/model.ts';
+import { formatPgnClock } from '../../../rules/display-format.ts';
+import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
+import { rebuildGame } from '../../../rules/rebuild.ts';
+import { RESULT_MEANING } from '../../../rules/vocabulary.ts';
+
+/** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
+export const clockText = formatPgnClock;
+
+/** PGN string escaping (§7): backslash and double quote. */
+function quote(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export interface PgnGame {
+  event: string;
+  site: string;
+  /** YYYY.MM.DD, `??` for unknown parts. */
+  date: string;
+  /** `round.board` (e.g. "1.3"). */
+  round: string;
+  white: string;
+  black: string;
+  /** null while the game runs or the result is not yet confirmed → `*`. */
+  result: GameResult | null;
+  timeControl: TimeControl;
+  whiteElo?: number | null;
+  blackElo?: number | null;
+  whiteFideId?: number | null;
+  blackFideId?: number | null;
+  whiteTeam?: string | null;
+  blackTeam?: string | null;
+  termination?: string | null;
+  clock?: { whiteMs: number; blackMs: number; running: Side | null } | null;
+  /** SAN moves, when known, with the mover's remaining time after each. */
+  moves?: { san: string; clockMs: number | null }[];
+  comment?: string | null;
+}
+
+/** The Result tag from the vocabulary (rules/vocabulary.ts): a forfeit as the win it counts as, `0-0` for a double forfeit (docs/exports.md). */
+function pgnResult(r: GameResult | null): string {
+  return r === null ? '*' : RESULT_MEANING[r].pgn;
+}
+
+export function formatPgnGame(g: PgnGame): string {
+  const tags: [string, string][] = [
+    ['Event', g.event], ['Site', g.site], ['Date', g.date], ['Round', g.round],
+    ['White', g.white], ['Black', g.black], ['Result', pgnResult(g.result)],
+  ];
+  if (g.whiteElo) tags.push(['WhiteElo', String(g.whiteElo)]);
+  if (g.blackElo) tags.push(['BlackElo', String(g.blackElo)]);
+  if (g.whiteFideId) tags.push(['WhiteFideId', String(g.whiteFideId)]);
+  if (g.blackFideId) tags.push(['BlackFideId', String(g.blackFideId)]);
+  if (g.whiteTeam) tags.push(['WhiteTeam', g.whiteTeam]);
+  if (g.blackTeam) tags.push(['BlackTeam', g.blackTeam]);
+  const tc = formatTimeControl(g.timeControl);
+  tags.push(['TimeControl', tc]);
+  if (tc.startsWith('W')) {
+    // Unequal controls (armageddon) have no §9.6.1 form: give each side's as well.
+    tags.push(['WhiteTimeControl', formatSideControl(g.timeControl.white)], ['BlackTimeControl', formatSideControl(g.timeControl.black)]);
+  }
+  if (g.termination) tags.push(['Termination', g.termination]);
+  if (g.clock) {
+    tags.push(['WhiteClock', clockText(g.clock.whiteMs)], ['BlackClock', clockText(g.clock.blackMs)]);
+    const running = g.clock.running;
+    if (running !== null) {
+      tags.push(['Clock', `${running === 'white' ? 'W' : 'B'}/${clockText(running === 'white' ? g.clock.whiteMs : g.clock.blackMs)}`]);
+    }
+  }
+  const head = tags.map(([k, v]) => `[${k} ${quote(v)}]`).join('\n');
+  const tokens: string[] = [];
+  if (g.comment) tokens.push(`{${g.comment.replace(/}/g, ')')}}`);
+  (g.moves ?? []).forEach((m, i) => {
+    if (i % 2 === 0) tokens.push(`${i / 2 + 1}.`);
+    tokens.push(m.san);
+    if (m.clockMs !== null) tokens.push(`{[%clk ${clockText(m.clockMs)}]}`);
+  });
+  tokens.push(pgnResult(g.result));
+  // §8.2.5: movetext lines of at most 79 characters.
+  const lines: string[] = [];
+  let line = '';
+  for (const t of tokens) {
+    if (line && line.length + 1 + t.length > 79) {
+      lines.push(line);
+      line = t;
+    } else line = line ? `${line} ${t}` : t;
+  }
+  lines.push(line);
+  return `${head}\n\n${lines.join('\n')}\n`;
+}
+
+/**
+ * The live clock of a game at `nowUtcMs`: the game rebuilt from its journaled events through
+ * the statechart (rules/rebuild.ts), read with the rule book after the time since its last
+ * event (the running side's time with delays and the sandclock included). `stopped`: the
+ * game has a confirmed result, so no clock runs in the broadcast.
+ */
+export function liveClock(game: GameRow, events: readonly ClockEventRow[], nowUtcMs: number, stopped: boolean): PgnGame['clock'] {
+  const last = events.at(-1);
+  if (!last) return null;
+  const rebuilt = rebuildGame(game.timeControlValue, events);
+  const basis = clockBasis(rebuilt.state, rebuilt.at);
+  const running = !stopped && basis.running ? rebuilt.state.turn : null;
+  const elapsed = running === null ? 0 : Math.max(0, nowUtcMs - last.utcMs);
+  const at = running === null ? { ...basis, running: false } : basis;
+  return { whiteMs: basisRemainingMs(at, 'white', elapsed), blackMs: basisRemainingMs(at, 'black', elapsed), running };
+}
+
+function termination(game: GameRow): string | null {
+  if (game.result === null || game.confirmedBy === null) return null;
+  if (game.how === 'flag') return 'time forfeit';
+  // PGN §9.8.1 "rules infraction": administratively adjudicated as a loss (e.g. FIDE Laws 6.7.1 lateness).
+  if (RESULT_MEANING[game.result].forfeit) return 'rules infraction';
+  return 'normal';
+}
+
+/** The mover's remaining time after each press, ply by ply, from the journal's `moved` events. */
+export function pressClocks(events: readonly ClockEventRow[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of events) {
+    if (e.type !== 'moved' || e.side === null || e.move === null) continue;
+    out.set(`${e.side}:${e.move}`, e.side === 'white' ? e.whiteMs : e.blackMs); // a later correction wins
+  }
+  return out;
+}
+
+export interface RoundPgnOptions {
+  nowUtcMs: number;
+  /** SAN moves per game id, when a board or relay supplies them. */
+  moves?: Record<number, string[]>;
+}
+
+/**
+ * `games.pgn` of a round: every game of every board, the newest game last per board. A result
+ * shows only once an arbiter confirmed it; until then the game is `*`.
+ */
+export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: number, opts: RoundPgnOptions): string {
+  const event = findEvent(hall, eventId);
+  const games = journal.gamesByRound(event.id, round);
+  return games
+    .map((game) => {
+      const white = event.players.find((p) => p.rank === game.whiteRank);
+      const black = event.players.find((p) => p.rank === game.blackRank);
+      const events = journal.eventsByGame(game.gameId);
+      const confirmed = game.confirmedBy !== null ? game.result : null;
+      const startedAt = events.find((e) => e.type === 'started')?.utcMs ?? game.earliestStartUtcMs ?? game.createdUtcMs;
+      const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
+      const clocks = pressClocks(events);
+      const san = opts.moves?.[game.gameId] ?? [];
+      return formatPgnGame({
+        event: event.name,
+        site: hall.site ?? event.city ?? '?',
+        date,
+        // `r.b`; the games of a knockout mini-match share a board, so they are `r.b.g`.
+        round: game.matchId !== null ? `${round}.${game.board}.${game.gameNo}` : `${round}.${game.board}`,
+        white: game.white,
+        black: game.black,
+        result: confirmed,
+        timeControl: game.timeControlValue,
+        whiteElo: white?.rating ?? null,
+        blackElo: black?.rating ?? null,
+        whiteFideId: white?.fideId ?? null,
+        blackFideId: black?.fideId ?? null,
+        whiteTeam: game.whiteTeam,
+        blackTeam: game.blackTeam,
+        termination: termination(game),
+        clock: liveClock(game, events, opts.nowUtcMs, confirmed !== null || game.result !== null),
+        moves: san.map((m, i) => {
+          const side: Side = i % 2 === 0 ? 'white' : 'black';
+          return { san: m, clockMs: clocks.get(`${side}:${Math.floor(i / 2) + 1}`) ?? null };
+        }),
+        comment:
+          game.how === 'forfeit-lateness' && confirmed !== null
+            ? `${confirmed === '-+' ? 'White' : 'Black'} did not arrive within the default time (FIDE Laws 6.7.1): not a played game`
+            : null,
+      });
+    })
+    .join('\n');
+}

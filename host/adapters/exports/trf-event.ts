@@ -1,0 +1,152 @@
+// The TRF of one event after a round, from the tournament model and the CONFIRMED results in
+// the journal (regenerated after every round). Refuses to write while a result of the
+// requested rounds is missing or unconfirmed, naming the board.
+//
+// Knockout events: one TRF per rating category, because the play-off games are rapid and blitz
+// games rated (if at all) in other lists. TRF round columns are then game slots: the classical
+// games of knockout round r fill columns 2r-1 and 2r, the rapid play-off games likewise in the
+// rapid TRF, and the armageddon of round r column r in the blitz TRF (tag 222 `W360-B300`).
+
+import { category, formatTimeControl, PRESETS, type Category } from '../../../protocol/time-control.ts';
+import type { GameRow, Journal } from '../../store/journal.ts';
+import { findEvent, type Hall, type TournamentEvent } from '../../domain/model.ts';
+import {
+  eventByes,
+  playerStandings,
+  points,
+  roundRecords,
+  teamStandings,
+  type ScoredGame,
+} from '../../domain/standings.ts';
+import { individualStandings } from '../../domain/board-standings.ts';
+import { forfeitResultFor } from '../../../rules/vocabulary.ts';
+import { formatTrf, TrfError, type TrfReport } from './trf.ts';
+import { completedRounds, confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
+
+
+export interface EventTrfOptions {
+  /** Last round to include (default: the event's last round with games in the journal). */
+  upToRound?: number;
+  /** Knockout events: which games (default 'standard', the classical games). */
+  category?: Category;
+}
+
+function utcDate(ms: number | null): string | null {
+  if (ms === null) return null;
+  const iso = new Date(ms).toISOString(); // formatting a stored time, not reading the clock
+  return `${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}`;
+}
+
+export function eventTrf(journal: Journal, hall: Hall, eventId: string, options: EventTrfOptions = {}): string {
+  return formatTrf(eventTrfReport(journal, hall, eventId, options));
+}
+
+/** The app's refusal (a round not in the journal, a result not confirmed) in the TRF's words. */
+function trfRefusal<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof RoundNotReadyError) throw new TrfError(`cannot write the TRF: ${err.message}`);
+    throw err;
+  }
+}
+
+export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, options: EventTrfOptions = {}): TrfReport {
+  const event = findEvent(hall, eventId);
+  const all = journal.gamesByEvent(event.id);
+  const upTo = options.upToRound ?? Math.max(0, ...all.map((g) => g.round));
+  if (upTo < 1) throw new TrfError(`event "${event.id}" has no games in the journal yet`);
+  if (upTo > event.rounds.length) throw new TrfError(`event "${event.id}" has ${event.rounds.length} rounds, not ${upTo}`);
+  const games = all.filter((g) => g.round <= upTo);
+  const label = (g: GameRow) => `round ${g.round} board ${g.board}${g.gameNo > 1 ? ` game ${g.gameNo}` : ''}`;
+
+  let scored: ScoredGame[];
+  let rounds: number;
+  let roundDates: (string | null)[];
+  let timeControl = event.timeControl;
+  let presetLabel = event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null;
+  if (event.kind === 'knockout') {
+    const cat = options.category ?? 'standard';
+    const inCat = games.filter((g) => category(g.timeControlValue) === cat);
+    trfRefusal(() => confirmedOrThrow(inCat, label));
+    // Slots per knockout round: the most games of this category any match of the round played.
+    const perRound = Math.max(1, ...inCat.map((g) => inCat.filter((h) => h.matchId === g.matchId).length));
+    const firstOfMatch = (g: GameRow) => Math.min(...inCat.filter((h) => h.matchId === g.matchId).map((h) => h.gameNo));
+    scored = inCat.map((g) => ({
+      round: (g.round - 1) * perRound + (g.gameNo - firstOfMatch(g)) + 1,
+      board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g),
+    }));
+    rounds = upTo * perRound;
+    roundDates = Array.from({ length: rounds }, (_, i) => {
+      const ends = inCat.filter((g) => scored[inCat.indexOf(g)].round === i + 1).map((g) => g.endedUtcMs ?? Infinity);
+      return ends.length ? utcDate(Math.min(...ends)) : null;
+    });
+    if (inCat.length) {
+      timeControl = inCat[0].timeControlValue;
+      const tc = inCat[0].kind;
+      presetLabel = tc in PRESETS ? PRESETS[tc as keyof typeof PRESETS].label : null;
+    }
+  } else {
+    scored = trfRefusal(() => confirmedRoundGames(journal, event, upTo));
+    rounds = upTo;
+    roundDates = event.rounds.slice(0, upTo).map((r) => r.date);
+  }
+
+  const byes = event.kind === 'knockout' ? [] : eventByes(event, upTo);
+  const records = roundRecords(event.players.map((p) => p.rank), rounds, scored, byes);
+  // TRF16 rank (columns 86-89): team events rank the whole field by the Ivanovo individual
+  // criteria (points, Buchholz, wins, direct encounter, cut Buchholz); other events by points.
+  const ranked = event.kind === 'team' ? individualStandings(records, event.players.map((p) => p.rank)) : playerStandings(records);
+  const placement = new Map(ranked.map((s) => [s.player, s.rank]));
+  const report: TrfReport = {
+    name: event.name,
+    city: event.city,
+    federation: event.federation,
+    startDate: event.startDate,
+    endDate: event.endDate,
+    chiefArbiter: event.chiefArbiter,
+    deputyArbiters: event.deputyArbiters,
+    type: event.type,
+    timeControlText: presetLabel,
+    timeControl: formatTimeControl(timeControl),
+    rounds,
+    roundDates,
+    players: event.players.map((p) => ({
+      ...p,
+      points: points(records.get(p.rank)!),
+      placement: placement.get(p.rank)!,
+      rounds: records.get(p.rank)!,
+    })),
+  };
+  if (event.kind === 'team') addTeamSection(report, event, records, upTo);
+  return report;
+}
+
+function addTeamSection(report: TrfReport, event: TournamentEvent, records: ReturnType<typeof roundRecords>, upTo: number): void {
+  const standings = teamStandings(event, records, upTo);
+  report.teams = standings.map((s) => {
+    const t = event.teams.find((x) => x.id === s.team)!;
+    return { team: t.id, name: t.name, nickname: t.nickname, matchPoints: s.matchPoints, gamePoints: s.gamePoints, placement: s.rank, players: t.players };
+  });
+  report.teams.sort((a, b) => a.team - b.team);
+  report.teamColourSequence = Array.from({ length: event.boardsPerTeam ?? 4 }, (_, k) => (k % 2 === 0 ? 'W' : 'B')).join('');
+  // Record 320: the pairing-allocated bye per round (Ivanovo: 1 match point, ½ per player).
+  const pabTeams = event.rounds.slice(0, upTo).map((r) => r.byes.find((b) => b.team !== null)?.team ?? 0);
+  const boards = event.boardsPerTeam ?? 4;
+  report.pab = { matchPoints: event.teamScoring.byeMatchPoints, gamePoints: event.teamScoring.byePointsPerPlayer * boards, teams: pabTeams };
+  // Records 330: a match every board of which one team lost by forfeit.
+  report.forfeitedMatches = [];
+  for (const s of standings) {
+    for (const r of s.rounds) {
+      if (!r.forfeited || r.colour !== 'w') continue;
+      const opp = standings.find((x) => x.team === r.opponent)!.rounds.find((x) => x.round === r.round)!;
+      report.forfeitedMatches.push({ type: forfeitResultFor(opp.forfeited ? 'both' : 'white'), round: r.round, white: s.team, black: r.opponent! });
+    }
+    for (const r of s.rounds) {
+      if (r.colour !== 'b' || !r.forfeited) continue;
+      const opp = standings.find((x) => x.team === r.opponent)!.rounds.find((x) => x.round === r.round)!;
+      if (!opp.forfeited) report.forfeitedMatches.push({ type: forfeitResultFor('black'), round: r.round, white: r.opponent!, black: s.team });
+    }
+  }
+  report.forfeitedMatches.sort((a, b) => a.round - b.round || a.white - b.white);
+}

@@ -1,0 +1,230 @@
+// Reads a FIDE Tournament Report File back by its fixed columns (TRF16 player section, TRF-2026
+// team records 310/320/330). Used to check our own exports (round trip), to check that listed
+// points equal the results (`checkTrf`), and to import pairings made by a pairing program.
+//
+// Columns are 1-based and inclusive as the spec writes them; `col(line, 49, 52)` is the rating.
+// This file keeps its own column table on purpose: a layout bug in the writer then shows up as
+// a disagreement instead of cancelling out.
+
+import { CODE_POINTS, type TrfCode } from '../../domain/standings.ts';
+import { FORFEIT_RESULTS, isForfeitResult, listInWords, type ForfeitResult } from '../../../rules/vocabulary.ts';
+
+export class TrfParseError extends Error {
+  constructor(
+    readonly line: number,
+    readonly columns: string,
+    message: string,
+  ) {
+    super(`TRF line ${line}, columns ${columns}: ${message}`);
+    this.name = 'TrfParseError';
+  }
+}
+
+export interface TrfRound {
+  /** Opponent's starting rank, or null for 0000/blank (bye, not paired). */
+  opponent: number | null;
+  colour: 'w' | 'b' | null;
+  code: TrfCode;
+}
+
+export interface TrfPlayerLine {
+  line: number;
+  rank: number;
+  sex: string;
+  title: string;
+  name: string;
+  rating: number | null;
+  federation: string;
+  fideId: number | null;
+  birthDate: string;
+  points: number;
+  placement: number | null;
+  rounds: TrfRound[];
+}
+
+export interface TrfTeamLine {
+  line: number;
+  team: number;
+  name: string;
+  nickname: string;
+  strength: number | null;
+  matchPoints: number;
+  gamePoints: number;
+  placement: number | null;
+  players: number[];
+}
+
+export interface TrfForfeitedMatch {
+  line: number;
+  type: ForfeitResult;
+  round: number;
+  white: number;
+  black: number;
+}
+
+export interface TrfFile {
+  /** Tournament tags (012 … 222, 352, 362): value from column 5 on, one entry per line. */
+  tags: Map<string, string[]>;
+  /** Tag 132 round dates (YY/MM/DD), by round. */
+  roundDates: string[];
+  players: TrfPlayerLine[];
+  teams: TrfTeamLine[];
+  /** Record 320: match/game points of a pairing-allocated bye and the team that had it per round (0 = none). */
+  pab: { line: number; matchPoints: number; gamePoints: number; teams: number[] } | null;
+  forfeitedMatches: TrfForfeitedMatch[];
+}
+
+const CODES = new Set(Object.keys(CODE_POINTS));
+
+/** Columns start..end (1-based, inclusive) of a line, padded with blanks past its end. */
+export function col(line: string, start: number, end: number): string {
+  return line.padEnd(end).slice(start - 1, end);
+}
+
+function intField(line: string, n: number, start: number, end: number, what: string, blankOk = true): number | null {
+  const raw = col(line, start, end).trim();
+  if (raw === '') {
+    if (blankOk) return null;
+    throw new TrfParseError(n, `${start}-${end}`, `${what} is blank`);
+  }
+  if (!/^\d+$/.test(raw)) throw new TrfParseError(n, `${start}-${end}`, `${what} must be digits, got "${raw}"`);
+  return Number(raw);
+}
+
+function pointsField(line: string, n: number, start: number, end: number, what: string): number {
+  const raw = col(line, start, end).trim();
+  if (raw === '') return 0;
+  if (!/^\d+(\.\d)?$/.test(raw)) throw new TrfParseError(n, `${start}-${end}`, `${what} must look like "11.5", got "${raw}"`);
+  return Number(raw);
+}
+
+function parsePlayer(line: string, n: number): TrfPlayerLine {
+  const rounds: TrfRound[] = [];
+  // Round r: opponent at 92+10(r-1) … +3, colour at +5, result at +7 (TRF16).
+  for (let start = 92; start <= line.length; start += 10) {
+    const r = (start - 92) / 10 + 1;
+    const opponent = intField(line, n, start, start + 3, `round ${r} opponent`);
+    const colourRaw = col(line, start + 5, start + 5);
+    const codeRaw = col(line, start + 7, start + 7);
+    if (!/^[wbWB\- ]$/.test(colourRaw)) throw new TrfParseError(n, `${start + 5}`, `round ${r} colour must be w, b, - or blank, got "${colourRaw}"`);
+    const code = (/[a-z]/.test(codeRaw) ? codeRaw.toUpperCase() : codeRaw) as TrfCode; // letter codes are case-insensitive
+    if (!CODES.has(code)) throw new TrfParseError(n, `${start + 7}`, `round ${r} result code "${codeRaw}" is not a TRF16 code (1 = 0 + - W D L H F U Z)`);
+    const colour = colourRaw.toLowerCase();
+    rounds.push({ opponent: opponent === 0 ? null : opponent, colour: colour === 'w' || colour === 'b' ? colour : null, code });
+  }
+  const rank = intField(line, n, 5, 8, 'starting rank', false)!;
+  return {
+    line: n,
+    rank,
+    sex: col(line, 10, 10).trim(),
+    title: col(line, 11, 13).trim(),
+    name: col(line, 15, 47).trim(),
+    rating: intField(line, n, 49, 52, 'rating'),
+    federation: col(line, 54, 56).trim(),
+    fideId: intField(line, n, 58, 68, 'FIDE id'),
+    birthDate: col(line, 70, 79).trim(),
+    points: pointsField(line, n, 81, 84, 'points'),
+    placement: intField(line, n, 86, 89, 'rank'),
+    rounds,
+  };
+}
+
+function parseTeam(line: string, n: number): TrfTeamLine {
+  const players: number[] = [];
+  // Team players: 74-77, 79-82, … (TRF-2026 record 310), up to 14.
+  for (let start = 74; start <= Math.min(line.length, 139); start += 5) {
+    const p = intField(line, n, start, start + 3, `team player ${(start - 74) / 5 + 1}`);
+    if (p !== null && p !== 0) players.push(p);
+  }
+  return {
+    line: n,
+    team: intField(line, n, 5, 7, 'team pairing number', false)!,
+    name: col(line, 9, 40).trim(),
+    nickname: col(line, 42, 46).trim(),
+    strength: intField(line, n, 48, 53, 'strength factor'),
+    matchPoints: pointsField(line, n, 55, 60, 'match points'),
+    gamePoints: pointsField(line, n, 62, 67, 'game points'),
+    placement: intField(line, n, 69, 71, 'team rank'),
+    players,
+  };
+}
+
+export function parseTrf(text: string): TrfFile {
+  const file: TrfFile = { tags: new Map(), roundDates: [], players: [], teams: [], pab: null, forfeitedMatches: [] };
+  text.split(/\r\n|\r|\n/).forEach((line, i) => {
+    const n = i + 1;
+    if (line.trim() === '' || line.startsWith('###')) return; // blank and comment lines (TRF remark 1)
+    const id = line.slice(0, 3);
+    if (id === '001') {
+      file.players.push(parsePlayer(line, n));
+    } else if (id === '310') {
+      file.teams.push(parseTeam(line, n));
+    } else if (id === '320') {
+      const teams: number[] = [];
+      for (let start = 15; start <= line.length; start += 4) teams.push(intField(line, n, start, start + 2, `PAB team, round ${(start - 15) / 4 + 1}`) ?? 0);
+      file.pab = { line: n, matchPoints: pointsField(line, n, 5, 8, 'PAB match points'), gamePoints: pointsField(line, n, 10, 13, 'PAB game points'), teams };
+    } else if (id === '330') {
+      const type = col(line, 5, 6);
+      if (!isForfeitResult(type)) throw new TrfParseError(n, '5-6', `forfeit type must be ${listInWords(FORFEIT_RESULTS)}, got "${type}"`);
+      file.forfeitedMatches.push({
+        line: n, type,
+        round: intField(line, n, 8, 10, 'round', false)!,
+        white: intField(line, n, 12, 14, 'white team', false)!,
+        black: intField(line, n, 16, 18, 'black team', false)!,
+      });
+    } else if (id === '132') {
+      for (let start = 92; start <= line.length; start += 10) file.roundDates.push(col(line, start, start + 7).trim());
+    } else if (/^\d\d2$/.test(id)) {
+      const values = file.tags.get(id) ?? [];
+      values.push(line.slice(4).trimEnd());
+      file.tags.set(id, values);
+    }
+    // Other records (NRS, 013, 240, 250, 260, 299, 300, 80x, XX?) are not needed here and are skipped.
+  });
+  return file;
+}
+
+export interface TrfProblem {
+  line: number;
+  columns: string;
+  message: string;
+}
+
+/**
+ * Checks that the points a TRF lists equal its results: each 001 line's points (81-84) against
+ * the sum of its round codes (default TRF16 points), and each 310 team's game points (62-67)
+ * against the sum of its players' points. Returns the problems (empty = consistent).
+ */
+export function checkTrf(text: string): TrfProblem[] {
+  const file = parseTrf(text);
+  const problems: TrfProblem[] = [];
+  const byRank = new Map(file.players.map((p) => [p.rank, p]));
+  for (const p of file.players) {
+    const sum = p.rounds.reduce((s, r) => s + CODE_POINTS[r.code], 0);
+    if (sum !== p.points) {
+      problems.push({ line: p.line, columns: '81-84', message: `player ${p.rank} lists ${p.points.toFixed(1)} points but the results give ${sum.toFixed(1)}` });
+    }
+    p.rounds.forEach((r, i) => {
+      if (r.opponent === null) return;
+      const o = byRank.get(r.opponent);
+      const cols = `${92 + 10 * i}-${99 + 10 * i}`;
+      if (!o) {
+        problems.push({ line: p.line, columns: cols, message: `round ${i + 1}: opponent ${r.opponent} has no 001 line` });
+        return;
+      }
+      const back = o.rounds[i];
+      // Paired but not yet played (ITDX: a pairing program's TRF) is blank on both lines.
+      const mirror: Record<string, string> = { '1': '0', '0': '1', '=': '=', '+': '-', '-': '+-', W: 'L', L: 'W', D: 'D', ' ': ' ' };
+      if (back?.opponent !== p.rank || (mirror[r.code] ?? '').indexOf(back.code) < 0 || back.colour === r.colour) {
+        problems.push({ line: p.line, columns: cols, message: `round ${i + 1}: player ${p.rank} vs ${r.opponent} is not mirrored on line ${o.line}` });
+      }
+    });
+  }
+  for (const t of file.teams) {
+    const sum = t.players.reduce((s, rank) => s + (byRank.get(rank)?.points ?? 0), 0);
+    if (sum !== t.gamePoints) {
+      problems.push({ line: t.line, columns: '62-67', message: `team ${t.team} lists ${t.gamePoints.toFixed(1)} game points but its players have ${sum.toFixed(1)}` });
+    }
+  }
+  return problems;
+}

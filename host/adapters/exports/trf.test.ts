@@ -1,0 +1,161 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { loadTournamentFile } from '../../domain/tournament-file.ts';
+import { codesFor, roundRecords, CODE_POINTS, type RoundRecord, type TrfCode } from '../../domain/standings.ts';
+import { importTrf, parseTag222 } from './trf-import.ts';
+import { formatTimeControl } from '../../../protocol/time-control.ts';
+import { formatTrf, playerLine, teamLine, TrfError, type TrfPlayer, type TrfReport } from './trf.ts';
+import { checkTrf, col, parseTrf, TrfParseError } from './trf-parser.ts';
+
+const rozic: TrfPlayer = {
+  rank: 1, sex: 'w', title: 'WIM', name: 'Rožič, Vesna', rating: 2250, federation: 'SLO', fideId: 90000001,
+  birthDate: '1987/01/01', points: 1.5, placement: 1,
+  rounds: [{ opponent: 4, colour: 'w', code: '1' }, { opponent: 12, colour: 'b', code: '=' }, { opponent: null, colour: null, code: 'H' }],
+};
+
+function report(players: TrfPlayer[], rounds: number): TrfReport {
+  return {
+    name: 'Test', city: 'Ljubljana', federation: 'SLO', startDate: '2007/08/16', endDate: '2007/08/19', chiefArbiter: 'Ana Srebrnič',
+    deputyArbiters: [], type: 'Swiss', timeControlText: null, timeControl: '40/5400+30:900+30', rounds, roundDates: [], players,
+  };
+}
+
+describe('TRF16 player line (001) columns', () => {
+  it('puts every field at its TRF16 columns', () => {
+    const l = playerLine(rozic);
+    expect(col(l, 1, 3)).toBe('001'); // data identification number
+    expect(col(l, 5, 8)).toBe('   1'); // starting rank, right-aligned
+    expect(col(l, 10, 10)).toBe('w'); // sex
+    expect(col(l, 11, 13)).toBe('WIM'); // title
+    expect(col(l, 15, 47)).toBe('Rožič, Vesna'.padEnd(33)); // name
+    expect(col(l, 49, 52)).toBe('2250'); // FIDE rating
+    expect(col(l, 54, 56)).toBe('SLO'); // federation
+    expect(col(l, 58, 68)).toBe('   90000001'); // FIDE number, 11 columns
+    expect(col(l, 70, 79)).toBe('1987/01/01'); // birth date
+    expect(col(l, 81, 84)).toBe(' 1.5'); // points, "11.5"
+    expect(col(l, 86, 89)).toBe('   1'); // rank
+    // Round fields: opponent 92-95, colour 97, result 99; then 102-105/107/109; 112-115/117/119.
+    expect([col(l, 92, 95), col(l, 97, 97), col(l, 99, 99)]).toEqual(['   4', 'w', '1']);
+    expect([col(l, 102, 105), col(l, 107, 107), col(l, 109, 109)]).toEqual(['  12', 'b', '=']);
+    expect([col(l, 112, 115), col(l, 117, 117), col(l, 119, 119)]).toEqual(['0000', '-', 'H']);
+    expect(l).toHaveLength(119);
+    // The separators between fields stay blank.
+    for (const c of [4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91, 96, 98, 100, 101]) expect(col(l, c, c)).toBe(' ');
+  });
+
+  it('TRF-2026 record 310: team number 5-7, name 9-40, nickname 42-46, match points 55-60, game points 62-67, rank 69-71, players 74-77, 79-82, …', () => {
+    const l = teamLine({ team: 3, name: 'Школа № 3', nickname: 'SH3', matchPoints: 2, gamePoints: 3.5, placement: 1, players: [9, 10, 11, 12] });
+    expect([col(l, 1, 3), col(l, 5, 7), col(l, 9, 40).trim(), col(l, 42, 46), col(l, 55, 60), col(l, 62, 67), col(l, 69, 71)]).toEqual([
+      '310', '  3', 'Школа № 3', 'SH3  ', '   2.0', '   3.5', '  1',
+    ]);
+    expect([col(l, 74, 77), col(l, 79, 82), col(l, 84, 87), col(l, 89, 92)]).toEqual(['   9', '  10', '  11', '  12']);
+  });
+
+  it('refuses a value that does not fit its columns, naming them', () => {
+    expect(() => playerLine({ ...rozic, name: 'X'.repeat(34) })).toThrow(/does not fit columns 15-47 \(33 characters\)/);
+    expect(() => playerLine({ ...rozic, rank: 10000 })).toThrow(/columns 5-8/);
+  });
+});
+
+describe('TRF round trip and points check', () => {
+  const code = fc.constantFrom<TrfCode>('1', '=', '0', '+', '-', 'W', 'D', 'L', 'H', 'F', 'U', 'Z', ' ');
+  const playerArb = (rank: number, rounds: number) =>
+    fc.record({
+      sex: fc.constantFrom<'m' | 'w' | null>('m', 'w', null),
+      title: fc.constantFrom(null, 'GM', 'WFM', 'CM'),
+      name: fc.stringMatching(/^[A-Za-zčšž][A-Za-zčšž ,.'-]{0,31}[a-z]$/),
+      rating: fc.option(fc.integer({ min: 1000, max: 2900 }), { nil: null }),
+      federation: fc.constantFrom(null, 'SLO', 'RUS'),
+      fideId: fc.option(fc.integer({ min: 1, max: 99_999_999_999 }), { nil: null }),
+      birthDate: fc.constantFrom(null, '2005/02/13'),
+      codes: fc.array(code, { minLength: rounds, maxLength: rounds }),
+    }).map((p): TrfPlayer => {
+      // Byes and blanks have no opponent; everything else plays "the next rank" (mirroring is not checked here).
+      const recs: RoundRecord[] = p.codes.map((c) => (['H', 'F', 'U', 'Z', ' '].includes(c) ? { opponent: null, colour: null, code: c } : { opponent: rank, colour: 'w', code: c }));
+      return { ...p, rank, points: recs.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: recs };
+    });
+
+  it('parseTrf reads back what formatTrf wrote, field by field (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => playerArb(i + 1, 3)))), (players) => {
+        // Lines only (no checkTrf): the generated pairings need not mirror; this checks the columns.
+        const text = players.map(playerLine).join('\n');
+        const parsed = parseTrf(text);
+        expect(parsed.players.map((p) => ({ rank: p.rank, sex: p.sex || null, title: p.title || null, name: p.name, rating: p.rating, federation: p.federation || null, fideId: p.fideId, birthDate: p.birthDate || null, points: p.points, placement: p.placement, rounds: p.rounds }))).toEqual(
+          players.map((p) => ({ rank: p.rank, sex: p.sex, title: p.title, name: p.name.trim(), rating: p.rating, federation: p.federation, fideId: p.fideId, birthDate: p.birthDate, points: p.points, placement: p.placement, rounds: p.rounds.map((r) => ({ ...r, colour: r.colour })) })),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('checkTrf: listed points that differ from the results are an error naming line and columns 81-84', () => {
+    const records = roundRecords([1, 2], 1, [{ round: 1, board: 1, white: 1, black: 2, result: '1-0' }], []);
+    const players: TrfPlayer[] = [1, 2].map((rank) => ({ ...rozic, rank, name: `P${rank}`, points: rank === 1 ? 1 : 0, placement: rank, rounds: records.get(rank)! }));
+    const good = formatTrf(report(players, 1));
+    expect(checkTrf(good)).toEqual([]);
+    const bad = good.replace(/^(001 {4}2.{72}) 0\.0/m, '$1 1.0');
+    expect(bad).not.toBe(good);
+    expect(checkTrf(bad)).toEqual([{ line: expect.any(Number), columns: '81-84', message: 'player 2 lists 1.0 points but the results give 0.0' }]);
+    // The writer refuses to produce such a file.
+    players[1].points = 1;
+    expect(() => formatTrf(report(players, 1))).toThrow(TrfError);
+    expect(() => formatTrf(report(players, 1))).toThrow(/columns 81-84: player 2 lists 1\.0 points but the results give 0\.0/);
+  });
+
+  it('checkTrf: a game must appear on both players\' lines, mirrored', () => {
+    const records = roundRecords([1, 2], 1, [{ round: 1, board: 1, white: 1, black: 2, result: '1-0' }], []);
+    records.get(2)![0].code = '1'; // both claim the win
+    const players: TrfPlayer[] = [1, 2].map((rank) => ({ ...rozic, rank, name: `P${rank}`, points: 1, placement: 1, rounds: records.get(rank)! }));
+    expect(() => formatTrf(report(players, 1))).toThrow(/round 1: player 1 vs 2 is not mirrored/);
+  });
+
+  it('TRF16 codes: forfeits + -, a game of less than one move W D L (not rated), draws =', () => {
+    expect(codesFor({ round: 1, board: 1, white: 1, black: 2, result: '+-' })).toEqual({ white: '+', black: '-' });
+    expect(codesFor({ round: 1, board: 1, white: 1, black: 2, result: '--' })).toEqual({ white: '-', black: '-' });
+    expect(codesFor({ round: 1, board: 1, white: 1, black: 2, result: '0-1', movesPlayed: 0 })).toEqual({ white: 'L', black: 'W' });
+    expect(codesFor({ round: 1, board: 1, white: 1, black: 2, result: '1/2-1/2', movesPlayed: 0 })).toEqual({ white: 'D', black: 'D' });
+    expect(codesFor({ round: 1, board: 1, white: 1, black: 2, result: '1/2-1/2', movesPlayed: 12 })).toEqual({ white: '=', black: '=' });
+  });
+
+  it('the parser names line and columns of a bad field', () => {
+    const l = playerLine(rozic).replace(/^(.{98})1/, '$1x');
+    expect(() => parseTrf(`012 Test\n${l}`)).toThrow(TrfParseError);
+    expect(() => parseTrf(`012 Test\n${l}`)).toThrow(/TRF line 2, columns 99: round 1 result code "x" is not a TRF16 code/);
+    expect(() => parseTrf('001 abcd')).toThrow(/TRF line 1, columns 5-8: starting rank must be digits, got "abcd"/);
+  });
+
+  it('tag 222 both ways: `40/5400+30:900+30` and armageddon `W360-B300`', () => {
+    expect(formatTimeControl(parseTag222('40/5400+30:900+30'))).toBe('40/5400+30:900+30');
+    expect(formatTimeControl(parseTag222('W360-B300'))).toBe('W360-B300');
+    expect(() => parseTag222('W360-Bx')).toThrow(/tag 222 "W360-Bx"/);
+  });
+});
+
+describe('TRF pairings import', () => {
+  it('reads back the Ivanovo round pairings, team matches and the team bye from a TRF', () => {
+    const hall = loadTournamentFile(fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
+    const ev = hall.events[0];
+    // A pairing program's TRF for round 1: paired, results not yet in (result column blank).
+    const records = roundRecords(ev.players.map((p) => p.rank), 1, [], []);
+    for (const b of ev.rounds[0].boards) {
+      records.get(b.white)![0] = { opponent: b.black, colour: 'w', code: ' ' };
+      records.get(b.black)![0] = { opponent: b.white, colour: 'b', code: ' ' };
+    }
+    for (const p of [17, 18, 19, 20]) records.get(p)![0] = { opponent: null, colour: null, code: 'H' };
+    const text = formatTrf({
+      ...report(ev.players.map((p) => ({ ...p, points: [17, 18, 19, 20].includes(p.rank) ? 0.5 : 0, placement: 1, rounds: records.get(p.rank)! })), 1),
+      timeControl: '3600',
+      teams: ev.teams.map((t) => ({ team: t.id, name: t.name, nickname: t.nickname, matchPoints: 0, gamePoints: t.id === 5 ? 2 : 0, placement: 1, players: t.players })),
+      pab: { matchPoints: 1, gamePoints: 2, teams: [5] },
+    });
+    const imported = importTrf(text, { id: 'ivanovo-trf', defaultTimeMs: 15 * 60_000 });
+    expect(imported.kind).toBe('team');
+    expect(formatTimeControl(imported.timeControl)).toBe('3600');
+    expect(imported.timeControl.defaultTimeMs).toBe(15 * 60_000);
+    expect(imported.rounds[0].teamMatches).toEqual(ev.rounds[0].teamMatches);
+    expect(imported.rounds[0].byes).toEqual([{ player: null, team: 5, kind: 'H' }]);
+    expect(imported.players.find((p) => p.rank === 9)).toMatchObject({ name: 'Shkola3, Igrok1', team: 3, federation: 'RUS' });
+  });
+});

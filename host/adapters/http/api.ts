@@ -1,0 +1,658 @@
+// The host's HTTP/WebSocket API (docs/api.md) and the arbiter dashboard it serves.
+//
+// Reads are public. Every write needs `Authorization: Bearer <arbiter token>` and goes to
+// the CommandSink together with the arbiter's name, which journals it. Bodies, params and
+// query strings are checked by JSON schemas before anything runs, so a bad request is a 4xx
+// naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import websocket from '@fastify/websocket';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WebSocket } from 'ws';
+import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
+import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/vocabulary.ts';
+import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
+import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
+import { startRoundOnBoards } from '../../app/round-start.ts';
+import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type PlayerView } from '../../app/ports.ts';
+
+export interface ApiDeps {
+  readonly state: HostState;
+  readonly commands: CommandSink;
+  readonly exports?: ExportSource;
+  readonly tokens: ArbiterTokens | readonly ArbiterToken[];
+  /** Wall-clock UTC for `serverUtcMs` (lets the dashboard correct its own clock). */
+  readonly nowUtcMs?: () => number;
+  /**
+   * Host UTC ms per real ms (default 1). A simulated hall on accelerated time
+   * (`chessclock hall --speed 10`) sends 10: the dashboard then advances running clocks
+   * at the hall's pace between events.
+   */
+  readonly timeRate?: number;
+  /** Serve the dashboard at `/` (default true). */
+  readonly dashboard?: boolean;
+  /**
+   * The dashboard's rule book as one browser module (default: rule-book-bundle.ts's
+   * `ruleBookBundle`, built by esbuild once per process). Awaited before the API is built:
+   * a rule book that does not build fails the server start. Tests pass another builder.
+   */
+  readonly ruleBook?: () => Promise<string>;
+  /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
+  readonly wsMaxBufferedBytes?: number;
+  readonly logger?: boolean;
+}
+
+const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard');
+const DASHBOARD_FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/public': 'public.html',
+  '/app.js': 'app.js',
+  '/style.css': 'style.css',
+};
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const;
+// The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
+const SIDE = { type: 'string', enum: SIDES } as const;
+const RESULT = { type: 'string', enum: GAME_RESULTS } as const;
+const PLAYER = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, team: { type: 'string', maxLength: 200 } },
+} as const;
+const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD_ID } } as const;
+/** FIDE practice: an arbiter correction is minutes, not hours; 3 h caps typos. */
+const MAX_ADJUST_MS = 3 * 3600 * 1000;
+/** A move counter beyond this is a typing error (the longest game played had 269 moves). */
+const MAX_MOVES = 999;
+/** FIDE Guidelines III.4 speaks of 5 s; a minute per move caps typos (ms typed as seconds). */
+const MAX_INCREMENT_MS = 60_000;
+/**
+ * Fastify's validator coerces types (`"5000"` passes as the integer 5000), which suits query
+ * strings but not JSON bodies: a number sent as text is a client's mistake. Checked before
+ * validation, on the raw body, for every integer field of the schema.
+ */
+function strictIntegers(schema: object) {
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  const integers = Object.keys(props).filter((k) => props[k].type === 'integer');
+  return async (req: FastifyRequest) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== 'object') return;
+    for (const field of integers) {
+      if (field in body && typeof body[field] !== 'number') throw new HttpError(400, `body: "${field}" must be integer, got ${JSON.stringify(body[field])}`, field);
+    }
+  };
+}
+
+/** Why an arbiter changes a result: free text, journaled with the correction. */
+const REASON = { type: 'string', minLength: 1, maxLength: 500 } as const;
+
+/** `reason` as a command field: absent when blank (a blank reason is no reason). */
+function reasonOf(reason: string | undefined): { reason?: string } {
+  const text = reason?.trim();
+  return text ? { reason: text } : {};
+}
+
+/**
+ * The confirmation's optional body, checked by hand: the dashboard's Confirm sends none (a
+ * schema would ask for one). `{}`, `{ "report": 17 }`, `{ "result": "0-1" }`, with `reason`.
+ */
+function confirmBody(body: unknown): { report?: number; result?: GameResult; reason?: string } {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or an object with "report", "result" or "reason"');
+  const b = body as Record<string, unknown>;
+  for (const field of Object.keys(b)) {
+    if (!['report', 'result', 'reason'].includes(field)) throw new HttpError(400, `body: unknown field "${field}"`, field);
+  }
+  const out: { report?: number; result?: GameResult; reason?: string } = {};
+  if (b.report !== undefined) {
+    if (typeof b.report !== 'number' || !Number.isSafeInteger(b.report) || b.report < 1) throw new HttpError(400, `body: "report" must be a reported result's id (a whole number ≥ 1), got ${JSON.stringify(b.report)}`, 'report');
+    out.report = b.report;
+  }
+  if (b.result !== undefined) {
+    if (!(GAME_RESULTS as readonly unknown[]).includes(b.result)) throw new HttpError(400, `body: "result" must be one of ${GAME_RESULTS.map((r) => JSON.stringify(r)).join(', ')}`, 'result');
+    out.result = b.result as GameResult;
+  }
+  if (out.report !== undefined && out.result !== undefined) throw new HttpError(400, 'body: send "report" or "result", not both', 'result');
+  if (b.reason !== undefined) {
+    if (typeof b.reason !== 'string' || b.reason.length > REASON.maxLength) throw new HttpError(400, `body: "reason" must be text of at most ${REASON.maxLength} characters`, 'reason');
+    Object.assign(out, reasonOf(b.reason));
+  }
+  return out;
+}
+
+/** A command without content takes no body or `{}`: a field sent with it is a mistake (400 naming it). */
+function noContent(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or {} (this command takes no fields)');
+  const field = Object.keys(body)[0];
+  if (field !== undefined) throw new HttpError(400, `body: must NOT have additional properties ("${field}": this command takes no fields)`, field);
+}
+
+interface ApiError {
+  statusCode: number;
+  error: string;
+  message: string;
+  field?: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+function apiError(statusCode: number, message: string, field?: string): ApiError {
+  return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...(field ? { field } : {}) };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns the first schema violation into a sentence naming the field. */
+function describeValidation(context: string, errors: readonly AjvError[]): { message: string; field: string } {
+  const e = errors[0];
+  const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  switch (e.keyword) {
+    case 'required': {
+      const field = [path, String(e.params.missingProperty)].filter(Boolean).join('.');
+      return { field, message: `${context}: missing required field "${field}"` };
+    }
+    case 'additionalProperties': {
+      const field = [path, String(e.params.additionalProperty)].filter(Boolean).join('.');
+      return { field, message: `${context}: unknown field "${field}"` };
+    }
+    case 'enum':
+      return { field: path, message: `${context}: "${path}" must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { field: path, message: `${context}: ${path ? `"${path}" ` : ''}${e.message ?? 'is invalid'}` };
+  }
+}
+
+/**
+ * Reads the configure body's time control with the one spec reader (protocol/time-control.ts
+ * `readTimeControlSpec`): a preset name, one PGN control, `W…-B…`, or { white, black }; with
+ * `defaultTime` and `incrementTiming`. (The body's own `white` and `black` are the players.)
+ */
+function readTimeControl(body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming }): TimeControl {
+  try {
+    return readTimeControlSpec({ timeControl: body.timeControl, defaultTime: body.defaultTime ?? null, incrementTiming: body.incrementTiming }).timeControl;
+  } catch (err) {
+    if (err instanceof TimeControlError) throw new HttpError(400, `body: "timeControl": ${err.message}`, 'timeControl');
+    throw err;
+  }
+}
+
+export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
+  // First, before anything listens: the page is useless without the rule book it imports.
+  const ruleBookJs = (deps.dashboard ?? true) ? await (deps.ruleBook ?? ruleBookBundle)() : null;
+  const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
+  const nowUtcMs = deps.nowUtcMs ?? (() => Date.now());
+  const maxBuffered = deps.wsMaxBufferedBytes ?? 4 * 1024 * 1024;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // Unknown fields are an error (a typo like "sid" must not be ignored), not silently dropped.
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+
+  app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
+    if ('validation' in err && err.validation) {
+      const { message, field } = describeValidation(err.validationContext ?? 'request', err.validation as AjvError[]);
+      return reply.code(400).send(apiError(400, message, field));
+    }
+    if (err instanceof HttpError) return reply.code(err.statusCode).send(apiError(err.statusCode, err.message, err.field));
+    if (err instanceof ExportRefusedError) return reply.code(409).send(apiError(409, err.message));
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) app.log.error(err);
+    return reply.code(status).send(apiError(status, err.message));
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(apiError(404, `no route ${req.method} ${req.url.split('?')[0]}`)));
+
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  // ---- live feed -------------------------------------------------------------------
+  const feedClients = new Map<WebSocket, { event?: string }>();
+  function broadcast(message: { type: string; event?: ClockEventRecord; board?: BoardView }, eventName: string | undefined): void {
+    if (feedClients.size === 0) return;
+    const text = JSON.stringify(message); // serialised once for all clients
+    for (const [ws, filter] of feedClients) {
+      if (filter.event !== undefined && filter.event !== eventName) continue;
+      if (ws.bufferedAmount > maxBuffered) {
+        // A stalled client must not make the host buffer without bound; it can reconnect.
+        ws.close(1013, 'too far behind: reconnect');
+        feedClients.delete(ws);
+        continue;
+      }
+      ws.send(text);
+    }
+  }
+  const unsubscribe = deps.state.subscribe((event, board) => broadcast({ type: 'event', event, board }, event.event));
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    for (const ws of feedClients.keys()) ws.close(1001, 'host shutting down');
+  });
+
+  app.register(async (scoped) => {
+    scoped.get<{ Querystring: { event?: string } }>(
+      '/ws',
+      {
+        websocket: true,
+        schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 } } } },
+      },
+      (socket, req) => {
+        const filter = { event: req.query.event };
+        const boards = deps.state.boards().filter((b) => filter.event === undefined || b.event === filter.event);
+        socket.send(JSON.stringify({ type: 'hello', serverUtcMs: nowUtcMs(), timeRate: deps.timeRate ?? 1, boards }));
+        feedClients.set(socket, filter);
+        socket.on('close', () => feedClients.delete(socket));
+        socket.on('error', () => feedClients.delete(socket));
+        // The feed is one-way; anything a client sends is ignored.
+      },
+    );
+  });
+
+  // ---- reads -----------------------------------------------------------------------
+  function boardOr404(id: string): BoardView {
+    const b = deps.state.board(id);
+    if (!b) throw new HttpError(404, `no board "${id}"`, 'id');
+    return b;
+  }
+
+  app.get('/api/health', async () => ({ ok: true, serverUtcMs: nowUtcMs() }));
+
+  app.get<{ Querystring: { event?: string; round?: number } }>(
+    '/api/boards',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 0 } },
+        },
+      },
+    },
+    async (req) => ({
+      serverUtcMs: nowUtcMs(),
+      boards: deps.state.boards().filter((b) => (req.query.event === undefined || b.event === req.query.event) && (req.query.round === undefined || b.round === req.query.round)),
+    }),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/boards/:id', { schema: { params: BOARD_PARAMS } }, async (req) => ({
+    serverUtcMs: nowUtcMs(),
+    board: boardOr404(req.params.id),
+  }));
+
+  const PAGE = {
+    after: { type: 'string', pattern: '^[0-9]{1,15}$' },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+  } as const;
+  /** Which events: the same filter for the paged API and the JSON Lines export. */
+  const EVENT_FILTER = {
+    event: { type: 'string', minLength: 1 },
+    round: { type: 'integer', minimum: 0 },
+    board: { type: 'integer', minimum: 0 },
+    clockId: { type: 'string', minLength: 1 },
+  } as const;
+
+  app.get<{ Querystring: { event?: string; round?: number; board?: number; clockId?: string; after?: string; limit: number } }>(
+    '/api/events',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...EVENT_FILTER, ...PAGE },
+        },
+      },
+    },
+    async (req) => deps.state.events(req.query),
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { after?: string; limit: number } }>(
+    '/api/boards/:id/events',
+    { schema: { params: BOARD_PARAMS, querystring: { type: 'object', additionalProperties: false, properties: PAGE } } },
+    async (req) => {
+      const b = boardOr404(req.params.id);
+      return deps.state.events({ event: b.event, round: b.round, board: b.board, after: req.query.after, limit: req.query.limit });
+    },
+  );
+
+  app.get('/api/matches', async () => ({ matches: deps.state.matches() }));
+
+  app.get<{ Querystring: { round?: number } }>(
+    '/api/results',
+    { schema: { querystring: { type: 'object', additionalProperties: false, properties: { round: { type: 'integer', minimum: 0 } } } } },
+    async (req) => {
+      // A clock's result for no game is the host's as a ResultView marked `unassigned`: listed
+      // apart, whatever the round (docs/api.md "GET /api/results").
+      const all = deps.state.results(req.query.round);
+      return {
+        results: all.filter((r) => !r.unassigned).map((r) => ({ ...r, conflicts: r.conflicts ?? [] })),
+        unassigned: all.flatMap((r) => (r.unassigned ? [r.unassigned] : [])),
+      };
+    },
+  );
+
+  // ---- exports ---------------------------------------------------------------------
+  function exportsOr501(): ExportSource {
+    if (!deps.exports) throw new HttpError(501, 'exports are not configured on this host');
+    return deps.exports;
+  }
+  function knownEvent(event: string | undefined): void {
+    if (event !== undefined && !deps.state.boards().some((b) => b.event === event)) throw new HttpError(404, `no event "${event}"`, 'event');
+  }
+
+  app.get<{ Querystring: { event: string; round?: number } }>(
+    '/api/export/trf',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['event'],
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      knownEvent(req.query.event);
+      const text = exportsOr501().trf(req.query.event, req.query.round);
+      return reply.type('text/plain; charset=utf-8').send(text);
+    },
+  );
+
+  app.get<{ Querystring: { event: string; round?: number } }>(
+    '/api/standings',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['event'],
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 0 } },
+        },
+      },
+    },
+    async (req) => {
+      knownEvent(req.query.event);
+      if (!deps.state.standings) throw new HttpError(501, 'standings are not computed on this host');
+      return deps.state.standings(req.query.event, req.query.round);
+    },
+  );
+
+  const pgnRoute = async (event: string | undefined, round: number, reply: FastifyReply): Promise<FastifyReply> => {
+    knownEvent(event);
+    const text = exportsOr501().pgn(event, round);
+    // Relays poll this URL: never cache a live game.
+    return reply.type('application/x-chess-pgn; charset=utf-8').header('cache-control', 'no-cache').send(text);
+  };
+  const PGN_QUERY = { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 } } } as const;
+
+  app.get<{ Querystring: { event?: string; round: number } }>(
+    '/api/export/pgn',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['round'],
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (req, reply) => pgnRoute(req.query.event, req.query.round, reply),
+  );
+
+  // The URL a broadcast relay (e.g. a Lichess broadcast's "PGN source URL") polls.
+  app.get<{ Params: { r: number }; Querystring: { event?: string } }>(
+    '/broadcast/round/:r/games.pgn',
+    {
+      schema: {
+        params: { type: 'object', required: ['r'], properties: { r: { type: 'integer', minimum: 1 } } },
+        querystring: PGN_QUERY,
+      },
+    },
+    async (req, reply) => pgnRoute(req.query.event, req.params.r, reply),
+  );
+
+  app.get<{ Querystring: { event?: string; round?: number; board?: number; clockId?: string } }>(
+    '/api/export/events.jsonl',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: EVENT_FILTER,
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.type('application/x-ndjson; charset=utf-8');
+      if (deps.exports?.jsonl) return reply.send(deps.exports.jsonl(req.query));
+      // Without the host core's exporter: one journal record per line, paged through.
+      const lines: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = deps.state.events({ ...req.query, after, limit: 1000 });
+        for (const e of page.events) lines.push(JSON.stringify(e));
+        if (page.next === null) break;
+        after = page.next;
+      }
+      return reply.send(lines.length ? lines.join('\n') + '\n' : '');
+    },
+  );
+
+  // ---- writes (arbiter token) ------------------------------------------------------
+  async function requireArbiter(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const token = ArbiterTokens.bearer(req.headers.authorization);
+    const arbiter = token === null ? null : tokens.identify(token);
+    if (arbiter === null) {
+      reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="chessclock"')
+        .send(apiError(401, token === null ? 'missing arbiter token: send "Authorization: Bearer <token>"' : 'unknown arbiter token'));
+      return reply;
+    }
+    (req as FastifyRequest & { arbiter: string }).arbiter = arbiter;
+  }
+
+  async function run(req: FastifyRequest, reply: FastifyReply, command: ArbiterCommand): Promise<FastifyReply> {
+    const arbiter = (req as FastifyRequest & { arbiter: string }).arbiter;
+    const outcome = await deps.commands.execute(command, { arbiter });
+    if (!outcome.ok) {
+      return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
+    }
+    const board = outcome.board ?? deps.state.board(command.boardId);
+    if (board) broadcast({ type: 'board', board }, board.event);
+    return reply.send({ ok: true, arbiter, board: board ?? null });
+  }
+
+  // Lets the dashboard check a token when the arbiter signs in.
+  app.get('/api/arbiter', { onRequest: requireArbiter }, async (req) => ({ arbiter: (req as FastifyRequest & { arbiter: string }).arbiter }));
+
+  type WithId = { Params: { id: string } };
+  const writeOpts = (body?: object) => ({
+    onRequest: requireArbiter,
+    ...(body ? { preValidation: strictIntegers(body) } : {}),
+    schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
+  });
+
+  app.put<WithId & { Body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming; white?: PlayerView; black?: PlayerView } }>(
+    '/api/boards/:id/config',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['timeControl'],
+      properties: {
+        timeControl: {
+          oneOf: [
+            { type: 'string', minLength: 1 },
+            { type: 'object', additionalProperties: false, required: ['white', 'black'], properties: { white: {}, black: {} } },
+          ],
+        },
+        defaultTime: { type: 'integer', minimum: 0 },
+        // FIDE practice credits the increment before the move; PGN and online play after it.
+        incrementTiming: { type: 'string', enum: INCREMENT_TIMINGS },
+        white: PLAYER,
+        black: PLAYER,
+      },
+    }),
+    async (req, reply) => {
+      boardOr404(req.params.id);
+      const timeControl = readTimeControl(req.body);
+      return run(req, reply, { type: 'configure', boardId: req.params.id, timeControl, white: req.body.white, black: req.body.black });
+    },
+  );
+
+  for (const type of ['pause', 'resume'] as const) {
+    app.post<WithId>(`/api/boards/:id/${type}`, writeOpts(), async (req, reply) => run(req, reply, { type, boardId: req.params.id }));
+  }
+
+  app.post<WithId & { Body: { side: Side; ms: number } }>(
+    '/api/boards/:id/adjust',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['side', 'ms'],
+      properties: { side: SIDE, ms: { type: 'integer', minimum: -MAX_ADJUST_MS, maximum: MAX_ADJUST_MS } },
+    }),
+    async (req, reply) => {
+      if (req.body.ms === 0) throw new HttpError(400, 'body: "ms" must not be 0 (nothing to adjust)', 'ms');
+      return run(req, reply, { type: 'adjust', boardId: req.params.id, side: req.body.side, ms: req.body.ms });
+    },
+  );
+
+  app.post<WithId & { Body: { side: Side } }>(
+    '/api/boards/:id/penalty',
+    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
+    // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
+    async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
+  );
+
+  app.post<WithId & { Body: { side: Side; moves: number } }>(
+    '/api/boards/:id/moves',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['side', 'moves'],
+      properties: { side: SIDE, moves: { type: 'integer', minimum: 0, maximum: MAX_MOVES } },
+    }),
+    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the period follows from it.
+    async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
+  );
+
+  app.post<WithId & { Body: { side: Side } }>(
+    '/api/boards/:id/arrive',
+    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
+    // FIDE Laws 6.7.1: the arbiter saw the player arrive; the default time no longer threatens that side.
+    async (req, reply) => run(req, reply, { type: 'arrive', boardId: req.params.id, side: req.body.side }),
+  );
+
+  // FIDE Laws 7.5.1 with 6.10.2: the last completed move is annulled (clock paused or flagged).
+  app.post<WithId>('/api/boards/:id/takeback', writeOpts(), async (req, reply) => {
+    noContent(req.body);
+    return run(req, reply, { type: 'takeback', boardId: req.params.id });
+  });
+
+  // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": a forfeit is overruled.
+  app.post<WithId>('/api/boards/:id/reinstate', writeOpts(), async (req, reply) => {
+    noContent(req.body);
+    return run(req, reply, { type: 'reinstate', boardId: req.params.id });
+  });
+
+  app.post<WithId & { Body: { ms: number } }>(
+    '/api/boards/:id/increment',
+    writeOpts({
+      type: 'object',
+      additionalProperties: false,
+      required: ['ms'],
+      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } },
+    }),
+    // FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it).
+    async (req, reply) => run(req, reply, { type: 'increment', boardId: req.params.id, ms: req.body.ms }),
+  );
+
+  // FIDE Laws 8.7: the result stands unless the arbiter decides otherwise. Entering a result over
+  // one recorded is that decision, a correction: `reason` says why (required over a confirmed result).
+  app.put<WithId & { Body: { result: GameResult; reason?: string } }>(
+    '/api/boards/:id/result',
+    writeOpts({ type: 'object', additionalProperties: false, required: ['result'], properties: { result: RESULT, reason: REASON } }),
+    async (req, reply) => run(req, reply, { type: 'result', boardId: req.params.id, result: req.body.result, ...reasonOf(req.body.reason) }),
+  );
+
+  // No body confirms the recorded result; `report` (or `result`) adopts a result a clock reported
+  // instead (docs/api.md): the arbiter decides between the results shown.
+  app.post<WithId>('/api/boards/:id/result/confirm', writeOpts(), async (req, reply) => {
+    const body = confirmBody(req.body);
+    return run(req, reply, { type: 'confirm-result', boardId: req.params.id, ...body });
+  });
+
+  // FIDE Laws 6.5: the arbiter starts the clocks — one board, or every board of a round.
+  app.post<WithId>('/api/boards/:id/start', writeOpts(), async (req, reply) => run(req, reply, { type: 'start', boardId: req.params.id }));
+
+  app.post<{ Params: { event: string; round: number } }>(
+    '/api/events/:event/rounds/:round/start',
+    {
+      onRequest: requireArbiter,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['event', 'round'],
+          properties: { event: { type: 'string', minLength: 1, maxLength: 200 }, round: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const arbiter = (req as FastifyRequest & { arbiter: string }).arbiter;
+      const { event, round } = req.params;
+      const outcome = deps.commands.startRound
+        ? await deps.commands.startRound(event, round, { arbiter })
+        : await startRoundOnBoards(deps.state, deps.commands, event, round, { arbiter }, { sessionUtcMs: nowUtcMs() });
+      if (!outcome.ok) return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
+      for (const id of outcome.started) {
+        const board = deps.state.board(id);
+        if (board) broadcast({ type: 'board', board }, board.event);
+      }
+      return reply.send({ ok: true, arbiter, started: outcome.started, skipped: outcome.skipped });
+    },
+  );
+
+  // ---- dashboard -------------------------------------------------------------------
+  if (ruleBookJs !== null) {
+    for (const [url, file] of Object.entries(DASHBOARD_FILES)) {
+      app.get(url, async (_req, reply) => {
+        const text = await readFile(join(DASHBOARD_DIR, file), 'utf8');
+        return reply.type(CONTENT_TYPES[file.split('.').pop()!]).header('cache-control', 'no-cache').send(text);
+      });
+    }
+    // The rule book the page imports (host/adapters/http/dashboard/rule-book.entry.ts, bundled at start).
+    app.get(RULE_BOOK_PATH, async (_req, reply) => reply.type(CONTENT_TYPES.js).header('cache-control', 'no-cache').send(ruleBookJs));
+  }
+
+  return app;
+}

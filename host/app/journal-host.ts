@@ -1,0 +1,510 @@
+// The host ports (HostState, CommandSink) over the SQLite journal: what `chessclock host`
+// hands to `buildApi`. Clock events enter through `append`, which journals them (durable
+// when it returns) and then feeds the live listeners (WebSocket feed, MQTT state) — so the
+// feed never shows an event the journal could still lose.
+//
+// Arbiter writes: results and confirmations are journal facts (the journal records the
+// arbiter with them); clock commands (configure, start, pause, resume, adjust, penalty, set-moves,
+// arrive, takeback, reinstate, increment) are checked
+// against the board's live state, handed to the clock through `commander` (the lead's
+// session layer, which answers with the clock's ACK/NACK), and journaled as arbiter actions
+// with their outcome. A refused command changes nothing.
+//
+// A result closes the game everywhere (host/app/result-rules.ts): the board's live state says
+// `finished` once its game has a result, however it came (entered here, keyed at the clock,
+// corrected), the retained MQTT state with it (drafted in the result's own transaction), no
+// clock command reaches the game any more, and a clock's result that differs from the recorded
+// one waits for the arbiter beside it (`pendingResults`), never only in a log.
+import { createHash } from 'node:crypto';
+import { JournalError, type Journal } from '../store/journal.ts';
+import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult, ResultReportRow } from '../store/types.ts';
+import { recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
+import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
+import { LiveGame } from './live-state.ts';
+import { clockCommandRefusal } from '../../rules/command-rules.ts';
+import type { Hall } from '../domain/model.ts';
+import type {
+  Actor,
+  ArbiterCommand,
+  BoardView,
+  ClockEventRecord,
+  CommandOutcome,
+  CommandSink,
+  EventPage,
+  EventQuery,
+  HostState,
+  LiveClockState,
+  MatchScoreView,
+  MatchView,
+  ReportedResultView,
+  ResultView,
+} from './ports.ts';
+
+/** Delivers an accepted clock command to the board's clock and reports the clock's answer. */
+export type ClockCommander = (command: ArbiterCommand, game: GameRow) => Promise<CommandOutcome>;
+
+export interface JournalHostOptions {
+  readonly journal: Journal;
+  readonly nowUtcMs: () => number;
+  readonly commander?: ClockCommander;
+  /** The tournament file: gives boards their event names (the journal keeps event ids). */
+  readonly hall?: Hall;
+}
+
+type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
+
+/** URL-safe board id from the event name and board number, e.g. `slovenian-final-2025-26-1`. */
+export function boardIdOf(event: string, board: number): string {
+  let slug = event
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  // Names without Latin letters (Cyrillic, ...) still get a stable id.
+  if (slug === '') slug = 'e' + createHash('sha256').update(event).digest('hex').slice(0, 8);
+  return `${slug}-${board}`;
+}
+
+/** Game points of White and Black per result; forfeits count as won and lost games (TRF16 `+`/`-`). */
+const GAME_POINTS: Record<GameResult, readonly [number, number]> = {
+  '1-0': [1, 0],
+  '0-1': [0, 1],
+  '1/2-1/2': [0.5, 0.5],
+  '+-': [1, 0],
+  '-+': [0, 1],
+  '--': [0, 0],
+};
+
+const CLOCK_COMMANDS = CLOCK_COMMAND_TYPES;
+
+/** A clock's report as the API shows it. */
+function reportedView(r: ResultReportRow): ReportedResultView {
+  return { id: r.id, result: r.result, by: r.reportedBy, clockId: r.clockId, atUtcMs: r.utcMs };
+}
+
+/** What a clock's result did, for the host's log (null: nothing worth a line). */
+export interface ClockResultFiling {
+  readonly outcome: ClockResultOutcome['outcome'] | 'refused';
+  readonly log: string | null;
+}
+
+export class JournalHost implements HostState, CommandSink {
+  readonly journal: Journal;
+  private readonly nowUtcMs: () => number;
+  private readonly commander: ClockCommander | undefined;
+  private readonly eventNames = new Map<string, string>();
+  private readonly listeners = new Set<Listener>();
+  /** Live state per game: its events run through the statechart (filled lazily, then fed each new event). */
+  private readonly live = new Map<number, { game: LiveGame; control: string; boots: Set<string>; boot: string | null }>();
+  private idIndex = new Map<string, { event: string; board: number }>();
+  private readonly pageStmt;
+
+  constructor(opts: JournalHostOptions) {
+    this.journal = opts.journal;
+    this.nowUtcMs = opts.nowUtcMs;
+    this.commander = opts.commander;
+    for (const e of opts.hall?.events ?? []) this.eventNames.set(e.id, e.name);
+    // Filtered paging by row id over the (event, round, board, id) index.
+    this.pageStmt = this.journal.db.prepare(`
+      SELECT id FROM clock_events
+      WHERE id > @after
+        AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
+        AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
+      ORDER BY id LIMIT @limit`);
+  }
+
+  // ---- events in -------------------------------------------------------------------
+
+  /** Journals one clock event; when new, updates the live state and notifies listeners. */
+  append(input: ClockEventInput): AppendResult {
+    return this.appendMany([input])[0];
+  }
+
+  /** Journals events in one transaction (one fsync), then notifies for the new ones. */
+  appendMany(inputs: readonly ClockEventInput[]): AppendResult[] {
+    const results = this.journal.appendMany(inputs);
+    for (const r of results) {
+      if (!r.isNew) continue;
+      const row = this.journal.eventsAfter(r.id - 1, 1)[0];
+      if (row) this.notify(row);
+    }
+    return results;
+  }
+
+  private notify(row: ClockEventRow): void {
+    const record = recordFromJournalRow(row);
+    let view: BoardView | undefined;
+    if (row.gameId !== null) {
+      const game = this.journal.getGame(row.gameId);
+      const live = this.live.get(row.gameId);
+      if (live && record) {
+        const boot = `${record.clockId}/${record.bootId}`;
+        // An event of an earlier boot arriving late (its outbox), or a control changed since:
+        // the journal's order is not this arrival order, so the game is rebuilt from the journal.
+        if ((boot !== live.boot && live.boots.has(boot)) || game?.timeControl !== live.control) this.dropLive(row.gameId);
+        else {
+          live.boots.add(boot);
+          live.boot = boot;
+          live.game.feed(record);
+        }
+      }
+      if (game) view = this.viewOf(game);
+    }
+    if (!record) return; // no game: not on any board
+    for (const l of this.listeners) l(record, view);
+  }
+
+  // ---- HostState -------------------------------------------------------------------
+
+  private liveOf(game: GameRow): LiveClockState | null {
+    const gameId = game.gameId;
+    let live = this.live.get(gameId);
+    if (!live || live.control !== game.timeControl) {
+      this.dropLive(gameId);
+      live = { game: new LiveGame(game.timeControlValue), control: game.timeControl, boots: new Set(), boot: null };
+      for (const row of this.journal.eventsByGame(gameId)) {
+        const r = recordFromJournalRow(row);
+        if (!r) continue;
+        live.boot = `${r.clockId}/${r.bootId}`;
+        live.boots.add(live.boot);
+        live.game.feed(r);
+      }
+      this.live.set(gameId, live);
+    }
+    return live.game.state;
+  }
+
+  private dropLive(gameId: number): void {
+    this.live.get(gameId)?.game.stop();
+    this.live.delete(gameId);
+  }
+
+  /**
+   * The board's live state: the clock's, and `finished` once the game has a result, however it
+   * came (FIDE Laws 5.1 / 5.2: the result ends the game). A result entered at the host is not
+   * a clock event (the clock does not echo ENTER_RESULT), and a clock that was offline may have
+   * run on: the times stay the clock's last reported ones and nobody's clock runs.
+   */
+  private boardLive(game: GameRow): LiveClockState | null {
+    return finishedLive(game.result, this.liveOf(game));
+  }
+
+  private viewOf(game: GameRow, pending?: readonly ResultReportRow[]): BoardView {
+    const id = boardIdOf(game.event, game.board);
+    this.idIndex.set(id, { event: game.event, board: game.board });
+    const conflicts = pending ?? this.journal.resultReports({ gameId: game.gameId }).filter((r) => r.status === 'pending');
+    return {
+      id,
+      event: game.event,
+      ...(this.eventNames.has(game.event) ? { eventName: this.eventNames.get(game.event) } : {}),
+      round: game.round,
+      board: game.board,
+      clockId: game.clockId,
+      white: { name: game.white, ...(game.whiteTeam ? { team: game.whiteTeam } : {}) },
+      black: { name: game.black, ...(game.blackTeam ? { team: game.blackTeam } : {}) },
+      timeControl: game.timeControl,
+      live: this.boardLive(game),
+      result: game.result,
+      resultConfirmed: game.confirmedBy !== null,
+      startsAtUtcMs: game.earliestStartUtcMs,
+      game: { no: game.gameNo, kind: game.kind, matchId: game.matchId },
+      defaultTimeMs: game.timeControlValue.defaultTimeMs,
+      ...(game.matchId !== null ? { match: this.matchScoreOf(game, game.matchId) } : {}),
+      ...(conflicts.length > 0 ? { pendingResults: conflicts.map(reportedView) } : {}),
+    };
+  }
+
+  /**
+   * The knockout mini-match of a board's game, seen from that game's colours: game points
+   * of every game of the match with a journaled result (the current one included once it
+   * has one), and the match's decision as the director saved it.
+   */
+  private matchScoreOf(game: GameRow, matchId: string): MatchScoreView {
+    const points = new Map<string, number>([[game.white, 0], [game.black, 0]]);
+    const add = (name: string, p: number) => points.set(name, (points.get(name) ?? 0) + p);
+    for (const g of this.journal.gamesByMatch(matchId)) {
+      if (g.result === null) continue;
+      const [w, b] = GAME_POINTS[g.result];
+      add(g.white, w);
+      add(g.black, b);
+    }
+    const m = this.journal.getMatch(matchId);
+    const decided = m?.status === 'decided';
+    return {
+      id: matchId,
+      whiteScore: points.get(game.white)!,
+      blackScore: points.get(game.black)!,
+      stage: game.kind,
+      decided,
+      winner: decided ? (m!.winner ?? null) : null,
+      decidedBy: decided ? (m!.decidedBy ?? null) : null,
+    };
+  }
+
+  boards(): readonly BoardView[] {
+    // One read of the pending reports for every board, not one per board.
+    const pending = this.pendingByGame();
+    return this.journal.boardStates().map((s) => this.viewOf(s.game, pending.get(s.game.gameId) ?? []));
+  }
+
+  private pendingByGame(): Map<number | null, ResultReportRow[]> {
+    const byGame = new Map<number | null, ResultReportRow[]>();
+    for (const r of this.journal.resultReports({ pending: true })) byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), r]);
+    return byGame;
+  }
+
+  /** The board's current game: one board's lookup, not the whole event's (commands and views are per board). */
+  private currentGame(id: string): GameRow | undefined {
+    if (!this.idIndex.has(id)) this.boards(); // refresh the index
+    const at = this.idIndex.get(id);
+    if (!at) return undefined;
+    return this.journal.currentGameOfBoard(at.event, at.board) ?? undefined;
+  }
+
+  board(id: string): BoardView | undefined {
+    const game = this.currentGame(id);
+    return game ? this.viewOf(game) : undefined;
+  }
+
+  events(q: EventQuery): EventPage {
+    const after = q.after === undefined ? 0 : Number(q.after);
+    const ids = this.pageStmt.all({
+      after,
+      event: q.event ?? null,
+      round: q.round ?? null,
+      board: q.board ?? null,
+      clockId: q.clockId ?? null,
+      limit: q.limit,
+    }) as Array<{ id: number }>;
+    const events: ClockEventRecord[] = [];
+    for (const { id } of ids) {
+      const row = this.journal.eventsAfter(id - 1, 1)[0];
+      const r = row && recordFromJournalRow(row);
+      if (r) events.push(r);
+    }
+    return { events, next: ids.length === q.limit ? String(ids.at(-1)!.id) : null };
+  }
+
+  private events_(): string[] {
+    return [...new Set(this.journal.boardStates().map((s) => s.event))];
+  }
+
+  matches(): readonly MatchView[] {
+    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m })));
+  }
+
+  /**
+   * Every game's result, with the clocks' reports that differ from it (`conflicts`), and the
+   * results of clocks that had no game (`unassigned`, whatever the round: docs/api.md).
+   */
+  results(round?: number): readonly ResultView[] {
+    const pending = this.pendingByGame();
+    const games: ResultView[] = this.events_().flatMap((event) =>
+      (round === undefined ? this.journal.gamesByEvent(event) : this.journal.gamesByRound(event, round)).map((g) => ({
+        event: g.event,
+        round: g.round,
+        board: g.board,
+        white: g.white,
+        black: g.black,
+        result: g.result,
+        confirmed: g.confirmedBy !== null,
+        by: g.confirmedBy !== null ? `arbiter:${g.confirmedBy}` : g.reportedBy,
+        reportedUtcMs: g.reportedUtcMs,
+        conflicts: (pending.get(g.gameId) ?? []).map(reportedView),
+      })),
+    );
+    const unassigned: ResultView[] = (pending.get(null) ?? []).map((r) => ({
+      event: '', round: 0, board: 0, white: null, black: null, result: r.result, confirmed: false, by: r.reportedBy,
+      reportedUtcMs: r.utcMs, conflicts: [], unassigned: reportedView(r),
+    }));
+    return [...games, ...unassigned];
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- CommandSink -----------------------------------------------------------------
+
+  async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
+    const game = this.currentGame(command.boardId);
+    if (!game) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
+    const where = `board ${game.board} of ${game.event} round ${game.round}`;
+    const utcMs = this.nowUtcMs();
+
+    if (command.type === 'result' || command.type === 'confirm-result') {
+      const refused = (status: 409 | 422, reason: string): CommandOutcome => {
+        this.record(command, actor, game, utcMs, 'rejected', reason);
+        return { ok: false, status, reason };
+      };
+      // Which clock report a confirmation adopts (FIDE Laws 8.7: the arbiter decides between results).
+      let reportId: number | undefined;
+      if (command.type === 'confirm-result') {
+        if (command.report !== undefined) reportId = command.report;
+        else if (command.result !== undefined && command.result !== game.result) {
+          const named = this.journal.resultReports({ gameId: game.gameId }).find((r) => r.status === 'pending' && r.result === command.result);
+          if (!named) {
+            const recorded = game.result === null ? 'no result is recorded' : `the result is ${game.result}`;
+            return refused(409, `${where}: no clock reported ${command.result} for this game (${recorded}): to record ${command.result}, correct the result (PUT /api/boards/${command.boardId}/result)`);
+          }
+          reportId = named.id;
+        }
+      }
+      // Entering a result over one recorded, or adopting a report over it, is a correction.
+      const correction = game.result !== null && (command.type === 'result' || reportId !== undefined);
+      const refusal = correction ? this.correctionRefusal(game, where) : null;
+      if (refusal !== null) return refused(409, refusal);
+      const reason = command.reason?.trim() || undefined;
+      if (correction && game.confirmedBy !== null && reason === undefined) {
+        // FIDE Laws 8.7: the arbiter may change a confirmed result, and says why (kept for an appeal).
+        return refused(422, correctionNeedsReason(this.withResult(game, command.boardId)));
+      }
+      try {
+        // The journal records the arbiter with the result in the same transaction, and the
+        // board's retained state (now `finished`) with it: no clock event has to follow.
+        this.journal.transaction(() => {
+          if (command.type === 'result') {
+            this.journal.reportResult(game.gameId, { result: command.result as GameResult, how: 'arbiter', source: 'arbiter', arbiter: actor.arbiter, utcMs, reason });
+          } else {
+            this.journal.confirmResult(game.gameId, actor.arbiter, utcMs, { reportId, reason });
+          }
+          this.draftBoardState(game.gameId);
+        });
+      } catch (err) {
+        if (!(err instanceof JournalError)) throw err;
+        return refused(err.field === 'result' || err.field === 'report' ? 409 : 422, err.message);
+      }
+      return { ok: true, board: this.board(command.boardId) };
+    }
+
+    if (!CLOCK_COMMANDS.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
+    if (game.result !== null) {
+      // FIDE Laws 5.1 / 5.2: the result ended the game; a change goes through a correction of the result.
+      const reason = finishedGameRefusal(command.type, this.withResult(game, command.boardId));
+      this.record(command, actor, game, utcMs, 'rejected', reason);
+      return { ok: false, status: 409, reason };
+    }
+    const status = this.liveOf(game)?.status ?? 'ready';
+    const refusal = clockCommandRefusal(command.type, status, this.liveOf(game) !== null, where);
+    if (refusal !== null) {
+      this.record(command, actor, game, utcMs, 'rejected', refusal);
+      return { ok: false, status: 409, reason: refusal };
+    }
+    if (!this.commander) {
+      const reason = `${where}: no clock connection on this host`;
+      this.record(command, actor, game, utcMs, 'rejected', reason);
+      return { ok: false, status: 503, reason };
+    }
+    const outcome = await this.commander!(command, game);
+    this.record(command, actor, game, utcMs, outcome.ok ? 'applied' : 'rejected', outcome.ok ? null : outcome.reason);
+    return outcome.ok ? { ok: true, board: this.board(command.boardId) } : outcome;
+  }
+
+  /**
+   * Why a result already entered (on the clock or by an arbiter) can no longer be corrected
+   * here, or null when it can. A correction clears the confirmation (the arbiter confirms
+   * again), so it is only safe while nothing was built on the old result: once the director
+   * decided the match on it, the correction would leave the match standing on a result that
+   * no longer exists. (A game the knockout already went on from is not the board's current
+   * game any more, so a board's PUT cannot reach it.)
+   */
+  private correctionRefusal(game: GameRow, where: string): string | null {
+    if (game.matchId === null) return null;
+    const match = this.journal.getMatch(game.matchId);
+    if (match?.status === 'decided') {
+      return `${where}: game ${game.gameNo} (${game.result}) cannot be corrected: the match was already decided on it (${match.winner} wins, ${match.decidedBy})`;
+    }
+    return null;
+  }
+
+  private withResult(game: GameRow, boardId: string): BoardWithResult {
+    return { id: boardId, event: game.event, round: game.round, board: game.board, result: game.result ?? '', confirmedBy: game.confirmedBy };
+  }
+
+  /**
+   * Drafts the board's live state into the journal's outbox (inside the caller's transaction):
+   * the retained MQTT `state` (host/adapters/mqtt/journal-topics.ts 'board-state') after a result,
+   * which no clock event carries. A game whose clock reported nothing has no state to draft.
+   */
+  private draftBoardState(gameId: number): void {
+    const game = this.journal.getGame(gameId);
+    const live = game && this.boardLive(game);
+    if (!game || !live) return;
+    const draft: BoardStateDraft = { event: game.event, round: game.round, board: game.board, live };
+    this.journal.enqueue('board-state', draft, this.nowUtcMs());
+  }
+
+  /**
+   * Files the result a clock's journaled `result` event carries (the players keyed it in and
+   * both confirmed it with their levers, or an arbiter keyed it at the clock), against the game
+   * the clock played: recorded as the game's result when it has none; when it has one, filed
+   * beside it (pending for the arbiter when it differs, agreed when the same); a clock with no
+   * game at all gets an unassigned report. Never only a log line.
+   */
+  fileClockResult(eventRowId: number): ClockResultFiling {
+    const row = this.journal.eventsAfter(eventRowId - 1, 1)[0];
+    const keyed = row?.detail?.result;
+    if (!row || row.type !== 'result' || typeof keyed !== 'string') {
+      return { outcome: 'refused', log: `clock event ${eventRowId}: not a result the host can file` };
+    }
+    // The journal places a clock's late result after its game ended in no game
+    // (Journal.gameOfClockEvent): it belongs to the game the clock last played.
+    const game = row.gameId !== null ? this.journal.getGame(row.gameId) : this.journal.playedGameOfClock(row.clockId);
+    const events = game ? this.journal.eventsByGame(game.gameId).filter((e) => e.type !== 'result') : [];
+    const last = events.at(-1);
+    let result = keyed as GameResult;
+    let how = last?.type === 'flag' ? 'flag' : 'played';
+    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit; the game was
+    // not played (TRF `+`/`-`, not 1/0), whatever the players keyed into the clock.
+    const forfeit = events.find((e) => e.type === 'forfeit');
+    if (forfeit && !events.some((e) => e.type === 'moved' && e.side === forfeit.side)) {
+      result = forfeit.side === 'white' ? '-+' : '+-';
+      how = 'forfeit-lateness';
+    }
+    // An arbiter who keyed the result in at the clock reports it as an arbiter (still to be confirmed).
+    const source = row.detail?.confirmedBy === 'arbiter'
+      ? ({ source: 'arbiter', arbiter: `at the clock ${row.clockId}` } as const)
+      : ({ source: 'clock', bothPlayersConfirmed: true } as const);
+    let filed: ClockResultOutcome;
+    try {
+      filed = this.journal.transaction(() => {
+        const out = this.journal.fileClockResult({ eventId: row.id, clockId: row.clockId, gameId: game?.gameId ?? null, result, how, ...source, utcMs: row.utcMs, endedUtcMs: last?.utcMs ?? row.utcMs });
+        if (out.outcome !== 'duplicate' && out.game) this.draftBoardState(out.game.gameId);
+        return out;
+      });
+    } catch (err) {
+      if (!(err instanceof JournalError)) throw err;
+      return { outcome: 'refused', log: `clock ${row.clockId}: result ${result} not recorded: ${err.message}` };
+    }
+    const g = filed.game;
+    if (filed.outcome !== 'pending') return { outcome: filed.outcome, log: null };
+    if (g === null) {
+      return { outcome: 'pending', log: `clock ${row.clockId}: result ${result} for no game (the clock is assigned to none): kept as unassigned result ${filed.report.id} for the arbiter (GET /api/results)` };
+    }
+    const state = g.confirmedBy !== null ? `confirmed by ${g.confirmedBy}` : 'not confirmed yet';
+    return {
+      outcome: 'pending',
+      log: `clock ${row.clockId}: result ${result} for board ${g.board} of ${g.event} round ${g.round} differs from the recorded ${g.result} (${g.reportedBy}, ${state}): pending result ${filed.report.id} waits for the arbiter`,
+    };
+  }
+
+  private record(command: ArbiterCommand, actor: Actor, game: GameRow, utcMs: number, outcome: 'applied' | 'rejected', reason: string | null): void {
+    const { type, boardId: _boardId, ...payload } = command;
+    this.journal.recordArbiterAction({
+      utcMs,
+      arbiter: actor.arbiter,
+      action: type,
+      gameId: game.gameId,
+      clockId: game.clockId,
+      event: game.event,
+      round: game.round,
+      board: game.board,
+      payload,
+      outcome,
+      reason,
+    });
+  }
+}

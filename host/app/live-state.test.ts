@@ -1,0 +1,90 @@
+// The board's live state is the clock's own (issue 11, one rule book): a game's journaled events
+// fed one by one to LiveGame (the statechart, rules/rebuild.ts) give, after every step of a
+// random game in every mode, exactly what the clock itself reads — status, side on move, both
+// times, moves, periods, presence, flags, illegal moves, the quickplay increment — and the
+// basis it carries gives the running side's time between events as the clock shows it,
+// simple delay, Bronstein delay and sandclock included (FIDE Laws 6.2, 6.10.2; III.4).
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { presetTimeControl } from '../../protocol/time-control.ts';
+import { readClock, remainingMs } from '../../rules/clock-core.ts';
+import { basisRemainingMs } from '../../rules/clock-snapshot.ts';
+import { recordFromJournalRow } from './journal-records.ts';
+import { controls, journals, playJournaled, step } from '../clocks/journaled-clock.fixture.ts';
+import { LiveGame } from './live-state.ts';
+import type { ClockEventRecord } from './ports.ts';
+
+afterAll(() => journals.forEach((j) => j.close()));
+
+describe('LiveGame: the live state is the statechart’s, step by step', () => {
+  it('after every step of random games in every mode, the live state reads what the clock reads, and the basis runs as the clock runs', () => {
+    fc.assert(
+      fc.property(controls, fc.array(step, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 40, maxLength: 40 }), (tc, steps, origin, fractions) => {
+        const { journal, game, trace } = playJournaled(tc, steps, origin);
+        const rows = journal.eventsByGame(game.gameId);
+        const live = new LiveGame(tc);
+        let fed = 0;
+        trace.forEach((point, i) => {
+          for (; fed < point.events; fed++) live.feed(recordFromJournalRow(rows[fed])!);
+          const s = live.state;
+          if (s === null) return;
+          const own = readClock(point.state, point.at);
+          expect(live.mismatches).toEqual([]);
+          expect({ status: s.status, turn: s.turn ?? own.turn, white: s.whiteMs, black: s.blackMs, moves: s.moves, flag: s.flag, present: s.present, illegal: s.illegalMoves, incr: s.incrementMs }).toEqual({
+            status: point.state.result !== null ? 'finished' : own.status,
+            turn: own.turn,
+            white: own.white,
+            black: own.black,
+            moves: own.moves,
+            flag: own.flag,
+            present: own.present,
+            illegal: own.illegalMoves,
+            incr: own.extraIncrementMs,
+          });
+          expect(s.period).toEqual({ white: own.period.white + 1, black: own.period.black + 1 });
+          // Between this report and the next step, the clock runs on: the basis gives its times.
+          const next = trace[i + 1];
+          const gap = next ? Math.max(0, next.at - point.at) : 10_000;
+          const elapsed = Math.floor(fractions[i % fractions.length] * gap);
+          for (const side of ['white', 'black'] as const) {
+            const want = point.state.status === 'running' ? remainingMs(point.state, side, point.at + elapsed) : remainingMs(point.state, side, point.at);
+            expect(basisRemainingMs(s.clock!, side, elapsed), `${side} ${elapsed} ms after the report`).toBe(want);
+          }
+        });
+        live.stop();
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('FIDE Laws 6.9: later flags are kept in the order they fell; a take-back that annuls the first flag clears them', () => {
+    // White flags, the arbiter adds time and resumes, White moves, Black flags; then the arbiter takes Black's flag back? No: a take-back annuls White's last move, which came after White's flag.
+    const tc = presetTimeControl('armageddon'); // W 360 s, B 300 s, no increment
+    const { journal, game } = playJournaled(tc, [
+      { kind: 'start' },
+      { kind: 'wait', ms: 360_000 }, // White's flag falls
+      { kind: 'adjust', side: 'white', ms: 30_000 },
+      { kind: 'resume' },
+      { kind: 'wait', ms: 1_000 },
+      { kind: 'press', wrong: false }, // White moves; Black's clock runs
+      { kind: 'wait', ms: 300_000 }, // Black's flag falls too
+    ], 5_000);
+    const live = new LiveGame(tc);
+    const rows = journal.eventsByGame(game.gameId);
+    for (const r of rows) live.feed(recordFromJournalRow(r)!);
+    expect(rows.filter((r) => r.type === 'flag').map((r) => r.side)).toEqual(['white', 'black']);
+    expect(live.state).toMatchObject({ status: 'flagged', flag: 'white', flags: ['white', 'black'] });
+    live.stop();
+  });
+
+  it('a clock reporting on a board whose control is unknown: its own figures, as reported', () => {
+    const ev = (seq: number, type: string, extra: Partial<ClockEventRecord> = {}): ClockEventRecord => ({
+      clockId: 'c', bootId: 'b', seq, event: 'E', round: 1, board: 1, type, side: null, move: null, whiteMs: null, blackMs: null, monoMs: seq, utcMs: 1000 + seq, ...extra,
+    });
+    const live = new LiveGame(null);
+    live.feed(ev(1, 'started', { whiteMs: 900_000, blackMs: 900_000 }));
+    const s = live.feed(ev(2, 'moved', { side: 'white', move: 1, whiteMs: 905_000, blackMs: 900_000 }));
+    expect(s).toMatchObject({ status: 'running', turn: 'black', whiteMs: 905_000, blackMs: 900_000, moves: { white: 1, black: 0 }, startedAtUtcMs: 1001 });
+    expect(s.clock).toBeUndefined();
+  });
+});

@@ -1,0 +1,376 @@
+// The seams between the host core (bridge, journal, match director, exports) and its
+// network side (HTTP/WebSocket API, dashboard, MQTT). The network side only reads a
+// `HostState`, listens to a live event feed and hands arbiter writes to a `CommandSink`;
+// it never reaches into the journal's tables. The host core implements these ports
+// (the lead's orchestration wires them); `memory-host.ts` is a small in-memory
+// implementation used by tests, the benchmark and the dashboard demo.
+import type { Side, TimeControl } from '../../protocol/time-control.ts';
+import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
+import type { ClockBasis } from '../../rules/clock-snapshot.ts';
+
+/** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
+export type { ClockStatus };
+
+/**
+ * One clock event as journaled: keyed by (clockId, bootId, seq), which makes every
+ * replay and retransmission idempotent downstream (MQTT subscribers dedupe on it too).
+ */
+export interface ClockEventRecord {
+  readonly clockId: string;
+  /** Changes at every power-up of the clock; `seq` restarts per boot. */
+  readonly bootId: string;
+  readonly seq: number;
+  /** Tournament event name (free text: may hold spaces and slashes). */
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  /** 'started' | 'moved' | 'flag' | 'forfeit' | 'paused' | 'resumed' | 'adjusted' | 'arrived' | 'moves-set' | 'taken-back' | 'reinstated' | 'increment-set' | 'result' */
+  readonly type: string;
+  readonly side: Side | null;
+  /** Move number completed by `side` (for 'move'), else null. */
+  readonly move: number | null;
+  /** Remaining time of each side right after the event, or null when the event carries none. */
+  readonly whiteMs: number | null;
+  readonly blackMs: number | null;
+  /** The clock's own monotonic time of the event. */
+  readonly monoMs: number;
+  /** The same instant mapped to UTC by the host's time sync. */
+  readonly utcMs: number;
+  /** Error bound of that mapping (journal), when known. */
+  readonly uncertaintyMs?: number;
+  /** Extra fields: `{ ms, reason }` for 'adjusted', `{ result, confirmedBy }` for 'result'. */
+  readonly detail?: Record<string, unknown> | null;
+}
+
+/** A board's clock as of its last event; times between events are computed by readers. */
+export interface LiveClockState {
+  readonly clockId: string;
+  readonly bootId: string;
+  /** Sequence number of the last event folded in. */
+  readonly seq: number;
+  readonly status: ClockStatus;
+  /** Side on move (whose clock runs while `running`); null before the start. */
+  readonly turn: Side | null;
+  readonly whiteMs: number;
+  readonly blackMs: number;
+  /** UTC instant at which `whiteMs`/`blackMs` were exact. */
+  readonly atUtcMs: number;
+  readonly moves: { readonly white: number; readonly black: number };
+  /** First side whose flag fell, if any (= flags[0] ?? null: who first). */
+  readonly flag: Side | null;
+  /**
+   * Stage each side plays in, 1-based: 1 until the side completes the first stage's moves
+   * (classical: 40), then 2 … (FIDE "period"); an arbiter's move-counter correction sets it.
+   */
+  readonly period: { readonly white: number; readonly black: number };
+  /**
+   * Whether each side has shown up (pressed / arrived) — only meaningful when the board's game
+   * tracks default time; both true otherwise. FIDE Laws 6.7.1
+   */
+  readonly present: { readonly white: boolean; readonly black: boolean };
+  /** Sides whose flag fell, in the order they fell. FIDE Laws 6.9, III.3.1 */
+  readonly flags: readonly Side[];
+  /** UTC of the game's 'started' event, null before the start. */
+  readonly startedAtUtcMs: number | null;
+  /**
+   * UTC of the session (round) start the default time counts from (FIDE Laws 6.7.1): the
+   * start itself, or earlier for a board started after its round began; null before the start.
+   * (Optional for states built elsewhere; foldEvent always sets it, like the two below.)
+   */
+  readonly sessionAtUtcMs?: number | null;
+  /** Illegal moves per side, as the clock counts them: one per take-back (FIDE Laws 7.5.1, 7.5.5). */
+  readonly illegalMoves?: { readonly white: number; readonly black: number };
+  /** The quickplay increment both sides get after each move (FIDE Guidelines III.4), ms; 0 = none. */
+  readonly incrementMs?: number;
+  /**
+   * The clock as of `atUtcMs`, for showing it between events with the rule book's
+   * `basisRemainingMs(clock, side, nowUtcMs − atUtcMs)` (delays and sandclock included);
+   * absent when the game's control is unknown.
+   */
+  readonly clock?: ClockBasis;
+}
+
+export interface PlayerView {
+  readonly name: string;
+  readonly team?: string;
+}
+
+/** One board of one round of one event, as the API and dashboard show it. */
+export interface BoardView {
+  /** Host-assigned, URL-safe, stable for the board's place in the hall. */
+  readonly id: string;
+  /** The event's key (the tournament file's event id, as journaled). */
+  readonly event: string;
+  /** The event's display name, when it differs from the key. */
+  readonly eventName?: string;
+  readonly round: number;
+  readonly board: number;
+  readonly clockId: string | null;
+  readonly white: PlayerView | null;
+  readonly black: PlayerView | null;
+  /** PGN form, e.g. `40/5400+30:900+30`, or null when not configured. */
+  readonly timeControl: string | null;
+  readonly live: LiveClockState | null;
+  /** The result once known: one of the vocabulary's GAME_RESULTS (rules/vocabulary.ts), forfeits included. */
+  readonly result: string | null;
+  readonly resultConfirmed: boolean;
+  /** Earliest start of this game (e.g. after a knockout break): the dashboard counts down to it. */
+  readonly startsAtUtcMs?: number | null;
+  /** Which game of a multi-game pairing this is (knockout mini-match), and its kind. */
+  readonly game?: { readonly no: number; readonly kind: string; readonly matchId: string | null };
+  /** A knockout break before the board's next game, while it runs. */
+  readonly break?: BreakView;
+  /** Whether the board's clock is connected to the host now (absent where the host cannot know). */
+  readonly clockOnline?: boolean;
+  /** Allowed lateness of the board's current game (FIDE Laws 6.7.1); null/absent = not tracked. */
+  readonly defaultTimeMs?: number | null;
+  /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */
+  readonly match?: MatchScoreView;
+  /**
+   * Results a clock reported for this game that differ from `result` (FIDE Laws 8.7: the
+   * arbiter decides): shown beside it until an arbiter confirms one. Absent when there are none.
+   */
+  readonly pendingResults?: readonly ReportedResultView[];
+  /**
+   * The last time a clock was brought to this game from the journal (docs/protocol.md
+   * "Restore"): the journal won, and what the clock had differently is listed for the arbiter.
+   */
+  readonly restore?: RestoreView;
+}
+
+/** A clock brought to the journal's game: when, which clock, and what it held differently. */
+export interface RestoreView {
+  readonly utcMs: number;
+  readonly clockId: string;
+  /** 'restored': the journal's state was loaded; 'in-step': the clock already held it; 'refused' / 'failed': not loaded. */
+  readonly outcome: 'restored' | 'in-step' | 'refused' | 'failed';
+  readonly differences: readonly string[];
+  /** Journal events the statechart does not reproduce (should be none). */
+  readonly mismatches: readonly string[];
+  readonly reason?: string;
+}
+
+/** A knockout mini-match as one of its boards shows it. */
+export interface MatchScoreView {
+  readonly id: string;
+  /**
+   * Match points so far (the match's games with a journaled result, confirmed or not — the
+   * current game counts once its result is in) of the player who has White / Black in THIS
+   * board's current game. Game points: a win 1, a draw ½ (also in the armageddon, where the
+   * draw still decides the match for Black: see `winner`), a forfeit win 1.
+   */
+  readonly whiteScore: number;
+  readonly blackScore: number;
+  /** Stage of the board's current game: 'classical' | 'rapid' | 'armageddon' (the tie-break stage). */
+  readonly stage: string;
+  readonly decided: boolean;
+  /** Winner's name once decided, else null; and how ('classical' | 'rapid' | 'armageddon'). */
+  readonly winner: string | null;
+  readonly decidedBy: string | null;
+}
+
+/** The break before a knockout board's next game (regulation: 30 min before the rapid games). */
+export interface BreakView {
+  readonly nextGameNo: number;
+  readonly nextStage: string;
+  readonly startsUtcMs: number;
+  readonly remainingMs: number;
+}
+
+export interface MatchView {
+  readonly id: string;
+  readonly event: string;
+  readonly [key: string]: unknown;
+}
+
+/** A result a clock reported (the players keyed it in, or an arbiter at the clock) that waits for the arbiter. */
+export interface ReportedResultView {
+  /** Confirm this one with `confirm-result` `{ report: id }`. */
+  readonly id: number;
+  readonly result: string;
+  /** 'clock' (both players confirmed on the clock) or 'arbiter:at the clock <id>'. */
+  readonly by: string;
+  readonly clockId: string | null;
+  /** When the clock recorded it (UTC). */
+  readonly atUtcMs: number;
+}
+
+export interface ResultView {
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  readonly white: string | null;
+  readonly black: string | null;
+  readonly result: string | null;
+  readonly confirmed: boolean;
+  /** Who entered or confirmed it ('clock' when both players confirmed on the clock). */
+  readonly by: string | null;
+  /** When the result was recorded (UTC), once there is one (absent where the host does not keep it). */
+  readonly reportedUtcMs?: number | null;
+  /** Results clocks reported for the game that differ from `result`, each with who and when: the arbiter confirms one. */
+  readonly conflicts: readonly ReportedResultView[];
+  /**
+   * Set on a result a clock reported while it had no game (not assigned to any): event '',
+   * round 0, board 0, the report here. The API lists these apart, as `unassigned` (docs/api.md).
+   */
+  readonly unassigned?: ReportedResultView;
+}
+
+export interface EventQuery {
+  readonly event?: string;
+  readonly round?: number;
+  readonly board?: number;
+  readonly clockId?: string;
+  /** Cursor: only events after this position (from a previous page's `next`). */
+  readonly after?: string;
+  readonly limit: number;
+}
+
+export interface EventPage {
+  readonly events: readonly ClockEventRecord[];
+  /** Cursor for the next page, or null when this page is the last one so far. */
+  readonly next: string | null;
+}
+
+/** What the network side reads. */
+/** A team's place and the values of every tie-break that could decide it (docs/tournament.md). */
+export interface TeamStandingView {
+  readonly rank: number;
+  readonly team: number;
+  readonly name: string;
+  readonly gamePoints: number;
+  readonly matchPoints: number;
+  readonly directEncounter: number | null;
+  readonly buchholz: number;
+  /** Board 1, 2, … points over all rounds. */
+  readonly boardPoints: readonly number[];
+}
+
+/** A player's place in the board prize of their board. */
+export interface PlayerStandingView {
+  readonly rank: number;
+  readonly player: number;
+  readonly name: string;
+  readonly team: number;
+  readonly points: number;
+  readonly buchholz: number;
+  readonly wins: number;
+  readonly directEncounter: number | null;
+  readonly buchholzCut1: number;
+  readonly buchholzCut2: number;
+}
+
+/** GET /api/standings: a team event after a round. */
+export interface StandingsView {
+  readonly event: string;
+  readonly round: number;
+  readonly teams: readonly TeamStandingView[];
+  readonly boards: readonly { readonly board: number; readonly players: readonly PlayerStandingView[] }[];
+}
+
+export interface HostState {
+  boards(): readonly BoardView[];
+  board(id: string): BoardView | undefined;
+  events(query: EventQuery): EventPage;
+  matches(): readonly MatchView[];
+  results(round?: number): readonly ResultView[];
+  /** Standings of a team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
+  standings?(event: string, round?: number): StandingsView;
+  /** Live feed: every journaled event, in journal order, after it is durable. */
+  subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
+}
+
+/** An export the host refuses to produce as things stand (e.g. a result not yet confirmed): 409. */
+export class ExportRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportRefusedError';
+  }
+}
+
+/** Exports produced by the host core (TRF, PGN); the API only serves them. Refusals throw ExportRefusedError. */
+export interface ExportSource {
+  trf(event: string, round?: number): string;
+  /** PGN of one round (with live clock tags while games run). */
+  pgn(event: string | undefined, round: number): string;
+  /** JSON Lines, one event per line. */
+  jsonl?(query: Omit<EventQuery, 'limit' | 'after'>): string;
+}
+
+/** Who issues a write: an arbiter identified by a configured token. */
+export interface Actor {
+  readonly arbiter: string;
+}
+
+export type ArbiterCommand =
+  /** Next game's control (already parsed and checked by the API) and, optionally, players. */
+  | { readonly type: 'configure'; readonly boardId: string; readonly timeControl: TimeControl; readonly white?: PlayerView; readonly black?: PlayerView }
+  | { readonly type: 'pause'; readonly boardId: string }
+  | { readonly type: 'resume'; readonly boardId: string }
+  | { readonly type: 'adjust'; readonly boardId: string; readonly side: Side; readonly ms: number }
+  | { readonly type: 'penalty'; readonly boardId: string; readonly side: Side }
+  /**
+   * FIDE Laws 6.10.2: the arbiter corrects a side's move counter (moves completed); the period
+   * follows from the count, and a later period reached for the first time has its time credited once.
+   */
+  | { readonly type: 'set-moves'; readonly boardId: string; readonly side: Side; readonly moves: number }
+  /** FIDE Laws 6.7.1: `side` is at the board (the arbiter saw the player arrive). */
+  | { readonly type: 'arrive'; readonly boardId: string; readonly side: Side }
+  /** FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (clock paused or flagged). */
+  | { readonly type: 'takeback'; readonly boardId: string }
+  /** FIDE Laws 6.7.1 "unless the arbiter decides otherwise": overrule a forfeit. */
+  | { readonly type: 'reinstate'; readonly boardId: string }
+  /** FIDE Guidelines III.4: `ms` for both sides after every later move (0 removes it). */
+  | { readonly type: 'increment'; readonly boardId: string; readonly ms: number }
+  /** One of the vocabulary's GAME_RESULTS (rules/vocabulary.ts); the API's schema allows no other. */
+  /**
+   * Enters the board's result, or corrects the one recorded (FIDE Laws 8.7: the result stands
+   * unless the arbiter decides otherwise). `reason`: why, journaled with the correction;
+   * required to change a confirmed result.
+   */
+  | { readonly type: 'result'; readonly boardId: string; readonly result: GameResult; readonly reason?: string }
+  /**
+   * Confirms the board's result. `report`: the id of a result a clock reported (a pending
+   * conflict of this game, or one of a clock that had no game) to adopt as the result and
+   * confirm; `result`: the same, named by its result. `reason` as for a correction.
+   */
+  | { readonly type: 'confirm-result'; readonly boardId: string; readonly report?: number; readonly result?: GameResult; readonly reason?: string }
+  /**
+   * Starts the board's clock (Command KIND_START), as Black's first press would: FIDE Laws 6.2.1 / 6.5.
+   * `sessionUtcMs`: the session (round) start the default time counts from (FIDE Laws 6.7.1),
+   * when it began before now; the host fills it in from the round's start when absent.
+   */
+  | { readonly type: 'start'; readonly boardId: string; readonly sessionUtcMs?: number };
+
+/**
+ * The commands' names are the vocabulary's (rules/vocabulary.ts ARBITER_COMMANDS): a command
+ * added here and not there, or there and not here, fails to type-check.
+ */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type MustBeTrue<T extends true> = T;
+export type ArbiterCommandNamesAreTheVocabulary = MustBeTrue<Same<ArbiterCommand['type'], ArbiterCommandName>>;
+
+export type CommandOutcome =
+  | { readonly ok: true; readonly board?: BoardView }
+  /** Refused as a whole (nothing applied); `reason` is shown to the arbiter. 503: the clock is not reachable. */
+  | { readonly ok: false; readonly status: 404 | 409 | 422 | 503; readonly reason: string };
+
+/** Starting a round: which boards' clocks started and why the others did not. */
+export type RoundStartOutcome =
+  | { readonly ok: true; readonly started: readonly string[]; readonly skipped: readonly { readonly boardId: string; readonly reason: string }[] }
+  /** 404: no such event or round; 409: not the event's current round (nothing was sent to any clock). */
+  | { readonly ok: false; readonly status: 404 | 409; readonly reason: string };
+
+/**
+ * Arbiter writes. The sink journals each command with `actor` before acting on it and
+ * either applies it whole or refuses it whole.
+ */
+export interface CommandSink {
+  execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome>;
+  /**
+   * Starts every board of a round whose clock is ready (one journaled 'start' per board).
+   * Optional: without it the API starts the boards `HostState.boards()` shows for that round
+   * (host/app/round-start.ts); a host that knows the tournament adds the round checks.
+   */
+  startRound?(event: string, round: number, actor: Actor): Promise<RoundStartOutcome>;
+}

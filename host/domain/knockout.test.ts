@@ -1,0 +1,159 @@
+import { createActor, SimulatedClock } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { formatTimeControl } from '../../protocol/time-control.ts';
+import { DEFAULT_KNOCKOUT_RULES } from './model.ts';
+import type { GameResult } from '../store/types.ts';
+import { knockoutMachine, type KnockoutOutput } from './knockout.machine.ts';
+import { breakRemainingMs, knockoutStep, seededLot, type FinishedGame, type KnockoutSpec, type KnockoutStep } from './knockout.ts';
+
+const H = 3_600_000;
+const T0 = Date.UTC(2007, 7, 19, 8, 0); // 19.08.2007 10:00 CEST
+const spec: KnockoutSpec = { matchId: 'm1', players: [1, 2], firstWhite: 1, rules: { ...DEFAULT_KNOCKOUT_RULES, breakBeforeRapidMs: 30 * 60_000 } };
+const heads = () => 0.1; // lot → first player
+const tails = () => 0.9; // lot → second player
+
+/** Plays the match forward with the given results, each game ending `durationMs` after it may start. */
+function play(results: GameResult[], s: KnockoutSpec = spec, lot = heads): { finished: FinishedGame[]; step: KnockoutStep } {
+  const finished: FinishedGame[] = [];
+  let step = knockoutStep(s, finished, lot);
+  let now = T0;
+  for (const result of results) {
+    if (step.status !== 'play') throw new Error('match already decided');
+    const start = Math.max(now, step.next.earliestStartUtcMs ?? now);
+    now = start + H;
+    finished.push({ gameNo: step.next.gameNo, stage: step.next.stage, white: step.next.white, black: step.next.black, result, endedUtcMs: now });
+    step = knockoutStep(s, finished, lot);
+  }
+  return { finished, step };
+}
+
+describe('knockout mini-match (Slovenian final 2007, art. 3)', () => {
+  it('two classical games, colours alternate: each player has White once', () => {
+    const { finished, step } = play(['1/2-1/2']);
+    expect(finished[0]).toMatchObject({ white: 1, black: 2, stage: 'classical' });
+    expect(step).toMatchObject({ status: 'play', next: { gameNo: 2, stage: 'classical', white: 2, black: 1, preset: 'classical' } });
+    if (step.status === 'play') expect(formatTimeControl(step.next.timeControl)).toBe('40/5400+30:900+30');
+  });
+
+  it('decided in the classical games: 1½-½', () => {
+    const { step } = play(['1-0', '1/2-1/2']);
+    expect(step).toMatchObject({ status: 'decided', winner: 1, loser: 2, decidedBy: 'classical' });
+  });
+
+  it('a forfeit counts as a lost game for the match', () => {
+    expect(play(['+-', '1/2-1/2']).step).toMatchObject({ status: 'decided', winner: 1, decidedBy: 'classical' });
+  });
+
+  it('tied 1-1: rapid play-off half an hour after the last game ends, 15 min + 10 s', () => {
+    const { finished, step } = play(['1-0', '1-0']); // each won with White
+    expect(step.status).toBe('play');
+    if (step.status !== 'play') return;
+    expect(step.next).toMatchObject({ gameNo: 3, stage: 'rapid', preset: 'rapid', white: 1, black: 2 });
+    expect(step.next.earliestStartUtcMs).toBe(finished[1].endedUtcMs + 30 * 60_000);
+    expect(formatTimeControl(step.next.timeControl)).toBe('900+10');
+    // The countdown the hall shows, 10 minutes into the break.
+    expect(breakRemainingMs(step, finished[1].endedUtcMs + 10 * 60_000)).toBe(20 * 60_000);
+    expect(breakRemainingMs(step, finished[1].endedUtcMs + 31 * 60_000)).toBe(0);
+  });
+
+  it('rapid decides: 1½-½ after 1-1 in classical', () => {
+    expect(play(['1/2-1/2', '1/2-1/2', '0-1', '1/2-1/2']).step).toMatchObject({ status: 'decided', winner: 2, decidedBy: 'rapid' });
+  });
+
+  it('still tied: armageddon immediately, White 6 min Black 5 min, colours by lot', () => {
+    const { finished, step } = play(['1/2-1/2', '1/2-1/2', '1-0', '1-0'], spec, tails);
+    expect(step.status).toBe('play');
+    if (step.status !== 'play') return;
+    expect(step.next).toMatchObject({ gameNo: 5, stage: 'armageddon', white: 2, black: 1, colorsByLot: true });
+    expect(step.next.earliestStartUtcMs).toBe(finished[3].endedUtcMs); // "takoj": immediately
+    expect(formatTimeControl(step.next.timeControl)).toBe('W360-B300');
+  });
+
+  it('armageddon draw: Black wins the match (draw odds)', () => {
+    const { finished, step } = play(['1/2-1/2', '1/2-1/2', '1-0', '1-0', '1/2-1/2'], spec, tails);
+    expect(finished[4]).toMatchObject({ white: 2, black: 1 });
+    expect(step).toMatchObject({ status: 'decided', winner: 1, loser: 2, decidedBy: 'armageddon' });
+    // The same with colours the other way round: the winner is whoever had Black.
+    expect(play(['1/2-1/2', '1/2-1/2', '1-0', '1-0', '1/2-1/2'], spec, heads).step).toMatchObject({ winner: 2, decidedBy: 'armageddon' });
+  });
+
+  it('armageddon won by White', () => {
+    expect(play(['1/2-1/2', '1/2-1/2', '1-0', '1-0', '1-0'], spec, tails).step).toMatchObject({ winner: 2, decidedBy: 'armageddon' });
+  });
+
+  it('first colours drawn by the seeded lot: the same seed draws the same colours', () => {
+    const drawn = { ...spec, firstWhite: null };
+    const a = knockoutStep(drawn, [], seededLot(2007));
+    const b = knockoutStep(drawn, [], seededLot(2007));
+    expect(a).toEqual(b);
+    expect(a.status === 'play' && a.next.colorsByLot).toBe(true);
+    // Over many seeds both players get White: the lot is not constant.
+    const whites = new Set(Array.from({ length: 20 }, (_, i) => {
+      const s = knockoutStep(drawn, [], seededLot(i));
+      return s.status === 'play' ? s.next.white : 0;
+    }));
+    expect(whites).toEqual(new Set([1, 2]));
+  });
+
+  it('a classical game waits for its scheduled start (regulation art. 4 schedule)', () => {
+    const s = { ...spec, classicalStartsUtcMs: [T0, T0 + 24 * H] };
+    const { step } = play(['1/2-1/2'], s);
+    expect(step.status === 'play' && step.next.earliestStartUtcMs).toBe(T0 + 24 * H);
+  });
+
+  it('refuses a game with the wrong colours, and an armageddon double forfeit', () => {
+    const bad: FinishedGame = { gameNo: 1, stage: 'classical', white: 2, black: 1, result: '1-0', endedUtcMs: T0 };
+    expect(() => knockoutStep(spec, [bad], heads)).toThrow(/game 1: expected classical with White 1, Black 2; got classical with White 2, Black 1/);
+    expect(() => play(['1/2-1/2', '1/2-1/2', '1-0', '1-0', '--'])).toThrow(/armageddon double forfeit/);
+  });
+});
+
+describe('knockout machine', () => {
+  it('emits the next game, runs the 30-minute break on its clock, and emits the decision', () => {
+    const clock = new SimulatedClock();
+    clock.set(T0);
+    const out: KnockoutOutput[] = [];
+    const actor = createActor(knockoutMachine, { input: { spec, lot: tails, at: T0 }, clock });
+    actor.on('*', (o) => out.push(o));
+    actor.start();
+    const finish = (gameNo: number, white: number, black: number, stage: FinishedGame['stage'], result: GameResult, at: number) => {
+      clock.set(at);
+      actor.send({ type: 'GAME_FINISHED', at, game: { gameNo, stage, white, black, result, endedUtcMs: at } });
+    };
+    expect(actor.getSnapshot().value).toBe('playing');
+    finish(1, 1, 2, 'classical', '1/2-1/2', T0 + 4 * H);
+    finish(2, 2, 1, 'classical', '1/2-1/2', T0 + 9 * H);
+    expect(actor.getSnapshot().value).toBe('break');
+    expect(out.at(-1)).toMatchObject({ type: 'break', untilUtcMs: T0 + 9 * H + 30 * 60_000, game: { gameNo: 3, stage: 'rapid' } });
+    clock.increment(30 * 60_000 - 1);
+    expect(actor.getSnapshot().value).toBe('break');
+    clock.increment(1);
+    expect(actor.getSnapshot().value).toBe('playing');
+    expect(out.slice(-2).map((o) => o.type)).toEqual(['break-over', 'next-game']);
+    // A result that does not fit (wrong game number) is refused and changes nothing.
+    finish(5, 1, 2, 'rapid', '1-0', T0 + 10 * H);
+    expect(out.at(-1)).toMatchObject({ type: 'rejected', reason: expect.stringMatching(/expected game 3, got game 5/) });
+    expect(actor.getSnapshot().context.finished).toHaveLength(2);
+    finish(3, 1, 2, 'rapid', '0-1', T0 + 10 * H);
+    finish(4, 2, 1, 'rapid', '0-1', T0 + 11 * H);
+    expect(out.at(-1)).toMatchObject({ type: 'next-game', game: { gameNo: 5, stage: 'armageddon', white: 2, black: 1 } });
+    finish(5, 2, 1, 'armageddon', '1/2-1/2', T0 + 11 * H + 20 * 60_000);
+    expect(out.at(-1)).toMatchObject({ type: 'decided', winner: 1, loser: 2, decidedBy: 'armageddon' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('resumes from finished games after a host restart, mid-break (state is a fold over the journal)', () => {
+    const { finished } = play(['1-0', '1-0']); // game 2 ends at T0 + 2 h
+    const restartAt = T0 + 2 * H + 10 * 60_000;
+    const clock = new SimulatedClock();
+    clock.set(restartAt);
+    const out: KnockoutOutput[] = [];
+    const actor = createActor(knockoutMachine, { input: { spec, lot: heads, finished, at: restartAt }, clock });
+    actor.on('*', (o) => out.push(o));
+    actor.start();
+    expect(actor.getSnapshot().value).toBe('break');
+    expect(out[0]).toMatchObject({ type: 'break', untilUtcMs: T0 + 2 * H + 30 * 60_000, game: { gameNo: 3 } });
+    clock.increment(20 * 60_000); // the remaining 20 minutes of the break
+    expect(actor.getSnapshot().value).toBe('playing');
+  });
+});

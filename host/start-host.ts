@@ -1,0 +1,97 @@
+// The one composition of a host: the only place that wires the rooms together (README,
+// "Architecture"). `chessclock host`, `chessclock hall` and the load run all start a host
+// here, so the hall PC, the demo and the measured host are the same program:
+//
+//   store   the journal (SQLite, synchronous=FULL), with the MQTT outbox hook
+//   app     Host: a session per clock line, the director, the arbiter's commands
+//   adapters  HTTP API + dashboard + /ws feed; exports (TRF, PGN, JSON Lines); MQTT from
+//             the journal's durable outbox
+//
+// A caller chooses which adapters run; nothing else differs.
+import type { FastifyInstance } from 'fastify';
+import { Host, type HostOptions } from './app/host.ts';
+import type { ExportSource } from './app/ports.ts';
+import type { Line } from './clocks/clock-session.ts';
+import { Journal } from './store/journal.ts';
+import { journalExports } from './adapters/exports/journal-exports.ts';
+import { buildApi, type ApiDeps } from './adapters/http/api.ts';
+import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
+import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
+
+export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
+  /** The journal file (created if missing; reopening resumes), or an open journal. */
+  readonly journal: string | Journal;
+  /** The API, dashboard and /ws feed; absent = none. */
+  readonly http?: {
+    readonly listen: { readonly host: string; readonly port: number };
+    readonly tokens: ApiDeps['tokens'];
+    readonly timeRate?: number;
+    readonly dashboard?: boolean;
+  };
+  /** MQTT from the journal's outbox (docs/mqtt.md); absent or target null = none. */
+  readonly mqtt?: Omit<StartHostMqttOptions, 'outbox'>;
+  /** Lines to open at the start (serial ports, in-memory ends), each at its table if given. */
+  readonly lines?: readonly { readonly key: string; readonly open: () => Promise<Line>; readonly table?: number }[];
+  /** Called between opening the journal and starting the host (e.g. opening a round with its clocks). */
+  readonly beforeStart?: (journal: Journal) => void;
+}
+
+export interface RunningHost {
+  readonly host: Host;
+  readonly journal: Journal;
+  /** TRF, PGN and JSON Lines over the journal (what the API serves). */
+  readonly exports: ExportSource;
+  readonly api: FastifyInstance | null;
+  /** The API's address once it listens (`http://127.0.0.1:PORT`), else null. */
+  readonly url: string | null;
+  readonly mqtt: HostMqtt | null;
+  /** Stops everything, the adapters first, then the host and the journal. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
+  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic }) : opts.journal;
+  const clock = opts.clock;
+  opts.beforeStart?.(journal);
+  const host = new Host({ ...opts, journal }).start();
+  const exports = journalExports(journal, opts.hall, () => clock.nowUtcMs());
+  let api: FastifyInstance | null = null;
+  let url: string | null = null;
+  let mqtt: HostMqtt | null = null;
+  let stopPublishing: (() => void) | null = null;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    stopPublishing?.();
+    await api?.close();
+    await mqtt?.close();
+    await host.close();
+    journal.close();
+  };
+  try {
+    if (opts.mqtt) {
+      // Every fact's message is drafted in the fact's own transaction (the durable outbox);
+      // events go out as they are journaled, with each board's retained state.
+      mqtt = await startHostMqtt({ ...opts.mqtt, outbox: journal.outboxStore(() => clock.nowUtcMs()) });
+      if (mqtt) stopPublishing = publishHostToMqtt(host, mqtt);
+    }
+    if (opts.http) {
+      api = await buildApi({
+        state: host,
+        commands: host,
+        exports,
+        tokens: opts.http.tokens,
+        nowUtcMs: () => clock.nowUtcMs(),
+        ...(opts.http.timeRate !== undefined ? { timeRate: opts.http.timeRate } : {}),
+        ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),
+      });
+      url = await api.listen({ host: opts.http.listen.host, port: opts.http.listen.port });
+    }
+  } catch (err) {
+    await close(); // a refused start leaves no broker, journal or host behind
+    throw err;
+  }
+  for (const l of opts.lines ?? []) host.addLine(l.key, l.open, l.table !== undefined ? { table: l.table } : {});
+  return { host, journal, exports, api, url, mqtt, close };
+}

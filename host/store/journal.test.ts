@@ -1,0 +1,327 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { presetTimeControl } from '../../protocol/time-control.ts';
+import Database from 'better-sqlite3';
+import { Journal, JournalError, type ClockEventInput } from './journal.ts';
+import { SCHEMA_V1, SCHEMA_VERSION } from './schema.ts';
+
+let dir: string;
+let open: Journal[] = [];
+const T0 = Date.UTC(2007, 7, 16, 14, 0, 0); // 16:00 CEST, Slovenian final round 1
+
+function journal(name = 'clocks.db'): Journal {
+  const j = new Journal(join(dir, name));
+  open.push(j);
+  return j;
+}
+
+function ev(seq: number, over: Partial<ClockEventInput> = {}): ClockEventInput {
+  return {
+    clockId: 'C1', bootId: 'b1', seq, type: 'moved', side: seq % 2 ? 'white' : 'black', move: Math.ceil(seq / 2),
+    whiteMs: 5_400_000 - seq * 1000, blackMs: 5_400_000 - seq * 900, monoMs: 10_000 + seq * 1000,
+    utcMs: T0 + seq * 1000, uncertaintyMs: 2, ...over,
+  };
+}
+
+function newGame(j: Journal, over: Partial<Parameters<Journal['createGame']>[0]> = {}) {
+  return j.createGame({
+    event: 'slo-w-2007', round: 1, board: 1, kind: 'classical', white: 'Rožič, Vesna', black: 'Bajt, Indira',
+    timeControl: presetTimeControl('classical'), clockId: 'C1', createdUtcMs: T0, ...over,
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'journal-'));
+});
+afterEach(() => {
+  for (const j of open) j.close();
+  open = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('journal', () => {
+  it('uses WAL with synchronous=FULL so an acknowledged event survives a power cut', () => {
+    const j = journal();
+    expect(j.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
+  });
+
+  it('stores (clock, boot, seq) once: a retransmission is not a second press (idempotent append)', () => {
+    const j = journal();
+    const game = newGame(j);
+    const first = j.append(ev(1));
+    const again = j.append(ev(1));
+    expect(first.isNew).toBe(true);
+    expect(again).toEqual({ isNew: false, id: first.id });
+    expect(j.eventsByGame(game.gameId)).toHaveLength(1);
+    // The same seq after a reboot is a different event (new boot id).
+    expect(j.append(ev(1, { bootId: 'b2', utcMs: T0 + 60_000 })).isNew).toBe(true);
+    expect(j.eventsByGame(game.gameId)).toHaveLength(2);
+    // Only new events reach the MQTT outbox.
+    expect(j.pendingOutbox().filter((r) => r.kind === 'clock-event')).toHaveLength(2);
+  });
+
+  it('appendMany stores a batch in one transaction and reports duplicates inside it', () => {
+    const j = journal();
+    newGame(j);
+    const results = j.appendMany([ev(1), ev(2), ev(2), ev(3)]);
+    expect(results.map((r) => r.isNew)).toEqual([true, true, false, true]);
+    expect(results[2].id).toBe(results[1].id);
+  });
+
+  it('a rejected batch leaves nothing behind (bad input names the field; nothing half-applied)', () => {
+    const j = journal();
+    const game = newGame(j);
+    expect(() => j.appendMany([ev(1), ev(2, { whiteMs: -5 })])).toThrow(/clock event "C1"\/"b1"\/2: "whiteMs" must be a whole number/);
+    expect(() => j.append(ev(3, { type: 'jump' as never }))).toThrow(JournalError);
+    expect(j.eventsByGame(game.gameId)).toHaveLength(0);
+    expect(j.pendingOutbox()).toHaveLength(0);
+  });
+
+  it('fills game, event, round and board from the clock\'s current game', () => {
+    const j = journal();
+    const game = newGame(j, { round: 2, board: 3 });
+    j.append(ev(1));
+    const [row] = j.eventsByGame(game.gameId);
+    expect(row).toMatchObject({ gameId: game.gameId, event: 'slo-w-2007', round: 2, board: 3, clockId: 'C1', seq: 1 });
+    expect(row).toMatchObject({ whiteMs: 5_399_000, blackMs: 5_399_100, monoMs: 11_000, utcMs: T0 + 1000, uncertaintyMs: 2 });
+  });
+
+  it('orders a game\'s events boot by boot even when an old boot\'s outbox arrives after the reboot', () => {
+    const j = journal();
+    const game = newGame(j);
+    j.append(ev(1));
+    // The clock rebooted (power cut): boot b2 events arrive, then b1's seq 2 is recovered from its outbox.
+    j.append(ev(1, { bootId: 'b2', utcMs: T0 + 120_000, monoMs: 500 }));
+    j.append(ev(2, { utcMs: T0 + 2000 }));
+    expect(j.eventsByGame(game.gameId).map((e) => `${e.bootId}:${e.seq}`)).toEqual(['b1:1', 'b1:2', 'b2:1']);
+  });
+
+  it('survives close and reopen: the host restarts on the same journal', () => {
+    const path = join(dir, 'resume.db');
+    const a = new Journal(path);
+    const game = newGame(a);
+    a.appendMany([ev(1), ev(2)]);
+    a.close();
+    const b = new Journal(path);
+    open.push(b);
+    expect(b.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1, 2]);
+    expect(b.append(ev(2)).isNew).toBe(false); // the retransmission after the restart is still a duplicate
+    expect(b.append(ev(3)).isNew).toBe(true);
+    expect(b.currentGameForClock('C1')?.gameId).toBe(game.gameId);
+  });
+
+  it('keeps every acknowledged event when the host process is killed mid-stream (SIGKILL)', async () => {
+    const path = join(dir, 'crash.db');
+    const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.split('\n').length > 300) child.kill('SIGKILL');
+      });
+      child.on('exit', () => resolve());
+    });
+    const acknowledged = out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    const j = new Journal(path);
+    open.push(j);
+    const stored = new Set(
+      (j.db.prepare("SELECT seq FROM clock_events WHERE clock_id = 'clock-crash'").all() as { seq: number }[]).map((r) => r.seq),
+    );
+    expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
+  });
+
+  it('board state: each board\'s newest game and its latest event (whose clock runs is the rule book\'s: host/app/live-state.ts)', () => {
+    const j = journal();
+    newGame(j);
+    newGame(j, { board: 2, clockId: 'C2', white: 'A', black: 'B' });
+    j.append(ev(0, { type: 'started', side: null, move: null }));
+    j.append(ev(1));
+    j.append(ev(0, { clockId: 'C2', type: 'started', side: null, move: null }));
+    const states = j.boardStates('slo-w-2007');
+    expect(states.map((s) => [s.board, s.last?.type])).toEqual([
+      [1, 'moved'],
+      [2, 'started'],
+    ]);
+    j.append(ev(2, { type: 'paused', side: null }));
+    expect(j.boardStates()[0].last?.type).toBe('paused');
+  });
+
+  it('results: a clock result needs both players\' confirmation; the arbiter must confirm before export', () => {
+    const j = journal();
+    const game = newGame(j);
+    expect(() => j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', utcMs: T0 })).toThrow(
+      /both players confirmed/,
+    );
+    j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 1 });
+    expect(j.results('slo-w-2007')).toHaveLength(1);
+    expect(j.results('slo-w-2007', { confirmedOnly: true })).toHaveLength(0);
+    j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 2);
+    expect(j.results('slo-w-2007', { confirmedOnly: true })[0]).toMatchObject({
+      result: '1/2-1/2', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič', endedUtcMs: T0 + 1,
+    });
+    // Once confirmed, only an arbiter may change it, and that clears the confirmation.
+    expect(() =>
+      j.reportResult(game.gameId, { result: '1-0', how: 'x', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 3 }),
+    ).toThrow(/only an arbiter/);
+    // FIDE Laws 8.7: a confirmed result changes only by the arbiter's decision, which says why.
+    expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4 })).toThrow(
+      /a correction of a confirmed result must say why/,
+    );
+    expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: '  ' })).toThrow(/"reason"/);
+    j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: 'appeal upheld: Black had resigned' });
+    expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: null, reportedBy: 'arbiter:Ana Srebrnič' });
+    // A correction does not move the game's end (the break before a tie-break counts from it).
+    expect(j.getGame(game.gameId)!.endedUtcMs).toBe(T0 + 1);
+    expect(j.arbiterActions(game.gameId).map((a) => a.action)).toEqual(['confirm-result', 'result']);
+    // The correction keeps what it replaced, who had entered it and who had confirmed it, and why.
+    expect(j.arbiterActions(game.gameId)[1].payload).toEqual({
+      result: '1-0', how: 'appeal', previous: { result: '1/2-1/2', how: 'agreement', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič' },
+      reason: 'appeal upheld: Black had resigned',
+    });
+  });
+
+  it('arbiter actions are journaled with who did it, refused ones too', () => {
+    const j = journal();
+    const game = newGame(j);
+    j.recordArbiterAction({ utcMs: T0, arbiter: 'Ana', action: 'adjust', gameId: game.gameId, payload: { side: 'white', ms: 120_000 }, outcome: 'applied' });
+    j.recordArbiterAction({ utcMs: T0 + 1, arbiter: 'Ana', action: 'configure', gameId: game.gameId, outcome: 'rejected', reason: 'clock running' });
+    expect(j.arbiterActions().map((a) => [a.arbiter, a.action, a.outcome, a.reason])).toEqual([
+      ['Ana', 'adjust', 'applied', null],
+      ['Ana', 'configure', 'rejected', 'clock running'],
+    ]);
+    expect(j.arbiterActions()[0].payload).toEqual({ side: 'white', ms: 120_000 });
+  });
+
+  it('outbox: rows stay pending until marked published, and marking twice counts once', () => {
+    const j = journal();
+    newGame(j);
+    j.appendMany([ev(1), ev(2)]);
+    const pending = j.pendingOutbox();
+    expect(pending.map((r) => r.kind)).toEqual(['clock-event', 'clock-event']);
+    expect(pending[0].payload).toMatchObject({ clockId: 'C1', seq: 1, event: 'slo-w-2007' });
+    expect(j.markPublished([pending[0].id], T0)).toBe(1);
+    expect(j.markPublished([pending[0].id], T0)).toBe(0);
+    expect(j.outboxBacklog()).toBe(1);
+  });
+
+  it('outbox topic hook and the MQTT OutboxStore contract: drafted in the same transaction, done only when marked', () => {
+    const j = new Journal(join(dir, 'mqtt.db'), {
+      outboxTopic: (kind, payload) =>
+        kind === 'clock-event' ? { topic: `chessclock/ev/${(payload as { clockId: string }).clockId}`, payload: JSON.stringify(payload), retain: false } : null,
+    });
+    open.push(j);
+    newGame(j);
+    j.appendMany([ev(1), ev(1), ev(2)]);
+    let now = T0;
+    const store = j.outboxStore(() => now);
+    expect(store.pendingCount()).toBe(2); // the duplicate drafted nothing
+    store.append([{ topic: 'chessclock/status/C1', payload: 'up', retain: true }]);
+    const rows = store.pending(10);
+    expect(rows.map((r) => [r.topic, r.retain])).toEqual([
+      ['chessclock/ev/C1', false],
+      ['chessclock/ev/C1', false],
+      ['chessclock/status/C1', true],
+    ]);
+    expect(store.pending(10, rows[0].id).map((r) => r.id)).toEqual([rows[1].id, rows[2].id]);
+    now = T0 + 5;
+    store.markDone([rows[0].id, rows[0].id]);
+    expect(store.pendingCount()).toBe(2);
+  });
+
+  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table is added', () => {
+    const path = join(dir, 'v1.db');
+    const old = new Database(path);
+    old.exec(SCHEMA_V1);
+    old.pragma('user_version = 1');
+    old.prepare(`INSERT INTO games (event, round, board, kind, white, black, time_control, time_control_json, clock_id, result, reported_by, created_utc_ms)
+      VALUES ('slo-w-2007', 1, 1, 'classical', 'A', 'B', '3600', ?, 'C1', '1-0', 'clock', ?)`).run(JSON.stringify(presetTimeControl('sudden-death-60')), T0);
+    old.close();
+    const j = new Journal(path);
+    open.push(j);
+    expect(SCHEMA_VERSION).toBe(2);
+    expect(j.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
+    expect(j.resultReports({ pending: true })).toEqual([]);
+    // Opening it again changes nothing (each step runs once).
+    j.close();
+    const again = new Journal(path);
+    open.push(again);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(2);
+  });
+
+  it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {
+    const j = journal();
+    const game = newGame(j);
+    const resultEvent = (seq: number, result: string) => j.append(ev(seq, { type: 'result', side: null, move: null, detail: { result, confirmedBy: 'players' } })).id;
+    const file = (eventId: number, result: '1-0' | '0-1', gameId: number | null = game.gameId) =>
+      j.fileClockResult({ eventId, clockId: 'C1', gameId, result, how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + eventId });
+    const first = resultEvent(1, '1-0');
+    expect(file(first, '1-0')).toMatchObject({ outcome: 'recorded', game: { result: '1-0', reportedBy: 'clock' } });
+    expect(file(first, '1-0').outcome).toBe('duplicate'); // a retransmission after a host crash
+    j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 10);
+    const same = j.append(ev(2, { type: 'result', side: null, move: null, utcMs: T0 - 1, detail: { result: '1-0' } })).id;
+    expect(file(same, '1-0').outcome).toBe('agreed');
+    const other = j.append(ev(3, { type: 'result', side: null, move: null, utcMs: T0 - 1, detail: { result: '0-1' } })).id;
+    const conflict = file(other, '0-1');
+    expect(conflict).toMatchObject({ outcome: 'pending', report: { result: '0-1', reportedBy: 'clock', status: 'pending', gameId: game.gameId } });
+    // The confirmed result stays; the report waits beside it.
+    expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: 'Ana Srebrnič' });
+    expect(j.resultReports({ pending: true }).map((r) => r.result)).toEqual(['0-1']);
+    // The arbiter adopts it: a correction of a confirmed result, so only with a reason.
+    expect(() => j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 20, { reportId: conflict.report.id })).toThrow(/must say why/);
+    const adopted = j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 20, { reportId: conflict.report.id, reason: 'the scoresheets say 0-1' });
+    expect(adopted).toMatchObject({ result: '0-1', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič', endedUtcMs: T0 + first });
+    expect(j.resultReports({ gameId: game.gameId }).map((r) => [r.result, r.status, r.resolvedBy])).toEqual([
+      ['1-0', 'recorded', null], ['1-0', 'agreed', null], ['0-1', 'adopted', 'Ana Srebrnič'],
+    ]);
+    expect(j.arbiterActions(game.gameId).at(-1)).toMatchObject({
+      action: 'confirm-result', arbiter: 'Ana Srebrnič',
+      payload: { result: '0-1', adopted: { result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0', confirmedBy: 'Ana Srebrnič' }, reason: 'the scoresheets say 0-1' },
+    });
+    // A clock with no game: kept, unassigned, for the arbiter.
+    const stray = j.append(ev(1, { clockId: 'C9', type: 'result', side: null, move: null, detail: { result: '1-0' } }));
+    expect(j.eventsAfter(stray.id - 1, 1)[0].gameId).toBeNull();
+    expect(j.fileClockResult({ eventId: stray.id, clockId: 'C9', gameId: null, result: '1-0', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 })).toMatchObject({
+      outcome: 'pending', game: null, report: { clockId: 'C9', gameId: null, status: 'pending' },
+    });
+    expect(j.resultReports({ pending: true })).toEqual([expect.objectContaining({ clockId: 'C9', gameId: null })]);
+  });
+
+  it('a clock that was offline at its game\'s result: what it played before the result belongs to that game, not to the next one already assigned to it', () => {
+    const j = journal();
+    const g1 = newGame(j, { matchId: null });
+    j.append(ev(1, { type: 'started', side: null, move: null }));
+    // The arbiter enters the result at the host at T0 + 10 s; the director assigns game 2 to the same clock.
+    j.reportResult(g1.gameId, { result: '1-0', how: 'arbiter', source: 'arbiter', arbiter: 'Ana', utcMs: T0 + 10_000 });
+    const g2 = newGame(j, { gameNo: 2, createdUtcMs: T0 + 11_000 });
+    // Back online, the clock delivers its outbox: a press at T0 + 5 s (before the result), one at T0 + 20 s (after), the players' result.
+    j.append(ev(5));
+    j.append(ev(20));
+    j.append(ev(21, { type: 'result', side: null, move: null, detail: { result: '0-1', confirmedBy: 'players' } }));
+    expect(j.eventsByGame(g1.gameId).map((e) => e.seq)).toEqual([1, 5]);
+    // After the end, game 2 has not started on the clock: the late press is (still) game 2's, but
+    // a result cannot be (the clock refuses a result before the start): it belongs to no game here.
+    expect(j.eventsByGame(g2.gameId).map((e) => e.seq)).toEqual([20]);
+    expect(j.eventsAfter(0, 100).find((e) => e.seq === 21)!.gameId).toBeNull();
+    expect(j.playedGameOfClock('C1')!.gameId).toBe(g1.gameId);
+    // Once game 2 starts (same instant as the end is fine: a start is always the new game's), everything is game 2's.
+    j.append(ev(22, { type: 'started', side: null, move: null, utcMs: T0 + 10_000 }));
+    j.append(ev(23, { utcMs: T0 + 9_000 }));
+    expect(j.eventsByGame(g2.gameId).map((e) => e.seq)).toEqual([20, 22, 23]);
+    expect(j.playedGameOfClock('C1')!.gameId).toBe(g2.gameId);
+  });
+
+  it('refuses a duplicate game slot with a clear error', () => {
+    const j = journal();
+    newGame(j);
+    expect(() => newGame(j)).toThrow(/game slo-w-2007 round 1 board 1 game 1 already exists/);
+  });
+});

@@ -1,0 +1,916 @@
+// The host's journal: one SQLite file (better-sqlite3, WAL) holding every clock event,
+// game, result, match, arbiter action and the MQTT outbox.
+//
+// Durability: `PRAGMA synchronous = FULL`. In WAL mode, NORMAL syncs the log only at
+// checkpoints, so a commit that already returned can roll back after a power cut or OS
+// crash; the host acknowledges an event to the clock only after `append` returns, and the
+// clock then drops it from its outbox, so an acknowledged press must survive a power cut.
+// FULL syncs the WAL at every commit. The cost is one fsync per commit, which is why
+// `appendMany` exists (one commit for a batch); see bench/host-journal.bench.ts.
+//
+// better-sqlite3 is synchronous: when a write method returns, its transaction has committed.
+
+import Database from 'better-sqlite3';
+import {
+  formatTimeControl,
+  other,
+  type Side,
+  type TimeControl,
+} from '../../protocol/time-control.ts';
+import { SCHEMA_STEPS, SCHEMA_VERSION } from './schema.ts';
+import {
+  CLOCK_EVENT_TYPES,
+  RESULTS,
+  type AppendResult,
+  type ArbiterActionInput,
+  type ArbiterActionRow,
+  type BoardState,
+  type ClockEventInput,
+  type ClockEventRow,
+  type ClockEventType,
+  type ClockResultInput,
+  type ClockResultOutcome,
+  type ClockRow,
+  type GameResult,
+  type GameRow,
+  type MatchRow,
+  type NewGame,
+  type OutboxRow,
+  type ResultReport,
+  type ResultReportRow,
+  type ResultReportStatus,
+} from './types.ts';
+
+export * from './types.ts';
+
+export class JournalError extends Error {
+  constructor(
+    message: string,
+    /** The offending field, when there is one. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+/** An MQTT message drafted from a journaled fact (the MQTT room's OutboxDraft shape). */
+export interface OutboxDraft {
+  readonly topic: string;
+  readonly payload: string;
+  readonly retain: boolean;
+}
+
+export interface JournalOptions {
+  /** Write an outbox row for every new clock event (for the MQTT publisher). Default true. */
+  outboxEvents?: boolean;
+  /**
+   * Maps a fact (kind + payload object) to the MQTT message to publish, or null to publish
+   * nothing for it. Without a hook, rows are stored with their kind and no topic.
+   */
+  outboxTopic?: (kind: string, payload: unknown) => OutboxDraft | null;
+}
+
+/** The MQTT room's OutboxStore contract (host/adapters/mqtt/outbox-store.ts), served from the journal's outbox table. */
+export interface JournalOutboxStore {
+  append(drafts: readonly OutboxDraft[]): void;
+  pending(limit: number, afterId?: number): (OutboxDraft & { id: number })[];
+  markDone(ids: readonly number[]): void;
+  pendingCount(): number;
+}
+
+type Row = Record<string, unknown>;
+
+const EVENT_TYPES = new Set<string>(CLOCK_EVENT_TYPES);
+const RESULT_SET = new Set<string>(RESULTS);
+
+function int(value: unknown, field: string, where: string, min = 0): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new JournalError(`${where}: "${field}" must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`, field);
+  }
+  return value;
+}
+
+function text(value: unknown, field: string, where: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new JournalError(`${where}: "${field}" must be a non-empty string, got ${JSON.stringify(value)}`, field);
+  }
+  return value;
+}
+
+function optInt(value: unknown, field: string, where: string): number | null {
+  return value === undefined || value === null ? null : int(value, field, where);
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+function parseJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : null;
+}
+
+function toEvent(r: Row): ClockEventRow {
+  return {
+    id: r.id as number,
+    clockId: r.clock_id as string,
+    bootId: r.boot_id as string,
+    seq: r.seq as number,
+    gameId: (r.game_id as number | null) ?? null,
+    event: (r.event as string | null) ?? null,
+    round: (r.round as number | null) ?? null,
+    board: (r.board as number | null) ?? null,
+    type: r.type as ClockEventType,
+    side: (r.side as Side | null) ?? null,
+    move: (r.move as number | null) ?? null,
+    whiteMs: r.white_ms as number,
+    blackMs: r.black_ms as number,
+    monoMs: r.mono_ms as number,
+    utcMs: r.utc_ms as number,
+    uncertaintyMs: r.uncertainty_ms as number,
+    detail: parseJson(r.detail) as Record<string, unknown> | null,
+  };
+}
+
+function toGame(r: Row): GameRow {
+  return {
+    gameId: r.game_id as number,
+    event: r.event as string,
+    round: r.round as number,
+    board: r.board as number,
+    gameNo: r.game_no as number,
+    matchId: (r.match_id as string | null) ?? null,
+    kind: r.kind as GameRow['kind'],
+    white: r.white as string,
+    black: r.black as string,
+    whiteRank: (r.white_rank as number | null) ?? null,
+    blackRank: (r.black_rank as number | null) ?? null,
+    whiteTeam: (r.white_team as string | null) ?? null,
+    blackTeam: (r.black_team as string | null) ?? null,
+    timeControl: r.time_control as string,
+    timeControlValue: JSON.parse(r.time_control_json as string) as TimeControl,
+    clockId: (r.clock_id as string | null) ?? null,
+    earliestStartUtcMs: (r.earliest_start_utc_ms as number | null) ?? null,
+    endedUtcMs: (r.ended_utc_ms as number | null) ?? null,
+    result: (r.result as GameResult | null) ?? null,
+    how: (r.how as string | null) ?? null,
+    reportedBy: (r.reported_by as string | null) ?? null,
+    reportedUtcMs: (r.reported_utc_ms as number | null) ?? null,
+    confirmedBy: (r.confirmed_by as string | null) ?? null,
+    confirmedUtcMs: (r.confirmed_utc_ms as number | null) ?? null,
+    createdUtcMs: r.created_utc_ms as number,
+  };
+}
+
+function toReport(r: Row): ResultReportRow {
+  return {
+    id: r.id as number,
+    eventId: (r.event_id as number | null) ?? null,
+    clockId: (r.clock_id as string | null) ?? null,
+    gameId: (r.game_id as number | null) ?? null,
+    result: r.result as GameResult,
+    how: (r.how as string | null) ?? null,
+    reportedBy: r.reported_by as string,
+    utcMs: r.utc_ms as number,
+    status: r.status as ResultReportStatus,
+    resolvedBy: (r.resolved_by as string | null) ?? null,
+    resolvedUtcMs: (r.resolved_utc_ms as number | null) ?? null,
+  };
+}
+
+/** When a game with a result ended: the end recorded with it, else when the result came. */
+function endOf(game: GameRow): number | null {
+  return game.endedUtcMs ?? game.reportedUtcMs;
+}
+
+function toMatch(r: Row): MatchRow {
+  return {
+    matchId: r.match_id as string,
+    event: r.event as string,
+    round: r.round as number,
+    board: r.board as number,
+    playerA: r.player_a as string,
+    playerB: r.player_b as string,
+    status: r.status as MatchRow['status'],
+    winner: (r.winner as string | null) ?? null,
+    loser: (r.loser as string | null) ?? null,
+    decidedBy: (r.decided_by as MatchRow['decidedBy']) ?? null,
+    score: parseJson(r.score_json),
+    updatedUtcMs: r.updated_utc_ms as number,
+  };
+}
+
+/** Events of one game in play order: boots by first appearance in UTC, then seq within a boot. */
+const ORDERED_EVENTS = `
+  SELECT e.* FROM clock_events e
+  JOIN (SELECT clock_id, boot_id, MIN(utc_ms) AS boot_start FROM clock_events
+        WHERE game_id = @gameId GROUP BY clock_id, boot_id) b
+    ON b.clock_id = e.clock_id AND b.boot_id = e.boot_id
+  WHERE e.game_id = @gameId`;
+
+export class Journal {
+  readonly db: Database.Database;
+  private readonly outboxEvents: boolean;
+  private readonly outboxTopic: JournalOptions['outboxTopic'];
+  private readonly stmt;
+  private readonly insertMany: (events: readonly ClockEventInput[]) => AppendResult[];
+
+  /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
+  constructor(readonly path: string, options: JournalOptions = {}) {
+    this.outboxEvents = options.outboxEvents ?? true;
+    this.outboxTopic = options.outboxTopic;
+    this.db = new Database(path);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('foreign_keys = ON');
+      // A second process (e.g. `chessclock host --replay` while the host runs) waits for the write lock.
+      this.db.pragma('busy_timeout = 5000');
+      this.migrate();
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
+    const db = this.db;
+    this.stmt = {
+      insertEvent: db.prepare(`
+        INSERT INTO clock_events (clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
+          white_ms, black_ms, mono_ms, utc_ms, uncertainty_ms, detail)
+        VALUES (@clockId, @bootId, @seq, @gameId, @event, @round, @board, @type, @side, @move,
+          @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)
+        ON CONFLICT (clock_id, boot_id, seq) DO NOTHING`),
+      eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
+      insertOutbox: db.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
+      pendingTopics: db.prepare(
+        'SELECT id, topic, payload, retain FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
+      ),
+      pendingTopicCount: db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL'),
+      gameById: db.prepare('SELECT * FROM games WHERE game_id = ?'),
+      currentGameForClock: db.prepare(
+        'SELECT * FROM games WHERE clock_id = ? AND result IS NULL ORDER BY game_id DESC LIMIT 1',
+      ),
+      // The clock's two newest games, with a result or not (games_by_clock index).
+      newestGamesOfClock: db.prepare('SELECT * FROM games WHERE clock_id = ? ORDER BY game_id DESC LIMIT 2'),
+      gameHasStart: db.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type = 'started' LIMIT 1`),
+      playedGameOfClock: db.prepare(`
+        SELECT g.* FROM games g WHERE g.clock_id = ? AND (g.result IS NOT NULL
+          OR EXISTS (SELECT 1 FROM clock_events e WHERE e.game_id = g.game_id AND e.type = 'started'))
+        ORDER BY g.game_id DESC LIMIT 1`),
+      insertReport: db.prepare(`
+        INSERT INTO result_reports (event_id, clock_id, game_id, result, how, reported_by, utc_ms, status)
+        VALUES (@eventId, @clockId, @gameId, @result, @how, @reportedBy, @utcMs, @status)
+        ON CONFLICT (event_id) DO NOTHING`),
+      reportByEvent: db.prepare('SELECT * FROM result_reports WHERE event_id = ?'),
+      reportById: db.prepare('SELECT * FROM result_reports WHERE id = ?'),
+      reportsOfGame: db.prepare('SELECT * FROM result_reports WHERE game_id = ? ORDER BY id'),
+      pendingReports: db.prepare(`SELECT * FROM result_reports WHERE status = 'pending' ORDER BY id`),
+      resolveReport: db.prepare('UPDATE result_reports SET status = @status, game_id = @gameId, resolved_by = @by, resolved_utc_ms = @utcMs WHERE id = @id'),
+      insertGame: db.prepare(`
+        INSERT INTO games (event, round, board, game_no, match_id, kind, white, black, white_rank, black_rank,
+          white_team, black_team, time_control, time_control_json, clock_id, earliest_start_utc_ms, created_utc_ms)
+        VALUES (@event, @round, @board, @gameNo, @matchId, @kind, @white, @black, @whiteRank, @blackRank,
+          @whiteTeam, @blackTeam, @timeControl, @timeControlJson, @clockId, @earliestStartUtcMs, @createdUtcMs)`),
+      assignClock: db.prepare('UPDATE games SET clock_id = ? WHERE game_id = ?'),
+      reconfigureGame: db.prepare(`
+        UPDATE games SET time_control = @timeControl, time_control_json = @timeControlJson,
+          white = COALESCE(@white, white), black = COALESCE(@black, black) WHERE game_id = @gameId`),
+      gameHasPlay: db.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type IN ('started', 'moved') LIMIT 1`),
+      reportResult: db.prepare(`
+        UPDATE games SET result = @result, how = @how, reported_by = @reportedBy, reported_utc_ms = @utcMs,
+          ended_utc_ms = @endedUtcMs, confirmed_by = NULL, confirmed_utc_ms = NULL
+        WHERE game_id = @gameId`),
+      confirmResult: db.prepare('UPDATE games SET confirmed_by = ?, confirmed_utc_ms = ? WHERE game_id = ?'),
+      gamesByRound: db.prepare('SELECT * FROM games WHERE event = ? AND round = ? ORDER BY board, game_no'),
+      gamesByEvent: db.prepare('SELECT * FROM games WHERE event = ? ORDER BY round, board, game_no'),
+      gamesByBoard: db.prepare('SELECT * FROM games WHERE event = ? AND round = ? AND board = ? ORDER BY game_no'),
+      gamesByMatch: db.prepare('SELECT * FROM games WHERE match_id = ? ORDER BY game_no'),
+      eventsByGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
+      lastEventOfGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
+      eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? ORDER BY id LIMIT ?'),
+      currentGames: db.prepare(`
+        SELECT g.* FROM games g
+        WHERE NOT EXISTS (SELECT 1 FROM games h WHERE h.event = g.event AND h.board = g.board
+          AND (h.round > g.round OR (h.round = g.round AND h.game_no > g.game_no)))
+          AND (@event IS NULL OR g.event = @event)
+        ORDER BY g.event, g.board`),
+      currentGameOfBoard: db.prepare('SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1'),
+      upsertClock: db.prepare(`
+        INSERT INTO clocks (clock_id, boot_id, firmware, first_seen_utc_ms, last_seen_utc_ms)
+        VALUES (@clockId, @bootId, @firmware, @utcMs, @utcMs)
+        ON CONFLICT (clock_id) DO UPDATE SET boot_id = excluded.boot_id,
+          firmware = COALESCE(excluded.firmware, clocks.firmware), last_seen_utc_ms = excluded.last_seen_utc_ms`),
+      clocks: db.prepare('SELECT * FROM clocks ORDER BY clock_id'),
+      insertAction: db.prepare(`
+        INSERT INTO arbiter_actions (utc_ms, arbiter, action, game_id, clock_id, event, round, board, payload, outcome, reason)
+        VALUES (@utcMs, @arbiter, @action, @gameId, @clockId, @event, @round, @board, @payload, @outcome, @reason)`),
+      actions: db.prepare('SELECT * FROM arbiter_actions WHERE (@gameId IS NULL OR game_id = @gameId) ORDER BY id'),
+      pendingOutbox: db.prepare('SELECT * FROM outbox WHERE published_utc_ms IS NULL ORDER BY id LIMIT ?'),
+      markPublished: db.prepare('UPDATE outbox SET published_utc_ms = ? WHERE id = ? AND published_utc_ms IS NULL'),
+      outboxBacklog: db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL'),
+      upsertMatch: db.prepare(`
+        INSERT INTO matches (match_id, event, round, board, player_a, player_b, status, winner, loser, decided_by, score_json, updated_utc_ms)
+        VALUES (@matchId, @event, @round, @board, @playerA, @playerB, @status, @winner, @loser, @decidedBy, @score, @updatedUtcMs)
+        ON CONFLICT (match_id) DO UPDATE SET status = excluded.status, winner = excluded.winner, loser = excluded.loser,
+          decided_by = excluded.decided_by, score_json = excluded.score_json, updated_utc_ms = excluded.updated_utc_ms`),
+      matchById: db.prepare('SELECT * FROM matches WHERE match_id = ?'),
+      matchesByEvent: db.prepare('SELECT * FROM matches WHERE event = ? ORDER BY round, board'),
+    };
+    this.insertMany = this.db.transaction((events: readonly ClockEventInput[]) => events.map((e) => this.insertOne(e)));
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new JournalError(
+        `journal ${this.path} has schema version ${version}, newer than this host understands (${SCHEMA_VERSION}); upgrade the host`,
+      );
+    }
+    // Each missing step in its own transaction: a file stops at the last complete version.
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      this.db.transaction(() => {
+        this.db.exec(SCHEMA_STEPS[v]);
+        this.db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ── clock events ────────────────────────────────────────────────────────────────────
+
+  /**
+   * Journals one clock event. Durable (committed, WAL fsynced) when it returns.
+   * A second append of the same (clockId, bootId, seq) stores nothing and returns isNew: false.
+   */
+  append(event: ClockEventInput): AppendResult {
+    // A single statement outside a transaction would autocommit too; the transaction keeps
+    // the event and its outbox row together.
+    return this.insertMany([event])[0];
+  }
+
+  /** Journals many events in ONE transaction (one fsync): all or none. */
+  appendMany(events: readonly ClockEventInput[]): AppendResult[] {
+    return this.insertMany(events);
+  }
+
+  private insertOne(e: ClockEventInput): AppendResult {
+    const where = `clock event ${JSON.stringify(e?.clockId)}/${JSON.stringify(e?.bootId)}/${JSON.stringify(e?.seq)}`;
+    if (typeof e !== 'object' || e === null) throw new JournalError('clock event must be an object');
+    const clockId = text(e.clockId, 'clockId', where);
+    const bootId = text(e.bootId, 'bootId', where);
+    const seq = int(e.seq, 'seq', where);
+    if (!EVENT_TYPES.has(e.type)) {
+      throw new JournalError(`${where}: unknown "type" ${JSON.stringify(e.type)} (known: ${CLOCK_EVENT_TYPES.join(', ')})`, 'type');
+    }
+    if (e.side !== undefined && e.side !== null && e.side !== 'white' && e.side !== 'black') {
+      throw new JournalError(`${where}: "side" must be "white" or "black", got ${JSON.stringify(e.side)}`, 'side');
+    }
+    let game: GameRow | null = null;
+    if (e.gameId === undefined) {
+      game = this.gameOfClockEvent(clockId, e.type, int(e.utcMs, 'utcMs', where));
+    } else if (e.gameId !== null) {
+      game = this.getGame(int(e.gameId, 'gameId', where, 1));
+      if (!game) throw new JournalError(`${where}: no game ${e.gameId}`, 'gameId');
+    }
+    const row = {
+      clockId,
+      bootId,
+      seq,
+      gameId: game?.gameId ?? null,
+      event: game?.event ?? null,
+      round: game?.round ?? null,
+      board: game?.board ?? null,
+      type: e.type,
+      side: e.side ?? null,
+      move: optInt(e.move, 'move', where),
+      whiteMs: int(e.whiteMs, 'whiteMs', where),
+      blackMs: int(e.blackMs, 'blackMs', where),
+      monoMs: int(e.monoMs, 'monoMs', where),
+      utcMs: int(e.utcMs, 'utcMs', where),
+      uncertaintyMs: int(e.uncertaintyMs, 'uncertaintyMs', where),
+      detail: json(e.detail),
+    };
+    const info = this.stmt.insertEvent.run(row);
+    if (info.changes === 0) {
+      const existing = this.stmt.eventIdByKey.get(clockId, bootId, seq) as { id: number };
+      return { isNew: false, id: existing.id };
+    }
+    const id = Number(info.lastInsertRowid);
+    if (this.outboxEvents) {
+      this.outbox('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs);
+    }
+    return { isNew: true, id };
+  }
+
+  /**
+   * The game an event of `clockId` stamped `utcMs` belongs to, when the clock does not say:
+   * the clock's newest game, except for what the clock sends late from the game before.
+   *
+   * A clock that was offline when its game got a result (entered at the host) goes on with that
+   * game until it is set up for the next one, and delivers its outbox when it is back. The
+   * next game may already be assigned to it (the director creates it on the same clock), so:
+   *  - an event stamped before the previous game ended belongs to that game (a press played
+   *    before the result, delivered late), while the next game has not started (its `started`
+   *    is always its own);
+   *  - a `result` cannot be the next game's while that game has not started (the clock refuses
+   *    a result before the start: rules/clock.machine.ts `ready`): stamped after the previous
+   *    game ended, it belongs to no game here — the host files it against the clock's game
+   *    (`playedGameOfClock`) as a report for the arbiter, and the finished game's record, its
+   *    exported clock tags included, does not change;
+   *  - an event stamped after a game with a result ended, with no next game, belongs to no game.
+   */
+  private gameOfClockEvent(clockId: string, type: string, utcMs: number): GameRow | null {
+    const [newest, previous] = (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame);
+    if (!newest) return null;
+    if (newest.result !== null) {
+      const end = endOf(newest);
+      return end !== null && utcMs <= end ? newest : this.currentGameForClock(clockId);
+    }
+    // A start is the next game's (a game starts once, and the previous one already had its own);
+    // "before the end" is strict, as the next game may start the instant the previous one ended.
+    if (previous && previous.result !== null && type !== 'started') {
+      const end = endOf(previous);
+      const late = end !== null && utcMs < end;
+      if ((late || type === 'result') && this.stmt.gameHasStart.get(newest.gameId) === undefined) return late ? previous : null;
+    }
+    return newest;
+  }
+
+  /**
+   * The game a clock last played: its newest game that has a result or was started. A result
+   * the clock sends comes from that game (it refuses one before the start), even when a next
+   * game is already assigned to the clock.
+   */
+  playedGameOfClock(clockId: string): GameRow | null {
+    const r = this.stmt.playedGameOfClock.get(clockId) as Row | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  /** Events of a game in play order (boot by boot, seq within a boot). */
+  eventsByGame(gameId: number): ClockEventRow[] {
+    return (this.stmt.eventsByGame.all({ gameId }) as Row[]).map(toEvent);
+  }
+
+  /** Events in journal (arrival) order after row id `afterId`: for feeds that resume from a cursor. */
+  eventsAfter(afterId: number, limit = 1000): ClockEventRow[] {
+    return (this.stmt.eventsAfter.all(afterId, limit) as Row[]).map(toEvent);
+  }
+
+  // ── games ───────────────────────────────────────────────────────────────────────────
+
+  createGame(g: NewGame): GameRow {
+    const where = `game ${g.event} round ${g.round} board ${g.board}`;
+    const row = {
+      event: text(g.event, 'event', where),
+      round: int(g.round, 'round', where, 1),
+      board: int(g.board, 'board', where, 1),
+      gameNo: int(g.gameNo ?? 1, 'gameNo', where, 1),
+      matchId: g.matchId ?? null,
+      kind: text(g.kind, 'kind', where),
+      white: text(g.white, 'white', where),
+      black: text(g.black, 'black', where),
+      whiteRank: optInt(g.whiteRank, 'whiteRank', where),
+      blackRank: optInt(g.blackRank, 'blackRank', where),
+      whiteTeam: g.whiteTeam ?? null,
+      blackTeam: g.blackTeam ?? null,
+      timeControl: formatTimeControl(g.timeControl),
+      timeControlJson: JSON.stringify(g.timeControl),
+      clockId: g.clockId ?? null,
+      earliestStartUtcMs: optInt(g.earliestStartUtcMs, 'earliestStartUtcMs', where),
+      createdUtcMs: int(g.createdUtcMs, 'createdUtcMs', where),
+    };
+    try {
+      const info = this.stmt.insertGame.run(row);
+      return this.getGame(Number(info.lastInsertRowid))!;
+    } catch (err) {
+      if (err instanceof Error && /UNIQUE/.test(err.message)) {
+        throw new JournalError(`${where} game ${row.gameNo} already exists`, 'gameNo');
+      }
+      throw err;
+    }
+  }
+
+  getGame(gameId: number): GameRow | null {
+    const r = this.stmt.gameById.get(gameId) as Row | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  /** The clock's game without a result yet (the one its events belong to). */
+  currentGameForClock(clockId: string): GameRow | null {
+    const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  /** Whether the game's clock has been started (a started or moved event is journaled). */
+  gameStarted(gameId: number): boolean {
+    return this.stmt.gameHasPlay.get(gameId) !== undefined;
+  }
+
+  /**
+   * The arbiter set the game up anew before it began (another time control, a player
+   * replaced). Refused once the game has a result or its clock has started: the record of
+   * a game in progress never changes under it.
+   */
+  reconfigureGame(gameId: number, setup: { timeControl: TimeControl; white?: string | null; black?: string | null }): GameRow {
+    const game = this.getGame(gameId);
+    if (!game) throw new JournalError(`no game ${gameId}`, 'gameId');
+    const where = `game ${game.event} round ${game.round} board ${game.board}`;
+    if (game.result !== null) throw new JournalError(`${where} already has a result`, 'gameId');
+    if (this.gameStarted(gameId)) throw new JournalError(`${where} has started: it cannot be set up anew`, 'gameId');
+    this.stmt.reconfigureGame.run({
+      gameId,
+      timeControl: formatTimeControl(setup.timeControl),
+      timeControlJson: JSON.stringify(setup.timeControl),
+      white: setup.white == null ? null : text(setup.white, 'white', where),
+      black: setup.black == null ? null : text(setup.black, 'black', where),
+    });
+    return this.getGame(gameId)!;
+  }
+
+  assignClock(gameId: number, clockId: string | null): void {
+    const info = this.stmt.assignClock.run(clockId, gameId);
+    if (info.changes === 0) throw new JournalError(`no game ${gameId}`, 'gameId');
+  }
+
+  gamesByRound(event: string, round: number): GameRow[] {
+    return (this.stmt.gamesByRound.all(event, round) as Row[]).map(toGame);
+  }
+
+  gamesByEvent(event: string): GameRow[] {
+    return (this.stmt.gamesByEvent.all(event) as Row[]).map(toGame);
+  }
+
+  gamesByBoard(event: string, round: number, board: number): GameRow[] {
+    return (this.stmt.gamesByBoard.all(event, round, board) as Row[]).map(toGame);
+  }
+
+  gamesByMatch(matchId: string): GameRow[] {
+    return (this.stmt.gamesByMatch.all(matchId) as Row[]).map(toGame);
+  }
+
+  /** Games with a result; `confirmedOnly` keeps those an arbiter confirmed (the ones exports may use). */
+  results(event: string, opts: { round?: number; confirmedOnly?: boolean } = {}): GameRow[] {
+    const games = opts.round === undefined ? this.gamesByEvent(event) : this.gamesByRound(event, opts.round);
+    return games.filter((g) => g.result !== null && (!opts.confirmedOnly || g.confirmedBy !== null));
+  }
+
+  /**
+   * Records a game's result (from the clock with both players' confirmation, or from an arbiter).
+   * A new report clears an earlier confirmation: the arbiter must confirm again.
+   * Arbiter reports are journaled as arbiter actions in the same transaction, a correction with
+   * what it replaced and why (`reason`, required over a confirmed result: FIDE Laws 8.7).
+   */
+  reportResult(gameId: number, report: ResultReport): GameRow {
+    return this.db.transaction(() => {
+      const where = `result for game ${gameId}`;
+      const game = this.getGame(gameId);
+      if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
+      if (!RESULT_SET.has(report.result)) {
+        throw new JournalError(`${where}: "result" must be one of ${RESULTS.join(' ')}, got ${JSON.stringify(report.result)}`, 'result');
+      }
+      const how = text(report.how, 'how', where);
+      const utcMs = int(report.utcMs, 'utcMs', where);
+      const reason = report.reason === undefined || report.reason === null ? null : text(report.reason.trim(), 'reason', where);
+      if (report.source === 'arbiter' && game.confirmedBy !== null && reason === null) {
+        // FIDE Laws 8.7: the result stands unless the arbiter decides otherwise; the decision is kept with why.
+        throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
+      }
+      let reportedBy: string;
+      if (report.source === 'clock') {
+        if (report.bothPlayersConfirmed !== true) {
+          throw new JournalError(`${where}: a result from the clock counts only when both players confirmed it`, 'bothPlayersConfirmed');
+        }
+        if (game.confirmedBy !== null) {
+          throw new JournalError(`${where}: already confirmed by ${game.confirmedBy}; only an arbiter can change it`, 'source');
+        }
+        reportedBy = 'clock';
+      } else if (report.source === 'arbiter') {
+        reportedBy = `arbiter:${text(report.arbiter, 'arbiter', where)}`;
+      } else {
+        throw new JournalError(`${where}: "source" must be "clock" or "arbiter", got ${JSON.stringify(report.source)}`, 'source');
+      }
+      this.stmt.reportResult.run({
+        gameId,
+        result: report.result,
+        how,
+        reportedBy,
+        utcMs,
+        // A correction does not move the game's end (the break before a tie-break counts from it).
+        endedUtcMs: int(report.endedUtcMs ?? (game.result !== null ? endOf(game) : null) ?? utcMs, 'endedUtcMs', where),
+      });
+      if (report.source === 'arbiter') {
+        // A correction keeps what it replaced (and who had entered and confirmed it) for an appeal.
+        const previous = game.result === null ? {} : { previous: { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } };
+        // A clock's pending report that says what the arbiter now recorded is settled by it.
+        const settled = this.reportsOf(gameId, 'pending').filter((r) => r.result === report.result);
+        for (const r of settled) this.stmt.resolveReport.run({ id: r.id, status: 'adopted', gameId, by: report.arbiter!, utcMs });
+        this.insertAction({
+          utcMs,
+          arbiter: report.arbiter!,
+          action: 'result',
+          gameId,
+          payload: { result: report.result, how, ...previous, ...(reason !== null ? { reason } : {}), ...(settled.length ? { settledReports: settled.map((r) => r.id) } : {}) },
+          outcome: 'applied',
+        });
+      }
+      const updated = this.getGame(gameId)!;
+      this.outbox('result', updated, utcMs);
+      return updated;
+    })();
+  }
+
+  /**
+   * An arbiter confirms the reported result; only confirmed results are exported. With
+   * `reportId`, the arbiter decides between results (FIDE Laws 8.7): that clock report (a
+   * pending one of this game, or one of a clock that had no game) becomes the game's result,
+   * as its reporter reported it, and is confirmed. Either way every other pending report of
+   * the game is dismissed: the confirmation is the arbiter's decision, journaled with what it
+   * adopted and dismissed. Adopting a report over a confirmed result is a correction of it:
+   * `reason` is required then, as for `reportResult`.
+   */
+  confirmResult(gameId: number, arbiter: string, utcMs: number, opts: { reportId?: number; reason?: string } = {}): GameRow {
+    return this.db.transaction(() => {
+      const where = `confirmation of game ${gameId}`;
+      const game = this.getGame(gameId);
+      if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
+      text(arbiter, 'arbiter', where);
+      int(utcMs, 'utcMs', where);
+      const reason = opts.reason === undefined || opts.reason === null ? null : text(opts.reason.trim(), 'reason', where);
+      let adopted: ResultReportRow | null = null;
+      if (opts.reportId !== undefined) {
+        const r = this.stmt.reportById.get(opts.reportId) as Row | undefined;
+        adopted = r ? toReport(r) : null;
+        if (!adopted || adopted.status !== 'pending' || (adopted.gameId !== null && adopted.gameId !== gameId)) {
+          throw new JournalError(`${where}: no pending reported result ${opts.reportId} for this game`, 'report');
+        }
+        if (game.confirmedBy !== null && reason === null) {
+          throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
+        }
+        this.stmt.reportResult.run({
+          gameId,
+          result: adopted.result,
+          how: adopted.how ?? 'played',
+          reportedBy: adopted.reportedBy,
+          utcMs: adopted.utcMs,
+          endedUtcMs: (game.result !== null ? endOf(game) : null) ?? adopted.utcMs,
+        });
+        this.stmt.resolveReport.run({ id: adopted.id, status: 'adopted', gameId, by: arbiter, utcMs });
+      } else if (game.result === null) {
+        throw new JournalError(`${where}: the game has no result to confirm`, 'result');
+      }
+      const dismissed = this.reportsOf(gameId, 'pending');
+      for (const r of dismissed) this.stmt.resolveReport.run({ id: r.id, status: 'dismissed', gameId, by: arbiter, utcMs });
+      this.stmt.confirmResult.run(arbiter, utcMs, gameId);
+      const confirmed = this.getGame(gameId)!;
+      const report = (r: ResultReportRow) => ({ id: r.id, result: r.result, reportedBy: r.reportedBy, utcMs: r.utcMs });
+      this.insertAction({
+        utcMs,
+        arbiter,
+        action: 'confirm-result',
+        gameId,
+        payload: {
+          result: confirmed.result,
+          ...(adopted ? { adopted: report(adopted), previous: game.result === null ? null : { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } } : {}),
+          ...(dismissed.length ? { dismissed: dismissed.map(report) } : {}),
+          ...(reason !== null ? { reason } : {}),
+        },
+        outcome: 'applied',
+      });
+      this.outbox('result-confirmed', confirmed, utcMs);
+      return confirmed;
+    })();
+  }
+
+  /**
+   * Files a result a clock reported (docs: schema.ts version 2), once per clock event:
+   *  - the game has no result: it becomes the game's result (`reportResult`), filed `recorded`;
+   *  - the game holds the same result: filed `agreed`, nothing changes;
+   *  - the game holds another result, confirmed or not, or the clock had no game (`gameId`
+   *    null): filed `pending`, for the arbiter to decide. A clock never overwrites a result.
+   * A second filing of the same event (a retransmission after a host crash) is `duplicate`.
+   */
+  fileClockResult(input: ClockResultInput): ClockResultOutcome {
+    return this.db.transaction((): ClockResultOutcome => {
+      const where = `clock result of event ${input.eventId}`;
+      const filed = this.stmt.reportByEvent.get(int(input.eventId, 'eventId', where, 1)) as Row | undefined;
+      if (filed) {
+        const report = toReport(filed);
+        return { outcome: 'duplicate', report, game: report.gameId === null ? null : this.getGame(report.gameId) };
+      }
+      if (!RESULT_SET.has(input.result)) {
+        throw new JournalError(`${where}: "result" must be one of ${RESULTS.join(' ')}, got ${JSON.stringify(input.result)}`, 'result');
+      }
+      const reportedBy = input.source === 'arbiter' ? `arbiter:${text(input.arbiter, 'arbiter', where)}` : 'clock';
+      const game = input.gameId === null ? null : this.getGame(input.gameId);
+      if (input.gameId !== null && !game) throw new JournalError(`${where}: no game ${input.gameId}`, 'gameId');
+      let status: ResultReportStatus;
+      if (game === null) status = 'pending';
+      else if (game.result === null) {
+        this.reportResult(game.gameId, {
+          result: input.result, how: input.how, source: input.source, arbiter: input.arbiter,
+          bothPlayersConfirmed: input.bothPlayersConfirmed, utcMs: input.utcMs, endedUtcMs: input.endedUtcMs,
+        });
+        status = 'recorded';
+      } else status = game.result === input.result ? 'agreed' : 'pending';
+      const info = this.stmt.insertReport.run({
+        eventId: input.eventId,
+        clockId: text(input.clockId, 'clockId', where),
+        gameId: game?.gameId ?? null,
+        result: input.result,
+        how: input.how,
+        reportedBy,
+        utcMs: int(input.utcMs, 'utcMs', where),
+        status,
+      });
+      const report = toReport(this.stmt.reportById.get(Number(info.lastInsertRowid)) as Row);
+      const after = game === null ? null : this.getGame(game.gameId)!;
+      if (status === 'pending') this.outbox('result-report', { report, game: after }, input.utcMs);
+      return { outcome: status, report, game: after };
+    })();
+  }
+
+  private reportsOf(gameId: number, status?: ResultReportStatus): ResultReportRow[] {
+    return (this.stmt.reportsOfGame.all(gameId) as Row[]).map(toReport).filter((r) => status === undefined || r.status === status);
+  }
+
+  /**
+   * Results clocks reported: of one game (every filing, oldest first), or every pending one
+   * (conflicts with a game's result, and reports of clocks that had no game: `gameId` null).
+   */
+  resultReports(query: { gameId: number } | { pending: true }): ResultReportRow[] {
+    if ('gameId' in query) return this.reportsOf(query.gameId);
+    return (this.stmt.pendingReports.all() as Row[]).map(toReport);
+  }
+
+  // ── boards ──────────────────────────────────────────────────────────────────────────
+
+  /** The latest state of every board (its newest game and last event), optionally for one event. */
+  boardStates(event?: string): BoardState[] {
+    return (this.stmt.currentGames.all({ event: event ?? null }) as Row[]).map((r) => {
+      const game = toGame(r);
+      const lastRow = this.stmt.lastEventOfGame.get({ gameId: game.gameId }) as Row | undefined;
+      const last = lastRow ? toEvent(lastRow) : null;
+      return { event: game.event, round: game.round, board: game.board, game, last };
+    });
+  }
+
+  /** The newest game of one board of an event (what `boardStates` gives it, without the others). */
+  currentGameOfBoard(event: string, board: number): GameRow | null {
+    const r = this.stmt.currentGameOfBoard.get(event, board) as Row | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  // ── clocks ──────────────────────────────────────────────────────────────────────────
+
+  /** Records a clock's handshake (or any sign of life). */
+  seenClock(c: { clockId: string; bootId?: string | null; firmware?: string | null; utcMs: number }): void {
+    this.stmt.upsertClock.run({ clockId: c.clockId, bootId: c.bootId ?? null, firmware: c.firmware ?? null, utcMs: c.utcMs });
+  }
+
+  clocks(): ClockRow[] {
+    return (this.stmt.clocks.all() as Row[]).map((r) => ({
+      clockId: r.clock_id as string,
+      bootId: (r.boot_id as string | null) ?? null,
+      firmware: (r.firmware as string | null) ?? null,
+      firstSeenUtcMs: r.first_seen_utc_ms as number,
+      lastSeenUtcMs: r.last_seen_utc_ms as number,
+    }));
+  }
+
+  // ── arbiter actions ─────────────────────────────────────────────────────────────────
+
+  /** Journals an arbiter action (applied or refused) with who did it. */
+  recordArbiterAction(a: ArbiterActionInput): number {
+    return this.db.transaction(() => {
+      const id = this.insertAction(a);
+      this.outbox('arbiter-action', { id, ...a }, a.utcMs);
+      return id;
+    })();
+  }
+
+  private insertAction(a: ArbiterActionInput): number {
+    const where = `arbiter action ${JSON.stringify(a.action)}`;
+    const info = this.stmt.insertAction.run({
+      utcMs: int(a.utcMs, 'utcMs', where),
+      arbiter: text(a.arbiter, 'arbiter', where),
+      action: text(a.action, 'action', where),
+      gameId: a.gameId ?? null,
+      clockId: a.clockId ?? null,
+      event: a.event ?? null,
+      round: a.round ?? null,
+      board: a.board ?? null,
+      payload: json(a.payload),
+      outcome: a.outcome,
+      reason: a.reason ?? null,
+    });
+    return Number(info.lastInsertRowid);
+  }
+
+  arbiterActions(gameId?: number): ArbiterActionRow[] {
+    return (this.stmt.actions.all({ gameId: gameId ?? null }) as Row[]).map((r) => ({
+      id: r.id as number,
+      utcMs: r.utc_ms as number,
+      arbiter: r.arbiter as string,
+      action: r.action as string,
+      gameId: (r.game_id as number | null) ?? null,
+      clockId: (r.clock_id as string | null) ?? null,
+      event: (r.event as string | null) ?? null,
+      round: (r.round as number | null) ?? null,
+      board: (r.board as number | null) ?? null,
+      payload: parseJson(r.payload),
+      outcome: r.outcome as 'applied' | 'rejected',
+      reason: (r.reason as string | null) ?? null,
+    }));
+  }
+
+  // ── outbox (MQTT) ───────────────────────────────────────────────────────────────────
+
+  /** Writes a fact's outbox row (inside the caller's transaction), through the topic hook when there is one. */
+  private outbox(kind: string, payload: unknown, utcMs: number): number | null {
+    if (this.outboxTopic) {
+      const draft = this.outboxTopic(kind, payload);
+      if (draft === null) return null;
+      return Number(this.stmt.insertOutbox.run(kind, draft.topic, draft.retain ? 1 : 0, draft.payload, utcMs).lastInsertRowid);
+    }
+    return Number(this.stmt.insertOutbox.run(kind, null, 0, JSON.stringify(payload), utcMs).lastInsertRowid);
+  }
+
+  /** Adds a row to publish (for facts not journaled here, e.g. live status). */
+  enqueue(kind: string, payload: unknown, utcMs: number): number | null {
+    return this.outbox(text(kind, 'kind', 'outbox row'), payload, utcMs);
+  }
+
+  /**
+   * The outbox as the MQTT publisher's store (host/adapters/mqtt/outbox-store.ts `OutboxStore`):
+   * only rows with a topic; `markDone` stamps them published at `nowUtcMs()`.
+   */
+  outboxStore(nowUtcMs: () => number): JournalOutboxStore {
+    return {
+      append: (drafts) =>
+        this.transaction(() => {
+          const at = nowUtcMs();
+          for (const d of drafts) this.stmt.insertOutbox.run('mqtt', text(d.topic, 'topic', 'outbox draft'), d.retain ? 1 : 0, d.payload, at);
+        }),
+      pending: (limit, afterId = 0) =>
+        (this.stmt.pendingTopics.all(afterId, limit) as Row[]).map((r) => ({
+          id: r.id as number,
+          topic: r.topic as string,
+          payload: r.payload as string,
+          retain: r.retain === 1,
+        })),
+      markDone: (ids) => {
+        this.markPublished(ids, nowUtcMs());
+      },
+      pendingCount: () => (this.stmt.pendingTopicCount.get() as { n: number }).n,
+    };
+  }
+
+  /** Unpublished rows, oldest first. */
+  pendingOutbox(limit = 100): OutboxRow[] {
+    return (this.stmt.pendingOutbox.all(limit) as Row[]).map((r) => ({
+      id: r.id as number,
+      kind: r.kind as string,
+      topic: (r.topic as string | null) ?? null,
+      retain: r.retain === 1,
+      payload: r.topic === null ? JSON.parse(r.payload as string) : r.payload,
+      createdUtcMs: r.created_utc_ms as number,
+    }));
+  }
+
+  /** Marks rows published (after the broker acknowledged them); returns how many were newly marked. */
+  markPublished(ids: readonly number[], utcMs: number): number {
+    return this.db.transaction(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0))();
+  }
+
+  outboxBacklog(): number {
+    return (this.stmt.outboxBacklog.get() as { n: number }).n;
+  }
+
+  // ── matches ─────────────────────────────────────────────────────────────────────────
+
+  saveMatch(m: MatchRow): void {
+    this.db.transaction(() => {
+      const before = this.getMatch(m.matchId);
+      this.stmt.upsertMatch.run({ ...m, score: json(m.score) });
+      if (m.status === 'decided' && before?.status !== 'decided') {
+        this.outbox('match-decided', m, m.updatedUtcMs);
+      }
+    })();
+  }
+
+  getMatch(matchId: string): MatchRow | null {
+    const r = this.stmt.matchById.get(matchId) as Row | undefined;
+    return r ? toMatch(r) : null;
+  }
+
+  matchesByEvent(event: string): MatchRow[] {
+    return (this.stmt.matchesByEvent.all(event) as Row[]).map(toMatch);
+  }
+
+  /** Runs `fn` in one transaction (for callers that write several facts at once). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
