@@ -6,7 +6,7 @@
 //   npm run bench -- host-api
 import WebSocket from 'ws';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryHost } from '../host/app/memory-host.ts';
+import { MemoryPorts } from '../host/app/memory-ports.ts';
 import type { ClockEventRecord } from '../host/app/ports.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 interface Rig {
-  host: MemoryHost;
+  host: MemoryPorts;
   latencies: number[];
   received: () => number;
   emit: (clock: number) => void;
@@ -34,7 +34,7 @@ interface Rig {
 }
 
 async function rig(n: number): Promise<Rig> {
-  const host = new MemoryHost();
+  const host = new MemoryPorts();
   for (let i = 0; i < n; i++) {
     host.addBoard({ id: `b${i + 1}`, event: 'Bench Open', round: 1, board: i + 1, clockId: `clk-${i + 1}`, white: { name: `W${i + 1}` }, black: { name: `B${i + 1}` }, timeControl: '5400+30' });
   }
@@ -195,7 +195,7 @@ async function mqttOutbox(n: number, total: number, batch: number): Promise<void
 }
 
 export async function run(): Promise<void> {
-  console.log('Host — API and feed: N in-memory event sources → MemoryHost → /ws (Fastify, 127.0.0.1) → ws client');
+  console.log('Host — API and feed: N in-memory event sources → MemoryPorts → /ws (Fastify, 127.0.0.1) → ws client');
   for (const n of [100, 1000]) await paced(n, n === 100 ? 1000 : 2000, 5000);
   for (const n of [100, 1000]) await saturated(n, 50_000);
   await mqttOutbox(1000, 1000, 1);

@@ -14,7 +14,7 @@ import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadPortsFile } from '../host/clocks/ports-file.ts';
 import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
-import { DEFAULT_EVENT, DEFAULT_MQTT, DEFAULT_SEED, fileHall, fixtureEventIds, fixtureHall, startHall, type HallOptions, type RunningHall } from '../hall/simulated-hall.ts';
+import { DEFAULT_EVENT, DEFAULT_MQTT, DEFAULT_SEED, fileHall, fixtureEventIds, fixtureHall, startSimulatedHall, type SimulatedHallOptions, type SimulatedHall } from '../hall/simulated-hall.ts';
 
 const HELP = `usage: chessclock hall [options]
 
@@ -86,7 +86,7 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  let opts: HallOptions;
+  let opts: SimulatedHallOptions;
   try {
     const token = values.token === undefined ? undefined : parseTokenOption(values.token);
     const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
@@ -110,9 +110,9 @@ export async function run(args: string[]): Promise<number> {
     return fail((err as Error).message);
   }
 
-  let hall: RunningHall;
+  let hall: SimulatedHall;
   try {
-    hall = await startHall(opts);
+    hall = await startSimulatedHall(opts);
   } catch (err) {
     process.stderr.write(`chessclock hall: cannot start: ${(err as Error).message}\n`);
     return 1;

@@ -1,6 +1,6 @@
 // The command-line options every way of starting a clock shares (`chessclock clock`,
 // `chessclock sim`): which control, which wiring, where the state lives, sound.
-import { isPresetName, parsePgnTimeControl, presetTimeControl, PRESETS, timeControl, type TimeControl } from '../protocol/time-control.ts';
+import { isPresetName, PRESETS, readTimeControlSpec, type TimeControl } from '../protocol/time-control.ts';
 import { loadHardwareMapFile, parseHardwareMap, type HardwareMap } from './hardware-map.ts';
 
 export interface ClockOptions {
@@ -47,11 +47,9 @@ export async function parseClockOptions(args: string[]): Promise<ClockOptions> {
     else rest.push(a);
   }
   if (!isPresetName(preset)) throw new Error(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
-  let tc: TimeControl;
-  if (pgn !== null) {
-    const side = parsePgnTimeControl(pgn);
-    tc = timeControl(side, side, { defaultTime });
-  } else tc = presetTimeControl(preset, { defaultTime });
+  // The one time-control reader (protocol/time-control.ts readTimeControlSpec): --time-control
+  // takes what the host's and the API's specs take (a PGN field, or W<pgn>-B<pgn> for unequal sides).
+  const tc: TimeControl = readTimeControlSpec(pgn !== null ? { timeControl: pgn } : { preset }, { defaultTime }).timeControl;
   const map = config ? await loadHardwareMapFile(config) : parseHardwareMap({});
   return { timeControl: tc, map, stateDir, sound, rest };
 }

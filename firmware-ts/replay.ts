@@ -4,17 +4,7 @@
 // and forfeits fire at their exact computed instants, before any input at that time.
 
 import { createActor, type Actor } from 'xstate';
-import {
-  isPresetName,
-  parseSideControl,
-  presetTimeControl,
-  timeControl,
-  TimeControlError,
-  type IncrementTiming,
-  type Side,
-  type TimeControl,
-  type TimeControlOptions,
-} from '../protocol/time-control.ts';
+import { isPresetName, parsePgnTimeControl, readTimeControlSpec, TimeControlError, type Side, type TimeControl } from '../protocol/time-control.ts';
 import { periodForMoves } from '../rules/clock-core.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { StepClock } from '../rules/step-clock.ts';
@@ -65,28 +55,15 @@ export function setupTimeControl(line: Json): TimeControl {
   }
   if (line.white !== undefined && line.black === undefined) throw new TimeControlError('setup has "white" but no "black"', 'black');
   if (line.black !== undefined && line.white === undefined) throw new TimeControlError('setup has "black" but no "white"', 'white');
-  let defaultTime: number | null = null;
-  if (line.defaultTime !== undefined && line.defaultTime !== null) {
-    if (typeof line.defaultTime !== 'number') {
-      throw new TimeControlError(`"defaultTime" must be a whole number of seconds, got ${describe(line.defaultTime)}`, 'defaultTime');
-    }
-    defaultTime = line.defaultTime;
+  if (line.defaultTime !== undefined && line.defaultTime !== null && typeof line.defaultTime !== 'number') {
+    throw new TimeControlError(`"defaultTime" must be a whole number of seconds, got ${describe(line.defaultTime)}`, 'defaultTime');
   }
-  const opts: TimeControlOptions = {
-    defaultTime,
-    incrementTiming: (line.incrementTiming ?? 'before-move') as IncrementTiming,
-  };
-  if (line.preset !== undefined) {
-    if (typeof line.preset !== 'string' || !isPresetName(line.preset)) {
-      return presetTimeControl(String(line.preset), opts); // throws, naming the preset
-    }
-    return presetTimeControl(line.preset, opts);
-  }
-  if (line.timeControl !== undefined) {
-    const side = parseSideControl(line.timeControl);
-    return timeControl(side, side, opts);
-  }
-  return timeControl(parseSideControl(line.white), parseSideControl(line.black), opts);
+  // A setup's `timeControl` is a PGN field or the stage array (docs/replay.md "setup"): a preset
+  // goes in `preset`, so a preset's name here is read as the PGN field it is not.
+  if (typeof line.timeControl === 'string' && isPresetName(line.timeControl)) parsePgnTimeControl(line.timeControl);
+  // The shape is the replay contract's; the control itself is read by the one reader the host,
+  // the API and the clock's command line use (protocol/time-control.ts readTimeControlSpec).
+  return readTimeControlSpec({ ...line, defaultTime: line.defaultTime ?? null, incrementTiming: line.incrementTiming ?? 'before-move' }).timeControl;
 }
 
 /** The output line for a clock output, or null for outputs the replay contract does not print. */

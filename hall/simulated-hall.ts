@@ -136,7 +136,7 @@ export function placeRealClocks(entries: readonly PortEntry[], ports: readonly s
 /** Hall time per real time when --speed is not given. */
 export const DEFAULT_SPEED = 60;
 
-export interface HallOptions {
+export interface SimulatedHallOptions {
   /** The tournament to play (default fixtureHall(): the Slovenian women's final). */
   readonly hall?: Hall;
   readonly clocks?: number;
@@ -159,7 +159,7 @@ export interface HallOptions {
   readonly log?: (line: string) => void;
 }
 
-export interface RunningHall {
+export interface SimulatedHall {
   readonly url: string;
   readonly token: { arbiter: string; token: string };
   readonly host: Host;
@@ -182,7 +182,7 @@ const CONFIRM_AFTER_MS = 2 * 60_000;
 export const FLOOR_ARBITER = 'Floor arbiter (simulated)';
 
 /** Starts a simulated hall; the caller prints where it is and closes it. */
-export async function startHall(opts: HallOptions = {}): Promise<RunningHall> {
+export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promise<SimulatedHall> {
   const hall = opts.hall ?? fixtureHall();
   const real = placeRealClocks(opts.portEntries ?? [], opts.ports ?? []);
   // The simulated clocks fill the tables no real clock has, from table 1.

@@ -8,7 +8,7 @@
 // the process can go, for tests), time here flows steadily (AcceleratedTime) and the
 // games follow the tournament: the host decides what each clock plays next.
 //
-// This module knows nothing of the host (simulator/ does not import host/): cli/hall.ts
+// This module knows nothing of the host (simulator/ does not import host/): hall/simulated-hall.ts
 // puts a Host on the cables and tells the players when a game may start.
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';

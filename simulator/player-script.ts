@@ -67,7 +67,7 @@ export interface ScriptContext {
   /**
    * The result the players agree on when they end the game themselves (resignation or
    * draw), chosen before the game; default: drawn from `rng` at the end. A hall sets it so
-   * the results follow the seed alone, not the timing of the game (cli/hall.ts relies on it
+   * the results follow the seed alone, not the timing of the game (hall/simulated-hall.ts relies on it
    * to show a tie-break with its default seed).
    */
   agreedResult?: GameResult;

@@ -1,7 +1,7 @@
 // The arbiter dashboard in a real Chromium (Debian package `chromium`, driven by
 // playwright-core) against the real API (Fastify on 127.0.0.1) fed by simulated clocks:
 // the unchanged clock statechart (rules/clock.machine.ts) on one shared
-// SimulatedClock, its outputs journaled in a MemoryHost and pushed over /ws.
+// SimulatedClock, its outputs journaled in a MemoryPorts and pushed over /ws.
 //
 // Time is exact: the page's Date.now() is pinned with Playwright's clock to the same hall
 // time the simulated clocks and the API use, so the running side's time the page computes
@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryHost } from '../host/app/memory-host.ts';
+import { MemoryPorts } from '../host/app/memory-ports.ts';
 import type { ArbiterCommand } from '../host/app/ports.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER as SKIP, skipMessage } from './browser-harness.ts';
 
@@ -32,7 +32,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
   let page: Page;
   let url: string;
   const hall = new SimulatedClock();
-  const host = new MemoryHost();
+  const host = new MemoryPorts();
   const forwarded: ArbiterCommand[] = [];
   const boards = new Map<string, SimulatedBoard>();
 

@@ -1,5 +1,5 @@
 // The hall on the day, in a real Chromium (Debian package `chromium`, driven by
-// playwright-core) against the real API over a MemoryHost fed by simulated clocks (the
+// playwright-core) against the real API over a MemoryPorts fed by simulated clocks (the
 // unchanged clock statechart on one SimulatedClock; see browser-harness.ts): what an arbiter
 // reads on a board card (period, who flagged first, a late player's default time, the knockout
 // match score and stage, pending results), what the arbiter does (confirm/correct a result,
@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryHost } from '../host/app/memory-host.ts';
+import { MemoryPorts } from '../host/app/memory-ports.ts';
 import type { ArbiterCommand, BoardView, ExportSource, MatchScoreView } from '../host/app/ports.ts';
 import { formatPgnGame } from '../host/adapters/exports/pgn.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
@@ -36,7 +36,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   let page: Page;
   let url: string;
   const hall = new SimulatedClock();
-  const host = new MemoryHost();
+  const host = new MemoryPorts();
   const forwarded: ArbiterCommand[] = [];
   const clocks = new Map<string, SimulatedBoard>();
   const controls = new Map<string, TimeControl>();

@@ -1,6 +1,6 @@
 // Standings of a team event on the arbiter dashboard and the public hall view, in a real
 // Chromium (Debian package `chromium`, driven by playwright-core) against the real API over a
-// JournalHost on a SQLite journal in a temp file, the Ivanovo 2018 tournament file and the real
+// JournalPorts on a SQLite journal in a temp file, the Ivanovo 2018 tournament file and the real
 // standings (host/app/journal-standings.ts → host/domain/standings.ts, board-standings.ts).
 // Results are entered and confirmed through the API and the page, as an arbiter does; the page
 // asks GET /api/standings again only when a confirmation changes or the round moves on.
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { JournalHost } from '../host/app/journal-host.ts';
+import { JournalPorts } from '../host/app/journal-ports.ts';
 import { journalStandings } from '../host/app/journal-standings.ts';
 import type { BoardView, HostState, StandingsView } from '../host/app/ports.ts';
 import { Journal } from '../host/store/journal.ts';
@@ -34,7 +34,7 @@ const RESULTS: Record<number, string> = { 1: '1-0', 2: '1/2-1/2', 3: '0-1', 4: '
 interface Hall {
   app: FastifyInstance;
   url: string;
-  host: JournalHost;
+  host: JournalPorts;
   journal: Journal;
 }
 
@@ -52,7 +52,7 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     const hall = loadTournamentFile(fileURLToPath(new URL(`../host/domain/fixtures/${fixture}`, import.meta.url)));
     const journal = new Journal(join(dir, `${eventId}.sqlite`));
     new Director(journal, hall).openRound(eventId, 1, START, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, `${eventId}-clk-${i + 1}`])));
-    const host = new JournalHost({ journal, hall, nowUtcMs: () => START });
+    const host = new JournalPorts({ journal, hall, nowUtcMs: () => START });
     // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
     const state: HostState = Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
     const app = await buildApi({ state, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], nowUtcMs: () => START });

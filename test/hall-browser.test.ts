@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { formatClockTime } from '../rules/display-format.ts';
-import { startHall, type RunningHall } from '../hall/simulated-hall.ts';
+import { startSimulatedHall, type SimulatedHall } from '../hall/simulated-hall.ts';
 import type { BoardView } from '../host/app/ports.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -21,13 +21,13 @@ const ARTIFACTS = join(process.cwd(), 'artifacts');
 const SPEED = 60;
 
 describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`)', () => {
-  let hall: RunningHall;
+  let hall: SimulatedHall;
   let browser: Browser;
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    hall = await startHall({ speed: SPEED, listen: { host: '127.0.0.1', port: 0 } });
+    hall = await startSimulatedHall({ speed: SPEED, listen: { host: '127.0.0.1', port: 0 } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],

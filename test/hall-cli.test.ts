@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_EVENT, DEFAULT_SEED, fixtureHall, hallTables, placeRealClocks, startHall, type RunningHall } from '../hall/simulated-hall.ts';
+import { DEFAULT_EVENT, DEFAULT_SEED, fixtureHall, hallTables, placeRealClocks, startSimulatedHall, type SimulatedHall } from '../hall/simulated-hall.ts';
 import { agreedResult } from '../simulator/hall-clocks.ts';
 import { knockoutStep, seededLot, type FinishedGame } from '../host/domain/knockout.ts';
 import { loadPortsFile } from '../host/clocks/ports-file.ts';
@@ -214,7 +214,7 @@ const ptySkip = ptySkipReason();
 if (ptySkip) console.warn(ptySkip);
 
 describe.skipIf(ptySkip !== null)('chessclock hall with a real clock on a serial port (socat pty pair)', () => {
-  let hall: RunningHall | null = null;
+  let hall: SimulatedHall | null = null;
   let pty: PtyPair | null = null;
   let far: SimClock | null = null;
   let dir: string | null = null;
@@ -234,7 +234,7 @@ describe.skipIf(ptySkip !== null)('chessclock hall with a real clock on a serial
     await far.connectPty(pty.b);
     dir = mkdtempSync(join(tmpdir(), 'hall-pty-'));
     writeFileSync(join(dir, 'ports.json'), JSON.stringify([{ path: pty.a, table: 2 }]));
-    hall = await startHall({ portEntries: loadPortsFile(join(dir, 'ports.json')), mqtt: 'none', listen: { host: '127.0.0.1', port: 0 }, speed: 20 });
+    hall = await startSimulatedHall({ portEntries: loadPortsFile(join(dir, 'ports.json')), mqtt: 'none', listen: { host: '127.0.0.1', port: 0 }, speed: 20 });
 
     expect(hall.clocks.clocks.map((c) => [c.serialId, hall!.tableOf.get(c.serialId)])).toEqual([['sim-1', 1]]);
     const boardAt = (n: number) => hall!.host.boards().find((b) => b.event === DEFAULT_EVENT && b.board === n);

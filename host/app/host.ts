@@ -6,17 +6,18 @@
 //                              └─ confirm-result ─► Director ─► next game configured on the clock
 //
 // `Host` implements the network side's ports (host/app/ports.ts): HostState and
-// CommandSink (through JournalHost, which journals every arbiter write with who did it).
+// CommandSink (through JournalPorts, which journals every arbiter write with who did it).
 // host/start-host.ts composes it with the adapters: `buildApi({ state: host, commands: host,
 // exports: journalExports(journal, hall, now), tokens })` serves the real hall.
 //
 // Everything the host knows lives in the journal; the in-memory parts (sessions, which game
 // a clock was last configured for) are rebuilt when a host restarts on the same file.
+import { isGameResult, RESULT_MEANING } from '../../rules/vocabulary.ts';
 import { Command_Kind, GameResult as WireResult, Side as WireSide } from '../../protocol/gen/chessclock_pb.ts';
 import type { BodyInit, ReceivedMessage } from '../../protocol/session-api.ts';
 import { timeControlToProto } from '../../protocol/time-control-codec.ts';
 import type { Side } from '../../protocol/time-control.ts';
-import { JournalHost } from './journal-host.ts';
+import { JournalPorts } from './journal-ports.ts';
 import { journalStandings } from './journal-standings.ts';
 import type {
   BreakView,
@@ -87,7 +88,7 @@ export class Host implements HostState, CommandSink {
   readonly hall: Hall;
   readonly director: Director;
   /** The journal-backed HostState/CommandSink; the host adds the clocks behind it. */
-  readonly state: JournalHost;
+  readonly state: JournalPorts;
   private readonly clock: HostClock;
   private readonly opts: HostOptions;
   private readonly sessions = new Map<string, ClockSession>();
@@ -109,7 +110,7 @@ export class Host implements HostState, CommandSink {
     this.clock = opts.clock;
     this.tablesBySerial = new Map(opts.tablesBySerial ?? []);
     this.director = new Director(opts.journal, opts.hall);
-    this.state = new JournalHost({
+    this.state = new JournalPorts({
       journal: opts.journal,
       hall: opts.hall,
       nowUtcMs: () => this.clock.nowUtcMs(),
@@ -370,7 +371,7 @@ export class Host implements HostState, CommandSink {
   /**
    * A result keyed at the clock (the players, both confirming with their levers, or an
    * arbiter at the clock), journaled as the clock's event: the journal files it against the
-   * game the clock played (JournalHost.fileClockResult). A game without a result takes it
+   * game the clock played (JournalPorts.fileClockResult). A game without a result takes it
    * (the arbiter confirms later); one with a result keeps it, and a different result waits
    * beside it for the arbiter (`pendingResults`, GET /api/results); a clock with no game gets
    * an unassigned report. A conflict and an unassigned result are a journal record the arbiter
@@ -492,7 +493,7 @@ export class Host implements HostState, CommandSink {
 
   /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn). */
   private clockFormOf(result: string): string {
-    return result === '+-' ? '1-0' : result === '-+' ? '0-1' : result;
+    return isGameResult(result) ? RESULT_MEANING[result].pgn : result;
   }
 
   private currentGameOf(boardId: string): GameRow | null {

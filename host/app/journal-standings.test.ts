@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Journal } from '../store/journal.ts';
 import { loadTournamentFile } from '../domain/tournament-file.ts';
 import { Director } from './director.ts';
-import { JournalHost } from './journal-host.ts';
+import { JournalPorts } from './journal-ports.ts';
 import { journalStandings } from './journal-standings.ts';
 import { buildApi } from '../adapters/http/api.ts';
 import type { BoardView, HostState } from './ports.ts';
@@ -27,7 +27,7 @@ async function setup(withStandings = true): Promise<FastifyInstance> {
   const journal = new Journal(':memory:');
   cleanups.push(() => journal.close());
   new Director(journal, hall).openRound('ivanovo-2018', 1, START, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, `clk-${i + 1}`])));
-  const host = new JournalHost({ journal, hall, nowUtcMs: () => START });
+  const host = new JournalPorts({ journal, hall, nowUtcMs: () => START });
   // The Host (host/app/host.ts) answers standings the same way: journalStandings over its journal and hall.
   const state: HostState = withStandings ? Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) }) : host;
   const app = await buildApi({ state, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], dashboard: false });

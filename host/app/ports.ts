@@ -2,7 +2,7 @@
 // network side (HTTP/WebSocket API, dashboard, MQTT). The network side only reads a
 // `HostState`, listens to a live event feed and hands arbiter writes to a `CommandSink`;
 // it never reaches into the journal's tables. The host core implements these ports
-// (the lead's orchestration wires them); `memory-host.ts` is a small in-memory
+// (the lead's orchestration wires them); `memory-ports.ts` is a small in-memory
 // implementation used by tests, the benchmark and the dashboard demo.
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';

@@ -10,7 +10,7 @@
 // of a label, so the same seed always draws the same colours (auditable, replayable).
 
 import { presetTimeControl, type PresetName, type TimeControl } from '../../protocol/time-control.ts';
-import type { GameResult } from '../../rules/vocabulary.ts';
+import { RESULT_MEANING, type GameResult } from '../../rules/vocabulary.ts';
 import type { KnockoutRules } from './model.ts';
 
 export type MatchStage = 'classical' | 'rapid' | 'armageddon';
@@ -88,18 +88,8 @@ export function seededLot(seed: number): Lot {
 
 /** Points White and Black score with a result (a forfeit counts as a won game for the match). */
 export function gamePoints(result: GameResult): { white: number; black: number } {
-  switch (result) {
-    case '1-0':
-    case '+-':
-      return { white: 1, black: 0 };
-    case '0-1':
-    case '-+':
-      return { white: 0, black: 1 };
-    case '1/2-1/2':
-      return { white: 0.5, black: 0.5 };
-    case '--':
-      return { white: 0, black: 0 };
-  }
+  // The vocabulary's points: a win 1, a draw ½, a forfeit win 1, a forfeit loss 0.
+  return RESULT_MEANING[result].points;
 }
 
 function drawWhite(lot: Lot, label: string, players: [number, number]): number {

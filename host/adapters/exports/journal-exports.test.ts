@@ -8,7 +8,7 @@ import { loadTournamentFile } from '../../domain/tournament-file.ts';
 import { Director } from '../../app/director.ts';
 import { parsePgnTags } from './pgn-tags.ts';
 import { checkTrf, parseTrf } from './trf-parser.ts';
-import { JournalHost } from '../../app/journal-host.ts';
+import { JournalPorts } from '../../app/journal-ports.ts';
 import { journalExports } from './journal-exports.ts';
 import { buildApi } from '../http/api.ts';
 import type { BoardView } from '../../app/ports.ts';
@@ -22,14 +22,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(): Promise<{ app: FastifyInstance; journal: Journal; host: JournalHost; now: { ms: number } }> {
+async function setup(): Promise<{ app: FastifyInstance; journal: Journal; host: JournalPorts; now: { ms: number } }> {
   const hall = loadTournamentFile(fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
   const journal = new Journal(':memory:');
   cleanups.push(() => journal.close());
   const clocks = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, `clk-${i + 1}`]));
   new Director(journal, hall).openRound('ivanovo-2018', 1, START, clocks);
   const now = { ms: START + 600_000 };
-  const host = new JournalHost({ journal, hall, nowUtcMs: () => now.ms });
+  const host = new JournalPorts({ journal, hall, nowUtcMs: () => now.ms });
   const app = await buildApi({ state: host, commands: host, exports: journalExports(journal, hall, () => now.ms), tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], dashboard: false });
   cleanups.push(() => app.close());
   return { app, journal, host, now };

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './api.ts';
-import { MemoryHost } from '../../app/memory-host.ts';
+import { MemoryPorts } from '../../app/memory-ports.ts';
 import type { ArbiterCommand } from '../../app/ports.ts';
 import { timeControlFromProto, timeControlToProto } from '../../../protocol/time-control-codec.ts';
 import { clockMachine, readClock } from '../../../rules/clock.machine.ts';
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const host = new MemoryHost();
+  const host = new MemoryPorts();
   host.addBoard({ id: 'b1', event: 'Open', round: 1, board: 1, clockId: 'clk-1' });
   const forwarded: ArbiterCommand[] = [];
   host.forward = (c) => forwarded.push(c);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { buildApi } from './api.ts';
-import { MemoryHost } from '../../app/memory-host.ts';
+import { MemoryPorts } from '../../app/memory-ports.ts';
 import type { ArbiterCommand, ClockEventRecord, ExportSource } from '../../app/ports.ts';
 
 const TOKEN = 'tok-anna-0123456789abcdef';
@@ -43,14 +43,14 @@ function ev(clockId: string, type: string, extra: Partial<ClockEventRecord> = {}
 
 interface Setup {
   app: FastifyInstance;
-  host: MemoryHost;
+  host: MemoryPorts;
   forwarded: ArbiterCommand[];
   exportCalls: string[];
 }
 
 async function setup(opts: { exports?: boolean } = {}): Promise<Setup> {
   seqs = new Map();
-  const host = new MemoryHost();
+  const host = new MemoryPorts();
   host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
   host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2' });
   host.addBoard({ id: 'ivanovo-1', event: 'Team Swiss Ivanovo', round: 3, board: 1, clockId: 'clk-9' });

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api.ts';
-import { MemoryHost } from '../../../app/memory-host.ts';
+import { MemoryPorts } from '../../../app/memory-ports.ts';
 import { buildRuleBook, RULE_BOOK_PATH, RuleBookBuildError, ruleBookBundle } from './rule-book-bundle.ts';
 import * as display from '../../../../rules/display-format.ts';
 import * as vocabulary from '../../../../rules/vocabulary.ts';
@@ -43,7 +43,7 @@ describe('GET /rule-book.js: the rule book as the browser loads it', () => {
   let bundle: Record<string, unknown>;
 
   beforeAll(async () => {
-    app = await buildApi({ state: new MemoryHost(), commands: new MemoryHost(), tokens: TOKENS });
+    app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS });
     res = await app.inject({ method: 'GET', url: RULE_BOOK_PATH });
     bundle = await importText(res.body);
   });
@@ -172,12 +172,12 @@ describe('building the rule book', () => {
     const moved = join(dir, 'moved.entry.ts');
     writeFileSync(moved, "export { formatClockTime } from './nowhere.ts';\n");
     await expect(buildRuleBook(moved)).rejects.toThrow(/moved\.entry\.ts:1:\d+: Could not resolve "\.\/nowhere\.ts"/);
-    await expect(buildApi({ state: new MemoryHost(), commands: new MemoryHost(), tokens: TOKENS, ruleBook: () => buildRuleBook(bad) })).rejects.toThrow(RuleBookBuildError);
+    await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, ruleBook: () => buildRuleBook(bad) })).rejects.toThrow(RuleBookBuildError);
   });
 
   it('without the dashboard nothing is built and nothing is served', async () => {
     let built = false;
-    const app = await buildApi({ state: new MemoryHost(), commands: new MemoryHost(), tokens: TOKENS, dashboard: false, ruleBook: async () => ((built = true), '') });
+    const app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, dashboard: false, ruleBook: async () => ((built = true), '') });
     expect((await app.inject({ method: 'GET', url: RULE_BOOK_PATH })).statusCode).toBe(404);
     expect(built).toBe(false);
     await app.close();

@@ -61,7 +61,7 @@ type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
 /** Forwards an accepted command towards the clock (in tests: a simulated clock). */
 export type CommandForwarder = (command: ArbiterCommand, board: BoardView) => void;
 
-export class MemoryHost implements HostState, CommandSink {
+export class MemoryPorts implements HostState, CommandSink {
   private readonly boardById = new Map<string, BoardView>();
   private readonly boardByClock = new Map<string, string>();
   private readonly log: ClockEventRecord[] = [];

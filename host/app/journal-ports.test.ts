@@ -7,7 +7,7 @@ import mqtt from 'mqtt';
 import { Journal } from '../store/journal.ts';
 import type { ClockEventInput } from '../store/types.ts';
 import { presetTimeControl } from '../../protocol/time-control.ts';
-import { JournalHost, boardIdOf } from './journal-host.ts';
+import { JournalPorts, boardIdOf } from './journal-ports.ts';
 import { journalInput } from '../clocks/clock-event.ts';
 import { Boot } from '../clocks/journaled-clock.fixture.ts';
 import { buildApi } from '../adapters/http/api.ts';
@@ -50,11 +50,11 @@ function ev(clockId: string, seq: number, type: ClockEventInput['type'], extra: 
   return { clockId, bootId: 'boot-1', seq, type, whiteMs: 5_430_000 - seq * 1000, blackMs: 5_430_000, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000, uncertaintyMs: 3, ...extra };
 }
 
-describe('JournalHost: the host ports over the SQLite journal', () => {
+describe('JournalPorts: the host ports over the SQLite journal', () => {
   it('journals each event once, then feeds listeners with the board live state', () => {
     const j = open(journalFile());
     seedGames(j);
-    const host = new JournalHost({ journal: j, nowUtcMs: () => 1_750_000_100_000 });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 1_750_000_100_000 });
     const fed: Array<[ClockEventRecord, string | undefined]> = [];
     host.subscribe((e, b) => fed.push([e, b?.live?.status]));
     host.append(ev('clk-1', 1, 'started'));
@@ -75,7 +75,7 @@ describe('JournalHost: the host ports over the SQLite journal', () => {
     const first = open(path);
     const tc = presetTimeControl('classical', { defaultTime: 1800 });
     first.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
-    const host = new JournalHost({ journal: first, nowUtcMs: () => 0 });
+    const host = new JournalPorts({ journal: first, nowUtcMs: () => 0 });
     const id = boardIdOf(FINAL, 1);
     expect(host.board(id)).toMatchObject({ defaultTimeMs: 1_800_000, live: null });
     // The board's clock: the real statechart, each event journaled as the host journals it.
@@ -94,7 +94,7 @@ describe('JournalHost: the host ports over the SQLite journal', () => {
     const live = host.board(id)!.live!;
     expect(live).toMatchObject({ status: 'flagged', period: { white: 2, black: 1 }, present: { white: true, black: true }, flags: ['black'], flag: 'black', moves: { white: 40, black: 39 }, blackMs: 0 });
     // Rebuilt from the journal by a restarted host: the same state.
-    const again = new JournalHost({ journal: first, nowUtcMs: () => 0 });
+    const again = new JournalPorts({ journal: first, nowUtcMs: () => 0 });
     expect(again.board(id)!.live).toEqual(live);
   });
 
@@ -108,7 +108,7 @@ describe('JournalHost: the host ports over the SQLite journal', () => {
     j.reportResult(g1.gameId, { result: '1-0', how: 'played', source: 'arbiter', arbiter: 'Chief', utcMs: 2 });
     j.confirmResult(g1.gameId, 'Chief', 3);
     const g2 = j.createGame({ event: FINAL, round: 1, board: 1, gameNo: 2, matchId, kind: 'classical', white: B, black: A, timeControl: presetTimeControl('classical'), createdUtcMs: 4 });
-    const host = new JournalHost({ journal: j, nowUtcMs: () => 0 });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
     const id = boardIdOf(FINAL, 1);
     // Game 2: B has White, A (who won game 1) has Black.
     expect(host.board(id)!.match).toEqual({ id: matchId, whiteScore: 0, blackScore: 1, stage: 'classical', decided: false, winner: null, decidedBy: null });
@@ -125,9 +125,9 @@ describe('JournalHost: the host ports over the SQLite journal', () => {
     const path = journalFile();
     const first = new Journal(path);
     seedGames(first);
-    new JournalHost({ journal: first, nowUtcMs: () => 0 }).appendMany([ev('clk-2', 1, 'started'), ev('clk-2', 2, 'paused')]);
+    new JournalPorts({ journal: first, nowUtcMs: () => 0 }).appendMany([ev('clk-2', 1, 'started'), ev('clk-2', 2, 'paused')]);
     first.close();
-    const host = new JournalHost({ journal: open(path), nowUtcMs: () => 0 });
+    const host = new JournalPorts({ journal: open(path), nowUtcMs: () => 0 });
     expect(host.board(boardIdOf(FINAL, 2))!.live).toMatchObject({ status: 'paused', seq: 2 });
   });
 
@@ -141,7 +141,7 @@ describe('API over the journal', () => {
   async function setup(commander?: (c: ArbiterCommand) => Promise<{ ok: true } | { ok: false; status: 409; reason: string }>) {
     const j = open(journalFile());
     seedGames(j);
-    const host = new JournalHost({ journal: j, nowUtcMs: () => 1_750_000_200_000, commander });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 1_750_000_200_000, commander });
     const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], dashboard: false });
     cleanups.push(() => app.close());
     return { j, host, app };
@@ -257,7 +257,7 @@ describe('MQTT from the journal outbox', () => {
 
     const j = open(journalFile());
     seedGames(j);
-    const host = new JournalHost({ journal: j, nowUtcMs: () => 1 });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 1 });
     const publisher = new MqttPublisher({ client: mqtt.connect(broker.url, { clientId: 'host' }), outbox: j.outboxStore(() => 1) });
     cleanups.push(() => publisher.close());
     bridgeHostFeedToMqtt(host, publisher, { eventsInOutbox: true });
@@ -290,7 +290,7 @@ describe('a result closes the game (the journal-backed host)', () => {
     seedGames(j);
     const sent: ArbiterCommand[] = [];
     const logs: string[] = [];
-    const host = new JournalHost({ journal: j, nowUtcMs: () => 1_750_000_200_000, commander: async (c) => (sent.push(c), { ok: true }) });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 1_750_000_200_000, commander: async (c) => (sent.push(c), { ok: true }) });
     const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], dashboard: false });
     cleanups.push(() => app.close());
     return { j, host, app, sent, logs };

@@ -22,6 +22,7 @@ import { recordFromJournalRow, type BoardStateDraft } from './journal-records.ts
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
 import { LiveGame } from './live-state.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
+import { RESULT_MEANING } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
 import type {
   Actor,
@@ -43,7 +44,7 @@ import type {
 /** Delivers an accepted clock command to the board's clock and reports the clock's answer. */
 export type ClockCommander = (command: ArbiterCommand, game: GameRow) => Promise<CommandOutcome>;
 
-export interface JournalHostOptions {
+export interface JournalPortsOptions {
   readonly journal: Journal;
   readonly nowUtcMs: () => number;
   readonly commander?: ClockCommander;
@@ -67,15 +68,6 @@ export function boardIdOf(event: string, board: number): string {
   return `${slug}-${board}`;
 }
 
-/** Game points of White and Black per result; forfeits count as won and lost games (TRF16 `+`/`-`). */
-const GAME_POINTS: Record<GameResult, readonly [number, number]> = {
-  '1-0': [1, 0],
-  '0-1': [0, 1],
-  '1/2-1/2': [0.5, 0.5],
-  '+-': [1, 0],
-  '-+': [0, 1],
-  '--': [0, 0],
-};
 
 const CLOCK_COMMANDS = CLOCK_COMMAND_TYPES;
 
@@ -90,7 +82,7 @@ export interface ClockResultFiling {
   readonly log: string | null;
 }
 
-export class JournalHost implements HostState, CommandSink {
+export class JournalPorts implements HostState, CommandSink {
   readonly journal: Journal;
   private readonly nowUtcMs: () => number;
   private readonly commander: ClockCommander | undefined;
@@ -101,7 +93,7 @@ export class JournalHost implements HostState, CommandSink {
   private idIndex = new Map<string, { event: string; board: number }>();
   private readonly pageStmt;
 
-  constructor(opts: JournalHostOptions) {
+  constructor(opts: JournalPortsOptions) {
     this.journal = opts.journal;
     this.nowUtcMs = opts.nowUtcMs;
     this.commander = opts.commander;
@@ -226,7 +218,8 @@ export class JournalHost implements HostState, CommandSink {
     const add = (name: string, p: number) => points.set(name, (points.get(name) ?? 0) + p);
     for (const g of this.journal.gamesByMatch(matchId)) {
       if (g.result === null) continue;
-      const [w, b] = GAME_POINTS[g.result];
+      // Game points from the vocabulary: forfeits count as won and lost games (TRF16 `+`/`-`).
+      const { white: w, black: b } = RESULT_MEANING[g.result].points;
       add(g.white, w);
       add(g.black, b);
     }

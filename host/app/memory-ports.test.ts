@@ -1,7 +1,7 @@
 // The in-memory host ports (tests, the API benchmark, the dashboard demo) follow the same
 // contract as the journal-backed host for the issue-6 board fields.
 import { describe, expect, it } from 'vitest';
-import { MemoryHost } from './memory-host.ts';
+import { MemoryPorts } from './memory-ports.ts';
 import type { ClockEventRecord } from './ports.ts';
 import { presetTimeControl } from '../../protocol/time-control.ts';
 import { journalInput } from '../clocks/clock-event.ts';
@@ -14,10 +14,10 @@ function ev(type: string, extra: Partial<ClockEventRecord> = {}): ClockEventReco
   return { clockId: 'clk-1', bootId: 'b', seq, event: FINAL, round: 1, board: 1, type, side: null, move: null, whiteMs: 5_430_000, blackMs: 5_430_000, monoMs: seq, utcMs: 10_000 + seq, ...extra };
 }
 
-describe('MemoryHost: board views for the dashboard (issue 6 contract)', () => {
+describe('MemoryPorts: board views for the dashboard (issue 6 contract)', () => {
   it('FIDE Laws 6.7.1: a board with a default time shows who has arrived and when the game started', () => {
     seq = 0;
-    const host = new MemoryHost();
+    const host = new MemoryPorts();
     host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', timeControl: '40/5400+30:900+30', defaultTimeMs: 1_800_000 });
     expect(host.board('final-1')).toMatchObject({ defaultTimeMs: 1_800_000, timeControl: '40/5400+30:900+30', live: null });
     host.ingest(ev('arrived', { side: 'black' }));
@@ -26,7 +26,7 @@ describe('MemoryHost: board views for the dashboard (issue 6 contract)', () => {
   });
 
   it('FIDE Laws 6.10.1: periods follow the board\'s control read back from its PGN form (move 40 ends period 1)', () => {
-    const host = new MemoryHost();
+    const host = new MemoryPorts();
     host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', timeControl: '40/5400+30:900+30' });
     // The board's clock: the real statechart, each event as the host journals it.
     let n = 0;
@@ -47,7 +47,7 @@ describe('MemoryHost: board views for the dashboard (issue 6 contract)', () => {
   });
 
   it('a configure (next game) takes the new control\'s default time; the match view is set and cleared', async () => {
-    const host = new MemoryHost();
+    const host = new MemoryPorts();
     host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, clockId: 'clk-3', timeControl: '900+10' });
     const match = { id: 'm', whiteScore: 1, blackScore: 1, stage: 'rapid', decided: false, winner: null, decidedBy: null };
     expect(host.setMatch('final-3', match).match).toEqual(match);
@@ -57,14 +57,14 @@ describe('MemoryHost: board views for the dashboard (issue 6 contract)', () => {
   });
 
   it('refuses a board whose time control cannot be read, naming the board and the token', () => {
-    const host = new MemoryHost();
+    const host = new MemoryPorts();
     expect(() => host.addBoard({ id: 'x-1', event: FINAL, round: 1, board: 1, timeControl: '40/5400+x' })).toThrow(/board "x-1": timeControl "40\/5400\+x": bad increment "x"/);
   });
 });
 
 // Issue 11: a result closes the game, in the in-memory host as in the journal-backed one
 // (host/app/result-rules.ts; docs/api.md, "A game with a result").
-describe('MemoryHost: a result closes the game', () => {
+describe('MemoryPorts: a result closes the game', () => {
   const CLOCK_COMMANDS = [
     { type: 'start' }, { type: 'pause' }, { type: 'resume' }, { type: 'adjust', side: 'white', ms: 60_000 }, { type: 'penalty', side: 'black' },
     { type: 'set-moves', side: 'white', moves: 3 }, { type: 'increment', ms: 5000 }, { type: 'takeback' }, { type: 'reinstate' }, { type: 'arrive', side: 'black' },
@@ -72,7 +72,7 @@ describe('MemoryHost: a result closes the game', () => {
 
   it('FIDE Laws 5.1 / 5.2: a confirmed game takes no time command (409 with the board, the result and the correction), and nothing is forwarded to the clock', async () => {
     seq = 0;
-    const host = new MemoryHost();
+    const host = new MemoryPorts();
     const forwarded: string[] = [];
     host.forward = (c) => forwarded.push(c.type);
     host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', timeControl: '40/5400+30:900+30' });
@@ -82,7 +82,7 @@ describe('MemoryHost: a result closes the game', () => {
     expect(await host.execute({ type: 'result', boardId: 'final-1', result: '1-0' }, arbiter)).toMatchObject({ ok: true, board: { result: '1-0', live: { status: 'finished' } } });
     expect(await host.execute({ type: 'confirm-result', boardId: 'final-1' }, arbiter)).toMatchObject({ ok: true });
     for (const c of CLOCK_COMMANDS) {
-      const out = await host.execute({ ...c, boardId: 'final-1' } as Parameters<MemoryHost['execute']>[0], arbiter);
+      const out = await host.execute({ ...c, boardId: 'final-1' } as Parameters<MemoryPorts['execute']>[0], arbiter);
       expect(out, c.type).toMatchObject({ ok: false, status: 409 });
       expect((out as { reason: string }).reason, c.type).toMatch(
         /^board 1 of Slovenian Final 2025\/26 round 1 has a result: the game is over \(1-0, confirmed by Chief\): .* correct the result with a reason \(PUT \/api\/boards\/final-1\/result with "result" and "reason"\)$/,
@@ -96,7 +96,7 @@ describe('MemoryHost: a result closes the game', () => {
   });
 
   it('FIDE Laws 8.7: a confirmed result is corrected only with a reason, journaled with it; a confirmation names only a result someone reported', async () => {
-    const host = new MemoryHost();
+    const host = new MemoryPorts();
     host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', timeControl: '900+10' });
     const arbiter = { arbiter: 'Chief' };
     await host.execute({ type: 'result', boardId: 'final-2', result: '1-0' }, arbiter);
