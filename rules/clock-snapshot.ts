@@ -10,7 +10,7 @@
 // replaced clock is set by the arbiter and the game goes on when the arbiter resumes it).
 import { MAX_SNAPSHOT_UNDO } from '../protocol/envelope-validation.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { remainingMs, resumeClock, turnElapsedMs, type ClockState, type GameResult, type SideState, type UndoRecord } from './clock-core.ts';
+import { forfeitDeadline, remainingMs, resumeClock, turnElapsedMs, type ClockState, type GameResult, type SideState, type UndoRecord } from './clock-core.ts';
 
 /**
  * How many annulable presses a snapshot carries (newest first). A take-back needs the clock
@@ -162,4 +162,15 @@ export function basisRemainingMs(basis: ClockBasis, side: Side, elapsedMs: numbe
   const stopped = loadSnapshot(basis.control, basis.snapshot, 0);
   if (!basis.running) return remainingMs(stopped, side, 0);
   return remainingMs(resumeClock(stopped, 0), side, Math.max(0, elapsedMs));
+}
+
+/**
+ * FIDE Laws 6.7.1: how long an absent player still has to arrive, `elapsedMs` after the
+ * report the basis was taken at (the default time counts from the session's start, through
+ * pauses); null when nobody is absent, no default time is set, or the game is not under way.
+ */
+export function basisDefaultTimeLeftMs(basis: ClockBasis, elapsedMs: number): number | null {
+  const stopped = loadSnapshot(basis.control, basis.snapshot, 0);
+  const deadline = forfeitDeadline(basis.running ? resumeClock(stopped, 0) : stopped);
+  return deadline === null ? null : deadline - Math.max(0, elapsedMs);
 }

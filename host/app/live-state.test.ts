@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../../protocol/time-control.ts';
-import { readClock, remainingMs } from '../../rules/clock-core.ts';
-import { basisRemainingMs } from '../../rules/clock-snapshot.ts';
+import { forfeitDeadline, readClock, remainingMs } from '../../rules/clock-core.ts';
+import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../rules/clock-snapshot.ts';
 import { recordFromJournalRow } from './journal-records.ts';
 import { controls, journals, playJournaled, step } from '../clocks/journaled-clock.fixture.ts';
 import { LiveGame } from './live-state.ts';
@@ -50,6 +50,9 @@ describe('LiveGame: the live state is the statechart’s, step by step', () => {
             const want = point.state.status === 'running' ? remainingMs(point.state, side, point.at + elapsed) : remainingMs(point.state, side, point.at);
             expect(basisRemainingMs(s.clock!, side, elapsed), `${side} ${elapsed} ms after the report`).toBe(want);
           }
+          // FIDE Laws 6.7.1: the default-time countdown a reader shows is the clock's own deadline.
+          const deadline = forfeitDeadline(point.state);
+          expect(basisDefaultTimeLeftMs(s.clock!, elapsed)).toBe(deadline === null ? null : deadline - (point.at + elapsed));
         });
         live.stop();
       }),

@@ -13,7 +13,7 @@
 // derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). An
 // absent player's default time is computed the same way: start + default time − now. The
 // repaint timer only repaints (docs/architecture.md rule 3).
-import { basisRemainingMs, boardCommandRefusal, formatClockTime, GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES } from './rule-book.js';
+import { basisDefaultTimeLeftMs, basisRemainingMs, boardCommandRefusal, formatClockTime, GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES } from './rule-book.js';
 
 const PUBLIC = document.body.dataset.view === 'public';
 
@@ -55,12 +55,10 @@ function remainingNow(b, side) {
  */
 function defaultLeftMs(b, side) {
   const live = b.live;
-  if (b.result || !live || !live.present || live.present[side] !== false) return null;
-  if (live.status !== 'running' && live.status !== 'paused') return null;
-  // Counted from the session's (round's) start when the board started later (sessionAtUtcMs).
-  const from = live.sessionAtUtcMs != null ? live.sessionAtUtcMs : live.startedAtUtcMs;
-  if (b.defaultTimeMs == null || from == null) return null;
-  return from + b.defaultTimeMs - hostNowMs();
+  if (b.result || !live || !live.clock || !live.present || live.present[side] !== false) return null;
+  // The rule book's default-time countdown (rules/clock-snapshot.ts basisDefaultTimeLeftMs):
+  // from the session's start, through pauses, while the game is under way.
+  return basisDefaultTimeLeftMs(live.clock, Math.max(0, hostNowMs() - live.atUtcMs));
 }
 
 /** Sides whose flag fell, first first (FIDE Laws 6.9: who fell first matters, III.3.1). */

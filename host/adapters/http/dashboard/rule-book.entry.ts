@@ -20,6 +20,6 @@ export {
   other,
 } from '../../../../rules/vocabulary.ts';
 // The running side's time between two reports (delays and sandclock included).
-export { basisRemainingMs } from '../../../../rules/clock-snapshot.ts';
+export { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../rules/clock-snapshot.ts';
 // Which command each status accepts, with the reason the host would give.
 export { boardCommandRefusal, clockCommandRefusal, commandPlace, commandStatus } from '../../../../rules/command-rules.ts';
