@@ -3,14 +3,12 @@
 // noise on a line. In every case each press appears in the journal exactly once, in order
 // (journal key (clock, boot, seq); the clock's outbox resends what was not acknowledged).
 import { symlinkSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPtyPair, ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
-import { openSerialLine } from '../host/clocks/serial-lines.ts';
 import { Host } from '../host/app/host.ts';
 import { Journal, type GameRow } from '../host/store/journal.ts';
 import { journalOutboxTopic } from '../host/adapters/mqtt/journal-topics.ts';
-import { buildRig, closeRig, configuredFor, ARBITER, MIN, type MatchRig } from './e2e-match.ts';
+import { buildRig, closeRig, configuredFor, ptyWiring, ARBITER, MIN, type MatchRig } from './e2e-match.ts';
 import { flowing, waitFor } from './e2e-harness.ts';
 
 const skip = ptySkipReason();
@@ -48,19 +46,9 @@ describe('faults: every press is journaled exactly once', () => {
   });
 
   it.skipIf(skip !== null)('a clock unplugged mid-game (pty closed) and plugged back resends its missed presses from its outbox, once each', async () => {
-    let linkPath = '';
-    rig = await buildRig({
-      wire: async (r, clock, table) => {
-        const pty = await openPtyPair();
-        ptys.push(pty);
-        await clock.connectPty(pty.b);
-        // The host opens a stable name, as /dev/serial/by-id/… is for a USB clock.
-        const path = join(r.dir, `clock-table-${table}`);
-        symlinkSync(pty.a, path);
-        if (table === 1) linkPath = path;
-        r.host.addLine(path, openSerialLine(path), { table });
-      },
-    });
+    const paths = new Map<number, string>();
+    rig = await buildRig({ wire: ptyWiring(ptys, paths) });
+    const linkPath = paths.get(1)!;
     const game = await configuredFor(rig, 1);
     const c = rig.clocks[0];
     await c.clock.tap('startPause');

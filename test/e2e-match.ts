@@ -1,12 +1,14 @@
 // The Slovenian final mini-match rig shared by the in-memory and pty end-to-end tests:
 // a real Host on a real SQLite journal, the HTTP API on it, one simulated clock per board.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
+import { openPtyPair, type PtyPair } from '../protocol/session-api.ts';
+import { openSerialLine } from '../host/clocks/serial-lines.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import type { ExportSource } from '../host/app/ports.ts';
@@ -166,6 +168,24 @@ export interface RigOptions {
   /** How the host reaches clock b: returns the host's line key after wiring it. */
   readonly wire?: (rig: MatchRig, clock: SimClock, table: number) => Promise<void>;
   readonly journalFile?: string;
+}
+
+/**
+ * Wires each clock to the host over a real pty pair (socat): the clock opens one end with
+ * serialport, the host opens the other by a stable name in the rig's directory (as
+ * /dev/serial/by-id/… is for a USB clock), recorded in `paths` by table. The pairs go to
+ * `ptys` for the test to close.
+ */
+export function ptyWiring(ptys: PtyPair[], paths = new Map<number, string>()): NonNullable<RigOptions['wire']> {
+  return async (r, clock, table) => {
+    const pty = await openPtyPair();
+    ptys.push(pty);
+    await clock.connectPty(pty.b);
+    const path = join(r.dir, `clock-table-${table}`);
+    symlinkSync(pty.a, path);
+    paths.set(table, path);
+    r.host.addLine(path, openSerialLine(path), { table });
+  };
 }
 
 export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {

@@ -7,12 +7,12 @@
 // on to a result. Real parts: a real Host on a real SQLite file, the unchanged firmware on
 // virtual boards, in-memory lines and real ptys (socat) with the serialport package.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPtyPair, ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
+import { ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { readClock } from '../rules/clock-core.ts';
 import { openSerialLine } from '../host/clocks/serial-lines.ts';
@@ -21,7 +21,7 @@ import { Host } from '../host/app/host.ts';
 import { Journal, type GameRow } from '../host/store/journal.ts';
 import { journalOutboxTopic } from '../host/adapters/mqtt/journal-topics.ts';
 import { replayText } from '../firmware-ts/replay.ts';
-import { buildRig, closeRig, configuredFor, playBoard2, ARBITER, MIN, type MatchRig } from './e2e-match.ts';
+import { buildRig, closeRig, configuredFor, playBoard2, ptyWiring, ARBITER, MIN, type MatchRig } from './e2e-match.ts';
 import { SimClock, flowing, waitFor } from './e2e-harness.ts';
 
 const skipPty = ptySkipReason();
@@ -97,21 +97,7 @@ describe('a restarted host brings every board back to the journal (issue 11)', (
 
   async function killAndRestart(wirePty: boolean): Promise<void> {
     const paths = new Map<number, string>();
-    rig = await buildRig(
-      wirePty
-        ? {
-            wire: async (r, clock, table) => {
-              const pty = await openPtyPair();
-              ptys.push(pty);
-              await clock.connectPty(pty.b);
-              const path = join(r.dir, `clock-table-${table}`);
-              symlinkSync(pty.a, path);
-              paths.set(table, path);
-              r.host.addLine(path, openSerialLine(path), { table });
-            },
-          }
-        : {},
-    );
+    rig = await buildRig(wirePty ? { wire: ptyWiring(ptys, paths) } : {});
     const r = rig;
     const games = [await configuredFor(r, 1, 1), await configuredFor(r, 1, 2)];
     const [c1, c2] = r.clocks;

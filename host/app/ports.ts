@@ -7,6 +7,7 @@
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
+import type { RestoreNote } from '../clocks/restore-clock.ts';
 
 /** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
 export type { ClockStatus };
@@ -135,20 +136,11 @@ export interface BoardView {
    * The last time a clock was brought to this game from the journal (docs/protocol.md
    * "Restore"): the journal won, and what the clock had differently is listed for the arbiter.
    */
-  readonly restore?: RestoreView;
+  readonly restore?: RestoreNote;
 }
 
-/** A clock brought to the journal's game: when, which clock, and what it held differently. */
-export interface RestoreView {
-  readonly utcMs: number;
-  readonly clockId: string;
-  /** 'restored': the journal's state was loaded; 'in-step': the clock already held it; 'refused' / 'failed': not loaded. */
-  readonly outcome: 'restored' | 'in-step' | 'refused' | 'failed';
-  readonly differences: readonly string[];
-  /** Journal events the statechart does not reproduce (should be none). */
-  readonly mismatches: readonly string[];
-  readonly reason?: string;
-}
+/** A clock brought to the journal's game: when, which clock, and what it held differently (clocks/restore-clock.ts). */
+export type { RestoreNote as RestoreView } from '../clocks/restore-clock.ts';
 
 /** A knockout mini-match as one of its boards shows it. */
 export interface MatchScoreView {
