@@ -83,6 +83,8 @@ export interface SimClockOptions {
   /** Where the clock keeps its state and outbox (`chessclock sim --state-dir`): survives a power cut. Default: memory. */
   readonly stateDir?: string;
   readonly bootId?: number;
+  /** The protocol version the clock's firmware announces (default: this code's). */
+  readonly protocolVersion?: { major: number; minor: number };
 }
 
 export class SimClock {
@@ -96,6 +98,7 @@ export class SimClock {
     readonly clock: VirtualClock,
     readonly bootId: number,
     outbox: OutboxStore,
+    protocolVersion?: { major: number; minor: number },
   ) {
     this.outbox = outbox;
     this.cable = new Cable(serialId);
@@ -105,6 +108,7 @@ export class SimClock {
       outboxStore: this.outbox,
       timers: systemTime,
       statusIntervalMs: 200,
+      ...(protocolVersion ? { protocolVersion } : {}),
     });
   }
 
@@ -113,7 +117,7 @@ export class SimClock {
     const snapshots = opts.stateDir ? fileSnapshotStore(opts.stateDir) : memorySnapshotStore();
     const outbox = opts.stateDir ? new FileOutboxStore(join(opts.stateDir, 'outbox.json')) : new MemoryOutboxStore();
     const clock = await VirtualClock.boot({ timeControl, time: sim, snapshots });
-    return new SimClock(serialId, clock, bootId, outbox);
+    return new SimClock(serialId, clock, bootId, outbox, opts.protocolVersion);
   }
 
   /** False while the cable is out: the host's line cannot be opened. */

@@ -168,6 +168,8 @@ export interface RigOptions {
   /** How the host reaches clock b: returns the host's line key after wiring it. */
   readonly wire?: (rig: MatchRig, clock: SimClock, table: number) => Promise<void>;
   readonly journalFile?: string;
+  /** The host's log lines (default: printed with E2E_LOG=1). */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -193,7 +195,7 @@ export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const journal = new Journal(opts.journalFile ?? join(dir, 'clocks.db'), { outboxTopic: journalOutboxTopic });
   const hall = loadSloHall();
   const { sim, hostClock } = simulatedHall(START);
-  const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined }).start();
+  const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: opts.log ?? (process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined) }).start();
   const exports = journalExports(journal, hall, () => hostClock.nowUtcMs());
   const api = await buildApi({ state: host, commands: host, exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
   const clocks = [await SimClock.boot('CLK-01', sim, presetTimeControl('rapid')), await SimClock.boot('CLK-02', sim, presetTimeControl('rapid'))];

@@ -194,6 +194,30 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     expect(r.journal.getGame(game.gameId)!.clockId).toBe('CLK-SPARE');
   }, 60_000);
 
+  it('a spare whose firmware cannot be restored (protocol 1.1) is left as it is, the log says so, and the game under way refuses time commands sent to it (409, nothing changed)', async () => {
+    const logs: string[] = [];
+    rig = await buildRig({ log: (l) => logs.push(l) });
+    const r = rig;
+    const game = await configuredFor(r, 1, 1);
+    const broken = r.clocks[0];
+    await broken.clock.tap('startPause');
+    await presses(r, broken, 4);
+    await waitFor('4 presses journaled', () => moved(r, game) === 4, 15_000, flowing(r.sim));
+    broken.unplugMemory();
+    await r.host.removeLine('memory:table-1');
+    const old = await SimClock.boot('CLK-OLD', r.sim, presetTimeControl('rapid'), { protocolVersion: { major: 1, minor: 1 } });
+    extra.push(old);
+    r.host.addLine('memory:table-1-old', old.memoryLine(), { table: 1 });
+    await waitFor('the log to say the clock cannot be restored', () => logs.some((l) => l.includes('clock CLK-OLD speaks protocol 1.1')), 15_000, flowing(r.sim));
+    const before = old.clock.firmware.reading();
+    const out = await r.host.execute({ type: 'adjust', boardId: boardOf(r.host, 1).id, side: 'white', ms: 60_000 }, { arbiter: ARBITER });
+    expect(out).toMatchObject({ ok: false, status: 409 });
+    expect(out.ok ? '' : out.reason).toContain('has not been brought to the journal\'s game yet');
+    expect(old.clock.firmware.reading()).toEqual(before);
+    // The journal still holds the broken clock's game, not the spare's blank times.
+    expect(r.journal.eventsByGame(game.gameId).every((e) => e.clockId === 'CLK-01')).toBe(true);
+  }, 60_000);
+
   it('a clock power-cut and restarted from its state directory comes back paused, and so does the board', async () => {
     rig = await buildRig();
     const r = rig;

@@ -510,6 +510,15 @@ export class Host implements HostState, CommandSink {
     if (!s || !s.online) {
       return { ok: false, status: 503, reason: `clock ${game.clockId} of ${where} is offline${s?.lastError ? ` (${s.lastError})` : ''}: nothing was changed` };
     }
+    // A game under way goes only to a clock brought to it (configured by this host, or held and
+    // restored from the journal): a blank or another game's clock would apply the command to
+    // its own times, and the journal would record them against this game.
+    if (command.type !== 'configure' && this.journal.gameStarted(game.gameId)) {
+      const step = this.inStep.get(game.clockId);
+      if (!step || step.bootId !== s.hello?.bootId || step.gameId !== game.gameId) {
+        return { ok: false, status: 409, reason: `clock ${game.clockId} of ${where} has not been brought to the journal's game yet (docs/protocol.md "Restore"); nothing was changed: wait for the restore, or set the clock by hand` };
+      }
+    }
     // A command of a later protocol minor than the clock speaks: refused here, with what to do.
     const needs = COMMAND_MINOR[command.type];
     const speaks = s.hello?.protocolMinor ?? 0;
