@@ -23,6 +23,19 @@ import { presetTimeControl } from '../protocol/time-control.ts';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const EVENT = 'slo-w-2007';
 
+/** Board 1's game started by the arbiter, then its clock's cable pulled: the host sees it offline. */
+async function startedThenAway(r: MatchRig) {
+  const game = await configuredFor(r, 1, 1);
+  const clock = r.clocks[0];
+  const id = boardId(r, 1);
+  expect((await r.api.inject({ method: 'POST', url: `/api/boards/${id}/start`, headers: auth })).statusCode).toBe(200);
+  await waitFor('the start journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'started'), 10_000, flowing(r.sim));
+  clock.unplugMemory();
+  const session = r.host.lines().find((s) => s.key === 'memory:table-1')!;
+  await waitFor('clock 1 offline', () => !session.online);
+  return { game, clock, id };
+}
+
 describe('a result closes the game everywhere (issue 11)', () => {
   let rig: MatchRig | null = null;
   const cleanups: Array<() => unknown> = [];
@@ -112,14 +125,7 @@ describe('a result closes the game everywhere (issue 11)', () => {
   it('FIDE Laws 8.7: a clock offline when the arbiter enters the result runs on; back online, its presses from before the result join the game, the players\' different result waits beside the arbiter\'s (both shown, never only a log line), and the arbiter confirms one; the next game gets nothing of the old one', async () => {
     rig = await buildRig();
     const r = rig;
-    const game = await configuredFor(r, 1, 1);
-    const clock = r.clocks[0];
-    const id = boardId(r, 1);
-    expect((await r.api.inject({ method: 'POST', url: `/api/boards/${id}/start`, headers: auth })).statusCode).toBe(200);
-    await waitFor('the start journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'started'), 10_000, flowing(r.sim));
-    clock.unplugMemory();
-    const session = r.host.lines().find((s) => s.key === 'memory:table-1')!;
-    await waitFor('clock 1 offline', () => !session.online);
+    const { game, clock, id } = await startedThenAway(r);
 
     // White moves while the clock is away; then the arbiter enters 1-0 at the host.
     r.sim.advanceBy(5000);
@@ -162,14 +168,7 @@ describe('a result closes the game everywhere (issue 11)', () => {
   it('FIDE Laws 5.1 / 5.2: a clock away when the arbiter entered the result is told once it is back: it stops and shows the result', async () => {
     rig = await buildRig();
     const r = rig;
-    const game = await configuredFor(r, 1, 1);
-    const clock = r.clocks[0];
-    const id = boardId(r, 1);
-    expect((await r.api.inject({ method: 'POST', url: `/api/boards/${id}/start`, headers: auth })).statusCode).toBe(200);
-    await waitFor('the start journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'started'), 10_000, flowing(r.sim));
-    clock.unplugMemory();
-    const session = r.host.lines().find((s) => s.key === 'memory:table-1')!;
-    await waitFor('clock 1 offline', () => !session.online);
+    const { game, clock, id } = await startedThenAway(r);
     const put = await r.api.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } });
     expect(put.statusCode, put.body).toBe(200);
     expect(clock.clock.firmware.reading().status).toBe('running'); // it never heard of the result
