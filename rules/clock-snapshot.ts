@@ -97,7 +97,8 @@ export function loadSnapshot(timeControl: TimeControl, snap: ClockSnapshot, at: 
   };
 }
 
-const SIDE_FIELDS: readonly (keyof SideState)[] = ['creditedMs', 'chargedMs', 'moves', 'period', 'creditedPeriod', 'present', 'forfeited', 'illegalMoves', 'arbiterMs'];
+/** The bookkeeping behind a side's remaining time and move count, compared one by one. */
+const SIDE_BOOKKEEPING: readonly (keyof SideState)[] = ['period', 'creditedPeriod', 'present', 'forfeited', 'illegalMoves', 'arbiterMs'];
 
 /**
  * What differs between a clock's own snapshot and the journal's, in an arbiter's words, the
@@ -119,7 +120,7 @@ export function snapshotDifferences(timeControl: TimeControl, clock: ClockSnapsh
     const remaining = (s: ClockSnapshot) => remainingMs(loadSnapshot(timeControl, s, 0), side, 0);
     say(`${side} remaining`, clockText(remaining(clock)), clockText(remaining(journal)));
     say(`${side} moves`, c.moves, j.moves);
-    for (const f of SIDE_FIELDS) if (f !== 'moves' && c[f] !== j[f] && f !== 'creditedMs' && f !== 'chargedMs') say(`${side} ${f}`, c[f], j[f]);
+    for (const f of SIDE_BOOKKEEPING) say(`${side} ${f}`, c[f], j[f]);
   }
   say('turn time used', clock.turnActiveMs, journal.turnActiveMs);
   say('flag', clock.flag, journal.flag);
