@@ -11,7 +11,10 @@
 // One process: clocks, host (Host + SQLite journal, synchronous=FULL), an embedded Aedes
 // broker and an MQTT subscriber, loopback only. Every press a clock accepted is stamped
 // with the real monotonic time (protocol/monotonic.ts) and compared, at the end, with the
-// journal (each press exactly once) and with what the subscriber received. See docs/load.md.
+// journal (each press exactly once) and with what the subscriber received. After the host
+// restart (fault 1) the host holds every board in play (docs/protocol.md "Restore"); a
+// scripted floor arbiter resumes each one once the host has brought it to the journal, and
+// the run reports how many came back and how long it took. See docs/load.md.
 import { parseArgs } from 'node:util';
 import { createServer, type Server } from 'node:net';
 import { once } from 'node:events';
@@ -30,6 +33,7 @@ import { topicFilter } from '../host/adapters/mqtt/topics.ts';
 import { AcceleratedTime } from '../simulator/accelerated-time.ts';
 import { bootLoadClock, PressLoad, pressKey, type LoadClock, type Press } from '../simulator/load-clocks.ts';
 import { LoadHost, loadTournament, type LineSpec } from './load-host.ts';
+import type { BoardView, RestoreView } from '../host/app/ports.ts';
 
 // ─── options ─────────────────────────────────────────────────────────────────────────
 
@@ -86,7 +90,11 @@ let subRaw = 0;
 let subRedelivered = 0;
 const subPressSeqs = new Map<string, Set<string>>();
 
+let pressKeysRepeated = 0;
 function onPress(p: Press): void {
+  // Each clock plays one game: a key made twice means a clock's move counter went back (a
+  // restore to a journal that lacked presses): the first press would be hidden, so count it.
+  if (fates.has(pressKey(p.clockId, p.side, p.move))) pressKeysRepeated++;
   fates.set(pressKey(p.clockId, p.side, p.move), { press: p, window, journalAtMs: null, journalCount: 0, subAtMs: null });
 }
 
@@ -254,8 +262,13 @@ const lines: LineSpec[] = [
 ];
 log(`${clocks.length} clocks booted; starting the host`);
 
+/** The floor arbiter after the host restart (fault 1), and what stood at the kill (below). */
+let restartArbiter = null as RestartArbiter | null;
+const notInPlayAtKill = new Map<string, number>();
+
 const onJournaled = (e: { clockId: string; type: string; side: string | null; move: number | null }) => {
   journaledEvents++;
+  restartArbiter?.sawEvent(e.clockId, e.type);
   journaledIn.set(window, (journaledIn.get(window) ?? 0) + 1);
   if (e.type !== 'moved' || e.side === null || e.move === null) return;
   const f = fates.get(pressKey(e.clockId, e.side, e.move));
@@ -263,7 +276,13 @@ const onJournaled = (e: { clockId: string; type: string; side: string | null; mo
   f.journalCount++;
   f.journalAtMs ??= monotonicNowMs();
 };
-const hostOpts = { dbFile, hall, clock: hostClock, mqttUrl: brokerUrl, onJournaled };
+// The host's log, kept only where a restore went wrong (host/app/host.ts "restore of game …",
+// host/clocks/restore-clock.ts "not restored", an old firmware that cannot be restored).
+const hostTrouble: string[] = [];
+const hostLog = (line: string) => {
+  if (/^restore of game|not restored|speaks protocol/.test(line)) hostTrouble.push(`[${((monotonicNowMs() - startedReal) / 1000).toFixed(1)} s] ${line}`);
+};
+const hostOpts = { dbFile, hall, clock: hostClock, mqttUrl: brokerUrl, onJournaled, log: hostLog };
 let host = await LoadHost.start(hostOpts, lines);
 
 /** Waits for `cond`, at most `timeoutMs` and (unless `pastDeadline`) not past the run's bound. */
@@ -278,6 +297,143 @@ async function waitUntil(what: string, cond: () => boolean, timeoutMs: number, p
   }
   return true;
 }
+
+// ─── the floor arbiter after a host restart ──────────────────────────────────────────
+//
+// A restarted host holds every board in play: it pauses the clock, rebuilds the game from the
+// journal, compares and restores (docs/protocol.md "Restore"), and the board stands paused
+// until an arbiter resumes it (FIDE Laws 6.11). This arbiter watches the host's own board
+// views (Host.board, what GET /api/boards/:id serves) and resumes a board through
+// Host.execute (the path of POST /api/boards/:id/resume and the dashboard's button) as soon as
+// its `restore` note is newer than the restart and says 'in-step' or 'restored', and its
+// clock is online (a clock not back yet is resumed when it is).
+
+const ARBITER = 'Floor Arbiter (load)';
+interface HeldBoard {
+  readonly id: string;
+  readonly event: string;
+  readonly board: number;
+  readonly clockId: string | null;
+  /** Its clock has journaled `paused` or `restored` since the restart: the HOLD paused it. */
+  active: boolean;
+  /** When this arbiter first saw the board's restore note (real monotonic ms), and the note. */
+  noteSeenAtMs: number | null;
+  note: RestoreView | null;
+  /** When the host answered the resume with ok (real monotonic ms, hall ms). */
+  resumedAtMs: number | null;
+  resumedAtHallMs: number | null;
+  attempts: number;
+  lastRefusal: string | null;
+  inFlight: boolean;
+}
+class RestartArbiter {
+  readonly boards: HeldBoard[];
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private readonly byClock = new Map<string, HeldBoard>();
+  private lastSweepMs: number;
+  /** Real ms spent reading board views (synchronous, on the host's event loop): in all, the longest pass. */
+  pollMs = 0;
+  longestPassMs = 0;
+  polls = 0;
+  viewsRead = 0;
+  /** Boards found running after a resume whose answer was lost. */
+  resumedUnanswered = 0;
+
+  constructor(
+    /** The host to ask (the restarted one: the loop starts once it is up). */
+    private readonly hostNow: () => LoadHost,
+    inPlay: readonly BoardView[],
+    /** The restart: real monotonic ms, journal UTC ms (the host's clock) and hall ms. */
+    readonly restartMs: number,
+    readonly restartUtcMs: number,
+    readonly restartHallMs: number,
+  ) {
+    this.boards = inPlay.map((b) => ({ id: b.id, event: b.event, board: b.board, clockId: b.clockId, active: false, noteSeenAtMs: null, note: null, resumedAtMs: null, resumedAtHallMs: null, attempts: 0, lastRefusal: null, inFlight: false }));
+    for (const b of this.boards) if (b.clockId !== null) this.byClock.set(b.clockId, b);
+    this.lastSweepMs = restartMs;
+  }
+
+  /** A clock event journaled by the restarted host (the feed, after the commit). */
+  sawEvent(clockId: string, type: string): void {
+    if (type !== 'paused' && type !== 'restored') return;
+    const b = this.byClock.get(clockId);
+    if (b) b.active = true;
+  }
+
+  get pending(): number {
+    return this.boards.filter((b) => b.resumedAtMs === null).length;
+  }
+
+  start(periodMs = 250): void {
+    this.loop = (async () => {
+      while (!this.stopped && this.pending > 0) {
+        this.pass();
+        await sleep(periodMs);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+    // Resumes already sent are answered (acknowledged or refused) before the figures are read.
+    await waitUntil('the arbiter\'s last resumes to be answered', () => this.boards.every((b) => !b.inFlight), 30_000, true);
+  }
+
+  /**
+   * One look along the rows. A board view costs the host journal reads and a walk over its
+   * sessions (0.3–0.7 ms with 1,064 clocks), so each pass reads only the boards whose clock
+   * was paused since the restart (the HOLD: a running clock pauses, journaled just before
+   * its Held); every 30 s a pass reads the others too, so none is missed (a rare sweep: the
+   * first view of each board after a restart rebuilds its live state from the journal).
+   */
+  private pass(): void {
+    const t0 = monotonicNowMs();
+    const sweep = t0 - this.lastSweepMs >= 30_000;
+    if (sweep) this.lastSweepMs = t0;
+    for (const b of this.boards) {
+      if (b.resumedAtMs !== null || b.inFlight || (!b.active && !sweep)) continue;
+      this.viewsRead++;
+      const view = this.hostNow().host.board(b.id);
+      const note = view?.restore;
+      if (!view || !note || note.utcMs < this.restartUtcMs) continue; // not brought to the journal yet
+      if (b.note === null) b.noteSeenAtMs = monotonicNowMs();
+      b.note = note;
+      if (note.outcome !== 'in-step' && note.outcome !== 'restored') continue; // 'refused' / 'failed': the host tries again when the clock reconnects
+      if (!view.clockOnline) continue;
+      if (b.attempts > 0 && view.live?.status === 'running') {
+        // An earlier resume reached the clock but its answer did not come back (a line lost
+        // meanwhile): the board runs, so it counts as resumed now.
+        b.resumedAtMs = monotonicNowMs();
+        b.resumedAtHallMs = time.now();
+        this.resumedUnanswered++;
+        continue;
+      }
+      b.inFlight = true;
+      b.attempts++;
+      void this.hostNow().host
+        .execute({ type: 'resume', boardId: b.id }, { arbiter: ARBITER })
+        .then((outcome) => {
+          if (outcome.ok) {
+            b.resumedAtMs = monotonicNowMs();
+            b.resumedAtHallMs = time.now();
+          } else b.lastRefusal = `${outcome.status}: ${outcome.reason}`;
+        })
+        .catch((err: unknown) => {
+          b.lastRefusal = (err as Error).message;
+        })
+        .finally(() => {
+          b.inFlight = false;
+        });
+    }
+    const took = monotonicNowMs() - t0;
+    this.pollMs += took;
+    this.longestPassMs = Math.max(this.longestPassMs, took);
+    this.polls++;
+  }
+}
+
 await waitUntil('every clock online and configured', () => clocks.every((c) => c.configured > 0), 120_000);
 log(`${host.online()} clocks online and configured; load average ${load()}`);
 
@@ -303,7 +459,8 @@ async function measure(name: string, body: () => Promise<void>): Promise<void> {
   windows.push(w);
 }
 
-const faultsBudgetMs = FAULTS ? 5_000 + 10_000 + 20_000 + OUTAGE_MS + 4 * 5_000 : 0;
+// (fault 1 includes the arbiter's resumes after the restart: ~5 s for 208 clocks, ~20 s for 1,064)
+const faultsBudgetMs = FAULTS ? 5_000 + 30_000 + 10_000 + 20_000 + OUTAGE_MS + 4 * 5_000 : 0;
 const steadyMs = Math.max(20_000, Math.min(MINUTES * 60_000 * 0.25, deadlineReal - monotonicNowMs() - faultsBudgetMs - 60_000));
 await measure('steady', () => sleep(steadyMs));
 log(report(windows.at(-1)!));
@@ -311,13 +468,33 @@ log(report(windows.at(-1)!));
 const faultLog: string[] = [];
 if (FAULTS) {
   await measure('faults', async () => {
-    // 1. Kill the host and start it again on the same journal.
-    log('fault 1: host stopped (sessions, journal, MQTT, all dropped) …');
+    // 1. Kill the host and start it again on the same journal. Boards in play = a game
+    //    running at the kill (not finished, not unstarted): the restarted host holds them all.
+    const atKill = host.host.boards();
+    const inPlay = atKill.filter((b) => b.result === null && b.live?.status === 'running');
+    for (const b of atKill) {
+      if (inPlay.includes(b)) continue;
+      const what = b.result !== null ? 'finished' : (b.live?.status ?? 'not started');
+      notInPlayAtKill.set(what, (notInPlayAtKill.get(what) ?? 0) + 1);
+    }
+    log(`fault 1: host stopped (sessions, journal, MQTT, all dropped) with ${inPlay.length} boards in play …`);
     await host.close();
     await sleep(5_000);
+    const restartMs = monotonicNowMs();
+    const restartUtcMs = hostClock.nowUtcMs();
+    const restartHallMs = time.now();
+    // Watching from the restart on: the clocks' first events may come while the host starts.
+    restartArbiter = new RestartArbiter(() => host, inPlay, restartMs, restartUtcMs, restartHallMs);
     host = await LoadHost.start(hostOpts, lines);
-    log('         … and restarted on the same journal');
+    log('         … and restarted on the same journal; the floor arbiter resumes each board the host brings back');
+    restartArbiter.start();
     faultLog.push('host stopped for 5 s and restarted on the same journal file');
+    // The next fault waits until every board in play is resumed (bounded): the figure is the
+    // restart's alone, not an unplugged clock's.
+    const arb = restartArbiter;
+    if (await waitUntil('every board in play resumed after the restart', () => arb.pending === 0, 180_000)) {
+      log(`         all ${inPlay.length} boards in play resumed ${((monotonicNowMs() - restartMs) / 1000).toFixed(1)} s after the restart`);
+    } else log(`         ${arb.pending} of ${inPlay.length} boards in play not resumed yet; the arbiter keeps watching`);
     await sleep(5_000);
 
     // 2. Unplug 10% of the clocks (every tenth), plug them back after 10 s.
@@ -369,6 +546,7 @@ if (FAULTS) {
 // ─── drain and account for every press ───────────────────────────────────────────────
 
 window = 'drain';
+await restartArbiter?.stop();
 log('players stop; draining the clocks\' outboxes and the MQTT outbox');
 const stillPressing = await players.stop();
 if (stillPressing.length > 0) {
@@ -407,6 +585,58 @@ for (const key of fates.keys()) {
   if (s > 1) dupSub += s - 1;
 }
 const unknownInJournal = [...inJournal.keys()].filter((k) => !fates.has(k)).length;
+
+// The restart, from the journal: every restore-clock (by 'host') and resume (by this arbiter)
+// since the restart, per board in play.
+const restartLines: string[] = [];
+let restartOk = true;
+if (restartArbiter) {
+  const arb = restartArbiter;
+  const since = arb.restartUtcMs;
+  const actions = host.journal.arbiterActions().filter((a) => a.utcMs >= since);
+  const key = (event: string | null, board: number | null) => `${event}/${board}`;
+  const inPlayKeys = new Set(arb.boards.map((b) => key(b.event, b.board)));
+  const restores = actions.filter((a) => a.action === 'restore-clock');
+  const restoresInPlay = restores.filter((a) => inPlayKeys.has(key(a.event, a.board)));
+  const broughtBack = new Set(restoresInPlay.map((a) => key(a.event, a.board)));
+  const outcomeOf = (a: (typeof restores)[number]) => ((a.payload ?? {}) as { outcome?: string }).outcome ?? a.outcome;
+  const byOutcome = new Map<string, number>();
+  for (const a of restoresInPlay) byOutcome.set(outcomeOf(a), (byOutcome.get(outcomeOf(a)) ?? 0) + 1);
+  const notOk = restoresInPlay.filter((a) => outcomeOf(a) !== 'in-step' && outcomeOf(a) !== 'restored');
+  const withDiffs = restores.filter((a) => {
+    const p = (a.payload ?? {}) as { differences?: string[]; mismatches?: string[] };
+    return (p.differences?.length ?? 0) > 0 || (p.mismatches?.length ?? 0) > 0;
+  });
+  const resumes = actions.filter((a) => a.action === 'resume' && a.arbiter === ARBITER);
+  const resumedBoards = arb.boards.filter((b) => b.resumedAtMs !== null);
+  const notResumed = arb.boards.filter((b) => b.resumedAtMs === null);
+  const lastResumed = resumedBoards.reduce((m, b) => Math.max(m, b.resumedAtMs!), arb.restartMs);
+  const lastResumedHall = resumedBoards.reduce((m, b) => Math.max(m, b.resumedAtHallMs!), arb.restartHallMs);
+  const afterRestart = resumedBoards.map((b) => b.resumedAtMs! - arb.restartMs).sort((a, b) => a - b);
+  const noteToResumed = resumedBoards.map((b) => b.resumedAtMs! - b.noteSeenAtMs!).sort((a, b) => a - b);
+  const firstNote = arb.boards.reduce((m, b) => (b.noteSeenAtMs === null ? m : Math.min(m, b.noteSeenAtMs)), Infinity);
+  const lastNote = arb.boards.reduce((m, b) => (b.noteSeenAtMs === null ? m : Math.max(m, b.noteSeenAtMs)), -Infinity);
+  const sec = (x: number) => `${(x / 1000).toFixed(1)} s`;
+  const notInPlay = [...notInPlayAtKill].map(([what, n]) => `${n} ${what}`).join(', ') || 'none';
+  restartOk = notResumed.length === 0;
+  restartLines.push(
+    `── host restart: boards in play at the kill ${arb.boards.length} (not in play, not resumed: ${notInPlay})`,
+    `   brought back (a restore note since the restart): ${broughtBack.size} of ${arb.boards.length}; restores ${restoresInPlay.length}: ${[...byOutcome].map(([o, n]) => `${o} ${n}`).join(', ') || 'none'}` +
+      (restores.length > restoresInPlay.length ? `; ${restores.length - restoresInPlay.length} on boards not in play` : ''),
+    `   resumed by the arbiter: ${resumedBoards.length} of ${arb.boards.length} (${resumes.filter((a) => a.outcome === 'applied').length} resumes journaled applied, ${resumes.filter((a) => a.outcome !== 'applied').length} rejected; ${arb.boards.reduce((n, b) => n + b.attempts, 0)} sent; ${arb.resumedUnanswered} found running after an unanswered resume)`,
+    `   restart → ${notResumed.length ? `last of ${resumedBoards.length} resumed (NOT all)` : 'all resumed'}: ${sec(lastResumed - arb.restartMs)} real = ${((lastResumedHall - arb.restartHallMs) / 1000).toFixed(0)} hall s at ×${SPEED}` +
+      `; restart → resumed p50 ${afterRestart.length ? sec(pct(afterRestart, 50)) : '—'}; first / last note seen ${Number.isFinite(firstNote) ? sec(firstNote - arb.restartMs) : '—'} / ${Number.isFinite(lastNote) ? sec(lastNote - arb.restartMs) : '—'}` +
+      `; note → resumed p50 ${ms(pct(noteToResumed, 50))} max ${ms(noteToResumed.at(-1) ?? NaN)}`,
+    `   restores not in-step/restored: ${notOk.length}${notOk.length ? ' — ' + notOk.slice(0, 10).map((a) => `board ${a.board} clock ${a.clockId} ${outcomeOf(a)}: ${a.reason ?? ''}`).join('; ') : ''}`,
+    `   differences or mismatches: ${withDiffs.length}${withDiffs.length ? ' — ' + withDiffs.slice(0, 10).map((a) => `board ${a.board}: ${JSON.stringify({ d: (a.payload as { differences?: string[] }).differences, m: (a.payload as { mismatches?: string[] }).mismatches })}`).join('; ') : ''}`,
+    `   presses on a paused clock ${players.pausedPresses}: taken as a move by a paused clock ${players.pausedPressesAccepted}, moves because the clock was resumed while the key went down ${players.pausedPressesResumedMeanwhile}; press keys made twice ${pressKeysRepeated}`,
+    `   the arbiter's reading of board views: ${arb.viewsRead} views in ${arb.polls} passes, ${arb.pollMs.toFixed(0)} ms on the event loop (longest pass ${arb.longestPassMs.toFixed(0)} ms)`,
+    ...(notResumed.length
+      ? [`   NOT resumed: ${notResumed.slice(0, 10).map((b) => `${b.id} (${b.note ? `note ${b.note.outcome}` : 'no note since the restart'}${b.lastRefusal ? `; last refusal ${b.lastRefusal}` : ''}; online ${host.host.board(b.id)?.clockOnline})`).join('; ')}${notResumed.length > 10 ? '; …' : ''}`]
+      : []),
+    ...(hostTrouble.length ? [`   host log on restores (${hostTrouble.length}): ${hostTrouble.slice(0, 10).join(' | ')}`] : []),
+  );
+}
 const missingAnywhere = [...fates.keys()].filter((k) => !inJournal.has(k) || !subPressSeqs.has(k)).length;
 
 log(
@@ -417,6 +647,7 @@ log(
     `   subscriber: lost ${lostSub}, duplicated ${dupSub} (after removing ${subRedelivered} QoS 1 redeliveries of ${subRaw} messages)`,
     `   presses missing anywhere: ${missingAnywhere}`,
     ...(FAULTS ? ['   faults: ' + faultLog.join('; ')] : []),
+    ...restartLines,
     `   peak memory rss ${peakRssMb.toFixed(0)} MB, heap ${peakHeapMb.toFixed(0)} MB; load average ${load()}; ${((monotonicNowMs() - startedReal) / 60_000).toFixed(1)} min`,
   ].join('\n'),
 );
@@ -428,6 +659,11 @@ await stopBroker(broker);
 for (const p of plugs) await unplugPty(p);
 for (const c of clocks) await c.stop();
 rmSync(dir, { recursive: true, force: true });
-const ok = lostJournal === 0 && dupJournal === 0 && lostSub === 0 && dupSub === 0 && unknownInJournal === 0 && pressesMade === fates.size;
-log(ok ? 'OK: every press journaled once and received once' : 'FAILED: presses lost or duplicated (see above)');
+const pressesOk = lostJournal === 0 && dupJournal === 0 && lostSub === 0 && dupSub === 0 && unknownInJournal === 0 && pressesMade === fates.size && pressKeysRepeated === 0;
+const ok = pressesOk && restartOk;
+log(
+  ok
+    ? `OK: every press journaled once and received once${restartArbiter ? `; every board in play resumed after the restart` : ''}`
+    : `FAILED: ${[!pressesOk ? 'presses lost or duplicated' : '', !restartOk ? 'boards in play not resumed after the restart' : ''].filter(Boolean).join('; ')} (see above)`,
+);
 process.exit(ok ? 0 : 1);

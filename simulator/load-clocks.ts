@@ -9,9 +9,11 @@
 // Both link to the host with the unchanged firmware link (outbox, time sync, acks).
 //
 // Players here are simpler than the hall's: once their clock is configured they start it
-// and press alternately with log-normal think times until told to stop. Every press the
-// clock accepted (a `move` output of the statechart) is reported with the real monotonic
-// instant it happened, so a run can compare each press with the journal and the subscribers.
+// and press alternately with log-normal think times until told to stop; a paused clock (held
+// by a restarted host) gets one press, which is not a move, and then they wait for the
+// resume. Every press the clock accepted (a `move` output of the statechart) is reported with
+// the real monotonic instant it happened, so a run can compare each press with the journal
+// and the subscribers; a press the clock did not take as a move is not reported.
 import { linkClockToHost, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
@@ -139,6 +141,7 @@ export class PressLoad {
    */
   async stop(boundRealMs = 20_000): Promise<string[]> {
     this.stopped = true;
+    for (const wake of [...this.waiting]) wake();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<'bound'>((r) => (timer = setTimeout(() => r('bound'), boundRealMs)));
     const all = await Promise.race([Promise.all(this.done).then(() => 'all' as const), bound]);
@@ -148,6 +151,40 @@ export class PressLoad {
 
   /** Serial ids of the clocks whose player is inside a wait or a press now. */
   private readonly busy = new Set<string>();
+
+  /**
+   * Presses on a paused clock (a held clock, an arbiter's pause): the player's hand was
+   * already on its way. Laws 6.11: a paused clock changes no time on a press, so it is not a
+   * move (the statechart only marks the player present) and the run's accounting, which
+   * counts the clock's `move` outputs, does not count it. `pausedPressesAccepted` counts any that came out as a move while the clock
+   * stayed paused (must be 0); `pausedPressesResumedMeanwhile` those the clock took as a move
+   * because it had been resumed by the time the key went down (a move like any other).
+   */
+  pausedPresses = 0;
+  pausedPressesAccepted = 0;
+  pausedPressesResumedMeanwhile = 0;
+
+  /** Players waiting for their paused clock: woken by the clock's next output, or by stop(). */
+  private readonly waiting = new Set<() => void>();
+
+  /**
+   * Resolves when the clock is no longer paused (looked at after each output of its
+   * statechart, once the transition has settled) or on stop().
+   */
+  private untilNotPaused(c: LoadClock): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!this.stopped && c.firmware.reading().status === 'paused') return;
+        c.firmware.off('output', onOutput);
+        this.waiting.delete(check);
+        resolve();
+      };
+      const onOutput = () => setImmediate(check);
+      c.firmware.on('output', onOutput);
+      this.waiting.add(check);
+      check();
+    });
+  }
 
   private async playAt(c: LoadClock, rng: Rng): Promise<void> {
     this.busy.add(c.serialId);
@@ -169,6 +206,22 @@ export class PressLoad {
       await time.until(time.now() + logNormalMs(rng, this.opts.thinkMedianMs, this.opts.thinkSigma));
       if (this.stopped) return;
       const r = c.firmware.reading();
+      if (r.status === 'paused') {
+        // Held by the host (a restarted host brings every clock to the journal, docs/protocol.md
+        // "Restore") or paused by an arbiter: the player presses once, then waits for the
+        // arbiter to resume the clock (Laws 6.11), and thinks afresh.
+        this.pausedPresses++;
+        const before = c.presses;
+        await c.tap(r.turn);
+        if (c.presses !== before) {
+          // A move came out: the clock ran again by the time the key went down (resumed during
+          // a full board's ~15 ms debounce), or it took a press while paused (must not happen).
+          if (c.firmware.reading().status === 'running') this.pausedPressesResumedMeanwhile++;
+          else this.pausedPressesAccepted++;
+        }
+        await this.untilNotPaused(c);
+        continue;
+      }
       if (r.status !== 'running') return; // a flag (should not happen with these think times)
       await c.tap(r.turn);
     }
