@@ -9,8 +9,6 @@ import {
   illegalMovePenaltyMs,
   parseFormattedTimeControl,
   parseJsonTimeControl,
-  periodAfter,
-  periodEndMove,
   parsePgnTimeControl,
   parseSideControl,
   presetTimeControl,
@@ -230,41 +228,4 @@ describe('formatting (issue §2; FIDE TRF tag 222 notation for unequal controls)
   });
 });
 
-describe('periods (FIDE Laws 6.10.1: the move-40 bonus; classical control of the Slovenian final)', () => {
-  const classical = parsePgnTimeControl('40/5400+30:900+30');
-  const threeStages = parsePgnTimeControl('40/7200:20/3600:1800');
-
-  it('a side plays period 1 until it completes move 40, then period 2 for the rest of the game', () => {
-    expect(periodAfter(classical, 0)).toBe(1);
-    expect(periodAfter(classical, 39)).toBe(1);
-    expect(periodAfter(classical, 40)).toBe(2);
-    expect(periodAfter(classical, 140)).toBe(2); // stages never repeat
-    expect(periodEndMove(classical, 1)).toBe(40);
-    expect(periodEndMove(classical, 2)).toBeNull();
-  });
-
-  it('counts cumulative move numbers across stages (40 + 20 = move 60 ends period 2)', () => {
-    expect(periodAfter(threeStages, 59)).toBe(2);
-    expect(periodAfter(threeStages, 60)).toBe(3);
-    expect(periodEndMove(threeStages, 2)).toBe(60);
-  });
-
-  it('sudden death and sandclock have one period', () => {
-    expect(periodAfter(parsePgnTimeControl('900+10'), 200)).toBe(1);
-    expect(periodAfter(parsePgnTimeControl('*60'), 30)).toBe(1);
-  });
-
-  it('refuses a negative or fractional move count, naming it', () => {
-    expect(() => periodAfter(classical, -1)).toThrow(/moves completed .* got -1/);
-    expect(() => periodEndMove(classical, 0)).toThrow(/period must be .* got 0/);
-  });
-
-  it('reads back formatTimeControl, equal and unequal (W360-B300), with the given default time', () => {
-    const arm = presetTimeControl('armageddon');
-    expect(parseFormattedTimeControl(formatTimeControl(arm))).toEqual(arm);
-    const cl = parseFormattedTimeControl('40/5400+30:900+30', { defaultTime: 1800 });
-    expect(cl.white).toEqual(classical);
-    expect(cl.defaultTimeMs).toBe(1_800_000);
-    expect(() => parseFormattedTimeControl('W360-B')).toThrow(TimeControlError);
-  });
-});
+// Periods are the rule book's: rules/periods.test.ts.

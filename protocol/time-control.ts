@@ -285,36 +285,6 @@ export function illegalMovePenaltyMs(tc: TimeControl): number {
 }
 
 /**
- * Cumulative number of moves at which `period` (1-based) of a side's control ends, or
- * null when it is the last one (the rest of the game). Classical `40/5400+30:900+30`:
- * period 1 ends at move 40 (completing move 40 adds the second period's time, FIDE Laws 6.10.1).
- */
-export function periodEndMove(control: SideControl, period: number): number | null {
-  if (!Number.isInteger(period) || period < 1) throw new TimeControlError(`period must be a whole number ≥ 1, got ${period}`, String(period));
-  let end = 0;
-  for (let i = 0; i < period && i < control.stages.length; i++) {
-    const moves = control.stages[i].moves;
-    if (moves === null) return null;
-    end += moves;
-  }
-  return period < control.stages.length ? end : null;
-}
-
-/**
- * The period (1-based stage) a side plays in after completing `movesCompleted` moves:
- * 1 until the first stage's moves are done (classical: move 40), then 2, … Stages never
- * repeat, so the last stage lasts for the rest of the game. A sandclock has one period.
- */
-export function periodAfter(control: SideControl, movesCompleted: number): number {
-  if (!Number.isInteger(movesCompleted) || movesCompleted < 0) {
-    throw new TimeControlError(`moves completed must be a whole number ≥ 0, got ${movesCompleted}`, String(movesCompleted));
-  }
-  let period = 1;
-  for (let end = periodEndMove(control, period); end !== null && movesCompleted >= end; end = periodEndMove(control, period)) period++;
-  return period;
-}
-
-/**
  * Reads back what `formatTimeControl` wrote: a PGN field for both sides, or `W<white>-B<black>`
  * for unequal controls. The written form carries no default time or increment timing: pass them.
  */
