@@ -229,3 +229,14 @@ describe('formatting (issue §2; FIDE TRF tag 222 notation for unequal controls)
 });
 
 // Periods are the rule book's: rules/periods.test.ts.
+
+describe('the written form of a time control', () => {
+  it('reads back formatTimeControl, equal and unequal (W360-B300), with the given default time', () => {
+    const arm = presetTimeControl('armageddon');
+    expect(parseFormattedTimeControl(formatTimeControl(arm))).toEqual(arm);
+    const cl = parseFormattedTimeControl('40/5400+30:900+30', { defaultTime: 1800 });
+    expect(cl.white).toEqual(parsePgnTimeControl('40/5400+30:900+30'));
+    expect(cl.defaultTimeMs).toBe(1_800_000);
+    expect(() => parseFormattedTimeControl('W360-B')).toThrow(TimeControlError);
+  });
+});
