@@ -15,7 +15,6 @@ import type { Duplex } from 'node:stream';
 import { SerialPort } from 'serialport';
 import {
   ClockEvent_Kind,
-  ClockStatus as WireStatus,
   Command_Kind,
   GameResult as WireResult,
   Nack_Code,
@@ -31,21 +30,15 @@ import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
 import type { ClockState, ClockStatus, GameResult } from '../rules/clock-core.ts';
 import { snapshotClock } from '../rules/clock-snapshot.ts';
-import { snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
+import { CLOCK_STATUS_TO_WIRE, RESULT_TO_WIRE, SIDE_TO_WIRE, snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
 import type { Timebase } from './timebase.ts';
 
 export const FIRMWARE_VERSION = '0.1.0';
 
-const SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
-const STATUS: Record<ClockStatus, WireStatus> = {
-  ready: WireStatus.READY,
-  running: WireStatus.RUNNING,
-  paused: WireStatus.PAUSED,
-  flagged: WireStatus.FLAGGED,
-  forfeited: WireStatus.FORFEITED,
-};
-const RESULT: Record<GameResult, WireResult> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+const SIDE = SIDE_TO_WIRE;
+const STATUS = CLOCK_STATUS_TO_WIRE;
+const RESULT = RESULT_TO_WIRE;
 const FROM_RESULT = new Map<WireResult, GameResult>([
   [WireResult.WHITE_WINS, '1-0'],
   [WireResult.DRAW, '1/2-1/2'],

@@ -12,17 +12,23 @@ import {
   type SideSnapshot as WireSideSnapshot,
 } from '../protocol/gen/chessclock_pb.ts';
 import type { Side } from '../protocol/time-control.ts';
-import type { GameResult, SideState } from './clock-core.ts';
+import type { ClockStatus, GameResult, SideState } from './clock-core.ts';
 import type { ClockSnapshot, SnapshotStatus } from './clock-snapshot.ts';
 
-const SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
-const STATUS: Record<SnapshotStatus, WireStatus> = {
+/** The rule book's words on the wire (protocol/chessclock.proto enums): one table each, for the clock and the host. */
+export const SIDE_TO_WIRE: Readonly<Record<Side, WireSide>> = { white: WireSide.WHITE, black: WireSide.BLACK };
+export const CLOCK_STATUS_TO_WIRE: Readonly<Record<ClockStatus, WireStatus>> = {
   ready: WireStatus.READY,
+  running: WireStatus.RUNNING,
   paused: WireStatus.PAUSED,
   flagged: WireStatus.FLAGGED,
   forfeited: WireStatus.FORFEITED,
 };
-const RESULT: Record<GameResult, WireResult> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+export const RESULT_TO_WIRE: Readonly<Record<GameResult, WireResult>> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+
+const SIDE = SIDE_TO_WIRE;
+const STATUS: Readonly<Record<SnapshotStatus, WireStatus>> = CLOCK_STATUS_TO_WIRE;
+const RESULT = RESULT_TO_WIRE;
 
 const sideOf = (s: WireSide): Side | null => (s === WireSide.WHITE ? 'white' : s === WireSide.BLACK ? 'black' : null);
 

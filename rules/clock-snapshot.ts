@@ -160,9 +160,13 @@ export function clockBasis(state: ClockState, at: number): ClockBasis {
 
 /** `side`'s remaining time `elapsedMs` after the report the basis was taken at. */
 export function basisRemainingMs(basis: ClockBasis, side: Side, elapsedMs: number): number {
+  return remainingMs(basisState(basis), side, basis.running ? Math.max(0, elapsedMs) : 0);
+}
+
+/** The clock of a basis at instant 0 of a reader's time line: stopped, or running on from there. */
+function basisState(basis: ClockBasis): ClockState {
   const stopped = loadSnapshot(basis.control, basis.snapshot, 0);
-  if (!basis.running) return remainingMs(stopped, side, 0);
-  return remainingMs(resumeClock(stopped, 0), side, Math.max(0, elapsedMs));
+  return basis.running ? resumeClock(stopped, 0) : stopped;
 }
 
 /**
@@ -171,7 +175,6 @@ export function basisRemainingMs(basis: ClockBasis, side: Side, elapsedMs: numbe
  * pauses); null when nobody is absent, no default time is set, or the game is not under way.
  */
 export function basisDefaultTimeLeftMs(basis: ClockBasis, elapsedMs: number): number | null {
-  const stopped = loadSnapshot(basis.control, basis.snapshot, 0);
-  const deadline = forfeitDeadline(basis.running ? resumeClock(stopped, 0) : stopped);
+  const deadline = forfeitDeadline(basisState(basis));
   return deadline === null ? null : deadline - Math.max(0, elapsedMs);
 }

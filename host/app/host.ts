@@ -13,7 +13,8 @@
 // Everything the host knows lives in the journal; the in-memory parts (sessions, which game
 // a clock was last configured for) are rebuilt when a host restarts on the same file.
 import { isGameResult, RESULT_MEANING } from '../../rules/vocabulary.ts';
-import { Command_Kind, GameResult as WireResult, Side as WireSide } from '../../protocol/gen/chessclock_pb.ts';
+import { RESULT_TO_WIRE, SIDE_TO_WIRE } from '../../rules/clock-snapshot-wire.ts';
+import { Command_Kind, GameResult as WireResult } from '../../protocol/gen/chessclock_pb.ts';
 import type { BodyInit, ReceivedMessage } from '../../protocol/session-api.ts';
 import { timeControlToProto } from '../../protocol/time-control-codec.ts';
 import type { Side } from '../../protocol/time-control.ts';
@@ -62,7 +63,7 @@ export interface HostOptions {
 /** Who the host signs its own journaled actions with (configuring a clock for the next game). */
 export const HOST_ACTOR = 'host';
 
-const WIRE_SIDE: Record<Side, WireSide> = { white: WireSide.WHITE, black: WireSide.BLACK };
+const WIRE_SIDE = SIDE_TO_WIRE;
 
 /**
  * The protocol minor a clock must speak for each arbiter command that came with a later minor:
@@ -80,7 +81,7 @@ const COMMAND_MINOR: Partial<Record<ArbiterCommand['type'], { minor: number; wha
 const MAX_SESSION_ELAPSED_MS = 0xffffffff;
 
 /** Results a clock can show (a forfeit has no clock form). */
-const WIRE_RESULT: Readonly<Record<string, WireResult>> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+const WIRE_RESULT: Readonly<Record<string, WireResult>> = RESULT_TO_WIRE;
 
 /** A knockout board between two games: the countdown the dashboard shows. */
 export class Host implements HostState, CommandSink {
