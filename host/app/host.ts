@@ -492,9 +492,9 @@ export class Host implements HostState, CommandSink {
     }
   }
 
-  /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn). */
+  /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn); a double forfeit has no form (''). */
   private clockFormOf(result: string): string {
-    return isGameResult(result) ? RESULT_MEANING[result].pgn : result;
+    return isGameResult(result) ? (RESULT_MEANING[result].pgn ?? '') : result;
   }
 
   private currentGameOf(boardId: string): GameRow | null {

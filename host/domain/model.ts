@@ -183,3 +183,17 @@ export function teamById(event: TournamentEvent, id: number): Team {
   if (!t) throw new Error(`event "${event.id}": no team ${id}`);
   return t;
 }
+
+/**
+ * C0 and C1 control characters, DEL and the Unicode line and paragraph separators. None belongs
+ * in a name: a newline splits a PGN tag line (PGN standard §7 allows printing characters only in
+ * a string) and a TRF record (one line each, FIDE TRF16 remark 1).
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** `the control character U+000A at position 7` for the first control character of `value`, or null. */
+export function controlCharacterIn(value: string): string | null {
+  const m = CONTROL_CHARACTER.exec(value);
+  if (!m) return null;
+  return `the control character U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}`;
+}

@@ -148,6 +148,30 @@ describe('tournament file', () => {
     );
   });
 
+  it('refuses names with a control character, naming the field path (PGN standard §7: printing characters only; a newline would split a PGN tag line or a TRF record)', () => {
+    const v = minimal() as any;
+    v.events[0].players[1].name = 'B,\nB';
+    v.events[0].name = 'Open\t2018';
+    v.events[0].deputyArbiters = ['Ana\u0085Srebrnič'];
+    v.hall = { site: 'Ljubljana\rSLO' };
+    const issues = issuesOf(v);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        'events[0].players[1].name: "B,\\nB" holds the control character U+000A at position 3; names and texts must be printable (PGN standard §7, TRF16 one record per line)',
+        expect.stringMatching(/^events\[0\]\.name: "Open\\t2018" holds the control character U\+0009 at position 5;/),
+        expect.stringMatching(/^events\[0\]\.deputyArbiters\[0\]: .* U\+0085 at position 4;/),
+        expect.stringMatching(/^hall\.site: .* U\+000D at position 10;/),
+      ]),
+    );
+    // The refused player is not read, so the board that pairs it is reported too.
+    expect(issues).toContain('events[0].rounds[0].boards[0].black: no player with starting rank 2');
+    expect(issues).toHaveLength(5);
+    // Printable names, accents and Cyrillic included, pass.
+    const ok = minimal() as any;
+    ok.events[0].players[1].name = 'Рожич, Vesna';
+    expect(() => parseTournament(ok)).not.toThrow();
+  });
+
   it('refuses a player paired twice in a round, and a bye for a paired player', () => {
     const v = minimal() as any;
     v.events[0].rounds[0].byes = [{ player: 2, kind: 'H' }];

@@ -17,6 +17,7 @@ import {
   type TimeControl,
 } from '../../protocol/time-control.ts';
 import {
+  controlCharacterIn,
   DEFAULT_KNOCKOUT_RULES,
   DEFAULT_TEAM_SCORING,
   type BoardPairing,
@@ -75,7 +76,13 @@ class Checker {
     const v = o[key];
     if (v === undefined || v === null) return optional ? undefined : this.problem(`${path}.${key}`, 'missing');
     if (typeof v !== 'string' || v.trim() === '') return this.problem(`${path}.${key}`, `must be a non-empty string, got ${show(v)}`);
-    return v;
+    return this.printable(v, `${path}.${key}`);
+  }
+
+  /** Names and texts end up in PGN tags and TRF lines: a control character (a newline) would break them. */
+  printable(v: string, path: string): string | undefined {
+    const bad = controlCharacterIn(v);
+    return bad ? this.problem(path, `${show(v)} holds ${bad}; names and texts must be printable (PGN standard §7, TRF16 one record per line)`) : v;
   }
 
   int(o: Obj, key: string, path: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number | undefined {
@@ -190,7 +197,7 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
   }
   const tc = parseEventTimeControl(c, o.timeControl, `${path}.timeControl`);
   const deputies = (c.array(o.deputyArbiters, `${path}.deputyArbiters`, true) ?? []).filter((d, i) =>
-    typeof d === 'string' ? true : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
+    typeof d === 'string' ? c.printable(d, `${path}.deputyArbiters[${i}]`) !== undefined : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
   ) as string[];
   const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' ? 4 : null);
   if (o.rated !== undefined && typeof o.rated !== 'boolean') c.problem(`${path}.rated`, `must be true or false, got ${show(o.rated)}`);

@@ -60,11 +60,13 @@ const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const
 // The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
 const SIDE = { type: 'string', enum: SIDES } as const;
 const RESULT = { type: 'string', enum: GAME_RESULTS } as const;
+/** Printable text only: a control character (a newline) would split a PGN tag line of the broadcast (PGN standard §7). */
+const PRINTABLE = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
 const PLAYER = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, team: { type: 'string', maxLength: 200 } },
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: PRINTABLE }, team: { type: 'string', maxLength: 200, pattern: PRINTABLE } },
 } as const;
 const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD_ID } } as const;
 /** FIDE practice: an arbiter correction is minutes, not hours; 3 h caps typos. */
