@@ -139,6 +139,12 @@ export interface TournamentEvent {
   players: Player[];
   teams: Team[];
   rounds: Round[];
+  /**
+   * The rounds the regulation plans (Ivanovo: 7), whether or not their pairings are known yet:
+   * TRF tag 142 and XXR, which a pairing program reads as the event's total. At least
+   * `rounds.length`; the tournament file's `plannedRounds`, else `rounds.length`.
+   */
+  plannedRounds: number;
   knockout: KnockoutRules | null;
   teamScoring: TeamScoring;
 }

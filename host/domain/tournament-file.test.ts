@@ -122,6 +122,18 @@ describe('tournament file', () => {
     expect(r1.teamMatches[0].boards[1]).toEqual({ board: 2, white: 6, black: 2 }); // team 2 has White on board 2
     expect(r1.byes).toEqual([{ player: null, team: 5, kind: 'H' }]);
     expect(ev.players.find((p) => p.rank === 17)?.team).toBe(5);
+    // A Swiss of 7 rounds (docs/regulations.md): the planned total, whatever pairings the file holds yet.
+    expect([ev.plannedRounds, ev.rounds.length]).toEqual([7, 2]);
+  });
+
+  it('plannedRounds (TRF tag 142 / XXR): defaults to the rounds listed, and may not be fewer', () => {
+    expect(parseTournament(minimal()).events[0].plannedRounds).toBe(1);
+    const v = minimal() as any;
+    v.events[0].plannedRounds = 0;
+    expect(issuesOf(v)).toContain('events[0].plannedRounds: must be a whole number from 1 to 999, got 0');
+    v.events[0].rounds.push({ number: 2, boards: [{ board: 1, white: 2, black: 3 }] }, { number: 3, boards: [] });
+    v.events[0].plannedRounds = 2;
+    expect(issuesOf(v)).toContain('events[0].plannedRounds: 2 is fewer than the 3 rounds listed in "rounds"');
   });
 
   it('names the path of a missing field: events[0].rounds[0].boards[0].white: missing', () => {

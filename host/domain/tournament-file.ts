@@ -179,7 +179,7 @@ export function parseTournament(value: unknown): Hall {
 
 const EVENT_KEYS = [
   'id', 'name', 'city', 'federation', 'startDate', 'endDate', 'chiefArbiter', 'deputyArbiters', 'kind', 'type',
-  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'knockout', 'teamScoring',
+  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'plannedRounds', 'knockout', 'teamScoring',
 ] as const;
 
 function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | undefined {
@@ -253,6 +253,9 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     if (r.number !== i + 1) c.problem(`${path}.rounds[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${r.number}`);
   });
   if (kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds.length, roundPaths);
+  // TRF tag 142 / XXR: the planned total, which a pairing program checks the played rounds against.
+  const plannedRounds = c.int(o, 'plannedRounds', path, { optional: true, min: 1, max: 999 }) ?? rawRounds.length;
+  if (plannedRounds < rawRounds.length) c.problem(`${path}.plannedRounds`, `${plannedRounds} is fewer than the ${rawRounds.length} rounds listed in "rounds"`);
 
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
@@ -274,6 +277,7 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     players,
     teams,
     rounds,
+    plannedRounds,
     knockout,
     teamScoring,
   };

@@ -135,6 +135,8 @@ describe('exports over the journal', () => {
     expect(checkTrf(res.body)).toEqual([]);
     const trf = parseTrf(res.body);
     expect(trf.players.length).toBeGreaterThanOrEqual(16);
+    // Tag 142 and XXR: the 7 rounds the Swiss plans, not the 1 played (bbpPairings would refuse to pair round 2 otherwise).
+    expect([trf.tags.get('142'), trf.xxr]).toEqual([['7'], 7]);
   });
 
   it('streams the journal as JSON Lines with the host core\'s field names', async () => {
