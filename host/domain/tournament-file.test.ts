@@ -126,6 +126,14 @@ describe('tournament file', () => {
     expect([ev.plannedRounds, ev.rounds.length]).toEqual([7, 2]);
   });
 
+  it('teamScoring.byePointsPerPlayer: 0, 0.5 or 1, the points of a TRF bye code (each player of a team bye gets the code worth the regulation\'s points)', () => {
+    const v = minimal() as any;
+    v.events[0].teamScoring = { byePointsPerPlayer: 0.25 };
+    expect(issuesOf(v)).toContain('events[0].teamScoring.byePointsPerPlayer: must be 0, 0.5 or 1 (the points of the TRF bye codes Z, H, F), got 0.25');
+    v.events[0].teamScoring = { byePointsPerPlayer: 1 };
+    expect(parseTournament(v).events[0].teamScoring.byePointsPerPlayer).toBe(1);
+  });
+
   it('plannedRounds (TRF tag 142 / XXR): defaults to the rounds listed, and may not be fewer', () => {
     expect(parseTournament(minimal()).events[0].plannedRounds).toBe(1);
     const v = minimal() as any;

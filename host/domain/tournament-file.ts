@@ -36,6 +36,7 @@ import {
   type TeamMatch,
   type TournamentEvent,
 } from './model.ts';
+import { BYE_CODE_FOR_POINTS } from './standings.ts';
 
 export class TournamentFileError extends Error {
   constructor(
@@ -235,7 +236,10 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
       for (const key of Object.keys(DEFAULT_TEAM_SCORING) as (keyof typeof DEFAULT_TEAM_SCORING)[]) {
         if (s[key] === undefined) continue;
         if (typeof s[key] !== 'number' || (s[key] as number) < 0) c.problem(`${path}.teamScoring.${key}`, `must be a number ≥ 0`);
-        else teamScoring[key] = s[key] as number;
+        else if (key === 'byePointsPerPlayer' && BYE_CODE_FOR_POINTS[s[key] as number] === undefined) {
+          // Each player of a team bye gets the TRF bye code worth these points (TRF16 defaults).
+          c.problem(`${path}.teamScoring.byePointsPerPlayer`, `must be 0, 0.5 or 1 (the points of the TRF bye codes Z, H, F), got ${show(s[key])}`);
+        } else teamScoring[key] = s[key] as number;
       }
     }
   }
