@@ -7,6 +7,7 @@
 // on the same journal continues exactly where it stopped. Lots drawn for colours are
 // journaled as director actions so an appeal can check them.
 
+import { isRoundRobin, roundRobinRounds } from '../domain/berger.ts';
 import { category } from '../../protocol/time-control.ts';
 import { type Journal, type GameRow, type MatchRow } from '../store/journal.ts';
 import {
@@ -59,7 +60,14 @@ export class Director {
     readonly journal: Journal,
     readonly hall: Hall,
     private readonly options: DirectorOptions = {},
-  ) {}
+  ) {
+    // The regulation's round robin (Ivanovo: 8 teams or fewer): every round from the FIDE Berger
+    // tables (C.05 Annex 1), for the exports and the standings as for openRound. Deterministic
+    // from the file, so a host restarted on its journal has the same rounds.
+    for (const event of hall.events) {
+      if (event.rounds.length === 0 && isRoundRobin(event)) event.rounds = roundRobinRounds(event);
+    }
+  }
 
   private lot(event: TournamentEvent): Lot {
     return this.options.lot?.(event) ?? seededLot(event.knockout?.seed ?? 1);

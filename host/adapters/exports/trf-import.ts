@@ -169,6 +169,7 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
     rounds,
     // Tag 142 (TRF-2026) or XXR (JaVaFo): the planned total; else the rounds the file has.
     plannedRounds: Math.max(rounds.length, Number(tag('142') ?? file.xxr ?? 0) || 0),
+    roundRobinUpTo: null,
     knockout: null,
     teamScoring: scoring,
   };
