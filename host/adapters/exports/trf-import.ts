@@ -16,7 +16,7 @@
 import { isPresetName, readTimeControlSpec, TimeControlError, type TimeControl } from '../../../protocol/time-control.ts';
 import { parseTrf, type TrfFile, type TrfPlayerLine } from './trf-parser.ts';
 import { CODE_POINTS } from '../../domain/standings.ts';
-import { DEFAULT_TEAM_SCORING, type BoardPairing, type Bye, type Round, type TeamMatch, type TournamentEvent } from '../../domain/model.ts';
+import { controlCharacterIn, DEFAULT_TEAM_SCORING, type BoardPairing, type Bye, type Round, type TeamMatch, type TournamentEvent } from '../../domain/model.ts';
 
 export class TrfImportError extends Error {
   constructor(message: string) {
@@ -50,6 +50,11 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   const file: TrfFile = parseTrf(text);
   const tag = (id: string) => file.tags.get(id)?.[0];
   if (file.players.length === 0) throw new TrfImportError('the TRF has no 001 player lines');
+  // As the tournament file: a name goes into PGN tags, where a control character breaks the line (PGN standard §7).
+  for (const [line, what, value] of [...file.players.map((p) => [p.line, `player ${p.rank}'s name (columns 15-47)`, p.name] as const), ...file.teams.map((t) => [t.line, `team ${t.team}'s name (columns 9-40)`, t.name] as const)]) {
+    const bad = controlCharacterIn(value);
+    if (bad) throw new TrfImportError(`TRF line ${line}: ${what} holds ${bad}`);
+  }
   let tc = options.timeControl;
   const t222 = tag('222');
   if (t222) tc = parseTag222(t222);

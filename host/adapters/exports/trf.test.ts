@@ -275,6 +275,11 @@ describe('TRF pairings import', () => {
     expect(imported.plannedRounds).toBe(7); // tag 142 / XXR
   });
 
+  it('refuses a name with a control character, naming the line (PGN standard §7: it would split a PGN tag line)', () => {
+    const text = formatTrf(report([{ ...rozic, rounds: [], points: 0 }], 0)).replace('Rožič, Vesna', 'Rožič,\tVesna');
+    expect(() => importTrf(text, { id: 'x' })).toThrow(/TRF line \d+: player 1's name \(columns 15-47\) holds the control character U\+0009 at position 7/);
+  });
+
   it('a pairing engine\'s pairs file (JaVaFo/bbpPairings -p: the count, then "white black", 0 for the bye) keeps its board order; a bad line is named', () => {
     expect(parsePairsFile('4\r\n6 3\r\n2 1\r\n4 5\r\n7 0\r\n')).toEqual([
       { board: 1, white: 6, black: 3 }, { board: 2, white: 2, black: 1 }, { board: 3, white: 4, black: 5 }, { board: 4, white: 7, black: null },
