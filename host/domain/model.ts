@@ -102,8 +102,11 @@ export interface KnockoutRules {
   breakBetweenRapidMs: number;
   /** Art. 3: the armageddon is played "immediately" ("takoj"). */
   breakBeforeArmageddonMs: number;
-  /** Seed of the lots drawn for colours (recorded so a draw can be re-checked). */
-  seed: number;
+  /**
+   * Rehearsals and tests only: colours "by lot" drawn from this seed, so known in advance. Null
+   * (the default): a fresh cryptographic draw when the colours are due, journaled (director.ts).
+   */
+  seed: number | null;
 }
 
 export interface TeamScoring {
@@ -168,7 +171,7 @@ export const DEFAULT_KNOCKOUT_RULES: KnockoutRules = {
   breakBeforeRapidMs: 30 * 60_000,
   breakBetweenRapidMs: 0,
   breakBeforeArmageddonMs: 0,
-  seed: 1,
+  seed: null,
 };
 
 export function findEvent(hall: Hall, id: string): TournamentEvent {
