@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, type GameRow } from '../store/journal.ts';
 import { parseTournament } from '../domain/tournament-file.ts';
 import { Director, DirectorError } from './director.ts';
+import { Host } from './host.ts';
+import { AnchoredClock } from './utc.ts';
+import { buildApi } from '../adapters/http/api.ts';
 
 const MIN = 60_000;
 const ARBITER = 'Ana Srebrnič';
@@ -106,5 +109,35 @@ describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
       whites.add(new Director(j, hallWithoutSeed()).openRound(EVENT, 1, T0)[0].whiteRank!);
     }
     expect(whites).toEqual(new Set([1, 4]));
+  });
+
+  it('over the API: the arbiter enters the hall\'s draw (POST …/lot), GET /api/matches shows every lot with its source, a second entry is 409', async () => {
+    const hall = hallWithoutSeed();
+    const j = journal();
+    const clock = new AnchoredClock({ now: () => 0, setTimer: () => ({}), clearTimer: () => {} }, { hostMs: 0, utcMs: T0 - 15 * MIN });
+    const host = new Host({ journal: j, hall, clock, log: () => undefined });
+    const TOKEN = 'lot-test-arbiter-token-0123456789';
+    const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+    try {
+      const url = `/api/events/${EVENT}/rounds/1/boards/1/lot`;
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      expect((await app.inject({ method: 'POST', url, payload: { stage: 'classical', white: 4 } })).statusCode).toBe(401);
+      const ok = await app.inject({ method: 'POST', url, headers, payload: { stage: 'classical', white: 4 } });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ ok: true, arbiter: ARBITER, lot: { stage: 'classical', whiteRank: 4, source: 'arbiter', by: ARBITER, atUtcMs: T0 - 15 * MIN } });
+      const again = await app.inject({ method: 'POST', url, headers, payload: { stage: 'classical', white: 1 } });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().message).toMatch(/already drawn \(entered by an arbiter: .* has White\)/);
+      expect((await app.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/boards/9/lot`, headers, payload: { stage: 'classical', white: 1 } })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'POST', url, headers, payload: { stage: 'rapid', white: 1 } })).statusCode).toBe(400);
+      // Board 2's game 1 is drawn by the host when the round opens; both lots are shown with the matches.
+      const [g1, g2] = host.director.openRound(EVENT, 1, T0 - 10 * MIN);
+      expect(g1.whiteRank).toBe(4);
+      const matches = (await app.inject({ url: '/api/matches' })).json().matches as { id: string; lots: unknown[] }[];
+      expect(matches.find((m) => m.id === `${EVENT}/r1/b1`)!.lots).toEqual([{ stage: 'classical', white: g1.white, whiteRank: 4, source: 'arbiter', by: ARBITER, atUtcMs: T0 - 15 * MIN }]);
+      expect(matches.find((m) => m.id === `${EVENT}/r1/b2`)!.lots).toEqual([{ stage: 'classical', white: g2.white, whiteRank: g2.whiteRank, source: 'random', by: 'director', atUtcMs: T0 - 10 * MIN }]);
+    } finally {
+      await app.close();
+    }
   });
 });

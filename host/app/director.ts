@@ -237,7 +237,8 @@ export class Director {
   /** Where a knockout mini-match stands, from its confirmed games in the journal. */
   knockoutState(eventId: string, round: number, board: number, nowUtcMs: number): { step: KnockoutStep; breakRemainingMs: number } {
     const event = findEvent(this.hall, eventId);
-    const step = this.step(this.spec(event, round, board), event, nowUtcMs);
+    // A read: it never draws a lot (a lot is drawn when the director opens the game that needs it).
+    const step = this.step(this.spec(event, round, board), event, null);
     return { step, breakRemainingMs: breakRemainingMs(step, nowUtcMs) };
   }
 

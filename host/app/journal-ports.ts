@@ -36,6 +36,7 @@ import type {
   HostState,
   LiveClockState,
   MatchScoreView,
+  LotView,
   MatchView,
   ReportedResultView,
   ResultView,
@@ -285,7 +286,14 @@ export class JournalPorts implements HostState, CommandSink {
   }
 
   matches(): readonly MatchView[] {
-    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m })));
+    // The lots drawn for each match's colours (director.ts `draw-lot`): shown with the match.
+    const lots = new Map<string, LotView[]>();
+    for (const a of this.journal.arbiterActions()) {
+      if (a.action !== 'draw-lot' || a.outcome !== 'applied') continue;
+      const p = a.payload as { matchId: string; stage: LotView['stage']; white: string; whiteRank: number; source: LotView['source'] };
+      lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage: p.stage, white: p.white, whiteRank: p.whiteRank, source: p.source, by: a.arbiter, atUtcMs: a.utcMs }]);
+    }
+    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })));
   }
 
   /**

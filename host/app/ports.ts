@@ -365,4 +365,28 @@ export interface CommandSink {
    * (host/app/round-start.ts); a host that knows the tournament adds the round checks.
    */
   startRound?(event: string, round: number, actor: Actor): Promise<RoundStartOutcome>;
+  /**
+   * The arbiter enters the colours drawn by lot in the hall for a knockout mini-match (game 1,
+   * `classical`, or the `armageddon`), before the host needs them; journaled as `draw-lot`.
+   * Optional: a host without a match director answers 501.
+   */
+  enterLot?(event: string, round: number, board: number, stage: LotStage, whiteRank: number, actor: Actor): Promise<LotOutcome>;
 }
+
+/** Which colours of a mini-match are drawn by lot (Slovenian final 2007 art. 3). */
+export type LotStage = 'classical' | 'armageddon';
+
+/** A lot drawn for a mini-match's colours, as `GET /api/matches` lists it. */
+export interface LotView {
+  readonly stage: LotStage;
+  /** The player given White, and her starting rank. */
+  readonly white: string;
+  readonly whiteRank: number;
+  /** `random`: drawn by the host (crypto.randomInt); `arbiter`: the draw made in the hall, entered. */
+  readonly source: 'random' | 'arbiter';
+  /** `director` or the arbiter who entered it. */
+  readonly by: string;
+  readonly atUtcMs: number;
+}
+
+export type LotOutcome = { ok: true; lot: LotView } | { ok: false; status: number; reason: string };

@@ -15,7 +15,7 @@ import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/
 import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
-import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type PlayerView } from '../../app/ports.ts';
+import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
 
 export interface ApiDeps {
   readonly state: HostState;
@@ -616,6 +616,36 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   // FIDE Laws 6.5: the arbiter starts the clocks — one board, or every board of a round.
   app.post<WithId>('/api/boards/:id/start', writeOpts(), async (req, reply) => run(req, reply, { type: 'start', boardId: req.params.id }));
+
+  // Slovenian final 2007 art. 3: game 1's colours and the armageddon's are drawn by lot. The
+  // arbiter enters the draw made in the hall before the host needs it (else the host draws).
+  app.post<{ Params: { event: string; round: number; board: number }; Body: { stage: LotStage; white: number } }>(
+    '/api/events/:event/rounds/:round/boards/:board/lot',
+    {
+      onRequest: requireArbiter,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['event', 'round', 'board'],
+          properties: { event: { type: 'string', minLength: 1, maxLength: 200 }, round: { type: 'integer', minimum: 1 }, board: { type: 'integer', minimum: 1 } },
+        },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['stage', 'white'],
+          properties: { stage: { type: 'string', enum: ['classical', 'armageddon'] }, white: { type: 'integer', minimum: 1, maximum: 9999 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      if (!deps.commands.enterLot) return reply.code(501).send(apiError(501, 'this host has no match director to draw lots'));
+      const arbiter = (req as FastifyRequest & { arbiter: string }).arbiter;
+      const { event, round, board } = req.params;
+      const outcome = await deps.commands.enterLot(event, round, board, req.body.stage, req.body.white, { arbiter });
+      if (!outcome.ok) return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
+      return reply.send({ ok: true, arbiter, lot: outcome.lot });
+    },
+  );
 
   app.post<{ Params: { event: string; round: number } }>(
     '/api/events/:event/rounds/:round/start',
