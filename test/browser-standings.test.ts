@@ -143,6 +143,8 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     expect(await block.locator('.standing-round').innerText()).toBe('no round complete yet'); // round 1 not complete
     await page.locator('#pending li button[data-action="confirm"]').click();
     await expect.poll(() => block.locator('.standing-round').innerText()).toBe('after round 1');
+    // Ivanovo: appeals within 15 minutes after the round ends (docs/regulations.md); every result was in at 12:00.
+    await expect.poll(() => card1.locator('.result').innerText()).toBe('1-0 ✓ confirmed · appeal until 12:15 UTC');
     expect(asked.length).toBeGreaterThan(1);
     expect(asked.length).toBeLessThanOrEqual(1 + 8); // at most one per confirmation
     expect(new Set(asked)).toEqual(new Set([IVANOVO]));

@@ -115,6 +115,14 @@ export interface BoardView {
   /** The result once known: one of the vocabulary's GAME_RESULTS (rules/vocabulary.ts), forfeits included. */
   readonly result: string | null;
   readonly resultConfirmed: boolean;
+  /**
+   * The regulation's appeal deadline of the confirmed result (UTC; tournament file `appeal`):
+   * absent where the event states none, null while it is not running yet (Ivanovo: until the
+   * round's last result is confirmed).
+   */
+  readonly appealUntilUtcMs?: number | null;
+  /** The appeal deadline has passed: the result is final and the host refuses to correct it. */
+  readonly resultFinal?: boolean;
   /** Earliest start of this game (e.g. after a knockout break): the dashboard counts down to it. */
   readonly startsAtUtcMs?: number | null;
   /** Which game of a multi-game pairing this is (knockout mini-match), and its kind. */

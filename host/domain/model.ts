@@ -3,6 +3,7 @@
 // carries it), teams for team events, and rounds of pairings. Pairings come from a file
 // (JSON, or TRF from a pairing program): this host does not pair, it runs what was paired.
 
+import type { AppealRule } from './appeal.ts';
 import type { PresetName, TimeControl } from '../../protocol/time-control.ts';
 
 export type Sex = 'm' | 'w';
@@ -154,6 +155,8 @@ export interface TournamentEvent {
    * Ivanovo: a Swiss of 7 rounds, a round robin with 8 teams or fewer.
    */
   roundRobinUpTo: number | null;
+  /** The regulation's appeal window for results (appeal.ts); null: none stated, results never final by time. */
+  appeal: AppealRule | null;
   knockout: KnockoutRules | null;
   teamScoring: TeamScoring;
 }

@@ -48,7 +48,7 @@ function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[
   const event: TournamentEvent = {
     id: 't', name: 'T', city: null, federation: null, startDate: null, endDate: null, chiefArbiter: null, deputyArbiters: [],
     kind: 'team', type: 'Team Swiss', timeControl: presetTimeControl('sudden-death-60'), timeControlPreset: 'sudden-death-60', rated: false,
-    hallFirstTable: 1, boardsPerTeam: boards, plannedRounds: rounds.length, roundRobinUpTo: null, knockout: null, teamScoring: { ...DEFAULT_TEAM_SCORING, byePointsPerPlayer: opts.byePointsPerPlayer ?? DEFAULT_TEAM_SCORING.byePointsPerPlayer },
+    hallFirstTable: 1, boardsPerTeam: boards, plannedRounds: rounds.length, roundRobinUpTo: null, appeal: null, knockout: null, teamScoring: { ...DEFAULT_TEAM_SCORING, byePointsPerPlayer: opts.byePointsPerPlayer ?? DEFAULT_TEAM_SCORING.byePointsPerPlayer },
     teams: Array.from({ length: teams }, (_, t) => ({ id: t + 1, name: `T${t + 1}`, nickname: null, players: Array.from({ length: boards }, (_, k) => rank(t + 1, k)) })),
     players: Array.from({ length: teams * boards }, (_, i) => ({
       rank: i + 1, name: `P${i + 1}`, sex: null, title: null, rating: null, federation: null, fideId: null, birthDate: null, team: Math.floor(i / boards) + 1,

@@ -37,6 +37,7 @@ import {
   type TournamentEvent,
 } from './model.ts';
 import { BYE_CODE_FOR_POINTS } from './standings.ts';
+import type { AppealRule } from './appeal.ts';
 import { bergerRoundCount, isRoundRobin, roundRobinRounds } from './berger.ts';
 
 export class TournamentFileError extends Error {
@@ -181,7 +182,7 @@ export function parseTournament(value: unknown): Hall {
 
 const EVENT_KEYS = [
   'id', 'name', 'city', 'federation', 'startDate', 'endDate', 'chiefArbiter', 'deputyArbiters', 'kind', 'type',
-  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'plannedRounds', 'roundRobinUpTo', 'knockout', 'teamScoring',
+  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'plannedRounds', 'roundRobinUpTo', 'appeal', 'knockout', 'teamScoring',
 ] as const;
 
 function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | undefined {
@@ -272,6 +273,18 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
   if (plannedRounds < rawRounds.length) c.problem(`${path}.plannedRounds`, `${plannedRounds} is fewer than the ${rawRounds.length} rounds listed in "rounds"`);
   if (bergerRounds !== null && plannedRounds !== bergerRounds) c.problem(`${path}.plannedRounds`, `a round robin of ${field} has ${bergerRounds} rounds, not ${plannedRounds}`);
 
+  // The regulation's appeal window: { "minutes": 30, "from": "result" | "round-end" }.
+  let appeal: AppealRule | null = null;
+  if (o.appeal !== undefined) {
+    const a = c.object(o.appeal, `${path}.appeal`);
+    if (a) {
+      c.unknownKeys(a, ['minutes', 'from'], `${path}.appeal`);
+      const minutes = c.int(a, 'minutes', `${path}.appeal`, { min: 1, max: 7 * 24 * 60 });
+      const from = c.string(a, 'from', `${path}.appeal`);
+      if (from !== undefined && from !== 'result' && from !== 'round-end') c.problem(`${path}.appeal.from`, `must be "result" (from the arbiter's decision) or "round-end", got ${show(from)}`);
+      else if (minutes !== undefined && from !== undefined) appeal = { minutes, from };
+    }
+  }
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
     id,
@@ -294,6 +307,7 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     rounds,
     plannedRounds,
     roundRobinUpTo,
+    appeal,
     knockout,
     teamScoring,
   };

@@ -175,6 +175,7 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
     // Tag 142 (TRF-2026) or XXR (JaVaFo): the planned total; else the rounds the file has.
     plannedRounds: Math.max(rounds.length, Number(tag('142') ?? file.xxr ?? 0) || 0),
     roundRobinUpTo: null,
+    appeal: null,
     knockout: null,
     teamScoring: scoring,
   };

@@ -491,6 +491,13 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     }
     const board = outcome.board ?? deps.state.board(command.boardId);
     if (board) broadcast({ type: 'board', board }, board.event);
+    // An appeal window from the round's end (Ivanovo) starts with the round's last confirmed
+    // result: every board of the round shows the new deadline, not only this one.
+    if (board && board.appealUntilUtcMs !== undefined && (command.type === 'result' || command.type === 'confirm-result')) {
+      for (const other of deps.state.boards()) {
+        if (other.id !== board.id && other.event === board.event && other.round === board.round) broadcast({ type: 'board', board: other }, other.event);
+      }
+    }
     return reply.send({ ok: true, arbiter, board: board ?? null });
   }
 

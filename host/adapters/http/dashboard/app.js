@@ -170,8 +170,19 @@ function resultText(result) {
   return meaning && meaning.forfeit ? meaning.label : result;
 }
 
+/**
+ * The appeal window of a confirmed result (the regulation's, docs/regulations.md): until when an
+ * appeal may be lodged, or that the result is final; '' where the event states no window.
+ */
+function appealText(b) {
+  if (!b.resultConfirmed || b.appealUntilUtcMs === undefined) return '';
+  if (b.appealUntilUtcMs === null) return ' · appeal time runs from the end of the round';
+  if (b.resultFinal || hostNowMs() >= b.appealUntilUtcMs) return ' · final (appeal time over)';
+  return ` · appeal until ${new Date(b.appealUntilUtcMs).toISOString().slice(11, 16)} UTC`;
+}
+
 function infoLine(b) {
-  if (b.result) return `${resultText(b.result)}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}`;
+  if (b.result) return `${resultText(b.result)}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}${appealText(b)}`;
   // The times shown are the last the host heard: say so when the clock is not connected.
   if (b.clockOnline === false && b.clockId) return `clock ${b.clockId} offline — times as last reported`;
   const left = breakLeftMs(b);
