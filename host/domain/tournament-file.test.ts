@@ -233,13 +233,49 @@ describe('tournament file', () => {
     ]);
   });
 
+  it('reads JSON with comments, and names each problem by line:column and field path; bad JSON by line:column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tour-'));
+    try {
+      const text = [
+        '{',
+        '  // The hall: one open, three players.',
+        '  "events": [{',
+        '    "id": "e1", "name": "Open", "kind": "individual", "timeControl": "classical", /* preset */',
+        '    "players": [',
+        '      { "rank": 1, "name": "A, A" },',
+        '      { "rank": 2 },',
+        '      { "rank": 3, "name": "C, C", "federation": "Slovenia" }',
+        '    ]',
+        '  }]',
+        '}',
+      ].join('\n');
+      writeFileSync(join(dir, 'hall.json'), text);
+      let issues: string[] = [];
+      try {
+        loadTournamentFile(join(dir, 'hall.json'));
+      } catch (err) {
+        if (err instanceof TournamentFileError) issues = err.issues;
+      }
+      expect(issues).toEqual([
+        'line 7:7 events[0].players[1].name: missing', // the missing field: at its object
+        'line 8:36 events[0].players[2].federation: must be a 3-letter FIDE code, got "Slovenia"', // at the key
+      ]);
+      writeFileSync(join(dir, 'good.json'), text.replace('{ "rank": 2 }', '{ "rank": 2, "name": "B, B" }').replace('"Slovenia"', '"SLO"'));
+      expect(loadTournamentFile(join(dir, 'good.json')).events[0].players.map((p) => p.name)).toEqual(['A, A', 'B, B', 'C, C']);
+      writeFileSync(join(dir, 'comma.json'), '{\n  "events": [],\n}\n');
+      expect(() => loadTournamentFile(join(dir, 'comma.json'))).toThrow(/line 3:1: not valid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses YAML with a message saying a dependency is needed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tour-'));
     try {
       writeFileSync(join(dir, 'hall.yaml'), 'events: []\n');
       expect(() => loadTournamentFile(join(dir, 'hall.yaml'))).toThrow(/YAML is not supported: no YAML parser is installed/);
       writeFileSync(join(dir, 'bad.json'), '{"events": [}');
-      expect(() => loadTournamentFile(join(dir, 'bad.json'))).toThrow(/bad\.json: 1 problem\(s\)[\s\S]*not valid JSON/);
+      expect(() => loadTournamentFile(join(dir, 'bad.json'))).toThrow(/bad\.json: \d problem\(s\)[\s\S]*line 1:13: not valid JSON: ValueExpected/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,10 +3,12 @@
 // `events[0].rounds[2].boards[1].white: missing`, and all problems are reported at once
 // so an organiser fixes the file in one pass.
 //
-// YAML is not read: no YAML parser is installed and the project adds no dependency for
-// it. A `.yaml`/`.yml` file is refused with a message saying so.
+// The file is JSON with comments (JSONC); problems carry line:column. YAML is not read: no YAML
+// parser is installed and the project adds no dependency for it. A `.yaml`/`.yml` file is
+// refused with a message saying so.
 
 import { readFileSync } from 'node:fs';
+import * as jsonc from 'jsonc-parser';
 import { extname } from 'node:path';
 import {
   isPresetName,
@@ -128,7 +130,11 @@ function show(v: unknown): string {
 const KINDS: readonly EventKind[] = ['individual', 'knockout', 'team'];
 const BYE_KINDS: readonly ByeKind[] = ['H', 'F', 'U', 'Z'];
 
-/** Reads a tournament file. JSON only; TRF pairings through `importTrf` (trf-import.ts). */
+/**
+ * Reads a tournament file: JSON, with line (`//`) and block comments allowed (JSONC, read by
+ * jsonc-parser). Every problem names its line:column in the file and its field path, e.g.
+ * `line 12:9 events[0].players[1].name: missing`. TRF pairings come through `importTrf` (trf-import.ts).
+ */
 export function loadTournamentFile(file: string): Hall {
   const ext = extname(file).toLowerCase();
   if (ext === '.yaml' || ext === '.yml') {
@@ -137,19 +143,44 @@ export function loadTournamentFile(file: string): Hall {
       file,
     );
   }
-  const textContent = readFileSync(file, 'utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(textContent);
-  } catch (err) {
-    throw new TournamentFileError([`not valid JSON: ${(err as Error).message}`], file);
+  return parseTournamentText(readFileSync(file, 'utf8'), file);
+}
+
+/** `parseTournament` over the text of a file (JSON with comments), problems located by line:column. */
+export function parseTournamentText(text: string, file?: string): Hall {
+  const errors: jsonc.ParseError[] = [];
+  const tree = jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: false });
+  if (errors.length) {
+    throw new TournamentFileError(errors.map((e) => `line ${lineColumn(text, e.offset)}: not valid JSON: ${jsonc.printParseErrorCode(e.error)}`), file);
   }
   try {
-    return parseTournament(value);
+    return parseTournament(tree === undefined ? undefined : jsonc.getNodeValue(tree));
   } catch (err) {
-    if (err instanceof TournamentFileError) throw new TournamentFileError(err.issues, file);
+    if (err instanceof TournamentFileError) throw new TournamentFileError(err.issues.map((issue) => locate(issue, text, tree)), file);
     throw err;
   }
+}
+
+/** 1-based `line:column` of a character offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `${line}:${offset - before.lastIndexOf('\n')}`;
+}
+
+/** An issue `PATH: message` prefixed with the line:column of PATH's field (or of its nearest parent in the file). */
+function locate(issue: string, text: string, tree: jsonc.Node | undefined): string {
+  const m = /^([^\s:]+): /.exec(issue);
+  if (!m || tree === undefined) return issue;
+  const segments: (string | number)[] = m[1] === '(file)' ? [] : (m[1].match(/[^.[\]]+|\[\d+\]/g) ?? []).map((t) => (t.startsWith('[') ? Number(t.slice(1, -1)) : t));
+  for (let n = segments.length; n >= 0; n--) {
+    const node = jsonc.findNodeAtLocation(tree, segments.slice(0, n));
+    if (!node) continue;
+    // A property's value: point at its key, where the organiser reads it.
+    const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
+    return `line ${lineColumn(text, at)} ${issue}`;
+  }
+  return issue;
 }
 
 /** Checks a parsed JSON value and builds the model; throws TournamentFileError listing every problem. */
