@@ -13,6 +13,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   sim: { summary: 'a simulated clock in the terminal (the firmware on a virtual board); --clocks N: a fleet', load: () => import('./sim.ts') },
   host: { summary: 'the hall PC: clocks on serial ports → journal, director, API, exports (docs/host.md)', load: () => import('./host.ts') },
   hall: { summary: 'a simulated tournament hall in the browser: host, simulated clocks, scripted players (the `npm start` job)', load: () => import('./hall.ts') },
+  tournament: { summary: 'the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path)', load: () => import('./tournament.ts') },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
 };
 

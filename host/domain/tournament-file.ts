@@ -87,7 +87,9 @@ class Checker {
   /** Names and texts end up in PGN tags and TRF lines: a control character (a newline) would break them. */
   printable(v: string, path: string): string | undefined {
     const bad = controlCharacterIn(v);
-    return bad ? this.problem(path, `${show(v)} holds ${bad}; names and texts must be printable (PGN standard §7, TRF16 one record per line)`) : v;
+    // Reported, and the value kept: the file is refused, without knock-on problems of a missing player.
+    if (bad) this.problem(path, `${show(v)} holds ${bad}; names and texts must be printable (PGN standard §7, TRF16 one record per line)`);
+    return v;
   }
 
   int(o: Obj, key: string, path: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number | undefined {
@@ -231,7 +233,7 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
   }
   const tc = parseEventTimeControl(c, o.timeControl, `${path}.timeControl`);
   const deputies = (c.array(o.deputyArbiters, `${path}.deputyArbiters`, true) ?? []).filter((d, i) =>
-    typeof d === 'string' ? c.printable(d, `${path}.deputyArbiters[${i}]`) !== undefined : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
+    typeof d === 'string' ? (c.printable(d, `${path}.deputyArbiters[${i}]`), true) : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
   ) as string[];
   const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' ? 4 : null);
   if (o.rated !== undefined && typeof o.rated !== 'boolean') c.problem(`${path}.rated`, `must be true or false, got ${show(o.rated)}`);
@@ -286,8 +288,10 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     if (round) rounds.push(round);
     if (round) roundPaths.set(round, `${path}.rounds[${i}]`);
   });
-  rounds.forEach((r, i) => {
-    if (r.number !== i + 1) c.problem(`${path}.rounds[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${r.number}`);
+  // Numbering as written (a round refused for another problem still holds its place).
+  rawRounds.forEach((r, i) => {
+    const n = typeof r === 'object' && r !== null ? (r as Obj).number : undefined;
+    if (typeof n === 'number' && Number.isInteger(n) && n !== i + 1) c.problem(`${path}.rounds[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${n}`);
   });
   if (kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds.length, roundPaths);
   // A round robin by the Berger tables when the field is small enough (Ivanovo: 8 teams or fewer).
@@ -369,7 +373,6 @@ const PLAYER_KEYS = ['rank', 'name', 'sex', 'title', 'rating', 'federation', 'fi
 function parsePlayer(c: Checker, raw: unknown, path: string): Player | undefined {
   const o = c.object(raw, path);
   if (!o) return undefined;
-  const before = c.issues.length;
   c.unknownKeys(o, PLAYER_KEYS, path);
   const rank = c.int(o, 'rank', path, { min: 1, max: 9999 });
   const name = c.string(o, 'name', path);
@@ -384,7 +387,9 @@ function parsePlayer(c: Checker, raw: unknown, path: string): Player | undefined
   const fideId = c.int(o, 'fideId', path, { optional: true, min: 1, max: 99_999_999_999 });
   const team = c.int(o, 'team', path, { optional: true, min: 1 });
   const birthDate = c.date(o, 'birthDate', path);
-  if (c.issues.length > before || rank === undefined || name === undefined) return undefined;
+  // A player whose rank and name were read is kept even with other problems (reported above,
+  // so the file is refused): the rounds that pair the player then report nothing false.
+  if (rank === undefined || name === undefined) return undefined;
   return {
     rank,
     name,

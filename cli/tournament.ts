@@ -1,0 +1,66 @@
+// `chessclock tournament init [FILE]` and `chessclock tournament validate FILE`: the organiser's
+// commands for the tournament file (docs/tournament.md). Exit 0 done, 1 the file has problems
+// (each on stderr with its line:column and field path), 2 bad usage.
+
+import { existsSync, writeFileSync } from 'node:fs';
+import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
+import { TOURNAMENT_TEMPLATE } from '../host/domain/tournament-template.ts';
+
+const HELP = `usage: chessclock tournament init [FILE]
+       chessclock tournament validate FILE
+
+init      writes a commented tournament file (to FILE, never over an existing one; to stdout without FILE)
+validate  reads FILE (JSON with comments) and lists every problem with its line:column and field path
+
+Exit status: 0 done; 1 the file has problems; 2 bad usage. See docs/tournament.md.`;
+
+export async function run(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === '--help' || command === '-h') {
+    process.stdout.write(HELP + '\n');
+    return command === undefined ? 2 : 0;
+  }
+  if (rest.length > 1) {
+    process.stderr.write(`chessclock tournament ${command}: expected at most one FILE, got ${rest.join(' ')}\n`);
+    return 2;
+  }
+  const file = rest[0];
+  if (command === 'init') {
+    if (file === undefined) {
+      process.stdout.write(TOURNAMENT_TEMPLATE);
+      return 0;
+    }
+    if (existsSync(file)) {
+      process.stderr.write(`chessclock tournament init: ${file} exists; not overwritten\n`);
+      return 1;
+    }
+    writeFileSync(file, TOURNAMENT_TEMPLATE, { flag: 'wx' });
+    process.stdout.write(`${file}: written; edit it, then: chessclock tournament validate ${file}\n`);
+    return 0;
+  }
+  if (command === 'validate') {
+    if (file === undefined) {
+      process.stderr.write('chessclock tournament validate: which FILE?\n');
+      return 2;
+    }
+    try {
+      const hall = loadTournamentFile(file);
+      const events = hall.events.map((e) => `${e.id} (${e.kind}, ${e.kind === 'team' ? `${e.teams.length} teams` : `${e.players.length} players`}, ${e.plannedRounds} rounds)`);
+      process.stdout.write(`${file}: ok — ${events.join('; ')}\n`);
+      return 0;
+    } catch (err) {
+      if (err instanceof TournamentFileError) {
+        process.stderr.write(`${err.message}\n`);
+        return 1;
+      }
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') {
+        process.stderr.write(`chessclock tournament validate: cannot read ${file}: ${e.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+  }
+  process.stderr.write(`chessclock tournament: unknown command "${command}"\n\n${HELP}\n`);
+  return 2;
+}
