@@ -1,0 +1,94 @@
+// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--pgn|--jsonl`:
+// the exports of a journal, written to stdout — the same as the host's API serves
+// (docs/exports.md): the TRF after round N (knockout events: `--category standard|rapid|blitz`),
+// the round's PGN (every game of round N, unplayed games left out), or the event's journal as
+// JSON Lines. Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
+
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Journal } from '../host/store/journal.ts';
+import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
+import { findEvent } from '../host/domain/model.ts';
+import { Director } from '../host/app/director.ts';
+import { journalExports } from '../host/adapters/exports/journal-exports.ts';
+import { eventTrf } from '../host/adapters/exports/trf-event.ts';
+import { TrfError } from '../host/adapters/exports/trf.ts';
+import { ExportRefusedError } from '../host/app/ports.ts';
+
+const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl)
+
+  --db FILE          the host's journal (SQLite); it must exist
+  --tournament FILE  the tournament file the host ran with
+  --event ID         the event
+  --round N          TRF: the rounds up to N (default: the last in the journal); PGN: round N (default 1); JSON Lines: only round N
+  --trf              FIDE TRF16 (+ TRF-2026 team records), docs/exports.md; --category standard|rapid|blitz for a knockout
+  --pgn              the round's PGN (the broadcast feed's content)
+  --jsonl            the journal's events of the event, one JSON object per line
+
+Exit status: 0 written; 1 refused (stderr says why); 2 bad usage.`;
+
+function fail(message: string, code = 2): number {
+  process.stderr.write(`chessclock export: ${message}\n`);
+  return code;
+}
+
+export async function run(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' }, tournament: { type: 'string' }, event: { type: 'string' }, round: { type: 'string' },
+        trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, category: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return fail(`${(err as Error).message}\n\n${HELP}`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const kinds = (['trf', 'pgn', 'jsonl'] as const).filter((k) => values[k]);
+  if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl\n\n${HELP}`);
+  if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
+  if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
+  const round = values.round === undefined ? undefined : Number(values.round);
+  if (round !== undefined && (!Number.isInteger(round) || round < 1)) return fail(`--round ${values.round}: expected a round number ≥ 1`);
+  const category = values.category;
+  if (category !== undefined && (!values.trf || !['standard', 'rapid', 'blitz'].includes(category))) return fail(`--category ${category}: standard, rapid or blitz, with --trf`);
+
+  let hall;
+  try {
+    hall = loadTournamentFile(values.tournament);
+    findEvent(hall, values.event);
+  } catch (err) {
+    if (err instanceof TournamentFileError) return fail(err.message, 1);
+    return fail((err as Error).message, 1);
+  }
+  const journal = new Journal(values.db);
+  try {
+    new Director(journal, hall); // a round robin's rounds, as the host had them
+    const exports = journalExports(journal, hall, () => Date.now()); // the PGN's live clocks as of now
+    let text: string;
+    if (values.trf) {
+      text = category !== undefined
+        ? eventTrf(journal, hall, values.event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
+        : exports.trf(values.event, round);
+    } else if (values.pgn) {
+      text = exports.pgn(values.event, round ?? 1);
+    } else {
+      text = exports.jsonl!({ event: values.event, ...(round !== undefined ? { round } : {}) });
+    }
+    process.stdout.write(text);
+    return 0;
+  } catch (err) {
+    if (err instanceof ExportRefusedError || err instanceof TrfError) return fail(err.message, 1);
+    throw err;
+  } finally {
+    journal.close();
+  }
+}

@@ -1,0 +1,59 @@
+// `chessclock export` (docs/exports.md): a journal's TRF, round PGN and JSON Lines to stdout,
+// from the real command over a SQLite journal the director and the results wrote. The PGN is
+// read by chessops and pgn-parser; the TRF is refused (exit 1, saying why) until every result
+// of the round is confirmed.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Journal } from '../host/store/journal.ts';
+import { loadTournamentFile } from '../host/domain/tournament-file.ts';
+import { Director } from '../host/app/director.ts';
+import { readPgnWithBoth } from '../host/adapters/exports/pgn-readers.fixture.ts';
+import { checkTrf, parseTrf } from '../host/adapters/exports/trf-parser.ts';
+
+const BIN = fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url));
+const TOURNAMENT = fileURLToPath(new URL('../host/domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url));
+const START = Date.UTC(2018, 1, 13, 12, 0);
+
+describe('chessclock export', () => {
+  it('--pgn, --trf and --jsonl of a journal; the TRF refused with a reason until round 1 is confirmed', { timeout: 120_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'export-cli-'));
+    try {
+      const db = join(dir, 'hall.db');
+      const journal = new Journal(db);
+      const games = new Director(journal, loadTournamentFile(TOURNAMENT)).openRound('ivanovo-2018', 1, START, { 1: 'clk-1' });
+      journal.append({ clockId: 'clk-1', bootId: 'b', seq: 1, type: 'started', whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 0, utcMs: START, uncertaintyMs: 2 });
+      for (const g of games) journal.reportResult(g.gameId, { result: g.board === 3 ? '--' : '1-0', how: 'played', source: 'arbiter', arbiter: 'Главный судья', utcMs: START + 60 * 60_000 });
+      const exp = (...args: string[]) => spawnSync(process.execPath, [BIN, 'export', '--db', db, '--tournament', TOURNAMENT, '--event', 'ivanovo-2018', ...args], { encoding: 'utf8' });
+
+      const refused = exp('--trf', '--round', '1');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/cannot write the TRF: round 1 board 1 .*confirm/);
+
+      for (const g of games) journal.confirmResult(g.gameId, 'Главный судья', START + 61 * 60_000);
+      journal.close();
+      const trf = exp('--trf', '--round', '1');
+      expect(trf.status).toBe(0);
+      expect(checkTrf(trf.stdout)).toEqual([]);
+      expect(parseTrf(trf.stdout).xxr).toBe(7);
+
+      const pgn = exp('--pgn', '--round', '1');
+      expect(pgn.status).toBe(0);
+      // Board 3's double forfeit is not a game (docs/exports.md "Forfeits in PGN").
+      expect(readPgnWithBoth(pgn.stdout).map((g) => [g.tags.Round, g.tags.Result])).toEqual(
+        [1, 2, 4, 5, 6, 7, 8].map((b) => [`1.${b}`, '1-0']),
+      );
+
+      const jsonl = exp('--jsonl');
+      expect(jsonl.status).toBe(0);
+      expect(jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ clock: 'clk-1', event: 'ivanovo-2018', round: 1, board: 1, type: 'started', utcMs: START })]);
+
+      expect(exp('--pgn', '--trf').status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
