@@ -11,6 +11,8 @@ import { TOURNAMENT_TEMPLATE } from '../host/domain/tournament-template.ts';
 import { parseTournamentText } from '../host/domain/tournament-file.ts';
 import { Director } from '../host/app/director.ts';
 import { Journal } from '../host/store/journal.ts';
+import { CODE_POINTS, roundRecords } from '../host/domain/standings.ts';
+import { formatTrf } from '../host/adapters/exports/trf.ts';
 
 const BIN = fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url));
 const chessclock = (...args: string[]) => spawnSync(process.execPath, [BIN, 'tournament', ...args], { encoding: 'utf8' });
@@ -56,6 +58,43 @@ describe('chessclock tournament', () => {
       const ok = chessclock('validate', join(dir, 'none.json'));
       expect([ok.status, ok.stderr]).toEqual([1, expect.stringMatching(/cannot read .*none\.json/)]);
       expect(chessclock('validate').status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('import-trf turns a pairing program\'s TRF into a tournament file that validates (its boards in the FIDE board order)', { timeout: 60_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tournament-cli-'));
+    try {
+      // Round 1 played (1-4 1-0, 3-2 ½-½); round 2 paired by the program: 2-1, 4-3.
+      const records = roundRecords([1, 2, 3, 4], 2, [
+        { round: 1, board: 1, white: 1, black: 4, result: '1-0' },
+        { round: 1, board: 2, white: 3, black: 2, result: '1/2-1/2' },
+      ], []);
+      for (const [w, b] of [[4, 3], [2, 1]]) {
+        records.get(w)![1] = { opponent: b, colour: 'w', code: ' ' };
+        records.get(b)![1] = { opponent: w, colour: 'b', code: ' ' };
+      }
+      const trf = formatTrf({
+        name: 'Open', city: 'Ljubljana', federation: 'SLO', startDate: '2007/08/16', endDate: '2007/08/19', chiefArbiter: 'Ana Srebrnič',
+        deputyArbiters: [], type: 'Swiss', timeControlText: null, timeControl: '5400+30', rounds: 2, plannedRounds: 5, roundDates: [],
+        players: [1, 2, 3, 4].map((rank) => ({
+          rank, sex: null, title: null, name: `Player, ${rank}`, rating: 2300 - rank * 50, federation: 'SLO', fideId: null, birthDate: null,
+          points: records.get(rank)!.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: records.get(rank)!,
+        })),
+      });
+      writeFileSync(join(dir, 'pairs.trf'), trf);
+      const r = chessclock('import-trf', join(dir, 'pairs.trf'), '--id', 'open-2007', '--default-time', '1800');
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      const hall = parseTournamentText(r.stdout);
+      const ev = hall.events[0];
+      expect([ev.id, ev.name, ev.plannedRounds, ev.timeControl.defaultTimeMs]).toEqual(['open-2007', 'Open', 5, 1_800_000]);
+      // Round 2: 2-1 (the higher player 1 has 1 point) before 4-3 (player 3 has ½).
+      expect(ev.rounds[1].boards).toEqual([{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }]);
+      writeFileSync(join(dir, 'broken.trf'), trf.replace('001    2', '001    x'));
+      const bad = chessclock('import-trf', join(dir, 'broken.trf'), '--id', 'x');
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toMatch(/TRF line \d+, columns 5-8: starting rank must be digits/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -13,7 +13,7 @@
 // `ENGINE --dutch in.trf -p out.txt` (JaVaFo/bbpPairings: the number of pairs, then one
 // `white black` pair per line, board 1 first) — `parsePairsFile` keeps its order as it is.
 
-import { isPresetName, readTimeControlSpec, TimeControlError, type TimeControl } from '../../../protocol/time-control.ts';
+import { formatSideControl, formatTimeControl, isPresetName, readTimeControlSpec, TimeControlError, type TimeControl } from '../../../protocol/time-control.ts';
 import { parseTrf, type TrfFile, type TrfPlayerLine } from './trf-parser.ts';
 import { CODE_POINTS } from '../../domain/standings.ts';
 import { controlCharacterIn, DEFAULT_TEAM_SCORING, type BoardPairing, type Bye, type Round, type TeamMatch, type TournamentEvent } from '../../domain/model.ts';
@@ -223,5 +223,46 @@ export function parsePairsFile(text: string): EnginePair[] {
       seen.add(p);
     }
     return { board: i + 1, white, black };
+  });
+}
+
+/**
+ * An event (from `importTrf`) as a tournament file (docs/tournament.md), ready to write as JSON:
+ * `chessclock tournament import-trf FILE` prints it. `loadTournamentFile` reads it back to the
+ * same event (trf.test.ts).
+ */
+export function tournamentFileOf(event: TournamentEvent, hall: { name?: string; site?: string } = {}): Record<string, unknown> {
+  const tc = event.timeControl;
+  const unequal = formatTimeControl(tc).startsWith('W');
+  const timeControl: Record<string, unknown> = unequal
+    ? { white: formatSideControl(tc.white), black: formatSideControl(tc.black) }
+    : { timeControl: formatTimeControl(tc) };
+  if (tc.defaultTimeMs !== null) timeControl.defaultTime = tc.defaultTimeMs / 1000;
+  if (tc.incrementTiming !== 'before-move') timeControl.incrementTiming = tc.incrementTiming;
+  const drop = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
+  const round = (r: TournamentEvent['rounds'][number]) =>
+    drop({
+      number: r.number,
+      date: r.date,
+      ...(event.kind === 'team'
+        ? { teamMatches: r.teamMatches.map((m) => ({ white: m.white, black: m.black, boards: m.boards.map((b) => ({ board: b.board, white: b.white, black: b.black })) })) }
+        : { boards: r.boards.map((b) => ({ board: b.board, white: b.white, black: b.black })) }),
+      ...(r.byes.length ? { byes: r.byes.map((b) => (b.team !== null ? { team: b.team, kind: b.kind } : { player: b.player, kind: b.kind })) } : {}),
+    });
+  return drop({
+    ...(hall.name || hall.site ? { hall: drop({ name: hall.name, site: hall.site }) } : {}),
+    events: [
+      drop({
+        id: event.id, name: event.name, city: event.city, federation: event.federation,
+        startDate: event.startDate, endDate: event.endDate, chiefArbiter: event.chiefArbiter,
+        ...(event.deputyArbiters.length ? { deputyArbiters: event.deputyArbiters } : {}),
+        kind: event.kind, type: event.type, timeControl,
+        ...(event.kind === 'team' ? { boardsPerTeam: event.boardsPerTeam, teamScoring: event.teamScoring } : {}),
+        plannedRounds: event.plannedRounds,
+        players: event.players.map((p) => drop({ rank: p.rank, name: p.name, sex: p.sex, title: p.title, rating: p.rating, federation: p.federation, fideId: p.fideId, birthDate: p.birthDate })),
+        ...(event.kind === 'team' ? { teams: event.teams.map((t) => drop({ id: t.id, name: t.name, nickname: t.nickname, players: t.players })) } : {}),
+        rounds: event.rounds.map(round),
+      }),
+    ],
   });
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadTournamentFile } from '../../domain/tournament-file.ts';
 import { codesFor, eventByes, roundRecords, CODE_POINTS, type RoundRecord, type TrfCode } from '../../domain/standings.ts';
-import { importTrf, parsePairsFile, parseTag222 } from './trf-import.ts';
+import { importTrf, parsePairsFile, parseTag222, tournamentFileOf } from './trf-import.ts';
+import { parseTournament } from '../../domain/tournament-file.ts';
 import { formatTimeControl } from '../../../protocol/time-control.ts';
 import { formatTrf, playerLine, teamLine, TrfError, type TrfPlayer, type TrfReport } from './trf.ts';
 import { checkTrf, col, parseTrf, TrfParseError } from './trf-parser.ts';
@@ -254,6 +255,14 @@ describe('TRF pairings import', () => {
     expect(imported.rounds[0].teamMatches).toEqual(ev.rounds[0].teamMatches);
     expect(imported.rounds[0].byes).toEqual([{ player: null, team: 5, kind: 'H' }]);
     expect(imported.players.find((p) => p.rank === 9)).toMatchObject({ name: 'Shkola3, Igrok1', team: 3, federation: 'RUS' });
+    // As a tournament file (chessclock tournament import-trf): the loader reads back the same event.
+    const file = tournamentFileOf(imported);
+    const reread = parseTournament(JSON.parse(JSON.stringify(file))).events[0];
+    expect(reread.rounds).toEqual(imported.rounds);
+    expect(reread.players).toEqual(imported.players);
+    expect(reread.teams).toEqual(imported.teams);
+    expect(formatTimeControl(reread.timeControl)).toBe('3600');
+    expect([reread.timeControl.defaultTimeMs, reread.plannedRounds, reread.kind]).toEqual([15 * 60_000, 7, 'team']);
   });
 
   it('keeps the pairing program\'s board order: FIDE board order (C.04.2 general handling rules; C.04.1 F.1) — score of the higher player, sum of scores, rank of the higher player — not White\'s rank', () => {
