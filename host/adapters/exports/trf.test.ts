@@ -76,6 +76,7 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
       ...report(e.players.map((p) => ({ ...p, points: totals.get(p.rank)!, placement: 1, rounds: records.get(p.rank)! })), 2),
       roundDates: ['2018/02/13', '2018/02/14'],
       plannedRounds: 7,
+      timeControlText: '60 min, sudden death',
       timeControl: '3600',
       teams: e.teams.map((t) => ({ team: t.id, name: t.name, nickname: t.nickname, matchPoints: 1, gamePoints: t.players.reduce((s, p) => s + totals.get(p)!, 0), placement: 1, players: t.players })),
       teamColourSequence: 'WBWB',
@@ -94,10 +95,11 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
     expect(tag('042')).toEqual([['042', ' ', '2007/08/16']]);
     expect(tag('052')).toEqual([['052', ' ', '2007/08/19']]);
     expect(tag('062')).toEqual([['062', ' ', '20']]);
-    expect(tag('072')[0].slice(0, 2)).toEqual(['072', ' ']);
+    expect(tag('072')).toEqual([['072', ' ', String(ev().players.filter((p) => (p.rating ?? 0) > 0).length)]]);
     expect(tag('082')).toEqual([['082', ' ', '5']]);
     expect(tag('092')).toEqual([['092', ' ', 'Swiss']]);
     expect(tag('102')).toEqual([['102', ' ', 'Ana Srebrnič']]);
+    expect(tag('122')).toEqual([['122', ' ', '60 min, sudden death']]);
     expect(tag('142')).toEqual([['142', ' ', '7']]); // TRF-2026 tag 142: number of rounds (ITDX)
     expect(tag('222')).toEqual([['222', ' ', '3600']]);
     expect(tag('352')).toEqual([['352', ' ', 'WBWB']]);
