@@ -35,6 +35,7 @@ import type {
   ResultView,
   RoundStartOutcome,
   StandingsView,
+  HostHealth,
 } from './ports.ts';
 import { startRoundOnBoards } from './round-start.ts';
 import { Director, DirectorError } from './director.ts';
@@ -117,6 +118,19 @@ export class Host implements HostState, CommandSink {
       nowUtcMs: () => this.clock.nowUtcMs(),
       commander: (command, game) => this.commandClock(command, game),
     });
+    // A storage fault is reported, not fatal (docs/reliability.md): said once when it begins
+    // and once when it clears; /api/health and the dashboard show it meanwhile.
+    this.stopStorageReports = opts.journal.storage.onChange((h) =>
+      this.log(h.ok ? `journal writes again: the storage fault cleared` : `journal storage fault: ${h.reason}`),
+    );
+  }
+
+  private readonly stopStorageReports: () => void;
+
+  /** Whether the host can do its work: the journal's storage (docs/api.md, GET /api/health). */
+  health(): HostHealth {
+    const journal = this.journal.storage.current;
+    return { ok: journal.ok, journal };
   }
 
   // ─── lines and rounds ───────────────────────────────────────────────────────────────
@@ -185,6 +199,7 @@ export class Host implements HostState, CommandSink {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopStorageReports();
     await Promise.all([...this.sessions.values()].map((s) => s.stop()));
     this.sessions.clear();
     await this.idle();
@@ -228,9 +243,21 @@ export class Host implements HostState, CommandSink {
 
   private online(s: ClockSession): void {
     const hello = s.hello!;
-    this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.clock.nowUtcMs() });
     this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
-    this.syncClock(s);
+    try {
+      this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.clock.nowUtcMs() });
+    } catch (err) {
+      // Only a note of who was seen when: the clock is served all the same.
+      this.log(`clock ${hello.serialId}: could not note it as seen: ${(err as Error).message}`);
+    }
+    try {
+      this.syncClock(s);
+    } catch (err) {
+      // The clock could not be brought to its game (the journal refused a write): the line is
+      // dropped, so the clock greets again after the backoff and the host tries again then.
+      this.log(`clock ${hello.serialId} on ${s.key}: could not bring it to its game: ${(err as Error).message}; trying again after the reconnect`);
+      s.link?.close(`the host could not bring the clock to its game: ${(err as Error).message}`);
+    }
   }
 
   /** The game the clock at this session should show: its table's current game, or the one it is assigned to. */

@@ -644,6 +644,25 @@ setInterval(() => {
   for (const b of boards.values()) if (ticking(b)) repaintTimes(b);
 }, 50);
 
+// ---- host health ----------------------------------------------------------------
+// A fault the host survives but the arbiter must know (a full disk: nothing is acknowledged
+// to the clocks until it clears) is shown above the boards until the host says it cleared.
+const healthAlert = document.getElementById('health');
+
+async function refreshHealth() {
+  try {
+    const res = await fetch('/api/health', { cache: 'no-store' });
+    const h = await res.json();
+    const problem = h.ok === false ? (h.journal && h.journal.ok === false ? `Journal fault: ${h.journal.reason}` : 'The host reports a fault.') : '';
+    healthAlert.hidden = problem === '';
+    healthAlert.textContent = problem;
+  } catch {
+    // The host is unreachable: the connection badge already says so.
+  }
+}
+refreshHealth();
+setInterval(refreshHealth, 5_000);
+
 // ---- live feed ------------------------------------------------------------------
 const connection = document.getElementById('connection');
 let retryMs = 500;
@@ -658,6 +677,7 @@ function connect() {
   ws.onopen = () => {
     retryMs = 500;
     setConnection('live', 'live');
+    refreshHealth();
   };
   ws.onmessage = (msg) => {
     const m = JSON.parse(msg.data);
