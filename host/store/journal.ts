@@ -55,6 +55,25 @@ export class JournalError extends Error {
   }
 }
 
+/** The journal file cannot be opened or is not a journal: what SQLite said, with the path and what to check. */
+export class JournalOpenError extends JournalError {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const code = (cause as { code?: string } | null)?.code;
+    const why = (cause as Error)?.message ?? String(cause);
+    const hint =
+      code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+        ? ' (the file is not a chessclock journal, or it is damaged: restore it from a copy, or give another --db)'
+        : code?.startsWith('SQLITE_READONLY') || code?.startsWith('SQLITE_CANTOPEN') || /directory does not exist/.test(why)
+          ? ' (check that the directory exists and that this user may write there)'
+          : '';
+    super(`cannot open the journal ${path}: ${why}${code ? ` (${code})` : ''}${hint}`);
+    this.name = 'JournalOpenError';
+  }
+}
+
 /** An MQTT message drafted from a journaled fact (the MQTT room's OutboxDraft shape). */
 export interface OutboxDraft {
   readonly topic: string;
@@ -227,7 +246,12 @@ export class Journal {
     this.outboxEvents = options.outboxEvents ?? true;
     this.outboxTopic = options.outboxTopic;
     this.storage = new StorageHealthTracker(path, options.nowUtcMs ?? (() => Date.now()));
-    this.db = new Database(path);
+    // A journal that cannot be opened is said in one line naming the file (docs/reliability.md).
+    try {
+      this.db = new Database(path);
+    } catch (err) {
+      throw new JournalOpenError(path, err);
+    }
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
@@ -237,7 +261,7 @@ export class Journal {
       this.migrate();
     } catch (err) {
       this.db.close();
-      throw err;
+      throw err instanceof JournalError ? err : new JournalOpenError(path, err);
     }
     const db = this.db;
     this.stmt = {
