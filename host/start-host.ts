@@ -15,6 +15,7 @@ import type { Line } from './clocks/clock-session.ts';
 import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
+import { registerMetrics } from './adapters/http/metrics.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
 
@@ -85,6 +86,12 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
         nowUtcMs: () => clock.nowUtcMs(),
         ...(opts.http.timeRate !== undefined ? { timeRate: opts.http.timeRate } : {}),
         ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),
+      });
+      registerMetrics(api, {
+        lines: () => host.lineFigures(),
+        health: () => host.health(),
+        outboxBacklog: () => journal.outboxBacklog(),
+        mqtt: () => mqtt?.publisher.stats() ?? null,
       });
       url = await api.listen({ host: opts.http.listen.host, port: opts.http.listen.port });
     }

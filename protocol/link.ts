@@ -246,6 +246,11 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     return this.st;
   }
 
+  /** The current session's smoothed round-trip time (ms), or null before a sample. */
+  get rttMs(): number | null {
+    return this.current?.session.smoothedRttMs ?? null;
+  }
+
   /** Why the link closed (null while open). */
   get closedBecause(): Error | null {
     return this.closeError;

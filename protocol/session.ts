@@ -108,6 +108,11 @@ export class Session<B> {
   private readonly inFlight = new Map<number, InFlight>();
   private highestSent = 0;
   private srttMs: number | null = null;
+
+  /** The smoothed round-trip time of acknowledged messages (RFC 6298 SRTT), or null before the first sample. */
+  get smoothedRttMs(): number | null {
+    return this.srttMs;
+  }
   private rttvarMs = 0;
   private rtoMs: number;
   private retransmitTimer: TimerHandle | null = null;

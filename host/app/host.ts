@@ -178,6 +178,11 @@ export class Host implements HostState, CommandSink {
     return [...this.sessions.values()];
   }
 
+  /** Each line's health for GET /metrics (docs/reliability.md "Link health"). */
+  lineFigures(): { key: string; clockId: string | null; online: boolean; link: ReturnType<ClockSession['linkFigures']> }[] {
+    return this.lines().map((s) => ({ key: s.key, clockId: s.clockId, online: s.online, link: s.linkFigures() }));
+  }
+
   /** The session of a clock (by serial id), if any line carries it. */
   sessionOf(clockId: string): ClockSession | undefined {
     let found: ClockSession | undefined;
@@ -646,7 +651,7 @@ export class Host implements HostState, CommandSink {
     const s = view.clockId !== null ? this.sessionOf(view.clockId) : undefined;
     const restore = this.restoreNoteOf(view);
     // The dashboard shows the countdown, whether the clock is connected, and the last restore from the journal.
-    return { ...view, ...(brk ? { break: brk } : {}), ...(restore ? { restore } : {}), clockOnline: s?.online ?? false };
+    return { ...view, ...(brk ? { break: brk } : {}), ...(restore ? { restore } : {}), clockOnline: s?.online ?? false, ...(s ? { link: s.linkFigures() } : {}) };
   }
 
   private restoreNoteOf(view: BoardView): RestoreNote | null {

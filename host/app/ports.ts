@@ -8,6 +8,7 @@ import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
+import type { LinkFigures } from '../clocks/clock-session.ts';
 import type { StorageHealth } from '../store/storage-health.ts';
 
 /** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
@@ -124,6 +125,8 @@ export interface BoardView {
   readonly break?: BreakView;
   /** Whether the board's clock is connected to the host now (absent where the host cannot know). */
   readonly clockOnline?: boolean;
+  /** The line's health as the host sees it, over every connection of the clock since the host started (absent where unknown). */
+  readonly link?: LinkFigures;
   /** Allowed lateness of the board's current game (FIDE Laws 6.7.1); null/absent = not tracked. */
   readonly defaultTimeMs?: number | null;
   /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */
@@ -274,6 +277,8 @@ export interface HostState {
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
 }
+
+export type { LinkFigures } from '../clocks/clock-session.ts';
 
 /** The host's health (docs/api.md, GET /api/health; docs/reliability.md). */
 export interface HostHealth {

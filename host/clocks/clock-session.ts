@@ -65,6 +65,23 @@ export interface ClockSessionOptions {
   readonly configureTimeoutMs?: number;
 }
 
+/**
+ * A clock line's health as the host sees it (docs/reliability.md "Link health"), summed over
+ * every connection since the host started: frames from the clock that were dropped (bad CRC
+ * among them), messages the host had to send again, repeats of the clock's own resends, and the
+ * round-trip time of the current connection.
+ */
+export interface LinkFigures {
+  readonly framesDropped: number;
+  readonly crcFailures: number;
+  readonly retransmits: number;
+  readonly duplicatesReceived: number;
+  /** Smoothed round-trip time of the current connection (ms, RFC 6298), or null before a sample / while offline. */
+  readonly rttMs: number | null;
+  /** Connections made to the clock (1 = never reconnected). */
+  readonly connections: number;
+}
+
 /** The clock cannot be reached now: nothing was sent, or the line died before its answer. */
 export class ClockOfflineError extends Error {
   constructor(message: string) {
@@ -94,6 +111,8 @@ export class ClockSession {
   private heldWaiters: Array<(held: Held) => void> = [];
   /** The last Hello this host accepted from the clock (survives a line loss). */
   hello: Hello | null = null;
+  /** Counters of the links this session closed, so the figures cover every connection. */
+  private readonly pastLinks = { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
   /** The clock's last Status heartbeat and when (host ms) it came. */
   lastStatus: { status: Status; atHostMs: number } | null = null;
 
@@ -159,6 +178,20 @@ export class ClockSession {
 
   get link(): Link | null {
     return this.linkNow;
+  }
+
+  /** The line's health since the host started (docs/reliability.md "Link health"). */
+  linkFigures(): LinkFigures {
+    const now = this.linkNow ? figuresOf(this.linkNow) : { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
+    const p = this.pastLinks;
+    return {
+      framesDropped: p.framesDropped + now.framesDropped,
+      crcFailures: p.crcFailures + now.crcFailures,
+      retransmits: p.retransmits + now.retransmits,
+      duplicatesReceived: p.duplicatesReceived + now.duplicatesReceived,
+      rttMs: this.online ? (this.linkNow?.rttMs ?? null) : null,
+      connections: this.connections,
+    };
   }
 
   /** Subscribe to state changes (tests, logs). */
@@ -303,6 +336,7 @@ export class ClockSession {
     });
     link.on('close', (err: Error) => {
       this.keepEstimates(link);
+      this.retire(link);
       if (this.linkNow === link) this.actor.send({ type: 'LINE_LOST', reason: err.message });
     });
     await link.ready;
@@ -334,6 +368,16 @@ export class ClockSession {
     }
   }
 
+  /** A link ends: its counters join the session's past (once per link). */
+  private retire(link: Link): void {
+    if (this.retired.has(link)) return;
+    this.retired.add(link);
+    const f = figuresOf(link);
+    for (const k of Object.keys(this.pastLinks) as (keyof typeof this.pastLinks)[]) this.pastLinks[k] += f[k];
+  }
+
+  private readonly retired = new WeakSet<Link>();
+
   private keepEstimates(link: Link): void {
     for (const [boot, est] of link.timeSyncByBoot) if (est.estimate()) this.estimators.set(boot, est);
   }
@@ -348,6 +392,7 @@ export class ClockSession {
     if (link) {
       this.keepEstimates(link);
       link.close('session released');
+      this.retire(link);
     }
     if (line) this.releasing = Promise.resolve(line.close()).catch(() => undefined);
   }
@@ -355,3 +400,14 @@ export class ClockSession {
 
 /** XState's clock interface (delays of `after`), as the actor options type it. */
 type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+
+/** One link's share of the figures: what its frame parser dropped and its sessions counted. */
+function figuresOf(link: Link): Omit<LinkFigures, 'rttMs' | 'connections'> {
+  const c = link.counters;
+  return {
+    framesDropped: c.runt + c.badCrc + c.badEscape + c.oversized + c.badVersion + c.undecodable,
+    crcFailures: c.badCrc,
+    retransmits: c.retransmits,
+    duplicatesReceived: c.duplicatesDropped,
+  };
+}
