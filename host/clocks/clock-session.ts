@@ -3,17 +3,15 @@
 // the host synchronously, and requests to the clock (Configure, Command) answered by the
 // clock's ack, ConfigureAck or Nack.
 //
-// "Acknowledge only after the write is durable" (issue 5; REQUESTS.md L1): the Link's
-// Session marks a message received and then calls our 'message' listener synchronously
-// (protocol/session.ts accept → deliver → link.emit). Its acknowledgement leaves later:
-// from a timer (ackDelayMs), or riding on the next frame we transmit, or right after the
-// delivery loop returns (ackEvery) — never before the listener returned. The host's
-// listener appends to the journal with better-sqlite3, which is synchronous and returns
-// only after the transaction committed with synchronous=FULL. So an ack can only leave
-// after the event is durable, PROVIDED the listener writes before it transmits anything
-// (no link.send before the journal write) and closes the link when the write fails —
-// closing stops the Session, so the ack it owes is never sent and the clock keeps the
-// event in its outbox for the next session. test/host-bridge.test.ts checks both.
+// "Acknowledge only after the write is durable" (issue 5; docs/protocol.md): the host's link
+// runs with `deferAck` (protocol/link.ts): a sequenced message is acknowledged only once the
+// handler called its `handled()`, and the ack covers only messages handled in order. The
+// host gathers the clock events that arrive in one event-loop turn, from every clock, and
+// journals them in ONE transaction (group commit: one fsync for the batch, issue 16); only
+// after that commit does it call `handled()` for each, so an ack still leaves only after the
+// event is durable. A failed write closes the link instead: closing stops the Session, so the
+// ack it owes is never sent and the clock keeps the event in its outbox for the next session.
+// test/host-bridge.test.ts checks both.
 import type { Duplex } from 'node:stream';
 import { createActor, fromPromise, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Nack } from '../../protocol/gen/chessclock_pb.ts';
@@ -44,11 +42,18 @@ export interface SessionHandler {
   online(session: ClockSession): void;
   offline(session: ClockSession, reason: string): void;
   /**
-   * A message from the clock, in order, exactly once per session. MUST be synchronous and
-   * journal before returning: the ack goes out after it returns. Throwing refuses the
-   * message: the line is closed unacknowledged and the clock resends it later.
+   * A message from the clock, in order, exactly once per session. The handler calls
+   * `m.handled()` once the message is durable (at once, or after a group commit): only then
+   * is it acknowledged. Throwing refuses the message: the line is closed unacknowledged and
+   * the clock resends it later.
    */
   message(session: ClockSession, m: ReceivedMessage): void;
+  /**
+   * Makes durable now what `message` gathered and has not yet committed. Called before a
+   * Held is answered: the clock sends it after its whole outbox, and whoever waits for it reads
+   * the journal next (host/clocks/restore-clock.ts), which must hold those events.
+   */
+  flush?(): void;
 }
 
 export type LinkTuning = Pick<LinkOptions, 'autoSync' | 'session' | 'timeSync' | 'admit' | 'random'>;
@@ -326,7 +331,7 @@ export class ClockSession {
   private async handshake(): Promise<void> {
     const line = this.line;
     if (!line) throw new Error('no open line');
-    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link });
+    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, deferAck: true });
     this.linkNow = link;
     link.on('message', (m: ReceivedMessage) => this.onMessage(link, m));
     link.on('up', () => {
@@ -348,14 +353,24 @@ export class ClockSession {
     if (link !== this.linkNow || link.state === 'closed') return;
     const body = m.body;
     if (body.case === 'nack') {
+      m.handled();
       this.nackWaiters.get(body.value.refusedSeq)?.(body.value);
       return;
     }
     if (body.case === 'configureAck') {
+      m.handled();
       this.configureWaiters.get(body.value.gameId)?.();
       return;
     }
     if (body.case === 'held') {
+      // Every event before the Held is journaled before anyone reads the journal for it.
+      try {
+        this.opts.handler.flush?.();
+      } catch (err) {
+        link.close(`the host could not journal the events before Held: ${(err as Error).message}`);
+        return;
+      }
+      m.handled();
       for (const w of this.heldWaiters.splice(0)) w(body.value);
       return;
     }
