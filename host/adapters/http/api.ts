@@ -74,19 +74,56 @@ const MAX_MOVES = 999;
 /** FIDE Guidelines III.4 speaks of 5 s; a minute per move caps typos (ms typed as seconds). */
 const MAX_INCREMENT_MS = 60_000;
 /**
- * Fastify's validator coerces types (`"5000"` passes as the integer 5000), which suits query
- * strings but not JSON bodies: a number sent as text is a client's mistake. Checked before
- * validation, on the raw body, for every integer field of the schema.
+ * Fastify's validator coerces types (`"5000"` passes as the integer 5000, `["1-0"]` as the
+ * string "1-0", `null` as 0), which suits query strings and path parameters, where every
+ * value is text, but not JSON bodies: a value of the wrong JSON type is a client's mistake,
+ * and docs/api.md promises a 400 naming the field. So every body is first checked, raw, against
+ * its schema's types (nested objects and `oneOf` included), with no coercion; then the schema
+ * validates the rest (ranges, enums, required and unknown fields).
  */
-function strictIntegers(schema: object) {
-  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
-  const integers = Object.keys(props).filter((k) => props[k].type === 'integer');
-  return async (req: FastifyRequest) => {
-    const body = req.body as Record<string, unknown> | undefined;
-    if (!body || typeof body !== 'object') return;
-    for (const field of integers) {
-      if (field in body && typeof body[field] !== 'number') throw new HttpError(400, `body: "${field}" must be integer, got ${JSON.stringify(body[field])}`, field);
+type TypeSchema = { type?: string; properties?: Record<string, TypeSchema>; oneOf?: readonly TypeSchema[]; items?: TypeSchema };
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function typeOk(schema: TypeSchema, v: unknown): boolean {
+  if (schema.oneOf) return schema.oneOf.some((s) => typeOk(s, v));
+  if (schema.type === undefined) return true;
+  const t = jsonType(v);
+  return t === schema.type || (schema.type === 'number' && t === 'integer');
+}
+
+/** The first field whose raw JSON type differs from its schema's, as [dotted path, message]. */
+function wrongType(schema: TypeSchema, value: unknown, path: string): [string, string] | null {
+  if (!typeOk(schema, value)) {
+    const expected = schema.oneOf ? schema.oneOf.map((s) => s.type ?? 'any').join(' or ') : schema.type;
+    return [path, `"${path}" must be ${expected}, got ${jsonType(value)} ${JSON.stringify(value)}`];
+  }
+  if (schema.properties && jsonType(value) === 'object') {
+    for (const [k, sub] of Object.entries(schema.properties)) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v === undefined) continue;
+      const found = wrongType(sub, v, path ? `${path}.${k}` : k);
+      if (found) return found;
     }
+  }
+  if (schema.oneOf) {
+    const branch = schema.oneOf.find((s) => typeOk(s, value));
+    if (branch?.properties) return wrongType(branch, value, path);
+  }
+  return null;
+}
+
+function strictTypes(schema: object) {
+  return async (req: FastifyRequest) => {
+    const body = req.body;
+    if (body === undefined) return;
+    const found = wrongType(schema as TypeSchema, body, '');
+    if (found) throw new HttpError(400, found[0] === '' ? `body: must be ${(schema as TypeSchema).type}, got ${jsonType(body)}` : `body: ${found[1]}`, found[0] || undefined);
   };
 }
 
@@ -498,7 +535,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   type WithId = { Params: { id: string } };
   const writeOpts = (body?: object) => ({
     onRequest: requireArbiter,
-    ...(body ? { preValidation: strictIntegers(body) } : {}),
+    ...(body ? { preValidation: strictTypes(body) } : {}),
     schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
   });
 
