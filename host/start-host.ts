@@ -9,12 +9,14 @@
 //
 // A caller chooses which adapters run; nothing else differs.
 import type { FastifyInstance } from 'fastify';
+import { hostname, networkInterfaces } from 'node:os';
 import { Host, type HostOptions } from './app/host.ts';
 import type { ExportSource } from './app/ports.ts';
 import type { Line } from './clocks/clock-session.ts';
 import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
+import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
 
@@ -27,6 +29,13 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
     readonly tokens: ApiDeps['tokens'];
     readonly timeRate?: number;
     readonly dashboard?: boolean;
+    /** HTTPS with this PEM certificate and key (`--https-cert`, `--https-key`). */
+    readonly https?: ApiDeps['https'];
+    /** Host names answered besides the defaults when listening beyond loopback (`--allowed-host`). */
+    readonly allowedHosts?: readonly string[];
+    /** Live-feed WebSocket clients at most (`--ws-max-clients`). */
+    readonly wsMaxClients?: number;
+    readonly signInLimit?: ApiDeps['signInLimit'];
   };
   /** MQTT from the journal's outbox (docs/mqtt.md); absent or target null = none. */
   readonly mqtt?: Omit<StartHostMqttOptions, 'outbox'>;
@@ -85,6 +94,14 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
         nowUtcMs: () => clock.nowUtcMs(),
         ...(opts.http.timeRate !== undefined ? { timeRate: opts.http.timeRate } : {}),
         ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),
+        ...(opts.http.https ? { https: opts.http.https } : {}),
+        ...(opts.http.wsMaxClients !== undefined ? { wsMaxClients: opts.http.wsMaxClients } : {}),
+        ...(opts.http.signInLimit ? { signInLimit: opts.http.signInLimit } : {}),
+        allowedHosts: allowedHostsFor(opts.http.listen.host, opts.http.allowedHosts ?? [], {
+          hostname: hostname(),
+          addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address)),
+        }),
+        ...(opts.log ? { log: opts.log } : {}),
       });
       url = await api.listen({ host: opts.http.listen.host, port: opts.http.listen.port });
     }
