@@ -288,7 +288,7 @@ function readTimeControl(body: { timeControl: unknown; defaultTime?: number; inc
 /** The host name of a Host header, lower case, without the port; null when absent or malformed. */
 export function hostName(header: string | undefined): string | null {
   if (!header) return null;
-  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::[0-9]{1,5})?$/.exec(header.trim());
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?$/.exec(header.trim());
   return m ? m[1].toLowerCase() : null;
 }
 
@@ -597,7 +597,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     const where = `${req.method} ${req.url.split('?')[0]}`;
     // An address over its failed sign-ins is refused before its token is even looked at.
     const status = await signInFailures(req, { increment: false });
-    if (!status.isAllowed && status.isExceeded) {
+    if (!status.isAllowed && (status.isExceeded || status.remaining === 0)) {
       if (!blockedLogged.has(status.key)) {
         blockedLogged.add(status.key);
         log(`http: sign-ins from ${req.ip} refused for ${Math.ceil(status.ttl / 1000)} s: ${signIn.max} failed within ${signIn.windowMs / 1000} s (${where})`);

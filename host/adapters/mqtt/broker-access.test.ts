@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { startHostMqtt, type HostMqtt } from './host-mqtt.ts';
 import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
@@ -102,7 +101,7 @@ describe('embedded broker: only the host publishes', () => {
     // The forger signs in as a reader and publishes a retained "0-1, confirmedBy Chief Arbiter".
     const forger = await connectCode(brokerUrl, { clientId: 'forger', username: READER.username, password: READER.password });
     expect(forger.code).toBe(0);
-    const closed = once(forger.client, 'close');
+    const closed = new Promise<void>((r) => forger.client.once('close', () => r()));
     forger.client.publish(topic, FORGED, { qos: 1, retain: true });
     await closed; // MQTT 3.1.1 has no negative PUBACK: the broker drops the connection
     expect(refused.some((r) => r.startsWith(`publish refused: "${topic}" from client "forger"`))).toBe(true);
@@ -128,7 +127,7 @@ describe('embedded broker: only the host publishes', () => {
     for (const forgedTopic of [topic, 'elsewhere/topic']) {
       const anon = await connectCode(brokerUrl, { clientId: `anon-${forgedTopic.length}` });
       expect(anon.code).toBe(0);
-      const closed = once(anon.client, 'close');
+      const closed = new Promise<void>((r) => anon.client.once('close', () => r()));
       anon.client.publish(forgedTopic, FORGED, { qos: 1, retain: true });
       await closed;
     }
