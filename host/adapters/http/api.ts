@@ -466,6 +466,32 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     },
   );
 
+  // The journal by journal sequence (every MQTT events message carries its `journalSeq`): what a
+  // subscriber reads to fill a gap a broker crash left (docs/mqtt.md "Nothing lost"). A public
+  // read like every other (the same events are on /api/events and MQTT).
+  app.get<{ Querystring: { after: number; limit: number; event?: string; round?: number; board?: number } }>(
+    '/api/journal/events',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            after: { type: 'integer', minimum: 0, default: 0 },
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 },
+            event: { type: 'string', minLength: 1 },
+            round: { type: 'integer', minimum: 0 },
+            board: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    async (req) => {
+      if (!deps.state.journalEvents) throw new HttpError(501, 'this host has no journal to read by sequence');
+      return deps.state.journalEvents(req.query);
+    },
+  );
+
   app.get('/api/matches', async () => ({ matches: deps.state.matches() }));
 
   app.get<{ Querystring: { round?: number } }>(
