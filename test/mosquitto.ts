@@ -59,6 +59,8 @@ export class Mosquitto {
       [
         ...(this.options.listener?.map((l) => l.replace('${port}', String(this.port))) ?? [`listener ${this.port} 127.0.0.1`]),
         ...(this.options.access ?? ['allow_anonymous true']),
+        // Started as root, Mosquitto drops to the `mosquitto` user, who cannot read the test's files.
+        ...(process.getuid?.() === 0 ? ['user root'] : []),
         ...(this.options.persistence ? ['persistence true', `persistence_location ${store}`] : ['persistence false']),
         '',
       ].join('\n'),
