@@ -9,7 +9,7 @@
 // knockout into its rapid and armageddon games and the events into their next rounds.
 // See docs/load.md.
 import { parseArgs } from 'node:util';
-import { once } from 'node:events';
+import { stopSignal, stopWithin } from './stop.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadPortsFile } from '../host/clocks/ports-file.ts';
 import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
@@ -140,8 +140,9 @@ export async function run(args: string[]): Promise<number> {
   out.write(`API:             ${hall.url}/api/boards   live feed: ${hall.url.replace(/^http/, 'ws')}/ws\n`);
   out.write(`MQTT:            ${hall.mqtt ? `${redactUrl(hall.mqtt.url)}  topics chessclock/v1/#${hall.mqtt.broker ? ` (embedded broker; readers sign in${opts.mqttAccess?.anonymousRead ? ', anonymous read on' : ''})` : ''}` : 'none'}\n`);
   out.write('Ctrl-C stops the hall.\n');
-  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  await stopSignal();
   out.write('stopping the hall…\n');
-  await hall.close();
-  return 0;
+  const code = await stopWithin(() => hall.close(), (line) => process.stderr.write(`${line}\n`));
+  out.write('stopped.\n');
+  return code;
 }

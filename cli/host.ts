@@ -2,7 +2,6 @@
 // serial bridge (one session per clock), the journal, the tournament, the director, the
 // HTTP/WebSocket API and optionally MQTT. See docs/host.md.
 import { parseArgs } from 'node:util';
-import { once } from 'node:events';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile } from '../host/domain/tournament-file.ts';
 import { findEvent } from '../host/domain/model.ts';
@@ -14,6 +13,7 @@ import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, type SecuritySett
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { startHost } from '../host/start-host.ts';
+import { stopSignal, stopWithin } from './stop.ts';
 
 const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
 
@@ -156,9 +156,9 @@ export async function run(args: string[]): Promise<number> {
   };
   if (!values['no-scan']) await scan();
 
-  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-  log('stopping');
+  log(`stopping (${await stopSignal()})`);
   if (scanTimer) clearTimeout(scanTimer);
-  await running.close();
-  return 0;
+  const code = await stopWithin(() => running.close(), log);
+  log('stopped');
+  return code;
 }

@@ -58,6 +58,21 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
+/** How long an adapter may take to close before it is abandoned (docs/host.md "Stopping"). */
+export const ADAPTER_CLOSE_MS = 3_000;
+
+async function bounded(work: Promise<unknown> | undefined, ms: number, what: string, log: (line: string) => void, force?: () => void): Promise<void> {
+  if (!work) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([work.then(() => 'done' as const, (err: Error) => err), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    log(`stopping: ${what} did not close within ${ms} ms; closed by force`);
+    force?.();
+  } else if (outcome instanceof Error) log(`stopping: ${what}: ${outcome.message}`);
+}
+
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic }) : opts.journal;
   const clock = opts.clock;
@@ -69,12 +84,16 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   let mqtt: HostMqtt | null = null;
   let stopPublishing: (() => void) | null = null;
   let closed = false;
+  const log = opts.log ?? (() => undefined);
   const close = async () => {
     if (closed) return;
     closed = true;
     stopPublishing?.();
-    await api?.close();
-    await mqtt?.close();
+    // Each adapter gets a bounded time to say goodbye, whatever state its peer is in (a broker
+    // killed, hung or unreachable; a browser that never answers a close frame): the journal is
+    // closed in any case, and what was not acknowledged stays in its outbox for the next start.
+    await bounded(api?.close(), ADAPTER_CLOSE_MS, 'the API', log);
+    await bounded(mqtt?.close(), ADAPTER_CLOSE_MS, 'MQTT', log, () => mqtt?.forceClose());
     await host.close();
     journal.close();
   };

@@ -88,6 +88,15 @@ export class Mosquitto {
     }
   }
 
+  /** SIGSTOP: a hung broker (connections stay open, nothing answers); resume() lets it go on. */
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.proc?.kill('SIGCONT');
+  }
+
   /** SIGKILL: a crash, no goodbye to the clients. */
   async kill(): Promise<void> {
     const proc = this.proc;

@@ -14,6 +14,8 @@ export interface HostMqtt {
   /** The broker's URL, its password (if any) replaced by `***`: fit for a log line. */
   readonly url: string;
   close(): Promise<void>;
+  /** Drops the connection and the listener at once (when close() takes too long). */
+  forceClose(): void;
 }
 
 /** The host's own account on the embedded broker (its password is generated per start). */
@@ -82,6 +84,10 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
     async close() {
       await publisher.close();
       await broker?.close();
+    },
+    forceClose() {
+      publisher.client.stream?.destroy();
+      broker?.server.close();
     },
   };
 }

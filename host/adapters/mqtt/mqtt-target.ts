@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { once } from 'node:events';
 import { Aedes } from 'aedes';
-import { installBrokerAccess, type BrokerAccessOptions } from './broker-access.ts';
+import { installBrokerAccess, redactUrl, type BrokerAccessOptions } from './broker-access.ts';
 
 export type MqttTarget =
   | { readonly kind: 'none' }
@@ -50,17 +50,18 @@ export function parseMqttOption(value: string | undefined): MqttTarget {
     return { kind: 'embedded', host, port: parsePort(rest.slice(colon + 1), value) };
   }
   let url: URL;
+  const shown = redactUrl(value); // an error message is a log line too: no password in it
   try {
     url = new URL(value);
   } catch {
-    throw new MqttOptionError(`--mqtt "${value}": expected "embedded", "embedded:PORT", "none" or a broker URL like mqtt://host:1883`);
+    throw new MqttOptionError(`--mqtt "${shown}": expected "embedded", "embedded:PORT", "none" or a broker URL like mqtt://host:1883`);
   }
   if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:'].includes(url.protocol)) {
     throw new MqttOptionError(
-      `--mqtt "${value}": unsupported scheme "${url.protocol}" (expected "embedded", "embedded:PORT", "none" or a broker URL with mqtt:, mqtts:, ws: or wss:)`,
+      `--mqtt "${shown}": unsupported scheme "${url.protocol}" (expected "embedded", "embedded:PORT", "none" or a broker URL with mqtt:, mqtts:, ws: or wss:)`,
     );
   }
-  if (url.hostname === '') throw new MqttOptionError(`--mqtt "${value}": missing broker host`);
+  if (url.hostname === '') throw new MqttOptionError(`--mqtt "${shown}": missing broker host`);
   return { kind: 'external', url: value };
 }
 
