@@ -21,6 +21,6 @@ describe('parseMqttOption (chessclock host --mqtt)', () => {
   });
 
   it('never repeats a password from the URL in its error (an error is a log line too)', () => {
-    expect(() => parseMqttOption('http://user:s3cret-pw@broker:80')).toThrow('--mqtt "http://user:***@broker:80": unsupported scheme "http:"');
+    expect(() => parseMqttOption('http://user:s3cret-pw@broker:8080')).toThrow('--mqtt "http://user:***@broker:8080": unsupported scheme "http:"');
   });
 });
