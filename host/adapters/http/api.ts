@@ -139,7 +139,8 @@ function typeOk(schema: TypeSchema, v: unknown): boolean {
 function wrongType(schema: TypeSchema, value: unknown, path: string): [string, string] | null {
   if (!typeOk(schema, value)) {
     const expected = schema.oneOf ? schema.oneOf.map((s) => s.type ?? 'any').join(' or ') : schema.type;
-    return [path, `"${path}" must be ${expected}, got ${jsonType(value)} ${JSON.stringify(value)}`];
+    const got = value === null ? 'null' : `${JSON.stringify(value)} (${jsonType(value)})`;
+    return [path, `"${path}" must be ${expected}, got ${got}`];
   }
   if (schema.properties && jsonType(value) === 'object') {
     for (const [k, sub] of Object.entries(schema.properties)) {
