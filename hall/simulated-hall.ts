@@ -18,7 +18,6 @@ import { systemTime } from '../protocol/monotonic.ts';
 import type { Host } from '../host/app/host.ts';
 import type { Journal } from '../host/store/journal.ts';
 import type { HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
-import type { ArbiterToken } from '../host/adapters/http/arbiter-tokens.ts';
 import type { StartHostOptions } from '../host/start-host.ts';
 import { parseMqttOption, type MqttTarget } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadTournamentFile, parseTournament } from '../host/domain/tournament-file.ts';
@@ -149,7 +148,7 @@ export interface SimulatedHallOptions {
   readonly listen?: { host: string; port: number };
   readonly token?: { arbiter: string; token: string };
   /** More arbiter tokens (`--tokens FILE`, CHESSCLOCK_TOKENS); the first is the one `token` returns when `token` is not given. */
-  readonly tokens?: readonly ArbiterToken[];
+  readonly tokens?: readonly { readonly arbiter: string; readonly token: string }[];
   /** MQTT access and TLS (readers, anonymous read, certificates: cli/security-options.ts). */
   readonly mqttAccess?: Omit<NonNullable<StartHostOptions['mqtt']>, 'target'>;
   /** HTTPS, allowed hosts, the WebSocket cap. */
