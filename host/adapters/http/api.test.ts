@@ -533,3 +533,15 @@ describe('HTTP API: strict JSON types in bodies (no coercion)', () => {
     expect((await app.inject({ method: 'POST', url: '/api/events/E/rounds/first/start', headers: auth() })).json()).toMatchObject({ statusCode: 400, field: 'round' });
   });
 });
+
+describe('HTTP API: GET /api/journal/events (docs/api.md)', () => {
+  it('checks its query like every read (a 400 naming the parameter), and says 501 on a host without a journal', async () => {
+    const { app } = await setup();
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?after=-1' })).json()).toMatchObject({ statusCode: 400, field: 'after' });
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?after=ten' })).json()).toMatchObject({ statusCode: 400, field: 'after' });
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?limit=1001' })).json()).toMatchObject({ statusCode: 400, field: 'limit' });
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?clockId=x' })).json()).toMatchObject({ statusCode: 400, field: 'clockId' });
+    const res = await app.inject({ method: 'GET', url: '/api/journal/events?after=0' });
+    expect(res.statusCode).toBe(501); // MemoryPorts keeps no journal sequence
+  });
+});
