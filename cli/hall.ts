@@ -13,7 +13,7 @@ import { stopSignal, stopWithin } from './stop.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadPortsFile } from '../host/clocks/ports-file.ts';
 import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
-import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions } from './security-options.ts';
+import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings } from './security-options.ts';
 import { redactUrl } from '../host/adapters/mqtt/broker-access.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
 import { DEFAULT_EVENT, DEFAULT_MQTT, DEFAULT_SEED, fileHall, fixtureEventIds, fixtureHall, startSimulatedHall, type SimulatedHallOptions, type SimulatedHall } from '../hall/simulated-hall.ts';
@@ -128,6 +128,7 @@ export async function run(args: string[]): Promise<number> {
     return 1;
   }
   const out = process.stdout;
+  for (const w of securityWarnings({ http: opts.listen ?? null, https: opts.httpSecurity?.https !== undefined, mqtt: opts.mqtt as { kind: string }, mqttTls: opts.mqttAccess?.tls !== undefined })) process.stderr.write(`${w}\n`);
   const events = opts.hall!.events.map((e) => e.id).join(', ');
   out.write(`chessclock hall: ${events}; ${hall.clocks.clocks.length} simulated clocks${hall.realLines.length ? `, ${hall.realLines.length} serial ports` : ''}, hall time ×${hall.time.speed}, journal ${hall.journal.path}\n`);
   for (const l of hall.realLines) out.write(`serial port:     ${l.path} → table ${l.table}\n`);

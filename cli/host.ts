@@ -9,7 +9,7 @@ import { boardReplay, replaySummary } from '../host/adapters/exports/replay-log.
 import { loadPortsFile, type PortEntry } from '../host/clocks/ports-file.ts';
 import { listUsbSerialPorts, openSerialLine } from '../host/clocks/serial-lines.ts';
 import { systemHostClock } from '../host/app/utc.ts';
-import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, type SecuritySettings } from './security-options.ts';
+import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings, type SecuritySettings } from './security-options.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { startHost } from '../host/start-host.ts';
@@ -135,6 +135,7 @@ export async function run(args: string[]): Promise<number> {
     mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
   });
   const { host } = running;
+  for (const w of securityWarnings({ http: values['no-http'] ? null : listen, https: security.http.https !== undefined, mqtt: mqttTarget, mqttTls: security.mqtt.tls !== undefined })) log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readSecurityOptions, SECURITY_OPTIONS } from './security-options.ts';
+import { readSecurityOptions, securityWarnings, SECURITY_OPTIONS } from './security-options.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'security-options-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,5 +67,17 @@ describe('MQTT and TLS options', () => {
     expect(() => readSecurityOptions(values(['--ws-max-clients', '0']), {})).toThrow(/--ws-max-clients 0: expected a whole number ≥ 1/);
     expect(() => readSecurityOptions(values(['--allowed-host', 'http://hall.lan/']), {})).toThrow(/--allowed-host/);
     expect(() => readSecurityOptions(values(['--mqtt-readers', join(dir, 'none.json')]), {})).toThrow(/--mqtt-readers .*none\.json: cannot read the MQTT readers file: ENOENT/);
+  });
+});
+
+describe('warnings at start', () => {
+  it('names a secret that would cross the LAN in clear, and nothing on loopback or with TLS', () => {
+    const none = { kind: 'none' };
+    expect(securityWarnings({ http: { host: '127.0.0.1' }, https: false, mqtt: { kind: 'embedded', host: '127.0.0.1' }, mqttTls: false })).toEqual([]);
+    expect(securityWarnings({ http: { host: '0.0.0.0' }, https: true, mqtt: { kind: 'embedded', host: '0.0.0.0' }, mqttTls: true })).toEqual([]);
+    expect(securityWarnings({ http: { host: '0.0.0.0' }, https: false, mqtt: none, mqttTls: false })[0]).toMatch(/API listens on 0\.0\.0\.0 over plain HTTP: arbiter tokens cross the LAN/);
+    expect(securityWarnings({ http: null, https: false, mqtt: { kind: 'embedded', host: '192.168.1.10' }, mqttTls: false })[0]).toMatch(/MQTT broker listens on 192\.168\.1\.10 without TLS/);
+    expect(securityWarnings({ http: null, https: false, mqtt: { kind: 'external', url: 'mqtt://broker.lan:1883' }, mqttTls: false })[0]).toMatch(/signs in to broker\.lan without TLS/);
+    expect(securityWarnings({ http: null, https: false, mqtt: { kind: 'external', url: 'mqtts://broker.lan:8883' }, mqttTls: false })).toEqual([]);
   });
 });

@@ -138,3 +138,28 @@ export function readSecurityOptions(values: SecurityValues, env: NodeJS.ProcessE
   }
   return { tokens, mqtt, http };
 }
+
+/**
+ * What the operator should hear at start: a secret that will cross the hall LAN in clear
+ * (tokens over plain HTTP, MQTT passwords without TLS) when listening beyond loopback.
+ */
+export function securityWarnings(opts: {
+  readonly http: { readonly host: string } | null;
+  readonly https: boolean;
+  readonly mqtt: { readonly kind: string; readonly host?: string; readonly url?: string };
+  readonly mqttTls: boolean;
+}): string[] {
+  const loopback = (h: string): boolean => h === 'localhost' || h === '::1' || /^127\./.test(h);
+  const out: string[] = [];
+  if (opts.http && !loopback(opts.http.host) && !opts.https) {
+    out.push(`warning: the API listens on ${opts.http.host} over plain HTTP: arbiter tokens cross the LAN readable (--https-cert/--https-key, docs/api.md "Security")`);
+  }
+  if (opts.mqtt.kind === 'embedded' && opts.mqtt.host !== undefined && !loopback(opts.mqtt.host) && !opts.mqttTls) {
+    out.push(`warning: the MQTT broker listens on ${opts.mqtt.host} without TLS: readers' passwords cross the LAN readable (--mqtt-tls-cert/--mqtt-tls-key, docs/mqtt.md)`);
+  }
+  if (opts.mqtt.kind === 'external' && opts.mqtt.url !== undefined && /^(mqtt|ws|tcp):/.test(opts.mqtt.url)) {
+    const host = new URL(opts.mqtt.url).hostname;
+    if (!loopback(host)) out.push(`warning: the host signs in to ${host} without TLS (use mqtts:// or wss://, docs/mqtt.md)`);
+  }
+  return out;
+}
