@@ -40,7 +40,7 @@ describe('arbiter tokens without the command line', () => {
     try {
       readSecurityOptions(values([]), { CHESSCLOCK_TOKENS: 'A:secret-secret-secret' });
     } catch (err) {
-      expect((err as Error).message).not.toContain('secret-secret');
+      expect((err as Error).message).not.toContain('secret');
     }
   });
 });

@@ -122,7 +122,8 @@ export function parseMqttReaders(text: string, source: string): MqttAccount[] {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${source}: not JSON: ${(err as Error).message}`);
+    // Not the parser's message: V8 quotes the start of the text, which here holds passwords.
+    throw new Error(`${source}: not JSON (${(err as Error).message.replace(/,? ?"[\s\S]*"(\.\.\.)? is not valid JSON$/, '').slice(0, 80)})`);
   }
   if (!Array.isArray(value)) throw new Error(`${source}: expected an array of { "username", "password" }`);
   const seen = new Set<string>();
