@@ -5,7 +5,7 @@
 // broker's password never appears in what the command prints.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Mosquitto, freePort, SKIP_MOSQUITTO, SKIP_MOSQUITTO_MESSAGE } from './mosquitto.ts';
@@ -86,15 +86,21 @@ describe.skipIf(SKIP)('shutdown with the external broker killed or hung', () => 
     });
   }
 
-  it('chessclock host stops on SIGINT with the broker killed', { timeout: 60_000 }, async () => {
+  it('chessclock host (tokens from --tokens FILE and CHESSCLOCK_TOKENS, none on the command line) stops on SIGINT with the broker killed', { timeout: 60_000 }, async () => {
     const b = await broker();
     const dir = mkdtempSync(join(tmpdir(), 'shutdown-host-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'tokens.json'), JSON.stringify([{ arbiter: 'Boris', token: 'b-long-arbiter-token-2' }]));
     const host = run(
-      ['host', '--db', join(dir, 'clocks.db'), '--tournament', 'host/domain/fixtures/slovenian-final-2007.json', '--no-scan', '--http', '0', '--mqtt', `mqtt://127.0.0.1:${b.port}`, '--mqtt-user', 'hall-host'],
+      ['host', '--db', join(dir, 'clocks.db'), '--tournament', 'host/domain/fixtures/slovenian-final-2007.json', '--no-scan', '--http', '0', '--mqtt', `mqtt://127.0.0.1:${b.port}`, '--mqtt-user', 'hall-host', '--tokens', join(dir, 'tokens.json')],
       { CHESSCLOCK_MQTT_PASSWORD: SECRET, CHESSCLOCK_TOKENS: JSON.stringify([{ arbiter: 'Ana', token: 'a-long-arbiter-token-1' }]) },
     );
     await host.waitFor(/publishing to mqtt:\/\/127\.0\.0\.1/);
+    const api = /API and dashboard on (http:\/\/127\.0\.0\.1:\d+)/.exec(host.text())![1];
+    for (const [token, arbiter] of [['a-long-arbiter-token-1', 'Ana'], ['b-long-arbiter-token-2', 'Boris']]) {
+      const res = await fetch(`${api}/api/arbiter`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await res.json()).toEqual({ arbiter });
+    }
     await b.kill();
     host.signalAt();
     const { code, ms } = await host.exited;
@@ -103,5 +109,6 @@ describe.skipIf(SKIP)('shutdown with the external broker killed or hung', () => 
     expect(host.text()).toMatch(/stopped\n/);
     expect(host.text()).not.toContain(SECRET);
     expect(host.text()).not.toContain('a-long-arbiter-token-1');
+    expect(host.text()).not.toContain('b-long-arbiter-token-2');
   });
 });
