@@ -86,20 +86,23 @@ describe.skipIf(SKIP)('a broker crash loses nothing at a catch-up subscriber (re
     fleet.play();
 
     // The helper's subscriber, and beside it a plain one (dedupe only) to show what the broker lost.
-    // The subscribers come back a second after the broker, the host at once (a display is slower
-    // than the hall PC): the host's backlog from the outage meets a broker that lost their sessions.
-    const client: MqttClient = mqtt.connect(brokerUrl, { clientId: 'catch-up-sub', clean: false, reconnectPeriod: 1000 });
+    // The subscribers come back after the host has sent its backlog from the outage (a display is
+    // slower than the hall PC): the backlog meets a broker that lost their sessions. They reconnect
+    // when the test says so (reconnectPeriod 0), so that order holds on a loaded machine too.
+    const client: MqttClient = mqtt.connect(brokerUrl, { clientId: 'catch-up-sub', clean: false, reconnectPeriod: 0 });
     client.on('error', () => undefined);
     cleanups.push(() => client.endAsync(true));
     const got: Array<{ e: JournaledEvent; via: 'mqtt' | 'http' }> = [];
     const errors: string[] = [];
     const sub = await CatchUpSubscriber.start({ client, apiUrl: running.url!, after: 0, onEvent: (e, via) => got.push({ e, via }), onError: (e) => errors.push(e.message), retryMs: 200 });
     cleanups.push(() => sub.close());
-    const plainClient: MqttClient = mqtt.connect(brokerUrl, { clientId: 'plain-sub', clean: false, reconnectPeriod: 1000 });
+    const plainClient: MqttClient = mqtt.connect(brokerUrl, { clientId: 'plain-sub', clean: false, reconnectPeriod: 0 });
     plainClient.on('error', () => undefined);
     cleanups.push(() => plainClient.endAsync(true));
     const plain: EventPayload[] = [];
     await subscribeClockEvents(plainClient, (e) => plain.push(e));
+    // (after a reconnect by hand MQTT.js does not subscribe again by itself: this subscriber does)
+    plainClient.on('connect', () => plainClient.subscribe('chessclock/v1/+/+/+/events', { qos: 1 }));
 
     await waitFor(() => got.length >= 60, '60 events at the subscriber').catch((err) => {
       throw new Error(`${(err as Error).message}: journaled ${journaled(running).length} of ${running.journal.eventsAfter(0, 100000).length}, plain ${plain.length}, errors ${errors.join('; ')}\n${hostLog.slice(0, 30).join('\n')}`);
@@ -110,11 +113,16 @@ describe.skipIf(SKIP)('a broker crash loses nothing at a catch-up subscriber (re
     const atKill = journaled(running).length;
     await waitFor(() => journaled(running).length >= atKill + 30, '30 more presses journaled while the broker is down');
     await broker.start();
+    const outbox = running.journal.outboxStore(() => 0);
+    await waitFor(() => outbox.pendingCount() === 0, "the host to send its backlog to the restarted broker");
+    client.reconnect();
+    plainClient.reconnect();
     const atRestart = journaled(running).length;
     await waitFor(() => journaled(running).length >= atRestart + 60, 'play to go on after the broker is back');
 
     await fleet.stop();
-    await waitFor(() => running.journal.outboxStore(() => 0).pendingCount() === 0, "the host's outbox to drain");
+    await waitFor(() => outbox.pendingCount() === 0, "the host's outbox to drain");
+    await waitFor(() => client.connected && plainClient.connected, 'the subscribers to be back');
     const expected = journaled(running);
     await waitFor(() => got.length >= expected.length, `${expected.length} events at the subscriber (has ${got.length})`);
 
