@@ -30,6 +30,8 @@ import type {
   CommandSink,
   EventPage,
   EventQuery,
+  JournalRange,
+  JournalRangeQuery,
   HostState,
   MatchView,
   ResultView,
@@ -748,6 +750,10 @@ export class Host implements HostState, CommandSink {
 
   events(query: EventQuery): EventPage {
     return this.state.events(query);
+  }
+
+  journalEvents(query: JournalRangeQuery): JournalRange {
+    return this.state.journalEvents(query);
   }
 
   matches(): readonly MatchView[] {

@@ -43,6 +43,31 @@ export interface ClockEventRecord {
   readonly uncertaintyMs?: number;
   /** Extra fields: `{ ms, reason }` for 'adjusted', `{ result, confirmedBy }` for 'result'. */
   readonly detail?: Record<string, unknown> | null;
+  /**
+   * The event's place in the host's journal: one sequence for the whole host, increasing in
+   * the order events were journaled, never reused (unlike `seq`, which is the clock's own and
+   * restarts per boot). Subscribers detect a gap with it and catch up over
+   * `GET /api/journal/events` (docs/mqtt.md "Nothing lost"). Absent on hosts without a journal.
+   */
+  readonly journalSeq?: number;
+}
+
+/** `GET /api/journal/events`: the journaled events after a journal sequence, in journal order. */
+export interface JournalRangeQuery {
+  readonly after: number;
+  readonly limit: number;
+  readonly event?: string;
+  readonly round?: number;
+  readonly board?: number;
+}
+
+export interface JournalRange {
+  /** In journal order; each with its `journalSeq`. Events of clocks with no game are not listed. */
+  readonly events: readonly ClockEventRecord[];
+  /** The journal sequence to ask after for the next page, or null when this page reached `head`. */
+  readonly next: number | null;
+  /** The highest journal sequence when the page was read: with `next` null, nothing up to it is missing. */
+  readonly head: number;
 }
 
 /** A board's clock as of its last event; times between events are computed by readers. */
@@ -268,6 +293,8 @@ export interface HostState {
   boards(): readonly BoardView[];
   board(id: string): BoardView | undefined;
   events(query: EventQuery): EventPage;
+  /** The journal's events by journal sequence (for subscribers catching up after a gap). */
+  journalEvents?(query: JournalRangeQuery): JournalRange;
   matches(): readonly MatchView[];
   results(round?: number): readonly ResultView[];
   /** Standings of a team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
