@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import five from 'johnny-five';
 import type { Side } from '../protocol/time-control.ts';
-import { MENU_KEYS, type ButtonWiring, type HardwareMap } from './hardware-map.ts';
+import { checkCapabilities, MENU_KEYS, type ButtonWiring, type HardwareMap, type PinCapability } from './hardware-map.ts';
 import type { ButtonName } from './menu.machine.ts';
 import { LCD_COLS } from '../rules/display-format.ts';
 
@@ -56,6 +56,11 @@ export function connectHardware(source: BoardSource, map: HardwareMap, timeoutMs
     board.on('error', (err: Error) => reject(err));
     board.on('ready', () => {
       try {
+        // The map against what the board said it can do: the capability report a Firmata
+        // board answered in the handshake (firmata.js; an IO plugin that never spoke Firmata,
+        // like the tests' mock-firmata, has no report to check against).
+        const io = (board as unknown as { io: { pins?: PinCapability[]; versionReceived?: boolean } }).io;
+        if (io.versionReceived === true && io.pins) checkCapabilities(map, io.pins);
         resolve(createComponents(board, map));
       } catch (err) {
         reject(err);
