@@ -181,6 +181,7 @@ class Machine {
     this.usart = new AVRUSART(this.cpu, usart0Config, UNO_HZ);
     this.twi = new AVRTWI(this.cpu, twiConfig, UNO_HZ);
     this.ports = { B: new AVRIOPort(this.cpu, portBConfig), C: new AVRIOPort(this.cpu, portCConfig), D: new AVRIOPort(this.cpu, portDConfig) };
+    keepUsartStatusFlags(this.cpu, this.usart);
   }
   /** Runs instructions until the cycle counter reaches `target`. */
   runTo(target: number): void {
@@ -190,6 +191,37 @@ class Machine {
       cpu.tick();
     }
   }
+}
+
+/**
+ * avr8js 0.21.1 loses received bytes when the firmware transmits. Its UCSR0B write hook clears
+ * a pending receive (the RXC0 flag and its interrupt) whenever UCSR0B is written with RXEN0 on,
+ * and its UCSR0A write hook zeroes the read-only flags. HardwareSerial writes both while it
+ * sends (UDRIE0 on and off, TXC0 cleared), so a byte that completed just then (an interrupt
+ * handler running, interrupts off) was dropped: one Firmata I2C message in a few hundred,
+ * garbling the LCD, whenever a key report went out during a repaint (found by
+ * test/emulated-uno.test.ts). On the ATmega328P (datasheet, USART0 "UCSR0A" register description) RXC0, UDRE0, FE0, DOR0
+ * and UPE0 are read-only: only reading UDR0 clears RXC0. The wrappers restore them.
+ */
+function keepUsartStatusFlags(cpu: CPU, usart: AVRUSART): void {
+  const { UCSRA, UCSRB } = usart0Config;
+  const RXC = 0x80;
+  const READ_ONLY = RXC | 0x20 | 0x10 | 0x08 | 0x04;
+  const rxInterrupt = (usart as unknown as { RXC: Parameters<CPU['setInterruptFlag']>[0] }).RXC;
+  const writeB = cpu.writeHooks[UCSRB];
+  cpu.writeHooks[UCSRB] = (value, old, addr, mask) => {
+    const rxPending = cpu.data[UCSRA] & RXC;
+    const handled = writeB(value, old, addr, mask);
+    if (rxPending) cpu.setInterruptFlag(rxInterrupt);
+    return handled;
+  };
+  const writeA = cpu.writeHooks[UCSRA];
+  cpu.writeHooks[UCSRA] = (value, old, addr, mask) => {
+    const readOnly = cpu.data[UCSRA] & READ_ONLY;
+    const handled = writeA(value, old, addr, mask);
+    cpu.data[UCSRA] |= readOnly;
+    return handled;
+  };
 }
 
 /** The PCF8574 I2C expander of the LCD backpack: every byte written to it is its port's new state. */
@@ -266,6 +298,8 @@ export class EmulatedUno extends EventEmitter {
   private busyMs = 0;
   private droppedMs = 0;
   private portCount = 0;
+  /** Bytes overwritten in UDR0 before the firmware read them (UART data overrun). */
+  rxOverruns = 0;
 
   constructor(options: EmulatedUnoOptions) {
     super();
@@ -423,6 +457,13 @@ export class EmulatedUno extends EventEmitter {
     const bootNo = this.boot;
     m.twi.eventHandler = new Pcf8574(m.twi, address, this.lcd, (bytes) => this.emit('lcd', { bytes, cycle: m.cpu.cycles, boot: bootNo }));
     m.usart.onByteTransmit = (b) => this.txPending.push(b);
+    // A byte completing while the previous one is still unread in UDR0 overwrites it: the
+    // real UART's data overrun (DOR). Counted, so a test or the bench can see lost input.
+    const writeByte = m.usart.writeByte.bind(m.usart);
+    m.usart.writeByte = (value: number, immediate?: boolean) => {
+      if (immediate && m.cpu.data[usart0Config.UCSRA] & 0x80) this.rxOverruns++;
+      return writeByte(value, immediate);
+    };
     // A byte the UART finished receiving: hand it the next one, one character time later.
     m.usart.onRxComplete = () => this.feedRx();
     for (const [name, port] of Object.entries(m.ports) as Array<['B' | 'C' | 'D', AVRIOPort]>) {
