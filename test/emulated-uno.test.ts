@@ -14,6 +14,7 @@
 // virtual board, fed the same stamps on simulated time, must produce the same times and show
 // the same LCD. Each stamp lies a measured latency after its pin edge (the edge's instant on
 // the same monotonic line, with its AVR cycle count): UART, firmata.js and Johnny-Five's debounce.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -302,4 +303,31 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     const sameBoot = leverDowns.filter((e) => e.pin.boot === leverDowns[0].pin.boot);
     for (let i = 1; i < sameBoot.length; i++) expect(sameBoot[i].pin.cycle).toBeGreaterThan(sameBoot[i - 1].pin.cycle + 100 * CYCLES_PER_MS);
   }, 120_000);
+});
+
+describe('chessclock sim --uno: the terminal clock on the emulated Uno', () => {
+  it('same keys, same LCD: space starts, a presses White’s lever, the frame shows the LCD decoded from the I2C bytes; q quits with 0', async () => {
+    const bin = join(import.meta.dirname, '..', 'bin', 'chessclock.mjs');
+    const child = spawn(process.execPath, [bin, 'sim', '--uno', '--preset', 'rapid', '--no-sound'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const lastFrame = () => out.slice(out.lastIndexOf('chessclock sim —'));
+    await waitFor('the LCD before the start', () => lastFrame().includes('│  15:10  15:10  │'), 30_000);
+    child.stdin.write(' ');
+    await waitFor('the clock started', () => out.includes('started'), 15_000);
+    child.stdin.write('a');
+    await waitFor('White’s move on the log', () => out.includes('white move 1'), 15_000);
+    // White's 10 s increment was added; Black's clock runs (the mark and Black's LED).
+    await waitFor('the LCD after White’s press', () => /│  15:[12]\d \*15:(0\d|10)  │/.test(lastFrame()) && lastFrame().includes('│#1 P1      #0 P1│'), 15_000);
+    await waitFor('Black’s LED on, White’s off (read from the port pins)', () => lastFrame().includes('White ○    ● Black'), 15_000);
+    expect(lastFrame()).toContain('board: emulated Uno');
+    child.stdin.write('q');
+    child.stdin.end(); // a piped stdin holds the process open, as it does for the virtual board's terminal
+    expect(await exited).toBe(0);
+  }, 60_000);
 });

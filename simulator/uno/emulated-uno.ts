@@ -474,7 +474,9 @@ export class EmulatedUno extends EventEmitter {
           const state = port.pinState(bit);
           if (state !== PinState.High && state !== PinState.Low) continue; // an input's pull-up bit
           const pin = name === 'D' ? bit : name === 'B' ? bit + 8 : bit + 14;
-          this.edges.push({ pin, level: state === PinState.High ? 1 : 0, cycle: m.cpu.cycles, boot: bootNo, atMs: monotonicNowMs(), kind: 'output' });
+          const edge: PinEdge = { pin, level: state === PinState.High ? 1 : 0, cycle: m.cpu.cycles, boot: bootNo, atMs: monotonicNowMs(), kind: 'output' };
+          this.edges.push(edge);
+          this.emit('pin', edge);
         }
       });
     }

@@ -25,11 +25,13 @@ export function parseIntelHex(text: string, flashBytes = UNO_FLASH_BYTES): Uint8
   const flash = new Uint8Array(flashBytes).fill(0xff);
   let base = 0;
   let ended = false;
+  let lastLine = 0;
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     const no = i + 1;
     if (line === '') continue;
+    lastLine = no;
     if (ended) throw new IntelHexError(no, 'data after the end-of-file record');
     if (!/^:([0-9A-Fa-f]{2})+$/.test(line) || line.length < 11) throw new IntelHexError(no, `not an Intel HEX record: ${JSON.stringify(line.slice(0, 20))}`);
     const bytes = Buffer.from(line.slice(1), 'hex');
@@ -49,7 +51,7 @@ export function parseIntelHex(text: string, flashBytes = UNO_FLASH_BYTES): Uint8
     else if (type === 0x04) base = ((data[0] << 8) | data[1]) << 16;
     else if (type !== 0x03 && type !== 0x05) throw new IntelHexError(no, `unknown record type 0x${type.toString(16).padStart(2, '0')}`);
   }
-  if (!ended) throw new IntelHexError(lines.length, 'no end-of-file record (truncated file?)');
+  if (!ended) throw new IntelHexError(lastLine, 'no end-of-file record (truncated file?)');
   return flash;
 }
 

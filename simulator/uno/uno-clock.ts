@@ -51,7 +51,7 @@ export class UnoClock {
   /** Every key edge: the pin's cycle count and the firmware's stamp. */
   readonly keyEdges: KeyEdge[] = [];
   hostLink: ClockLink | null = null;
-  /** Emits 'change' when the LCD model latched bytes or the firmware repainted. */
+  /** Emits 'change' when the LCD model latched bytes, an output pin (LED) changed, or the firmware repainted. */
   readonly changes = new EventEmitter();
   private readonly stopHooks: Array<() => unknown> = [];
 
@@ -65,6 +65,7 @@ export class UnoClock {
     const stopFollowing = followBoardSession(firmware, session);
     this.stopHooks.push(stopFollowing);
     uno.on('lcd', () => this.changes.emit('change'));
+    uno.on('pin', () => this.changes.emit('change'));
     firmware.on('paint', () => this.changes.emit('change'));
   }
 
