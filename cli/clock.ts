@@ -7,7 +7,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
-import { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
+import { BoardSession } from '../firmware-ts/board-session.ts';
+import { ClockFirmware, followBoardSession } from '../firmware-ts/clock-firmware.ts';
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
 import { linkClockToHost, openHostLine, type ClockLink } from '../firmware-ts/host-link.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
@@ -58,9 +59,15 @@ export async function run(args: string[]): Promise<number> {
 
   let hardware: Hardware;
   let virtual: VirtualBoard | null = null;
+  let session: BoardSession | null = null;
   try {
-    if (board) hardware = await connectHardware({ port: board }, options.map);
-    else {
+    if (board) {
+      // A session, not a single connect: when the Arduino resets, Johnny-Five is reconnected
+      // and the clock paused (firmware-ts/board-session.ts; docs/firmware.md).
+      const path = board;
+      session = await BoardSession.connect({ open: () => ({ port: path }), map: options.map });
+      hardware = session.hardware;
+    } else {
       virtual = new VirtualBoard({ map: options.map, now: realTimebase.now });
       hardware = await connectHardware({ io: virtual }, options.map);
     }
@@ -75,6 +82,12 @@ export async function run(args: string[]): Promise<number> {
     snapshots: fileSnapshotStore(stateDir),
     sound: options.sound ?? options.map.piezo?.enabled ?? true,
   });
+  if (session) {
+    followBoardSession(firmware, session);
+    session.on('reset', (why: string) => process.stdout.write(`board ${board}: ${why}; clock paused, reconnecting\n`));
+    session.on('hardware', () => process.stdout.write(`board ${board}: Johnny-Five reconnected\n`));
+    session.on('retry', (err: Error) => process.stdout.write(`board ${board}: reconnect failed (${err.message}); retrying\n`));
+  }
   if (firmware.restored) process.stdout.write(`restored the game saved in ${stateDir} (paused; the arbiter confirms with ok)\n`);
 
   let link: ClockLink | null = null;
@@ -116,5 +129,6 @@ export async function run(args: string[]): Promise<number> {
   link?.close('clock stopped');
   line?.destroy();
   firmware.stop();
+  session?.close();
   return 0;
 }
