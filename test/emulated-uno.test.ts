@@ -112,6 +112,12 @@ describe('StandardFirmata 2.4 on the emulated Uno: the capability report (Firmat
     // The components exist, and the LED pin is driven by the AVR (PORTB bit 1 = pin 9).
     hw.setLed('white', true);
     await waitFor('pin 9 driven high by the AVR', () => uno2.led('white'));
+    // The piezo model measures a tone from its pin's edges (AVR cycle counts). PWM on pin 11
+    // is Timer2, phase-correct, prescaler 64 (Arduino core): 16 MHz / 64 / 510 = 490.196 Hz.
+    firmata.pinMode(11, PWM);
+    firmata.analogWrite(11, 128);
+    await waitFor('a tone on the piezo pin', () => uno2.piezoHz(50) > 0);
+    expect(uno2.piezoHz(50)).toBeCloseTo(16_000_000 / 64 / 510, 1); // edges land on instruction boundaries: ±0.05 Hz
   }, 60_000);
 });
 

@@ -174,13 +174,14 @@ class Machine {
   readonly twi: AVRTWI;
   constructor(flash: Uint8Array) {
     this.cpu = new CPU(new Uint16Array(flash.buffer.slice(0)));
+    // The ports first: a timer finds the pins its compare outputs drive (PWM) when it is built.
+    this.ports = { B: new AVRIOPort(this.cpu, portBConfig), C: new AVRIOPort(this.cpu, portCConfig), D: new AVRIOPort(this.cpu, portDConfig) };
     new AVRTimer(this.cpu, timer0Config);
     new AVRTimer(this.cpu, timer1Config);
     new AVRTimer(this.cpu, timer2Config);
     new AVRADC(this.cpu, adcConfig);
     this.usart = new AVRUSART(this.cpu, usart0Config, UNO_HZ);
     this.twi = new AVRTWI(this.cpu, twiConfig, UNO_HZ);
-    this.ports = { B: new AVRIOPort(this.cpu, portBConfig), C: new AVRIOPort(this.cpu, portCConfig), D: new AVRIOPort(this.cpu, portDConfig) };
     keepUsartStatusFlags(this.cpu, this.usart);
   }
   /** Runs instructions until the cycle counter reaches `target`. */
