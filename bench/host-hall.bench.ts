@@ -11,6 +11,11 @@
 // the journal committed (event-to-journal) and → the ws client's receipt, one monotonic
 // time base (all in this process). Zero loss: every press journaled once and received once.
 //
+// Group commit (issue 16): each N runs twice in this process, back to back, with the host's
+// default (the events of one event-loop turn in one transaction) and with one transaction per
+// event (the figures before issue 16), so the ratio is measured on the same machine load.
+// HOST_HALL_N=100,1000,2000 chooses the N (default 1000,2000).
+//
 //   npm run bench -- host-hall
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,7 +35,7 @@ const SYNC_PHASE_MS = 33_000;
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function hall(n: number): Promise<void> {
+async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-hall-'));
   const time = new AcceleratedTime(1);
   const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
@@ -66,6 +71,7 @@ async function hall(n: number): Promise<void> {
       hall: loadTournament(n),
       clock: hostClock,
       api: true,
+      groupCommit,
       onJournaled: (e) => {
         if (measuring) journaled++;
         note(journaledAt, e);
@@ -113,7 +119,7 @@ async function hall(n: number): Promise<void> {
   const dup = [...journaledAt.values()].filter((l) => l.length > 1).length + [...wsAt.values()].filter((l) => l.length > 1).length;
   const f = (x: number) => x.toFixed(1);
   console.log(
-    `  N = ${String(n).padStart(4)} clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s, ${(journaled / seconds).toFixed(0)} events/s journaled, ${(wsEvents / seconds).toFixed(0)} events/s on /ws;` +
+    `  N = ${String(n).padStart(4)} clocks, commit per ${groupCommit === 'turn' ? 'turn ' : 'event'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s, ${(journaled / seconds).toFixed(0)} events/s journaled, ${(wsEvents / seconds).toFixed(0)} events/s on /ws;` +
       ` press→journal p50 ${f(pct(toJournal, 50))} ms p99 ${f(pct(toJournal, 99))} ms; press→/ws p50 ${f(pct(toWs, 50))} ms p99 ${f(pct(toWs, 99))} ms;` +
       ` lost ${lost} (journal) ${lostWs} (/ws), duplicated ${dup}; CPU ${(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100).toFixed(0)}% of a core; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB; load avg ${load0.toFixed(2)}`,
   );
@@ -125,5 +131,9 @@ async function hall(n: number): Promise<void> {
 
 export async function run(): Promise<void> {
   console.log(`  ${MEASURE_MS / 1000} s per N, real time, median think ${THINK_MEDIAN_MS / 1000} s per press (log-normal σ 0.5), journal synchronous=FULL on disk`);
-  for (const n of [100, 1000]) await hall(n);
+  const ns = (process.env.HOST_HALL_N ?? '1000,2000').split(',').map(Number);
+  for (const n of ns) {
+    await hall(n, 'turn');
+    await hall(n, 'event');
+  }
 }

@@ -43,5 +43,13 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const mod = await sub.load();
-  return mod.run(rest);
+  try {
+    return await mod.run(rest);
+  } catch (err) {
+    // A subcommand's own errors are said in its words; anything it did not foresee is still
+    // one line, never a stack trace (set CHESSCLOCK_DEBUG=1 for the stack).
+    process.stderr.write(`chessclock ${name}: ${(err as Error)?.message ?? String(err)}\n`);
+    if (process.env.CHESSCLOCK_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+    return 1;
+  }
 }

@@ -91,7 +91,12 @@ export async function run(args: string[]): Promise<number> {
   }
 
   if (values.replay !== undefined) {
-    const journal = new Journal(values.db);
+    let journal: Journal;
+    try {
+      journal = new Journal(values.db);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
     try {
       const parts = values.replay.split('/');
       const eventId = parts.length === 3 ? parts[0] : hall.events.length === 1 ? hall.events[0].id : null;
@@ -125,7 +130,12 @@ export async function run(args: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`${new Date(clock.nowUtcMs()).toISOString()} ${line}\n`);
   const tablesBySerial = new Map(entries.filter((e) => e.serial && e.table).map((e) => [e.serial!, e.table!]));
   const tableByPath = new Map(entries.filter((e) => e.path).map((e) => [e.path!, e.table]));
-  const running = await startHost({
+  if (values['no-http'] && values['no-scan'] && entries.length === 0 && (values.port ?? []).length === 0) {
+    return fail('nothing to serve: with --no-http and --no-scan, give the clocks\' ports (--port PATH or --ports FILE)');
+  }
+  let running;
+  try {
+    running = await startHost({
     journal: values.db,
     hall,
     clock,
@@ -134,6 +144,10 @@ export async function run(args: string[]): Promise<number> {
     ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, ...security.http } }),
     mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
   });
+  } catch (err) {
+    // A journal that cannot be opened, a port already taken, a broker that refuses: one line (docs/reliability.md).
+    return fail((err as Error).message);
+  }
   const { host } = running;
   for (const w of securityWarnings({ http: values['no-http'] ? null : listen, https: security.http.https !== undefined, mqtt: mqttTarget, mqttTls: security.mqtt.tls !== undefined })) log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
@@ -147,17 +161,27 @@ export async function run(args: string[]): Promise<number> {
   for (const p of tableByPath.keys()) addPath(p);
   for (const p of values.port ?? []) addPath(p);
   let scanTimer: NodeJS.Timeout | null = null;
+  let lastScanError: string | null = null;
   const scan = async () => {
     try {
       for (const p of await listUsbSerialPorts()) addPath(p);
+      lastScanError = null;
     } catch (err) {
-      log(`port scan failed: ${(err as Error).message}`);
+      // Said once, not every 2 s: the same failure repeats until something changes.
+      const message = (err as Error).message;
+      if (message !== lastScanError) log(`port scan failed: ${message} (trying again every 2 s)`);
+      lastScanError = message;
     }
     scanTimer = setTimeout(scan, 2_000);
   };
   if (!values['no-scan']) await scan();
 
-  log(`stopping (${await stopSignal()})`);
+  // Waiting for a signal does not keep Node's loop alive: a host with nothing else pending
+  // would otherwise end at once (exit 13, unsettled top-level await) instead of serving.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const signal = await stopSignal();
+  clearInterval(keepAlive);
+  log(`stopping (${signal})`);
   if (scanTimer) clearTimeout(scanTimer);
   const code = await stopWithin(() => running.close(), log);
   log('stopped');

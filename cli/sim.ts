@@ -3,7 +3,7 @@
 // --clocks N a fleet of simulated clocks with scripted players (simulator/fleet.ts).
 // This file only parses arguments and hands over to the simulator.
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
-import { linkClockToHost, openHostLine } from '../firmware-ts/host-link.ts';
+import { linkClockOverReopeningLine } from '../firmware-ts/host-line.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { createLink, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
@@ -73,15 +73,19 @@ async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
   });
   let status = () => ['  host link: none (--link PATH|tcp:HOST:PORT)'];
   if (sim.link) {
-    const line = await openHostLine(sim.link);
     const outboxStore = options.stateDir ? new FileOutboxStore(`${options.stateDir}/outbox.json`) : undefined;
-    const cl = linkClockToHost(clock.firmware, line, { serialId: sim.serialId, outboxStore });
-    clock.hostLink = cl;
-    clock.onStop(() => {
-      cl.close('quit');
-      line.destroy();
-    });
-    status = () => [`  host link ${sim.link}: ${cl.link.state}, ${cl.pending()} event(s) awaiting the host's ack`];
+    let link;
+    try {
+      // The device is reopened with backoff after a cable pull; the outbox keeps what the host has not acknowledged.
+      link = await linkClockOverReopeningLine(clock.firmware, sim.link, { serialId: sim.serialId, outboxStore });
+    } catch (err) {
+      await clock.stop();
+      process.stderr.write(`chessclock sim: ${(err as Error).message}\n`);
+      return 1;
+    }
+    clock.hostLink = link.clockLink;
+    clock.onStop(() => link.close('quit'));
+    status = () => [`  ${link.status()}`];
   }
   const code = await runTerminal(clock, {
     input: process.stdin,

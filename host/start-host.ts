@@ -17,6 +17,7 @@ import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
 import { allowedHostsFor } from './adapters/http/listen-option.ts';
+import { registerMetrics } from './adapters/http/metrics.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
 
@@ -121,6 +122,12 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
           addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address)),
         }),
         ...(opts.log ? { log: opts.log } : {}),
+      });
+      registerMetrics(api, {
+        lines: () => host.lineFigures(),
+        health: () => host.health(),
+        outboxBacklog: () => journal.outboxBacklog(),
+        mqtt: () => mqtt?.publisher.stats() ?? null,
       });
       url = await api.listen({ host: opts.http.listen.host, port: opts.http.listen.port });
     }

@@ -8,6 +8,8 @@ import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
+import type { LinkFigures } from '../clocks/clock-session.ts';
+import type { StorageHealth } from '../store/storage-health.ts';
 
 /** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
 export type { ClockStatus };
@@ -148,6 +150,8 @@ export interface BoardView {
   readonly break?: BreakView;
   /** Whether the board's clock is connected to the host now (absent where the host cannot know). */
   readonly clockOnline?: boolean;
+  /** The line's health as the host sees it, over every connection of the clock since the host started (absent where unknown). */
+  readonly link?: LinkFigures;
   /** Allowed lateness of the board's current game (FIDE Laws 6.7.1); null/absent = not tracked. */
   readonly defaultTimeMs?: number | null;
   /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */
@@ -295,8 +299,19 @@ export interface HostState {
   results(round?: number): readonly ResultView[];
   /** Standings of a team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
   standings?(event: string, round?: number): StandingsView;
+  /** Whether the host can do its work (GET /api/health); absent = always ok. */
+  health?(): HostHealth;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
+}
+
+export type { LinkFigures } from '../clocks/clock-session.ts';
+
+/** The host's health (docs/api.md, GET /api/health; docs/reliability.md). */
+export interface HostHealth {
+  readonly ok: boolean;
+  /** Whether the journal can write: a full disk or an I/O error makes it not ok until a write succeeds again. */
+  readonly journal: StorageHealth;
 }
 
 /** An export the host refuses to produce as things stand (e.g. a result not yet confirmed): 409. */

@@ -408,7 +408,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     return b;
   }
 
-  app.get('/api/health', async () => ({ ok: true, serverUtcMs: nowUtcMs() }));
+  // 503 while the host cannot do its work (a full disk: docs/reliability.md), so a monitor sees it.
+  app.get('/api/health', async (_req, reply) => {
+    const health = deps.state.health?.() ?? { ok: true };
+    return reply.code(health.ok ? 200 : 503).send({ ...health, serverUtcMs: nowUtcMs() });
+  });
 
   app.get<{ Querystring: { event?: string; round?: number } }>(
     '/api/boards',
