@@ -13,6 +13,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   sim: { summary: 'a simulated clock in the terminal (the firmware on a virtual board); --clocks N: a fleet', load: () => import('./sim.ts') },
   host: { summary: 'the hall PC: clocks on serial ports → journal, director, API, exports (docs/host.md)', load: () => import('./host.ts') },
   hall: { summary: 'a simulated tournament hall in the browser: host, simulated clocks, scripted players (the `npm start` job)', load: () => import('./hall.ts') },
+  flash: { summary: 'write StandardFirmata (the binary the emulated Uno runs) to a real Arduino Uno on --port', load: () => import('./flash.ts') },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
 };
 

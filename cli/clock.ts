@@ -6,7 +6,8 @@ import { randomInt } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
-import { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
+import { BoardSession } from '../firmware-ts/board-session.ts';
+import { ClockFirmware, followBoardSession } from '../firmware-ts/clock-firmware.ts';
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
 import { linkClockOverReopeningLine, type ReopeningClockLink } from '../firmware-ts/host-line.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
@@ -57,9 +58,15 @@ export async function run(args: string[]): Promise<number> {
 
   let hardware: Hardware;
   let virtual: VirtualBoard | null = null;
+  let session: BoardSession | null = null;
   try {
-    if (board) hardware = await connectHardware({ port: board }, options.map);
-    else {
+    if (board) {
+      // A session, not a single connect: when the Arduino resets, Johnny-Five is reconnected
+      // and the clock paused (firmware-ts/board-session.ts; docs/firmware.md).
+      const path = board;
+      session = await BoardSession.connect({ open: () => ({ port: path }), map: options.map });
+      hardware = session.hardware;
+    } else {
       virtual = new VirtualBoard({ map: options.map, now: realTimebase.now });
       hardware = await connectHardware({ io: virtual }, options.map);
     }
@@ -74,6 +81,12 @@ export async function run(args: string[]): Promise<number> {
     snapshots: fileSnapshotStore(stateDir),
     sound: options.sound ?? options.map.piezo?.enabled ?? true,
   });
+  if (session) {
+    followBoardSession(firmware, session);
+    session.on('reset', (why: string) => process.stdout.write(`board ${board}: ${why}; clock paused, reconnecting\n`));
+    session.on('hardware', () => process.stdout.write(`board ${board}: Johnny-Five reconnected\n`));
+    session.on('retry', (err: Error) => process.stdout.write(`board ${board}: reconnect failed (${err.message}); retrying\n`));
+  }
   if (firmware.restored) process.stdout.write(`restored the game saved in ${stateDir} (paused; the arbiter confirms with ok)\n`);
 
   let link: ReopeningClockLink | null = null;
@@ -118,5 +131,6 @@ export async function run(args: string[]): Promise<number> {
   clearInterval(keepAlive);
   link?.close('clock stopped');
   firmware.stop();
+  session?.close();
   return 0;
 }

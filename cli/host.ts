@@ -176,12 +176,7 @@ export async function run(args: string[]): Promise<number> {
   };
   if (!values['no-scan']) await scan();
 
-  // Waiting for a signal does not keep Node's loop alive: a host with nothing else pending
-  // would otherwise end at once (exit 13, unsettled top-level await) instead of serving.
-  const keepAlive = setInterval(() => undefined, 1 << 30);
-  const signal = await stopSignal();
-  clearInterval(keepAlive);
-  log(`stopping (${signal})`);
+  log(`stopping (${await stopSignal()})`);
   if (scanTimer) clearTimeout(scanTimer);
   const code = await stopWithin(() => running.close(), log);
   log('stopped');

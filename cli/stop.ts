@@ -9,8 +9,15 @@ export const STOP_DEADLINE_MS = 10_000;
 
 /** Resolves with the signal's name at the first SIGINT or SIGTERM. */
 export async function stopSignal(): Promise<string> {
-  const [signal] = await Promise.race([once(process, 'SIGINT').then(() => ['SIGINT']), once(process, 'SIGTERM').then(() => ['SIGTERM'])]);
-  return signal;
+  // Waiting for a signal does not keep Node's loop alive: a host with nothing else pending
+  // would otherwise end at once (exit 13, unsettled top-level await) instead of serving.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    const [signal] = await Promise.race([once(process, 'SIGINT').then(() => ['SIGINT']), once(process, 'SIGTERM').then(() => ['SIGTERM'])]);
+    return signal;
+  } finally {
+    clearInterval(keepAlive);
+  }
 }
 
 /**

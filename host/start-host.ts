@@ -16,8 +16,8 @@ import type { Line } from './clocks/clock-session.ts';
 import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
-import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { registerMetrics } from './adapters/http/metrics.ts';
+import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
 

@@ -17,6 +17,7 @@ import {
   PLAYED_RESULTS,
   RESULT_COMMANDS,
   RESULT_MEANING,
+  PGN_RESULT_TOKENS,
   SIDES,
   type ClockStatus,
   type PlayedResult,
@@ -30,11 +31,14 @@ describe('game results: played ones and the forfeit codes, one list', () => {
     for (const r of GAME_RESULTS) expect(RESULT_MEANING[r].forfeit).toBe((FORFEIT_RESULTS as readonly string[]).includes(r));
   });
 
-  it('PGN standard §8.2.6: a played result is its own PGN token; a forfeit is written as the win it counts as (docs/exports.md)', () => {
+  it('PGN standard §8.2.6: a played result is its own PGN token; a forfeit is written as the win it counts as; a double forfeit has no token (docs/exports.md)', () => {
+    expect(PGN_RESULT_TOKENS).toEqual(['1-0', '0-1', '1/2-1/2', '*']);
     for (const r of PLAYED_RESULTS) expect(RESULT_MEANING[r].pgn).toBe(r);
     expect(RESULT_MEANING['+-'].pgn).toBe('1-0');
     expect(RESULT_MEANING['-+'].pgn).toBe('0-1');
-    expect(RESULT_MEANING['--'].pgn).toBe('0-0');
+    // `0-0` is no PGN result: pgn-parser rejects the file, chessops reads it as castling.
+    expect(RESULT_MEANING['--'].pgn).toBeNull();
+    for (const r of GAME_RESULTS) if (RESULT_MEANING[r].pgn !== null) expect(PGN_RESULT_TOKENS).toContain(RESULT_MEANING[r].pgn);
   });
 
   it('game points: a played game gives one point in all, a forfeit one to the side that came, a double forfeit none', () => {

@@ -36,6 +36,10 @@ export type PlayedResult = (typeof PLAYED_RESULTS)[number];
 export const FORFEIT_RESULTS = ['+-', '-+', '--'] as const satisfies readonly GameResult[];
 export type ForfeitResult = (typeof FORFEIT_RESULTS)[number];
 
+/** The four game termination markers of PGN standard §8.2.6; `*` is a game in progress or unknown. */
+export const PGN_RESULT_TOKENS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
+export type PgnResultToken = (typeof PGN_RESULT_TOKENS)[number];
+
 export interface ResultMeaning {
   /** What an arbiter picks from (the dashboard's result list). */
   readonly label: string;
@@ -46,10 +50,11 @@ export interface ResultMeaning {
   /** Game points of each side: a win 1, a draw ½, a forfeit win 1, a forfeit loss 0. */
   readonly points: { readonly white: number; readonly black: number };
   /**
-   * The PGN `Result` tag: a forfeit is written as the win it counts as; a double forfeit as
-   * `0-0`, which is not a PGN result token (docs/exports.md, "double forfeit").
+   * The PGN `Result` tag (one of the four tokens of PGN standard §8.2.6): a forfeit is written
+   * as the win it counts as. `null` for a double forfeit: no PGN token says "both lost", so such
+   * a game is never written as a PGN game (docs/exports.md, "Forfeits in PGN").
    */
-  readonly pgn: string;
+  readonly pgn: PgnResultToken | null;
 }
 
 export const RESULT_MEANING: Readonly<Record<GameResult, ResultMeaning>> = {
@@ -58,7 +63,7 @@ export const RESULT_MEANING: Readonly<Record<GameResult, ResultMeaning>> = {
   '1/2-1/2': { label: '½-½', meaning: 'draw', forfeit: false, points: { white: 0.5, black: 0.5 }, pgn: '1/2-1/2' },
   '+-': { label: '+− (Black forfeits)', meaning: 'White wins by forfeit (Black did not play)', forfeit: true, points: { white: 1, black: 0 }, pgn: '1-0' },
   '-+': { label: '−+ (White forfeits)', meaning: 'Black wins by forfeit (White did not play)', forfeit: true, points: { white: 0, black: 1 }, pgn: '0-1' },
-  '--': { label: '−− (both forfeit)', meaning: 'both sides lose by forfeit (neither played)', forfeit: true, points: { white: 0, black: 0 }, pgn: '0-0' },
+  '--': { label: '−− (both forfeit)', meaning: 'both sides lose by forfeit (neither played)', forfeit: true, points: { white: 0, black: 0 }, pgn: null },
 };
 
 export function isGameResult(value: unknown): value is GameResult {

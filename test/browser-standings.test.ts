@@ -128,6 +128,10 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     for (const b of boards) await call('PUT', `/api/boards/${b.id}/result`, { result: RESULTS[b.board!] });
     await expect.poll(() => page.locator('#pending li').count()).toBe(8);
     expect(asked).toEqual([IVANOVO]);
+    // A forfeit is shown in the vocabulary's words (rules/vocabulary.ts RESULT_MEANING label), not as a bare code.
+    const board6 = boards.find((b) => b.board === 6)!;
+    await expect.poll(() => page.locator(`article[data-board-id="${board6.id}"] .result`).innerText()).toBe('−+ (White forfeits) (unconfirmed)');
+    expect(await page.locator('#pending li .pending-value').allInnerTexts()).toContain('−+ (White forfeits)');
 
     // A game with a result is over, though its clock was left running: nobody on move, no default-time countdown.
     await expect.poll(() => card1.locator('.side .absent:not([hidden])').count()).toBe(0);
@@ -139,6 +143,8 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     expect(await block.locator('.standing-round').innerText()).toBe('no round complete yet'); // round 1 not complete
     await page.locator('#pending li button[data-action="confirm"]').click();
     await expect.poll(() => block.locator('.standing-round').innerText()).toBe('after round 1');
+    // Ivanovo: appeals within 15 minutes after the round ends (docs/regulations.md); every result was in at 12:00.
+    await expect.poll(() => card1.locator('.result').innerText()).toBe('1-0 ✓ confirmed · appeal until 12:15 UTC');
     expect(asked.length).toBeGreaterThan(1);
     expect(asked.length).toBeLessThanOrEqual(1 + 8); // at most one per confirmation
     expect(new Set(asked)).toEqual(new Set([IVANOVO]));

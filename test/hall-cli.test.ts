@@ -163,7 +163,7 @@ describe('the hall\'s tournament and tables', () => {
     // Replays the results the players agree on (stream = table − 1, game by game at the
     // table) through the director's own knockout rules and the event's lot.
     const event = fixtureHall().events[0];
-    const lot = seededLot(event.knockout!.seed);
+    const lot = seededLot(event.knockout!.seed!);
     const play = (table: number, matchId: string, players: [number, number], firstWhite: number | null, firstGame: number) => {
       const done: FinishedGame[] = [];
       for (;;) {

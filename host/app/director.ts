@@ -7,6 +7,8 @@
 // on the same journal continues exactly where it stopped. Lots drawn for colours are
 // journaled as director actions so an appeal can check them.
 
+import { randomInt } from 'node:crypto';
+import { isRoundRobin, roundRobinRounds } from '../domain/berger.ts';
 import { category } from '../../protocol/time-control.ts';
 import { type Journal, type GameRow, type MatchRow } from '../store/journal.ts';
 import {
@@ -46,8 +48,28 @@ export type DirectorUpdate =
   | { type: 'decided'; match: MatchRow; step: KnockoutStep };
 
 export interface DirectorOptions {
-  /** The lot for an event (default: seeded with the event's knockout seed). */
+  /**
+   * The lot for an event. Default: a fresh cryptographic draw when the colours are due, journaled
+   * (action `draw-lot`) so that every later step and a restarted host read the same draw; an
+   * event with a `knockout.seed` (rehearsals and tests: the colours are then known in advance)
+   * draws from that seed instead.
+   */
   lot?: (event: TournamentEvent) => Lot;
+  /** The fresh draw: 0 gives White to the match's first player, 1 to the second (default `crypto.randomInt(2)`). */
+  draw?: () => 0 | 1;
+}
+
+/** What a journaled lot records (`draw-lot` action payload). */
+export interface LotDraw {
+  /** The knockout lot's label: `MATCH:classical` (game 1's colours) or `MATCH:armageddon`. */
+  label: string;
+  matchId: string;
+  stage: 'classical' | 'armageddon';
+  /** Starting rank of the player given White. */
+  whiteRank: number;
+  white: string;
+  /** `random` (crypto.randomInt at the host) or `arbiter` (the draw made in the hall, entered by the arbiter). */
+  source: 'random' | 'arbiter';
 }
 
 export function matchId(event: string, round: number, board: number): string {
@@ -59,10 +81,80 @@ export class Director {
     readonly journal: Journal,
     readonly hall: Hall,
     private readonly options: DirectorOptions = {},
-  ) {}
+  ) {
+    // The regulation's round robin (Ivanovo: 8 teams or fewer): every round from the FIDE Berger
+    // tables (C.05 Annex 1), for the exports and the standings as for openRound. Deterministic
+    // from the file, so a host restarted on its journal has the same rounds.
+    for (const event of hall.events) {
+      if (event.rounds.length === 0 && isRoundRobin(event)) event.rounds = roundRobinRounds(event);
+    }
+  }
 
-  private lot(event: TournamentEvent): Lot {
-    return this.options.lot?.(event) ?? seededLot(event.knockout?.seed ?? 1);
+  private lot(event: TournamentEvent, nowUtcMs: number | null): Lot {
+    if (this.options.lot) return this.options.lot(event);
+    if (event.knockout?.seed !== null && event.knockout?.seed !== undefined) return seededLot(event.knockout.seed);
+    return (label) => {
+      const drawn = this.lotDraw(event.id, label);
+      if (drawn) return this.lotValue(event, label, drawn.whiteRank);
+      // Due now, and not drawn yet: a fresh draw, journaled before anything uses it.
+      const [matchIdOf, stage] = splitLabel(label);
+      if (nowUtcMs === null) throw new DirectorError(`lot "${label}" is not drawn yet: it is drawn when the director opens the game`);
+      const players = this.matchPlayersById(event, matchIdOf);
+      const index = this.options.draw?.() ?? (randomInt(2) as 0 | 1);
+      const whiteRank = players[index];
+      this.journalLot(event, { label, matchId: matchIdOf, stage, whiteRank, white: playerByRank(event, whiteRank).name, source: 'random' }, DIRECTOR, nowUtcMs);
+      return this.lotValue(event, label, whiteRank);
+    };
+  }
+
+  /** The lot's number for a drawn White: below ½ gives White to the match's first player (knockout.ts drawWhite). */
+  private lotValue(event: TournamentEvent, label: string, whiteRank: number): number {
+    const players = this.matchPlayersById(event, splitLabel(label)[0]);
+    return whiteRank === players[0] ? 0.25 : 0.75;
+  }
+
+  private matchPlayersById(event: TournamentEvent, id: string): [number, number] {
+    const m = /^(.*)\/r(\d+)\/b(\d+)$/.exec(id);
+    if (!m) throw new DirectorError(`lot for "${id}": not a mini-match id`);
+    return this.spec(event, Number(m[2]), Number(m[3])).players;
+  }
+
+  /** The journaled draw of a lot, if it was drawn. */
+  lotDraw(eventId: string, label: string): LotDraw | null {
+    for (const a of this.journal.arbiterActions()) {
+      if (a.action !== 'draw-lot' || a.outcome !== 'applied' || a.event !== eventId) continue;
+      const p = a.payload as LotDraw | null;
+      if (p && p.label === label) return p;
+    }
+    return null;
+  }
+
+  private journalLot(event: TournamentEvent, draw: LotDraw, arbiter: string, nowUtcMs: number): void {
+    const m = /\/r(\d+)\/b(\d+)$/.exec(draw.matchId)!;
+    this.journal.recordArbiterAction({
+      utcMs: nowUtcMs, arbiter, action: 'draw-lot', event: event.id, round: Number(m[1]), board: Number(m[2]),
+      payload: draw, outcome: 'applied',
+    });
+  }
+
+  /**
+   * The arbiter enters the lot drawn in the hall (the players draw the colours) for game 1 of a
+   * mini-match (`classical`, when the file fixes no colours) or its armageddon, before the
+   * director needs it; a lot already drawn is not drawn again (refused, naming who drew it).
+   */
+  enterLot(eventId: string, round: number, board: number, stage: 'classical' | 'armageddon', whiteRank: number, arbiter: string, nowUtcMs: number): LotDraw {
+    const event = findEvent(this.hall, eventId);
+    return this.journal.transaction(() => {
+      const spec = this.spec(event, round, board);
+      if (stage === 'classical' && spec.firstWhite !== null) throw new DirectorError(`match ${spec.matchId}: the tournament file fixes game 1's colours; nothing to draw`);
+      if (!spec.players.includes(whiteRank)) throw new DirectorError(`match ${spec.matchId}: player ${whiteRank} does not play in it (players ${spec.players.join(' and ')})`);
+      const label = `${spec.matchId}:${stage}`;
+      const before = this.lotDraw(event.id, label);
+      if (before) throw new DirectorError(`match ${spec.matchId}: the ${stage} colours were already drawn (${before.source === 'arbiter' ? 'entered by an arbiter' : 'drawn by the host'}: ${before.white} has White)`);
+      const draw: LotDraw = { label, matchId: spec.matchId, stage, whiteRank, white: playerByRank(event, whiteRank).name, source: 'arbiter' };
+      this.journalLot(event, draw, arbiter, nowUtcMs);
+      return draw;
+    });
   }
 
   /**
@@ -80,7 +172,7 @@ export class Director {
           const spec = this.spec(event, round, k.board);
           const existing = this.journal.gamesByMatch(spec.matchId);
           if (existing.length) return existing[existing.length - 1];
-          const step = knockoutStep(spec, [], this.lot(event));
+          const step = knockoutStep(spec, [], this.lot(event, nowUtcMs));
           this.journal.saveMatch({
             matchId: spec.matchId, event: event.id, round, board: k.board,
             playerA: playerByRank(event, spec.players[0]).name, playerB: playerByRank(event, spec.players[1]).name,
@@ -123,7 +215,7 @@ export class Director {
     const event = findEvent(this.hall, game.event);
     return this.journal.transaction(() => {
       const spec = this.spec(event, game.round, game.board);
-      const step = this.step(spec, event);
+      const step = this.step(spec, event, nowUtcMs);
       if (step.status === 'decided') {
         const names = (rank: number) => playerByRank(event, rank).name;
         const match: MatchRow = {
@@ -145,7 +237,8 @@ export class Director {
   /** Where a knockout mini-match stands, from its confirmed games in the journal. */
   knockoutState(eventId: string, round: number, board: number, nowUtcMs: number): { step: KnockoutStep; breakRemainingMs: number } {
     const event = findEvent(this.hall, eventId);
-    const step = this.step(this.spec(event, round, board), event);
+    // A read: it never draws a lot (a lot is drawn when the director opens the game that needs it).
+    const step = this.step(this.spec(event, round, board), event, null);
     return { step, breakRemainingMs: breakRemainingMs(step, nowUtcMs) };
   }
 
@@ -194,7 +287,7 @@ export class Director {
         `cannot pair match ${forMatch}: ${describeEntrant(e)} (match ${refId}) is ${row ? 'not decided yet' : 'not opened yet'}`,
       );
     }
-    const step = this.step(this.spec(event, ref.round, ref.board), event);
+    const step = this.step(this.spec(event, ref.round, ref.board), event, null);
     const rank = step.status === 'decided' ? ('winnerOf' in e ? step.winner : step.loser) : null;
     const name = 'winnerOf' in e ? row.winner : row.loser;
     // The match row and the confirmed games must tell the same story (a result corrected after
@@ -208,7 +301,8 @@ export class Director {
     return rank;
   }
 
-  private step(spec: KnockoutSpec, event: TournamentEvent): KnockoutStep {
+  /** `nowUtcMs`: when a lot that is due may be drawn and journaled; null where none can be due (a decided match). */
+  private step(spec: KnockoutSpec, event: TournamentEvent, nowUtcMs: number | null): KnockoutStep {
     const finished: FinishedGame[] = [];
     for (const g of this.journal.gamesByMatch(spec.matchId)) {
       if (g.result === null || g.confirmedBy === null) break; // only confirmed results move a match on
@@ -217,7 +311,7 @@ export class Director {
         result: g.result, endedUtcMs: g.endedUtcMs ?? g.reportedUtcMs!,
       });
     }
-    return knockoutStep(spec, finished, this.lot(event));
+    return knockoutStep(spec, finished, this.lot(event, nowUtcMs));
   }
 
   private createNextGame(
@@ -230,7 +324,10 @@ export class Director {
     if (next.colorsByLot) {
       this.journal.recordArbiterAction({
         utcMs: nowUtcMs, arbiter: DIRECTOR, action: 'draw-colours', event: event.id, round, board,
-        payload: { matchId: spec.matchId, gameNo: next.gameNo, stage: next.stage, white: white.name, seed: event.knockout?.seed ?? null },
+        payload: {
+          matchId: spec.matchId, gameNo: next.gameNo, stage: next.stage, white: white.name, seed: event.knockout?.seed ?? null,
+          source: this.lotDraw(event.id, `${spec.matchId}:${next.stage === 'armageddon' ? 'armageddon' : 'classical'}`)?.source ?? (this.options.lot ? 'injected' : 'seed'),
+        },
         outcome: 'applied',
       });
     }
@@ -240,4 +337,12 @@ export class Director {
       timeControl: next.timeControl, clockId, earliestStartUtcMs: next.earliestStartUtcMs, createdUtcMs: nowUtcMs,
     });
   }
+}
+
+/** `MATCH:stage` → [MATCH, stage]; the match id holds slashes, never a colon after the event id's. */
+function splitLabel(label: string): [string, 'classical' | 'armageddon'] {
+  const i = label.lastIndexOf(':');
+  const stage = label.slice(i + 1);
+  if (stage !== 'classical' && stage !== 'armageddon') throw new DirectorError(`lot "${label}": unknown stage`);
+  return [label.slice(0, i), stage];
 }

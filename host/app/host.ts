@@ -33,6 +33,8 @@ import type {
   JournalRange,
   JournalRangeQuery,
   HostState,
+  LotOutcome,
+  LotStage,
   MatchView,
   ResultView,
   RoundStartOutcome,
@@ -537,6 +539,23 @@ export class Host implements HostState, CommandSink {
    * the round the event plays now), then starts each board's clock through `execute`, which
    * journals every board's start (or refusal) with the arbiter.
    */
+  /** The arbiter enters the colours drawn in the hall (Director.enterLot); 404 for no such match, 409 once drawn. */
+  async enterLot(eventId: string, round: number, board: number, stage: LotStage, whiteRank: number, actor: Actor): Promise<LotOutcome> {
+    const event = this.hall.events.find((e) => e.id === eventId);
+    if (!event) return { ok: false, status: 404, reason: `no event "${eventId}" in the tournament (events: ${this.hall.events.map((e) => e.id).join(', ')})` };
+    if (event.kind !== 'knockout' || !event.rounds.some((r) => r.number === round && r.knockout.some((k) => k.board === board))) {
+      return { ok: false, status: 404, reason: `event "${eventId}" has no knockout mini-match in round ${round} on board ${board}` };
+    }
+    const now = this.clock.nowUtcMs();
+    try {
+      const draw = this.director.enterLot(eventId, round, board, stage, whiteRank, actor.arbiter, now);
+      return { ok: true, lot: { stage: draw.stage, white: draw.white, whiteRank: draw.whiteRank, source: draw.source, by: actor.arbiter, atUtcMs: now } };
+    } catch (err) {
+      if (err instanceof DirectorError) return { ok: false, status: 409, reason: err.message };
+      throw err;
+    }
+  }
+
   async startRound(eventId: string, round: number, actor: Actor): Promise<RoundStartOutcome> {
     const event = this.hall.events.find((e) => e.id === eventId);
     if (!event) return { ok: false, status: 404, reason: `no event "${eventId}" in the tournament (events: ${this.hall.events.map((e) => e.id).join(', ')})` };
@@ -598,9 +617,9 @@ export class Host implements HostState, CommandSink {
     }
   }
 
-  /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn). */
+  /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn); a double forfeit has no form (''). */
   private clockFormOf(result: string): string {
-    return isGameResult(result) ? RESULT_MEANING[result].pgn : result;
+    return isGameResult(result) ? (RESULT_MEANING[result].pgn ?? '') : result;
   }
 
   private currentGameOf(boardId: string): GameRow | null {

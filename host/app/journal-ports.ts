@@ -15,6 +15,7 @@
 // corrected), the retained MQTT state with it (drafted in the result's own transaction), no
 // clock command reaches the game any more, and a clock's result that differs from the recorded
 // one waits for the arbiter beside it (`pendingResults`), never only in a log.
+import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
 import { createHash } from 'node:crypto';
 import { JournalError, type Journal } from '../store/journal.ts';
 import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult, ResultReportRow } from '../store/types.ts';
@@ -38,6 +39,7 @@ import type {
   HostState,
   LiveClockState,
   MatchScoreView,
+  LotView,
   MatchView,
   ReportedResultView,
   ResultView,
@@ -96,11 +98,25 @@ export class JournalPorts implements HostState, CommandSink {
   private readonly pageStmt;
   private readonly headStmt;
 
+  /** The events' appeal windows (tournament file `appeal`). */
+  private readonly appeals = new Map<string, AppealRule>();
+
+  /** The appeal deadline of a game's confirmed result (null: not running yet), or undefined where the event states no window. */
+  private appealUntil(game: GameRow): number | null | undefined {
+    const rule = this.appeals.get(game.event);
+    if (!rule) return undefined;
+    if (game.confirmedUtcMs === null) return null;
+    return appealDeadline(rule, game, rule.from === 'round-end' ? this.journal.gamesByRound(game.event, game.round) : []);
+  }
+
   constructor(opts: JournalPortsOptions) {
     this.journal = opts.journal;
     this.nowUtcMs = opts.nowUtcMs;
     this.commander = opts.commander;
-    for (const e of opts.hall?.events ?? []) this.eventNames.set(e.id, e.name);
+    for (const e of opts.hall?.events ?? []) {
+      this.eventNames.set(e.id, e.name);
+      if (e.appeal) this.appeals.set(e.id, e.appeal);
+    }
     // Filtered paging by row id over the (event, round, board, id) index.
     this.pageStmt = this.journal.db.prepare(`
       SELECT id FROM clock_events
@@ -204,6 +220,7 @@ export class JournalPorts implements HostState, CommandSink {
       live: this.boardLive(game),
       result: game.result,
       resultConfirmed: game.confirmedBy !== null,
+      ...this.appealFields(game),
       startsAtUtcMs: game.earliestStartUtcMs,
       game: { no: game.gameNo, kind: game.kind, matchId: game.matchId },
       defaultTimeMs: game.timeControlValue.defaultTimeMs,
@@ -305,7 +322,14 @@ export class JournalPorts implements HostState, CommandSink {
   }
 
   matches(): readonly MatchView[] {
-    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m })));
+    // The lots drawn for each match's colours (director.ts `draw-lot`): shown with the match.
+    const lots = new Map<string, LotView[]>();
+    for (const a of this.journal.arbiterActions()) {
+      if (a.action !== 'draw-lot' || a.outcome !== 'applied') continue;
+      const p = a.payload as { matchId: string; stage: LotView['stage']; white: string; whiteRank: number; source: LotView['source'] };
+      lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage: p.stage, white: p.white, whiteRank: p.whiteRank, source: p.source, by: a.arbiter, atUtcMs: a.utcMs }]);
+    }
+    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })));
   }
 
   /**
@@ -424,7 +448,18 @@ export class JournalPorts implements HostState, CommandSink {
    * no longer exists. (A game the knockout already went on from is not the board's current
    * game any more, so a board's PUT cannot reach it.)
    */
+  private appealFields(game: GameRow): { appealUntilUtcMs?: number | null; resultFinal?: boolean } {
+    const until = this.appealUntil(game);
+    if (until === undefined) return {};
+    return { appealUntilUtcMs: until, resultFinal: until !== null && this.nowUtcMs() >= until };
+  }
+
   private correctionRefusal(game: GameRow, where: string): string | null {
+    const until = this.appealUntil(game);
+    if (until !== undefined && until !== null && this.nowUtcMs() >= until) {
+      const rule = this.appeals.get(game.event)!;
+      return `${where}: the result ${game.result} is final: the appeal time (${rule.minutes} minutes after the ${rule.from === 'result' ? "arbiter's decision" : 'round'}) ended at ${new Date(until).toISOString()} (docs/regulations.md)`;
+    }
     if (game.matchId === null) return null;
     const match = this.journal.getMatch(game.matchId);
     if (match?.status === 'decided') {

@@ -142,6 +142,14 @@ export interface BoardView {
   /** The result once known: one of the vocabulary's GAME_RESULTS (rules/vocabulary.ts), forfeits included. */
   readonly result: string | null;
   readonly resultConfirmed: boolean;
+  /**
+   * The regulation's appeal deadline of the confirmed result (UTC; tournament file `appeal`):
+   * absent where the event states none, null while it is not running yet (Ivanovo: until the
+   * round's last result is confirmed).
+   */
+  readonly appealUntilUtcMs?: number | null;
+  /** The appeal deadline has passed: the result is final and the host refuses to correct it. */
+  readonly resultFinal?: boolean;
   /** Earliest start of this game (e.g. after a knockout break): the dashboard counts down to it. */
   readonly startsAtUtcMs?: number | null;
   /** Which game of a multi-game pairing this is (knockout mini-match), and its kind. */
@@ -407,4 +415,28 @@ export interface CommandSink {
    * (host/app/round-start.ts); a host that knows the tournament adds the round checks.
    */
   startRound?(event: string, round: number, actor: Actor): Promise<RoundStartOutcome>;
+  /**
+   * The arbiter enters the colours drawn by lot in the hall for a knockout mini-match (game 1,
+   * `classical`, or the `armageddon`), before the host needs them; journaled as `draw-lot`.
+   * Optional: a host without a match director answers 501.
+   */
+  enterLot?(event: string, round: number, board: number, stage: LotStage, whiteRank: number, actor: Actor): Promise<LotOutcome>;
 }
+
+/** Which colours of a mini-match are drawn by lot (Slovenian final 2007 art. 3). */
+export type LotStage = 'classical' | 'armageddon';
+
+/** A lot drawn for a mini-match's colours, as `GET /api/matches` lists it. */
+export interface LotView {
+  readonly stage: LotStage;
+  /** The player given White, and her starting rank. */
+  readonly white: string;
+  readonly whiteRank: number;
+  /** `random`: drawn by the host (crypto.randomInt); `arbiter`: the draw made in the hall, entered. */
+  readonly source: 'random' | 'arbiter';
+  /** `director` or the arbiter who entered it. */
+  readonly by: string;
+  readonly atUtcMs: number;
+}
+
+export type LotOutcome = { ok: true; lot: LotView } | { ok: false; status: number; reason: string };

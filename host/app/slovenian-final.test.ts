@@ -13,6 +13,7 @@ import type { Hall } from '../domain/model.ts';
 import { eventTrf } from '../adapters/exports/trf-event.ts';
 import { col, parseTrf } from '../adapters/exports/trf-parser.ts';
 import { roundPgn } from '../adapters/exports/pgn.ts';
+import { readPgnWithBoth } from '../adapters/exports/pgn-readers.fixture.ts';
 import { parseClockText, parsePgnTags } from '../adapters/exports/pgn-tags.ts';
 import { replayLines } from '../adapters/exports/replay-log.ts';
 import { Director } from './director.ts';
@@ -148,12 +149,18 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     expect(rapid.players.find((p) => p.rank === 1)!.rounds.map((r) => `${r.colour}${r.code}`)).toEqual(['w1', 'b0']);
 
     // PGN of round 1: every game with its tags; the mini-match games are `1.1.g`.
-    const pgn = parsePgnTags(roundPgn(journal, hall, 'slo-w-2007', 1, { nowUtcMs: armEnd + 2 * MIN }));
+    const pgnText = roundPgn(journal, hall, 'slo-w-2007', 1, { nowUtcMs: armEnd + 2 * MIN });
+    const pgn = parsePgnTags(pgnText);
     const board1 = pgn.filter((x) => x.tags.Round.startsWith('1.1.'));
+    // The armageddon's unequal control: TimeControl `?`, each side's in its own tag (docs/exports.md).
     expect(board1.map((x) => [x.tags.Round, x.tags.Result, x.tags.TimeControl])).toEqual([
       ['1.1.1', '1/2-1/2', '40/5400+30:900+30'], ['1.1.2', '1/2-1/2', '40/5400+30:900+30'],
-      ['1.1.3', '1-0', '900+10'], ['1.1.4', '1-0', '900+10'], ['1.1.5', '1/2-1/2', 'W360-B300'],
+      ['1.1.3', '1-0', '900+10'], ['1.1.4', '1-0', '900+10'], ['1.1.5', '1/2-1/2', '?'],
     ]);
+    // The five games of the mini-match share Event, Site, round, board and players: lichess
+    // relays would merge them; each has a GameId of its own, which relays match first.
+    expect(board1.map((x) => x.tags.GameId)).toEqual([1, 2, 3, 4, 5].map((g) => `slo-w-2007:1.1.${g}`));
+    expect(readPgnWithBoth(pgnText).length).toBe(pgn.length);
     const last = board1[4].tags;
     expect(board1[4].order.slice(0, 7)).toEqual(['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result']); // PGN §8.1.1 order
     expect(last).toMatchObject({ Event: '17. državno prvenstvo članic - finale', Site: 'Ljubljana SLO', Date: '2007.08.17', White: arm.white, WhiteTimeControl: '360', BlackTimeControl: '300' });

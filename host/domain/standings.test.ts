@@ -18,7 +18,7 @@ interface MatchSpec {
 }
 
 /** A team event: team t's k-th player has starting rank (t-1)·boards + k; FIDE colours alternate by board. */
-function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[]) {
+function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[], opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number } = {}) {
   const rank = (team: number, k: number) => (team - 1) * boards + k + 1;
   const games: ScoredGame[] = [];
   const roundList: Round[] = rounds.map((r, i) => {
@@ -42,13 +42,13 @@ function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[
     return {
       number: i + 1, date: null, startUtcMs: null, knockout: [], teamMatches,
       boards: teamMatches.flatMap((m) => m.boards),
-      byes: r.bye === undefined ? [] : [{ player: null, team: r.bye, kind: 'H' as const }],
+      byes: r.bye === undefined ? [] : [{ player: null, team: r.bye, kind: opts.byeKind ?? 'H' }],
     };
   });
   const event: TournamentEvent = {
     id: 't', name: 'T', city: null, federation: null, startDate: null, endDate: null, chiefArbiter: null, deputyArbiters: [],
     kind: 'team', type: 'Team Swiss', timeControl: presetTimeControl('sudden-death-60'), timeControlPreset: 'sudden-death-60', rated: false,
-    hallFirstTable: 1, boardsPerTeam: boards, knockout: null, teamScoring: DEFAULT_TEAM_SCORING,
+    hallFirstTable: 1, boardsPerTeam: boards, plannedRounds: rounds.length, roundRobinUpTo: null, appeal: null, knockout: null, teamScoring: { ...DEFAULT_TEAM_SCORING, byePointsPerPlayer: opts.byePointsPerPlayer ?? DEFAULT_TEAM_SCORING.byePointsPerPlayer },
     teams: Array.from({ length: teams }, (_, t) => ({ id: t + 1, name: `T${t + 1}`, nickname: null, players: Array.from({ length: boards }, (_, k) => rank(t + 1, k)) })),
     players: Array.from({ length: teams * boards }, (_, i) => ({
       rank: i + 1, name: `P${i + 1}`, sex: null, title: null, rating: null, federation: null, fideId: null, birthDate: null, team: Math.floor(i / boards) + 1,
@@ -125,6 +125,26 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     ]);
     expect(row(s, 1).rounds[0]).toMatchObject({ forfeited: false, boardPoints: [1, 1] });
     expect(row(s, 2).rounds[0]).toMatchObject({ forfeited: true, boardPoints: [0, 0] });
+  });
+
+  it('a team bye scores the regulation\'s points (Ivanovo: 1 match point, ½ per player), whatever its TRF code: U or F no longer gives 1 per player', () => {
+    // Five teams, four boards. R1: 1-2 2½:1½, 3-4 3:1, team 5 bye.   R2: 5-1 2:2, 2-3 2:2, team 4 bye.
+    // Board points with the regulation's ½ per player: 1 → 2½+2 = 4½, 3 → 3+2 = 5, 5 → 2+2 = 4, 4 → 1+2 = 3, 2 → 1½+2 = 3½.
+    // With 1 per player (what a U or F code used to give): 5 → 4+2 = 6 and 4 → 1+4 = 5, ahead of teams 1 and 3.
+    const rounds = [
+      { matches: [m(1, 2, '1', '=', '1', '0'), m(3, 4, '1', '1', '=', '=')], bye: 5 },
+      { matches: [m(5, 1, '=', '=', '=', '='), m(2, 3, '=', '=', '=', '=')], bye: 4 },
+    ];
+    const expected = [[3, 5, 1], [1, 4.5, 2], [5, 4, 3], [2, 3.5, 4], [4, 3, 5]];
+    for (const byeKind of ['H', 'U', 'F', 'Z'] as const) {
+      const s = tournament(5, 4, rounds, { byeKind });
+      expect(s.map((x) => [x.team, x.gamePoints, x.rank]), `bye code ${byeKind}`).toEqual(expected);
+      expect(row(s, 5).rounds[0]).toMatchObject({ opponent: null, matchPoints: 1, gamePoints: 2, boardPoints: [0.5, 0.5, 0.5, 0.5] });
+    }
+    // A regulation giving 1 per player (tournament file teamScoring.byePointsPerPlayer) gets it whatever the code.
+    const full = tournament(5, 4, rounds, { byeKind: 'H', byePointsPerPlayer: 1 });
+    expect(row(full, 5).gamePoints).toBe(6);
+    expect(row(full, 4).gamePoints).toBe(5);
   });
 
   it('board 1, then board 2, …; teams level on every criterion share the rank', () => {

@@ -203,7 +203,7 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
     for (const bye of round.byes) {
       if (bye.team === null) continue;
       const team = event.teams.find((t) => t.id === bye.team)!;
-      // Ivanovo: the team without an opponent gets 1 match point; its players' ½ points are in their records.
+      // Ivanovo: the team without an opponent gets 1 match point; its players' ½ points are in their records (eventByes).
       const byBoard = team.players.map((p) => CODE_POINTS[records.get(p)![round.number - 1].code]);
       const gp = byBoard.reduce((sum, x) => sum + x, 0);
       perTeam.get(team.id)!.push({ round: round.number, opponent: null, colour: null, gamePoints: gp, matchPoints: s.byeMatchPoints, forfeited: false, boardPoints: byBoard });
@@ -254,15 +254,26 @@ function rankTeams(perTeam: ReadonlyMap<number, TeamRound[]>, boards: number): T
   });
 }
 
-/** The byes of an event's rounds as per-player byes (a team bye gives each of its players the bye code). */
+/** The TRF16 bye code whose default points (TRF-2026 tag 162 defaults) are `points` per player: Z 0, H ½, F 1. */
+export const BYE_CODE_FOR_POINTS: Readonly<Record<number, ByeKind>> = { 0: 'Z', 0.5: 'H', 1: 'F' };
+
+/**
+ * The byes of an event's rounds as per-player byes. A team bye scores what the regulation gives
+ * each of the team's players (`teamScoring.byePointsPerPlayer`; Ivanovo: ½), whatever bye code
+ * the file or the pairing program wrote for it: the players get the code worth those points (H for
+ * ½), so the standings, the board points (Ivanovo's first criterion) and the TRF agree. A U or F
+ * code would otherwise give each player 1 point, 4 per team.
+ */
 export function eventByes(event: TournamentEvent, rounds: number): ScoredBye[] {
   const out: ScoredBye[] = [];
+  const teamByeCode = BYE_CODE_FOR_POINTS[event.teamScoring.byePointsPerPlayer];
   for (const round of event.rounds.slice(0, rounds)) {
     for (const bye of round.byes) {
       if (bye.player !== null) out.push({ round: round.number, player: bye.player, kind: bye.kind });
       else {
+        if (teamByeCode === undefined) throw new StandingsError(`event "${event.id}": a team bye worth ${event.teamScoring.byePointsPerPlayer} per player has no TRF bye code (Z 0, H 0.5, F 1)`);
         const team = event.teams.find((t) => t.id === bye.team)!;
-        for (const p of team.players) out.push({ round: round.number, player: p, kind: bye.kind });
+        for (const p of team.players) out.push({ round: round.number, player: p, kind: teamByeCode });
       }
     }
   }

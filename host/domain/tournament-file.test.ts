@@ -122,6 +122,26 @@ describe('tournament file', () => {
     expect(r1.teamMatches[0].boards[1]).toEqual({ board: 2, white: 6, black: 2 }); // team 2 has White on board 2
     expect(r1.byes).toEqual([{ player: null, team: 5, kind: 'H' }]);
     expect(ev.players.find((p) => p.rank === 17)?.team).toBe(5);
+    // A Swiss of 7 rounds (docs/regulations.md): the planned total, whatever pairings the file holds yet.
+    expect([ev.plannedRounds, ev.rounds.length]).toEqual([7, 2]);
+  });
+
+  it('teamScoring.byePointsPerPlayer: 0, 0.5 or 1, the points of a TRF bye code (each player of a team bye gets the code worth the regulation\'s points)', () => {
+    const v = minimal() as any;
+    v.events[0].teamScoring = { byePointsPerPlayer: 0.25 };
+    expect(issuesOf(v)).toContain('events[0].teamScoring.byePointsPerPlayer: must be 0, 0.5 or 1 (the points of the TRF bye codes Z, H, F), got 0.25');
+    v.events[0].teamScoring = { byePointsPerPlayer: 1 };
+    expect(parseTournament(v).events[0].teamScoring.byePointsPerPlayer).toBe(1);
+  });
+
+  it('plannedRounds (TRF tag 142 / XXR): defaults to the rounds listed, and may not be fewer', () => {
+    expect(parseTournament(minimal()).events[0].plannedRounds).toBe(1);
+    const v = minimal() as any;
+    v.events[0].plannedRounds = 0;
+    expect(issuesOf(v)).toContain('events[0].plannedRounds: must be a whole number from 1 to 999, got 0');
+    v.events[0].rounds.push({ number: 2, boards: [{ board: 1, white: 2, black: 3 }] }, { number: 3, boards: [] });
+    v.events[0].plannedRounds = 2;
+    expect(issuesOf(v)).toContain('events[0].plannedRounds: 2 is fewer than the 3 rounds listed in "rounds"');
   });
 
   it('names the path of a missing field: events[0].rounds[0].boards[0].white: missing', () => {
@@ -146,6 +166,30 @@ describe('tournament file', () => {
         'events[0].timeControl: unknown preset "40/5400+30:abc"; use an object for other controls',
       ]),
     );
+  });
+
+  it('refuses names with a control character, naming the field path (PGN standard §7: printing characters only; a newline would split a PGN tag line or a TRF record)', () => {
+    const v = minimal() as any;
+    v.events[0].players[1].name = 'B,\nB';
+    v.events[0].name = 'Open\t2018';
+    v.events[0].deputyArbiters = ['Ana\u0085Srebrnič'];
+    v.hall = { site: 'Ljubljana\rSLO' };
+    const issues = issuesOf(v);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        'events[0].players[1].name: "B,\\nB" holds the control character U+000A at position 3; names and texts must be printable (PGN standard §7, TRF16 one record per line)',
+        expect.stringMatching(/^events\[0\]\.name: "Open\\t2018" holds the control character U\+0009 at position 5;/),
+        expect.stringMatching(/^events\[0\]\.deputyArbiters\[0\]: .* U\+0085 at position 4;/),
+        expect.stringMatching(/^hall\.site: .* U\+000D at position 10;/),
+      ]),
+    );
+    // The refused player is not read, so the board that pairs it is reported too.
+    expect(issues).toContain('events[0].rounds[0].boards[0].black: no player with starting rank 2');
+    expect(issues).toHaveLength(5);
+    // Printable names, accents and Cyrillic included, pass.
+    const ok = minimal() as any;
+    ok.events[0].players[1].name = 'Рожич, Vesna';
+    expect(() => parseTournament(ok)).not.toThrow();
   });
 
   it('refuses a player paired twice in a round, and a bye for a paired player', () => {
@@ -189,13 +233,49 @@ describe('tournament file', () => {
     ]);
   });
 
+  it('reads JSON with comments, and names each problem by line:column and field path; bad JSON by line:column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tour-'));
+    try {
+      const text = [
+        '{',
+        '  // The hall: one open, three players.',
+        '  "events": [{',
+        '    "id": "e1", "name": "Open", "kind": "individual", "timeControl": "classical", /* preset */',
+        '    "players": [',
+        '      { "rank": 1, "name": "A, A" },',
+        '      { "rank": 2 },',
+        '      { "rank": 3, "name": "C, C", "federation": "Slovenia" }',
+        '    ]',
+        '  }]',
+        '}',
+      ].join('\n');
+      writeFileSync(join(dir, 'hall.json'), text);
+      let issues: string[] = [];
+      try {
+        loadTournamentFile(join(dir, 'hall.json'));
+      } catch (err) {
+        if (err instanceof TournamentFileError) issues = err.issues;
+      }
+      expect(issues).toEqual([
+        'line 7:7 events[0].players[1].name: missing', // the missing field: at its object
+        'line 8:36 events[0].players[2].federation: must be a 3-letter FIDE code, got "Slovenia"', // at the key
+      ]);
+      writeFileSync(join(dir, 'good.json'), text.replace('{ "rank": 2 }', '{ "rank": 2, "name": "B, B" }').replace('"Slovenia"', '"SLO"'));
+      expect(loadTournamentFile(join(dir, 'good.json')).events[0].players.map((p) => p.name)).toEqual(['A, A', 'B, B', 'C, C']);
+      writeFileSync(join(dir, 'comma.json'), '{\n  "events": [],\n}\n');
+      expect(() => loadTournamentFile(join(dir, 'comma.json'))).toThrow(/line 3:1: not valid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses YAML with a message saying a dependency is needed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tour-'));
     try {
       writeFileSync(join(dir, 'hall.yaml'), 'events: []\n');
       expect(() => loadTournamentFile(join(dir, 'hall.yaml'))).toThrow(/YAML is not supported: no YAML parser is installed/);
       writeFileSync(join(dir, 'bad.json'), '{"events": [}');
-      expect(() => loadTournamentFile(join(dir, 'bad.json'))).toThrow(/bad\.json: 1 problem\(s\)[\s\S]*not valid JSON/);
+      expect(() => loadTournamentFile(join(dir, 'bad.json'))).toThrow(/bad\.json: \d problem\(s\)[\s\S]*line 1:13: not valid JSON: ValueExpected/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,10 +3,12 @@
 // `events[0].rounds[2].boards[1].white: missing`, and all problems are reported at once
 // so an organiser fixes the file in one pass.
 //
-// YAML is not read: no YAML parser is installed and the project adds no dependency for
-// it. A `.yaml`/`.yml` file is refused with a message saying so.
+// The file is JSON with comments (JSONC); problems carry line:column. YAML is not read: no YAML
+// parser is installed and the project adds no dependency for it. A `.yaml`/`.yml` file is
+// refused with a message saying so.
 
 import { readFileSync } from 'node:fs';
+import * as jsonc from 'jsonc-parser';
 import { extname } from 'node:path';
 import {
   isPresetName,
@@ -17,6 +19,7 @@ import {
   type TimeControl,
 } from '../../protocol/time-control.ts';
 import {
+  controlCharacterIn,
   DEFAULT_KNOCKOUT_RULES,
   DEFAULT_TEAM_SCORING,
   type BoardPairing,
@@ -35,6 +38,9 @@ import {
   type TeamMatch,
   type TournamentEvent,
 } from './model.ts';
+import { BYE_CODE_FOR_POINTS } from './standings.ts';
+import type { AppealRule } from './appeal.ts';
+import { bergerRoundCount, isRoundRobin, roundRobinRounds } from './berger.ts';
 
 export class TournamentFileError extends Error {
   constructor(
@@ -75,7 +81,13 @@ class Checker {
     const v = o[key];
     if (v === undefined || v === null) return optional ? undefined : this.problem(`${path}.${key}`, 'missing');
     if (typeof v !== 'string' || v.trim() === '') return this.problem(`${path}.${key}`, `must be a non-empty string, got ${show(v)}`);
-    return v;
+    return this.printable(v, `${path}.${key}`);
+  }
+
+  /** Names and texts end up in PGN tags and TRF lines: a control character (a newline) would break them. */
+  printable(v: string, path: string): string | undefined {
+    const bad = controlCharacterIn(v);
+    return bad ? this.problem(path, `${show(v)} holds ${bad}; names and texts must be printable (PGN standard §7, TRF16 one record per line)`) : v;
   }
 
   int(o: Obj, key: string, path: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number | undefined {
@@ -118,7 +130,11 @@ function show(v: unknown): string {
 const KINDS: readonly EventKind[] = ['individual', 'knockout', 'team'];
 const BYE_KINDS: readonly ByeKind[] = ['H', 'F', 'U', 'Z'];
 
-/** Reads a tournament file. JSON only; TRF pairings through `importTrf` (trf-import.ts). */
+/**
+ * Reads a tournament file: JSON, with line (`//`) and block comments allowed (JSONC, read by
+ * jsonc-parser). Every problem names its line:column in the file and its field path, e.g.
+ * `line 12:9 events[0].players[1].name: missing`. TRF pairings come through `importTrf` (trf-import.ts).
+ */
 export function loadTournamentFile(file: string): Hall {
   const ext = extname(file).toLowerCase();
   if (ext === '.yaml' || ext === '.yml') {
@@ -127,19 +143,44 @@ export function loadTournamentFile(file: string): Hall {
       file,
     );
   }
-  const textContent = readFileSync(file, 'utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(textContent);
-  } catch (err) {
-    throw new TournamentFileError([`not valid JSON: ${(err as Error).message}`], file);
+  return parseTournamentText(readFileSync(file, 'utf8'), file);
+}
+
+/** `parseTournament` over the text of a file (JSON with comments), problems located by line:column. */
+export function parseTournamentText(text: string, file?: string): Hall {
+  const errors: jsonc.ParseError[] = [];
+  const tree = jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: false });
+  if (errors.length) {
+    throw new TournamentFileError(errors.map((e) => `line ${lineColumn(text, e.offset)}: not valid JSON: ${jsonc.printParseErrorCode(e.error)}`), file);
   }
   try {
-    return parseTournament(value);
+    return parseTournament(tree === undefined ? undefined : jsonc.getNodeValue(tree));
   } catch (err) {
-    if (err instanceof TournamentFileError) throw new TournamentFileError(err.issues, file);
+    if (err instanceof TournamentFileError) throw new TournamentFileError(err.issues.map((issue) => locate(issue, text, tree)), file);
     throw err;
   }
+}
+
+/** 1-based `line:column` of a character offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `${line}:${offset - before.lastIndexOf('\n')}`;
+}
+
+/** An issue `PATH: message` prefixed with the line:column of PATH's field (or of its nearest parent in the file). */
+function locate(issue: string, text: string, tree: jsonc.Node | undefined): string {
+  const m = /^([^\s:]+): /.exec(issue);
+  if (!m || tree === undefined) return issue;
+  const segments: (string | number)[] = m[1] === '(file)' ? [] : (m[1].match(/[^.[\]]+|\[\d+\]/g) ?? []).map((t) => (t.startsWith('[') ? Number(t.slice(1, -1)) : t));
+  for (let n = segments.length; n >= 0; n--) {
+    const node = jsonc.findNodeAtLocation(tree, segments.slice(0, n));
+    if (!node) continue;
+    // A property's value: point at its key, where the organiser reads it.
+    const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
+    return `line ${lineColumn(text, at)} ${issue}`;
+  }
+  return issue;
 }
 
 /** Checks a parsed JSON value and builds the model; throws TournamentFileError listing every problem. */
@@ -172,7 +213,7 @@ export function parseTournament(value: unknown): Hall {
 
 const EVENT_KEYS = [
   'id', 'name', 'city', 'federation', 'startDate', 'endDate', 'chiefArbiter', 'deputyArbiters', 'kind', 'type',
-  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'knockout', 'teamScoring',
+  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'plannedRounds', 'roundRobinUpTo', 'appeal', 'knockout', 'teamScoring',
 ] as const;
 
 function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | undefined {
@@ -190,7 +231,7 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
   }
   const tc = parseEventTimeControl(c, o.timeControl, `${path}.timeControl`);
   const deputies = (c.array(o.deputyArbiters, `${path}.deputyArbiters`, true) ?? []).filter((d, i) =>
-    typeof d === 'string' ? true : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
+    typeof d === 'string' ? c.printable(d, `${path}.deputyArbiters[${i}]`) !== undefined : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
   ) as string[];
   const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' ? 4 : null);
   if (o.rated !== undefined && typeof o.rated !== 'boolean') c.problem(`${path}.rated`, `must be true or false, got ${show(o.rated)}`);
@@ -228,7 +269,10 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
       for (const key of Object.keys(DEFAULT_TEAM_SCORING) as (keyof typeof DEFAULT_TEAM_SCORING)[]) {
         if (s[key] === undefined) continue;
         if (typeof s[key] !== 'number' || (s[key] as number) < 0) c.problem(`${path}.teamScoring.${key}`, `must be a number ≥ 0`);
-        else teamScoring[key] = s[key] as number;
+        else if (key === 'byePointsPerPlayer' && BYE_CODE_FOR_POINTS[s[key] as number] === undefined) {
+          // Each player of a team bye gets the TRF bye code worth these points (TRF16 defaults).
+          c.problem(`${path}.teamScoring.byePointsPerPlayer`, `must be 0, 0.5 or 1 (the points of the TRF bye codes Z, H, F), got ${show(s[key])}`);
+        } else teamScoring[key] = s[key] as number;
       }
     }
   }
@@ -246,7 +290,32 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     if (r.number !== i + 1) c.problem(`${path}.rounds[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${r.number}`);
   });
   if (kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds.length, roundPaths);
+  // A round robin by the Berger tables when the field is small enough (Ivanovo: 8 teams or fewer).
+  const roundRobinUpTo = c.int(o, 'roundRobinUpTo', path, { optional: true, min: 2, max: 999 }) ?? null;
+  if (roundRobinUpTo !== null && kind === 'knockout') c.problem(`${path}.roundRobinUpTo`, 'not for "kind": "knockout"');
+  const field = kind === 'team' ? teams.length : players.length;
+  const roundRobin = roundRobinUpTo !== null && kind !== 'knockout' && field <= roundRobinUpTo;
+  if (roundRobin && rawRounds.length) {
+    c.problem(`${path}.rounds`, `${field} ${kind === 'team' ? 'teams' : 'players'} (roundRobinUpTo ${roundRobinUpTo}): the rounds are the FIDE Berger tables, generated by the director; leave "rounds" out`);
+  }
+  // TRF tag 142 / XXR: the planned total, which a pairing program checks the played rounds against.
+  const bergerRounds = roundRobin && field >= 2 ? bergerRoundCount(field) : null;
+  const plannedRounds = c.int(o, 'plannedRounds', path, { optional: true, min: 1, max: 999 }) ?? bergerRounds ?? rawRounds.length;
+  if (plannedRounds < rawRounds.length) c.problem(`${path}.plannedRounds`, `${plannedRounds} is fewer than the ${rawRounds.length} rounds listed in "rounds"`);
+  if (bergerRounds !== null && plannedRounds !== bergerRounds) c.problem(`${path}.plannedRounds`, `a round robin of ${field} has ${bergerRounds} rounds, not ${plannedRounds}`);
 
+  // The regulation's appeal window: { "minutes": 30, "from": "result" | "round-end" }.
+  let appeal: AppealRule | null = null;
+  if (o.appeal !== undefined) {
+    const a = c.object(o.appeal, `${path}.appeal`);
+    if (a) {
+      c.unknownKeys(a, ['minutes', 'from'], `${path}.appeal`);
+      const minutes = c.int(a, 'minutes', `${path}.appeal`, { min: 1, max: 7 * 24 * 60 });
+      const from = c.string(a, 'from', `${path}.appeal`);
+      if (from !== undefined && from !== 'result' && from !== 'round-end') c.problem(`${path}.appeal.from`, `must be "result" (from the arbiter's decision) or "round-end", got ${show(from)}`);
+      else if (minutes !== undefined && from !== undefined) appeal = { minutes, from };
+    }
+  }
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
     id,
@@ -267,6 +336,9 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     players,
     teams,
     rounds,
+    plannedRounds,
+    roundRobinUpTo,
+    appeal,
     knockout,
     teamScoring,
   };
@@ -644,7 +716,9 @@ function checkHall(c: Checker, events: TournamentEvent[]): void {
     ids.set(e.id, i);
   });
   const spans = events.map((e, i) => {
-    const maxBoard = Math.max(0, ...e.rounds.flatMap((r) => [...r.boards.map((b) => b.board), ...r.knockout.map((k) => k.board)]));
+    // A round robin's rounds are generated by the director; its tables are known already.
+    const rounds = e.rounds.length === 0 && isRoundRobin(e) ? roundRobinRounds(e) : e.rounds;
+    const maxBoard = Math.max(0, ...rounds.flatMap((r) => [...r.boards.map((b) => b.board), ...r.knockout.map((k) => k.board)]));
     return { i, id: e.id, from: e.hallFirstTable, to: e.hallFirstTable + maxBoard - 1 };
   });
   for (const a of spans) {

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseSideControl, presetTimeControl, timeControl } from '../../../protocol/time-control.ts';
 import { journals, playJournaled } from '../../clocks/journaled-clock.fixture.ts';
 import { Journal } from '../../store/journal.ts';
-import { clockText, formatPgnGame, liveClock, type PgnGame } from './pgn.ts';
+import { clockText, formatPgnGame, liveClock, pgnGameId, PgnWriteError, unplayedGame, type PgnGame } from './pgn.ts';
+import { readPgnWithBoth, timeControlFieldIsValid } from './pgn-readers.fixture.ts';
 import { parseClockText, parsePgnTags, PgnParseError } from './pgn-tags.ts';
 import { eventJson, gameJsonl, journalJsonl } from './jsonl.ts';
 import { replayLines, setupLine } from './replay-log.ts';
@@ -64,9 +65,53 @@ describe('PGN', () => {
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(79);
   });
 
-  it('armageddon: TimeControl `W360-B300` plus each side in §9.6.1 form', () => {
-    const [g] = parsePgnTags(formatPgnGame({ ...base, timeControl: presetTimeControl('armageddon') }));
-    expect(g.tags).toMatchObject({ TimeControl: 'W360-B300', WhiteTimeControl: '360', BlackTimeControl: '300' });
+  it('armageddon: TimeControl `?` (PGN §9.6.1: no single field gives unequal controls), each side\'s §9.6.1 field in WhiteTimeControl/BlackTimeControl (Cute Chess\'s tags)', () => {
+    const text = formatPgnGame({ ...base, timeControl: presetTimeControl('armageddon') });
+    const [g] = parsePgnTags(text);
+    expect(g.tags).toMatchObject({ TimeControl: '?', WhiteTimeControl: '360', BlackTimeControl: '300' });
+    expect(text).not.toContain('W360-B300');
+    const [read] = readPgnWithBoth(text); // pgn-parser checks TimeControl and each side's field
+    expect(read.tags).toMatchObject({ TimeControl: '?', WhiteTimeControl: '360', BlackTimeControl: '300' });
+    expect(timeControlFieldIsValid('W360-B300')).toBe(false); // what was written before: pgn-parser refuses it
+    // Equal controls keep the one TimeControl tag.
+    expect(parsePgnTags(formatPgnGame(base))[0].tags.WhiteTimeControl).toBeUndefined();
+  });
+
+  it('chessops and pgn-parser read every game: escaped strings, moves with [%clk], a forfeit counted as a win, GameId (PGN standard §7, §8.2.6, §9.6.1)', () => {
+    const moves = ['d4', 'Nf6', 'c4', 'e6', 'Nc3', 'Bb4'].map((san, i) => ({ san, clockMs: 5_400_000 - i * 61_500 }));
+    const text = [
+      formatPgnGame({ ...base, gameId: 'slo-w-2007:1.1.1', result: '1/2-1/2', moves, clock: { whiteMs: 5_000_000, blackMs: 5_100_000, running: null } }),
+      formatPgnGame({ ...base, round: '1.1.2', gameId: 'slo-w-2007:1.1.2', result: '+-', moves: moves.slice(0, 2), termination: 'rules infraction' }),
+      formatPgnGame({ ...base, round: '1.1.5', gameId: 'slo-w-2007:1.1.5', result: null, timeControl: presetTimeControl('armageddon'), clock: { whiteMs: 300_000, blackMs: 290_000, running: 'white' } }),
+    ].join('\n');
+    const games = readPgnWithBoth(text);
+    expect(games.map((g) => [g.tags.Round, g.tags.Result, g.tags.GameId])).toEqual([
+      ['1.1', '1/2-1/2', 'slo-w-2007:1.1.1'],
+      ['1.1.2', '1-0', 'slo-w-2007:1.1.2'],
+      ['1.1.5', '*', 'slo-w-2007:1.1.5'],
+    ]);
+    expect(games[0].tags.Event).toBe('Finale "A" \\ 2007');
+    expect(games[0].sans).toEqual(['d4', 'Nf6', 'c4', 'e6', 'Nc3', 'Bb4']);
+    // [%clk] rounded up to whole seconds: 5_338_500 ms is 1:28:59 (5339 s).
+    expect(games[0].clocks).toEqual(moves.map((m) => Math.ceil(m.clockMs / 1000)));
+  });
+
+  it('refuses to write a double forfeit as a game (no PGN result token, §8.2.6) and a name with a control character (§7)', () => {
+    expect(() => formatPgnGame({ ...base, result: '--' })).toThrow(PgnWriteError);
+    expect(() => formatPgnGame({ ...base, result: '--' })).toThrow(/result -- \(both sides lose by forfeit.*\) has no PGN result token/);
+    expect(() => formatPgnGame({ ...base, white: 'Rožič,\nVesna' })).toThrow(/PGN tag White: .* holds the control character U\+000A at position 7/);
+  });
+
+  it('unplayed games are left out: a confirmed forfeit with no press, a double forfeit even after presses; a forfeit after presses stays a game', () => {
+    const started = [{ type: 'started' }] as never[];
+    const pressed = [{ type: 'started' }, { type: 'moved' }] as never[];
+    expect(unplayedGame('-+', started)).toBe(true);
+    expect(unplayedGame('+-', [])).toBe(true);
+    expect(unplayedGame('--', pressed)).toBe(true);
+    expect(unplayedGame('+-', pressed)).toBe(false);
+    expect(unplayedGame('1-0', [])).toBe(false);
+    expect(unplayedGame(null, [])).toBe(false);
+    expect(pgnGameId('slo-w-2007', 1, 1, 3)).toBe('slo-w-2007:1.1.3');
   });
 
   it('tag parser: several games, and a clear error for a malformed tag', () => {

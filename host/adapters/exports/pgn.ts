@@ -1,7 +1,8 @@
 // PGN for the live broadcast, one game per board. Tags: the Seven Tag Roster (PGN standard
-// §8.1.1: Event, Site, Date, Round, White, Black, Result), then WhiteElo/BlackElo,
-// WhiteFideId/BlackFideId, WhiteTeam/BlackTeam, TimeControl (§9.6.1), Termination, and the
-// live clock tags broadcast relays read:
+// §8.1.1: Event, Site, Date, Round, White, Black, Result), then GameId, WhiteElo/BlackElo,
+// WhiteFideId/BlackFideId, WhiteTeam/BlackTeam, TimeControl (§9.6.1; `?` with
+// WhiteTimeControl/BlackTimeControl for unequal controls), Termination, and the live clock tags
+// broadcast relays read:
 //  - `WhiteClock` / `BlackClock`: each side's remaining time, h:mm:ss (lichess broadcast reads
 //    these tags; DGT LiveChess writes them);
 //  - `Clock`: the running clock, `W/h:mm:ss` or `B/h:mm:ss` (PGN supplement, "Clock" tag: only one
@@ -10,6 +11,10 @@
 // (liveClock): the running side's time with delays and the sandclock, never below 0; seconds
 // are rounded up as the clock's display does (rules/display-format.ts formatPgnClock).
 //
+// Only the four PGN results (§8.2.6) are written. A game that was not played (a forfeit with no
+// press on the clock, or a double forfeit) is not a game and is left out of the file
+// (docs/exports.md, "Forfeits in PGN").
+//
 // The clock does not know the moves. Movetext is the moves when the caller has them (from an
 // electronic board or the relay), each followed by `{[%clk h:mm:ss]}` from the matching press
 // (the mover's remaining time after the press); without moves the movetext is the result alone.
@@ -17,17 +22,26 @@
 import type { Side, TimeControl } from '../../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../../protocol/time-control.ts';
 import type { ClockEventRow, GameResult, GameRow, Journal } from '../../store/journal.ts';
-import { findEvent, type Hall } from '../../domain/model.ts';
+import { controlCharacterIn, findEvent, type Hall } from '../../domain/model.ts';
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
 import { rebuildGame } from '../../../rules/rebuild.ts';
-import { RESULT_MEANING } from '../../../rules/vocabulary.ts';
+import { RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
 
 /** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
 export const clockText = formatPgnClock;
 
-/** PGN string escaping (§7): backslash and double quote. */
-function quote(value: string): string {
+export class PgnWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PgnWriteError';
+  }
+}
+
+/** PGN string escaping (§7): backslash and double quote; a control character (a newline would split the tag line) is refused. */
+function quote(tag: string, value: string): string {
+  const bad = controlCharacterIn(value);
+  if (bad) throw new PgnWriteError(`PGN tag ${tag}: the value ${JSON.stringify(value)} holds ${bad} (PGN standard §7 allows printing characters only)`);
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
@@ -40,8 +54,10 @@ export interface PgnGame {
   round: string;
   white: string;
   black: string;
-  /** null while the game runs or the result is not yet confirmed → `*`. */
+  /** null while the game runs or the result is not yet confirmed → `*`. A double forfeit is refused: it is not a game. */
   result: GameResult | null;
+  /** The `GameId` tag: one game of the event, e.g. `slo-w-2007:1.1.3` (lichess relays match games by it). */
+  gameId?: string | null;
   timeControl: TimeControl;
   whiteElo?: number | null;
   blackElo?: number | null;
@@ -56,9 +72,12 @@ export interface PgnGame {
   comment?: string | null;
 }
 
-/** The Result tag from the vocabulary (rules/vocabulary.ts): a forfeit as the win it counts as, `0-0` for a double forfeit (docs/exports.md). */
-function pgnResult(r: GameResult | null): string {
-  return r === null ? '*' : RESULT_MEANING[r].pgn;
+/** The Result tag from the vocabulary (rules/vocabulary.ts): a forfeit as the win it counts as; a double forfeit is not a game. */
+function pgnResult(r: GameResult | null): PgnResultToken {
+  if (r === null) return '*';
+  const token = RESULT_MEANING[r].pgn;
+  if (token === null) throw new PgnWriteError(`result ${r} (${RESULT_MEANING[r].meaning}) has no PGN result token (PGN standard §8.2.6): the game is not written`);
+  return token;
 }
 
 export function formatPgnGame(g: PgnGame): string {
@@ -66,18 +85,19 @@ export function formatPgnGame(g: PgnGame): string {
     ['Event', g.event], ['Site', g.site], ['Date', g.date], ['Round', g.round],
     ['White', g.white], ['Black', g.black], ['Result', pgnResult(g.result)],
   ];
+  if (g.gameId) tags.push(['GameId', g.gameId]);
   if (g.whiteElo) tags.push(['WhiteElo', String(g.whiteElo)]);
   if (g.blackElo) tags.push(['BlackElo', String(g.blackElo)]);
   if (g.whiteFideId) tags.push(['WhiteFideId', String(g.whiteFideId)]);
   if (g.blackFideId) tags.push(['BlackFideId', String(g.blackFideId)]);
   if (g.whiteTeam) tags.push(['WhiteTeam', g.whiteTeam]);
   if (g.blackTeam) tags.push(['BlackTeam', g.blackTeam]);
-  const tc = formatTimeControl(g.timeControl);
-  tags.push(['TimeControl', tc]);
-  if (tc.startsWith('W')) {
-    // Unequal controls (armageddon) have no §9.6.1 form: give each side's as well.
-    tags.push(['WhiteTimeControl', formatSideControl(g.timeControl.white)], ['BlackTimeControl', formatSideControl(g.timeControl.black)]);
-  }
+  if (formatTimeControl(g.timeControl).startsWith('W')) {
+    // Unequal controls (armageddon) have no §9.6.1 form: TimeControl is the standard's "?"
+    // (§9.6.1: the control cannot be given in one field), each side's in a tag of its own
+    // (the names Cute Chess writes and reads; docs/exports.md).
+    tags.push(['TimeControl', '?'], ['WhiteTimeControl', formatSideControl(g.timeControl.white)], ['BlackTimeControl', formatSideControl(g.timeControl.black)]);
+  } else tags.push(['TimeControl', formatTimeControl(g.timeControl)]);
   if (g.termination) tags.push(['Termination', g.termination]);
   if (g.clock) {
     tags.push(['WhiteClock', clockText(g.clock.whiteMs)], ['BlackClock', clockText(g.clock.blackMs)]);
@@ -86,7 +106,7 @@ export function formatPgnGame(g: PgnGame): string {
       tags.push(['Clock', `${running === 'white' ? 'W' : 'B'}/${clockText(running === 'white' ? g.clock.whiteMs : g.clock.blackMs)}`]);
     }
   }
-  const head = tags.map(([k, v]) => `[${k} ${quote(v)}]`).join('\n');
+  const head = tags.map(([k, v]) => `[${k} ${quote(k, v)}]`).join('\n');
   const tokens: string[] = [];
   if (g.comment) tokens.push(`{${g.comment.replace(/}/g, ')')}}`);
   (g.moves ?? []).forEach((m, i) => {
@@ -150,18 +170,35 @@ export interface RoundPgnOptions {
 }
 
 /**
+ * A game that was not played, which PGN does not record: a confirmed double forfeit (no PGN
+ * result says "both lost"), or a confirmed forfeit with no press on the clock (FIDE Laws 6.7.1
+ * lateness; FIDE rating regulations do not rate it, and TRF16 writes it `+`/`-`).
+ */
+export function unplayedGame(result: GameResult | null, events: readonly ClockEventRow[]): boolean {
+  if (result === null || !RESULT_MEANING[result].forfeit) return false;
+  return RESULT_MEANING[result].pgn === null || !events.some((e) => e.type === 'moved');
+}
+
+/** The `GameId` tag: event, round, board and game number, the same on every request and after a host restart. */
+export function pgnGameId(eventId: string, round: number, board: number, gameNo: number): string {
+  return `${eventId}:${round}.${board}.${gameNo}`;
+}
+
+/**
  * `games.pgn` of a round: every game of every board, the newest game last per board. A result
- * shows only once an arbiter confirmed it; until then the game is `*`.
+ * shows only once an arbiter confirmed it; until then the game is `*`. A game confirmed as not
+ * played (`unplayedGame`) is left out.
  */
 export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: number, opts: RoundPgnOptions): string {
   const event = findEvent(hall, eventId);
   const games = journal.gamesByRound(event.id, round);
   return games
     .map((game) => {
-      const white = event.players.find((p) => p.rank === game.whiteRank);
-      const black = event.players.find((p) => p.rank === game.blackRank);
       const events = journal.eventsByGame(game.gameId);
       const confirmed = game.confirmedBy !== null ? game.result : null;
+      if (unplayedGame(confirmed, events)) return null;
+      const white = event.players.find((p) => p.rank === game.whiteRank);
+      const black = event.players.find((p) => p.rank === game.blackRank);
       const startedAt = events.find((e) => e.type === 'started')?.utcMs ?? game.earliestStartUtcMs ?? game.createdUtcMs;
       const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
       const clocks = pressClocks(events);
@@ -175,6 +212,7 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
         white: game.white,
         black: game.black,
         result: confirmed,
+        gameId: pgnGameId(event.id, round, game.board, game.gameNo),
         timeControl: game.timeControlValue,
         whiteElo: white?.rating ?? null,
         blackElo: black?.rating ?? null,
@@ -188,11 +226,8 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
           const side: Side = i % 2 === 0 ? 'white' : 'black';
           return { san: m, clockMs: clocks.get(`${side}:${Math.floor(i / 2) + 1}`) ?? null };
         }),
-        comment:
-          game.how === 'forfeit-lateness' && confirmed !== null
-            ? `${confirmed === '-+' ? 'White' : 'Black'} did not arrive within the default time (FIDE Laws 6.7.1): not a played game`
-            : null,
       });
     })
+    .filter((text): text is string => text !== null)
     .join('\n');
 }

@@ -62,6 +62,8 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
 
   let scored: ScoredGame[];
   let rounds: number;
+  /** Tag 142 / XXR: the event's planned rounds, in the columns this file uses. */
+  let plannedRounds: number;
   let roundDates: (string | null)[];
   let timeControl = event.timeControl;
   let presetLabel = event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null;
@@ -77,6 +79,7 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
       board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g),
     }));
     rounds = upTo * perRound;
+    plannedRounds = event.plannedRounds * perRound;
     roundDates = Array.from({ length: rounds }, (_, i) => {
       const ends = inCat.filter((g) => scored[inCat.indexOf(g)].round === i + 1).map((g) => g.endedUtcMs ?? Infinity);
       return ends.length ? utcDate(Math.min(...ends)) : null;
@@ -89,6 +92,7 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
   } else {
     scored = trfRefusal(() => confirmedRoundGames(journal, event, upTo));
     rounds = upTo;
+    plannedRounds = event.plannedRounds;
     roundDates = event.rounds.slice(0, upTo).map((r) => r.date);
   }
 
@@ -110,6 +114,7 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
     timeControlText: presetLabel,
     timeControl: formatTimeControl(timeControl),
     rounds,
+    plannedRounds,
     roundDates,
     players: event.players.map((p) => ({
       ...p,

@@ -3,12 +3,20 @@
 // pairings round by round. A round's pairings are the 001 round fields that name an opponent
 // and a colour; bye codes (H F U Z) with opponent 0000 are byes; blank fields are "not paired".
 //
-// TRF carries no board numbers: boards are numbered in the order of White's starting rank
-// (team events: by match, in board order), which is the order most pairing programs list.
+// TRF carries no board numbers. A pairing program lists a round's boards in the FIDE board order
+// (FIDE Handbook C.04.2, general handling rules, board order; C.04.1 F.1 in the older Dutch
+// rules): by the score of the higher player of the pair (more points before the round, then the
+// better starting rank), then the sum of both players' scores, then the starting rank of the
+// higher player. The import numbers boards in that order, so board 1 is the program's board 1
+// (team events: matches in that order by team match points and team pairing number, each match's
+// boards in team board order). Where the program's own list exists — a pairing engine's output,
+// `ENGINE --dutch in.trf -p out.txt` (JaVaFo/bbpPairings: the number of pairs, then one
+// `white black` pair per line, board 1 first) — `parsePairsFile` keeps its order as it is.
 
 import { isPresetName, readTimeControlSpec, TimeControlError, type TimeControl } from '../../../protocol/time-control.ts';
-import { parseTrf, type TrfFile } from './trf-parser.ts';
-import { DEFAULT_TEAM_SCORING, type BoardPairing, type Bye, type Round, type TeamMatch, type TournamentEvent } from '../../domain/model.ts';
+import { parseTrf, type TrfFile, type TrfPlayerLine } from './trf-parser.ts';
+import { CODE_POINTS } from '../../domain/standings.ts';
+import { controlCharacterIn, DEFAULT_TEAM_SCORING, type BoardPairing, type Bye, type Round, type TeamMatch, type TournamentEvent } from '../../domain/model.ts';
 
 export class TrfImportError extends Error {
   constructor(message: string) {
@@ -42,6 +50,11 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   const file: TrfFile = parseTrf(text);
   const tag = (id: string) => file.tags.get(id)?.[0];
   if (file.players.length === 0) throw new TrfImportError('the TRF has no 001 player lines');
+  // As the tournament file: a name goes into PGN tags, where a control character breaks the line (PGN standard §7).
+  for (const [line, what, value] of [...file.players.map((p) => [p.line, `player ${p.rank}'s name (columns 15-47)`, p.name] as const), ...file.teams.map((t) => [t.line, `team ${t.team}'s name (columns 9-40)`, t.name] as const)]) {
+    const bad = controlCharacterIn(value);
+    if (bad) throw new TrfImportError(`TRF line ${line}: ${what} holds ${bad}`);
+  }
   let tc = options.timeControl;
   const t222 = tag('222');
   if (t222) tc = parseTag222(t222);
@@ -49,9 +62,13 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   if (options.defaultTimeMs !== undefined) tc = { ...tc, defaultTimeMs: options.defaultTimeMs };
 
   const ranks = new Set(file.players.map((p) => p.rank));
+  const scoring = { ...DEFAULT_TEAM_SCORING, ...(file.pab ? { byeMatchPoints: file.pab.matchPoints } : {}) };
   const teamOf = new Map<number, number>();
   for (const t of file.teams) for (const p of t.players) teamOf.set(p, t.team);
   const nRounds = Math.max(0, ...file.players.map((p) => p.rounds.length));
+  const byRank = new Map(file.players.map((p) => [p.rank, p]));
+  /** Points before round r (0-based), from the round codes (TRF16 default points). */
+  const scoreBefore = (p: TrfPlayerLine, r: number) => p.rounds.slice(0, r).reduce((s, x) => s + CODE_POINTS[x.code], 0);
   const rounds: Round[] = [];
   for (let r = 0; r < nRounds; r++) {
     const pairs: BoardPairing[] = [];
@@ -78,7 +95,25 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
         boards.sort((a, b) => Math.min(boardIndex(a.white), boardIndex(a.black)) - Math.min(boardIndex(b.white), boardIndex(b.black)));
         teamMatches.push({ white: teamOf.get(boards[0].white)!, black: teamOf.get(boards[0].black)!, boards });
       }
-      teamMatches.sort((a, b) => Math.min(...a.boards.map((x) => x.white)) - Math.min(...b.boards.map((x) => x.white)));
+      // FIDE board order for teams: a team's score before the round is its match points (team
+      // game points compared match by match), its rank its pairing number.
+      const teamScore = (team: number) => {
+        const t = file.teams.find((x) => x.team === team)!;
+        let mp = 0;
+        for (let q = 0; q < r; q++) {
+          const mine = t.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
+          const opponents = new Set(t.players.map((rank) => byRank.get(rank)!.rounds[q]?.opponent).filter((o): o is number => o !== null && o !== undefined).map((o) => teamOf.get(o)));
+          if (opponents.size !== 1) {
+            if (opponents.size === 0 && mine > 0) mp += scoring.byeMatchPoints; // a team bye
+            continue;
+          }
+          const theirTeam = file.teams.find((x) => x.team === [...opponents][0])!;
+          const theirs = theirTeam.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
+          mp += mine > theirs ? scoring.win : mine === theirs ? scoring.draw : scoring.loss;
+        }
+        return mp;
+      };
+      teamMatches.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, teamScore));
       let n = 0;
       for (const m of teamMatches) for (const b of m.boards) b.board = ++n;
       // A team whose players all have a bye code had the team's bye (record 320 names it too).
@@ -93,7 +128,7 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
       }
       byes.splice(0, byes.length, ...byes.filter((b) => !teamByes.some((tb) => file.teams.find((t) => t.team === tb.team)!.players.includes(b.player!))), ...teamByes);
     } else {
-      pairs.sort((a, b) => a.white - b.white);
+      pairs.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, (rank) => scoreBefore(byRank.get(rank)!, r)));
       pairs.forEach((b, i) => (b.board = i + 1));
     }
     const d = file.roundDates[r];
@@ -137,7 +172,56 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
     })),
     teams: file.teams.map((t) => ({ id: t.team, name: t.name, nickname: t.nickname || null, players: t.players })),
     rounds,
+    // Tag 142 (TRF-2026) or XXR (JaVaFo): the planned total; else the rounds the file has.
+    plannedRounds: Math.max(rounds.length, Number(tag('142') ?? file.xxr ?? 0) || 0),
+    roundRobinUpTo: null,
+    appeal: null,
     knockout: null,
-    teamScoring: { ...DEFAULT_TEAM_SCORING, ...(file.pab ? { byeMatchPoints: file.pab.matchPoints } : {}) },
+    teamScoring: scoring,
   };
+}
+
+/**
+ * FIDE board order (C.04.2 general handling rules; C.04.1 F.1): the pair whose higher player
+ * (more points, then the better rank) has more points first, then the larger sum of both
+ * scores, then the better rank of the higher player. `id` is a starting rank or team number.
+ */
+function boardOrder(aw: number, ab: number, bw: number, bb: number, score: (id: number) => number): number {
+  const higher = (x: number, y: number) => (score(x) > score(y) || (score(x) === score(y) && x < y) ? x : y);
+  const ha = higher(aw, ab);
+  const hb = higher(bw, bb);
+  return score(hb) - score(ha) || score(bw) + score(bb) - (score(aw) + score(ab)) || ha - hb;
+}
+
+/** One pair of a pairing engine's output: White's and Black's starting ranks; `black` null = the pairing-allocated bye. */
+export interface EnginePair {
+  board: number;
+  white: number;
+  black: number | null;
+}
+
+/**
+ * A pairing engine's pairs file (`-p out.txt` of JaVaFo and bbpPairings): the number of pairs on
+ * the first line, then one pair per line, `white black` by starting rank, `0` for the bye, in the
+ * engine's board order, which is kept (board 1 is the first pair).
+ */
+export function parsePairsFile(text: string): EnginePair[] {
+  const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length === 0) throw new TrfImportError('pairs file: empty (the first line is the number of pairs)');
+  if (!/^\d+$/.test(lines[0])) throw new TrfImportError(`pairs file line 1: the number of pairs, got "${lines[0]}"`);
+  const count = Number(lines[0]);
+  if (lines.length - 1 !== count) throw new TrfImportError(`pairs file: line 1 announces ${count} pairs, ${lines.length - 1} follow`);
+  const seen = new Set<number>();
+  return lines.slice(1).map((line, i) => {
+    const m = /^(\d+)\s+(\d+)$/.exec(line);
+    if (!m || Number(m[1]) === 0) throw new TrfImportError(`pairs file line ${i + 2}: "white black" by starting rank (black 0 for the bye), got "${line}"`);
+    const white = Number(m[1]);
+    const black = Number(m[2]) === 0 ? null : Number(m[2]);
+    for (const p of [white, black]) {
+      if (p === null) continue;
+      if (seen.has(p)) throw new TrfImportError(`pairs file line ${i + 2}: player ${p} is paired twice`);
+      seen.add(p);
+    }
+    return { board: i + 1, white, black };
+  });
 }

@@ -72,6 +72,8 @@ export interface TrfFile {
   /** Record 320: match/game points of a pairing-allocated bye and the team that had it per round (0 = none). */
   pab: { line: number; matchPoints: number; gamePoints: number; teams: number[] } | null;
   forfeitedMatches: TrfForfeitedMatch[];
+  /** JaVaFo's `XXR n`: the planned number of rounds (tag 142 in TRF-2026). */
+  xxr: number | null;
 }
 
 const CODES = new Set(Object.keys(CODE_POINTS));
@@ -150,7 +152,7 @@ function parseTeam(line: string, n: number): TrfTeamLine {
 }
 
 export function parseTrf(text: string): TrfFile {
-  const file: TrfFile = { tags: new Map(), roundDates: [], players: [], teams: [], pab: null, forfeitedMatches: [] };
+  const file: TrfFile = { tags: new Map(), roundDates: [], players: [], teams: [], pab: null, forfeitedMatches: [], xxr: null };
   text.split(/\r\n|\r|\n/).forEach((line, i) => {
     const n = i + 1;
     if (line.trim() === '' || line.startsWith('###')) return; // blank and comment lines (TRF remark 1)
@@ -172,6 +174,10 @@ export function parseTrf(text: string): TrfFile {
         white: intField(line, n, 12, 14, 'white team', false)!,
         black: intField(line, n, 16, 18, 'black team', false)!,
       });
+    } else if (id === 'XXR') {
+      const m = /^XXR\s+(\d+)\s*$/.exec(line);
+      if (!m || Number(m[1]) < 1) throw new TrfParseError(n, '5-', `XXR must give the number of rounds, got "${line.slice(3).trim()}"`);
+      file.xxr = Number(m[1]);
     } else if (id === '132') {
       for (let start = 92; start <= line.length; start += 10) file.roundDates.push(col(line, start, start + 7).trim());
     } else if (/^\d\d2$/.test(id)) {
@@ -179,7 +185,7 @@ export function parseTrf(text: string): TrfFile {
       values.push(line.slice(4).trimEnd());
       file.tags.set(id, values);
     }
-    // Other records (NRS, 013, 240, 250, 260, 299, 300, 80x, XX?) are not needed here and are skipped.
+    // Other records (NRS, 013, 240, 250, 260, 299, 300, 80x, XX? other than XXR) are not needed here and are skipped.
   });
   return file;
 }

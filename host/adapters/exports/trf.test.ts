@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadTournamentFile } from '../../domain/tournament-file.ts';
-import { codesFor, roundRecords, CODE_POINTS, type RoundRecord, type TrfCode } from '../../domain/standings.ts';
-import { importTrf, parseTag222 } from './trf-import.ts';
+import { codesFor, eventByes, roundRecords, CODE_POINTS, type RoundRecord, type TrfCode } from '../../domain/standings.ts';
+import { importTrf, parsePairsFile, parseTag222 } from './trf-import.ts';
 import { formatTimeControl } from '../../../protocol/time-control.ts';
 import { formatTrf, playerLine, teamLine, TrfError, type TrfPlayer, type TrfReport } from './trf.ts';
 import { checkTrf, col, parseTrf, TrfParseError } from './trf-parser.ts';
@@ -17,7 +17,7 @@ const rozic: TrfPlayer = {
 function report(players: TrfPlayer[], rounds: number): TrfReport {
   return {
     name: 'Test', city: 'Ljubljana', federation: 'SLO', startDate: '2007/08/16', endDate: '2007/08/19', chiefArbiter: 'Ana Srebrnič',
-    deputyArbiters: [], type: 'Swiss', timeControlText: null, timeControl: '40/5400+30:900+30', rounds, roundDates: [], players,
+    deputyArbiters: [], type: 'Swiss', timeControlText: null, timeControl: '40/5400+30:900+30', rounds, plannedRounds: Math.max(rounds, 7), roundDates: [], players,
   };
 }
 
@@ -39,7 +39,7 @@ describe('TRF16 player line (001) columns', () => {
     expect([col(l, 92, 95), col(l, 97, 97), col(l, 99, 99)]).toEqual(['   4', 'w', '1']);
     expect([col(l, 102, 105), col(l, 107, 107), col(l, 109, 109)]).toEqual(['  12', 'b', '=']);
     expect([col(l, 112, 115), col(l, 117, 117), col(l, 119, 119)]).toEqual(['0000', '-', 'H']);
-    expect(l).toHaveLength(119);
+    expect(l).toHaveLength(119); // through the last round's result column
     // The separators between fields stay blank.
     for (const c of [4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91, 96, 98, 100, 101]) expect(col(l, c, c)).toBe(' ');
   });
@@ -55,6 +55,103 @@ describe('TRF16 player line (001) columns', () => {
   it('refuses a value that does not fit its columns, naming them', () => {
     expect(() => playerLine({ ...rozic, name: 'X'.repeat(34) })).toThrow(/does not fit columns 15-47 \(33 characters\)/);
     expect(() => playerLine({ ...rozic, rank: 10000 })).toThrow(/columns 5-8/);
+  });
+});
+
+describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; TRF-2026 for 310/320/330; JaVaFo AUM for XXR)', () => {
+  const ev = () => loadTournamentFile(fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url))).events[0];
+  // Round 1 of Ivanovo: 1-0 on odd boards, draws on even ones; team 5 has the bye.
+  function ivanovoRound1(): string {
+    const e = ev();
+    const records = roundRecords(e.players.map((p) => p.rank), 2, e.rounds[0].boards.map((b) => ({ round: 1, board: b.board, white: b.white, black: b.black, result: b.board % 2 ? '1-0' : '1/2-1/2' })), eventByes(e, 1));
+    // Round 2: the first two boards only (the others not paired yet, or unpaired: blank).
+    const r2 = e.rounds[1].boards.slice(0, 2);
+    r2.forEach((b) => {
+      records.get(b.white)![1] = { opponent: b.black, colour: 'w', code: '1' };
+      records.get(b.black)![1] = { opponent: b.white, colour: 'b', code: '0' };
+    });
+    const totals = new Map([...records].map(([rank, rs]) => [rank, rs.reduce((s, r) => s + CODE_POINTS[r.code], 0)]));
+    return formatTrf({
+      ...report(e.players.map((p) => ({ ...p, points: totals.get(p.rank)!, placement: 1, rounds: records.get(p.rank)! })), 2),
+      roundDates: ['2018/02/13', '2018/02/14'],
+      plannedRounds: 7,
+      timeControl: '3600',
+      teams: e.teams.map((t) => ({ team: t.id, name: t.name, nickname: t.nickname, matchPoints: 1, gamePoints: t.players.reduce((s, p) => s + totals.get(p)!, 0), placement: 1, players: t.players })),
+      teamColourSequence: 'WBWB',
+      pab: { matchPoints: 1, gamePoints: 2, teams: [5, 0] },
+      forfeitedMatches: [{ type: '--', round: 1, white: 3, black: 4 }],
+    });
+  }
+  const linesOf = (text: string, id: string) => text.split('\r\n').filter((l) => l.startsWith(id));
+
+  it('tournament tags 012 … 142 and 222/352: the tag in columns 1-3, a blank, the value from column 5 (TRF16 tournament section); 142 is the planned total, not the rounds played', () => {
+    const text = ivanovoRound1();
+    const tag = (id: string) => linesOf(text, id).map((l) => [col(l, 1, 3), col(l, 4, 4), l.slice(4)]);
+    expect(tag('012')).toEqual([['012', ' ', 'Test']]);
+    expect(tag('022')).toEqual([['022', ' ', 'Ljubljana']]);
+    expect(tag('032')).toEqual([['032', ' ', 'SLO']]);
+    expect(tag('042')).toEqual([['042', ' ', '2007/08/16']]);
+    expect(tag('052')).toEqual([['052', ' ', '2007/08/19']]);
+    expect(tag('062')).toEqual([['062', ' ', '20']]);
+    expect(tag('072')[0].slice(0, 2)).toEqual(['072', ' ']);
+    expect(tag('082')).toEqual([['082', ' ', '5']]);
+    expect(tag('092')).toEqual([['092', ' ', 'Swiss']]);
+    expect(tag('102')).toEqual([['102', ' ', 'Ana Srebrnič']]);
+    expect(tag('142')).toEqual([['142', ' ', '7']]); // TRF-2026 tag 142: number of rounds (ITDX)
+    expect(tag('222')).toEqual([['222', ' ', '3600']]);
+    expect(tag('352')).toEqual([['352', ' ', 'WBWB']]);
+    // 132: round dates YY/MM/DD at 92-99, 102-109 (TRF16).
+    const [dates] = linesOf(text, '132');
+    expect([col(dates, 1, 3), col(dates, 92, 99), col(dates, 102, 109)]).toEqual(['132', '18/02/13', '18/02/14']);
+    expect(col(dates, 4, 91).trim()).toBe('');
+    // 112 one line per deputy.
+    expect(linesOf(formatTrf({ ...report([], 0), deputyArbiters: ['A', 'B'] }), '112')).toEqual(['112 A', '112 B']);
+  });
+
+  it('XXR: the planned number of rounds for a pairing engine (JaVaFo AUM "XXR number"); read back, and refused below the rounds written', () => {
+    const text = ivanovoRound1();
+    expect(linesOf(text, 'XXR')).toEqual(['XXR 7']);
+    expect(parseTrf(text).xxr).toBe(7);
+    expect(parseTrf(text).tags.get('142')).toEqual(['7']);
+    expect(() => formatTrf({ ...report([rozic], 3), plannedRounds: 2 })).toThrow(/tag 142: 2 planned rounds, fewer than the 3 rounds written/);
+    expect(() => parseTrf('XXR seven')).toThrow(/TRF line 1, columns 5-: XXR must give the number of rounds/);
+  });
+
+  it('001 lines keep their full width: a player not paired in the last round ends "0000 -" and the blank result column (TRF16 92-99 + 10(r-1)); bbpPairings refuses a line that stops at the colour', () => {
+    const text = ivanovoRound1();
+    const players = linesOf(text, '001');
+    expect(players).toHaveLength(20);
+    // Every line runs to round 2's result column, 109, whatever it holds.
+    for (const l of players) expect(l).toHaveLength(109);
+    const e = ev();
+    const paired = new Set(e.rounds[1].boards.slice(0, 2).flatMap((b) => [b.white, b.black]));
+    const unpaired = players.find((l) => !paired.has(Number(col(l, 5, 8))) && col(l, 99, 99) === '1')!;
+    expect([col(unpaired, 102, 105), col(unpaired, 106, 106), col(unpaired, 107, 107), col(unpaired, 108, 108), col(unpaired, 109, 109)]).toEqual(['0000', ' ', '-', ' ', ' ']);
+    expect(unpaired.endsWith('0000 -  ')).toBe(true);
+    // The team bye's players: H with 0000 and "-" in round 1 (positions 92-95, 97, 99).
+    const bye = players.find((l) => Number(col(l, 5, 8)) === e.teams.find((t) => t.id === 5)!.players[0])!;
+    expect([col(bye, 92, 95), col(bye, 97, 97), col(bye, 99, 99)]).toEqual(['0000', '-', 'H']);
+    expect(checkTrf(text)).toEqual([]);
+  });
+
+  it('013 (TRF16 team section): name 5-36, players 37-40, 42-45, …; 310 (TRF-2026) beside it', () => {
+    const text = ivanovoRound1();
+    const [t1] = linesOf(text, '013');
+    expect(linesOf(text, '013')).toHaveLength(5);
+    expect([col(t1, 1, 3), col(t1, 5, 36).trim(), col(t1, 37, 40), col(t1, 42, 45), col(t1, 47, 50), col(t1, 52, 55)]).toEqual(['013', 'Школа № 1', '   1', '   2', '   3', '   4']);
+    expect(t1).toHaveLength(55);
+    for (const c of [4, 41, 46, 51]) expect(col(t1, c, c)).toBe(' ');
+    const [t310] = linesOf(text, '310');
+    expect([col(t310, 1, 3), col(t310, 5, 7), col(t310, 74, 77), col(t310, 89, 92)]).toEqual(['310', '  1', '   1', '   4']);
+    expect(t310).toHaveLength(92);
+  });
+
+  it('320 (TRF-2026 PAB): match points 5-8, game points 10-13, the PAB team per round at 15-17, 19-21 (000 = none); 330: type 5-6, round 8-10, White 12-14, Black 16-18', () => {
+    const text = ivanovoRound1();
+    const [pab] = linesOf(text, '320');
+    expect([col(pab, 1, 3), col(pab, 5, 8), col(pab, 10, 13), col(pab, 15, 17), col(pab, 19, 21)]).toEqual(['320', ' 1.0', ' 2.0', '005', '000']);
+    const [f] = linesOf(text, '330');
+    expect([col(f, 1, 3), col(f, 5, 6), col(f, 8, 10), col(f, 12, 14), col(f, 16, 18)]).toEqual(['330', '--', '001', '003', '004']);
   });
 });
 
@@ -157,5 +254,38 @@ describe('TRF pairings import', () => {
     expect(imported.rounds[0].teamMatches).toEqual(ev.rounds[0].teamMatches);
     expect(imported.rounds[0].byes).toEqual([{ player: null, team: 5, kind: 'H' }]);
     expect(imported.players.find((p) => p.rank === 9)).toMatchObject({ name: 'Shkola3, Igrok1', team: 3, federation: 'RUS' });
+  });
+
+  it('keeps the pairing program\'s board order: FIDE board order (C.04.2 general handling rules; C.04.1 F.1) — score of the higher player, sum of scores, rank of the higher player — not White\'s rank', () => {
+    // Round 1: 1-4 1-0, 5-2 0-1, 3-6 ½-½. Round 2 as a Dutch program pairs it: 2-1, 6-3, 4-5.
+    const games = [
+      { round: 1, board: 1, white: 1, black: 4, result: '1-0' as const },
+      { round: 1, board: 2, white: 5, black: 2, result: '0-1' as const },
+      { round: 1, board: 3, white: 3, black: 6, result: '1/2-1/2' as const },
+    ];
+    const records = roundRecords([1, 2, 3, 4, 5, 6], 2, games, []);
+    for (const [w, b] of [[2, 1], [6, 3], [4, 5]]) {
+      records.get(w)![1] = { opponent: b, colour: 'w', code: ' ' };
+      records.get(b)![1] = { opponent: w, colour: 'b', code: ' ' };
+    }
+    const players = [1, 2, 3, 4, 5, 6].map((rank) => ({ ...rozic, rank, name: `P${rank}`, fideId: null, points: records.get(rank)!.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: records.get(rank)! }));
+    const imported = importTrf(formatTrf(report(players, 2)), { id: 'swiss' });
+    expect(imported.rounds[1].boards).toEqual([{ board: 1, white: 2, black: 1 }, { board: 2, white: 6, black: 3 }, { board: 3, white: 4, black: 5 }]);
+    expect(imported.rounds[0].boards).toEqual([{ board: 1, white: 1, black: 4 }, { board: 2, white: 5, black: 2 }, { board: 3, white: 3, black: 6 }]);
+    expect(imported.plannedRounds).toBe(7); // tag 142 / XXR
+  });
+
+  it('refuses a name with a control character, naming the line (PGN standard §7: it would split a PGN tag line)', () => {
+    const text = formatTrf(report([{ ...rozic, rounds: [], points: 0 }], 0)).replace('Rožič, Vesna', 'Rožič,\tVesna');
+    expect(() => importTrf(text, { id: 'x' })).toThrow(/TRF line \d+: player 1's name \(columns 15-47\) holds the control character U\+0009 at position 7/);
+  });
+
+  it('a pairing engine\'s pairs file (JaVaFo/bbpPairings -p: the count, then "white black", 0 for the bye) keeps its board order; a bad line is named', () => {
+    expect(parsePairsFile('4\r\n6 3\r\n2 1\r\n4 5\r\n7 0\r\n')).toEqual([
+      { board: 1, white: 6, black: 3 }, { board: 2, white: 2, black: 1 }, { board: 3, white: 4, black: 5 }, { board: 4, white: 7, black: null },
+    ]);
+    expect(() => parsePairsFile('2\n1 2\n')).toThrow(/line 1 announces 2 pairs, 1 follow/);
+    expect(() => parsePairsFile('2\n1 2\n3 x\n')).toThrow(/pairs file line 3: "white black"/);
+    expect(() => parsePairsFile('2\n1 2\n2 3\n')).toThrow(/pairs file line 3: player 2 is paired twice/);
   });
 });

@@ -57,7 +57,10 @@ export interface TrfReport {
   timeControlText: string | null;
   /** Tag 222, encoded (`formatTimeControl`). */
   timeControl: string;
+  /** Round columns written on each 001 line: the rounds played so far. */
   rounds: number;
+  /** Tag 142 and XXR: the rounds the event plans in all (TRF-2026: "number of rounds"; JaVaFo AUM XXR), at least `rounds`. */
+  plannedRounds: number;
   /** YYYY/MM/DD per round (tag 132 writes YY/MM/DD); null = unknown. */
   roundDates: (string | null)[];
   players: TrfPlayer[];
@@ -87,8 +90,13 @@ class Line {
     return this;
   }
 
+  /**
+   * The record to its last column, trailing blanks kept: a player not paired in the last round
+   * ends `0000 - ` with the blank result column (TRF16 positions 92-99 + 10(r-1)), which a
+   * pairing program counts (bbpPairings refuses a line that stops after the colour).
+   */
   toString(): string {
-    return this.chars.join('').trimEnd();
+    return this.chars.join('');
   }
 }
 
@@ -125,6 +133,15 @@ export function playerLine(p: TrfPlayer): string {
     l.put(start + 5, start + 5, r.colour ?? '-');
     l.put(start + 7, start + 7, r.code);
   });
+  return l.toString();
+}
+
+/** TRF16 record 013 (team section of the TRF16 readers; TRF-2026 keeps it "to be phased out" beside 310). */
+export function team013Line(t: TrfTeam): string {
+  if (t.players.length > 14) throw new TrfError(`team ${t.team}: record 013 holds at most 14 players`);
+  const l = new Line(`013 line of team ${t.team}`).put(1, 3, '013').put(5, 36, t.name.slice(0, 32));
+  // Team 1st player 37-40, 2nd 42-45, …, 14th 102-105.
+  t.players.forEach((rank, i) => l.put(37 + 5 * i, 40 + 5 * i, rank, 'right'));
   return l.toString();
 }
 
@@ -166,14 +183,18 @@ export function formatTrf(r: TrfReport): string {
     ...r.deputyArbiters.map((d) => tag('112', d)),
     tag('122', r.timeControlText),
     dates,
-    tag('142', String(r.rounds)),
+    tag('142', String(r.plannedRounds)),
     tag('222', r.timeControl),
     r.teamColourSequence ? tag('352', r.teamColourSequence) : null,
   ];
+  if (!Number.isInteger(r.plannedRounds) || r.plannedRounds < r.rounds) throw new TrfError(`tag 142: ${r.plannedRounds} planned rounds, fewer than the ${r.rounds} rounds written`);
+  // JaVaFo AUM "XXR number": the total a pairing engine needs (bbpPairings reads 142 or XXR).
+  lines.push(`XXR ${r.plannedRounds}`);
   for (const p of [...r.players].sort((a, b) => a.rank - b.rank)) {
     if (p.rounds.length !== r.rounds) throw new TrfError(`player ${p.rank}: ${p.rounds.length} round records for ${r.rounds} rounds`);
     lines.push(playerLine(p));
   }
+  for (const t of r.teams ?? []) lines.push(team013Line(t));
   for (const t of r.teams ?? []) lines.push(teamLine(t));
   if (r.pab && r.pab.teams.some((t) => t !== 0)) {
     const l = new Line('320 record').put(1, 3, '320').put(5, 8, pts(r.pab.matchPoints), 'right').put(10, 13, pts(r.pab.gamePoints), 'right');

@@ -248,6 +248,11 @@ describe('HTTP API: arbiter writes', () => {
     const arm = await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: 'armageddon', white: { name: 'A' }, black: { name: 'B' } } });
     expect(arm.statusCode).toBe(200);
     expect(arm.json().board).toMatchObject({ timeControl: 'W360-B300', white: { name: 'A' } });
+    // PGN standard §7: a name with a control character would split the broadcast's tag line.
+    const newline = await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: 'armageddon', white: { name: 'A\nB' }, black: { name: 'B' } } });
+    expect(newline.statusCode).toBe(400);
+    expect(newline.json().message).toMatch(/white\.name/);
+    expect(host.board('final-2')!.white).toMatchObject({ name: 'A' });
     const sd = await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: { white: '3600', black: '3600' }, defaultTime: 900 } });
     expect(sd.json().board.timeControl).toBe('3600');
     const tc = (host.commands[1].command as Extract<ArbiterCommand, { type: 'configure' }>).timeControl;

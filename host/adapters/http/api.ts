@@ -17,7 +17,7 @@ import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/
 import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
-import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type PlayerView } from '../../app/ports.ts';
+import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
 
 export interface ApiDeps {
   readonly state: HostState;
@@ -98,11 +98,13 @@ const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const
 // The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
 const SIDE = { type: 'string', enum: SIDES } as const;
 const RESULT = { type: 'string', enum: GAME_RESULTS } as const;
+/** Printable text only: a control character (a newline) would split a PGN tag line of the broadcast (PGN standard §7). */
+const PRINTABLE = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
 const PLAYER = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, team: { type: 'string', maxLength: 200 } },
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: PRINTABLE }, team: { type: 'string', maxLength: 200, pattern: PRINTABLE } },
 } as const;
 const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD_ID } } as const;
 /** FIDE practice: an arbiter correction is minutes, not hours; 3 h caps typos. */
@@ -664,6 +666,13 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     }
     const board = outcome.board ?? deps.state.board(command.boardId);
     if (board) broadcast({ type: 'board', board }, board.event);
+    // An appeal window from the round's end (Ivanovo) starts with the round's last confirmed
+    // result: every board of the round shows the new deadline, not only this one.
+    if (board && board.appealUntilUtcMs !== undefined && (command.type === 'result' || command.type === 'confirm-result')) {
+      for (const other of deps.state.boards()) {
+        if (other.id !== board.id && other.event === board.event && other.round === board.round) broadcast({ type: 'board', board: other }, other.event);
+      }
+    }
     return reply.send({ ok: true, arbiter, board: board ?? null });
   }
 
@@ -789,6 +798,36 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   // FIDE Laws 6.5: the arbiter starts the clocks — one board, or every board of a round.
   app.post<WithId>('/api/boards/:id/start', writeOpts(), async (req, reply) => run(req, reply, { type: 'start', boardId: req.params.id }));
+
+  // Slovenian final 2007 art. 3: game 1's colours and the armageddon's are drawn by lot. The
+  // arbiter enters the draw made in the hall before the host needs it (else the host draws).
+  app.post<{ Params: { event: string; round: number; board: number }; Body: { stage: LotStage; white: number } }>(
+    '/api/events/:event/rounds/:round/boards/:board/lot',
+    {
+      onRequest: requireArbiter,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['event', 'round', 'board'],
+          properties: { event: { type: 'string', minLength: 1, maxLength: 200 }, round: { type: 'integer', minimum: 1 }, board: { type: 'integer', minimum: 1 } },
+        },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['stage', 'white'],
+          properties: { stage: { type: 'string', enum: ['classical', 'armageddon'] }, white: { type: 'integer', minimum: 1, maximum: 9999 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      if (!deps.commands.enterLot) return reply.code(501).send(apiError(501, 'this host has no match director to draw lots'));
+      const arbiter = (req as FastifyRequest & { arbiter: string }).arbiter;
+      const { event, round, board } = req.params;
+      const outcome = await deps.commands.enterLot(event, round, board, req.body.stage, req.body.white, { arbiter });
+      if (!outcome.ok) return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
+      return reply.send({ ok: true, arbiter, lot: outcome.lot });
+    },
+  );
 
   app.post<{ Params: { event: string; round: number } }>(
     '/api/events/:event/rounds/:round/start',

@@ -7,6 +7,7 @@ import { encodeEvent, encodeState, PAYLOAD_VERSION } from './payload.ts';
 import { eventsTopic, resultTopic, stateTopic } from './topics.ts';
 import type { OutboxDraft } from './outbox-store.ts';
 import { recordFromJournalRow, type BoardStateDraft } from '../../app/journal-records.ts';
+import { RESULT_MEANING } from '../../../rules/vocabulary.ts';
 
 export function journalOutboxTopic(kind: string, payload: unknown): OutboxDraft | null {
   switch (kind) {
@@ -30,6 +31,10 @@ export function journalOutboxTopic(kind: string, payload: unknown): OutboxDraft 
           white: g.white,
           black: g.black,
           result: g.result,
+          // The vocabulary's reading (rules/vocabulary.ts): a forfeit (`+-`, `-+`, `--`) is a game not
+          // played, and a double forfeit scores 0 for both; a subscriber need not know the codes.
+          forfeit: g.result === null ? null : RESULT_MEANING[g.result].forfeit,
+          points: g.result === null ? null : RESULT_MEANING[g.result].points,
           how: g.how,
           reportedBy: g.reportedBy,
           confirmed: g.confirmedBy !== null,

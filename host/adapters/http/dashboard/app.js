@@ -164,8 +164,25 @@ function breakLeftMs(b) {
   return left > 0 ? left : null;
 }
 
+/** A result as the dashboard writes it: a played one as its token, a forfeit in the vocabulary's words (`−− (both forfeit)`). */
+function resultText(result) {
+  const meaning = RESULT_MEANING[result];
+  return meaning && meaning.forfeit ? meaning.label : result;
+}
+
+/**
+ * The appeal window of a confirmed result (the regulation's, docs/regulations.md): until when an
+ * appeal may be lodged, or that the result is final; '' where the event states no window.
+ */
+function appealText(b) {
+  if (!b.resultConfirmed || b.appealUntilUtcMs === undefined) return '';
+  if (b.appealUntilUtcMs === null) return ' · appeal time runs from the end of the round';
+  if (b.resultFinal || hostNowMs() >= b.appealUntilUtcMs) return ' · final (appeal time over)';
+  return ` · appeal until ${new Date(b.appealUntilUtcMs).toISOString().slice(11, 16)} UTC`;
+}
+
 function infoLine(b) {
-  if (b.result) return `${b.result}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}`;
+  if (b.result) return `${resultText(b.result)}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}${appealText(b)}`;
   // The times shown are the last the host heard: say so when the clock is not connected.
   if (b.clockOnline === false && b.clockId) return `clock ${b.clockId} offline — times as last reported`;
   const left = breakLeftMs(b);
@@ -435,7 +452,7 @@ function renderPending() {
       const players = `${b.white ? b.white.name : '—'} – ${b.black ? b.black.name : '—'}`;
       const confirm = button('Confirm', { action: 'confirm' }, 'confirm this result');
       confirm.addEventListener('click', () => command(b.id, confirm));
-      li.append(el('span', 'what', `${label(b)}: ${players}`), el('b', 'pending-value', b.result), confirm);
+      li.append(el('span', 'what', `${label(b)}: ${players}`), el('b', 'pending-value', resultText(b.result)), confirm);
       return li;
     }),
   );
