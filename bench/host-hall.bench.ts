@@ -129,11 +129,73 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * A round start (issue 16): every clock is started by its arbiter within one second (start
+ * times spread uniformly), and the time from the first start until every start is journaled,
+ * with each start's latency (the start accepted by the clock → the host's feed after commit).
+ */
+async function roundStart(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
+  const time = new AcceleratedTime(1);
+  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+  const clocks: LoadClock[] = [];
+  for (let i = 0; i < n; i++) clocks.push(await bootLoadClock(i, 'headless', { time, seed: 1 }));
+  const startedAt = new Map<string, number>();
+  const journaledAt = new Map<string, number>();
+  const lh = await LoadHost.start(
+    {
+      dbFile: join(dir, 'bench.db'),
+      hall: loadTournament(n),
+      clock: hostClock,
+      groupCommit,
+      onJournaled: (e) => {
+        if (e.type === 'started' && !journaledAt.has(e.clockId)) journaledAt.set(e.clockId, monotonicNowMs());
+      },
+    },
+    clocks.map((c) => ({ key: `memory:${c.serialId}`, table: c.index + 1, clockId: c.serialId, open: c.cable.memoryLine() })),
+  );
+  const t0 = monotonicNowMs();
+  while (!clocks.every((c) => c.configured > 0)) {
+    if (monotonicNowMs() - t0 > 120_000) throw new Error(`${n} clocks: only ${clocks.filter((c) => c.configured > 0).length} configured after 120 s`);
+    await sleep(100);
+  }
+  await sleep(SYNC_PHASE_MS);
+  for (const c of clocks) {
+    c.firmware.on('output', (out: { type: string }) => {
+      if (out.type === 'started' && !startedAt.has(c.serialId)) startedAt.set(c.serialId, monotonicNowMs());
+    });
+  }
+  // The arbiters start every board within one second.
+  const first = monotonicNowMs();
+  await Promise.all(
+    clocks.map(async (c, i) => {
+      await sleep((i / n) * 1_000);
+      await c.tap('startPause');
+    }),
+  );
+  const until = monotonicNowMs() + 60_000;
+  while (journaledAt.size < n && monotonicNowMs() < until) await sleep(10);
+  const last = Math.max(...journaledAt.values());
+  const lat = [...startedAt].filter(([k]) => journaledAt.has(k)).map(([k, at]) => journaledAt.get(k)! - at).sort((a, b) => a - b);
+  console.log(
+    `  round start, N = ${String(n).padStart(4)} clocks started within 1 s, commit per ${groupCommit === 'turn' ? 'turn ' : 'event'}: every start journaled ${((last - first) / 1000).toFixed(2)} s after the first;` +
+      ` start→journal p50 ${pct(lat, 50).toFixed(1)} ms p99 ${pct(lat, 99).toFixed(1)} ms max ${lat.at(-1)!.toFixed(1)} ms; journaled ${journaledAt.size} of ${n}`,
+  );
+  await lh.close();
+  for (const c of clocks) await c.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function run(): Promise<void> {
   console.log(`  ${MEASURE_MS / 1000} s per N, real time, median think ${THINK_MEDIAN_MS / 1000} s per press (log-normal σ 0.5), journal synchronous=FULL on disk`);
   const ns = (process.env.HOST_HALL_N ?? '1000,2000').split(',').map(Number);
   for (const n of ns) {
     await hall(n, 'turn');
     await hall(n, 'event');
+  }
+  const starts = (process.env.HOST_HALL_START_N ?? String(Math.max(...ns))).split(',').map(Number);
+  for (const n of starts) {
+    await roundStart(n, 'turn');
+    await roundStart(n, 'event');
   }
 }
