@@ -23,6 +23,7 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(0);
 interface Mem {
   rss: number;
   heapUsed: number;
+  heapTotal: number;
   external: number;
 }
 
@@ -62,7 +63,7 @@ async function measure(n: number): Promise<void> {
   const per = (m: Mem, k: keyof Mem) => (m[k] - noClock[k]) / n;
   console.log(
     `  N = ${String(n).padStart(4)} clocks: host rss ${mb(noClock.rss)} MB with no clock, ${mb(online.rss)} MB online, ${mb(played.rss)} MB after ${presses} presses in ${PLAY_MS / 1000} s;` +
-      ` per clock: rss ${kb(per(online, 'rss'))} kB online, ${kb(per(played, 'rss'))} kB playing; heap ${kb(per(online, 'heapUsed'))} kB online, ${kb(per(played, 'heapUsed'))} kB playing; external ${kb(per(played, 'external'))} kB`,
+      ` per clock: rss ${kb(per(online, 'rss'))} kB online, ${kb(per(played, 'rss'))} kB playing; heap used ${kb(per(online, 'heapUsed'))} kB online, ${kb(per(played, 'heapUsed'))} kB playing (V8 heap committed ${kb(per(played, 'heapTotal'))} kB); external ${kb(per(played, 'external'))} kB`,
   );
   child.stdin!.write('stop\n');
   await new Promise<void>((r) => child.once('exit', () => r()));

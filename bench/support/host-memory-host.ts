@@ -18,7 +18,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const mem = () => {
   gc?.();
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
 };
 const say = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 
