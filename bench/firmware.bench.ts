@@ -12,6 +12,9 @@ import { mulberry32 } from '../protocol/prng.ts';
 import { parsePgnTimeControl, presetTimeControl, timeControl } from '../protocol/time-control.ts';
 import { logNormalMs } from '../simulator/player-script.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
+import { UNO_DEFAULTS } from '../firmware-ts/hardware-map.ts';
+import { CYCLES_PER_MS, EmulatedUno } from '../simulator/uno/emulated-uno.ts';
+import { UnoClock } from '../simulator/uno/uno-clock.ts';
 
 const hr = () => Number(process.hrtime.bigint()) / 1000; // µs
 
@@ -102,7 +105,67 @@ async function sevenHourGame(): Promise<void> {
   );
 }
 
+/**
+ * The unchanged firmware on the emulated Uno (the real StandardFirmata 2.4 on avr8js), in real
+ * time: pin edge → the HD44780 model shows what the firmware painted for that press, over real
+ * Firmata at 57,600 baud; Firmata bytes on the wire per press (down + up), each direction; the
+ * AVR's MHz locked to real time and free-running; how many Unos one core runs in real time.
+ */
+async function emulatedUno(presses: number): Promise<void> {
+  const clock = await UnoClock.boot({ timeControl: presetTimeControl('rapid'), sound: false });
+  const port = (clock.session.hardware.board as unknown as { io: { transport: { bytesToBoard: number; bytesFromBoard: number } } }).io.transport;
+  const waitLcd = (rows: string[]) => clock.waitForScreen((r) => r.join('|') === rows.join('|'), 10_000, JSON.stringify(rows));
+  await waitLcd(clock.firmware.screen());
+  await clock.tap('startPause');
+  await waitLcd(clock.firmware.screen());
+  const edgeToLcdMs: number[] = [];
+  const edgeToStampMs: number[] = [];
+  const toBoard: number[] = [];
+  const fromBoard: number[] = [];
+  const cyclesBefore = clock.uno.stats().cycles;
+  const wallBefore = performance.now();
+  const droppedBefore = clock.uno.stats().droppedMs;
+  for (let i = 0; i < presses; i++) {
+    const side = i % 2 === 0 ? 'white' : 'black';
+    await new Promise((r) => setTimeout(r, 120 + (i % 5) * 40)); // think
+    const bytes0 = { to: port.bytesToBoard, from: port.bytesFromBoard };
+    const t0 = performance.now();
+    const edge = await clock.down(side);
+    // What the firmware painted for this press (the repaint ran when the edge arrived).
+    const painted = clock.firmware.screen(edge.at);
+    await waitLcd(painted);
+    edgeToLcdMs.push(performance.now() - t0);
+    edgeToStampMs.push(edge.at - edge.pin.atMs);
+    await clock.up(side);
+    toBoard.push(port.bytesToBoard - bytes0.to);
+    fromBoard.push(port.bytesFromBoard - bytes0.from);
+  }
+  const wallMs = performance.now() - wallBefore;
+  const stats = clock.uno.stats();
+  const lockedMhz = (stats.cycles - cyclesBefore) / wallMs / 1000;
+  const dropped = stats.droppedMs - droppedBefore;
+  await clock.stop();
+  const l = quantiles(edgeToLcdMs.slice(4));
+  const st = quantiles(edgeToStampMs.slice(4));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(`emulated Uno, pin edge → LCD characters latched in the HD44780 model (real Firmata, 57,600 baud): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${presses - 4} presses)`);
+  console.log(`emulated Uno, pin edge → firmware's stamp (UART + firmata.js + five.Button debounce): p50 ${st.p50} ms, p99 ${st.p99} ms, max ${st.max} ms`);
+  console.log(`emulated Uno, Firmata bytes per press (down + up, incl. the repaint): to the board mean ${mean(toBoard).toFixed(0)} (max ${Math.max(...toBoard)}), from the board mean ${mean(fromBoard).toFixed(1)} (max ${Math.max(...fromBoard)})`);
+  console.log(`emulated Uno, real-time-locked: ${lockedMhz.toFixed(2)} MHz of AVR over ${(wallMs / 1000).toFixed(1)} s wall; ${dropped.toFixed(0)} ms of lag dropped; ${(stats.busyMs / (wallMs + 2000)).toFixed(2)} of a core busy (approx.)`);
+
+  // Free-running: StandardFirmata idle (Johnny-Five connected, nothing to do), no lock.
+  const free = new EmulatedUno({ map: UNO_DEFAULTS, realTime: false, bootFastForwardMs: 0 });
+  free.runFor(2_000);
+  const t = performance.now();
+  const c0 = free.cycles;
+  free.runFor(4_000);
+  const freeMhz = (free.cycles - c0) / (performance.now() - t) / 1000;
+  free.stop();
+  console.log(`emulated Uno, free-running: ${freeMhz.toFixed(1)} MHz (${((free.cycles - c0) / CYCLES_PER_MS / 1000).toFixed(0)} s of AVR time) → ${Math.floor(freeMhz / 16)} Unos per core in real time (free MHz / 16)`);
+}
+
 export async function run(): Promise<void> {
   await latency(400);
   await sevenHourGame();
+  await emulatedUno(Number(process.env.UNO_PRESSES ?? 80));
 }

@@ -11,6 +11,11 @@
 // the journal committed (event-to-journal) and → the ws client's receipt, one monotonic
 // time base (all in this process). Zero loss: every press journaled once and received once.
 //
+// Group commit (issue 16): each N runs twice in this process, back to back, with the host's
+// default (the events of one event-loop turn in one transaction) and with one transaction per
+// event (the figures before issue 16), so the ratio is measured on the same machine load.
+// HOST_HALL_N=100,1000,2000 chooses the N (default 1000,2000).
+//
 //   npm run bench -- host-hall
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,7 +35,7 @@ const SYNC_PHASE_MS = 33_000;
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function hall(n: number): Promise<void> {
+async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-hall-'));
   const time = new AcceleratedTime(1);
   const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
@@ -66,6 +71,7 @@ async function hall(n: number): Promise<void> {
       hall: loadTournament(n),
       clock: hostClock,
       api: true,
+      groupCommit,
       onJournaled: (e) => {
         if (measuring) journaled++;
         note(journaledAt, e);
@@ -113,7 +119,7 @@ async function hall(n: number): Promise<void> {
   const dup = [...journaledAt.values()].filter((l) => l.length > 1).length + [...wsAt.values()].filter((l) => l.length > 1).length;
   const f = (x: number) => x.toFixed(1);
   console.log(
-    `  N = ${String(n).padStart(4)} clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s, ${(journaled / seconds).toFixed(0)} events/s journaled, ${(wsEvents / seconds).toFixed(0)} events/s on /ws;` +
+    `  N = ${String(n).padStart(4)} clocks, commit per ${groupCommit === 'turn' ? 'turn ' : 'event'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s, ${(journaled / seconds).toFixed(0)} events/s journaled, ${(wsEvents / seconds).toFixed(0)} events/s on /ws;` +
       ` press→journal p50 ${f(pct(toJournal, 50))} ms p99 ${f(pct(toJournal, 99))} ms; press→/ws p50 ${f(pct(toWs, 50))} ms p99 ${f(pct(toWs, 99))} ms;` +
       ` lost ${lost} (journal) ${lostWs} (/ws), duplicated ${dup}; CPU ${(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100).toFixed(0)}% of a core; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB; load avg ${load0.toFixed(2)}`,
   );
@@ -123,7 +129,73 @@ async function hall(n: number): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * A round start (issue 16): every clock is started by its arbiter within one second (start
+ * times spread uniformly), and the time from the first start until every start is journaled,
+ * with each start's latency (the start accepted by the clock → the host's feed after commit).
+ */
+async function roundStart(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
+  const time = new AcceleratedTime(1);
+  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+  const clocks: LoadClock[] = [];
+  for (let i = 0; i < n; i++) clocks.push(await bootLoadClock(i, 'headless', { time, seed: 1 }));
+  const startedAt = new Map<string, number>();
+  const journaledAt = new Map<string, number>();
+  const lh = await LoadHost.start(
+    {
+      dbFile: join(dir, 'bench.db'),
+      hall: loadTournament(n),
+      clock: hostClock,
+      groupCommit,
+      onJournaled: (e) => {
+        if (e.type === 'started' && !journaledAt.has(e.clockId)) journaledAt.set(e.clockId, monotonicNowMs());
+      },
+    },
+    clocks.map((c) => ({ key: `memory:${c.serialId}`, table: c.index + 1, clockId: c.serialId, open: c.cable.memoryLine() })),
+  );
+  const t0 = monotonicNowMs();
+  while (!clocks.every((c) => c.configured > 0)) {
+    if (monotonicNowMs() - t0 > 120_000) throw new Error(`${n} clocks: only ${clocks.filter((c) => c.configured > 0).length} configured after 120 s`);
+    await sleep(100);
+  }
+  await sleep(SYNC_PHASE_MS);
+  for (const c of clocks) {
+    c.firmware.on('output', (out: { type: string }) => {
+      if (out.type === 'started' && !startedAt.has(c.serialId)) startedAt.set(c.serialId, monotonicNowMs());
+    });
+  }
+  // The arbiters start every board within one second.
+  const first = monotonicNowMs();
+  await Promise.all(
+    clocks.map(async (c, i) => {
+      await sleep((i / n) * 1_000);
+      await c.tap('startPause');
+    }),
+  );
+  const until = monotonicNowMs() + 60_000;
+  while (journaledAt.size < n && monotonicNowMs() < until) await sleep(10);
+  const last = Math.max(...journaledAt.values());
+  const lat = [...startedAt].filter(([k]) => journaledAt.has(k)).map(([k, at]) => journaledAt.get(k)! - at).sort((a, b) => a - b);
+  console.log(
+    `  round start, N = ${String(n).padStart(4)} clocks started within 1 s, commit per ${groupCommit === 'turn' ? 'turn ' : 'event'}: every start journaled ${((last - first) / 1000).toFixed(2)} s after the first;` +
+      ` start→journal p50 ${pct(lat, 50).toFixed(1)} ms p99 ${pct(lat, 99).toFixed(1)} ms max ${lat.at(-1)!.toFixed(1)} ms; journaled ${journaledAt.size} of ${n}`,
+  );
+  await lh.close();
+  for (const c of clocks) await c.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function run(): Promise<void> {
   console.log(`  ${MEASURE_MS / 1000} s per N, real time, median think ${THINK_MEDIAN_MS / 1000} s per press (log-normal σ 0.5), journal synchronous=FULL on disk`);
-  for (const n of [100, 1000]) await hall(n);
+  const ns = (process.env.HOST_HALL_N ?? '1000,2000').split(',').map(Number);
+  for (const n of ns) {
+    await hall(n, 'turn');
+    await hall(n, 'event');
+  }
+  const starts = (process.env.HOST_HALL_START_N ?? String(Math.max(...ns))).split(',').map(Number);
+  for (const n of starts) {
+    await roundStart(n, 'turn');
+    await roundStart(n, 'event');
+  }
 }

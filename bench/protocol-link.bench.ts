@@ -12,6 +12,7 @@ import { createLossyPair, type Impairment } from '../protocol/lossy-line.ts';
 import { openPtyPair, socatAvailable } from '../protocol/pty.ts';
 import { openSerialLink } from '../protocol/session-serial.ts';
 import { ClockEvent_Kind, Side } from '../protocol/gen/chessclock_pb.ts';
+import { OUR_VERSION, SACK_MINOR } from '../protocol/handshake.ts';
 
 const LINE_BYTES_PER_S = 115_200 / 10; // 8N1: 10 bits per byte
 
@@ -66,10 +67,11 @@ async function inMemory(n: number): Promise<Result> {
   return r;
 }
 
-async function modelledLine(n: number, impairment: Impairment): Promise<Result> {
+/** `clockMinor`: the clock's protocol minor (below SACK_MINOR: cumulative acks only, as before 1.3). */
+async function modelledLine(n: number, impairment: Impairment, clockMinor = OUR_VERSION.minor): Promise<Result> {
   const time = new FakeTime();
   const pair = createLossyPair({ seed: 115200, time, impairment, latencyMs: 1, bytesPerMs: LINE_BYTES_PER_S / 1000 });
-  const clock = createLink(pair.a, { role: 'clock', time, identity, outboxCapacity: n + 10 });
+  const clock = createLink(pair.a, { role: 'clock', time, identity, outboxCapacity: n + 10, version: { major: OUR_VERSION.major, minor: clockMinor } });
   const host = createLink(pair.b, { role: 'host', time, autoSync: false });
   await time.runUntil(() => clock.state === 'up' && host.state === 'up');
   const r = await pump(clock, host, n, () => time.now(), (done) => time.runUntil(done, 24 * 3_600_000));
@@ -110,7 +112,12 @@ export async function run(): Promise<void> {
   const clean = await modelledLine(5_000, {});
   const perEvent = clean.clockBytesOut / clean.events;
   line('modelled 115200-baud line (fake time), 5,000 events, no loss', clean, `; physical limit ${fmt(LINE_BYTES_PER_S / perEvent)} events/s at ${perEvent.toFixed(2)} bytes/event`);
-  line('modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way', await modelledLine(5_000, { drop: 0.1 }));
+  // Selective acks (protocol 1.3, issue 16): the same line and loss, with and without them, in one run.
+  const cleanRate = clean.events / (clean.ms / 1000);
+  const withSack = await modelledLine(5_000, { drop: 0.1 });
+  line(`modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, selective acks (1.${OUR_VERSION.minor} both ends)`, withSack, `; ${((100 * withSack.events) / (withSack.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`);
+  const cumulative = await modelledLine(5_000, { drop: 0.1 }, SACK_MINOR - 1);
+  line(`modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, cumulative acks only (a 1.${SACK_MINOR - 1} clock)`, cumulative, `; ${((100 * cumulative.events) / (cumulative.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`);
 
   const pty = await overPty(5_000);
   if (!pty) {

@@ -13,7 +13,8 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   sim: { summary: 'a simulated clock in the terminal (the firmware on a virtual board); --clocks N: a fleet', load: () => import('./sim.ts') },
   host: { summary: 'the hall PC: clocks on serial ports → journal, director, API, exports (docs/host.md)', load: () => import('./host.ts') },
   hall: { summary: 'a simulated tournament hall in the browser: host, simulated clocks, scripted players (the `npm start` job)', load: () => import('./hall.ts') },
-  tournament: { summary: 'the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path)', load: () => import('./tournament.ts') },
+  flash: { summary: 'write StandardFirmata (the binary the emulated Uno runs) to a real Arduino Uno on --port', load: () => import('./flash.ts') },
+  tournament: { summary: 'the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path), `import-trf FILE` reads a pairing program\'s TRF', load: () => import('./tournament.ts') },
   export: { summary: 'a journal\'s exports to stdout: --trf (TRF16), --pgn (a round), --jsonl (the events) of one event', load: () => import('./export.ts') },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
 };
@@ -45,5 +46,13 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const mod = await sub.load();
-  return mod.run(rest);
+  try {
+    return await mod.run(rest);
+  } catch (err) {
+    // A subcommand's own errors are said in its words; anything it did not foresee is still
+    // one line, never a stack trace (set CHESSCLOCK_DEBUG=1 for the stack).
+    process.stderr.write(`chessclock ${name}: ${(err as Error)?.message ?? String(err)}\n`);
+    if (process.env.CHESSCLOCK_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+    return 1;
+  }
 }

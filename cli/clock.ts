@@ -5,11 +5,11 @@
 import { randomInt } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
 import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
-import { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
+import { BoardSession } from '../firmware-ts/board-session.ts';
+import { ClockFirmware, followBoardSession } from '../firmware-ts/clock-firmware.ts';
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
-import { linkClockToHost, openHostLine, type ClockLink } from '../firmware-ts/host-link.ts';
+import { linkClockOverReopeningLine, type ReopeningClockLink } from '../firmware-ts/host-line.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { FileOutboxStore } from '../protocol/session-api.ts';
@@ -58,9 +58,15 @@ export async function run(args: string[]): Promise<number> {
 
   let hardware: Hardware;
   let virtual: VirtualBoard | null = null;
+  let session: BoardSession | null = null;
   try {
-    if (board) hardware = await connectHardware({ port: board }, options.map);
-    else {
+    if (board) {
+      // A session, not a single connect: when the Arduino resets, Johnny-Five is reconnected
+      // and the clock paused (firmware-ts/board-session.ts; docs/firmware.md).
+      const path = board;
+      session = await BoardSession.connect({ open: () => ({ port: path }), map: options.map });
+      hardware = session.hardware;
+    } else {
       virtual = new VirtualBoard({ map: options.map, now: realTimebase.now });
       hardware = await connectHardware({ io: virtual }, options.map);
     }
@@ -75,25 +81,35 @@ export async function run(args: string[]): Promise<number> {
     snapshots: fileSnapshotStore(stateDir),
     sound: options.sound ?? options.map.piezo?.enabled ?? true,
   });
+  if (session) {
+    followBoardSession(firmware, session);
+    session.on('reset', (why: string) => process.stdout.write(`board ${board}: ${why}; clock paused, reconnecting\n`));
+    session.on('hardware', () => process.stdout.write(`board ${board}: Johnny-Five reconnected\n`));
+    session.on('retry', (err: Error) => process.stdout.write(`board ${board}: reconnect failed (${err.message}); retrying\n`));
+  }
   if (firmware.restored) process.stdout.write(`restored the game saved in ${stateDir} (paused; the arbiter confirms with ok)\n`);
 
-  let link: ClockLink | null = null;
-  let line: Duplex | null = null;
+  let link: ReopeningClockLink | null = null;
   if (linkSpec) {
     try {
-      line = await openHostLine(linkSpec);
+      // The device is reopened with backoff after a cable pull; the outbox file keeps what the host has not acknowledged.
+      link = await linkClockOverReopeningLine(firmware, linkSpec, {
+        serialId,
+        outboxStore: new FileOutboxStore(join(stateDir, 'outbox.json')),
+        bootId: randomInt(0, 2 ** 32 - 1),
+        onEvent: (e) => {
+          if (e.type === 'lost') process.stdout.write(`host line ${linkSpec} lost: ${e.reason}\n`);
+          if (e.type === 'retry') process.stdout.write(`host line ${linkSpec}: reopening in ${e.inMs} ms (${e.reason})\n`);
+          if (e.type === 'open' && e.opens > 1) process.stdout.write(`host line ${linkSpec} open again\n`);
+        },
+      });
     } catch (err) {
       process.stderr.write(`chessclock clock: ${(err as Error).message}\n`);
       firmware.stop();
       return 1;
     }
-    link = linkClockToHost(firmware, line, {
-      serialId,
-      outboxStore: new FileOutboxStore(join(stateDir, 'outbox.json')),
-      bootId: randomInt(0, 2 ** 32 - 1),
-    });
-    link.link.on('up', () => process.stdout.write(`host link up on ${linkSpec}\n`));
-    link.link.on('close', (err: Error | null) => process.stdout.write(`host link closed${err ? `: ${err.message}` : ''}\n`));
+    link.clockLink.link.on('up', () => process.stdout.write(`host link up on ${linkSpec}\n`));
+    link.clockLink.link.on('close', (err: Error | null) => process.stdout.write(`host link closed${err ? `: ${err.message}` : ''}\n`));
   }
   if (virtual) {
     // Headless simulated board: show what its LCD shows.
@@ -114,7 +130,7 @@ export async function run(args: string[]): Promise<number> {
   });
   clearInterval(keepAlive);
   link?.close('clock stopped');
-  line?.destroy();
   firmware.stop();
+  session?.close();
   return 0;
 }

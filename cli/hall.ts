@@ -9,10 +9,12 @@
 // knockout into its rapid and armageddon games and the events into their next rounds.
 // See docs/load.md.
 import { parseArgs } from 'node:util';
-import { once } from 'node:events';
+import { stopSignal, stopWithin } from './stop.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadPortsFile } from '../host/clocks/ports-file.ts';
 import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
+import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings } from './security-options.ts';
+import { redactUrl } from '../host/adapters/mqtt/broker-access.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
 import { DEFAULT_EVENT, DEFAULT_MQTT, DEFAULT_SEED, fileHall, fixtureEventIds, fixtureHall, startSimulatedHall, type SimulatedHallOptions, type SimulatedHall } from '../hall/simulated-hall.ts';
 
@@ -38,9 +40,12 @@ options:
   --mqtt TARGET          embedded | embedded:PORT | mqtt://host:1883 | none (default ${DEFAULT_MQTT}: any free port)
   --http [HOST:]PORT     API and dashboard (default 127.0.0.1:8080; 0 = any free port)
   --db FILE              the journal (default: a temporary file, removed on exit)
-  --token NAME:SECRET    the arbiter's token for the dashboard (default: a random one, printed)
+  --token NAME:SECRET    the arbiter's token for the dashboard (default: a random one, printed;
+                         a token from --tokens FILE or CHESSCLOCK_TOKENS is never printed)
   --no-confirm           leave results for the arbiter (no simulated floor arbiter)
   -h, --help             this text
+
+${SECURITY_HELP}
 
 Stop with Ctrl-C.`;
 
@@ -75,6 +80,7 @@ export async function run(args: string[]): Promise<number> {
         token: { type: 'string' },
         'no-confirm': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...SECURITY_OPTIONS,
       },
       strict: true,
       allowPositionals: false,
@@ -89,6 +95,7 @@ export async function run(args: string[]): Promise<number> {
   let opts: SimulatedHallOptions;
   try {
     const token = values.token === undefined ? undefined : parseTokenOption(values.token);
+    const security = readSecurityOptions({ ...values, token: undefined });
     const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
     if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed ${values.seed}: expected a whole number ≥ 0`);
     const hall = values.tournament === undefined ? fixtureHall(values.event ?? [DEFAULT_EVENT]) : fileHall(values.tournament, values.event ?? []);
@@ -100,6 +107,9 @@ export async function run(args: string[]): Promise<number> {
       db: values.db,
       listen: parseListenOption(values.http),
       token,
+      tokens: security.tokens,
+      mqttAccess: security.mqtt,
+      httpSecurity: security.http,
       confirm: !values['no-confirm'],
       mqtt: parseMqttOption(values.mqtt ?? DEFAULT_MQTT),
       ports: values.port ?? [],
@@ -118,16 +128,22 @@ export async function run(args: string[]): Promise<number> {
     return 1;
   }
   const out = process.stdout;
+  for (const w of securityWarnings({ http: opts.listen ?? null, https: opts.httpSecurity?.https !== undefined, mqtt: opts.mqtt as { kind: string }, mqttTls: opts.mqttAccess?.tls !== undefined })) process.stderr.write(`${w}\n`);
   const events = opts.hall!.events.map((e) => e.id).join(', ');
   out.write(`chessclock hall: ${events}; ${hall.clocks.clocks.length} simulated clocks${hall.realLines.length ? `, ${hall.realLines.length} serial ports` : ''}, hall time ×${hall.time.speed}, journal ${hall.journal.path}\n`);
   for (const l of hall.realLines) out.write(`serial port:     ${l.path} → table ${l.table}\n`);
   out.write(`dashboard:       ${hall.url}/\n`);
-  out.write(`arbiter token:   ${hall.token.token}   (${hall.token.arbiter}; paste it into the dashboard's token field)\n`);
+  out.write(
+    hall.tokenGenerated || values.token !== undefined
+      ? `arbiter token:   ${hall.token.token}   (${hall.token.arbiter}; paste it into the dashboard's token field)\n`
+      : `arbiter token:   (${hall.token.arbiter}'s, from ${values.tokens !== undefined ? `--tokens ${values.tokens}` : 'CHESSCLOCK_TOKENS'}; not printed)\n`,
+  );
   out.write(`API:             ${hall.url}/api/boards   live feed: ${hall.url.replace(/^http/, 'ws')}/ws\n`);
-  out.write(`MQTT:            ${hall.mqtt ? `${hall.mqtt.url}  topics chessclock/v1/#${hall.mqtt.broker ? ' (embedded broker)' : ''}` : 'none'}\n`);
+  out.write(`MQTT:            ${hall.mqtt ? `${redactUrl(hall.mqtt.url)}  topics chessclock/v1/#${hall.mqtt.broker ? ` (embedded broker; readers sign in${opts.mqttAccess?.anonymousRead ? ', anonymous read on' : ''})` : ''}` : 'none'}\n`);
   out.write('Ctrl-C stops the hall.\n');
-  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  await stopSignal();
   out.write('stopping the hall…\n');
-  await hall.close();
-  return 0;
+  const code = await stopWithin(() => hall.close(), (line) => process.stderr.write(`${line}\n`));
+  out.write('stopped.\n');
+  return code;
 }

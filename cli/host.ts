@@ -2,7 +2,6 @@
 // serial bridge (one session per clock), the journal, the tournament, the director, the
 // HTTP/WebSocket API and optionally MQTT. See docs/host.md.
 import { parseArgs } from 'node:util';
-import { once } from 'node:events';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile } from '../host/domain/tournament-file.ts';
 import { findEvent } from '../host/domain/model.ts';
@@ -10,10 +9,11 @@ import { boardReplay, replaySummary } from '../host/adapters/exports/replay-log.
 import { loadPortsFile, type PortEntry } from '../host/clocks/ports-file.ts';
 import { listUsbSerialPorts, openSerialLine } from '../host/clocks/serial-lines.ts';
 import { systemHostClock } from '../host/app/utc.ts';
-import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
+import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings, type SecuritySettings } from './security-options.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { startHost } from '../host/start-host.ts';
+import { stopSignal, stopWithin } from './stop.ts';
 
 const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
 
@@ -28,13 +28,17 @@ options:
   --no-scan              do not open the USB serial ports SerialPort.list() finds
   --http [HOST:]PORT     API and dashboard address (default 127.0.0.1:8080; 0 = any free port)
   --no-http              no API
-  --token NAME:SECRET    an arbiter's write token (repeatable; at least 16 characters)
-  --mqtt TARGET          embedded | embedded:PORT | mqtt://host:1883 | none (default)
+  --token NAME:SECRET    an arbiter's write token (repeatable; at least 16 characters);
+                         visible in \`ps\`: prefer --tokens FILE or CHESSCLOCK_TOKENS
+  --mqtt TARGET          embedded | embedded:PORT | embedded:HOST:PORT | mqtt://host:1883 |
+                         mqtts://host:8883 | none (default)
   --replay BOARD         print the board's game as \`chessclock replay\` input and exit;
                          BOARD = EVENT/ROUND/BOARD, or ROUND/BOARD or BOARD with one event;
                          its result, who reported and who confirmed it go to stderr
   --game N               with --replay: game N of the board's match (default: the latest)
-  -h, --help             this text`;
+  -h, --help             this text
+
+${SECURITY_HELP}`;
 
 function fail(message: string): number {
   process.stderr.write(`chessclock host: ${message}\n`);
@@ -59,6 +63,7 @@ export async function run(args: string[]): Promise<number> {
         replay: { type: 'string' },
         game: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        ...SECURITY_OPTIONS,
       },
       strict: true,
       allowPositionals: false,
@@ -74,11 +79,11 @@ export async function run(args: string[]): Promise<number> {
   if (!values.tournament) return fail('--tournament FILE is required');
   if (values.game !== undefined && values.replay === undefined) return fail('--game N goes with --replay BOARD (which board\'s match)');
 
-  let hall, entries: PortEntry[] = [], tokens, listen, mqttTarget;
+  let hall, entries: PortEntry[] = [], listen, mqttTarget, security: SecuritySettings;
   try {
     hall = loadTournamentFile(values.tournament);
     if (values.ports) entries = loadPortsFile(values.ports);
-    tokens = (values.token ?? []).map((t, i) => parseTokenOption(t, `--token #${i + 1}`));
+    security = readSecurityOptions(values);
     listen = parseListenOption(values.http);
     mqttTarget = parseMqttOption(values.mqtt);
   } catch (err) {
@@ -86,7 +91,12 @@ export async function run(args: string[]): Promise<number> {
   }
 
   if (values.replay !== undefined) {
-    const journal = new Journal(values.db);
+    let journal: Journal;
+    try {
+      journal = new Journal(values.db);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
     try {
       const parts = values.replay.split('/');
       const eventId = parts.length === 3 ? parts[0] : hall.events.length === 1 ? hall.events[0].id : null;
@@ -120,16 +130,26 @@ export async function run(args: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`${new Date(clock.nowUtcMs()).toISOString()} ${line}\n`);
   const tablesBySerial = new Map(entries.filter((e) => e.serial && e.table).map((e) => [e.serial!, e.table!]));
   const tableByPath = new Map(entries.filter((e) => e.path).map((e) => [e.path!, e.table]));
-  const running = await startHost({
+  if (values['no-http'] && values['no-scan'] && entries.length === 0 && (values.port ?? []).length === 0) {
+    return fail('nothing to serve: with --no-http and --no-scan, give the clocks\' ports (--port PATH or --ports FILE)');
+  }
+  let running;
+  try {
+    running = await startHost({
     journal: values.db,
     hall,
     clock,
     tablesBySerial,
     log,
-    ...(values['no-http'] ? {} : { http: { listen, tokens } }),
-    mqtt: { target: mqttTarget, onError: (e) => log(`mqtt: ${e.message}`) },
+    ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, ...security.http } }),
+    mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
   });
+  } catch (err) {
+    // A journal that cannot be opened, a port already taken, a broker that refuses: one line (docs/reliability.md).
+    return fail((err as Error).message);
+  }
   const { host } = running;
+  for (const w of securityWarnings({ http: values['no-http'] ? null : listen, https: security.http.https !== undefined, mqtt: mqttTarget, mqttTls: security.mqtt.tls !== undefined })) log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
 
@@ -141,19 +161,24 @@ export async function run(args: string[]): Promise<number> {
   for (const p of tableByPath.keys()) addPath(p);
   for (const p of values.port ?? []) addPath(p);
   let scanTimer: NodeJS.Timeout | null = null;
+  let lastScanError: string | null = null;
   const scan = async () => {
     try {
       for (const p of await listUsbSerialPorts()) addPath(p);
+      lastScanError = null;
     } catch (err) {
-      log(`port scan failed: ${(err as Error).message}`);
+      // Said once, not every 2 s: the same failure repeats until something changes.
+      const message = (err as Error).message;
+      if (message !== lastScanError) log(`port scan failed: ${message} (trying again every 2 s)`);
+      lastScanError = message;
     }
     scanTimer = setTimeout(scan, 2_000);
   };
   if (!values['no-scan']) await scan();
 
-  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-  log('stopping');
+  log(`stopping (${await stopSignal()})`);
   if (scanTimer) clearTimeout(scanTimer);
-  await running.close();
-  return 0;
+  const code = await stopWithin(() => running.close(), log);
+  log('stopped');
+  return code;
 }

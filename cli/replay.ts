@@ -18,8 +18,13 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  const option = args.find((a) => a.startsWith('-') && a !== '-');
+  if (option !== undefined) {
+    process.stderr.write(`chessclock replay: unknown option "${option}" (a file whose name starts with "-" is ./${option})\n\n${HELP}\n`);
+    return 2;
+  }
   if (args.length > 1) {
-    process.stderr.write(`chessclock replay: expected at most one FILE, got ${args.length}\n`);
+    process.stderr.write(`chessclock replay: expected at most one FILE, got ${args.length}\n\n${HELP}\n`);
     return 2;
   }
   const file = args[0];

@@ -3,7 +3,7 @@
 // --clocks N a fleet of simulated clocks with scripted players (simulator/fleet.ts).
 // This file only parses arguments and hands over to the simulator.
 import { CLOCK_OPTIONS_HELP, parseClockOptions, type ClockOptions } from '../firmware-ts/clock-options.ts';
-import { linkClockToHost, openHostLine } from '../firmware-ts/host-link.ts';
+import { linkClockOverReopeningLine } from '../firmware-ts/host-line.ts';
 import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { fileSnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { createLink, FileOutboxStore, type ReceivedMessage } from '../protocol/session-api.ts';
@@ -11,6 +11,7 @@ import { describeTimeControl } from '../rules/time-control-text.ts';
 import { Fleet, inMemoryHosts, ptyHosts } from '../simulator/fleet.ts';
 import { KEY_HELP, runTerminal } from '../simulator/terminal-ui.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
+import { UnoClock } from '../simulator/uno/uno-clock.ts';
 
 const HELP = `usage: chessclock sim [options]        (chessclock demo [options] is the same clock)
        chessclock sim --clocks N [--seed S] [--link memory|pty] [--ports-file FILE] [options]
@@ -27,6 +28,9 @@ options:
 ${CLOCK_OPTIONS_HELP}
   --link PATH|tcp:HOST:PORT  (one clock) link to a host over a serial device / pty, or TCP
   --serial-id ID             the clock's id on the link (default: sim-1)
+  --uno                      run the firmware on an emulated Arduino Uno instead: the real
+                             StandardFirmata binary on avr8js at 16 MHz, real time, Johnny-Five
+                             speaking Firmata to it at 57,600 baud (boots in ~2 s; one core)
   --clocks N                 a fleet of N clocks
   --seed S                   the fleet's seed (default 1)
   --link memory|pty          (fleet) in-process host links, or one socat pty pair per clock
@@ -39,10 +43,11 @@ interface SimArgs {
   link: string | null;
   serialId: string;
   portsFile: string | null;
+  uno: boolean;
 }
 
 function parseSimArgs(rest: string[]): SimArgs {
-  const out: SimArgs = { clocks: null, seed: 1, link: null, serialId: 'sim-1', portsFile: null };
+  const out: SimArgs = { clocks: null, seed: 1, link: null, serialId: 'sim-1', portsFile: null, uno: false };
   const int = (v: string | undefined, name: string, min: number) => {
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < min) throw new Error(`${name} must be a whole number ≥ ${min}, got ${JSON.stringify(v)}`);
     return Number(v);
@@ -54,9 +59,11 @@ function parseSimArgs(rest: string[]): SimArgs {
     else if (a === '--link') out.link = rest[++i] ?? '';
     else if (a === '--serial-id') out.serialId = rest[++i] ?? '';
     else if (a === '--ports-file') out.portsFile = rest[++i] ?? '';
+    else if (a === '--uno') out.uno = true;
     else throw new Error(`unknown option "${a}"`);
   }
   if (out.link === '') throw new Error('--link needs a value');
+  if (out.uno && out.clocks !== null) throw new Error('--uno runs one clock (an emulated Uno takes a core in real time): leave out --clocks');
   if (out.clocks !== null && out.link !== null && out.link !== 'memory' && out.link !== 'pty') {
     throw new Error(`with --clocks, --link must be "memory" or "pty", got "${out.link}"`);
   }
@@ -64,29 +71,37 @@ function parseSimArgs(rest: string[]): SimArgs {
 }
 
 async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
-  const clock = await VirtualClock.boot({
+  const boot = {
     timeControl: options.timeControl,
     map: options.map,
     time: realTimebase,
     snapshots: options.stateDir ? fileSnapshotStore(options.stateDir) : undefined,
     sound: options.sound ?? options.map.piezo?.enabled ?? true,
-  });
+  };
+  if (sim.uno) process.stdout.write('booting the emulated Uno (StandardFirmata 2.4 on avr8js)...\n');
+  const clock = sim.uno ? await UnoClock.boot(boot) : await VirtualClock.boot(boot);
   let status = () => ['  host link: none (--link PATH|tcp:HOST:PORT)'];
   if (sim.link) {
-    const line = await openHostLine(sim.link);
     const outboxStore = options.stateDir ? new FileOutboxStore(`${options.stateDir}/outbox.json`) : undefined;
-    const cl = linkClockToHost(clock.firmware, line, { serialId: sim.serialId, outboxStore });
-    clock.hostLink = cl;
-    clock.onStop(() => {
-      cl.close('quit');
-      line.destroy();
-    });
-    status = () => [`  host link ${sim.link}: ${cl.link.state}, ${cl.pending()} event(s) awaiting the host's ack`];
+    let link;
+    try {
+      // The device is reopened with backoff after a cable pull; the outbox keeps what the host has not acknowledged.
+      link = await linkClockOverReopeningLine(clock.firmware, sim.link, { serialId: sim.serialId, outboxStore });
+    } catch (err) {
+      await clock.stop();
+      process.stderr.write(`chessclock sim: ${(err as Error).message}\n`);
+      return 1;
+    }
+    clock.hostLink = link.clockLink;
+    clock.onStop(() => link.close('quit'));
+    status = () => [`  ${link.status()}`];
   }
   const code = await runTerminal(clock, {
     input: process.stdin,
     output: process.stdout,
-    status,
+    status: clock instanceof UnoClock ? () => [...status(), `  board: emulated Uno, ${clock.uno.resets} reset(s), Firmata ${clock.session.reconnects} reconnect(s)`] : status,
+    // The emulated LCD latches its bytes after the firmware painted (Firmata at 57,600 baud).
+    onChange: clock instanceof UnoClock ? (repaint) => clock.changes.on('change', repaint) : undefined,
   });
   await clock.stop();
   return code;

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import five from 'johnny-five';
 import type { Side } from '../protocol/time-control.ts';
-import { MENU_KEYS, type ButtonWiring, type HardwareMap } from './hardware-map.ts';
+import { checkCapabilities, MENU_KEYS, type ButtonWiring, type HardwareMap, type PinCapability } from './hardware-map.ts';
 import type { ButtonName } from './menu.machine.ts';
 import { LCD_COLS } from '../rules/display-format.ts';
 
@@ -34,10 +34,6 @@ export type BoardSource = { io: unknown } | { port: string };
 
 // Johnny-Five's type declarations lack several members used here (Led.Digits#print, LCD
 // cursor, Board `sigint`); this is the narrow shape the adapter relies on.
-interface LcdLike {
-  cursor(row: number, col: number): LcdLike;
-  print(text: string): LcdLike;
-}
 interface DigitsLike {
   print(text: string): DigitsLike;
   blink(value: 'slow' | false): DigitsLike;
@@ -56,6 +52,11 @@ export function connectHardware(source: BoardSource, map: HardwareMap, timeoutMs
     board.on('error', (err: Error) => reject(err));
     board.on('ready', () => {
       try {
+        // The map against what the board said it can do: the capability report a Firmata
+        // board answered in the handshake (firmata.js; an IO plugin that never spoke Firmata,
+        // like the tests' mock-firmata, has no report to check against).
+        const io = (board as unknown as { io: { pins?: PinCapability[]; versionReceived?: boolean } }).io;
+        if (io.versionReceived === true && io.pins) checkCapabilities(map, io.pins);
         resolve(createComponents(board, map));
       } catch (err) {
         reject(err);
@@ -96,24 +97,63 @@ function createComponents(board: five.Board, map: HardwareMap): Hardware {
   };
 }
 
+// The PCF8574 backpack's pins (five.LCD's PCF8574 register map): P0 = RS, P2 = EN,
+// P3 = backlight, P4-P7 = D4-D7 of the HD44780 in 4-bit mode.
+const PCF_RS = 0x01;
+const PCF_EN = 0x04;
+const PCF_BACKLIGHT = 0x08;
+/**
+ * Expander bytes per I2C write: StandardFirmata forwards one I2C_REQUEST as one Wire
+ * transaction; Wire buffers 32 bytes and StandardFirmata 2.4's sysex buffer holds 64 bytes,
+ * two per data byte after the address and mode. 28 = seven whole characters.
+ */
+export const LCD_BYTES_PER_I2C_WRITE = 28;
+
+/**
+ * The expander bytes that write `bytes` to the HD44780 (rs: data or instruction), in 4-bit
+ * mode: per nibble the data with EN high, then with EN low (the HD44780 latches on EN's
+ * falling edge), backlight kept on. Exactly what five.LCD sends one I2C write at a time.
+ */
+export function pcf8574Nibbles(bytes: readonly number[], rs: boolean): number[] {
+  const out: number[] = [];
+  for (const b of bytes) {
+    for (const nibble of [b >> 4, b & 0x0f]) {
+      const v = (nibble << 4) | PCF_BACKLIGHT | (rs ? PCF_RS : 0);
+      out.push(v | PCF_EN, v);
+    }
+  }
+  return out;
+}
+
 function lcdScreen(board: five.Board, controller: string, address: number): Screen {
-  const lcd = new five.LCD({ board, controller, address, rows: 2, cols: LCD_COLS } as unknown as five.LCDI2COption) as unknown as LcdLike;
+  // five.LCD initialises the display (4-bit mode, display on, clear, backlight); the paints
+  // below write the expander directly.
+  new five.LCD({ board, controller, address, rows: 2, cols: LCD_COLS } as unknown as five.LCDI2COption);
+  const io = (board as unknown as { io: { i2cWrite(address: number, bytes: number[]): void } }).io;
   const shown: string[] = [' '.repeat(LCD_COLS), ' '.repeat(LCD_COLS)];
   return {
     kind: 'lcd',
     paint(rows) {
+      const stream: number[] = [];
       rows.slice(0, 2).forEach((text, row) => {
         const line = text.padEnd(LCD_COLS).slice(0, LCD_COLS);
-        // Over Firmata every character costs four I2C writes to the PCF8574: write only
-        // the changed span (a running clock changes one or two characters a second).
+        // Write only the changed span (a running clock changes one or two characters a second).
         let first = 0;
         while (first < LCD_COLS && line[first] === shown[row][first]) first++;
         if (first === LCD_COLS) return;
         let last = LCD_COLS - 1;
         while (line[last] === shown[row][last]) last--;
-        lcd.cursor(row, first).print(line.slice(first, last + 1));
+        // Set DDRAM address (0x80 | address; row 2 starts at 0x40), then the characters.
+        stream.push(...pcf8574Nibbles([0x80 | ((row === 0 ? 0x00 : 0x40) + first)], false));
+        stream.push(...pcf8574Nibbles([...line.slice(first, last + 1)].map((ch) => ch.charCodeAt(0) & 0xff), true));
         shown[row] = line;
       });
+      // Over Firmata at 57,600 baud the LCD's traffic bounds the refresh. five.LCD's print()
+      // sends one I2C write (7 Firmata bytes) per expander byte, 28 bytes per character; the
+      // expander takes a run of bytes in one I2C transaction, each byte its new port state,
+      // so one write carries seven characters: ~9 Firmata bytes per character
+      // (docs/benchmarks.md "Firmware", the emulated Uno).
+      for (let i = 0; i < stream.length; i += LCD_BYTES_PER_I2C_WRITE) io.i2cWrite(address, stream.slice(i, i + LCD_BYTES_PER_I2C_WRITE));
     },
   };
 }

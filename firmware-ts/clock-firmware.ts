@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { createActor, type Actor } from 'xstate';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import type { Hardware } from './board.ts';
+import type { BoardSession } from './board-session.ts';
 import { readClock, type ClockState } from '../rules/clock-core.ts';
 import { clockMachine, type ClockInput, type ClockMachine, type ClockOutput } from '../rules/clock.machine.ts';
 import { msUntilDisplayChange, renderDigits, type ClockReading } from '../rules/display-format.ts';
@@ -76,7 +77,7 @@ export class ClockFirmware extends EventEmitter {
   readonly time: Timebase;
   /** True when this boot restored a saved game (power cut). */
   readonly restored: boolean;
-  private readonly hardware: Hardware;
+  private hardware: Hardware;
   private readonly snapshots: SnapshotStore | undefined;
   private sound: boolean;
   /** The host's game this clock plays (its last Configure, or the game saved before a power cut). */
@@ -170,6 +171,29 @@ export class ClockFirmware extends EventEmitter {
     this.clock.send({ ...input, at: this.now() } as ClockInput);
   }
 
+  /**
+   * The board under the clock reset (firmware-ts/board-session.ts saw it announce itself
+   * again): its keys are dead until it is back, so a running clock is paused now, stamped
+   * where the news arrives, and stays paused for the arbiter (docs/firmware.md, "When the
+   * Arduino resets"). The pause is a clock output like any other: snapshotted, sent to the host.
+   */
+  boardReset(): void {
+    if (this.stopped) return;
+    if (this.state().status === 'running') this.command({ type: 'PAUSE' });
+  }
+
+  /** The board is back (new Johnny-Five components): listen to its keys and paint the clock state on it. */
+  replaceHardware(hardware: Hardware): void {
+    if (this.stopped) return;
+    this.hardware.keys.off('down', this.onDown);
+    this.hardware.keys.off('up', this.onUp);
+    this.hardware = hardware;
+    hardware.keys.on('down', this.onDown);
+    hardware.keys.on('up', this.onUp);
+    this.leds = { white: null, black: null };
+    this.repaint();
+  }
+
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -228,3 +252,15 @@ export class ClockFirmware extends EventEmitter {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Keeps a clock on a board session: paused when the board resets, repainted when it is back. */
+export function followBoardSession(firmware: ClockFirmware, session: BoardSession): () => void {
+  const onReset = () => firmware.boardReset();
+  const onHardware = (hardware: Hardware) => firmware.replaceHardware(hardware);
+  session.on('reset', onReset);
+  session.on('hardware', onHardware);
+  return () => {
+    session.off('reset', onReset);
+    session.off('hardware', onHardware);
+  };
+}

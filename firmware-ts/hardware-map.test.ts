@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HardwareMapError, parseHardwareMap, UNO_DEFAULTS } from './hardware-map.ts';
+import { checkCapabilities, FIRMATA_MODES, HardwareMapError, parseHardwareMap, pinModes, UNO_DEFAULTS } from './hardware-map.ts';
 
 function errorOf(value: unknown): HardwareMapError {
   try {
@@ -53,5 +53,38 @@ describe('hardware map (docs/firmware.md "Wiring")', () => {
     const err = errorOf(json);
     expect(err.field).toBe(field);
     expect(err.message).toContain(`${field}: ${problem}`);
+  });
+});
+
+describe('hardware map against a Firmata capability report (Firmata protocol 2.x CAPABILITY_RESPONSE)', () => {
+  const { INPUT, OUTPUT, ANALOG, PWM, SERVO, I2C } = FIRMATA_MODES;
+  // An Uno's report as StandardFirmata 2.4 gives it: no modes on the serial pins 0-1, PWM on
+  // 3, 5, 6, 9, 10, 11, I2C on A4/A5 (the real report is checked in test/emulated-uno.test.ts).
+  const uno = Array.from({ length: 20 }, (_, pin) => {
+    if (pin < 2) return { supportedModes: [] as number[] };
+    if (pin >= 14) return { supportedModes: pin >= 18 ? [INPUT, OUTPUT, ANALOG, I2C] : [INPUT, OUTPUT, ANALOG] };
+    return { supportedModes: [3, 5, 6, 9, 10, 11].includes(pin) ? [INPUT, OUTPUT, PWM, SERVO] : [INPUT, OUTPUT, SERVO] };
+  });
+
+  it('the Uno wiring asks each pin for a mode it has', () => {
+    expect(() => checkCapabilities(UNO_DEFAULTS, uno)).not.toThrow();
+    expect(pinModes(UNO_DEFAULTS).find((u) => u.field === 'leds.white.pin')).toEqual({ field: 'leds.white.pin', pin: 9, mode: 'OUTPUT' });
+  });
+
+  it('an LED asking for PWM on a pin without it is refused, naming the field, the pin and the mode', () => {
+    const map = parseHardwareMap({ leds: { white: { pin: 12, pwm: true } } });
+    expect(() => checkCapabilities(map, uno)).toThrow(HardwareMapError);
+    expect(() => checkCapabilities(map, uno)).toThrow('leds.white.pin: pin 12 does not support PWM on this board (its modes: INPUT, OUTPUT, SERVO)');
+    expect(() => checkCapabilities(parseHardwareMap({ leds: { black: { pin: 10, pwm: true } } }), uno)).not.toThrow();
+  });
+
+  it('a board without I2C on A4/A5 cannot drive the display', () => {
+    const noI2c = uno.map((p, pin) => (pin >= 18 ? { supportedModes: [INPUT, OUTPUT, ANALOG] } : p));
+    expect(() => checkCapabilities(UNO_DEFAULTS, noI2c)).toThrow('display: A4 (pin 18) does not support I2C on this board (its modes: INPUT, OUTPUT, ANALOG)');
+  });
+
+  it('rejects a pwm flag that is not a boolean', () => {
+    const err = errorOf({ leds: { white: { pin: 9, pwm: 'yes' } } });
+    expect(err.message).toBe('leds.white.pwm: must be true or false, got "yes"');
   });
 });

@@ -35,12 +35,18 @@ export interface DigitsWiring {
   readonly addresses: Readonly<Record<Side, number>>;
 }
 
+/** An LED; `pwm: true` asks for a PWM pin (dimmed by duty cycle, e.g. for a dark hall). */
+export interface LedWiring {
+  readonly pin: PinName;
+  readonly pwm?: boolean;
+}
+
 export interface HardwareMap {
   readonly levers: Readonly<Record<Side, ButtonWiring>>;
   readonly buttons: Readonly<Record<MenuKey, ButtonWiring>>;
   readonly display: LcdWiring | DigitsWiring;
   /** LEDs showing which clock runs: FIDE equipment standard (d), visible from 10 m. */
-  readonly leds: Readonly<Record<Side, { readonly pin: PinName }>>;
+  readonly leds: Readonly<Record<Side, LedWiring>>;
   /** The piezo beeps once at a flag; `enabled: false` silences it (tournament halls). */
   readonly piezo: { readonly pin: PinName; readonly enabled: boolean } | null;
 }
@@ -181,8 +187,11 @@ export function parseHardwareMap(value: unknown): HardwareMap {
     const raw = ledsJson[side];
     if (raw === undefined) return UNO_DEFAULTS.leds[side];
     if (isObject(raw)) {
-      onlyKeys(raw, `leds.${side}`, ['pin']);
-      return { pin: parsePin(raw.pin, `leds.${side}.pin`) };
+      onlyKeys(raw, `leds.${side}`, ['pin', 'pwm']);
+      const pin = parsePin(raw.pin, `leds.${side}.pin`);
+      if (raw.pwm === undefined) return { pin };
+      if (typeof raw.pwm !== 'boolean') throw new HardwareMapError(`leds.${side}.pwm`, `must be true or false, got ${JSON.stringify(raw.pwm)}`);
+      return { pin, pwm: raw.pwm };
     }
     return { pin: parsePin(raw, `leds.${side}`) };
   };
@@ -238,5 +247,57 @@ export async function loadHardwareMapFile(path: string): Promise<HardwareMap> {
   } catch (err) {
     if (err instanceof HardwareMapError) throw new HardwareMapError(`${path}: ${err.field}`, err.message.slice(err.field.length + 2));
     throw err;
+  }
+}
+
+// ---- the map against the board's Firmata capability report ----
+
+/** Firmata pin modes (Firmata protocol 2.x, "Pin modes"), as the capability report numbers them. */
+export const FIRMATA_MODES = { INPUT: 0, OUTPUT: 1, ANALOG: 2, PWM: 3, SERVO: 4, I2C: 6, PULLUP: 11 } as const;
+export type FirmataModeName = keyof typeof FIRMATA_MODES;
+
+/** A pin number as Firmata counts it on an Uno: A0-A5 are 14-19. */
+export function firmataPin(pin: PinName): number {
+  return typeof pin === 'number' ? pin : 14 + Number(pin.slice(1));
+}
+
+/**
+ * The Firmata mode each pin of the map is used in, with the field that asks for it. Keys are
+ * INPUT (StandardFirmata 2.4 has no PULLUP mode: the pull-up is switched on by writing HIGH to
+ * the input, as Johnny-Five does); LEDs OUTPUT, or PWM when the map asks for it; the piezo
+ * OUTPUT (five.Piezo toggles it); an I2C display needs I2C on the Uno's SDA/SCL (A4, A5).
+ */
+export function pinModes(map: HardwareMap): Array<{ field: string; pin: number; mode: FirmataModeName }> {
+  const uses: Array<{ field: string; pin: number; mode: FirmataModeName }> = [];
+  for (const side of ['white', 'black'] as const) uses.push({ field: `levers.${side}.pin`, pin: firmataPin(map.levers[side].pin), mode: 'INPUT' });
+  for (const key of MENU_KEYS) uses.push({ field: `buttons.${key}.pin`, pin: firmataPin(map.buttons[key].pin), mode: 'INPUT' });
+  for (const side of ['white', 'black'] as const) {
+    const led = map.leds[side];
+    uses.push({ field: `leds.${side}.pin`, pin: firmataPin(led.pin), mode: led.pwm ? 'PWM' : 'OUTPUT' });
+  }
+  if (map.piezo) uses.push({ field: 'piezo.pin', pin: firmataPin(map.piezo.pin), mode: 'OUTPUT' });
+  uses.push({ field: 'display', pin: firmataPin('A4'), mode: 'I2C' }, { field: 'display', pin: firmataPin('A5'), mode: 'I2C' });
+  return uses;
+}
+
+/** One pin of Firmata's capability report: the modes it supports (firmata.js `io.pins[n].supportedModes`). */
+export interface PinCapability {
+  readonly supportedModes: readonly number[];
+}
+
+/**
+ * Checks the map against the board's capability report (Firmata CAPABILITY_RESPONSE): every
+ * pin the map uses must support the mode it is used in. Throws HardwareMapError naming the
+ * field, the pin, the mode and the modes the pin has, before any component is created: a
+ * clock whose LED pin cannot do PWM would otherwise stay dark without a word.
+ */
+export function checkCapabilities(map: HardwareMap, pins: readonly PinCapability[]): void {
+  const names = Object.fromEntries(Object.entries(FIRMATA_MODES).map(([k, v]) => [v, k])) as Record<number, string>;
+  for (const { field, pin, mode } of pinModes(map)) {
+    const supported = pins[pin]?.supportedModes ?? [];
+    if (supported.includes(FIRMATA_MODES[mode])) continue;
+    const has = supported.length === 0 ? 'none' : supported.map((m) => names[m] ?? `mode ${m}`).join(', ');
+    const shown = pin >= 14 ? `A${pin - 14} (pin ${pin})` : `pin ${pin}`;
+    throw new HardwareMapError(field, `${shown} does not support ${mode} on this board (its modes: ${has})`);
   }
 }

@@ -18,6 +18,7 @@ import { systemTime } from '../protocol/monotonic.ts';
 import type { Host } from '../host/app/host.ts';
 import type { Journal } from '../host/store/journal.ts';
 import type { HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
+import type { StartHostOptions } from '../host/start-host.ts';
 import { parseMqttOption, type MqttTarget } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadTournamentFile, parseTournament } from '../host/domain/tournament-file.ts';
 import type { Hall } from '../host/domain/model.ts';
@@ -146,6 +147,12 @@ export interface SimulatedHallOptions {
   readonly db?: string;
   readonly listen?: { host: string; port: number };
   readonly token?: { arbiter: string; token: string };
+  /** More arbiter tokens (`--tokens FILE`, CHESSCLOCK_TOKENS); the first is the one `token` returns when `token` is not given. */
+  readonly tokens?: readonly { readonly arbiter: string; readonly token: string }[];
+  /** MQTT access and TLS (readers, anonymous read, certificates: cli/security-options.ts). */
+  readonly mqttAccess?: Omit<NonNullable<StartHostOptions['mqtt']>, 'target'>;
+  /** HTTPS, allowed hosts, the WebSocket cap. */
+  readonly httpSecurity?: Omit<NonNullable<StartHostOptions['http']>, 'listen' | 'tokens'>;
   /** The simulated floor arbiter confirms results (default true). */
   readonly confirm?: boolean;
   /** `--mqtt` value or target (default DEFAULT_MQTT: the embedded broker on a free port). */
@@ -162,6 +169,8 @@ export interface SimulatedHallOptions {
 export interface SimulatedHall {
   readonly url: string;
   readonly token: { arbiter: string; token: string };
+  /** The token was made up here (and may be printed); else it came from a file or the environment. */
+  readonly tokenGenerated: boolean;
   readonly host: Host;
   readonly journal: Journal;
   readonly clocks: HallClocks;
@@ -199,7 +208,8 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   // The host reads hall time (its time sync then sees the clocks with offset 0); its link
   // timers run on real time, like the clocks' (retransmission is about bytes, not games).
   const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: opts.startUtcMs ?? Date.now() });
-  const token = opts.token ?? { arbiter: 'Chief Arbiter', token: randomBytes(12).toString('hex') };
+  const token = opts.token ?? opts.tokens?.[0] ?? { arbiter: 'Chief Arbiter', token: randomBytes(12).toString('hex') };
+  const tokens = [...(opts.token || !opts.tokens?.length ? [token] : []), ...(opts.tokens ?? [])];
   // The host as `chessclock host` starts it (host/start-host.ts), with the real clocks' ports.
   const running = await startHost({
     journal: opts.db ?? join(tmp!, 'hall.db'),
@@ -208,8 +218,8 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
     tablesBySerial: real.bySerial,
     log,
     backoff: { initialMs: 100, maxMs: 2_000 },
-    mqtt: { target: mqttTarget, clientId: `chessclock-hall-${process.pid}`, onError: (e) => log(`mqtt: ${e.message}`) },
-    http: { listen: opts.listen ?? { host: '127.0.0.1', port: 8080 }, tokens: [token], timeRate: speed },
+    mqtt: { ...opts.mqttAccess, target: mqttTarget, clientId: `chessclock-hall-${process.pid}`, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
+    http: { ...opts.httpSecurity, listen: opts.listen ?? { host: '127.0.0.1', port: 8080 }, tokens, timeRate: speed },
     lines: real.lines.map((l) => {
       log(`opening ${l.path} (table ${l.table})`);
       return { key: l.path, open: openSerialLine(l.path), table: l.table };
@@ -276,6 +286,6 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   const address = running.url!;
   clocks.play();
 
-  return { url: address.replace('0.0.0.0', '127.0.0.1'), token, host, journal, clocks, tableOf, realLines: real.lines, time, hostClock, api: running.api!, mqtt: running.mqtt, close };
+  return { url: address.replace('0.0.0.0', '127.0.0.1'), token, tokenGenerated: !opts.token && !opts.tokens?.length, host, journal, clocks, tableOf, realLines: real.lines, time, hostClock, api: running.api!, mqtt: running.mqtt, close };
 }
 

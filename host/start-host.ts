@@ -9,12 +9,15 @@
 //
 // A caller chooses which adapters run; nothing else differs.
 import type { FastifyInstance } from 'fastify';
+import { hostname, networkInterfaces } from 'node:os';
 import { Host, type HostOptions } from './app/host.ts';
 import type { ExportSource } from './app/ports.ts';
 import type { Line } from './clocks/clock-session.ts';
 import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
+import { registerMetrics } from './adapters/http/metrics.ts';
+import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
 
@@ -27,6 +30,13 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
     readonly tokens: ApiDeps['tokens'];
     readonly timeRate?: number;
     readonly dashboard?: boolean;
+    /** HTTPS with this PEM certificate and key (`--https-cert`, `--https-key`). */
+    readonly https?: ApiDeps['https'];
+    /** Host names answered besides the defaults when listening beyond loopback (`--allowed-host`). */
+    readonly allowedHosts?: readonly string[];
+    /** Live-feed WebSocket clients at most (`--ws-max-clients`). */
+    readonly wsMaxClients?: number;
+    readonly signInLimit?: ApiDeps['signInLimit'];
   };
   /** MQTT from the journal's outbox (docs/mqtt.md); absent or target null = none. */
   readonly mqtt?: Omit<StartHostMqttOptions, 'outbox'>;
@@ -49,6 +59,21 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
+/** How long an adapter may take to close before it is abandoned (docs/host.md "Stopping"). */
+export const ADAPTER_CLOSE_MS = 3_000;
+
+async function bounded(work: Promise<unknown> | undefined, ms: number, what: string, log: (line: string) => void, force?: () => void): Promise<void> {
+  if (!work) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([work.then(() => 'done' as const, (err: Error) => err), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    log(`stopping: ${what} did not close within ${ms} ms; closed by force`);
+    force?.();
+  } else if (outcome instanceof Error) log(`stopping: ${what}: ${outcome.message}`);
+}
+
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic }) : opts.journal;
   const clock = opts.clock;
@@ -60,12 +85,16 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   let mqtt: HostMqtt | null = null;
   let stopPublishing: (() => void) | null = null;
   let closed = false;
+  const log = opts.log ?? (() => undefined);
   const close = async () => {
     if (closed) return;
     closed = true;
     stopPublishing?.();
-    await api?.close();
-    await mqtt?.close();
+    // Each adapter gets a bounded time to say goodbye, whatever state its peer is in (a broker
+    // killed, hung or unreachable; a browser that never answers a close frame): the journal is
+    // closed in any case, and what was not acknowledged stays in its outbox for the next start.
+    await bounded(api?.close(), ADAPTER_CLOSE_MS, 'the API', log);
+    await bounded(mqtt?.close(), ADAPTER_CLOSE_MS, 'MQTT', log, () => mqtt?.forceClose());
     await host.close();
     journal.close();
   };
@@ -85,6 +114,20 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
         nowUtcMs: () => clock.nowUtcMs(),
         ...(opts.http.timeRate !== undefined ? { timeRate: opts.http.timeRate } : {}),
         ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),
+        ...(opts.http.https ? { https: opts.http.https } : {}),
+        ...(opts.http.wsMaxClients !== undefined ? { wsMaxClients: opts.http.wsMaxClients } : {}),
+        ...(opts.http.signInLimit ? { signInLimit: opts.http.signInLimit } : {}),
+        allowedHosts: allowedHostsFor(opts.http.listen.host, opts.http.allowedHosts ?? [], {
+          hostname: hostname(),
+          addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address)),
+        }),
+        ...(opts.log ? { log: opts.log } : {}),
+      });
+      registerMetrics(api, {
+        lines: () => host.lineFigures(),
+        health: () => host.health(),
+        outboxBacklog: () => journal.outboxBacklog(),
+        mqtt: () => mqtt?.publisher.stats() ?? null,
       });
       url = await api.listen({ host: opts.http.listen.host, port: opts.http.listen.port });
     }

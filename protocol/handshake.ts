@@ -19,6 +19,9 @@ export interface ProtocolVersion {
 
 export const OUR_VERSION: ProtocolVersion = { major: PROTOCOL_MAJOR, minor: PROTOCOL_MINOR };
 
+/** The minor from which both ends send selective acks (docs/protocol.md, "Selective acknowledgement"). */
+export const SACK_MINOR = 3;
+
 export type Role = 'clock' | 'host';
 
 export type Negotiation =

@@ -137,7 +137,7 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     }) as Duplex['write'];
     await t.time.runUntil(() => t.host.state === 'closed' && t.clock.state === 'closed');
     await expect(t.host.ready).rejects.toBeInstanceOf(VersionMismatchError);
-    await expect(t.clock.ready).rejects.toThrow(/the clock sends frames of protocol 2\.x, this host speaks 1\.2/);
+    await expect(t.clock.ready).rejects.toThrow(/the clock sends frames of protocol 2\.x, this host speaks 1\.3/);
     expect(nacks[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION } });
   });
 
@@ -150,12 +150,12 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     a.on('data', (c: Buffer) => got.push(...replies.push(c)));
     a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'X', firmwareVersion: '9', protocolMajor: 2, protocolMinor: 0, bootId: 1, firstSeq: 1, sessionId: 7 } } })));
     await time.runUntil(() => got.length > 0);
-    expect(got[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION, reason: 'protocol version mismatch: the clock speaks 2.0, this host speaks 1.2; major versions must be equal (update the host software)' } });
+    expect(got[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION, reason: 'protocol version mismatch: the clock speaks 2.0, this host speaks 1.3; major versions must be equal (update the host software)' } });
     expect(host.state).toBe('closed');
   });
 
   it('a newer minor version: unknown body case and unknown fields are skipped, acked, not fatal', async () => {
-    // The test plays a clock of protocol 1.3 by hand, writing raw protobuf bytes.
+    // The test plays a clock of protocol 1.4 (newer than this code's 1.3) by hand, writing raw protobuf bytes.
     const time = new FakeTime();
     const { a, b } = createLossyPair({ seed: 6, time });
     const host = createLink(b, { role: 'host', time, autoSync: false, random: counter(9) });
@@ -164,9 +164,9 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     const fromHost = new FrameParser();
     const replies: Envelope[] = [];
     a.on('data', (c: Buffer) => replies.push(...fromHost.push(c)));
-    a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'CC-NEW', firmwareVersion: '1.3.0', protocolMajor: 1, protocolMinor: 3, bootId: 77, firstSeq: 1, sessionId: 5 } } })));
+    a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'CC-NEW', firmwareVersion: '1.4.0', protocolMajor: 1, protocolMinor: 4, bootId: 77, firstSeq: 1, sessionId: 5 } } })));
     await time.runUntil(() => host.state === 'up');
-    expect(host.agreedVersion).toEqual({ major: 1, minor: 2 });
+    expect(host.agreedVersion).toEqual({ major: 1, minor: 3 });
 
     const frame = (payload: number[]) => {
       const content = [1, ...payload];

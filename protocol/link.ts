@@ -21,7 +21,7 @@ import { envelope, EnvelopeSchema, type Envelope, type EnvelopeInit } from './co
 import { encodeFrame, frameContent, slipEncode } from './frame-encoder.ts';
 import { FrameParser, type DroppedFrame, type FrameCounters } from './frame-decoder.ts';
 import { Nack_Code, type Hello, type HelloAck, type Nack } from './gen/chessclock_pb.ts';
-import { OUR_VERSION, frameVersionReason, helloError, negotiate, HandshakeRefusedError, VersionMismatchError, type ProtocolVersion, type Role } from './handshake.ts';
+import { OUR_VERSION, SACK_MINOR, frameVersionReason, helloError, negotiate, HandshakeRefusedError, VersionMismatchError, type ProtocolVersion, type Role } from './handshake.ts';
 import { systemTime, type TimeSource, type TimerHandle } from './monotonic.ts';
 import { Outbox, type OutboxCodec, type OutboxEntry, type OutboxStore } from './outbox.ts';
 import { Session, type SessionCounters, type SessionOptions } from './session.ts';
@@ -189,7 +189,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private readonly random: () => number;
   private st: LinkState = 'connecting';
   private current: SessionInfo | null = null;
-  private readonly totals: SessionCounters = { sent: 0, retransmits: 0, acksSent: 0, delivered: 0, duplicatesDropped: 0, outOfOrderHeld: 0, outOfOrderDropped: 0, bogusAcks: 0 };
+  private readonly totals: SessionCounters = { sent: 0, retransmits: 0, acksSent: 0, delivered: 0, duplicatesDropped: 0, outOfOrderHeld: 0, outOfOrderDropped: 0, bogusAcks: 0, sacked: 0 };
   private readonly own = { framesOut: 0, bytesIn: 0, bytesOut: 0, handshakes: 0, nacksSent: 0, unknownSkipped: 0, syncRequests: 0, syncTimeouts: 0 };
   private readonly pending = new Map<string, Pending>();
   private readonly refused = new Map<string, Nack>();
@@ -244,6 +244,11 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
 
   get state(): LinkState {
     return this.st;
+  }
+
+  /** The current session's smoothed round-trip time (ms), or null before a sample. */
+  get rttMs(): number | null {
+    return this.current?.session.smoothedRttMs ?? null;
   }
 
   /** Why the link closed (null while open). */
@@ -464,11 +469,11 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       ourBoot,
       peerBoot,
       session: new Session<Body>(this.time, this.outbox, ourBoot, Math.max(peerFirstSeq, already + 1), {
-        transmit: (seq, ack, body) => this.write(body ?? ({ case: 'ackOnly', value: {} } as Body), seq, ack),
+        transmit: (seq, ack, body, sackBits) => this.write(body ?? ({ case: 'ackOnly', value: { sackBits: sackBits ?? 0 } } as Body), seq, ack),
         deliver: (body, seq) => this.deliver(body, seq, peerBoot),
         acked: (entries) => this.acked(entries),
         failed: (err) => this.fail(err),
-      }, this.opts.session),
+      }, { ...this.opts.session, sack: (this.agreedVersion?.minor ?? 0) >= SACK_MINOR && (this.opts.session?.sack ?? true) }),
     };
     if (this.opts.deferAck) info.session.setAckCeiling(ceiling);
     this.current = info;
@@ -548,7 +553,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       this.emitMessage({ body: body as Body, seq: 0, bootId: this.current!.peerBoot, arrivedAtMs, handled: () => {} });
     }
     // The ack last: a Nack riding with the ack that covers its seq must be seen first.
-    this.current?.session.onAck(env.ack);
+    this.current?.session.onAck(env.ack, body.case === 'ackOnly' ? body.value.sackBits : 0);
   }
 
   private deliver(body: Body, seq: number, peerBoot: number): void {

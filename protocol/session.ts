@@ -15,6 +15,12 @@
 // too far ahead. Acks are cumulative: "everything up to N arrived". They ride on the next
 // outgoing frame, or go out alone (a pure Ack) `ackDelayMs` after a message arrived, or at
 // once after `ackEvery` unacknowledged arrivals or a duplicate (the peer missed our ack).
+//
+// Selective acks (since protocol 1.3, `sack`): a pure Ack also says which messages after the
+// gap arrived (`sack_bits`, docs/protocol.md "Selective acknowledgement"). The sender then
+// never resends those, and resends at once every hole that was sent before one of them: a
+// serial line keeps order, so a message sent earlier that did not arrive is lost. With only
+// cumulative acks one loss costs a round trip per hole and resends what already arrived.
 import type { TimeSource, TimerHandle } from './monotonic.ts';
 import type { Outbox, OutboxEntry } from './outbox.ts';
 
@@ -35,7 +41,12 @@ export interface SessionOptions {
   readonly ackEvery?: number;
   /** Outgoing frames that repeat a new ack value before it is left out again (size rule). */
   readonly ackRepeats?: number;
+  /** Send selective acks (the peer speaks protocol 1.3 or later). Received ones are always used. */
+  readonly sack?: boolean;
 }
+
+/** Seqs a `sack_bits` word covers after `ack + 1` (uint32). */
+export const SACK_SPAN = 32;
 
 export const SESSION_DEFAULTS: Required<SessionOptions> = {
   window: 32,
@@ -47,12 +58,16 @@ export const SESSION_DEFAULTS: Required<SessionOptions> = {
   ackDelayMs: 5,
   ackEvery: 8,
   ackRepeats: 1,
+  sack: false,
 };
 
 /** What the session asks of the frame layer. */
 export interface SessionIo<B> {
-  /** Put one frame on the line: a sequenced message (seq ≥ 1) or a pure ack (body null, seq 0). */
-  transmit(seq: number, ack: number, body: B | null): void;
+  /**
+   * Put one frame on the line: a sequenced message (seq ≥ 1) or a pure ack (body null, seq 0)
+   * with its selective-ack bits (0 = none; only when `sack` is on).
+   */
+  transmit(seq: number, ack: number, body: B | null, sackBits?: number): void;
   /** A message arrived in order, for the first time. */
   deliver(body: B, seq: number): void;
   /** The peer acknowledged these entries. */
@@ -71,6 +86,8 @@ export interface SessionCounters {
   outOfOrderDropped: number;
   /** Acks for seqs never sent (a confused or stale peer). */
   bogusAcks: number;
+  /** In-flight messages the peer reported received by a selective ack (never resent after). */
+  sacked: number;
 }
 
 export class SessionTimeoutError extends Error {
@@ -91,6 +108,10 @@ interface InFlight {
   lastSentAt: number;
   deadline: number;
   retries: number;
+  /** The peer reported it received (selective ack): it waits only for the cumulative ack. */
+  sacked: boolean;
+  /** Order of its last transmission among all of this session's (a line keeps this order). */
+  txOrder: number;
 }
 
 export class Session<B> {
@@ -104,10 +125,18 @@ export class Session<B> {
     outOfOrderHeld: 0,
     outOfOrderDropped: 0,
     bogusAcks: 0,
+    sacked: 0,
   };
   private readonly inFlight = new Map<number, InFlight>();
+  /** Transmissions so far (each message's txOrder). */
+  private transmissions = 0;
   private highestSent = 0;
   private srttMs: number | null = null;
+
+  /** The smoothed round-trip time of acknowledged messages (RFC 6298 SRTT), or null before the first sample. */
+  get smoothedRttMs(): number | null {
+    return this.srttMs;
+  }
   private rttvarMs = 0;
   private rtoMs: number;
   private retransmitTimer: TimerHandle | null = null;
@@ -179,7 +208,7 @@ export class Session<B> {
       slots--;
     }
     for (const e of toSend) {
-      this.inFlight.set(e.seq, { seq: e.seq, firstSentAt: now, lastSentAt: now, deadline: now + this.rtoMs, retries: 0 });
+      this.inFlight.set(e.seq, { seq: e.seq, firstSentAt: now, lastSentAt: now, deadline: now + this.rtoMs, retries: 0, sacked: false, txOrder: ++this.transmissions });
       if (e.seq > this.highestSent) this.highestSent = e.seq;
       this.counters.sent++;
       this.io.transmit(e.seq, this.ackForFrame(), e.body);
@@ -201,9 +230,46 @@ export class Session<B> {
     return ack;
   }
 
-  /** Handles the ack field of any incoming frame (0 = no news). */
-  onAck(ack: number): void {
-    if (this.stopped || ack === 0) return;
+  /**
+   * Handles the ack field of any incoming frame (0 = no news), and a pure Ack's selective-ack
+   * bits (0 = none).
+   */
+  onAck(ack: number, sackBits = 0): void {
+    if (this.stopped) return;
+    if (ack !== 0) this.onCumulativeAck(ack);
+    if (sackBits !== 0 && !this.stopped) this.onSelectiveAck(ack !== 0 ? ack : this.lastAck, sackBits);
+  }
+
+  /**
+   * Selective ack: the messages after the hole that arrived are marked (never resent), and
+   * every hole sent before the newest of them is resent now, once per new evidence: on a line
+   * that keeps order a message sent before one that arrived, and missing, is lost.
+   */
+  private onSelectiveAck(ack: number, bits: number): void {
+    const now = this.time.now();
+    let newestArrival = 0;
+    for (let i = 0; i < SACK_SPAN; i++) {
+      if (((bits >>> i) & 1) === 0) continue;
+      const f = this.inFlight.get(ack + 2 + i);
+      if (!f) continue;
+      if (!f.sacked) {
+        f.sacked = true;
+        this.counters.sacked++;
+      }
+      if (f.txOrder > newestArrival) newestArrival = f.txOrder;
+    }
+    if (newestArrival === 0) return;
+    const holes = [...this.inFlight.values()]
+      .filter((f) => !f.sacked && f.seq > ack && f.txOrder < newestArrival)
+      .sort((a, b) => a.seq - b.seq);
+    for (const f of holes) {
+      this.retransmit(f, now);
+      if (this.stopped) return;
+    }
+    this.armRetransmit();
+  }
+
+  private onCumulativeAck(ack: number): void {
     if (ack > this.highestSent) {
       // An ack beyond anything sent: a peer from another session, or a bug. Never let it
       // drop messages that were not received.
@@ -324,7 +390,20 @@ export class Session<B> {
     this.lastAckSent = ack;
     this.ackRepeatsLeft = 0;
     this.counters.acksSent++;
-    this.io.transmit(0, ack, null);
+    this.io.transmit(0, ack, null, this.options.sack ? this.sackBits(ack) : 0);
+  }
+
+  /**
+   * Which seqs after `ack + 1` arrived: held after a gap, or delivered and not yet
+   * acknowledged (a deferred ack: received all the same, the peer need not resend them).
+   */
+  private sackBits(ack: number): number {
+    let bits = 0;
+    for (let i = 0; i < SACK_SPAN; i++) {
+      const seq = ack + 2 + i;
+      if (seq < this.expected || this.held.has(seq)) bits |= 1 << i;
+    }
+    return bits >>> 0;
   }
 
   private clearAckTimer(): void {
@@ -348,7 +427,7 @@ export class Session<B> {
   private armRetransmit(): void {
     if (this.stopped) return;
     let earliest = Infinity;
-    for (const f of this.inFlight.values()) if (f.deadline < earliest) earliest = f.deadline;
+    for (const f of this.inFlight.values()) if (!f.sacked && f.deadline < earliest) earliest = f.deadline;
     if (earliest === this.retransmitTimerAt && this.retransmitTimer) return;
     if (this.retransmitTimer) this.time.clearTimer(this.retransmitTimer);
     this.retransmitTimer = null;
@@ -362,7 +441,8 @@ export class Session<B> {
     this.retransmitTimerAt = Infinity;
     if (this.stopped) return;
     const now = this.time.now();
-    const due = [...this.inFlight.values()].filter((f) => f.deadline <= now).sort((a, b) => a.seq - b.seq);
+    // A message the peer reported received waits only for the cumulative ack: never resent.
+    const due = [...this.inFlight.values()].filter((f) => f.deadline <= now && !f.sacked).sort((a, b) => a.seq - b.seq);
     // Only the oldest overdue message is resent. With cumulative acks the later ones may
     // well have arrived and be held behind the gap; its retransmission tells (the ack
     // jumps), and a partial ack resends the next hole (see onAck). The others wait one
@@ -392,6 +472,7 @@ export class Session<B> {
     }
     f.retries++;
     f.lastSentAt = now;
+    f.txOrder = ++this.transmissions;
     // The RTO was doubled by the timeout that got us here (if it was one), so a message
     // that keeps getting lost waits RTO, 2·RTO, 4·RTO … (RFC 6298 §5.5–5.6).
     f.deadline = now + this.rtoMs;

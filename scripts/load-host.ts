@@ -50,6 +50,8 @@ export interface LoadHostOptions {
   /** Serve the API and /ws feed on 127.0.0.1 (any free port). */
   readonly api?: boolean;
   readonly link?: LinkTuning;
+  /** How clock events are committed (Host option; default 'turn': group commit). */
+  readonly groupCommit?: 'turn' | 'event';
   /** Each newly journaled clock event, after its commit. */
   readonly onJournaled?: (event: ClockEventRecord) => void;
   readonly log?: (line: string) => void;
@@ -81,6 +83,7 @@ export class LoadHost {
       clock: opts.clock,
       link: opts.link,
       log: opts.log,
+      ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
       backoff: { initialMs: 100, maxMs: 2_000 },
       // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
       // hall's clock list would): the host then finds a clock's game by the clock

@@ -37,22 +37,56 @@ import type { BoardView, RestoreView } from '../host/app/ports.ts';
 
 // ─── options ─────────────────────────────────────────────────────────────────────────
 
-const { values } = parseArgs({
-  options: {
-    clocks: { type: 'string', default: '1000' },
-    pty: { type: 'string', default: '64' },
-    minutes: { type: 'string', default: '8' },
-    speed: { type: 'string', default: '10' },
-    think: { type: 'string', default: '20' },
-    outage: { type: 'string', default: '30' },
-    seed: { type: 'string', default: '1' },
-    'no-faults': { type: 'boolean' },
-  },
-  strict: true,
-});
-const num = (name: keyof typeof values, min: number): number => {
+const USAGE = `usage: npm run load -- [options]
+
+A thousand clocks into one host, with faults (docs/load.md): in-memory clocks plus full
+simulated clocks over socat ptys, at accelerated time, then a host kill and restart, cable
+pulls, corrupted bytes and a broker outage; exits 0 only if no press is lost or doubled.
+
+options:
+  --clocks N     clocks on in-memory lines (default 1000)
+  --pty N        full simulated clocks over socat ptys (default 64)
+  --minutes M    bound on the run, real minutes (default 8; the drain may take 2 more)
+  --speed X      hall time per real time (default 10)
+  --think S      median thinking time, hall seconds (default 20)
+  --outage S     the broker outage, real seconds (default 30)
+  --seed N       the players' seed (default 1)
+  --no-faults    no faults: measure the steady state only
+  -h, --help     this text`;
+
+/** A bad option ends the run with the usage, not a stack trace. */
+function usageError(message: string): never {
+  process.stderr.write(`npm run load: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      clocks: { type: 'string', default: '1000' },
+      pty: { type: 'string', default: '64' },
+      minutes: { type: 'string', default: '8' },
+      speed: { type: 'string', default: '10' },
+      think: { type: 'string', default: '20' },
+      outage: { type: 'string', default: '30' },
+      seed: { type: 'string', default: '1' },
+      'no-faults': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+} catch (err) {
+  usageError((err as Error).message);
+}
+const { values } = parsed;
+if (values.help) {
+  process.stdout.write(USAGE + '\n');
+  process.exit(0);
+}
+const num = (name: 'clocks' | 'pty' | 'minutes' | 'speed' | 'think' | 'outage' | 'seed', min: number): number => {
   const n = Number(values[name]);
-  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} ${values[name]}: expected a number ≥ ${min}`);
+  if (!Number.isFinite(n) || n < min) usageError(`--${name} ${values[name]}: expected a number ≥ ${min}`);
   return n;
 };
 const N_MEM = num('clocks', 0);
@@ -64,7 +98,7 @@ const OUTAGE_MS = num('outage', 0) * 1000;
 const SEED = num('seed', 0);
 const FAULTS = !values['no-faults'];
 const TOTAL = N_MEM + N_PTY;
-if (TOTAL < 1) throw new Error('no clocks: give --clocks and/or --pty');
+if (TOTAL < 1) usageError('no clocks: give --clocks and/or --pty');
 
 const startedReal = monotonicNowMs();
 const deadlineReal = startedReal + MINUTES * 60_000;

@@ -100,7 +100,7 @@ export async function arbiterPenalty(ctx: ScriptContext, offender: Side): Promis
  * In result entry (or on the arbiter's result item), taps `plus` until `wanted` is chosen.
  * Throws when the menu does not offer it (after a flag only the opponent's win and the draw).
  */
-export async function chooseResult(clock: VirtualClock, wanted: GameResult): Promise<void> {
+export async function chooseResult(clock: { firmware: VirtualClock['firmware']; tap(key: 'plus'): Promise<unknown> }, wanted: GameResult): Promise<void> {
   const menu = () => clock.firmware.menu.getSnapshot().context.result;
   for (let i = 0; i <= RESULTS.length && menu().choice !== wanted; i++) await clock.tap('plus');
   if (menu().choice !== wanted) throw new Error(`the result menu does not offer ${wanted} (offers ${menu().choices.join(', ')})`);

@@ -11,6 +11,15 @@ import { menuMode } from '../firmware-ts/menu-text.ts';
 import { describeTimeControl } from '../rules/time-control-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';
 
+/** What the terminal needs of a clock: the virtual board's (virtual-clock.ts) or the emulated Uno's (uno/uno-clock.ts). */
+export interface TerminalClock {
+  readonly firmware: VirtualClock['firmware'];
+  screen(): string[];
+  readonly board: { led(side: 'white' | 'black'): boolean };
+  tap(key: Parameters<VirtualClock['tap']>[0]): Promise<unknown>;
+  hold(keys: Parameters<VirtualClock['hold']>[0], ms: number): Promise<void>;
+}
+
 /** The terminal clock's keys: the board's keys, one tap each (docs/simulator.md). */
 export const KEY_HELP = [
   'a  White lever        l  Black lever        space  start / pause',
@@ -22,7 +31,7 @@ export const KEY_HELP = [
  * The heading: the control the clock runs, in words (or, in setup, the one being chosen).
  * `White 6 min, Black 5 min (draw = Black wins)`, `60 min sudden death`.
  */
-export function terminalTitle(clock: VirtualClock): string {
+export function terminalTitle(clock: TerminalClock): string {
   const menu = clock.firmware.menu.getSnapshot();
   if (menuMode(menu.value) === 'setup') {
     try {
@@ -53,6 +62,8 @@ export interface TerminalOptions {
   output: NodeJS.WriteStream;
   /** Extra status lines (e.g. the host link's state). */
   status?: () => string[];
+  /** Calls `repaint` whenever the screen may have changed besides the firmware's paints (the emulated Uno's LCD latching bytes later). */
+  onChange?: (repaint: () => void) => void;
 }
 
 function describe(out: ClockOutput | ResultEntry, soundOn: boolean): string | null {
@@ -82,7 +93,7 @@ function describe(out: ClockOutput | ResultEntry, soundOn: boolean): string | nu
 }
 
 /** Runs until `q` or Ctrl-C; resolves with the exit status. */
-export function runTerminal(clock: VirtualClock, options: TerminalOptions): Promise<number> {
+export function runTerminal(clock: TerminalClock, options: TerminalOptions): Promise<number> {
   const { input, output } = options;
   const log: string[] = [];
   const note = (line: string | null) => {
@@ -120,6 +131,7 @@ export function runTerminal(clock: VirtualClock, options: TerminalOptions): Prom
   };
   // Repaint whenever the LCD or LEDs may have changed; the firmware drives the timing.
   clock.firmware.on('paint', paint);
+  options.onChange?.(paint);
   const idle = setInterval(paint, 250);
 
   // Keys are played one at a time: each waits for its debounced edge at the firmware.
@@ -142,7 +154,7 @@ export function runTerminal(clock: VirtualClock, options: TerminalOptions): Prom
         if (ch === 'q' || ch === '\x03') return finish(0);
         if (ch === 'A') play(() => clock.hold(['mode', 'ok'], ARBITER_HOLD_MS + 100));
         const key = KEYS[ch];
-        if (key) play(() => clock.tap(key));
+        if (key) play(async () => void (await clock.tap(key)));
       }
     };
     if (input.isTTY) input.setRawMode(true);

@@ -60,6 +60,8 @@ export class VirtualBoard extends Firmata {
     // Johnny-Five treats "Mock" (and "Firmata") as an Arduino: A0-A5 map to pins 14-19.
     this.name = 'Mock';
     this.defaultLed = 13;
+    // StandardFirmata reports I2C on the Uno's SDA/SCL (A4, A5 = pins 18, 19); mock-firmata's pin table lacks it.
+    for (const pin of [18, 19]) if (!this.pins[pin].supportedModes.includes(6)) this.pins[pin].supportedModes.push(6);
     const { levers, buttons, display } = options.map;
     this.buttonPins = {
       white: { pin: pinNumber(levers.white.pin), pullup: levers.white.pullup },

@@ -16,7 +16,9 @@ import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { MemoryPorts } from '../host/app/memory-ports.ts';
-import type { ArbiterCommand } from '../host/app/ports.ts';
+import type { ArbiterCommand, HostState } from '../host/app/ports.ts';
+import { StorageHealthTracker } from '../host/store/storage-health.ts';
+import Database from 'better-sqlite3';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER as SKIP, skipMessage } from './browser-harness.ts';
 
 skipMessage('the dashboard browser test');
@@ -190,5 +192,30 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await expect.poll(() => text('final-3', '.result')).toBe('break: 24:14 until the start · 900+10');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+  });
+
+  it('shows a journal storage fault above the boards until it clears (docs/reliability.md: disk full)', async () => {
+    // A real SQLITE_FULL from the real engine: a database capped at its size refuses to grow.
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (b BLOB)');
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 2}`);
+    let full: unknown = null;
+    for (let i = 0; i < 100 && full === null; i++) {
+      try {
+        db.prepare('INSERT INTO t VALUES (?)').run(Buffer.alloc(4096));
+      } catch (err) {
+        full = err;
+      }
+    }
+    db.close();
+    const storage = new StorageHealthTracker('/srv/hall/clocks.db', () => T0_UTC);
+    (host as HostState).health = () => ({ ok: storage.current.ok, journal: storage.current });
+    const alert = page.locator('#health');
+    expect(await alert.isHidden()).toBe(true);
+    expect(storage.failed(full)).toBe(true);
+    await expect.poll(() => alert.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await alert.innerText()).toMatch(/^Journal fault: the journal's disk is full \(SQLITE_FULL: .*\) at \/srv\/hall\/clocks\.db: clock events are not acknowledged/);
+    storage.succeeded();
+    await expect.poll(() => alert.isHidden(), { timeout: 15_000 }).toBe(true);
   });
 });

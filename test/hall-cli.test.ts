@@ -72,7 +72,7 @@ describe('chessclock hall (npm start)', () => {
   });
 
   it('plays the Slovenian women\'s final by default: prints the dashboard, a token and the embedded MQTT broker, publishes the clocks\' events there, stops on SIGINT', async () => {
-    child = spawn(process.execPath, [BIN, 'hall', '--http', '0', '--speed', '100'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [BIN, 'hall', '--http', '0', '--speed', '100', '--mqtt-anonymous-read'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const io = linesOf(child);
     const url = (await io.waitFor(/^dashboard:\s+(http:\/\/127\.0\.0\.1:\d+)\/$/))[1];
     const token = (await io.waitFor(/^arbiter token:\s+(\S+)/))[1];

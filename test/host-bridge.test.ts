@@ -43,6 +43,32 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     expect(session.connections).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
+  it('group commit (issue 16): events of several clocks that arrive in one event-loop turn are journaled in one transaction, and each is acknowledged only after it', async () => {
+    rig = await buildRig();
+    await configuredFor(rig, 1, 1);
+    await configuredFor(rig, 1, 2);
+    const batches: { size: number; unackedAtCommit: number[] }[] = [];
+    const appendMany = rig.journal.appendMany.bind(rig.journal);
+    rig.journal.appendMany = (events) => {
+      const out = appendMany(events);
+      // Durable here: what the clocks still wait an ack for, at this instant.
+      batches.push({ size: events.length, unackedAtCommit: rig!.clocks.map((c) => c.clockLink.pending()) });
+      return out;
+    };
+    await Promise.all(rig.clocks.map((c) => c.clock.tap('startPause')));
+    await waitFor('both starts journaled', () => rig!.journal.eventsAfter(0, 100).filter((e) => e.type === 'started').length === 2, 10_000, flowing(rig.sim));
+    rig.sim.advanceBy(2_000);
+    // Both clocks press in the same turn: their frames reach the host in one turn.
+    await Promise.all(rig.clocks.map((c) => c.press('white')));
+    await waitFor('both presses journaled', () => moved(rig!).length === 2, 10_000, flowing(rig.sim));
+    await waitFor('both acknowledged', () => rig!.clocks.every((c) => c.clockLink.pending() === 0), 10_000, flowing(rig.sim));
+    // One transaction held both presses, and neither clock had its ack before it committed.
+    const both = batches.filter((b) => b.size === 2);
+    expect(both.length).toBeGreaterThanOrEqual(1);
+    for (const b of both) expect(b.unackedAtCommit.every((n) => n > 0)).toBe(true);
+    expect(moved(rig).map((e) => e.clockId).sort()).toEqual(['CLK-01', 'CLK-02']);
+  }, 30_000);
+
   it('an arbiter command to an offline clock is refused whole (503), journaled with who asked, nothing changed', async () => {
     rig = await buildRig();
     const game = await configuredFor(rig, 1);

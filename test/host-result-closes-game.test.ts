@@ -46,7 +46,7 @@ describe('a result closes the game everywhere (issue 11)', () => {
   });
 
   async function withMqtt(r: MatchRig): Promise<{ states: Array<{ seq: number; status: string }>; url: string }> {
-    const hostMqtt: HostMqtt = (await startHostMqtt({ target: 'embedded:0', outbox: r.journal.outboxStore(() => r.hostClock.nowUtcMs()), clientId: 'result-host', onError: () => undefined }))!;
+    const hostMqtt: HostMqtt = (await startHostMqtt({ target: 'embedded:0', anonymousRead: true, outbox: r.journal.outboxStore(() => r.hostClock.nowUtcMs()), clientId: 'result-host', onError: () => undefined }))!;
     const stop = publishHostToMqtt(r.host, hostMqtt, 50);
     cleanups.push(() => hostMqtt.close(), stop);
     const sub = mqtt.connect(hostMqtt.url, { clientId: 'result-sub' });

@@ -1,7 +1,7 @@
 // A real Mosquitto broker for the end-to-end tests (Debian package `mosquitto`), and a TCP
 // gate to keep publishers away from a restarted broker until a subscriber is back.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -20,7 +20,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A broker process on 127.0.0.1:port with persistence off (retained and sessions die with it). */
+export interface MosquittoOptions {
+  /**
+   * `persistence true` as Debian's /etc/mosquitto/mosquitto.conf sets it, with Mosquitto's
+   * default `autosave_interval` (1800 s): sessions and queues are written to disk at a clean
+   * stop or every half hour, so a SIGKILL loses what arrived since.
+   */
+  readonly persistence?: boolean;
+  /** Config lines instead of `allow_anonymous true` (e.g. a password file and an ACL). */
+  readonly access?: readonly string[];
+  /** Listener lines instead of the plain one (e.g. a TLS listener); `${port}` is replaced. */
+  readonly listener?: readonly string[];
+}
+
+/** A broker process on 127.0.0.1:port, by default with persistence off (retained and sessions die with it). */
 export class Mosquitto {
   private proc: ChildProcess | null = null;
   private log: string[] = [];
@@ -28,12 +41,30 @@ export class Mosquitto {
     readonly port: number,
     /** Where its config file goes. */
     private readonly dir: string,
+    private readonly options: MosquittoOptions = {},
   ) {}
+
+  /** The broker's last output lines (its refusals are logged with -v). */
+  output(): string {
+    return this.log.join('');
+  }
 
   async start(): Promise<void> {
     if (MOSQUITTO === undefined) throw new Error('mosquitto not found: install the Debian package `mosquitto`');
     const conf = join(this.dir, `mosquitto-${this.port}.conf`);
-    writeFileSync(conf, [`listener ${this.port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', ''].join('\n'));
+    const store = join(this.dir, `mosquitto-${this.port}-data/`);
+    if (this.options.persistence) mkdirSync(store, { recursive: true });
+    writeFileSync(
+      conf,
+      [
+        ...(this.options.listener?.map((l) => l.replace('${port}', String(this.port))) ?? [`listener ${this.port} 127.0.0.1`]),
+        ...(this.options.access ?? ['allow_anonymous true']),
+        // Started as root, Mosquitto drops to the `mosquitto` user, who cannot read the test's files.
+        ...(process.getuid?.() === 0 ? ['user root'] : []),
+        ...(this.options.persistence ? ['persistence true', `persistence_location ${store}`] : ['persistence false']),
+        '',
+      ].join('\n'),
+    );
     const proc = spawn(MOSQUITTO, ['-c', conf, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     const keep = (chunk: Buffer): void => {
@@ -55,6 +86,15 @@ export class Mosquitto {
       if (performance.now() > until) throw new Error(`mosquitto did not listen on ${this.port}:\n${this.log.join('')}`);
       await new Promise((r) => setTimeout(r, 20));
     }
+  }
+
+  /** SIGSTOP: a hung broker (connections stay open, nothing answers); resume() lets it go on. */
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.proc?.kill('SIGCONT');
   }
 
   /** SIGKILL: a crash, no goodbye to the clients. */

@@ -34,6 +34,8 @@ import type {
   CommandSink,
   EventPage,
   EventQuery,
+  JournalRange,
+  JournalRangeQuery,
   HostState,
   LiveClockState,
   MatchScoreView,
@@ -94,6 +96,7 @@ export class JournalPorts implements HostState, CommandSink {
   private readonly live = new Map<number, { game: LiveGame; control: string; boots: Set<string>; boot: string | null }>();
   private idIndex = new Map<string, { event: string; board: number }>();
   private readonly pageStmt;
+  private readonly headStmt;
 
   /** The events' appeal windows (tournament file `appeal`). */
   private readonly appeals = new Map<string, AppealRule>();
@@ -121,6 +124,7 @@ export class JournalPorts implements HostState, CommandSink {
         AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
         AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
       ORDER BY id LIMIT @limit`);
+    this.headStmt = this.journal.db.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events');
   }
 
   // ---- events in -------------------------------------------------------------------
@@ -295,6 +299,22 @@ export class JournalPorts implements HostState, CommandSink {
       if (r) events.push(r);
     }
     return { events, next: ids.length === q.limit ? String(ids.at(-1)!.id) : null };
+  }
+
+  /**
+   * The journal's events after a journal sequence (better-sqlite3 is synchronous: the head and
+   * the page are read with no write between them, so `next: null` means nothing up to `head` is left).
+   */
+  journalEvents(q: JournalRangeQuery): JournalRange {
+    const head = (this.headStmt.get() as { head: number }).head;
+    const ids = this.pageStmt.all({ after: q.after, event: q.event ?? null, round: q.round ?? null, board: q.board ?? null, clockId: null, limit: q.limit }) as Array<{ id: number }>;
+    const events: ClockEventRecord[] = [];
+    for (const { id } of ids) {
+      const row = this.journal.eventsAfter(id - 1, 1)[0];
+      const r = row && recordFromJournalRow(row);
+      if (r) events.push(r);
+    }
+    return { events, next: ids.length === q.limit ? ids.at(-1)!.id : null, head };
   }
 
   private events_(): string[] {

@@ -35,6 +35,7 @@ export function recordFromJournalRow(row: ClockEventRow): ClockEventRecord | nul
     utcMs: row.utcMs,
     uncertaintyMs: row.uncertaintyMs,
     detail: row.detail,
+    journalSeq: row.id,
   };
 }
 

@@ -8,6 +8,8 @@ import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
+import type { LinkFigures } from '../clocks/clock-session.ts';
+import type { StorageHealth } from '../store/storage-health.ts';
 
 /** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
 export type { ClockStatus };
@@ -41,6 +43,31 @@ export interface ClockEventRecord {
   readonly uncertaintyMs?: number;
   /** Extra fields: `{ ms, reason }` for 'adjusted', `{ result, confirmedBy }` for 'result'. */
   readonly detail?: Record<string, unknown> | null;
+  /**
+   * The event's place in the host's journal: one sequence for the whole host, increasing in
+   * the order events were journaled, never reused (unlike `seq`, which is the clock's own and
+   * restarts per boot). Subscribers detect a gap with it and catch up over
+   * `GET /api/journal/events` (docs/mqtt.md "Nothing lost"). Absent on hosts without a journal.
+   */
+  readonly journalSeq?: number;
+}
+
+/** `GET /api/journal/events`: the journaled events after a journal sequence, in journal order. */
+export interface JournalRangeQuery {
+  readonly after: number;
+  readonly limit: number;
+  readonly event?: string;
+  readonly round?: number;
+  readonly board?: number;
+}
+
+export interface JournalRange {
+  /** In journal order; each with its `journalSeq`. Events of clocks with no game are not listed. */
+  readonly events: readonly ClockEventRecord[];
+  /** The journal sequence to ask after for the next page, or null when this page reached `head`. */
+  readonly next: number | null;
+  /** The highest journal sequence when the page was read: with `next` null, nothing up to it is missing. */
+  readonly head: number;
 }
 
 /** A board's clock as of its last event; times between events are computed by readers. */
@@ -131,6 +158,8 @@ export interface BoardView {
   readonly break?: BreakView;
   /** Whether the board's clock is connected to the host now (absent where the host cannot know). */
   readonly clockOnline?: boolean;
+  /** The line's health as the host sees it, over every connection of the clock since the host started (absent where unknown). */
+  readonly link?: LinkFigures;
   /** Allowed lateness of the board's current game (FIDE Laws 6.7.1); null/absent = not tracked. */
   readonly defaultTimeMs?: number | null;
   /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */
@@ -272,12 +301,25 @@ export interface HostState {
   boards(): readonly BoardView[];
   board(id: string): BoardView | undefined;
   events(query: EventQuery): EventPage;
+  /** The journal's events by journal sequence (for subscribers catching up after a gap). */
+  journalEvents?(query: JournalRangeQuery): JournalRange;
   matches(): readonly MatchView[];
   results(round?: number): readonly ResultView[];
   /** Standings of a team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
   standings?(event: string, round?: number): StandingsView;
+  /** Whether the host can do its work (GET /api/health); absent = always ok. */
+  health?(): HostHealth;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
+}
+
+export type { LinkFigures } from '../clocks/clock-session.ts';
+
+/** The host's health (docs/api.md, GET /api/health; docs/reliability.md). */
+export interface HostHealth {
+  readonly ok: boolean;
+  /** Whether the journal can write: a full disk or an I/O error makes it not ok until a write succeeds again. */
+  readonly journal: StorageHealth;
 }
 
 /** An export the host refuses to produce as things stand (e.g. a result not yet confirmed): 409. */

@@ -3,17 +3,15 @@
 // the host synchronously, and requests to the clock (Configure, Command) answered by the
 // clock's ack, ConfigureAck or Nack.
 //
-// "Acknowledge only after the write is durable" (issue 5; REQUESTS.md L1): the Link's
-// Session marks a message received and then calls our 'message' listener synchronously
-// (protocol/session.ts accept → deliver → link.emit). Its acknowledgement leaves later:
-// from a timer (ackDelayMs), or riding on the next frame we transmit, or right after the
-// delivery loop returns (ackEvery) — never before the listener returned. The host's
-// listener appends to the journal with better-sqlite3, which is synchronous and returns
-// only after the transaction committed with synchronous=FULL. So an ack can only leave
-// after the event is durable, PROVIDED the listener writes before it transmits anything
-// (no link.send before the journal write) and closes the link when the write fails —
-// closing stops the Session, so the ack it owes is never sent and the clock keeps the
-// event in its outbox for the next session. test/host-bridge.test.ts checks both.
+// "Acknowledge only after the write is durable" (issue 5; docs/protocol.md): the host's link
+// runs with `deferAck` (protocol/link.ts): a sequenced message is acknowledged only once the
+// handler called its `handled()`, and the ack covers only messages handled in order. The
+// host gathers the clock events that arrive in one event-loop turn, from every clock, and
+// journals them in ONE transaction (group commit: one fsync for the batch, issue 16); only
+// after that commit does it call `handled()` for each, so an ack still leaves only after the
+// event is durable. A failed write closes the link instead: closing stops the Session, so the
+// ack it owes is never sent and the clock keeps the event in its outbox for the next session.
+// test/host-bridge.test.ts checks both.
 import type { Duplex } from 'node:stream';
 import { createActor, fromPromise, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Nack } from '../../protocol/gen/chessclock_pb.ts';
@@ -44,11 +42,18 @@ export interface SessionHandler {
   online(session: ClockSession): void;
   offline(session: ClockSession, reason: string): void;
   /**
-   * A message from the clock, in order, exactly once per session. MUST be synchronous and
-   * journal before returning: the ack goes out after it returns. Throwing refuses the
-   * message: the line is closed unacknowledged and the clock resends it later.
+   * A message from the clock, in order, exactly once per session. The handler calls
+   * `m.handled()` once the message is durable (at once, or after a group commit): only then
+   * is it acknowledged. Throwing refuses the message: the line is closed unacknowledged and
+   * the clock resends it later.
    */
   message(session: ClockSession, m: ReceivedMessage): void;
+  /**
+   * Makes durable now what `message` gathered and has not yet committed. Called before a
+   * Held is answered: the clock sends it after its whole outbox, and whoever waits for it reads
+   * the journal next (host/clocks/restore-clock.ts), which must hold those events.
+   */
+  flush?(): void;
 }
 
 export type LinkTuning = Pick<LinkOptions, 'autoSync' | 'session' | 'timeSync' | 'admit' | 'random'>;
@@ -63,6 +68,23 @@ export interface ClockSessionOptions {
   readonly backoff?: BackoffOptions;
   /** How long a Configure may wait for ConfigureAck after its ack (default 5 s). */
   readonly configureTimeoutMs?: number;
+}
+
+/**
+ * A clock line's health as the host sees it (docs/reliability.md "Link health"), summed over
+ * every connection since the host started: frames from the clock that were dropped (bad CRC
+ * among them), messages the host had to send again, repeats of the clock's own resends, and the
+ * round-trip time of the current connection.
+ */
+export interface LinkFigures {
+  readonly framesDropped: number;
+  readonly crcFailures: number;
+  readonly retransmits: number;
+  readonly duplicatesReceived: number;
+  /** Smoothed round-trip time of the current connection (ms, RFC 6298), or null before a sample / while offline. */
+  readonly rttMs: number | null;
+  /** Connections made to the clock (1 = never reconnected). */
+  readonly connections: number;
 }
 
 /** The clock cannot be reached now: nothing was sent, or the line died before its answer. */
@@ -94,6 +116,8 @@ export class ClockSession {
   private heldWaiters: Array<(held: Held) => void> = [];
   /** The last Hello this host accepted from the clock (survives a line loss). */
   hello: Hello | null = null;
+  /** Counters of the links this session closed, so the figures cover every connection. */
+  private readonly pastLinks = { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
   /** The clock's last Status heartbeat and when (host ms) it came. */
   lastStatus: { status: Status; atHostMs: number } | null = null;
 
@@ -159,6 +183,20 @@ export class ClockSession {
 
   get link(): Link | null {
     return this.linkNow;
+  }
+
+  /** The line's health since the host started (docs/reliability.md "Link health"). */
+  linkFigures(): LinkFigures {
+    const now = this.linkNow ? figuresOf(this.linkNow) : { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
+    const p = this.pastLinks;
+    return {
+      framesDropped: p.framesDropped + now.framesDropped,
+      crcFailures: p.crcFailures + now.crcFailures,
+      retransmits: p.retransmits + now.retransmits,
+      duplicatesReceived: p.duplicatesReceived + now.duplicatesReceived,
+      rttMs: this.online ? (this.linkNow?.rttMs ?? null) : null,
+      connections: this.connections,
+    };
   }
 
   /** Subscribe to state changes (tests, logs). */
@@ -293,7 +331,7 @@ export class ClockSession {
   private async handshake(): Promise<void> {
     const line = this.line;
     if (!line) throw new Error('no open line');
-    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link });
+    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, deferAck: true });
     this.linkNow = link;
     link.on('message', (m: ReceivedMessage) => this.onMessage(link, m));
     link.on('up', () => {
@@ -303,6 +341,7 @@ export class ClockSession {
     });
     link.on('close', (err: Error) => {
       this.keepEstimates(link);
+      this.retire(link);
       if (this.linkNow === link) this.actor.send({ type: 'LINE_LOST', reason: err.message });
     });
     await link.ready;
@@ -314,14 +353,24 @@ export class ClockSession {
     if (link !== this.linkNow || link.state === 'closed') return;
     const body = m.body;
     if (body.case === 'nack') {
+      m.handled();
       this.nackWaiters.get(body.value.refusedSeq)?.(body.value);
       return;
     }
     if (body.case === 'configureAck') {
+      m.handled();
       this.configureWaiters.get(body.value.gameId)?.();
       return;
     }
     if (body.case === 'held') {
+      // Every event before the Held is journaled before anyone reads the journal for it.
+      try {
+        this.opts.handler.flush?.();
+      } catch (err) {
+        link.close(`the host could not journal the events before Held: ${(err as Error).message}`);
+        return;
+      }
+      m.handled();
       for (const w of this.heldWaiters.splice(0)) w(body.value);
       return;
     }
@@ -333,6 +382,16 @@ export class ClockSession {
       link.close(`the host could not journal seq ${m.seq} of boot ${m.bootId}: ${(err as Error).message}`);
     }
   }
+
+  /** A link ends: its counters join the session's past (once per link). */
+  private retire(link: Link): void {
+    if (this.retired.has(link)) return;
+    this.retired.add(link);
+    const f = figuresOf(link);
+    for (const k of Object.keys(this.pastLinks) as (keyof typeof this.pastLinks)[]) this.pastLinks[k] += f[k];
+  }
+
+  private readonly retired = new WeakSet<Link>();
 
   private keepEstimates(link: Link): void {
     for (const [boot, est] of link.timeSyncByBoot) if (est.estimate()) this.estimators.set(boot, est);
@@ -348,6 +407,7 @@ export class ClockSession {
     if (link) {
       this.keepEstimates(link);
       link.close('session released');
+      this.retire(link);
     }
     if (line) this.releasing = Promise.resolve(line.close()).catch(() => undefined);
   }
@@ -355,3 +415,14 @@ export class ClockSession {
 
 /** XState's clock interface (delays of `after`), as the actor options type it. */
 type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+
+/** One link's share of the figures: what its frame parser dropped and its sessions counted. */
+function figuresOf(link: Link): Omit<LinkFigures, 'rttMs' | 'connections'> {
+  const c = link.counters;
+  return {
+    framesDropped: c.runt + c.badCrc + c.badEscape + c.oversized + c.badVersion + c.undecodable,
+    crcFailures: c.badCrc,
+    retransmits: c.retransmits,
+    duplicatesReceived: c.duplicatesDropped,
+  };
+}

@@ -18,6 +18,7 @@ import {
   type TimeControl,
 } from '../../protocol/time-control.ts';
 import { SCHEMA_STEPS, SCHEMA_VERSION } from './schema.ts';
+import { StorageHealthTracker } from './storage-health.ts';
 import {
   CLOCK_EVENT_TYPES,
   RESULTS,
@@ -54,6 +55,25 @@ export class JournalError extends Error {
   }
 }
 
+/** The journal file cannot be opened or is not a journal: what SQLite said, with the path and what to check. */
+export class JournalOpenError extends JournalError {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const code = (cause as { code?: string } | null)?.code;
+    const why = (cause as Error)?.message ?? String(cause);
+    const hint =
+      code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+        ? ' (the file is not a chessclock journal, or it is damaged: restore it from a copy, or give another --db)'
+        : code?.startsWith('SQLITE_READONLY') || code?.startsWith('SQLITE_CANTOPEN') || /directory does not exist/.test(why)
+          ? ' (check that the directory exists and that this user may write there)'
+          : '';
+    super(`cannot open the journal ${path}: ${why}${code ? ` (${code})` : ''}${hint}`);
+    this.name = 'JournalOpenError';
+  }
+}
+
 /** An MQTT message drafted from a journaled fact (the MQTT room's OutboxDraft shape). */
 export interface OutboxDraft {
   readonly topic: string;
@@ -69,6 +89,8 @@ export interface JournalOptions {
    * nothing for it. Without a hook, rows are stored with their kind and no topic.
    */
   outboxTopic?: (kind: string, payload: unknown) => OutboxDraft | null;
+  /** UTC now, for when a storage fault began and cleared (default: the system clock). */
+  nowUtcMs?: () => number;
 }
 
 /** The MQTT room's OutboxStore contract (host/adapters/mqtt/outbox-store.ts), served from the journal's outbox table. */
@@ -214,12 +236,22 @@ export class Journal {
   private readonly outboxTopic: JournalOptions['outboxTopic'];
   private readonly stmt;
   private readonly insertMany: (events: readonly ClockEventInput[]) => AppendResult[];
+  /** Whether writes succeed (a full disk, an I/O error): every write reports its outcome here. */
+  readonly storage: StorageHealthTracker;
+  /** Nesting of guarded writes: only the outermost one's outcome is the storage's. */
+  private writeDepth = 0;
 
   /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
   constructor(readonly path: string, options: JournalOptions = {}) {
     this.outboxEvents = options.outboxEvents ?? true;
     this.outboxTopic = options.outboxTopic;
-    this.db = new Database(path);
+    this.storage = new StorageHealthTracker(path, options.nowUtcMs ?? (() => Date.now()));
+    // A journal that cannot be opened is said in one line naming the file (docs/reliability.md).
+    try {
+      this.db = new Database(path);
+    } catch (err) {
+      throw new JournalOpenError(path, err);
+    }
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
@@ -229,7 +261,7 @@ export class Journal {
       this.migrate();
     } catch (err) {
       this.db.close();
-      throw err;
+      throw err instanceof JournalError ? err : new JournalOpenError(path, err);
     }
     const db = this.db;
     this.stmt = {
@@ -315,7 +347,35 @@ export class Journal {
       matchById: db.prepare('SELECT * FROM matches WHERE match_id = ?'),
       matchesByEvent: db.prepare('SELECT * FROM matches WHERE event = ? ORDER BY round, board'),
     };
-    this.insertMany = this.db.transaction((events: readonly ClockEventInput[]) => events.map((e) => this.insertOne(e)));
+    // Every write reports to `storage`: statements that write (run outside a transaction
+    // autocommit, and may meet a full disk there) and transactions (which meet it at COMMIT).
+    for (const s of Object.values(this.stmt)) {
+      if (s.reader) continue;
+      const run = s.run.bind(s);
+      s.run = ((...args: unknown[]) => this.guarded(() => run(...(args as [])))) as typeof s.run;
+    }
+    const insertMany = this.db.transaction((events: readonly ClockEventInput[]) => events.map((e) => this.insertOne(e)));
+    this.insertMany = (events) => this.guarded(() => insertMany(events));
+  }
+
+  /** Runs a write, reporting its storage outcome (only the outermost of nested writes counts). */
+  private guarded<T>(write: () => T): T {
+    this.writeDepth++;
+    try {
+      const out = write();
+      if (this.writeDepth === 1) this.storage.succeeded();
+      return out;
+    } catch (err) {
+      if (this.writeDepth === 1) this.storage.failed(err);
+      throw err;
+    } finally {
+      this.writeDepth--;
+    }
+  }
+
+  /** One write transaction, reported to `storage`. */
+  private tx<T>(fn: () => T): T {
+    return this.guarded(() => this.db.transaction(fn)());
   }
 
   private migrate(): void {
@@ -563,7 +623,7 @@ export class Journal {
    * what it replaced and why (`reason`, required over a confirmed result: FIDE Laws 8.7).
    */
   reportResult(gameId: number, report: ResultReport): GameRow {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const where = `result for game ${gameId}`;
       const game = this.getGame(gameId);
       if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
@@ -618,7 +678,7 @@ export class Journal {
       const updated = this.getGame(gameId)!;
       this.outbox('result', updated, utcMs);
       return updated;
-    })();
+    });
   }
 
   /**
@@ -631,7 +691,7 @@ export class Journal {
    * `reason` is required then, as for `reportResult`.
    */
   confirmResult(gameId: number, arbiter: string, utcMs: number, opts: { reportId?: number; reason?: string } = {}): GameRow {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const where = `confirmation of game ${gameId}`;
       const game = this.getGame(gameId);
       if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
@@ -680,7 +740,7 @@ export class Journal {
       });
       this.outbox('result-confirmed', confirmed, utcMs);
       return confirmed;
-    })();
+    });
   }
 
   /**
@@ -692,7 +752,7 @@ export class Journal {
    * A second filing of the same event (a retransmission after a host crash) is `duplicate`.
    */
   fileClockResult(input: ClockResultInput): ClockResultOutcome {
-    return this.db.transaction((): ClockResultOutcome => {
+    return this.tx((): ClockResultOutcome => {
       const where = `clock result of event ${input.eventId}`;
       const filed = this.stmt.reportByEvent.get(int(input.eventId, 'eventId', where, 1)) as Row | undefined;
       if (filed) {
@@ -728,7 +788,7 @@ export class Journal {
       const after = game === null ? null : this.getGame(game.gameId)!;
       if (status === 'pending') this.outbox('result-report', { report, game: after }, input.utcMs);
       return { outcome: status, report, game: after };
-    })();
+    });
   }
 
   private reportsOf(gameId: number, status?: ResultReportStatus): ResultReportRow[] {
@@ -783,11 +843,11 @@ export class Journal {
 
   /** Journals an arbiter action (applied or refused) with who did it. */
   recordArbiterAction(a: ArbiterActionInput): number {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const id = this.insertAction(a);
       this.outbox('arbiter-action', { id, ...a }, a.utcMs);
       return id;
-    })();
+    });
   }
 
   private insertAction(a: ArbiterActionInput): number {
@@ -881,7 +941,7 @@ export class Journal {
 
   /** Marks rows published (after the broker acknowledged them); returns how many were newly marked. */
   markPublished(ids: readonly number[], utcMs: number): number {
-    return this.db.transaction(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0))();
+    return this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0));
   }
 
   outboxBacklog(): number {
@@ -891,13 +951,13 @@ export class Journal {
   // ── matches ─────────────────────────────────────────────────────────────────────────
 
   saveMatch(m: MatchRow): void {
-    this.db.transaction(() => {
+    this.tx(() => {
       const before = this.getMatch(m.matchId);
       this.stmt.upsertMatch.run({ ...m, score: json(m.score) });
       if (m.status === 'decided' && before?.status !== 'decided') {
         this.outbox('match-decided', m, m.updatedUtcMs);
       }
-    })();
+    });
   }
 
   getMatch(matchId: string): MatchRow | null {
@@ -911,6 +971,6 @@ export class Journal {
 
   /** Runs `fn` in one transaction (for callers that write several facts at once). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.tx(fn);
   }
 }

@@ -481,3 +481,72 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     }
   });
 });
+
+// docs/api.md "Errors": a value of the wrong JSON type is a 400 naming the field, never coerced
+// (RFC 8259 types: null, true, an array and a string are not numbers, and an array is not a string).
+describe('HTTP API: strict JSON types in bodies (no coercion)', () => {
+  const cases: Array<[string, 'POST' | 'PUT', string, object, string]> = [
+    ['moves:null', 'POST', '/api/boards/final-1/moves', { side: 'white', moves: null }, 'moves'],
+    ['moves:true', 'POST', '/api/boards/final-1/moves', { side: 'white', moves: true }, 'moves'],
+    ['moves:"12"', 'POST', '/api/boards/final-1/moves', { side: 'white', moves: '12' }, 'moves'],
+    ['result:["1-0"]', 'PUT', '/api/boards/final-1/result', { result: ['1-0'] }, 'result'],
+    ['result:1', 'PUT', '/api/boards/final-1/result', { result: 1 }, 'result'],
+    ['ms:"60000" (adjust)', 'POST', '/api/boards/final-1/adjust', { side: 'white', ms: '60000' }, 'ms'],
+    ['ms:"60000" (increment)', 'POST', '/api/boards/final-1/increment', { ms: '60000' }, 'ms'],
+    ['side:["white"]', 'POST', '/api/boards/final-1/penalty', { side: ['white'] }, 'side'],
+    ['white.name:["x"]', 'PUT', '/api/boards/final-1/config', { timeControl: '40/5400+30:900+30', white: { name: ['Tratar, Marko'] } }, 'white.name'],
+    ['timeControl:5400', 'PUT', '/api/boards/final-1/config', { timeControl: 5400 }, 'timeControl'],
+    ['defaultTime:"0"', 'PUT', '/api/boards/final-1/config', { timeControl: '40/5400+30:900+30', defaultTime: '0' }, 'defaultTime'],
+    ['reason:["why"]', 'PUT', '/api/boards/final-1/result', { result: '1-0', reason: ['why'] }, 'reason'],
+    ['confirm result:["1-0"]', 'POST', '/api/boards/final-1/result/confirm', { result: ['1-0'] }, 'result'],
+    ['confirm report:"3"', 'POST', '/api/boards/final-1/result/confirm', { report: '3' }, 'report'],
+  ];
+  for (const [name, method, url, payload, field] of cases) {
+    it(`${name} → 400 naming "${field}", nothing passed on`, async () => {
+      const { app, host, forwarded } = await setup();
+      const before = host.board('final-1');
+      const res = await app.inject({ method, url, headers: auth(), payload });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, field });
+      expect(res.json().message).toContain(field.split('.').pop());
+      expect(forwarded).toEqual([]);
+      expect(host.board('final-1')).toEqual(before);
+    });
+  }
+
+  it('a body that is not an object (an array, a number) is a 400', async () => {
+    const { app, forwarded } = await setup();
+    for (const payload of [['white', 40], 40]) {
+      const res = await app.inject({ method: 'POST', url: '/api/boards/final-1/moves', headers: { ...auth(), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect(forwarded).toEqual([]);
+  });
+
+  it('the right types still pass (the check refuses only what is wrong)', async () => {
+    const { app, forwarded } = await setup();
+    expect((await app.inject({ method: 'POST', url: '/api/boards/final-1/moves', headers: auth(), payload: { side: 'white', moves: 12 } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: { white: '40/5400+30:900+30', black: '40/5400+30:900+30' }, white: { name: 'Tratar, Marko' } } })).statusCode).not.toBe(400);
+    expect(forwarded[0]).toEqual({ type: 'set-moves', boardId: 'final-1', side: 'white', moves: 12 });
+  });
+
+  it('query strings and path parameters are text and are read as numbers, but a non-number is a 400 naming the field', async () => {
+    const { app } = await setup();
+    expect((await app.inject({ method: 'GET', url: '/api/boards?round=1' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/boards?round=one' })).json()).toMatchObject({ statusCode: 400, field: 'round' });
+    expect((await app.inject({ method: 'GET', url: '/broadcast/round/x/games.pgn' })).json()).toMatchObject({ statusCode: 400, field: 'r' });
+    expect((await app.inject({ method: 'POST', url: '/api/events/E/rounds/first/start', headers: auth() })).json()).toMatchObject({ statusCode: 400, field: 'round' });
+  });
+});
+
+describe('HTTP API: GET /api/journal/events (docs/api.md)', () => {
+  it('checks its query like every read (a 400 naming the parameter), and says 501 on a host without a journal', async () => {
+    const { app } = await setup();
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?after=-1' })).json()).toMatchObject({ statusCode: 400, field: 'after' });
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?after=ten' })).json()).toMatchObject({ statusCode: 400, field: 'after' });
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?limit=1001' })).json()).toMatchObject({ statusCode: 400, field: 'limit' });
+    expect((await app.inject({ method: 'GET', url: '/api/journal/events?clockId=x' })).json()).toMatchObject({ statusCode: 400, field: 'clockId' });
+    const res = await app.inject({ method: 'GET', url: '/api/journal/events?after=0' });
+    expect(res.statusCode).toBe(501); // MemoryPorts keeps no journal sequence
+  });
+});

@@ -6,6 +6,8 @@
 // naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +42,44 @@ export interface ApiDeps {
   readonly ruleBook?: () => Promise<string>;
   /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
   readonly wsMaxBufferedBytes?: number;
+  /** Live-feed WebSocket clients at most (default 200); one more is refused with 503. */
+  readonly wsMaxClients?: number;
+  /**
+   * Host names the API answers (the Host header without its port, case-insensitive), against
+   * DNS rebinding when it listens beyond loopback; absent or null: any (loopback only).
+   */
+  readonly allowedHosts?: readonly string[] | null;
+  /** Failed sign-ins (a wrong arbiter token) per client address and window before 429 (default 10 a minute). */
+  readonly signInLimit?: { readonly max: number; readonly windowMs: number };
+  /** Serve HTTPS with this PEM certificate and key (docs/api.md "HTTPS"). */
+  readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** Security log lines (refused sign-ins, hosts, feed clients): never a token. */
+  readonly log?: (line: string) => void;
   readonly logger?: boolean;
 }
+
+/** Default cap on live-feed WebSocket clients: a hall's arbiters and screens, with room to spare. */
+export const DEFAULT_WS_MAX_CLIENTS = 200;
+export const DEFAULT_SIGN_IN_LIMIT = { max: 10, windowMs: 60_000 } as const;
+
+/**
+ * The dashboard's Content Security Policy: its own scripts (app.js, the rule book module), its
+ * own style sheet, the data: favicon, fetch and the /ws feed to its own origin (CSP Level 3:
+ * 'self' covers ws: and wss: on the same host), no frames around it (clickjacking), no
+ * plugins, no <base>. No inline script or style is allowed, so injected markup cannot run.
+ */
+export const DASHBOARD_CSP = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'font-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+} as const;
 
 const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard');
 const DASHBOARD_FILES: Record<string, string> = {
@@ -76,19 +114,57 @@ const MAX_MOVES = 999;
 /** FIDE Guidelines III.4 speaks of 5 s; a minute per move caps typos (ms typed as seconds). */
 const MAX_INCREMENT_MS = 60_000;
 /**
- * Fastify's validator coerces types (`"5000"` passes as the integer 5000), which suits query
- * strings but not JSON bodies: a number sent as text is a client's mistake. Checked before
- * validation, on the raw body, for every integer field of the schema.
+ * Fastify's validator coerces types (`"5000"` passes as the integer 5000, `["1-0"]` as the
+ * string "1-0", `null` as 0), which suits query strings and path parameters, where every
+ * value is text, but not JSON bodies: a value of the wrong JSON type is a client's mistake,
+ * and docs/api.md promises a 400 naming the field. So every body is first checked, raw, against
+ * its schema's types (nested objects and `oneOf` included), with no coercion; then the schema
+ * validates the rest (ranges, enums, required and unknown fields).
  */
-function strictIntegers(schema: object) {
-  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
-  const integers = Object.keys(props).filter((k) => props[k].type === 'integer');
-  return async (req: FastifyRequest) => {
-    const body = req.body as Record<string, unknown> | undefined;
-    if (!body || typeof body !== 'object') return;
-    for (const field of integers) {
-      if (field in body && typeof body[field] !== 'number') throw new HttpError(400, `body: "${field}" must be integer, got ${JSON.stringify(body[field])}`, field);
+type TypeSchema = { type?: string; properties?: Record<string, TypeSchema>; oneOf?: readonly TypeSchema[]; items?: TypeSchema };
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function typeOk(schema: TypeSchema, v: unknown): boolean {
+  if (schema.oneOf) return schema.oneOf.some((s) => typeOk(s, v));
+  if (schema.type === undefined) return true;
+  const t = jsonType(v);
+  return t === schema.type || (schema.type === 'number' && t === 'integer');
+}
+
+/** The first field whose raw JSON type differs from its schema's, as [dotted path, message]. */
+function wrongType(schema: TypeSchema, value: unknown, path: string): [string, string] | null {
+  if (!typeOk(schema, value)) {
+    const expected = schema.oneOf ? schema.oneOf.map((s) => s.type ?? 'any').join(' or ') : schema.type;
+    const got = value === null ? 'null' : `${JSON.stringify(value)} (${jsonType(value)})`;
+    return [path, `"${path}" must be ${expected}, got ${got}`];
+  }
+  if (schema.properties && jsonType(value) === 'object') {
+    for (const [k, sub] of Object.entries(schema.properties)) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v === undefined) continue;
+      const found = wrongType(sub, v, path ? `${path}.${k}` : k);
+      if (found) return found;
     }
+  }
+  if (schema.oneOf) {
+    const branch = schema.oneOf.find((s) => typeOk(s, value));
+    if (branch?.properties) return wrongType(branch, value, path);
+  }
+  return null;
+}
+
+function strictTypes(schema: object) {
+  return async (req: FastifyRequest) => {
+    const body = req.body;
+    if (body === undefined) return;
+    const found = wrongType(schema as TypeSchema, body, '');
+    if (found) throw new HttpError(400, found[0] === '' ? `body: must be ${(schema as TypeSchema).type}, got ${jsonType(body)}` : `body: ${found[1]}`, found[0] || undefined);
   };
 }
 
@@ -147,9 +223,11 @@ interface ApiError {
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   503: 'Service Unavailable',
@@ -210,17 +288,52 @@ function readTimeControl(body: { timeControl: unknown; defaultTime?: number; inc
   }
 }
 
+/** The host name of a Host header, lower case, without the port; null when absent or malformed. */
+export function hostName(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?$/.exec(header.trim());
+  return m ? m[1].toLowerCase() : null;
+}
+
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // First, before anything listens: the page is useless without the rule book it imports.
   const ruleBookJs = (deps.dashboard ?? true) ? await (deps.ruleBook ?? ruleBookBundle)() : null;
   const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
   const nowUtcMs = deps.nowUtcMs ?? (() => Date.now());
   const maxBuffered = deps.wsMaxBufferedBytes ?? 4 * 1024 * 1024;
+  const log = deps.log ?? (() => undefined);
   const app = Fastify({
     logger: deps.logger ?? false,
     // Unknown fields are an error (a typo like "sid" must not be ignored), not silently dropped.
     ajv: { customOptions: { removeAdditional: false } },
+    ...(deps.https ? { https: { cert: deps.https.cert, key: deps.https.key } } : {}),
+  }) as unknown as FastifyInstance;
+
+  // DNS rebinding: a page on an attacker's name that resolves to the hall PC would otherwise
+  // read the API (and the token a browser sends) as same-origin. Bound beyond loopback, only
+  // the names the hall uses are answered (RFC 9110 §7.2: Host names the target).
+  const allowed = deps.allowedHosts ? new Set(deps.allowedHosts.map((h) => h.toLowerCase())) : null;
+  if (allowed) {
+    app.addHook('onRequest', async (req, reply) => {
+      const host = hostName(req.headers.host);
+      if (host !== null && allowed.has(host)) return;
+      log(`http: refused Host ${JSON.stringify(req.headers.host ?? '')} from ${req.ip} (${req.method} ${req.url.split('?')[0]}); allow it with --allowed-host`);
+      return reply.code(403).send(apiError(403, `host ${JSON.stringify(req.headers.host ?? '')} is not served here: allow it with --allowed-host`));
+    });
+  }
+
+  // Security headers on every answer; the CSP is the dashboard's (docs/api.md "Security headers").
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_CSP },
+    // HSTS only over HTTPS (a plain-HTTP hall LAN must stay reachable).
+    strictTransportSecurity: deps.https ? { maxAge: 15_552_000, includeSubDomains: false } : false,
   });
+
+  // Failed sign-ins are counted per client address (a correct token costs nothing).
+  const signIn = deps.signInLimit ?? DEFAULT_SIGN_IN_LIMIT;
+  await app.register(rateLimit, { global: false, max: signIn.max, timeWindow: signIn.windowMs });
+  const signInFailures = app.createRateLimit({ max: signIn.max, timeWindow: signIn.windowMs });
+  const blockedLogged = new Set<string>();
 
   app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
     if ('validation' in err && err.validation) {
@@ -259,14 +372,26 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     for (const ws of feedClients.keys()) ws.close(1001, 'host shutting down');
   });
 
+  const wsMax = deps.wsMaxClients ?? DEFAULT_WS_MAX_CLIENTS;
   app.register(async (scoped) => {
     scoped.get<{ Querystring: { event?: string } }>(
       '/ws',
       {
         websocket: true,
+        // Refused before the upgrade (RFC 6455 §4.1: any status but 101 fails the handshake).
+        preHandler: async (req, reply) => {
+          if (feedClients.size < wsMax) return;
+          log(`http: live-feed client from ${req.ip} refused: ${wsMax} clients connected (--ws-max-clients)`);
+          return reply.code(503).header('retry-after', '10').send(apiError(503, `the live feed is full (${wsMax} clients): try again later`));
+        },
         schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 } } } },
       },
       (socket, req) => {
+        if (feedClients.size >= wsMax) {
+          // Several upgrades raced past the check: close with a reason (RFC 6455 §7.4.1, 1013 try again later).
+          socket.close(1013, 'the live feed is full: try again later');
+          return;
+        }
         const filter = { event: req.query.event };
         const boards = deps.state.boards().filter((b) => filter.event === undefined || b.event === filter.event);
         socket.send(JSON.stringify({ type: 'hello', serverUtcMs: nowUtcMs(), timeRate: deps.timeRate ?? 1, boards }));
@@ -285,7 +410,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     return b;
   }
 
-  app.get('/api/health', async () => ({ ok: true, serverUtcMs: nowUtcMs() }));
+  // 503 while the host cannot do its work (a full disk: docs/reliability.md), so a monitor sees it.
+  app.get('/api/health', async (_req, reply) => {
+    const health = deps.state.health?.() ?? { ok: true };
+    return reply.code(health.ok ? 200 : 503).send({ ...health, serverUtcMs: nowUtcMs() });
+  });
 
   app.get<{ Querystring: { event?: string; round?: number } }>(
     '/api/boards',
@@ -341,6 +470,32 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     async (req) => {
       const b = boardOr404(req.params.id);
       return deps.state.events({ event: b.event, round: b.round, board: b.board, after: req.query.after, limit: req.query.limit });
+    },
+  );
+
+  // The journal by journal sequence (every MQTT events message carries its `journalSeq`): what a
+  // subscriber reads to fill a gap a broker crash left (docs/mqtt.md "Nothing lost"). A public
+  // read like every other (the same events are on /api/events and MQTT).
+  app.get<{ Querystring: { after: number; limit: number; event?: string; round?: number; board?: number } }>(
+    '/api/journal/events',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            after: { type: 'integer', minimum: 0, default: 0 },
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 },
+            event: { type: 'string', minLength: 1 },
+            round: { type: 'integer', minimum: 0 },
+            board: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    async (req) => {
+      if (!deps.state.journalEvents) throw new HttpError(501, 'this host has no journal to read by sequence');
+      return deps.state.journalEvents(req.query);
     },
   );
 
@@ -472,8 +627,28 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // ---- writes (arbiter token) ------------------------------------------------------
   async function requireArbiter(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = ArbiterTokens.bearer(req.headers.authorization);
+    const where = `${req.method} ${req.url.split('?')[0]}`;
+    // An address over its failed sign-ins is refused before its token is even looked at.
+    const status = await signInFailures(req, { increment: false });
+    if (!status.isAllowed && (status.isExceeded || status.remaining === 0)) {
+      if (!blockedLogged.has(status.key)) {
+        blockedLogged.add(status.key);
+        log(`http: sign-ins from ${req.ip} refused for ${Math.ceil(status.ttl / 1000)} s: ${signIn.max} failed within ${signIn.windowMs / 1000} s (${where})`);
+      }
+      reply
+        .code(429)
+        .header('retry-after', String(Math.max(1, Math.ceil(status.ttl / 1000))))
+        .send(apiError(429, `too many failed sign-ins from this address: try again in ${Math.max(1, Math.ceil(status.ttl / 1000))} s`));
+      return reply;
+    }
     const arbiter = token === null ? null : tokens.identify(token);
     if (arbiter === null) {
+      if (token !== null) {
+        // A wrong token counts; a request without one (a reader's click) does not.
+        const after = await signInFailures(req);
+        blockedLogged.delete(after.key);
+        log(`http: sign-in refused from ${req.ip}: unknown arbiter token (${where}${after.isAllowed ? '' : `; ${after.remaining} tries left in this window`})`);
+      }
       reply
         .code(401)
         .header('www-authenticate', 'Bearer realm="chessclock"')
@@ -507,7 +682,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   type WithId = { Params: { id: string } };
   const writeOpts = (body?: object) => ({
     onRequest: requireArbiter,
-    ...(body ? { preValidation: strictIntegers(body) } : {}),
+    ...(body ? { preValidation: strictTypes(body) } : {}),
     schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
   });
 

@@ -58,13 +58,21 @@ export function parseTokenOption(text: string, option = '--token'): ArbiterToken
   return token;
 }
 
+/**
+ * A JSON.parse error fit for a log line: V8 quotes the start of the text it could not read
+ * (`Unexpected token 'A', "A:secret-t"... is not valid JSON`), which in a tokens file is a secret.
+ */
+export function jsonErrorWithoutText(err: unknown): string {
+  return (err as Error).message.replace(/,? ?"[\s\S]*"(\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
+}
+
 /** Reads tokens from JSON text `[{ "arbiter": "...", "token": "..." }]`, naming the bad entry. */
 export function parseArbiterTokens(text: string, source = 'tokens'): ArbiterToken[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${source}: not JSON: ${(err as Error).message}`);
+    throw new Error(`${source}: not JSON: ${jsonErrorWithoutText(err)}`);
   }
   if (!Array.isArray(value)) throw new Error(`${source}: expected an array of { "arbiter", "token" }`);
   return value.map((v: unknown, i) => {

@@ -15,3 +15,30 @@ export function parseListenOption(value: string | undefined): ListenTarget {
   }
   return { host: m[1] ? m[1].replace(/^\[|\]$/g, '') : DEFAULT_LISTEN.host, port: Number(m[2]) };
 }
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** Whether an address the API listens on is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase()) || /^127\./.test(host);
+}
+
+/**
+ * The Host names the API answers when it listens on `listenHost` (docs/api.md "Allowed hosts"):
+ * null (any) on loopback, where no other machine can reach it; beyond loopback the configured
+ * names, the listen address itself, this machine's name and addresses, and localhost. A page on
+ * any other name (DNS rebinding) gets 403.
+ */
+export function allowedHostsFor(listenHost: string, configured: readonly string[] = [], machine: { hostname: string; addresses: readonly string[] }): string[] | null {
+  if (isLoopback(listenHost) && configured.length === 0) return null;
+  const wildcard = listenHost === '0.0.0.0' || listenHost === '::';
+  const names = [
+    ...configured,
+    ...(wildcard ? machine.addresses : [listenHost]),
+    machine.hostname,
+    'localhost',
+    '127.0.0.1',
+    '::1',
+  ];
+  return [...new Set(names.map((n) => (n.includes(':') && !n.startsWith('[') ? `[${n}]` : n).toLowerCase()))];
+}

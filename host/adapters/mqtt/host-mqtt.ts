@@ -1,8 +1,9 @@
 // What `chessclock host` calls to get MQTT going: resolves `--mqtt`, starts the embedded
 // broker if asked, connects a client and returns the durable-outbox publisher.
-import mqtt from 'mqtt';
+import mqtt, { type IClientOptions } from 'mqtt';
 import { MqttPublisher } from './publisher.ts';
 import { parseMqttOption, resolveMqttTarget, type EmbeddedBroker, type MqttTarget } from './mqtt-target.ts';
+import { generatedPassword, redactUrl, type MqttAccount } from './broker-access.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { HostState } from '../../app/ports.ts';
 import { bridgeHostFeedToMqtt } from './host-feed-bridge.ts';
@@ -10,9 +11,15 @@ import { bridgeHostFeedToMqtt } from './host-feed-bridge.ts';
 export interface HostMqtt {
   readonly publisher: MqttPublisher;
   readonly broker: EmbeddedBroker | null;
+  /** The broker's URL, its password (if any) replaced by `***`: fit for a log line. */
   readonly url: string;
   close(): Promise<void>;
+  /** Drops the connection and the listener at once (when close() takes too long). */
+  forceClose(): void;
 }
+
+/** The host's own account on the embedded broker (its password is generated per start). */
+export const HOST_MQTT_USERNAME = 'chessclock-host';
 
 export interface StartHostMqttOptions {
   /** `--mqtt` value or an already parsed target. */
@@ -22,28 +29,65 @@ export interface StartHostMqttOptions {
   readonly clientId?: string;
   readonly reconnectPeriodMs?: number;
   readonly onError?: (err: Error) => void;
+  /** An external broker's account for the host (the password never on the command line: docs/mqtt.md). */
+  readonly username?: string;
+  readonly password?: string;
+  /** PEM CA certificate(s) to trust for an mqtts:// broker with a private CA. */
+  readonly ca?: string | Buffer;
+  /** Embedded broker: read-only accounts (`--mqtt-readers FILE`). */
+  readonly readers?: readonly MqttAccount[];
+  /** Embedded broker: clients without an account may subscribe (never publish). Default false. */
+  readonly anonymousRead?: boolean;
+  /** Embedded broker: listen with TLS (mqtts://) with this PEM certificate and key. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** Told of every refused sign-in, publish or subscribe on the embedded broker. */
+  readonly onRefused?: (what: string) => void;
 }
 
 /** Returns null when the target is `none`. */
 export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqtt | null> {
   const target = typeof opts.target === 'string' ? parseMqttOption(opts.target) : opts.target;
-  const { url, broker } = await resolveMqttTarget(target);
+  const clientId = opts.clientId ?? `chessclock-host-${process.pid}`;
+  // On the embedded broker the host signs in like everyone else, with a password made now.
+  const own = target.kind === 'embedded' ? { username: HOST_MQTT_USERNAME, password: generatedPassword() } : null;
+  const { url, broker } = await resolveMqttTarget(target, {
+    access: {
+      accounts: [...(own ? [{ ...own, access: 'publish' as const }] : []), ...(opts.readers ?? [])],
+      anonymousRead: opts.anonymousRead ?? false,
+      reservedClientIds: [clientId],
+      ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
+    },
+    ...(opts.tls ? { tls: opts.tls } : {}),
+  });
   if (url === null) return null;
-  const client = mqtt.connect(url, {
-    clientId: opts.clientId ?? `chessclock-host-${process.pid}`,
+  const options: IClientOptions = {
+    clientId,
     reconnectPeriod: opts.reconnectPeriodMs ?? 1000,
     connectTimeout: 5000,
-  });
+    ...(own ?? {}),
+    ...(opts.username !== undefined ? { username: opts.username } : {}),
+    ...(opts.password !== undefined ? { password: opts.password } : {}),
+    ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
+    // Our own embedded TLS broker is reached over loopback, where its certificate's name
+    // (the hall's LAN name) does not match: the link is still encrypted, and nobody else can
+    // hold the port we just bound.
+    ...(own && opts.tls ? { rejectUnauthorized: false } : {}),
+  };
+  const client = mqtt.connect(url, options);
   // Connection errors are retried by MQTT.js; report them, never crash the host on them.
   client.on('error', (err) => opts.onError?.(err));
   const publisher = new MqttPublisher({ client, outbox: opts.outbox, onError: opts.onError });
   return {
     publisher,
     broker,
-    url,
+    url: redactUrl(url),
     async close() {
       await publisher.close();
       await broker?.close();
+    },
+    forceClose() {
+      publisher.client.stream?.destroy();
+      broker?.server.close();
     },
   };
 }

@@ -19,4 +19,8 @@ describe('parseMqttOption (chessclock host --mqtt)', () => {
     expect(() => parseMqttOption('localhost:1883')).toThrow(/unsupported scheme "localhost:" \(expected "embedded"/);
     expect(() => parseMqttOption('two words')).toThrow(/expected "embedded"/);
   });
+
+  it('never repeats a password from the URL in its error (an error is a log line too)', () => {
+    expect(() => parseMqttOption('http://user:s3cret-pw@broker:8080')).toThrow('--mqtt "http://user:***@broker:8080": unsupported scheme "http:"');
+  });
 });

@@ -3,11 +3,18 @@
 //   --mqtt embedded              an in-process Aedes broker on 127.0.0.1:1883
 //   --mqtt embedded:PORT         the same on another port (0 = any free port)
 //   --mqtt embedded:HOST:PORT    listen on another address (e.g. 0.0.0.0 for the hall LAN)
-//   --mqtt mqtt://host:1883      an external broker (also mqtts://, ws://, wss://)
+//   --mqtt mqtt://host:1883      an external broker (also mqtts://, ws://, wss://); its password
+//                                comes from CHESSCLOCK_MQTT_PASSWORD or --mqtt-password-file,
+//                                never from the command line (docs/mqtt.md)
 //   --mqtt none                  no MQTT (the default)
+//
+// The embedded broker asks every client to sign in (broker-access.ts); `--mqtt-tls-cert` and
+// `--mqtt-tls-key` make it listen with TLS (mqtts://) instead of plain TCP.
 import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { once } from 'node:events';
 import { Aedes } from 'aedes';
+import { installBrokerAccess, redactUrl, type BrokerAccessOptions } from './broker-access.ts';
 
 export type MqttTarget =
   | { readonly kind: 'none' }
@@ -43,17 +50,18 @@ export function parseMqttOption(value: string | undefined): MqttTarget {
     return { kind: 'embedded', host, port: parsePort(rest.slice(colon + 1), value) };
   }
   let url: URL;
+  const shown = redactUrl(value); // an error message is a log line too: no password in it
   try {
     url = new URL(value);
   } catch {
-    throw new MqttOptionError(`--mqtt "${value}": expected "embedded", "embedded:PORT", "none" or a broker URL like mqtt://host:1883`);
+    throw new MqttOptionError(`--mqtt "${shown}": expected "embedded", "embedded:PORT", "none" or a broker URL like mqtt://host:1883`);
   }
   if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:'].includes(url.protocol)) {
     throw new MqttOptionError(
-      `--mqtt "${value}": unsupported scheme "${url.protocol}" (expected "embedded", "embedded:PORT", "none" or a broker URL with mqtt:, mqtts:, ws: or wss:)`,
+      `--mqtt "${shown}": unsupported scheme "${url.protocol}" (expected "embedded", "embedded:PORT", "none" or a broker URL with mqtt:, mqtts:, ws: or wss:)`,
     );
   }
-  if (url.hostname === '') throw new MqttOptionError(`--mqtt "${value}": missing broker host`);
+  if (url.hostname === '') throw new MqttOptionError(`--mqtt "${shown}": missing broker host`);
   return { kind: 'external', url: value };
 }
 
@@ -65,18 +73,35 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-/** Starts an Aedes broker on a TCP listener (MQTT over TCP). */
-export async function startEmbeddedBroker(host = '127.0.0.1', port = 0): Promise<EmbeddedBroker> {
+export interface EmbeddedBrokerOptions {
+  /** Sign-in and publish/subscribe rules. Absent: anyone may do anything (tests and benchmarks only;
+   * `chessclock host` and `hall` always pass them). */
+  readonly access?: BrokerAccessOptions;
+  /** PEM certificate chain and key: the broker speaks MQTT over TLS (mqtts://). */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+}
+
+/** Starts an Aedes broker on a TCP (or TLS) listener. */
+export async function startEmbeddedBroker(host = '127.0.0.1', port = 0, opts: EmbeddedBrokerOptions = {}): Promise<EmbeddedBroker> {
   const aedes = await Aedes.createBroker();
-  const server = createServer(aedes.handle);
+  if (opts.access) installBrokerAccess(aedes, opts.access);
+  const server: Server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, aedes.handle) : createServer(aedes.handle);
+  // A failed TLS handshake (a client that does not trust the certificate) is that client's problem.
+  server.on('tlsClientError', () => undefined);
   server.listen(port, host);
-  await once(server, 'listening');
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([err]) => {
+      aedes.close();
+      throw new MqttOptionError(`--mqtt embedded:${host}:${port}: cannot listen: ${(err as Error).message}`);
+    }),
+  ]);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
     aedes,
     server,
-    url: `mqtt://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    url: `${opts.tls ? 'mqtts' : 'mqtt'}://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -85,9 +110,9 @@ export async function startEmbeddedBroker(host = '127.0.0.1', port = 0): Promise
 }
 
 /** Resolves a target to a broker URL, starting the embedded broker when asked. */
-export async function resolveMqttTarget(target: MqttTarget): Promise<{ url: string | null; broker: EmbeddedBroker | null }> {
+export async function resolveMqttTarget(target: MqttTarget, embedded: EmbeddedBrokerOptions = {}): Promise<{ url: string | null; broker: EmbeddedBroker | null }> {
   if (target.kind === 'none') return { url: null, broker: null };
   if (target.kind === 'external') return { url: target.url, broker: null };
-  const broker = await startEmbeddedBroker(target.host, target.port);
+  const broker = await startEmbeddedBroker(target.host, target.port, embedded);
   return { url: broker.url, broker };
 }

@@ -1,6 +1,8 @@
 // JSON payloads of the MQTT topics (docs/mqtt.md). Every events message carries the
 // journal key (clockId, bootId, seq) so subscribers can drop the duplicates that QoS 1
-// ("at least once", MQTT 3.1.1 §4.3.2) and outbox resends after a crash produce.
+// ("at least once", MQTT 3.1.1 §4.3.2) and outbox resends after a crash produce, and its
+// `journalSeq` (the host's journal sequence) so they can see a gap a broker crash left and
+// fill it from the host (catch-up-subscriber.ts).
 import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
 
 /** Payload format version; bump on an incompatible change (topics carry v1 too). */
@@ -35,6 +37,7 @@ export function encodeEvent(e: ClockEventRecord): string {
     utcMs: e.utcMs,
     ...(e.uncertaintyMs !== undefined ? { uncertaintyMs: e.uncertaintyMs } : {}),
     ...(e.detail !== undefined && e.detail !== null ? { detail: e.detail } : {}),
+    ...(e.journalSeq !== undefined ? { journalSeq: e.journalSeq } : {}),
   };
   return JSON.stringify(p);
 }
@@ -57,7 +60,7 @@ const isStr: Check = (v) => typeof v === 'string' && v.length > 0;
 const orNull = (c: Check): Check => (v) => v === null || c(v);
 const isSide: Check = (v) => v === 'white' || v === 'black';
 
-const EVENT_FIELDS: Record<Exclude<keyof ClockEventRecord, 'uncertaintyMs' | 'detail'>, [Check, string]> = {
+const EVENT_FIELDS: Record<Exclude<keyof ClockEventRecord, 'uncertaintyMs' | 'detail' | 'journalSeq'>, [Check, string]> = {
   clockId: [isStr, 'a non-empty string'],
   bootId: [isStr, 'a non-empty string'],
   seq: [isInt, 'an integer'],
@@ -91,6 +94,9 @@ export function decodeEvent(payload: Buffer | string): EventPayload {
   }
   if (o.uncertaintyMs !== undefined && !isInt(o.uncertaintyMs)) {
     throw new PayloadError(`events payload field "uncertaintyMs" must be an integer, got ${JSON.stringify(o.uncertaintyMs)}`, 'uncertaintyMs');
+  }
+  if (o.journalSeq !== undefined && !(isInt(o.journalSeq) && (o.journalSeq as number) >= 1)) {
+    throw new PayloadError(`events payload field "journalSeq" must be an integer ≥ 1, got ${JSON.stringify(o.journalSeq)}`, 'journalSeq');
   }
   if (o.detail !== undefined && (typeof o.detail !== 'object' || Array.isArray(o.detail))) {
     throw new PayloadError(`events payload field "detail" must be an object or null, got ${JSON.stringify(o.detail)}`, 'detail');

@@ -125,11 +125,7 @@ export class MqttPublisher {
   publishStateSoon(addr: BoardAddress, state: LiveClockState): void {
     this.stateBatch.set(stateTopic(addr), { addr, state });
     if (this.stateBatchScheduled) return;
-    this.stateBatchScheduled = true;
-    this.stateBatchTimer = setTimeout(() => {
-      this.flushStateBatch();
-      this.pump();
-    }, this.stateBatchMs);
+    this.publishStateLater();
   }
 
   /**
@@ -150,8 +146,35 @@ export class MqttPublisher {
     const drafts = [...this.stateBatch.values()]
       .filter(({ addr, state }) => !this.supersededByKnown(stateTopic(addr), state))
       .map(({ addr: a, state: s }) => this.stateDraft(a, s));
+    if (drafts.length > 0 && !this.tryWrite('store the boards\' retained states', () => this.outbox.append(drafts))) {
+      // The journal cannot write (a full disk): the gathered states wait for the next try.
+      if (!this.closed) this.publishStateLater();
+      return;
+    }
     this.stateBatch.clear();
-    if (drafts.length > 0) this.outbox.append(drafts);
+  }
+
+  private publishStateLater(): void {
+    this.stateBatchScheduled = true;
+    this.stateBatchTimer = setTimeout(() => {
+      this.flushStateBatch();
+      this.pump();
+    }, this.stateBatchMs);
+  }
+
+  /**
+   * Runs an outbox write from a timer or a broker callback, where a throw would end the
+   * process: a storage fault (a full disk) is reported through onError and the write is
+   * tried again later by the caller (docs/reliability.md). Returns whether it succeeded.
+   */
+  private tryWrite(what: string, write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch (err) {
+      this.onError(new Error(`MQTT outbox: could not ${what}: ${(err as Error).message}`));
+      return false;
+    }
   }
 
   /** Whether the newest retained state known for `topic` is of the same clock boot and at least as far on. */
@@ -193,6 +216,7 @@ export class MqttPublisher {
    * own transaction (Journal option `outboxTopic`, see journal-topics.ts).
    */
   publishPending(): void {
+    this.flushMarks();
     this.pump();
   }
 
@@ -234,7 +258,8 @@ export class MqttPublisher {
     }
     if (this.republishState && this.lastState.size > 0 && this.client.connected) {
       // Appended after everything pending, so a newer state is never overtaken by an older one.
-      this.outbox.append([...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true })));
+      const states = [...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true }));
+      this.tryWrite('store the retained states to re-send after the reconnect', () => this.outbox.append(states));
     }
     this.pump();
   }
@@ -261,7 +286,11 @@ export class MqttPublisher {
       this.published++;
       this.client.publish(row.topic, row.payload, { qos: 1, retain: row.retain }, (err) => this.settle(row.id, err));
     }
-    if (superseded.length > 0) this.outbox.markDone(superseded);
+    // Marked done with the acknowledged ones (retried with them if the journal cannot write).
+    if (superseded.length > 0) {
+      this.ackedIds.push(...superseded);
+      this.flushMarks();
+    }
     this.resolveIdle();
   }
 
@@ -289,7 +318,9 @@ export class MqttPublisher {
   private flushMarks(): void {
     this.markScheduled = false;
     if (this.ackedIds.length === 0) return;
-    this.outbox.markDone(this.ackedIds.splice(0));
+    const ids = this.ackedIds.splice(0);
+    // Not marked (a full disk): kept and marked at the next drain; until then they only count as pending.
+    if (!this.tryWrite(`mark ${ids.length} acknowledged messages published`, () => this.outbox.markDone(ids))) this.ackedIds.unshift(...ids);
     this.resolveIdle();
   }
 

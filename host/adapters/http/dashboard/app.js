@@ -196,6 +196,16 @@ function infoLine(b) {
  * that held exactly the journal's game is mentioned only while the board waits, paused, for
  * the arbiter to resume it. Null: nothing to say.
  */
+// The clock line's health as the host sees it (docs/reliability.md "Link health").
+function linkHealthLine(b) {
+  const l = b.link;
+  if (!l) return '';
+  const parts = [`${l.framesDropped} dropped (${l.crcFailures} CRC)`, `${l.retransmits} resent`, `${l.duplicatesReceived} repeats`];
+  if (l.rttMs !== null) parts.push(`RTT ${Math.round(l.rttMs)} ms`);
+  if (l.connections > 1) parts.push(`connection ${l.connections}`);
+  return `link: ${parts.join(' · ')}`;
+}
+
 function restoreLine(b) {
   const r = b.restore;
   if (!r || b.result) return null;
@@ -281,6 +291,7 @@ function cardFor(b) {
     head.append(el('span', 'label'), el('span', 'status'));
     card.append(head, el('div', 'match'), sideRow('white'), sideRow('black'), el('div', 'flags'), el('div', 'result'));
     if (!PUBLIC) card.append(Object.assign(el('div', 'restore'), { role: 'note', hidden: true }));
+    if (!PUBLIC) card.append(Object.assign(el('div', 'link-health'), { hidden: true }));
     if (!PUBLIC) {
       const footer = controls();
       footer.addEventListener('click', (ev) => {
@@ -339,6 +350,9 @@ function renderBoard(b) {
     setText(restoreEl, note ? note.text : '');
     restoreEl.hidden = note === null;
     restoreEl.dataset.kind = note ? note.kind : '';
+    const linkEl = card.querySelector('.link-health');
+    setText(linkEl, linkHealthLine(b));
+    linkEl.hidden = !b.link;
     const pending = !!b.result && !b.resultConfirmed;
     card.querySelector('button[data-action="confirm"]').disabled = !pending;
     // Entering a result over one already there is a correction (journaled with the previous one).
@@ -661,6 +675,25 @@ setInterval(() => {
   for (const b of boards.values()) if (ticking(b)) repaintTimes(b);
 }, 50);
 
+// ---- host health ----------------------------------------------------------------
+// A fault the host survives but the arbiter must know (a full disk: nothing is acknowledged
+// to the clocks until it clears) is shown above the boards until the host says it cleared.
+const healthAlert = document.getElementById('health');
+
+async function refreshHealth() {
+  try {
+    const res = await fetch('/api/health', { cache: 'no-store' });
+    const h = await res.json();
+    const problem = h.ok === false ? (h.journal && h.journal.ok === false ? `Journal fault: ${h.journal.reason}` : 'The host reports a fault.') : '';
+    healthAlert.hidden = problem === '';
+    healthAlert.textContent = problem;
+  } catch {
+    // The host is unreachable: the connection badge already says so.
+  }
+}
+refreshHealth();
+setInterval(refreshHealth, 5_000);
+
 // ---- live feed ------------------------------------------------------------------
 const connection = document.getElementById('connection');
 let retryMs = 500;
@@ -675,6 +708,7 @@ function connect() {
   ws.onopen = () => {
     retryMs = 500;
     setConnection('live', 'live');
+    refreshHealth();
   };
   ws.onmessage = (msg) => {
     const m = JSON.parse(msg.data);

@@ -1,0 +1,95 @@
+// The publisher when the journal cannot write (docs/reliability.md: disk full). Its outbox
+// writes run from timers and broker callbacks, where a throw would end the host: they are
+// reported through onError and tried again, and nothing is lost or sent twice to a subscriber
+// that drops repeats. The fault is a real one from the real engine: SQLite refusing writes
+// (`query_only`, SQLITE_READONLY), against the embedded Aedes broker over real TCP.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { MqttPublisher } from './publisher.ts';
+import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
+import { startEmbeddedBroker } from './mqtt-target.ts';
+import { subscribeClockEvents } from './subscriber.ts';
+import type { EventPayload } from './payload.ts';
+import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
+import { storageFaultCode } from '../../store/storage-health.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function client(url: string, clientId: string): MqttClient {
+  const c = mqtt.connect(url, { clientId, reconnectPeriod: 100 });
+  cleanups.push(() => c.endAsync(true));
+  return c;
+}
+
+function event(seq: number): ClockEventRecord {
+  return {
+    clockId: 'clk-9', bootId: 'boot-a', seq, event: 'Disk Full Open', round: 1, board: 1,
+    type: 'moved', side: seq % 2 === 0 ? 'white' : 'black', move: seq,
+    whiteMs: 900_000 - seq * 1000, blackMs: 900_000 - seq * 900, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000,
+  };
+}
+
+function state(e: ClockEventRecord): LiveClockState {
+  return {
+    clockId: e.clockId, bootId: e.bootId, seq: e.seq, status: 'running', turn: 'white',
+    whiteMs: e.whiteMs ?? 0, blackMs: e.blackMs ?? 0, atUtcMs: e.utcMs,
+    moves: { white: e.seq, black: e.seq }, flag: null, period: { white: 1, black: 1 },
+    present: { white: true, black: true }, flags: [], startedAtUtcMs: 1_750_000_000_000,
+  };
+}
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('MqttPublisher when the journal cannot write', () => {
+  it('reports the fault instead of throwing from its timers; marks and retained states are written once the journal writes again', async () => {
+    const b = await startEmbeddedBroker('127.0.0.1', 0);
+    cleanups.push(() => b.close());
+    const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new SqliteOutboxStore(join(dir, 'outbox.db'));
+    cleanups.push(() => store.close());
+    const sub = client(b.url, 'sub');
+    const seen: EventPayload[] = [];
+    await subscribeClockEvents(sub, (e) => seen.push(e));
+    const errors: Error[] = [];
+    const pub = new MqttPublisher({ client: client(b.url, 'host'), outbox: store, stateBatchMs: 20, onError: (e) => errors.push(e) });
+    cleanups.push(() => pub.close());
+
+    // Stored while the journal writes; then it refuses every write while the PUBACKs come in.
+    for (let seq = 1; seq <= 20; seq++) pub.publishEvent(event(seq));
+    store.db.pragma('query_only = ON');
+    pub.publishStateSoon(event(20), state(event(20)));
+    await waitFor(() => seen.length === 20, '20 events at the subscriber');
+    await waitFor(() => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)), 'both faults reported');
+    expect(errors.every((e) => /SQLITE_READONLY|readonly/i.test(e.message))).toBe(true);
+    // The acknowledged rows could not be marked: they are still in the outbox, not lost.
+    expect(store.pendingCount()).toBe(20);
+    let refused: unknown = null;
+    try {
+      store.append([{ topic: 't', payload: 'x', retain: false }]);
+    } catch (err) {
+      refused = err;
+    }
+    expect(storageFaultCode(refused)).toMatch(/^SQLITE_READONLY/);
+
+    // Space returns: the next drain marks them, the gathered state is stored and sent.
+    store.db.pragma('query_only = OFF');
+    await waitFor(() => {
+      pub.publishPending();
+      return store.pendingCount() === 0 && pub.stats().acked >= 21;
+    }, 'the outbox emptied after the journal writes again');
+    expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+});

@@ -1,0 +1,14 @@
+import { EmulatedUno } from './simulator/uno/emulated-uno.ts';
+import { parseHardwareMap } from './firmware-ts/hardware-map.ts';
+import { connectHardware } from './firmware-ts/board.ts';
+const map = parseHardwareMap({});
+const uno = new EmulatedUno({ map });
+const hw = await connectHardware({ io: uno.connectFirmata() }, map, 20000);
+const t0 = performance.now();
+hw.beep(2000, 300);
+await new Promise(r => setTimeout(r, 150));
+console.log('hz at 150ms', uno.piezoHz(100));
+await new Promise(r => setTimeout(r, 400));
+const e = uno.edges.filter(x => x.pin === 11);
+console.log('edges', e.length, 'span ms', e.length ? (e[e.length-1].cycle - e[0].cycle)/16000 : 0, 'rising', e.filter(x=>x.level===1).length);
+uno.stop(); process.exit(0);
