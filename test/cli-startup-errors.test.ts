@@ -3,8 +3,8 @@
 // with the usage and the option's name; a bad path is named in one line — the journal
 // (missing directory, not a database), the ports file, and the clock's --link device. The real
 // commands run as a user runs them (node bin/chessclock.mjs, npm run load's script).
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,26 @@ describe('a bad path is named in one line', () => {
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(`cannot open the journal ${db}: file is not a database (SQLITE_NOTADB)`)]);
       noStack(r);
+    }
+  }, 60_000);
+
+  // A read-only file system needs a mount (root, as CI runs); elsewhere it is skipped with this reason.
+  const isRoot = process.getuid?.() === 0;
+  it.skipIf(!isRoot && !process.env.CI)('host --db on a read-only file system (mounting a read-only tmpfs needs root)', async () => {
+    const mnt = join(dir, 'ro-mount');
+    mkdirSync(mnt);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
+    try {
+      const db = join(mnt, 'clocks.db');
+      writeFileSync(db, '');
+      execFileSync('mount', ['-o', 'remount,ro', mnt]);
+      const r = await run(['host', '--db', db, '--tournament', FIXTURE, '--no-scan', '--no-http', '--port', '/dev/null']);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(`cannot open the journal ${db}`)]);
+      expect(r.stderr).toMatch(/read-?only|readonly/i);
+      noStack(r);
+    } finally {
+      execFileSync('umount', ['-l', mnt]);
     }
   }, 60_000);
 
