@@ -58,6 +58,8 @@ describe('link health on the card and at /metrics', () => {
     expect(link.connections).toBe(2);
     expect(moved()).toBe(12);
 
+    // The round trip is known once the clock answered the host's time sync or acknowledged a message.
+    await waitFor('a round trip measured', () => rig!.host.board(boardId(rig!))!.link!.rttMs !== null, 15_000, flowing(rig.sim, 5));
     const res = await rig.api.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -69,6 +71,7 @@ describe('link health on the card and at /metrics', () => {
     expect(scraped).toBeLessThanOrEqual(after.framesDropped);
     expect(sample(res.body, 'chessclock_link_crc_failures_total', labels)).toBeGreaterThanOrEqual(link.crcFailures);
     expect(sample(res.body, 'chessclock_link_online', labels)).toBe(1);
+    expect(sample(res.body, 'chessclock_link_rtt_seconds', labels)).toBeGreaterThanOrEqual(0);
     expect(sample(res.body, 'chessclock_link_connections', labels)).toBe(2);
     expect(res.body).toMatch(/^chessclock_journal_writable 1$/m);
     expect(res.body).toMatch(/^chessclock_journal_outbox_backlog \d+$/m);

@@ -81,7 +81,10 @@ export interface LinkFigures {
   readonly crcFailures: number;
   readonly retransmits: number;
   readonly duplicatesReceived: number;
-  /** Smoothed round-trip time of the current connection (ms, RFC 6298), or null before a sample / while offline. */
+  /**
+   * Round-trip time of the current connection (ms): the smoothed RTT of the host's acknowledged
+   * messages (RFC 6298), else the time sync's best round trip; null before either / while offline.
+   */
   readonly rttMs: number | null;
   /** Connections made to the clock (1 = never reconnected). */
   readonly connections: number;
@@ -194,9 +197,20 @@ export class ClockSession {
       crcFailures: p.crcFailures + now.crcFailures,
       retransmits: p.retransmits + now.retransmits,
       duplicatesReceived: p.duplicatesReceived + now.duplicatesReceived,
-      rttMs: this.online ? (this.linkNow?.rttMs ?? null) : null,
+      rttMs: this.online ? this.currentRttMs() : null,
       connections: this.connections,
     };
+  }
+
+  /**
+   * The round trip to the clock now: the session's smoothed RTT of the host's acknowledged
+   * messages (RFC 6298), or — the host sends few — the time sync's best round trip on the wire.
+   */
+  private currentRttMs(): number | null {
+    const srtt = this.linkNow?.rttMs ?? null;
+    if (srtt !== null) return srtt;
+    const boot = this.hello?.bootId;
+    return boot === undefined ? null : (this.estimatorFor(boot)?.estimate()?.minDelayMs ?? null);
   }
 
   /** Subscribe to state changes (tests, logs). */
