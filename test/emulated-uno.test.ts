@@ -213,6 +213,8 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     const think = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     await lcdAgrees('before the start');
+    // No cursor on the glass (five.LCD leaves it on; board.ts switches it off).
+    expect(uno.uno.lcd.cursor).toMatchObject({ visible: false, blink: false });
     await tap('startPause');
     const thinks = [180, 260, 140, 330, 200, 150];
     for (const ms of thinks) {
