@@ -132,5 +132,10 @@ export async function run(args: string[]): Promise<number> {
   link?.close('clock stopped');
   firmware.stop();
   session?.close();
+  if (session) {
+    // Johnny-Five's serial board leaves handles behind after its port is closed (it has no
+    // way to be shut down): give the closes a second, then end the process.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+  }
   return 0;
 }

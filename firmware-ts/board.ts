@@ -130,6 +130,10 @@ function lcdScreen(board: five.Board, controller: string, address: number): Scre
   // below write the expander directly.
   new five.LCD({ board, controller, address, rows: 2, cols: LCD_COLS } as unknown as five.LCDI2COption);
   const io = (board as unknown as { io: { i2cWrite(address: number, bytes: number[]): void } }).io;
+  // five.LCD's set-up ends with on(), which sends display control 0x0E: the underline cursor
+  // on (its entry-mode bits overwrite the cursor-off bit). A clock shows no cursor: display on,
+  // cursor and blink off (HD44780 "Display on/off control", 0x0C).
+  io.i2cWrite(address, pcf8574Nibbles([0x0c], false));
   const shown: string[] = [' '.repeat(LCD_COLS), ' '.repeat(LCD_COLS)];
   return {
     kind: 'lcd',

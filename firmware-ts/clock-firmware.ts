@@ -85,6 +85,8 @@ export class ClockFirmware extends EventEmitter {
   private repaintTimer: ReturnType<Timebase['setTimer']> | null = null;
   private leds: Record<Side, boolean | null> = { white: null, black: null };
   private stopped = false;
+  /** Keys seen going down and not yet up. */
+  private readonly down = new Set<ButtonName>();
   private readonly onDown = (key: ButtonName) => this.key('KEY_DOWN', key);
   private readonly onUp = (key: ButtonName) => this.key('KEY_UP', key);
 
@@ -188,6 +190,8 @@ export class ClockFirmware extends EventEmitter {
     this.hardware.keys.off('down', this.onDown);
     this.hardware.keys.off('up', this.onUp);
     this.hardware = hardware;
+    // Keys held on the old board are released with it: the new board reports them afresh.
+    this.down.clear();
     hardware.keys.on('down', this.onDown);
     hardware.keys.on('up', this.onUp);
     this.leds = { white: null, black: null };
@@ -206,6 +210,13 @@ export class ClockFirmware extends EventEmitter {
 
   private key(type: 'KEY_DOWN' | 'KEY_UP', key: ButtonName): void {
     if (this.stopped) return;
+    // A release is a key's release only after its press. At connect StandardFirmata's first
+    // port report can read an idle key LOW (a pin of the port not yet in INPUT mode reads 0),
+    // the next HIGH, both inside five.Button's 7 ms debounce, which then reports only an 'up'
+    // (seen with the real binary on the emulated Uno over a pty: the clock started by itself).
+    // A lone 'up' of start/pause must not start the clock.
+    if (type === 'KEY_DOWN') this.down.add(key);
+    else if (!this.down.delete(key)) return;
     // docs/architecture.md rule 2: the edge is stamped here, where it arrives, and nowhere else.
     const at = this.now();
     this.menu.send({ type, key, at, clock: this.reading(at), control: this.state().timeControl });

@@ -27,6 +27,12 @@ describe('HD44780 behind a PCF8574 (HD44780 datasheet, 4-bit interface)', () => 
     expect(lcd.text()).toEqual(['Hi              ', '   there        ']);
     expect(lcd.displayOn).toBe(true);
     expect(lcd.backlight).toBe(true);
+    // The address counter stands after "there" on line 2; display control 0x0C hides the cursor.
+    expect(lcd.cursor).toEqual({ row: 1, col: 8, visible: false, blink: false });
+    byte(lcd, 0x0e, false); // display on, cursor on (what five.LCD's on() sends)
+    expect(lcd.cursor).toMatchObject({ visible: true, blink: false });
+    byte(lcd, 0x0d, false); // blink on, cursor off
+    expect(lcd.cursor).toMatchObject({ visible: false, blink: true });
   });
 
   it('ignores writes without an EN falling edge', () => {

@@ -22,6 +22,9 @@ export class Hd44780 {
   private lastPort = 0;
   private toCgram = false;
   displayOn = false;
+  /** Display control's C and B bits: the underline cursor and the blinking block. */
+  cursorOn = false;
+  cursorBlink = false;
   backlight = false;
   /** Instructions and characters latched so far (for tests and the bench). */
   latchedBytes = 0;
@@ -75,6 +78,8 @@ export class Hd44780 {
       if ((byte & 0x08) === 0) this.step(byte & 0x04 ? 1 : -1);
     } else if (byte & 0x08) {
       this.displayOn = (byte & 0x04) !== 0;
+      this.cursorOn = (byte & 0x02) !== 0;
+      this.cursorBlink = (byte & 0x01) !== 0;
     } else if (byte & 0x04) {
       this.increment = (byte & 0x02) !== 0;
     } else if (byte & 0x02) {
@@ -100,6 +105,15 @@ export class Hd44780 {
     else if (a < 0) a = 0x67;
     else if (a >= 0x28 && a < 0x40) a = 0x27;
     this.address = a;
+  }
+
+  /**
+   * The cursor: where the next character goes (the address counter), and whether the glass
+   * shows it (an underline, or a blinking block). A column past 15 is off the 16 visible ones.
+   */
+  get cursor(): { row: number; col: number; visible: boolean; blink: boolean } {
+    const row = this.address >= 0x40 ? 1 : 0;
+    return { row, col: this.address - (row === 1 ? 0x40 : 0), visible: this.displayOn && this.cursorOn, blink: this.displayOn && this.cursorBlink };
   }
 
   /** The visible text, one string per row (HD44780 ROM A00: ASCII 0x20-0x7D). */

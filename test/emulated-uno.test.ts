@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SerialPort } from 'serialport';
 import type { FastifyInstance } from 'fastify';
 import { connectHardware } from '../firmware-ts/board.ts';
 import { checkCapabilities, FIRMATA_MODES, HardwareMapError, parseHardwareMap, UNO_DEFAULTS } from '../firmware-ts/hardware-map.ts';
@@ -213,6 +214,8 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     const think = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     await lcdAgrees('before the start');
+    // No cursor on the glass (five.LCD leaves it on; board.ts switches it off).
+    expect(uno.uno.lcd.cursor).toMatchObject({ visible: false, blink: false });
     await tap('startPause');
     const thinks = [180, 260, 140, 330, 200, 150];
     for (const ms of thinks) {
@@ -336,4 +339,45 @@ describe('chessclock sim --uno: the terminal clock on the emulated Uno', () => {
     child.stdin.end(); // a piped stdin holds the process open, as it does for the virtual board's terminal
     expect(await exited).toBe(0);
   }, 60_000);
+});
+
+describe.skipIf(skip !== null)('chessclock clock --board on a serial line to the emulated Uno (socat pty)', () => {
+  it('Johnny-Five opens the port itself, drives the real StandardFirmata, and after a brown-out the clock is paused and reconnected', async () => {
+    const pty: PtyPair = await openPtyPair();
+    cleanups.push(() => pty.close());
+    const dir = mkdtempSync(join(tmpdir(), 'uno-board-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    // The Uno's end of the line: its USB serial, bridged to the emulated USART.
+    const uno = new EmulatedUno({ map: UNO_DEFAULTS });
+    cleanups.push(() => uno.stop());
+    const line = new SerialPort({ path: pty.b, baudRate: 57_600, autoOpen: false });
+    await new Promise<void>((res, rej) => line.open((e) => (e ? rej(e) : res())));
+    cleanups.push(() => new Promise<void>((r) => (line.isOpen ? line.close(() => r()) : r())));
+    const bin = join(import.meta.dirname, '..', 'bin', 'chessclock.mjs');
+    const child = spawn(process.execPath, [bin, 'clock', '--board', pty.a, '--state-dir', dir, '--preset', 'rapid', '--no-sound'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    // A pty carries no DTR: the board is powered and its port opened here; if its version
+    // report went by before Johnny-Five listened, firmata.js asks for it (after 5 s).
+    const port = uno.openSerial(pty.b);
+    line.on('data', (d: Buffer) => port.write(d));
+    port.on('data', (d: Buffer) => line.write(d));
+    await waitFor('the clock on the LCD, ready', () => uno.lcd.text()[1] === '#0 P1 REDY #0 P1', 40_000);
+    uno.press('startPause');
+    await waitFor('the start reported (White’s LED on)', () => uno.led('white'), 15_000);
+    uno.release('startPause');
+    await waitFor('White’s clock running on the LCD', () => uno.lcd.text()[0].includes('*'), 15_000);
+    await uno.brownOut();
+    await waitFor('the clock process seeing the reset', () => out.includes('the board reset') && out.includes('clock paused'), 20_000);
+    await waitFor('Johnny-Five reconnected', () => out.includes('Johnny-Five reconnected'), 30_000);
+    await waitFor('the paused clock repainted on the rebooted board', () => uno.lcd.text()[1] === '#0 P1 PAUS #0 P1', 15_000);
+    expect(uno.led('white')).toBe(false);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 120_000);
 });

@@ -85,6 +85,31 @@ describe('firmware on mock-firmata (Johnny-Five components, captured callbacks)'
     expect([last(9), last(10)]).toEqual([0, 255]);
   });
 
+  it('a lone "up" at connect is not a release: the clock stays ready (docs/firmware.md "Keys and menus": a key acts on its press and release)', async () => {
+    const map = parseHardwareMap({});
+    const cap = mockIo();
+    const time = new SimulatedTime(0);
+    const hardware = await connectHardware({ io: cap.io }, map);
+    const fw = new ClockFirmware({ hardware, time, timeControl: presetTimeControl('rapid') });
+    firmwares.push(fw);
+    const keys: unknown[] = [];
+    fw.on('key', (k) => keys.push(k));
+    // At connect StandardFirmata's first port report can read a key LOW (a pin of the port not
+    // yet in INPUT mode is reported 0), the next one HIGH: within five.Button's 7 ms debounce,
+    // which then reports only the 'up' (seen with the real binary on the emulated Uno over a
+    // pty: the clock started by itself).
+    const reportedUp = new Promise((r) => (hardware.buttons.startPause as unknown as NodeJS.EventEmitter).once('up', r));
+    cap.readers.get(4)!(0);
+    cap.readers.get(4)!(1);
+    await reportedUp;
+    expect(keys).toEqual([]);
+    expect(fw.state().status).toBe('ready');
+    // A real tap still starts it.
+    await edge(fw, cap.readers.get(4)!, 0);
+    await edge(fw, cap.readers.get(4)!, 1);
+    expect(fw.state().status).toBe('running');
+  });
+
   it('two HT16K33 4-digit displays show each side and blink while paused', async () => {
     const map = parseHardwareMap({ display: { type: 'digits', addresses: { white: 0x70, black: 0x71 } } });
     const cap = mockIo();

@@ -65,6 +65,8 @@ export const UNO_HZ = 16_000_000;
 export const CYCLES_PER_MS = UNO_HZ / 1000;
 /** StandardFirmata's line speed (Firmata.begin(57600)). */
 export const FIRMATA_BAUD = 57_600;
+/** Pin edges kept (the newest): a PWM pin toggles ~1,000 times a second. */
+const EDGES_KEPT = 20_000;
 
 /** Uno digital pin → AVR port and bit: D0-D7 = PD0-7, D8-D13 = PB0-5, A0-A5 (14-19) = PC0-5. */
 export function unoPin(pin: PinName | number): { port: 'B' | 'C' | 'D'; bit: number; number: number } {
@@ -278,6 +280,7 @@ export class EmulatedUno extends EventEmitter {
   readonly map: HardwareMap;
   /** The LCD as the glass shows it, rebuilt at each reset (the LCD loses power with the board). */
   lcd = new Hd44780();
+  /** Pin edges, oldest first (the newest 20,000 or so are kept). */
   readonly edges: PinEdge[] = [];
   private readonly flash: Uint8Array;
   private readonly realTime: boolean;
@@ -476,7 +479,7 @@ export class EmulatedUno extends EventEmitter {
           if (state !== PinState.High && state !== PinState.Low) continue; // an input's pull-up bit
           const pin = name === 'D' ? bit : name === 'B' ? bit + 8 : bit + 14;
           const edge: PinEdge = { pin, level: state === PinState.High ? 1 : 0, cycle: m.cpu.cycles, boot: bootNo, atMs: monotonicNowMs(), kind: 'output' };
-          this.edges.push(edge);
+          this.pushEdge(edge);
           this.emit('pin', edge);
         }
       });
@@ -564,7 +567,12 @@ export class EmulatedUno extends EventEmitter {
     const { port, bit } = unoPin(pin);
     this.machine.ports[port].setPin(bit, level);
     const edge: PinEdge = { pin, level: level ? 1 : 0, cycle: this.machine.cpu.cycles, boot: this.boot, atMs: monotonicNowMs(), kind: 'input' };
-    this.edges.push(edge);
+    this.pushEdge(edge);
     return edge;
+  }
+
+  private pushEdge(edge: PinEdge): void {
+    this.edges.push(edge);
+    if (this.edges.length > EDGES_KEPT * 1.5) this.edges.splice(0, this.edges.length - EDGES_KEPT);
   }
 }
