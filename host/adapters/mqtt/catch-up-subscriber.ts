@@ -19,6 +19,7 @@
 import type { MqttClient } from 'mqtt';
 import { decodeEvent, type EventPayload } from './payload.ts';
 import { parseBoardTopic, topicFilter, type BoardAddress } from './topics.ts';
+import { matches } from './subscriber.ts';
 
 export interface JournaledEvent extends EventPayload {
   readonly journalSeq: number;
@@ -241,14 +242,6 @@ export class CatchUpSubscriber {
   }
 }
 
-function matches(addr: BoardAddress, filter: Partial<BoardAddress> | undefined): boolean {
-  if (!filter) return true;
-  return (
-    (filter.event === undefined || filter.event === addr.event) &&
-    (filter.round === undefined || filter.round === addr.round) &&
-    (filter.board === undefined || filter.board === addr.board)
-  );
-}
 
 /** One page of `GET /api/journal/events` (docs/api.md), checked. */
 async function readRange(fetchFn: typeof fetch, apiUrl: string, q: { after: number; limit: number; filter?: Partial<BoardAddress> }): Promise<Range> {

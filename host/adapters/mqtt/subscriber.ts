@@ -18,7 +18,8 @@ export interface SubscribeOptions {
   readonly onInvalid?: (err: Error, topic: string) => void;
 }
 
-function matches(addr: BoardAddress, filter: Partial<BoardAddress> | undefined): boolean {
+/** Whether a board's address passes a subscriber's filter (absent fields match any). */
+export function matches(addr: BoardAddress, filter: Partial<BoardAddress> | undefined): boolean {
   if (!filter) return true;
   return (
     (filter.event === undefined || filter.event === addr.event) &&
