@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerMetrics } from '../host/adapters/http/metrics.ts';
 import { buildRig, closeRig, configuredFor, boardId, type MatchRig } from './e2e-match.ts';
-import { flowing, waitFor } from './e2e-harness.ts';
+import { flowing, sleep, waitFor } from './e2e-harness.ts';
 
 /** One sample of the Prometheus text: `name{labels} value`. */
 function sample(text: string, name: string, labels: string): number | null {
@@ -58,8 +58,14 @@ describe('link health on the card and at /metrics', () => {
     expect(link.connections).toBe(2);
     expect(moved()).toBe(12);
 
-    // The round trip is known once the clock answered a time sync (or acknowledged a host message): one exchange now.
-    expect(await session.link!.syncOnce(10_000)).not.toBeNull();
+    // The round trip is known once the clock answered a time sync (or acknowledged a host message).
+    // One exchange now; syncOnce answers null at once while the link's own sync exchange is out, so try again.
+    let exchange = null;
+    for (let i = 0; i < 50 && exchange === null; i++) {
+      exchange = await session.link!.syncOnce(5_000);
+      if (exchange === null) await sleep(20);
+    }
+    expect(exchange).not.toBeNull();
     expect(rig.host.board(boardId(rig))!.link!.rttMs).not.toBeNull();
     const res = await rig.api.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
