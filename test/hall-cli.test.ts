@@ -142,7 +142,8 @@ describe('chessclock hall (npm start)', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(message);
     }
-  });
+    // Six processes in a row, each loading the TypeScript sources: ~3-5 s apiece on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('the hall\'s tournament and tables', () => {
