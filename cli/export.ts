@@ -5,7 +5,7 @@
 // JSON Lines. Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
 
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseCommandOptions } from './command-options.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
 import { findEvent } from '../host/domain/model.ts';
@@ -33,25 +33,13 @@ function fail(message: string, code = 2): number {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        db: { type: 'string' }, tournament: { type: 'string' }, event: { type: 'string' }, round: { type: 'string' },
-        trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, category: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return fail(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
+  const parsed = parseCommandOptions('export', args, {
+    db: { type: 'string' }, tournament: { type: 'string' }, event: { type: 'string' }, round: { type: 'string' },
+    trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, category: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  }, HELP);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
   const kinds = (['trf', 'pgn', 'jsonl'] as const).filter((k) => values[k]);
   if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl\n\n${HELP}`);
   if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);

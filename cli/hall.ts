@@ -8,7 +8,7 @@
 // floor arbiter confirms the results the players key in, so the director carries the
 // knockout into its rapid and armageddon games and the events into their next rounds.
 // See docs/load.md.
-import { parseArgs } from 'node:util';
+import { parseCommandOptions } from './command-options.ts';
 import { stopSignal, stopWithin } from './stop.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
 import { loadPortsFile } from '../host/clocks/ports-file.ts';
@@ -62,36 +62,24 @@ function positive(name: string, text: string | undefined, integer: boolean): num
 }
 
 export async function run(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        event: { type: 'string', multiple: true },
-        tournament: { type: 'string' },
-        clocks: { type: 'string' },
-        speed: { type: 'string' },
-        seed: { type: 'string' },
-        port: { type: 'string', multiple: true },
-        ports: { type: 'string' },
-        mqtt: { type: 'string' },
-        http: { type: 'string' },
-        db: { type: 'string' },
-        token: { type: 'string' },
-        'no-confirm': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        ...SECURITY_OPTIONS,
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return fail(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
+  const parsed = parseCommandOptions('hall', args, {
+    event: { type: 'string', multiple: true },
+    tournament: { type: 'string' },
+    clocks: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    port: { type: 'string', multiple: true },
+    ports: { type: 'string' },
+    mqtt: { type: 'string' },
+    http: { type: 'string' },
+    db: { type: 'string' },
+    token: { type: 'string' },
+    'no-confirm': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    ...SECURITY_OPTIONS,
+  }, HELP);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
   let opts: SimulatedHallOptions;
   try {
     const token = values.token === undefined ? undefined : parseTokenOption(values.token);

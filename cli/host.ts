@@ -1,7 +1,7 @@
 // `chessclock host`: the hall PC. Parses the options and wires the rooms together — the
 // serial bridge (one session per clock), the journal, the tournament, the director, the
 // HTTP/WebSocket API and optionally MQTT. See docs/host.md.
-import { parseArgs } from 'node:util';
+import { parseCommandOptions } from './command-options.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile } from '../host/domain/tournament-file.ts';
 import { findEvent } from '../host/domain/model.ts';
@@ -46,35 +46,23 @@ function fail(message: string): number {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        db: { type: 'string' },
-        tournament: { type: 'string' },
-        ports: { type: 'string' },
-        port: { type: 'string', multiple: true },
-        'no-scan': { type: 'boolean' },
-        http: { type: 'string' },
-        'no-http': { type: 'boolean' },
-        token: { type: 'string', multiple: true },
-        mqtt: { type: 'string' },
-        replay: { type: 'string' },
-        game: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...SECURITY_OPTIONS,
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return fail(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
+  const parsed = parseCommandOptions('host', args, {
+    db: { type: 'string' },
+    tournament: { type: 'string' },
+    ports: { type: 'string' },
+    port: { type: 'string', multiple: true },
+    'no-scan': { type: 'boolean' },
+    http: { type: 'string' },
+    'no-http': { type: 'boolean' },
+    token: { type: 'string', multiple: true },
+    mqtt: { type: 'string' },
+    replay: { type: 'string' },
+    game: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    ...SECURITY_OPTIONS,
+  }, HELP);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
   if (!values.db) return fail('--db FILE is required (the journal)');
   if (!values.tournament) return fail('--tournament FILE is required');
   if (values.game !== undefined && values.replay === undefined) return fail('--game N goes with --replay BOARD (which board\'s match)');

@@ -40,6 +40,7 @@ import type {
   RoundStartOutcome,
   StandingsView,
   HostHealth,
+  LinkFigures,
 } from './ports.ts';
 import { startRoundOnBoards } from './round-start.ts';
 import { Director, DirectorError } from './director.ts';
@@ -191,7 +192,7 @@ export class Host implements HostState, CommandSink {
   }
 
   /** Each line's health for GET /metrics (docs/reliability.md "Link health"). */
-  lineFigures(): { key: string; clockId: string | null; online: boolean; link: ReturnType<ClockSession['linkFigures']> }[] {
+  lineFigures(): { key: string; clockId: string | null; online: boolean; link: LinkFigures }[] {
     return this.lines().map((s) => ({ key: s.key, clockId: s.clockId, online: s.online, link: s.linkFigures() }));
   }
 

@@ -120,7 +120,7 @@ export class ClockSession {
   /** The last Hello this host accepted from the clock (survives a line loss). */
   hello: Hello | null = null;
   /** Counters of the links this session closed, so the figures cover every connection. */
-  private readonly pastLinks = { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
+  private pastLinks: LinkCounts = { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
   /** The clock's last Status heartbeat and when (host ms) it came. */
   lastStatus: { status: Status; atHostMs: number } | null = null;
 
@@ -190,16 +190,8 @@ export class ClockSession {
 
   /** The line's health since the host started (docs/reliability.md "Link health"). */
   linkFigures(): LinkFigures {
-    const now = this.linkNow ? figuresOf(this.linkNow) : { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
-    const p = this.pastLinks;
-    return {
-      framesDropped: p.framesDropped + now.framesDropped,
-      crcFailures: p.crcFailures + now.crcFailures,
-      retransmits: p.retransmits + now.retransmits,
-      duplicatesReceived: p.duplicatesReceived + now.duplicatesReceived,
-      rttMs: this.online ? this.currentRttMs() : null,
-      connections: this.connections,
-    };
+    const counts = this.linkNow ? addCounts(this.pastLinks, countsOf(this.linkNow)) : this.pastLinks;
+    return { ...counts, rttMs: this.online ? this.currentRttMs() : null, connections: this.connections };
   }
 
   /**
@@ -401,8 +393,7 @@ export class ClockSession {
   private retire(link: Link): void {
     if (this.retired.has(link)) return;
     this.retired.add(link);
-    const f = figuresOf(link);
-    for (const k of Object.keys(this.pastLinks) as (keyof typeof this.pastLinks)[]) this.pastLinks[k] += f[k];
+    this.pastLinks = addCounts(this.pastLinks, countsOf(link));
   }
 
   private readonly retired = new WeakSet<Link>();
@@ -430,13 +421,25 @@ export class ClockSession {
 /** XState's clock interface (delays of `after`), as the actor options type it. */
 type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
+/** The counting part of a line's figures. */
+type LinkCounts = Omit<LinkFigures, 'rttMs' | 'connections'>;
+
 /** One link's share of the figures: what its frame parser dropped and its sessions counted. */
-function figuresOf(link: Link): Omit<LinkFigures, 'rttMs' | 'connections'> {
+function countsOf(link: Link): LinkCounts {
   const c = link.counters;
   return {
     framesDropped: c.runt + c.badCrc + c.badEscape + c.oversized + c.badVersion + c.undecodable,
     crcFailures: c.badCrc,
     retransmits: c.retransmits,
     duplicatesReceived: c.duplicatesDropped,
+  };
+}
+
+function addCounts(a: LinkCounts, b: LinkCounts): LinkCounts {
+  return {
+    framesDropped: a.framesDropped + b.framesDropped,
+    crcFailures: a.crcFailures + b.crcFailures,
+    retransmits: a.retransmits + b.retransmits,
+    duplicatesReceived: a.duplicatesReceived + b.duplicatesReceived,
   };
 }

@@ -50,36 +50,24 @@ export function registerMetrics(app: FastifyInstance, source: MetricsSource): Re
   perLineTotal('chessclock_link_crc_failures_total', 'Frames from the clock with a bad CRC', (f) => f.crcFailures);
   perLineTotal('chessclock_link_retransmits_total', 'Messages the host sent to the clock again (no ack in time)', (f) => f.retransmits);
   perLineTotal('chessclock_link_duplicates_received_total', "Messages from the clock received again (the clock's own resends)", (f) => f.duplicatesReceived);
-  new Gauge({
-    name: 'chessclock_link_rtt_seconds',
-    help: 'Smoothed round-trip time of the current connection (RFC 6298); absent before a sample or while offline',
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const l of source.lines()) if (l.link.rttMs !== null) this.set(labels(l), l.link.rttMs / 1000);
-    },
-  });
-  new Gauge({
-    name: 'chessclock_link_online',
-    help: '1 while the clock is connected to the host',
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const l of source.lines()) this.set(labels(l), l.online ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'chessclock_link_connections',
-    help: 'Connections made to the clock since the host started',
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const l of source.lines()) this.set(labels(l), l.link.connections);
-    },
-  });
+  /** A gauge per line read at each scrape; a line whose value is null is left out. */
+  const perLineGauge = (name: string, help: string, value: (l: LineMetrics) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const l of source.lines()) {
+          const v = value(l);
+          if (v !== null) this.set(labels(l), v);
+        }
+      },
+    });
+  perLineGauge('chessclock_link_rtt_seconds', 'Round-trip time of the current connection (RFC 6298 SRTT, else the time sync\'s best round trip); absent before a sample or while offline', (l) => (l.link.rttMs === null ? null : l.link.rttMs / 1000));
+  perLineGauge('chessclock_link_online', '1 while the clock is connected to the host', (l) => (l.online ? 1 : 0));
+  perLineGauge('chessclock_link_connections', 'Connections made to the clock since the host started', (l) => l.link.connections);
   new Gauge({
     name: 'chessclock_journal_writable',
     help: '1 while the journal writes; 0 during a storage fault (a full disk): nothing is acknowledged then',
