@@ -77,6 +77,20 @@ afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
+/** Runs `chessclock ARGS` as a user would; its stdout and stderr together, and its exit status. Killed after the test. */
+function chessclock(args: string[], stdin: 'pipe' | 'ignore') {
+  const bin = join(import.meta.dirname, '..', 'bin', 'chessclock.mjs');
+  const child = spawn(process.execPath, [bin, ...args], { stdio: [stdin, 'pipe', 'pipe'] });
+  cleanups.push(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
 async function waitFor(what: string, cond: () => boolean, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!cond()) {
@@ -316,27 +330,19 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
 
 describe('chessclock sim --uno: the terminal clock on the emulated Uno', () => {
   it('same keys, same LCD: space starts, a presses White’s lever, the frame shows the LCD decoded from the I2C bytes; q quits with 0', async () => {
-    const bin = join(import.meta.dirname, '..', 'bin', 'chessclock.mjs');
-    const child = spawn(process.execPath, [bin, 'sim', '--uno', '--preset', 'rapid', '--no-sound'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    cleanups.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    const lastFrame = () => out.slice(out.lastIndexOf('chessclock sim —'));
+    const { child, output, exited } = chessclock(['sim', '--uno', '--preset', 'rapid', '--no-sound'], 'pipe');
+    const lastFrame = () => output().slice(output().lastIndexOf('chessclock sim —'));
     await waitFor('the LCD before the start', () => lastFrame().includes('│  15:10  15:10  │'), 30_000);
-    child.stdin.write(' ');
-    await waitFor('the clock started', () => out.includes('started'), 15_000);
-    child.stdin.write('a');
-    await waitFor('White’s move on the log', () => out.includes('white move 1'), 15_000);
+    child.stdin!.write(' ');
+    await waitFor('the clock started', () => output().includes('started'), 15_000);
+    child.stdin!.write('a');
+    await waitFor('White’s move on the log', () => output().includes('white move 1'), 15_000);
     // White's 10 s increment was added; Black's clock runs (the mark and Black's LED).
     await waitFor('the LCD after White’s press', () => /│  15:[12]\d \*15:(0\d|10)  │/.test(lastFrame()) && lastFrame().includes('│#1 P1      #0 P1│'), 15_000);
     await waitFor('Black’s LED on, White’s off (read from the port pins)', () => lastFrame().includes('White ○    ● Black'), 15_000);
     expect(lastFrame()).toContain('board: emulated Uno');
-    child.stdin.write('q');
-    child.stdin.end(); // a piped stdin holds the process open, as it does for the virtual board's terminal
+    child.stdin!.write('q');
+    child.stdin!.end(); // a piped stdin holds the process open, as it does for the virtual board's terminal
     expect(await exited).toBe(0);
   }, 60_000);
 });
@@ -353,15 +359,7 @@ describe.skipIf(skip !== null)('chessclock clock --board on a serial line to the
     const line = new SerialPort({ path: pty.b, baudRate: 57_600, autoOpen: false });
     await new Promise<void>((res, rej) => line.open((e) => (e ? rej(e) : res())));
     cleanups.push(() => new Promise<void>((r) => (line.isOpen ? line.close(() => r()) : r())));
-    const bin = join(import.meta.dirname, '..', 'bin', 'chessclock.mjs');
-    const child = spawn(process.execPath, [bin, 'clock', '--board', pty.a, '--state-dir', dir, '--preset', 'rapid', '--no-sound'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    cleanups.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const { child, output, exited } = chessclock(['clock', '--board', pty.a, '--state-dir', dir, '--preset', 'rapid', '--no-sound'], 'ignore');
     // A pty carries no DTR: the board is powered and its port opened here; if its version
     // report went by before Johnny-Five listened, firmata.js asks for it (after 5 s).
     const port = uno.openSerial(pty.b);
@@ -373,8 +371,8 @@ describe.skipIf(skip !== null)('chessclock clock --board on a serial line to the
     uno.release('startPause');
     await waitFor('White’s clock running on the LCD', () => uno.lcd.text()[0].includes('*'), 15_000);
     await uno.brownOut();
-    await waitFor('the clock process seeing the reset', () => out.includes('the board reset') && out.includes('clock paused'), 20_000);
-    await waitFor('Johnny-Five reconnected', () => out.includes('Johnny-Five reconnected'), 30_000);
+    await waitFor('the clock process seeing the reset', () => output().includes('the board reset') && output().includes('clock paused'), 20_000);
+    await waitFor('Johnny-Five reconnected', () => output().includes('Johnny-Five reconnected'), 30_000);
     await waitFor('the paused clock repainted on the rebooted board', () => uno.lcd.text()[1] === '#0 P1 PAUS #0 P1', 15_000);
     expect(uno.led('white')).toBe(false);
     child.kill('SIGTERM');
