@@ -137,11 +137,7 @@ export class JournalPorts implements HostState, CommandSink {
   /** Journals events in one transaction (one fsync), then notifies for the new ones. */
   appendMany(inputs: readonly ClockEventInput[]): AppendResult[] {
     const results = this.journal.appendMany(inputs);
-    for (const r of results) {
-      if (!r.isNew) continue;
-      const row = this.journal.eventsAfter(r.id - 1, 1)[0];
-      if (row) this.notify(row);
-    }
+    for (const r of results) if (r.row) this.notify(r.row);
     return results;
   }
 
