@@ -328,7 +328,7 @@ describe('journal', () => {
     expect(j.append(ev(1)).row).toBeUndefined();
   });
 
-  it('a game read twice is read again after any change: its own writes, a rolled-back one, another process\'s (issue 16 read cache)', () => {
+  it('a game read twice is read again after any change: its own writes, a rolled-back one, another process\'s from the next turn (issue 16 read cache)', async () => {
     const j = journal();
     const game = newGame(j);
     expect(j.getGame(game.gameId)!.result).toBeNull();
@@ -345,9 +345,11 @@ describe('journal', () => {
       })(),
     ).toThrow('roll back');
     expect(j.getGame(game.gameId)!.confirmedBy).toBeNull();
-    // Another connection to the same file (e.g. a second process) commits: the next read sees it.
+    // Another connection to the same file (e.g. a second process) commits: a read in a later
+    // event-loop turn sees it (data_version is read once per turn).
     const other = journal();
     other.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 3);
+    await new Promise((r) => setImmediate(r));
     expect(j.getGame(game.gameId)!.confirmedBy).toBe('Ana Srebrnič');
     expect(j.resultReports({ gameId: game.gameId })).toEqual([]);
   });

@@ -157,10 +157,19 @@ function toEvent(r: Row): ClockEventRow {
 /**
  * Reads kept until the journal's `games` or `result_reports` change (Journal.reads). What it
  * hands out is frozen, so a caller cannot change the next caller's copy.
+ *
+ * - A write to those tables calls `clear()` before it runs. Inside a transaction that wrote
+ *   them, nothing is cached or served from the cache until the transaction is over (it may
+ *   roll back); reads in a transaction that has not written them are the committed state.
+ * - Another connection's commit (a second process on the file) is seen through SQLite's
+ *   `data_version`, read once per event-loop turn (the pragma costs about what a cached read
+ *   saves): a read sees what other processes committed before the turn began.
  */
 class ReadCache {
   private readonly values = new Map<string, unknown>();
   private version = -1;
+  private versionChecked = false;
+  private writtenInTransaction = false;
   private readonly dataVersion;
 
   constructor(private readonly db: Database.Database) {
@@ -168,11 +177,16 @@ class ReadCache {
   }
 
   read<T>(key: string, load: () => T): T {
-    if (this.db.inTransaction) return load();
-    const version = this.dataVersion.get() as number;
-    if (version !== this.version) {
-      this.values.clear();
-      this.version = version;
+    if (!this.db.inTransaction) this.writtenInTransaction = false;
+    else if (this.writtenInTransaction) return load();
+    if (!this.versionChecked) {
+      this.versionChecked = true;
+      process.nextTick(() => (this.versionChecked = false));
+      const version = this.dataVersion.get() as number;
+      if (version !== this.version) {
+        this.values.clear();
+        this.version = version;
+      }
     }
     if (this.values.has(key)) return this.values.get(key) as T;
     const value = deepFreeze(load());
@@ -182,6 +196,7 @@ class ReadCache {
 
   clear(): void {
     this.values.clear();
+    if (this.db.inTransaction) this.writtenInTransaction = true;
   }
 }
 
@@ -531,7 +546,7 @@ export class Journal {
    *  - an event stamped after a game with a result ended, with no next game, belongs to no game.
    */
   private gameOfClockEvent(clockId: string, type: string, utcMs: number): GameRow | null {
-    const [newest, previous] = (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame);
+    const [newest, previous] = this.reads.read(`newest games of ${clockId}`, () => (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame));
     if (!newest) return null;
     if (newest.result !== null) {
       const end = endOf(newest);
@@ -611,8 +626,10 @@ export class Journal {
 
   /** The clock's game without a result yet (the one its events belong to). */
   currentGameForClock(clockId: string): GameRow | null {
-    const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
-    return r ? toGame(r) : null;
+    return this.reads.read(`current game of ${clockId}`, () => {
+      const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
+      return r ? toGame(r) : null;
+    });
   }
 
   /** Whether the game's clock has been started (a started or moved event is journaled). */
@@ -1003,7 +1020,16 @@ export class Journal {
 
   /** Marks rows published (after the broker acknowledged them); returns how many were newly marked. */
   markPublished(ids: readonly number[], utcMs: number): number {
-    return this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0));
+    // A mark lost in a power cut only publishes its row once more (subscribers deduplicate by
+    // journalSeq: docs/mqtt.md), so it is not worth an fsync of its own (one per burst of
+    // PUBACKs, issue 16): written with synchronous=NORMAL, it becomes durable with the next
+    // journaled event's commit, which syncs the whole WAL (WAL frames are kept in order).
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0));
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
   }
 
   outboxBacklog(): number {
