@@ -1,10 +1,11 @@
-// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--pgn|--jsonl`:
-// the exports of a journal, written to stdout — the same as the host's API serves
+// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--pgn|--jsonl|--report [--out FILE]`:
+// the exports of a journal, written to stdout (or FILE) — the same as the host's API serves
 // (docs/exports.md): the TRF after round N (knockout events: `--category standard|rapid|blitz`),
-// the round's PGN (every game of round N, unplayed games left out), or the event's journal as
-// JSON Lines. Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
+// the round's PGN (every game of round N, unplayed games left out), the event's journal as
+// JSON Lines, or the print report after round N (HTML: round results, crosstable, standings).
+// Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
 
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { parseCommandOptions } from './command-options.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
@@ -14,8 +15,9 @@ import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { eventTrf } from '../host/adapters/exports/trf-event.ts';
 import { TrfError } from '../host/adapters/exports/trf.ts';
 import { ExportRefusedError } from '../host/app/ports.ts';
+import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
 
-const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl)
+const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl | --report) [--out FILE]
 
   --db FILE          the host's journal (SQLite); it must exist
   --tournament FILE  the tournament file the host ran with
@@ -24,6 +26,9 @@ const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [-
   --trf              FIDE TRF16 (+ TRF-2026 team records), docs/exports.md; --category standard|rapid|blitz for a knockout
   --pgn              the round's PGN (the broadcast feed's content)
   --jsonl            the journal's events of the event, one JSON object per line
+  --report           an HTML page for print after round N (default: the last round with every result confirmed):
+                     round results, crosstable, standings with the tie-break that decided each tie
+  --out FILE         write to FILE instead of stdout
 
 Exit status: 0 written; 1 refused (stderr says why); 2 bad usage.`;
 
@@ -35,13 +40,14 @@ function fail(message: string, code = 2): number {
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, {
     db: { type: 'string' }, tournament: { type: 'string' }, event: { type: 'string' }, round: { type: 'string' },
-    trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, category: { type: 'string' },
+    trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, report: { type: 'boolean' }, category: { type: 'string' },
+    out: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
-  const kinds = (['trf', 'pgn', 'jsonl'] as const).filter((k) => values[k]);
-  if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl\n\n${HELP}`);
+  const kinds = (['trf', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
+  if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl, --report\n\n${HELP}`);
   if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
   if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   const round = values.round === undefined ? undefined : Number(values.round);
@@ -68,10 +74,18 @@ export async function run(args: string[]): Promise<number> {
         : exports.trf(values.event, round);
     } else if (values.pgn) {
       text = exports.pgn(values.event, round ?? 1);
+    } else if (values.report) {
+      text = eventReportHtml(journal, hall, values.event, round);
     } else {
       text = exports.jsonl!({ event: values.event, ...(round !== undefined ? { round } : {}) });
     }
-    process.stdout.write(text);
+    if (values.out !== undefined) {
+      try {
+        writeFileSync(values.out, text);
+      } catch (err) {
+        return fail(`--out ${values.out}: ${(err as Error).message}`, 1);
+      }
+    } else process.stdout.write(text);
     return 0;
   } catch (err) {
     if (err instanceof ExportRefusedError || err instanceof TrfError) return fail(err.message, 1);
