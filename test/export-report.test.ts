@@ -257,4 +257,38 @@ describe('chessclock export --report', () => {
       journal.close();
     }
   });
+
+  it.skipIf(SKIP_BROWSER)('knockout event (Slovenian final 2007): each mini-match with its games and results, who advanced; no tie-break table', { timeout: 120_000 }, async () => {
+    const hall = loadTournamentFile(fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url)));
+    const journal = new Journal(':memory:');
+    try {
+      const director = new Director(journal, hall);
+      const t0 = Date.UTC(2007, 7, 16, 13, 0);
+      const opened = director.openRound('slo-w-2007', 1, t0);
+      // Board 2: Black did not come to game 1 (FIDE Laws 6.7.1), then game 2 is drawn: 1½-½, decided in the classical games.
+      journal.reportResult(opened[1].gameId, { result: '+-', how: 'forfeit-lateness', source: 'arbiter', arbiter: ARBITER, utcMs: t0 + 3_600_000 });
+      journal.confirmResult(opened[1].gameId, ARBITER, t0 + 3_600_000);
+      const next = director.afterConfirmedResult(opened[1].gameId, t0 + 3_600_000);
+      if (next.type !== 'next-game') throw new Error(`expected the second classical game, got ${next.type}`);
+      journal.reportResult(next.game.gameId, { result: '1/2-1/2', how: 'played', source: 'arbiter', arbiter: ARBITER, utcMs: t0 + 90_000_000 });
+      journal.confirmResult(next.game.gameId, ARBITER, t0 + 90_000_000);
+      director.afterConfirmedResult(next.game.gameId, t0 + 90_000_000);
+      const { page, rows } = await openReport(eventReportHtml(journal, hall, 'slo-w-2007'));
+      try {
+        const board2 = await rows('#round-1 tr[data-board="2"]');
+        expect(board2.map((x) => x.cells)).toEqual([
+          [expect.stringMatching(/^Board 2: .+ advances \(decided by the classical games\)$/)],
+          ['Game 1 (classical)', opened[1].white, '+− (Black forfeits)', opened[1].black],
+          ['Game 2 (classical)', next.game.white, '½-½', next.game.black],
+        ]);
+        expect(board2[0].cells[0]).toContain(`${opened[1].white} advances`);
+        expect((await rows('#round-1 tr[data-board="1"]'))[0].cells).toEqual(['Board 1: match not decided yet']);
+        expect(await page.locator('#crosstable').count()).toBe(0);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      journal.close();
+    }
+  });
 });
