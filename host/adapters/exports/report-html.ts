@@ -72,6 +72,7 @@ th, td { border: 1px solid #888; padding: .15em .45em; text-align: left; vertica
 th { background: #eee; } td.num, th.num { text-align: right; } td.result { text-align: center; white-space: nowrap; }
 tr.match th { background: #f6f6f6; font-weight: bold; }
 td.note { font-size: 9pt; }
+td.name { white-space: nowrap; }
 @media print {
   @page { size: A4; margin: 12mm; }
   body { margin: 0; font-size: 9pt; }
@@ -170,7 +171,7 @@ function teamBody(journal: Journal, event: TournamentEvent, records: Map<number,
       const text = r.opponent === null ? `bye ${formatPoints(r.gamePoints)}` : `${r.opponent}${r.colour} ${formatPoints(r.gamePoints)}${r.forfeited ? ' (forfeit)' : ''}`;
       return `<td class="result" data-round="${i + 1}">${e(text)}</td>`;
     });
-    return `<tr data-team="${t.team}"><td class="num">${t.rank}</td><td class="num">${t.team}</td><td>${e(teamName(t.team))}</td>${cells.join('')}<td class="num" data-field="gamePoints">${formatPoints(t.gamePoints)}</td><td class="num" data-field="matchPoints">${t.matchPoints}</td></tr>`;
+    return `<tr data-team="${t.team}"><td class="num">${t.rank}</td><td class="num">${t.team}</td><td class="name">${e(teamName(t.team))}</td>${cells.join('')}<td class="num" data-field="gamePoints">${formatPoints(t.gamePoints)}</td><td class="num" data-field="matchPoints">${t.matchPoints}</td></tr>`;
   });
   const roundHeads = Array.from({ length: upTo }, (_, i) => `<th>R${i + 1}</th>`).join('');
   const crosstable = `<p>Each round: the opponent team's number, the colour of board 1 (w/b), the board points scored.</p>
@@ -179,7 +180,7 @@ function teamBody(journal: Journal, event: TournamentEvent, records: Map<number,
   const notes = tieNotes(teams, (t) => teamName(t.team), 'board points');
   const boardHeads = Array.from({ length: boards }, (_, k) => `<th class="num">Board ${k + 1}</th>`).join('');
   const standingRows = teams.map((t, i) =>
-    `<tr data-team="${t.team}" data-rank="${t.rank}"><td class="num">${t.rank}</td><td>${e(teamName(t.team))}</td>` +
+    `<tr data-team="${t.team}" data-rank="${t.rank}"><td class="num">${t.rank}</td><td class="name">${e(teamName(t.team))}</td>` +
     `<td class="num" data-field="gamePoints">${formatPoints(t.gamePoints)}</td><td class="num" data-field="matchPoints">${t.matchPoints}</td>` +
     `<td class="num" data-field="directEncounter">${t.directEncounter === null ? '' : formatPoints(t.directEncounter)}</td><td class="num" data-field="buchholz">${formatPoints(t.buchholz)}</td>` +
     Array.from({ length: boards }, (_, k) => `<td class="num" data-field="board${k + 1}">${formatPoints(t.boardPoints[k] ?? 0)}</td>`).join('') +
@@ -208,7 +209,7 @@ function individualBody(journal: Journal, event: TournamentEvent, records: Map<n
   const roundHeads = Array.from({ length: upTo }, (_, i) => `<th>R${i + 1}</th>`).join('');
   const crossRows = ranked.map((s) => {
     const cells = records.get(s.player)!.map((rec, i) => `<td class="result" data-round="${i + 1}">${e(recordCell(rec))}</td>`).join('');
-    return `<tr data-player="${s.player}"><td class="num">${s.rank}</td><td class="num">${s.player}</td><td>${e(playerName(event, s.player))}</td>${cells}<td class="num" data-field="points">${formatPoints(s.points)}</td></tr>`;
+    return `<tr data-player="${s.player}"><td class="num">${s.rank}</td><td class="num">${s.player}</td><td class="name">${e(playerName(event, s.player))}</td>${cells}<td class="num" data-field="points">${formatPoints(s.points)}</td></tr>`;
   });
   const crosstable = `<p>Each round: the opponent's starting number, the colour (w/b) and the points; a forfeit is marked, a bye shows its TRF code.</p>
 <table class="crosstable"><thead><tr><th class="num">Place</th><th class="num">No.</th><th>Player</th>${roundHeads}<th class="num">Points</th></tr></thead><tbody>${crossRows.join('')}</tbody></table>`;
@@ -222,7 +223,7 @@ function playerTable(event: TournamentEvent, rows: readonly (IndividualStanding 
   const e = escapeHtml;
   const notes = tieNotes(rows, (p) => playerName(event, p.player), 'points');
   const body = rows.map((p, i) =>
-    `<tr data-player="${p.player}" data-rank="${p.rank}"><td class="num">${p.rank}</td><td>${e(playerName(event, p.player))}</td>${team ? `<td>${team(p)}</td>` : ''}` +
+    `<tr data-player="${p.player}" data-rank="${p.rank}"><td class="num">${p.rank}</td><td class="name">${e(playerName(event, p.player))}</td>${team ? `<td class="name">${team(p)}</td>` : ''}` +
     `<td class="num" data-field="points">${formatPoints(p.points)}</td><td class="num" data-field="buchholz">${formatPoints(p.buchholz)}</td><td class="num" data-field="wins">${p.wins}</td>` +
     `<td class="num" data-field="directEncounter">${p.directEncounter === null ? '' : formatPoints(p.directEncounter)}</td>` +
     `<td class="num" data-field="buchholzCut1">${formatPoints(p.buchholzCut1)}</td><td class="num" data-field="buchholzCut2">${formatPoints(p.buchholzCut2)}</td>` +
