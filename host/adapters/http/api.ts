@@ -93,6 +93,7 @@ const DASHBOARD_FILES: Record<string, string> = {
   '/': 'index.html',
   '/public': 'public.html',
   '/app.js': 'app.js',
+  '/match-panels.js': 'match-panels.js',
   '/style.css': 'style.css',
 };
 const CONTENT_TYPES: Record<string, string> = {

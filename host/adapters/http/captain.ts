@@ -30,6 +30,7 @@ const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard');
 const PAGE_FILES: Record<string, [string, string]> = {
   '/captain': ['captain.html', 'text/html; charset=utf-8'],
   '/captain.js': ['captain.js', 'text/javascript; charset=utf-8'],
+  '/captain.css': ['captain.css', 'text/css; charset=utf-8'],
 };
 
 /** A short reason, printable (it is shown on the dashboard and kept for an appeal). */

@@ -372,6 +372,8 @@ function renderBoard(b) {
     reinstate.hidden = reinstate.disabled;
   }
   repaintTimes(b);
+  // match-panels.js paints the lots of a knockout board and the team match protocol from it.
+  document.dispatchEvent(new CustomEvent('chessclock:board', { detail: b }));
 }
 
 function statusOf(b) {
