@@ -104,11 +104,9 @@ export function registerCaptainRoutes(app: FastifyInstance, deps: CaptainRouteDe
   app.get<{ Querystring: { event?: string; round?: number } }>(
     '/api/team-matches',
     { schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 }, round: MATCH_REF.round } } } },
-    async (req, reply) => {
-      const p = protocolsOr501(reply);
-      if (!p) return reply;
-      return reply.send({ matches: p.matches(req.query) });
-    },
+    // A host without a tournament keeps no protocol: an empty list (the dashboard asks on every
+    // host, and a page that reads nothing should not log an error), where the writes say 501.
+    async (req, reply) => reply.send({ matches: deps.protocols ? deps.protocols.matches(req.query) : [] }),
   );
 
   app.post<{ Params: { event: string; round: number; match: number } }>(
