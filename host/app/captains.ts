@@ -330,19 +330,24 @@ export class TeamMatchProtocols {
       }, 0);
     const gameIds = new Set(games.flatMap((g) => (g ? [g.gameId] : [])));
     const current = boards.map((b) => b.result);
-    // The first correction of a result of this match after action `id`, if any.
+    // The first correction of a result of this match after action `id`, if any: an arbiter's result
+    // or adopted report that replaced a result (the journal keeps what it replaced as `previous`).
+    // A first result of a board still in play when the mark was made (a dispute) voids nothing.
     const voidedAfter = (id: number, seen: readonly (string | null)[]): VoidedBy | undefined => {
       for (const a of actions) {
         if (a.id <= id || a.outcome !== 'applied' || a.gameId === null || !gameIds.has(a.gameId)) continue;
-        const p = (a.payload ?? {}) as { result?: string; previous?: { result?: string } | null; adopted?: unknown };
-        const changes = a.action === 'result' || (a.action === 'confirm-result' && p.adopted !== undefined);
-        if (!changes) continue;
+        if (a.action !== 'result' && a.action !== 'confirm-result') continue;
+        const p = (a.payload ?? {}) as { result?: string; previous?: { result?: string | null } | null };
+        const from = p.previous?.result ?? null;
+        if (from === null || from === p.result) continue;
         const game = games.find((g) => g?.gameId === a.gameId)!;
-        return { board: game.board, from: p.previous?.result ?? null, to: p.result ?? null, arbiter: a.arbiter, atUtcMs: a.utcMs };
+        return { board: game.board, from, to: p.result ?? null, arbiter: a.arbiter, atUtcMs: a.utcMs };
       }
-      // No journaled correction, yet the results differ (a clock's result filed over none): void all the same.
-      const i = current.findIndex((r, k) => r !== seen[k]);
-      return i < 0 ? undefined : { board: boards[i].board, from: seen[i] ?? null, to: current[i], arbiter: 'host', atUtcMs: this.nowUtcMs() };
+      // Belt and braces: a result the mark was made on that stands no more, however it changed.
+      const i = current.findIndex((r, k) => seen[k] !== null && seen[k] !== undefined && r !== seen[k]);
+      if (i < 0) return undefined;
+      const g = games[i]!;
+      return { board: boards[i].board, from: seen[i] ?? null, to: current[i], arbiter: g.reportedBy ?? 'host', atUtcMs: g.reportedUtcMs ?? 0 };
     };
     const mine = actions.filter((a) => a.outcome === 'applied' && (a.payload as MarkPayload | null)?.matchId === id);
     const captainOf = (team: number): CaptainMark | null => {

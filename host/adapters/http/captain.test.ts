@@ -119,6 +119,20 @@ describe('captains: their own team only (Ivanovo 2018: each captain signs the ma
     expect((await confirm(ONE, { round: 1, match: 9, results: RESULTS })).statusCode).toBe(404);
   });
 
+  it('a dispute is taken while games are in play, and a later first result of a board does not void it', async () => {
+    await enterResults(RESULTS.slice(0, 3));
+    const res = await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'Board 3: the clock was started before the round' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().match.teams[1].captain).toMatchObject({ state: 'disputed', results: ['1-0', '1/2-1/2', '0-1', null] });
+    expect((await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: '   ' } })).statusCode).toBe(422);
+    expect((await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'two\nlines' } })).json()).toMatchObject({ statusCode: 400, field: 'reason' });
+    await enterResults(RESULTS);
+    const [m] = (await app.inject({ url: `/api/team-matches?event=${EVENT}&round=1` })).json().matches;
+    expect(m.teams[1].captain.state).toBe('disputed');
+    expect(m.teams[1].captain.void).toBeUndefined();
+    expect(marks().map((a) => a.action)).toEqual(['captain-dispute']);
+  });
+
   it('a captain signs what they saw: results that changed since are a 409 naming the board', async () => {
     await enterResults();
     const res = await confirm(TWO, { round: 1, match: 1, results: ['1-0', '1-0', '0-1', '1/2-1/2'] });
