@@ -135,7 +135,8 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
 
     // The dashboard: the match's protocol with the captain's confirmation and the other's absence.
     const match = dash.locator(`#team-matches li.team-match[data-match="${IVANOVO}/r1/m1"]`);
-    await expect.poll(() => match.locator('.captain-mark[data-team="1"]').innerText(), { timeout: 15_000 }).toBe('Школа № 1: ✓ confirmed by Kapitan Pervoy at 15:00 UTC');
+    // Over the live feed (a `team-match` message), not the 30 s poll: well within the 5 s wait.
+    await expect.poll(() => match.locator('.captain-mark[data-team="1"]').innerText()).toBe('Школа № 1: ✓ confirmed by Kapitan Pervoy at 15:00 UTC');
     expect(await match.locator('.captain-mark[data-team="2"]').innerText()).toBe('Школа № 2: captain has not confirmed');
 
     // The arbiter corrects board 2: the captain's confirmation is void, on both pages.
@@ -146,6 +147,17 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     await phone.click('#refresh');
     await expect.poll(() => phone.locator('#marks li[data-state="void"]').first().innerText()).toMatch(/^Your confirmation \(confirmed by Kapitan Pervoy at 15:00 UTC\) is void: the arbiter corrected board 2 \(½-½ → 1-0\) at 15:10 UTC/);
     expect(await phone.locator('#confirm').isDisabled()).toBe(false);
+
+    // The arbiter confirms every board, then the match from the dashboard: final, taken without
+    // the captains (the line says whose confirmation it lacked); the captain can no longer dispute.
+    for (let board = 1; board <= 4; board++) await arbiter('POST', `/api/boards/${boardIdOf(IVANOVO, board)}/result/confirm`);
+    now += 5 * 60_000;
+    await match.locator('button.confirm-match').click({ timeout: 15_000 });
+    await expect.poll(() => match.locator('.arbiter-mark').innerText()).toBe('match confirmed by Glavny Sudya at 15:15 UTC (final), without the confirmation of Школа № 1 and Школа № 2');
+    expect(await match.locator('button.confirm-match').count()).toBe(0);
+    await phone.click('#refresh');
+    await expect.poll(() => phone.locator('#marks li[data-state="final"]').innerText()).toMatch(/^Confirmed by the arbiter Glavny Sudya at 15:15 UTC: final/);
+    expect(await phone.locator('#dispute').isDisabled()).toBe(true);
     expect(errors).toEqual([]);
     await phone.close();
     await dash.close();

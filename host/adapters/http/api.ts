@@ -18,7 +18,7 @@ import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts'
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { CaptainTokens, type CaptainToken } from './captain-tokens.ts';
 import { registerCaptainRoutes } from './captain.ts';
-import type { TeamMatchProtocols } from '../../app/captains.ts';
+import type { TeamMatchProtocols, TeamMatchView } from '../../app/captains.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
 import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
 
@@ -366,7 +366,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   // ---- live feed -------------------------------------------------------------------
   const feedClients = new Map<WebSocket, { event?: string }>();
-  function broadcast(message: { type: string; event?: ClockEventRecord; board?: BoardView }, eventName: string | undefined): void {
+  function broadcast(message: { type: string; event?: ClockEventRecord; board?: BoardView; match?: TeamMatchView }, eventName: string | undefined): void {
     if (feedClients.size === 0) return;
     const text = JSON.stringify(message); // serialised once for all clients
     for (const [ws, filter] of feedClients) {
@@ -898,6 +898,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     strictTypes,
     apiError,
     page: ruleBookJs !== null,
+    // The dashboard learns of a captain's mark at once, like of a board change.
+    published: (match) => broadcast({ type: 'team-match', match }, match.event),
   });
 
   // ---- dashboard -------------------------------------------------------------------

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GAME_RESULTS } from '../../../rules/vocabulary.ts';
-import type { CaptainIdentity, ProtocolOutcome, TeamMatchProtocols } from '../../app/captains.ts';
+import type { CaptainIdentity, ProtocolOutcome, TeamMatchProtocols, TeamMatchView } from '../../app/captains.ts';
 
 type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -24,6 +24,8 @@ export interface CaptainRouteDeps {
   readonly apiError: (statusCode: number, message: string, field?: string) => object;
   /** Serve the captain page (`/captain`, `/captain.js`). */
   readonly page: boolean;
+  /** A match whose protocol changed, for the live feed (`team-match` messages). */
+  readonly published?: (match: TeamMatchView) => void;
 }
 
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard');
@@ -63,8 +65,11 @@ export function registerCaptainRoutes(app: FastifyInstance, deps: CaptainRouteDe
     reply.code(501).send(deps.apiError(501, 'this host runs no tournament: no team match protocol'));
     return null;
   };
-  const answer = (reply: FastifyReply, outcome: ProtocolOutcome, by: object) =>
-    outcome.ok ? reply.send({ ok: true, ...by, match: outcome.match, ...(outcome.unchanged ? { unchanged: true } : {}) }) : reply.code(outcome.status).send(deps.apiError(outcome.status, outcome.reason));
+  const answer = (reply: FastifyReply, outcome: ProtocolOutcome, by: object) => {
+    if (!outcome.ok) return reply.code(outcome.status).send(deps.apiError(outcome.status, outcome.reason));
+    if (!outcome.unchanged) deps.published?.(outcome.match);
+    return reply.send({ ok: true, ...by, match: outcome.match, ...(outcome.unchanged ? { unchanged: true } : {}) });
+  };
 
   // ---- the captain's own team (captain token) ----------------------------------------
   app.get<{ Querystring: { round?: number } }>(

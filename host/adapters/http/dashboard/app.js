@@ -739,6 +739,9 @@ function connect() {
         renderEvents();
         renderPending();
       }
+    } else if (m.type === 'team-match' && m.match) {
+      // A captain's or the arbiter's mark on a team match: match-panels.js shows it.
+      document.dispatchEvent(new CustomEvent('chessclock:team-match', { detail: m.match }));
     }
   };
   ws.onclose = () => {

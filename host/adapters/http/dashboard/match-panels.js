@@ -8,8 +8,9 @@
 //  - Team match protocol (arbiter page): per team match of the current round, each captain's
 //    confirmation or dispute (or that it was voided by a correction), and the arbiter's final
 //    confirmation with a Confirm match button, from GET /api/team-matches (docs/api.md "Captains").
-//    Captains act on their own page, which the live feed does not carry: the panel asks again
-//    every 5 s while a team event is shown, and at once when a board of it changes.
+//    A captain's mark arrives over the live feed (`team-match`, passed on by app.js); the panel
+//    asks again when a board of the event changes, and every 30 s while a team event is shown
+//    (a mark made while the feed was reconnecting).
 import { RESULT_MEANING } from './rule-book.js';
 
 const PUBLIC = document.body.dataset.view === 'public';
@@ -229,10 +230,17 @@ document.addEventListener('chessclock:board', (ev) => {
     teamTimer = setTimeout(refreshTeamMatches, 100);
   }
 });
+document.addEventListener('chessclock:team-match', (ev) => {
+  const m = ev.detail;
+  const list = teamMatches.get(m.event);
+  if (!list || !list.some((x) => x.id === m.id)) return; // not a match of a round shown
+  teamMatches.set(m.event, list.map((x) => (x.id === m.id ? m : x)));
+  renderTeamMatches();
+});
 if (!PUBLIC) {
   setInterval(() => {
     if (teamEvents().size > 0) refreshTeamMatches();
-  }, 5_000);
+  }, 30_000);
   const filter = document.getElementById('event-filter');
   if (filter) filter.addEventListener('change', () => refreshTeamMatches());
 }
