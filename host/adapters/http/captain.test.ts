@@ -222,6 +222,11 @@ describe("the arbiter's confirmation of a team match is final", () => {
     const again = await confirm(ONE, { round: 1, match: 1, results: ['1-0', '1-0', '0-1', '1/2-1/2'] });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().match.teams[0].captain.void).toBeUndefined();
+    // Everything is in the journal: a host restarted on the same file shows the same protocol.
+    const before = (await app.inject({ url: `/api/team-matches?event=${EVENT}` })).json().matches;
+    journal.close();
+    journal = new Journal(join(dir, 'clocks.db'));
+    expect(new TeamMatchProtocols(journal, loadHall(), () => now).matches({ event: EVENT })).toEqual(before);
   });
 });
 
