@@ -42,7 +42,10 @@ let lotsAgain = false;
 /** The sentence for one lot: who has White, how the lot was drawn, when. */
 export function lotText(lot) {
   const which = lot.stage === 'armageddon' ? 'armageddon' : 'game 1';
-  const how = lot.source === 'arbiter' ? `drawn in the hall, entered by arbiter ${lot.by}` : 'drawn by the host (cryptographic random draw)';
+  const how =
+    lot.source === 'arbiter' ? `drawn in the hall, entered by arbiter ${lot.by}`
+    : lot.source === 'seed' ? "from the tournament file's seed (a rehearsal: known in advance)"
+    : 'drawn by the host (cryptographic random draw)';
   return `Colours by lot (${which}): ${lot.white} has White — ${how} at ${hhmm(lot.atUtcMs)}`;
 }
 
