@@ -1,7 +1,8 @@
 // The host's HTTP/WebSocket API (docs/api.md) and the arbiter dashboard it serves.
 //
 // Reads are public. Every write needs `Authorization: Bearer <arbiter token>` and goes to
-// the CommandSink together with the arbiter's name, which journals it. Bodies, params and
+// the CommandSink together with the arbiter's name, which journals it; a team captain's token
+// opens only the captain's routes (captain.ts, docs/api.md "Captains"). Bodies, params and
 // query strings are checked by JSON schemas before anything runs, so a bad request is a 4xx
 // naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';

@@ -35,7 +35,6 @@ const eventFilter = () => {
 
 // ---- colours by lot ------------------------------------------------------------------
 const lotsByMatch = new Map(); // match id -> LotView[]
-let lotsKey = '';
 let lotsFetching = false;
 let lotsAgain = false;
 
@@ -93,12 +92,13 @@ async function refreshLots() {
   }
 }
 
-/** A new knockout game (a lot is drawn when the game that needs it opens) asks for the lots again. */
-function lotsChanged() {
-  const key = JSON.stringify([...boards.values()].filter((b) => b.game && b.game.matchId).map((b) => [b.game.matchId, b.game.no]).sort());
-  if (key === lotsKey) return false;
-  lotsKey = key;
-  return true;
+/**
+ * A new knockout game on a board (a lot is drawn when the game that needs it opens) asks for the
+ * lots again: one comparison per board update, whatever the number of boards.
+ */
+function lotsChanged(before, b) {
+  const key = (x) => (x && x.game && x.game.matchId ? `${x.game.matchId}#${x.game.no}` : '');
+  return key(b) !== '' && key(b) !== key(before);
 }
 
 // ---- team match protocol (arbiter page) -----------------------------------------------
@@ -226,7 +226,7 @@ document.addEventListener('chessclock:board', (ev) => {
   const b = ev.detail;
   const before = boards.get(b.id);
   boards.set(b.id, b);
-  if (lotsChanged()) refreshLots();
+  if (lotsChanged(before, b)) refreshLots();
   else paintLot(b);
   if (!PUBLIC && b.white && b.white.team && (!before || before.result !== b.result || before.resultConfirmed !== b.resultConfirmed || before.round !== b.round)) {
     clearTimeout(teamTimer);
