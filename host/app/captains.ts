@@ -112,6 +112,8 @@ export interface CaptainMatchView {
   readonly eventName: string;
   readonly team: TeamRef;
   readonly round: number | null;
+  /** The rounds opened so far, oldest first: a captain may still sign an earlier round's match. */
+  readonly openedRounds: readonly number[];
   readonly match: TeamMatchView | null;
   readonly bye: { readonly kind: string } | null;
 }
@@ -165,8 +167,8 @@ export class TeamMatchProtocols {
     const event = this.teamEvent(who.event);
     if (!event) return refuse(404, `no team event "${who.event}"`);
     const team = teamById(event, who.team);
-    const base = { captain: who.captain, event: event.id, eventName: event.name, team: { id: team.id, name: team.name } };
     const opened = event.rounds.filter((r) => this.journal.gamesByRound(event.id, r.number).length > 0).map((r) => r.number);
+    const base = { captain: who.captain, event: event.id, eventName: event.name, team: { id: team.id, name: team.name }, openedRounds: opened };
     if (round !== undefined && !opened.includes(round)) {
       return refuse(404, `round ${round} of ${event.name} is not open (${opened.length ? `open: ${opened.join(', ')}` : 'no round is open yet'})`);
     }

@@ -70,7 +70,7 @@ describe('captains: their own team only (Ivanovo 2018: each captain signs the ma
     const res = await app.inject({ url: '/api/captain/match', headers: ONE });
     expect(res.statusCode).toBe(200);
     const view = res.json();
-    expect(view).toMatchObject({ captain: 'Капитан Первой', event: EVENT, team: { id: 1, name: 'Школа № 1' }, round: 1, bye: null });
+    expect(view).toMatchObject({ captain: 'Капитан Первой', event: EVENT, team: { id: 1, name: 'Школа № 1' }, round: 1, openedRounds: [1], bye: null });
     expect(view.match).toMatchObject({ id: `${EVENT}/r1/m1`, round: 1, match: 1, resultsIn: false, arbiter: null });
     expect(view.match.teams.map((t: { name: string; captain: unknown }) => [t.name, t.captain])).toEqual([['Школа № 1', null], ['Школа № 2', null]]);
     // FIDE team colours: Школа № 1 has White on boards 1 and 3.

@@ -7,6 +7,8 @@ import { RESULT_MEANING } from './rule-book.js';
 const KEY = 'chessclock-captain-token';
 let token = sessionStorage.getItem(KEY) || '';
 let view = null;
+/** The round the captain chose to look at; null = the latest round opened. */
+let chosenRound = null;
 const $ = (id) => document.getElementById(id);
 
 function el(tag, className, text) {
@@ -67,9 +69,11 @@ function render() {
   const section = $('match');
   if (!view) {
     section.hidden = true;
+    $('round-picker').hidden = true;
     return;
   }
   $('who').textContent = `${view.captain} · captain of ${view.team.name} · ${view.eventName}`;
+  renderRoundPicker();
   const m = view.match;
   if (!m) {
     section.hidden = true;
@@ -116,7 +120,7 @@ function render() {
 async function load() {
   if (!token) return;
   try {
-    view = await api('GET', '/api/captain/match');
+    view = await api('GET', `/api/captain/match${chosenRound === null ? '' : `?round=${chosenRound}`}`);
     document.body.classList.add('signed-in');
     $('captain-sign-out').hidden = false;
     render();
@@ -126,9 +130,31 @@ async function load() {
   }
 }
 
+/** Once more than one round is open, the captain may pick an earlier one to sign its match. */
+function renderRoundPicker() {
+  const rounds = view ? view.openedRounds : [];
+  $('round-picker').hidden = rounds.length < 2;
+  const select = $('round');
+  const latest = rounds.length ? rounds[rounds.length - 1] : null;
+  select.replaceChildren(...rounds.map((r) => {
+    const o = el('option', '', r === latest ? `${r} (latest)` : String(r));
+    o.value = String(r);
+    o.selected = r === (chosenRound ?? latest);
+    return o;
+  }));
+}
+
+$('round').addEventListener('change', () => {
+  const r = Number($('round').value);
+  const rounds = view ? view.openedRounds : [];
+  chosenRound = r === rounds[rounds.length - 1] ? null : r;
+  load();
+});
+
 function signOut(reason) {
   token = '';
   view = null;
+  chosenRound = null;
   sessionStorage.removeItem(KEY);
   document.body.classList.remove('signed-in');
   $('captain-sign-out').hidden = true;
