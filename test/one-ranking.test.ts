@@ -125,4 +125,18 @@ describe('one ranking in the TRF, GET /api/standings and the print report', () =
     const report = eventReportHtml(journal, hall, 'ivanovo-2018');
     expect(reportRows(report, 'standings teams', 'team')).toEqual(teams.map((t) => [t.team, t.rank]));
   });
+
+  it('a knockout has no tie-break ranking, its matches decide (docs/regulations.md, Slovenian final 2007): GET /api/standings refuses it with 409 saying so', async () => {
+    const hall = loadTournamentFile(fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url)));
+    const journal = new Journal(':memory:');
+    cleanups.push(() => journal.close());
+    new Director(journal, hall).openRound('slo-w-2007', 1, START, { 1: 'clk-1', 2: 'clk-2' });
+    const host = new JournalPorts({ journal, hall, nowUtcMs: () => START });
+    const state: HostState = Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
+    const app = await buildApi({ state, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+    cleanups.push(() => app.close());
+    const res = await app.inject({ url: '/api/standings?event=slo-w-2007' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/knockout event: its matches decide/);
+  });
 });
