@@ -182,7 +182,7 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     const teamName = (id: number) => view.teams.find((t) => t.team === id)!.name;
     for (const b of view.boards) {
       const top = b.players.filter((p) => p.rank === 1);
-      expect(await block.locator(`.board-leaders li[data-board="${b.board}"] .leader`).innerText()).toBe(top.map((p) => `${p.name} (${teamName(p.team)})`).join(', '));
+      expect(await block.locator(`.board-leaders li[data-board="${b.board}"] .leader`).innerText()).toBe(top.map((p) => `${p.name} (${teamName(p.team!)})`).join(', '));
       expect(await block.locator(`.board-leaders li[data-board="${b.board}"] .leader-points`).innerText()).toBe(String(top[0].points));
     }
     await page.screenshot({ path: join(ARTIFACTS, 'standings-arbiter.png'), fullPage: true });

@@ -273,28 +273,45 @@ export interface TeamStandingView {
   readonly buchholz: number;
   /** Board 1, 2, … points over all rounds. */
   readonly boardPoints: readonly number[];
+  /** What ranked it below the team just above (the ranking's own record, tie-breaks.ts); null: first or sharing its rank. */
+  readonly separatedBy: SeparationView | null;
 }
 
-/** A player's place in the board prize of their board. */
+/** The criterion that first told a participant from the one ranked just above it, with both values (C.07 4.2). */
+export interface SeparationView {
+  readonly criterion: string;
+  readonly above: number;
+  readonly value: number;
+}
+
+/** A player's place in the board prize of their board, or in the whole field (`players`). */
 export interface PlayerStandingView {
   readonly rank: number;
   readonly player: number;
   readonly name: string;
-  readonly team: number;
+  /** The player's team; null in an individual event. */
+  readonly team: number | null;
   readonly points: number;
   readonly buchholz: number;
   readonly wins: number;
   readonly directEncounter: number | null;
   readonly buchholzCut1: number;
   readonly buchholzCut2: number;
+  /** What ranked the player below the one just above (the ranking's own record); null: first or sharing its rank. */
+  readonly separatedBy: SeparationView | null;
 }
 
-/** GET /api/standings: a team event after a round. */
+/** GET /api/standings: an individual or team event after a round. */
 export interface StandingsView {
   readonly event: string;
+  readonly kind: 'individual' | 'team';
   readonly round: number;
+  /** Team places (team events; empty for an individual event). */
   readonly teams: readonly TeamStandingView[];
+  /** Board prizes (team events; empty for an individual event). */
   readonly boards: readonly { readonly board: number; readonly players: readonly PlayerStandingView[] }[];
+  /** The whole field by the individual ranking: an individual event's places, every player's TRF rank. */
+  readonly players: readonly PlayerStandingView[];
 }
 
 export interface HostState {
@@ -305,7 +322,7 @@ export interface HostState {
   journalEvents?(query: JournalRangeQuery): JournalRange;
   matches(): readonly MatchView[];
   results(round?: number): readonly ResultView[];
-  /** Standings of a team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
+  /** Standings of an individual or team event after `round` (default: the last complete round); refusals throw ExportRefusedError. */
   standings?(event: string, round?: number): StandingsView;
   /** Whether the host can do its work (GET /api/health); absent = always ok. */
   health?(): HostHealth;

@@ -1,5 +1,7 @@
-// Individual standings of a team event: per board for the Ivanovo board prizes ("в личном
-// зачете по доскам", seeds/004_*.txt) and over the whole field for the TRF rank column.
+// Individual standings: per board for the Ivanovo board prizes ("в личном зачете по доскам",
+// seeds/004_*.txt), and over the whole field (`fieldStandings`) for an individual event's places
+// and every player's TRF rank — the one individual ranking the report, GET /api/standings and the
+// TRF all take (docs/exports.md "TRF rank").
 // Ivanovo order: points; ties а) Buchholz, б) number of wins, в) direct encounter, г) cut
 // Buchholz without the one worst result, then without the two worst. Definitions (after FIDE
 // C.07) are in tie-breaks.ts and docs/tournament.md.
@@ -71,6 +73,19 @@ export function individualStandings(records: ReadonlyMap<number, readonly RoundR
     const scores = group.length > 1 ? directEncounterScores(group, encounters) : null;
     return { rank, ...item, directEncounter: scores?.get(item) ?? null, separatedBy };
   });
+}
+
+/**
+ * The official ranking of an event's whole field of players: an individual event's places, and the
+ * TRF rank (001 columns 86-89) of every player of an individual or team event. It is the one
+ * individual tie-break list the regulations give (docs/regulations.md: the Ivanovo board prizes;
+ * the tournament file configures no other), applied by C.07 4.2; players level on every criterion
+ * share the better rank. A knockout has no such ranking: its matches decide (docs/regulations.md,
+ * Slovenian final), so it is refused here.
+ */
+export function fieldStandings(event: TournamentEvent, records: ReadonlyMap<number, readonly RoundRecord[]>): IndividualStanding[] {
+  if (event.kind === 'knockout') throw new StandingsError(`event "${event.id}" is a knockout: its matches decide, it has no ranking by tie-breaks`);
+  return individualStandings(records, event.players.map((p) => p.rank));
 }
 
 /** The board prizes: one ranking per board number, board 1 first. */

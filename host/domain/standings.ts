@@ -126,6 +126,11 @@ export interface PlayerStanding {
   points: number;
 }
 
+/**
+ * Points alone, ties sharing the rank: only for a knockout's category TRF, which has no tie-break
+ * ranking (its matches decide). Individual and team events rank players by board-standings.ts
+ * `fieldStandings`, the one list the TRF, the report and GET /api/standings share.
+ */
 export function playerStandings(records: Map<number, RoundRecord[]>): PlayerStanding[] {
   const rows = [...records].map(([player, recs]) => ({ player, points: points(recs) }));
   return rankBy(rows, (a, b) => b.points - a.points).map(({ item, rank }) => ({ rank, ...item }));

@@ -11,7 +11,7 @@
 import type { GameRow, Journal } from '../../store/journal.ts';
 import { findEvent, playerByRank, teamById, type Hall, type TournamentEvent } from '../../domain/model.ts';
 import { CODE_POINTS, teamStandings, type RoundRecord, type TrfCode } from '../../domain/standings.ts';
-import { boardStandings, individualStandings, type IndividualStanding } from '../../domain/board-standings.ts';
+import { boardStandings, fieldStandings, type IndividualStanding } from '../../domain/board-standings.ts';
 import type { Separation } from '../../domain/tie-breaks.ts';
 import { completedRounds } from '../../app/round-games.ts';
 import { confirmedRecords } from '../../app/journal-standings.ts';
@@ -205,7 +205,7 @@ function individualBody(journal: Journal, event: TournamentEvent, records: Map<n
     const byes = round.byes.filter((b) => b.player !== null).map((b) => `<li data-player="${b.player}">${e(playerName(event, b.player!))}: bye ${b.kind} (${formatPoints(CODE_POINTS[b.kind])})</li>`);
     return roundSection(round.number, round.date, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`, byes);
   });
-  const ranked = individualStandings(records, event.players.map((p) => p.rank));
+  const ranked = fieldStandings(event, records);
   const roundHeads = Array.from({ length: upTo }, (_, i) => `<th>R${i + 1}</th>`).join('');
   const crossRows = ranked.map((s) => {
     const cells = records.get(s.player)!.map((rec, i) => `<td class="result" data-round="${i + 1}">${e(recordCell(rec))}</td>`).join('');

@@ -18,7 +18,7 @@ import {
   teamStandings,
   type ScoredGame,
 } from '../../domain/standings.ts';
-import { individualStandings } from '../../domain/board-standings.ts';
+import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfReport } from './trf.ts';
 import { completedRounds, confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
@@ -98,9 +98,11 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
 
   const byes = event.kind === 'knockout' ? [] : eventByes(event, upTo);
   const records = roundRecords(event.players.map((p) => p.rank), rounds, scored, byes);
-  // TRF16 rank (columns 86-89): team events rank the whole field by the Ivanovo individual
-  // criteria (points, Buchholz, wins, direct encounter, cut Buchholz); other events by points.
-  const ranked = event.kind === 'team' ? individualStandings(records, event.players.map((p) => p.rank)) : playerStandings(records);
+  // TRF16 rank (001 columns 86-89, FIDE Handbook C.04 Annex 2): the event's official ranking, the
+  // same as the print report and GET /api/standings (fieldStandings: points, Buchholz, wins, direct
+  // encounter, cut Buchholz; level on all of them: the shared better rank). A knockout's category
+  // file has no tie-break ranking (its matches decide): points in that file, ties shared.
+  const ranked = event.kind === 'knockout' ? playerStandings(records) : fieldStandings(event, records);
   const placement = new Map(ranked.map((s) => [s.player, s.rank]));
   const report: TrfReport = {
     name: event.name,

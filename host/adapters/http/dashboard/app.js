@@ -465,22 +465,25 @@ function renderPending() {
 // and the host would refuse it), once on connect and again when a result is confirmed or
 // un-confirmed, or the event's round moves on — never on a clock event.
 
-/** Team places: the regulation's order (docs/tournament.md "Ivanovo standings"); `main` columns show on /public. */
+/**
+ * Team places: the regulation's order (docs/tournament.md "Ivanovo standings"); `main` columns show
+ * on /public. `criterion` is the criterion's name in the ranking's `separatedBy` (host/domain/standings.ts).
+ */
 const TEAM_COLUMNS = [
-  { key: 'gamePoints', head: 'Board pts', long: 'board points', main: true, value: (t) => t.gamePoints },
-  { key: 'matchPoints', head: 'Match pts', long: 'match points', main: true, value: (t) => t.matchPoints },
-  { key: 'directEncounter', head: 'Direct', long: 'the match between them', value: (t) => t.directEncounter },
-  { key: 'buchholz', head: 'Buchholz', long: 'team Buchholz', value: (t) => t.buchholz },
-  ...[0, 1, 2, 3].map((i) => ({ key: `board${i + 1}`, head: `B${i + 1}`, long: `board ${i + 1} points`, value: (t) => t.boardPoints[i] })),
+  { key: 'gamePoints', criterion: 'board points', head: 'Board pts', long: 'board points', main: true, value: (t) => t.gamePoints },
+  { key: 'matchPoints', criterion: 'match points', head: 'Match pts', long: 'match points', main: true, value: (t) => t.matchPoints },
+  { key: 'directEncounter', criterion: 'direct encounter', head: 'Direct', long: 'the match between them', value: (t) => t.directEncounter },
+  { key: 'buchholz', criterion: 'team Buchholz', head: 'Buchholz', long: 'team Buchholz', value: (t) => t.buchholz },
+  ...[0, 1, 2, 3].map((i) => ({ key: `board${i + 1}`, criterion: `board ${i + 1}`, head: `B${i + 1}`, long: `board ${i + 1} points`, value: (t) => t.boardPoints[i] })),
 ];
-/** Board prizes: points, then Buchholz, wins, direct encounter, Buchholz cut 1 and cut 2. */
+/** Board prizes: points, then Buchholz, wins, direct encounter, Buchholz cut 1 and cut 2 (host/domain/board-standings.ts names). */
 const PLAYER_CRITERIA = [
-  { long: 'points', value: (p) => p.points },
-  { long: 'Buchholz', value: (p) => p.buchholz },
-  { long: 'wins', value: (p) => p.wins },
-  { long: 'direct encounter', value: (p) => p.directEncounter },
-  { long: 'Buchholz cut 1', value: (p) => p.buchholzCut1 },
-  { long: 'Buchholz cut 2', value: (p) => p.buchholzCut2 },
+  { criterion: 'points', long: 'points' },
+  { criterion: 'Buchholz', long: 'Buchholz' },
+  { criterion: 'wins', long: 'wins' },
+  { criterion: 'direct encounter', long: 'direct encounter' },
+  { criterion: 'Buchholz cut 1', long: 'Buchholz cut 1' },
+  { criterion: 'Buchholz cut 2', long: 'Buchholz cut 2' },
 ];
 
 const standings = new Map(); // event key -> { view, fetching, again }
@@ -498,12 +501,20 @@ function tieValue(x) {
 }
 
 /**
- * Between two neighbours of different rank, the first criterion in the regulation's order whose
- * values differ: the one that put the upper one ahead. Index 0 is the primary score (no tie).
+ * The criterion that put `below` under its upper neighbour, as the host's ranking recorded it
+ * (`separatedBy`, host/domain/tie-breaks.ts): its index in `criteria`, -1 when none (the first
+ * row, or a shared rank). Index 0 is the primary score (no tie). The page compares no values
+ * itself: a second comparison could name another criterion than the one that decided (a direct
+ * encounter re-applied to a smaller group, C.07 6.2).
  */
-function decidingIndex(a, b, criteria) {
-  if (a.rank === b.rank) return -1;
-  return criteria.findIndex((c) => (c.value(a) ?? null) !== (c.value(b) ?? null));
+function decidingIndex(below, criteria) {
+  const s = below && below.separatedBy;
+  return s ? criteria.findIndex((c) => c.criterion === s.criterion) : -1;
+}
+
+/** "(1 – ½)": the deciding criterion's values of the upper and the lower neighbour, as the ranking recorded them. */
+function separationValues(below) {
+  return `(${tieValue(below.separatedBy.above)} – ${tieValue(below.separatedBy.value)})`;
 }
 
 function refreshStandings(key) {
@@ -539,7 +550,7 @@ function teamTable(view) {
   const decided = new Set();
   const deciders = []; // per row: the column index that put it ahead of the next row
   for (let i = 0; i < teams.length; i++) {
-    const d = i + 1 < teams.length ? decidingIndex(teams[i], teams[i + 1], TEAM_COLUMNS) : -1;
+    const d = i + 1 < teams.length ? decidingIndex(teams[i + 1], TEAM_COLUMNS) : -1;
     deciders.push(d);
     if (d > 0) decided.add(d);
   }
@@ -576,7 +587,7 @@ function tieNotes(teams, deciders) {
   deciders.forEach((d, i) => {
     if (d <= 0) return;
     const c = TEAM_COLUMNS[d];
-    notes.push(`${teams[i].name} ahead of ${teams[i + 1].name} on ${c.long} (${tieValue(c.value(teams[i]))} – ${tieValue(c.value(teams[i + 1]))})`);
+    notes.push(`${teams[i].name} ahead of ${teams[i + 1].name} on ${c.long} ${separationValues(teams[i + 1])}`);
   });
   const shared = teams.filter((t, i) => teams.some((u, j) => j !== i && u.rank === t.rank));
   if (shared.length) notes.push(`equal on every criterion, sharing a place: ${shared.map((t) => t.name).join(', ')}`);
@@ -596,10 +607,9 @@ function boardLeaders(view) {
     li.append(el('b', 'board-no', `Board ${b.board}`), el('span', 'leader', who), el('span', 'leader-points', points(leaders[0].points)));
     if (leaders.length > 1) li.append(el('span', 'shared', 'shared'));
     const next = b.players[leaders.length];
-    const d = next && leaders.length === 1 ? decidingIndex(leaders[0], next, PLAYER_CRITERIA) : -1;
+    const d = next && leaders.length === 1 ? decidingIndex(next, PLAYER_CRITERIA) : -1;
     if (!PUBLIC && d > 0) {
-      const c = PLAYER_CRITERIA[d];
-      li.append(el('span', 'why', `ahead of ${next.name} on ${c.long} (${tieValue(c.value(leaders[0]))} – ${tieValue(c.value(next))})`));
+      li.append(el('span', 'why', `ahead of ${next.name} on ${PLAYER_CRITERIA[d].long} ${separationValues(next)}`));
     }
     list.append(li);
   }
