@@ -159,6 +159,24 @@ export interface TournamentEvent {
   appeal: AppealRule | null;
   knockout: KnockoutRules | null;
   teamScoring: TeamScoring;
+  /**
+   * A Swiss event's pairing engine (docs/tournament.md "Pairing the next round"): after each
+   * round is confirmed the host runs it on the event's TRF and files its pairings for the
+   * arbiter's approval. Absent or null: the rounds come from the file or a loaded TRF.
+   */
+  pairingEngine?: PairingEngine | null;
+}
+
+/**
+ * A pairing engine with the JaVaFo / bbpPairings command line: the host runs `command` with
+ * `IN.trf -p OUT.txt` appended (`bbpPairings.exe --dutch IN.trf -p OUT.txt`, `java -ea -jar
+ * javafo.jar IN.trf -p OUT.txt`), as an argument array, never through a shell.
+ */
+export interface PairingEngine {
+  /** The program and its leading arguments, e.g. `["bbpPairings.exe", "--dutch"]`. */
+  command: string[];
+  /** How long the engine may run before it is stopped and the run counts as failed. */
+  timeoutMs: number;
 }
 
 export interface Hall {

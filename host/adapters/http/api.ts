@@ -17,7 +17,8 @@ import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/
 import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
-import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
+import { registerNextRoundRoutes } from './next-round-api.ts';
+import { ExportRefusedError, type NextRoundSink, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
 
 export interface ApiDeps {
   readonly state: HostState;
@@ -56,6 +57,8 @@ export interface ApiDeps {
   /** Security log lines (refused sign-ins, hosts, feed clients): never a token. */
   readonly log?: (line: string) => void;
   readonly logger?: boolean;
+  /** A Swiss event's next round: proposals (pairing engine, loaded TRF) and the arbiter's approval (next-round-api.ts); absent: 501. */
+  readonly nextRounds?: NextRoundSink;
 }
 
 /** Default cap on live-feed WebSocket clients: a hall's arbiters and screens, with room to spare. */
@@ -855,6 +858,18 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       return reply.send({ ok: true, arbiter, started: outcome.started, skipped: outcome.skipped });
     },
   );
+
+  // The next round of a Swiss event: proposed pairings, approved by an arbiter (docs/api.md "The next round").
+  registerNextRoundRoutes(app, {
+    sink: deps.nextRounds,
+    requireArbiter,
+    boardsOpened: (ids) => {
+      for (const id of ids) {
+        const board = deps.state.board(id);
+        if (board) broadcast({ type: 'board', board }, board.event);
+      }
+    },
+  });
 
   // ---- dashboard -------------------------------------------------------------------
   if (ruleBookJs !== null) {
