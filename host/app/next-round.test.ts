@@ -10,43 +10,14 @@
 // line and files, refuses a TRF as bbpPairings does (no XXR/142, fewer planned rounds than played,
 // a round field cut short) and has modes to fail (non-zero exit, malformed output, a player paired
 // twice, an unknown rank, a player left out, no end).
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../store/journal.ts';
 import { parseTournament } from '../domain/tournament-file.ts';
 import type { TournamentEvent } from '../domain/model.ts';
 import { Host } from './host.ts';
-import { AnchoredClock } from './utc.ts';
 import { APPROVE_ROUND, PROPOSE_ROUND, REJECT_ROUND, type RoundProposal } from './next-round.ts';
 import { journalNextRoundPairing } from '../adapters/exports/next-round.ts';
-import type { GameResult } from '../../rules/vocabulary.ts';
-
-export const STAND_IN_ENGINE = fileURLToPath(new URL('../adapters/exports/fixtures/stand-in-pairing-engine.mjs', import.meta.url));
-export const SWISS = 'open-swiss';
-const ARBITER = 'Ana Srebrnič (IA)';
-const T0 = Date.UTC(2026, 3, 4, 13, 0);
-
-/** A 7-player Swiss of 3 planned rounds, round 1 from the file (player 4 has the bye), paired on by the stand-in. */
-export function swissTournament(engineArgs: string[] = [], extra: Record<string, unknown> = {}) {
-  return {
-    hall: { name: 'Test hall', site: 'Ljubljana SLO' },
-    events: [
-      {
-        id: SWISS, name: 'Open Swiss', kind: 'individual', type: 'Swiss Dutch', timeControl: 'rapid', plannedRounds: 3,
-        pairingEngine: { command: [process.execPath, STAND_IN_ENGINE, ...engineArgs, '--dutch'], ...extra },
-        players: [
-          { rank: 1, name: 'Prvi, Igralec', rating: 2400 }, { rank: 2, name: 'Drugi, Igralec', rating: 2350 },
-          { rank: 3, name: 'Tretji, Igralec', rating: 2300 }, { rank: 4, name: 'Četrti, Igralec', rating: 2250 },
-          { rank: 5, name: 'Peti, Igralec', rating: 2200 }, { rank: 6, name: 'Šesti, Igralec', rating: 2150 },
-          { rank: 7, name: 'Sedmi, Igralec', rating: 2100 },
-        ],
-        rounds: [
-          { number: 1, date: '2026/04/04', boards: [{ board: 1, white: 1, black: 5 }, { board: 2, white: 6, black: 2 }, { board: 3, white: 3, black: 7 }], byes: [{ player: 4, kind: 'U' }] },
-        ],
-      },
-    ],
-  };
-}
+import { ARBITER, confirmRound, SWISS, STAND_IN_ENGINE, stoppedClock, swissTournament } from './next-round.fixture.ts';
 
 const journals: Journal[] = [];
 const hosts: Host[] = [];
@@ -55,26 +26,12 @@ afterEach(async () => {
   journals.splice(0).forEach((j) => j.close());
 });
 
-export function stoppedClock(utcMs = T0): AnchoredClock {
-  return new AnchoredClock({ now: () => 0, setTimer: () => ({}), clearTimer: () => {} }, { hostMs: 0, utcMs });
-}
-
-export function startSwissHost(raw: unknown, journal = new Journal(':memory:')): { host: Host; journal: Journal; event: TournamentEvent } {
+function startSwissHost(raw: unknown, journal = new Journal(':memory:')): { host: Host; journal: Journal; event: TournamentEvent } {
   if (!journals.includes(journal)) journals.push(journal);
   const hall = parseTournament(raw);
   const host = new Host({ journal, hall, clock: stoppedClock(), pairing: journalNextRoundPairing(journal, hall), log: () => undefined }).start();
   hosts.push(host);
   return { host, journal, event: hall.events[0] };
-}
-
-/** Enters and confirms the results of a round's first boards through the host, as the arbiter does on the dashboard. */
-export async function confirmRound(host: Host, round: number, results: GameResult[]): Promise<void> {
-  const boards = host.boards().filter((b) => b.event === SWISS && b.round === round).sort((a, b) => a.board - b.board);
-  expect(boards.length).toBeGreaterThanOrEqual(results.length);
-  for (const [i, b] of boards.slice(0, results.length).entries()) {
-    expect((await host.execute({ type: 'result', boardId: b.id, result: results[i] }, { arbiter: ARBITER })).ok).toBe(true);
-    expect((await host.execute({ type: 'confirm-result', boardId: b.id }, { arbiter: ARBITER })).ok).toBe(true);
-  }
 }
 
 const proposals = (j: Journal) => j.arbiterActions().filter((a) => a.action === PROPOSE_ROUND);

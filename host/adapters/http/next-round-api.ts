@@ -16,7 +16,7 @@ export interface NextRoundRoutesDeps {
 /** A pairing program's TRF is a line per player: a megabyte holds thousands. */
 export const MAX_TRF_CHARS = 1_000_000;
 
-const STATUS_TEXT: Record<number, string> = { 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 501: 'Not Implemented' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 501: 'Not Implemented' };
 
 function refuse(reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply {
   return reply.code(status).send({ statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message, ...extra });
@@ -86,16 +86,19 @@ export function registerNextRoundRoutes(app: FastifyInstance, deps: NextRoundRou
     },
   );
 
-  app.post<{ Params: { event: string; round: number }; Body: { reason?: string } | undefined }>(
+  // No body, `{}` or `{ "reason": "…" }` (checked by hand: a schema would require a body).
+  app.post<{ Params: { event: string; round: number }; Body: unknown }>(
     '/api/events/:event/rounds/:round/reject',
-    {
-      onRequest: deps.requireArbiter,
-      schema: { params: ROUND_PARAMS, body: { type: 'object', additionalProperties: false, properties: { reason: { type: 'string', maxLength: 500 } } } },
-    },
+    { onRequest: deps.requireArbiter, schema: { params: ROUND_PARAMS } },
     async (req, reply) => {
       const sink = sinkOr501(reply);
       if (!sink) return reply;
-      const reason = req.body?.reason?.trim() || null;
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof body !== 'object' || Array.isArray(body)) return refuse(reply, 400, 'body: must be empty or { "reason": "…" }');
+      const unknown = Object.keys(body).find((k) => k !== 'reason');
+      if (unknown !== undefined) return refuse(reply, 400, `body: unknown field "${unknown}"`, { field: unknown });
+      if (body.reason !== undefined && (typeof body.reason !== 'string' || body.reason.length > 500)) return refuse(reply, 400, 'body: "reason" must be text of at most 500 characters', { field: 'reason' });
+      const reason = (body.reason as string | undefined)?.trim() || null;
       const outcome = await sink.rejectRound(req.params.event, req.params.round, reason, { arbiter: arbiterOf(req) });
       if (!outcome.ok) return refuse(reply, outcome.status, outcome.reason);
       return reply.send({ ok: true, arbiter: arbiterOf(req), event: outcome.event, round: outcome.round });
