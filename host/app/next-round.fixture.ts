@@ -49,3 +49,20 @@ export async function confirmRound(host: Host, round: number, results: GameResul
   }
 }
 
+
+/**
+ * A TRF with round `after + 1` added as a pairing program writes it (TRF16 round fields at columns
+ * 92 + 10·after …: opponent, colour, the result blank while unplayed; `0000 - U` the bye).
+ */
+export function addRoundToTrf(trf: string, after: number, pairs: readonly (readonly [number, number])[], bye: number | null, edit: (lines: string[]) => void = () => undefined): string {
+  const lines = trf.split('\r\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.startsWith('001')) continue;
+    const rank = Number(line.slice(4, 8));
+    const pair = pairs.find((p) => p.includes(rank));
+    const field = pair ? `${String(pair[0] === rank ? pair[1] : pair[0]).padStart(4)} ${pair[0] === rank ? 'w' : 'b'}  ` : rank === bye ? '0000 - U' : '        ';
+    lines[i] = line.padEnd(91 + 10 * after) + field;
+  }
+  edit(lines);
+  return lines.join('\r\n');
+}

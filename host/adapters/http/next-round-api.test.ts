@@ -12,7 +12,7 @@ import { parseTournament } from '../../domain/tournament-file.ts';
 import { buildApi } from './api.ts';
 import { MemoryPorts } from '../../app/memory-ports.ts';
 import { PROPOSE_ROUND, APPROVE_ROUND, REJECT_ROUND } from '../../app/next-round.ts';
-import { ARBITER, confirmRound, stoppedClock, SWISS, swissTournament } from '../../app/next-round.fixture.ts';
+import { addRoundToTrf, ARBITER, confirmRound, stoppedClock, SWISS, swissTournament } from '../../app/next-round.fixture.ts';
 
 const TOKEN = 'next-round-arbiter-token-0123456789';
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -34,21 +34,9 @@ async function start(raw: unknown = swissTournament(['--mode=exit'])): Promise<R
   return host;
 }
 
-/**
- * The host's own TRF after round 1 with round 2 added as a pairing program writes it (TRF16 round
- * fields at columns 102-109: opponent, colour, result blank while unplayed; `0000 - U` the bye).
- */
+/** The host's own TRF after round 1 with round 2 added as a pairing program writes it. */
 function trfWithRound2(r: RunningHost, pairs: [number, number][], bye: number | null, edit: (lines: string[]) => void = () => undefined): string {
-  const lines = r.exports.trf(SWISS, 1).split('\r\n');
-  for (const [i, line] of lines.entries()) {
-    if (!line.startsWith('001')) continue;
-    const rank = Number(line.slice(4, 8));
-    const pair = pairs.find((p) => p.includes(rank));
-    const field = pair ? `${String(pair[0] === rank ? pair[1] : pair[0]).padStart(4)} ${pair[0] === rank ? 'w' : 'b'}  ` : rank === bye ? '0000 - U' : '        ';
-    lines[i] = line.padEnd(101) + field;
-  }
-  edit(lines);
-  return lines.join('\r\n');
+  return addRoundToTrf(r.exports.trf(SWISS, 1), 1, pairs, bye, edit);
 }
 
 const lineOf = (text: string, rank: number) => text.split('\r\n').findIndex((l) => l.startsWith(`001 ${String(rank).padStart(4)}`)) + 1;
