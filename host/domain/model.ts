@@ -1,7 +1,8 @@
 // The tournament model: what the hall plays. Several events share one hall (the Slovenian
 // women's and open finals ran side by side); each event has players (FIDE data as TRF16
 // carries it), teams for team events, and rounds of pairings. Pairings come from a file
-// (JSON, or TRF from a pairing program): this host does not pair, it runs what was paired.
+// (JSON, or TRF from a pairing program) or, round by round, from a pairing engine the host runs
+// (docs/tournament.md "Pairing the next round"): this host does not pair, it runs what was paired.
 
 import type { AppealRule } from './appeal.ts';
 import type { PresetName, TimeControl } from '../../protocol/time-control.ts';
