@@ -40,8 +40,8 @@ export function stoppedClock(utcMs = T0): AnchoredClock {
 }
 
 /** Enters and confirms the results of a round's first boards through the host, as the arbiter does on the dashboard. */
-export async function confirmRound(host: Host, round: number, results: GameResult[]): Promise<void> {
-  const boards = host.boards().filter((b) => b.event === SWISS && b.round === round).sort((a, b) => a.board - b.board);
+export async function confirmRound(host: Host, round: number, results: GameResult[], event = SWISS): Promise<void> {
+  const boards = host.boards().filter((b) => b.event === event && b.round === round).sort((a, b) => a.board - b.board);
   expect(boards.length).toBeGreaterThanOrEqual(results.length);
   for (const [i, b] of boards.slice(0, results.length).entries()) {
     expect((await host.execute({ type: 'result', boardId: b.id, result: results[i] }, { arbiter: ARBITER })).ok).toBe(true);
@@ -54,13 +54,14 @@ export async function confirmRound(host: Host, round: number, results: GameResul
  * A TRF with round `after + 1` added as a pairing program writes it (TRF16 round fields at columns
  * 92 + 10·after …: opponent, colour, the result blank while unplayed; `0000 - U` the bye).
  */
-export function addRoundToTrf(trf: string, after: number, pairs: readonly (readonly [number, number])[], bye: number | null, edit: (lines: string[]) => void = () => undefined): string {
+export function addRoundToTrf(trf: string, after: number, pairs: readonly (readonly [number, number])[], bye: number | readonly number[] | null, edit: (lines: string[]) => void = () => undefined, byeCode = 'U'): string {
+  const byes = bye === null ? [] : typeof bye === 'number' ? [bye] : bye;
   const lines = trf.split('\r\n');
   for (const [i, line] of lines.entries()) {
     if (!line.startsWith('001')) continue;
     const rank = Number(line.slice(4, 8));
     const pair = pairs.find((p) => p.includes(rank));
-    const field = pair ? `${String(pair[0] === rank ? pair[1] : pair[0]).padStart(4)} ${pair[0] === rank ? 'w' : 'b'}  ` : rank === bye ? '0000 - U' : '        ';
+    const field = pair ? `${String(pair[0] === rank ? pair[1] : pair[0]).padStart(4)} ${pair[0] === rank ? 'w' : 'b'}  ` : byes.includes(rank) ? `0000 - ${byeCode}` : '        ';
     lines[i] = line.padEnd(91 + 10 * after) + field;
   }
   edit(lines);

@@ -5,6 +5,8 @@
 // reject sets it aside; the engine's Re-run answers its failure with the exit code and stderr.
 // The engine is a stand-in script following bbpPairings' command line: no real engine can be
 // installed here (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../start-host.ts';
 import { Journal } from '../../store/journal.ts';
@@ -152,6 +154,39 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     expect(rerun.json().proposal).toMatchObject({ status: 'failed', by: ARBITER, engine: { exitCode: 3, signal: null, stderr: 'Error: no valid pairing exists (stand-in --mode=exit)\n' } });
     expect(r.journal.gamesByRound(SWISS, 2)).toEqual([]);
     expect((await api.inject({ method: 'POST', url: '/api/events/nope/rounds/pair', headers })).statusCode).toBe(404);
+  });
+
+  it('a team Swiss (Ivanovo 2018): round 2 from a TRF with its 310 team records opens as the team matches the program paired, the team bye kept; a team record that disagrees is refused naming its line', async () => {
+    const IVANOVO = 'ivanovo-2018';
+    const raw = JSON.parse(readFileSync(fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)), 'utf8'));
+    const fileRound2 = raw.events[0].rounds.pop(); // the file lists round 1 only; round 2 comes from the TRF
+    const r = await start(raw);
+    await confirmRound(r.host, 1, ['1-0', '1/2-1/2', '0-1', '1/2-1/2', '1-0', '-+', '1/2-1/2', '0-1'], IVANOVO);
+    const pairs = fileRound2.teamMatches.flatMap((m: { boards: { white: number; black: number }[] }) => m.boards.map((b) => [b.white, b.black] as const));
+    const team4 = raw.events[0].teams.find((t: { id: number }) => t.id === 4).players as number[];
+    const trf = addRoundToTrf(r.exports.trf(IVANOVO, 1), 1, pairs, team4, undefined, 'H');
+    const post = (text: string) => r.api!.inject({ method: 'POST', url: `/api/events/${IVANOVO}/rounds`, headers, payload: { trf: text } });
+
+    // Team 2's players in another order in its 310 record: refused, naming the line.
+    const lines = trf.split('\r\n');
+    const at = lines.findIndex((l) => l.startsWith('310   2'));
+    const swapped = [...lines];
+    swapped[at] = swapped[at].slice(0, 73) + swapped[at].slice(78, 82) + ' ' + swapped[at].slice(73, 77) + swapped[at].slice(82);
+    const refused = await post(swapped.join('\r\n'));
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe(`TRF line ${at + 1}, columns 74- (team players): team 2 has players 6 5 7 8 in the TRF, 5 6 7 8 in the tournament`);
+
+    const filed = await post(trf);
+    expect(filed.statusCode).toBe(201);
+    expect(filed.json().proposal.byes).toEqual([{ kind: 'H', team: { id: 4, name: expect.any(String) } }]);
+    expect((await r.api!.inject({ method: 'POST', url: `/api/events/${IVANOVO}/rounds/2/approve`, headers })).statusCode).toBe(200);
+    const games = r.journal.gamesByRound(IVANOVO, 2);
+    expect(games.map((g) => [g.whiteRank, g.blackRank]).sort()).toEqual([...pairs].map((p) => [...p]).sort());
+    const event = r.host.hall.events.find((e) => e.id === IVANOVO)!;
+    expect(event.rounds[1].teamMatches.map((m) => [m.white, m.black]).sort()).toEqual(fileRound2.teamMatches.map((m: { white: number; black: number }) => [m.white, m.black]).sort());
+    expect(event.rounds[1].byes).toEqual([{ player: null, team: 4, kind: 'H' }]);
+    // Team players keep their teams in the journal's games.
+    expect(games.every((g) => g.whiteTeam !== null && g.blackTeam !== null && g.whiteTeam !== g.blackTeam)).toBe(true);
   });
 
   it('answers 501 on a host without a next-round side', async () => {
