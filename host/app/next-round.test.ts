@@ -131,6 +131,16 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       ['no pairs file', ['--mode=none'], {}, /the pairing engine wrote no pairs file/],
       ['no end within the time limit', ['--mode=hang'], { timeoutSeconds: 1 }, /the pairing engine stopped after the time limit of 1 s \(SIGKILL\)/],
     ];
+    it('an engine that cannot be started (no such program)', async () => {
+      const raw = swissTournament();
+      raw.events[0].pairingEngine.command = ['/nonexistent/bbpPairings.exe', '--dutch'];
+      const { host, journal } = startSwissHost(raw);
+      await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
+      await host.idle();
+      expect(proposals(journal)).toEqual([expect.objectContaining({ outcome: 'rejected', reason: 'the pairing engine could not run "/nonexistent/bbpPairings.exe": spawn /nonexistent/bbpPairings.exe ENOENT' })]);
+      expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
+    });
+
     for (const [what, args, extra, message] of cases) {
       it(what, async () => {
         const { host, journal, event } = startSwissHost(swissTournament(args, extra));

@@ -36,13 +36,30 @@ export interface ProcessRun {
   failure: string | null;
 }
 
-/** Runs `command` with no shell, stdin closed, within `timeoutMs` (then SIGKILL). Never throws for the program's faults. */
+/**
+ * Runs `command` with no shell, stdin closed, within `timeoutMs`: then its whole process group is
+ * killed (SIGKILL), so an engine started through a wrapper script leaves nothing running. Never
+ * throws for the program's faults: they are in the run.
+ */
 export function runProcess(command: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessRun> {
   const started = systemTime.now();
   return new Promise((resolve) => {
     let stderr = '';
     let spawnError: Error | null = null;
-    const child = spawn(command[0], command.slice(1), { cwd, shell: false, stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL', windowsHide: true });
+    let timedOut = false;
+    // Its own process group (detached), so that the time limit reaches the engine's children too.
+    const child = spawn(command[0], command.slice(1), { cwd, shell: false, stdio: ['ignore', 'ignore', 'pipe'], detached: true, windowsHide: true });
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL'); // the group is gone already, or this platform has none
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_KEEP);
@@ -50,13 +67,29 @@ export function runProcess(command: readonly string[], cwd: string, timeoutMs: n
     child.on('error', (err) => {
       spawnError = err;
     });
-    child.on('close', (exitCode, signal) => {
+    let settled = false;
+    const settle = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       const durationMs = Math.round(systemTime.now() - started);
       let failure: string | null = null;
       if (spawnError) failure = `could not run "${command[0]}": ${spawnError.message}`;
-      else if (signal !== null) failure = durationMs >= timeoutMs ? `stopped after the time limit of ${timeoutMs / 1000} s (${signal})` : `stopped by ${signal}`;
+      else if (timedOut) failure = `stopped after the time limit of ${timeoutMs / 1000} s (SIGKILL)`;
+      else if (signal !== null) failure = `stopped by ${signal}`;
       else if (exitCode !== 0) failure = `exited with code ${exitCode}`;
       resolve({ command: [...command], exitCode, signal, stderr, durationMs, failure });
+    };
+    child.on('close', settle);
+    // A child of the engine that keeps its stderr open must not hold the host: shortly after the
+    // engine itself exits, its group is killed and the run ends with what was read.
+    child.on('exit', (exitCode, signal) => {
+      setTimeout(() => {
+        if (settled) return;
+        killGroup();
+        child.stderr.destroy();
+        settle(exitCode, signal);
+      }, 1_000).unref();
     });
   });
 }
