@@ -92,6 +92,20 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     expect(proposals(journal)).toHaveLength(1);
   });
 
+  it('a host started on a journal whose last round is confirmed and nothing proposed runs the engine (it stopped before it could)', async () => {
+    const journal = new Journal(':memory:');
+    const hall = parseTournament(swissTournament());
+    // Round 1 played and confirmed by a host without the pairing side (as if it stopped there).
+    const bare = new Host({ journal, hall, clock: stoppedClock(), log: () => undefined }).start();
+    hosts.push(bare);
+    await confirmRound(bare, 1, ['1-0', '0-1', '1/2-1/2']);
+    await bare.idle();
+    expect(proposals(journal)).toEqual([]);
+    const { host } = startSwissHost(swissTournament(), journal);
+    await host.idle();
+    expect(proposals(journal)).toEqual([expect.objectContaining({ arbiter: 'host', round: 2, outcome: 'applied' })]);
+  });
+
   it('the arbiter rejects the proposal (journaled with why); Re-run runs the engine again and files new pairings', async () => {
     const { host, journal } = startSwissHost(swissTournament());
     await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);

@@ -326,16 +326,18 @@ export class NextRounds {
     if (changed) throw new NextRoundError(409, `the results changed since round ${next} was proposed (${changed}): reject these pairings and pair again`);
     const paired: Round = { ...pending.proposal.round!, number: next };
     const now = this.deps.nowUtcMs();
-    this.deps.journal.transaction(() => {
-      this.decide(pending, APPROVE_ROUND, arbiter, null, now);
-      event.rounds.push(paired);
-      try {
+    try {
+      this.deps.journal.transaction(() => {
+        this.decide(pending, APPROVE_ROUND, arbiter, null, now);
+        event.rounds.push(paired);
         this.deps.openRound(eventId, next, now);
-      } catch (err) {
-        event.rounds.pop(); // the transaction rolls back; the hall must too
-        throw err;
-      }
-    });
+      });
+    } catch (err) {
+      // The transaction rolled back (the director refused, or the commit failed): the hall must too.
+      const at = event.rounds.indexOf(paired);
+      if (at >= 0) event.rounds.splice(at, 1);
+      throw err;
+    }
     this.deps.log(`${eventId} round ${next}: pairings approved by ${arbiter}; round opened`);
     return paired;
   }
