@@ -15,7 +15,8 @@ import { Journal } from '../store/journal.ts';
 import { parseTournament } from '../domain/tournament-file.ts';
 import type { TournamentEvent } from '../domain/model.ts';
 import { Host } from './host.ts';
-import { APPROVE_ROUND, PROPOSE_ROUND, REJECT_ROUND, type RoundProposal } from './next-round.ts';
+import { APPROVE_ROUND, NextRounds, PROPOSE_ROUND, REJECT_ROUND, type RoundProposal } from './next-round.ts';
+import { Director, DirectorError } from './director.ts';
 import { journalNextRoundPairing } from '../adapters/exports/next-round.ts';
 import { ARBITER, confirmRound, SWISS, STAND_IN_ENGINE, stoppedClock, swissTournament } from './next-round.fixture.ts';
 
@@ -104,6 +105,28 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     const { host } = startSwissHost(swissTournament(), journal);
     await host.idle();
     expect(proposals(journal)).toEqual([expect.objectContaining({ arbiter: 'host', round: 2, outcome: 'applied' })]);
+  });
+
+  it('an approval the director refuses rolls back whole: no approval journaled, no round added, no game', async () => {
+    const { host, journal, event } = startSwissHost(swissTournament(['--mode=exit']));
+    await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
+    await host.idle();
+    const round2 = { number: 2, date: null, startUtcMs: null, boards: [{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }, { board: 3, white: 5, black: 6 }], teamMatches: [], knockout: [], byes: [{ player: 7, team: null, kind: 'U' as const }] };
+    const director = new Director(journal, host.hall);
+    const next = new NextRounds({
+      journal, hall: host.hall, nowUtcMs: () => 0, log: () => undefined,
+      pairing: { runEngine: () => Promise.reject(new Error('not used')), roundFromTrf: () => round2 },
+      openRound: (eventId, round, now) => {
+        director.openRound(eventId, round, now); // the games are created …
+        throw new DirectorError('refused after the games were written'); // … and the director refuses after all
+      },
+    });
+    next.proposeFromTrf(SWISS, 'TRF', ARBITER);
+    expect(() => next.approve(SWISS, 2, ARBITER)).toThrow(/refused after the games were written/);
+    expect(event.rounds.map((r) => r.number)).toEqual([1]);
+    expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
+    expect(journal.arbiterActions().filter((a) => a.action === APPROVE_ROUND)).toEqual([]);
+    expect(next.views()).toEqual([expect.objectContaining({ status: 'proposed', source: 'trf' })]);
   });
 
   it('the arbiter rejects the proposal (journaled with why); Re-run runs the engine again and files new pairings', async () => {
