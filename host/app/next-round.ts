@@ -94,16 +94,21 @@ export interface ProposalRecord {
 
 /** Every proposal of an event, in journal order, with the decision taken on it. */
 export function proposalRecords(journal: Journal, eventId: string): ProposalRecord[] {
-  const out: ProposalRecord[] = [];
+  return allProposalRecords(journal).get(eventId) ?? [];
+}
+
+/** The proposals of every event, by event, from one read of the journal's arbiter actions. */
+export function allProposalRecords(journal: Journal): Map<string, ProposalRecord[]> {
+  const out = new Map<string, ProposalRecord[]>();
   const byId = new Map<number, ProposalRecord>();
   for (const a of journal.arbiterActions()) {
-    if (a.event !== eventId) continue;
+    if (a.event === null) continue;
     if (a.action === PROPOSE_ROUND) {
       const record: ProposalRecord = {
-        id: a.id, event: eventId, round: a.round!, by: a.arbiter, atUtcMs: a.utcMs, outcome: a.outcome, reason: a.reason,
+        id: a.id, event: a.event, round: a.round!, by: a.arbiter, atUtcMs: a.utcMs, outcome: a.outcome, reason: a.reason,
         proposal: a.payload as RoundProposal, decision: null,
       };
-      out.push(record);
+      out.set(a.event, [...(out.get(a.event) ?? []), record]);
       byId.set(a.id, record);
     } else if ((a.action === APPROVE_ROUND || a.action === REJECT_ROUND) && a.outcome === 'applied') {
       const target = byId.get(proposalIdOf(a));
@@ -123,15 +128,11 @@ function proposalIdOf(a: ArbiterActionRow): number {
  * director, the exports and the standings see the rounds the host opened. Idempotent.
  */
 export function restoreApprovedRounds(journal: Journal, hall: Hall): void {
-  const ids = new Set(hall.events.map((e) => e.id));
-  const approved = journal.arbiterActions().filter((a) => a.action === APPROVE_ROUND && a.outcome === 'applied' && a.event !== null && ids.has(a.event));
-  for (const eventId of new Set(approved.map((a) => a.event!))) {
-    const event = findEvent(hall, eventId);
-    for (const r of proposalRecords(journal, eventId)) {
-      if (r.decision?.action !== 'approve' || !r.proposal.round) continue;
-      if (event.rounds.some((x) => x.number === r.round)) continue;
-      event.rounds.push({ ...r.proposal.round, number: r.round });
-    }
+  const records = allProposalRecords(journal);
+  for (const event of hall.events) {
+    const approved = (records.get(event.id) ?? []).filter((r) => r.decision?.action === 'approve' && r.proposal.round && !event.rounds.some((x) => x.number === r.round));
+    if (approved.length === 0) continue;
+    for (const r of approved) event.rounds.push({ ...r.proposal.round!, number: r.round });
     event.rounds.sort((a, b) => a.number - b.number);
   }
 }
@@ -361,6 +362,7 @@ export class NextRounds {
   /** What waits for the arbiter: per event, the next round's proposal (or failed run), or the engine at work. */
   views(): RoundProposalView[] {
     const out: RoundProposalView[] = [];
+    const records = allProposalRecords(this.deps.journal);
     for (const event of this.deps.hall.events) {
       const next = event.rounds.length + 1;
       const busy = this.running.get(event.id);
@@ -369,7 +371,7 @@ export class NextRounds {
         continue;
       }
       // The last proposal of the next round: pending, failed, or rejected (the arbiter re-runs or loads a TRF).
-      const last = proposalRecords(this.deps.journal, event.id).filter((r) => r.round === next).at(-1);
+      const last = (records.get(event.id) ?? []).filter((r) => r.round === next).at(-1);
       if (last && last.decision?.action !== 'approve') out.push(this.view(last));
     }
     return out;
