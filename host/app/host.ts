@@ -234,6 +234,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.nextRounds.stop(); // a pairing engine under way is killed; its round stays due for the next start
     // What arrived is journaled (and acknowledged) before the lines close.
     try {
       this.flushJournal();

@@ -129,6 +129,19 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     expect(next.views()).toEqual([expect.objectContaining({ status: 'proposed', source: 'trf' })]);
   });
 
+  it('a host stopped while its engine runs kills the engine at once, files nothing, and the next host runs it again', async () => {
+    const journal = new Journal(':memory:');
+    const hall = parseTournament(swissTournament(['--mode=hang'], { timeoutSeconds: 600 }));
+    const host = new Host({ journal, hall, clock: stoppedClock(), pairing: journalNextRoundPairing(journal, hall), log: () => undefined }).start();
+    await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
+    expect(host.proposedRounds()).toEqual([expect.objectContaining({ status: 'running', round: 2 })]);
+    await host.close(); // bounded by the test's timeout, far below the engine's 600 s limit
+    expect(proposals(journal)).toEqual([]);
+    const { host: next } = startSwissHost(swissTournament(), journal);
+    await next.idle();
+    expect(proposals(journal)).toEqual([expect.objectContaining({ outcome: 'applied', round: 2 })]);
+  }, 20_000);
+
   it('the arbiter rejects the proposal (journaled with why); Re-run runs the engine again and files new pairings', async () => {
     const { host, journal } = startSwissHost(swissTournament());
     await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);

@@ -60,8 +60,11 @@ export interface EngineRun {
 
 /** What pairs a next round: the adapters' engine runner and TRF reader (host/adapters/exports/next-round.ts). */
 export interface NextRoundPairing {
-  /** Runs the event's engine on its TRF after `afterRound`. Never throws for the engine's faults: they are in the run. */
-  runEngine(event: TournamentEvent, afterRound: number): Promise<EngineRun>;
+  /**
+   * Runs the event's engine on its TRF after `afterRound`. Never throws for the engine's faults:
+   * they are in the run. `signal`: the host is stopping; the engine is killed.
+   */
+  runEngine(event: TournamentEvent, afterRound: number, signal?: AbortSignal): Promise<EngineRun>;
   /** The round after `afterRound` from a pairing program's TRF, checked against the journal; throws naming line and field. */
   roundFromTrf(event: TournamentEvent, afterRound: number, text: string): Round;
 }
@@ -199,6 +202,8 @@ export const AUTO_PAIRING_ACTOR = 'host';
 export class NextRounds {
   /** The engine runs under way, by event. */
   private readonly running = new Map<string, { round: number; since: number; done: Promise<RoundProposalView> }>();
+  /** Aborted when the host stops: engines under way are killed and their runs not filed. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: NextRoundsDeps) {}
 
@@ -249,6 +254,7 @@ export class NextRounds {
     const event = this.event(eventId);
     if (!event.pairingEngine) throw new NextRoundError(409, `event "${eventId}" names no pairing engine (tournament file "pairingEngine"); load the round from a TRF instead`);
     if (!this.deps.pairing) throw new NextRoundError(501, 'this host cannot run a pairing engine');
+    if (this.stopping.signal.aborted) throw new NextRoundError(409, 'the host is stopping');
     const busy = this.running.get(eventId);
     if (busy) throw new NextRoundError(409, `the pairing engine is already pairing event "${eventId}" round ${busy.round}`);
     const { next, after } = this.nextRoundOf(event);
@@ -260,10 +266,12 @@ export class NextRounds {
     const since = this.deps.nowUtcMs();
     const done = (async () => {
       try {
-        const run = await pairing.runEngine(event, after).catch((err: Error): EngineRun => ({
+        const run = await pairing.runEngine(event, after, this.stopping.signal).catch((err: Error): EngineRun => ({
           command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null,
           error: `the engine could not be run: ${err.message}`,
         }));
+        // Not filed: the host that starts next on this journal finds the round due and runs the engine again.
+        if (this.stopping.signal.aborted) throw new NextRoundError(409, `the host stopped while the pairing engine paired event "${eventId}" round ${next}; it runs again when the host starts`);
         return this.fileEngineRun(event, next, after, basis, run, by);
       } finally {
         this.running.delete(eventId);
@@ -375,6 +383,11 @@ export class NextRounds {
       if (last && last.decision?.action !== 'approve') out.push(this.view(last));
     }
     return out;
+  }
+
+  /** The host is stopping: engines under way are killed, and no engine is started any more. */
+  stop(): void {
+    this.stopping.abort();
   }
 
   /** Resolves when every engine run under way has been journaled. */

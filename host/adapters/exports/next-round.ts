@@ -41,7 +41,7 @@ export interface ProcessRun {
  * killed (SIGKILL), so an engine started through a wrapper script leaves nothing running. Never
  * throws for the program's faults: they are in the run.
  */
-export function runProcess(command: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessRun> {
+export function runProcess(command: readonly string[], cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<ProcessRun> {
   const started = systemTime.now();
   return new Promise((resolve) => {
     let stderr = '';
@@ -60,6 +60,13 @@ export function runProcess(command: readonly string[], cwd: string, timeoutMs: n
       timedOut = true;
       killGroup();
     }, timeoutMs);
+    let aborted = false;
+    const abort = () => {
+      aborted = true;
+      killGroup();
+    };
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_KEEP);
@@ -68,27 +75,29 @@ export function runProcess(command: readonly string[], cwd: string, timeoutMs: n
       spawnError = err;
     });
     let settled = false;
-    const settle = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+    const settle = (exitCode: number | null, exitSignal: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       const durationMs = Math.round(systemTime.now() - started);
       let failure: string | null = null;
       if (spawnError) failure = `could not run "${command[0]}": ${spawnError.message}`;
+      else if (aborted) failure = 'stopped: the host is stopping';
       else if (timedOut) failure = `stopped after the time limit of ${timeoutMs / 1000} s (SIGKILL)`;
-      else if (signal !== null) failure = `stopped by ${signal}`;
+      else if (exitSignal !== null) failure = `stopped by ${exitSignal}`;
       else if (exitCode !== 0) failure = `exited with code ${exitCode}`;
-      resolve({ command: [...command], exitCode, signal, stderr, durationMs, failure });
+      resolve({ command: [...command], exitCode, signal: exitSignal, stderr, durationMs, failure });
     };
     child.on('close', settle);
     // A child of the engine that keeps its stderr open must not hold the host: shortly after the
     // engine itself exits, its group is killed and the run ends with what was read.
-    child.on('exit', (exitCode, signal) => {
+    child.on('exit', (exitCode, exitSignal) => {
       setTimeout(() => {
         if (settled) return;
         killGroup();
         child.stderr.destroy();
-        settle(exitCode, signal);
+        settle(exitCode, exitSignal);
       }, 1_000).unref();
     });
   });
@@ -98,13 +107,13 @@ export function runProcess(command: readonly string[], cwd: string, timeoutMs: n
  * Runs a pairing engine on `inputTrf` in a fresh temporary folder (removed after) and returns
  * its run with the pairs file it wrote; `error` says why there are no pairings to read.
  */
-export async function runPairingEngine(engine: PairingEngine, inputTrf: string): Promise<Omit<EngineRun, 'round' | 'error'> & { error: string | null }> {
+export async function runPairingEngine(engine: PairingEngine, inputTrf: string, signal?: AbortSignal): Promise<Omit<EngineRun, 'round' | 'error'> & { error: string | null }> {
   const dir = await mkdtemp(join(tmpdir(), 'chessclock-pairing-'));
   try {
     const input = join(dir, 'in.trf');
     const out = join(dir, 'out.txt');
     await writeFile(input, inputTrf, 'utf8');
-    const run = await runProcess([...engine.command, input, '-p', out], dir, engine.timeoutMs);
+    const run = await runProcess([...engine.command, input, '-p', out], dir, engine.timeoutMs, signal);
     let output: string | null = null;
     try {
       const bytes = await readFile(out);
@@ -228,7 +237,7 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
 /** The adapters' side of pairing the next round, over the journal and the tournament (host/start-host.ts wires it). */
 export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRoundPairing {
   return {
-    async runEngine(event, after) {
+    async runEngine(event, after, signal) {
       let input: string;
       try {
         input = eventTrf(journal, hall, event.id, { upToRound: after });
@@ -236,7 +245,7 @@ export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRound
         if (!(err instanceof TrfError)) throw err;
         return { command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null, error: `the TRF for the engine could not be written: ${err.message}` };
       }
-      const run = await runPairingEngine(event.pairingEngine!, input);
+      const run = await runPairingEngine(event.pairingEngine!, input, signal);
       if (run.error !== null || run.output === null) return { ...run, round: null, error: run.error ?? 'the pairing engine wrote no pairs file' };
       try {
         return { ...run, round: roundFromPairs(event, run.output, after + 1), error: null };
