@@ -1,5 +1,5 @@
 // Host memory per clock (issue 16, goal 4): the host runs in a process of its own
-// (bench/support/host-memory-host.ts: the real host with its journal on disk, the director and
+// (bench/support/host-process.ts: the real host with its journal on disk, the director and
 // the API), N simulated clocks run in this process and reach it over loopback TCP, so the
 // host's rss holds none of the simulated clocks' own share. Measured after a full GC
 // (--expose-gc) at three points: the host started with its N boards and no clock, every clock
@@ -28,7 +28,7 @@ interface Mem {
 }
 
 async function measure(n: number): Promise<void> {
-  const child = spawn(process.execPath, ['--expose-gc', 'bin/run-ts.mjs', 'bench/support/host-memory-host.ts', String(n)], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ n })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (): Promise<Record<string, unknown>> => JSON.parse(String((await lines.next()).value));
   const ask = async (what: string) => {

@@ -1,10 +1,11 @@
-// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--pgn|--jsonl`:
-// the exports of a journal, written to stdout — the same as the host's API serves
+// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--pgn|--jsonl|--report [--out FILE]`:
+// the exports of a journal, written to stdout (or FILE) — the same as the host's API serves
 // (docs/exports.md): the TRF after round N (knockout events: `--category standard|rapid|blitz`),
-// the round's PGN (every game of round N, unplayed games left out), or the event's journal as
-// JSON Lines. Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
+// the round's PGN (every game of round N, unplayed games left out), the event's journal as
+// JSON Lines, or the print report after round N (HTML: round results, crosstable, standings).
+// Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandOptions } from './command-options.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
@@ -14,8 +15,12 @@ import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { eventTrf } from '../host/adapters/exports/trf-event.ts';
 import { TrfError } from '../host/adapters/exports/trf.ts';
 import { ExportRefusedError } from '../host/app/ports.ts';
+import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
+import { mergeClockTimes } from '../host/adapters/exports/pgn-merge.ts';
+import { PgnSyntaxError } from '../host/adapters/exports/pgn-movetext.ts';
 
-const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl)
+const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl | --report) [--out FILE]
+       chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
 
   --db FILE          the host's journal (SQLite); it must exist
   --tournament FILE  the tournament file the host ran with
@@ -23,9 +28,16 @@ const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [-
   --round N          TRF: the rounds up to N (default: the last in the journal); PGN: round N (default 1); JSON Lines: only round N
   --trf              FIDE TRF16 (+ TRF-2026 team records), docs/exports.md; --category standard|rapid|blitz for a knockout
   --pgn              the round's PGN (the broadcast feed's content)
+  --moves GAMES.pgn  with --pgn: GAMES.pgn (moves from a DGT board or a score sheet) with each move's
+                     [%clk] and [%emt] from the journal's presses; games matched by GameId, else
+                     Round + White + Black (docs/exports.md). Warnings on stderr.
   --jsonl            the journal's events of the event, one JSON object per line
+  --report           an HTML page for print after round N (default: the last round with every result confirmed):
+                     round results, crosstable, standings with the tie-break that decided each tie
+  --out FILE         write to FILE instead of stdout
 
-Exit status: 0 written; 1 refused (stderr says why); 2 bad usage.`;
+Exit status: 0 written; 1 refused (stderr says why; bad GAMES.pgn: its line:column); 2 bad usage;
+3 written with warnings (--moves: a game not found, or moves and presses that differ in number).`;
 
 function fail(message: string, code = 2): number {
   process.stderr.write(`chessclock export: ${message}\n`);
@@ -35,17 +47,28 @@ function fail(message: string, code = 2): number {
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, {
     db: { type: 'string' }, tournament: { type: 'string' }, event: { type: 'string' }, round: { type: 'string' },
-    trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, category: { type: 'string' },
+    trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, report: { type: 'boolean' }, category: { type: 'string' },
+    out: { type: 'string' }, moves: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
-  const kinds = (['trf', 'pgn', 'jsonl'] as const).filter((k) => values[k]);
-  if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl\n\n${HELP}`);
+  const kinds = (['trf', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
+  if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl, --report\n\n${HELP}`);
   if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
   if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   const round = values.round === undefined ? undefined : Number(values.round);
   if (round !== undefined && (!Number.isInteger(round) || round < 1)) return fail(`--round ${values.round}: expected a round number ≥ 1`);
+  if (values.moves !== undefined && !values.pgn) return fail(`--moves goes with --pgn\n\n${HELP}`);
+  if (values.moves !== undefined && values.round !== undefined) return fail('--moves: the games\' Round tags give their rounds; leave out --round');
+  let movesText: string | undefined;
+  if (values.moves !== undefined) {
+    try {
+      movesText = readFileSync(values.moves, 'utf8');
+    } catch (err) {
+      return fail(`--moves ${values.moves}: ${(err as Error).message}`, 1);
+    }
+  }
   const category = values.category;
   if (category !== undefined && (!values.trf || !['standard', 'rapid', 'blitz'].includes(category))) return fail(`--category ${category}: standard, rapid or blitz, with --trf`);
 
@@ -62,19 +85,35 @@ export async function run(args: string[]): Promise<number> {
     new Director(journal, hall); // a round robin's rounds, as the host had them
     const exports = journalExports(journal, hall, () => Date.now()); // the PGN's live clocks as of now
     let text: string;
-    if (values.trf) {
+    let status = 0;
+    if (movesText !== undefined) {
+      const merged = mergeClockTimes(journal, hall, values.event, movesText);
+      for (const w of merged.warnings) process.stderr.write(`chessclock export: warning: ${values.moves}:${w.line}: ${w.game}: ${w.message}\n`);
+      process.stderr.write(`chessclock export: ${merged.merged} game(s) merged, ${merged.warnings.length} warning(s)\n`);
+      text = merged.pgn;
+      if (merged.warnings.length) status = 3;
+    } else if (values.trf) {
       text = category !== undefined
         ? eventTrf(journal, hall, values.event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
         : exports.trf(values.event, round);
     } else if (values.pgn) {
       text = exports.pgn(values.event, round ?? 1);
+    } else if (values.report) {
+      text = eventReportHtml(journal, hall, values.event, round);
     } else {
       text = exports.jsonl!({ event: values.event, ...(round !== undefined ? { round } : {}) });
     }
-    process.stdout.write(text);
-    return 0;
+    if (values.out !== undefined) {
+      try {
+        writeFileSync(values.out, text);
+      } catch (err) {
+        return fail(`--out ${values.out}: ${(err as Error).message}`, 1);
+      }
+    } else process.stdout.write(text);
+    return status;
   } catch (err) {
     if (err instanceof ExportRefusedError || err instanceof TrfError) return fail(err.message, 1);
+    if (err instanceof PgnSyntaxError) return fail(`--moves ${values.moves}:${err.line}:${err.column}: ${err.reason}`, 1);
     throw err;
   } finally {
     journal.close();

@@ -97,7 +97,7 @@ export async function run(args: string[]): Promise<number> {
       token,
       tokens: security.tokens,
       mqttAccess: security.mqtt,
-      httpSecurity: security.http,
+      httpSecurity: { ...security.http, captains: security.captains },
       confirm: !values['no-confirm'],
       mqtt: parseMqttOption(values.mqtt ?? DEFAULT_MQTT),
       ports: values.port ?? [],

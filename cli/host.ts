@@ -129,7 +129,7 @@ export async function run(args: string[]): Promise<number> {
     clock,
     tablesBySerial,
     log,
-    ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, ...security.http } }),
+    ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, captains: security.captains, ...security.http } }),
     mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
   });
   } catch (err) {

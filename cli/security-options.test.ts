@@ -32,6 +32,17 @@ describe('arbiter tokens without the command line', () => {
     expect(readSecurityOptions(values(['--token', 'A:aaaaaaaaaaaaaaaaaaaa', '--tokens', f]), env).tokens.map((t) => t.arbiter)).toEqual(['A', 'B', 'C']);
   });
 
+  it('team captains\' tokens come from the same file and variable, apart from the arbiters\' (docs/api.md "Captains")', () => {
+    const captain = { captain: 'Иванов Пётр', event: 'ivanovo-2018', team: 1, token: 'captain-token-school-one-1' };
+    const f = file('roles.json', JSON.stringify([{ arbiter: 'A', token: 'aaaaaaaaaaaaaaaaaaaa' }, captain]));
+    const env = { CHESSCLOCK_TOKENS: JSON.stringify([{ ...captain, captain: 'Сидорова Анна', team: 2, token: 'captain-token-school-two-2' }]) };
+    const s = readSecurityOptions(values(['--tokens', f]), env);
+    expect(s.tokens.map((t) => t.arbiter)).toEqual(['A']);
+    expect(s.captains.map((c) => [c.captain, c.event, c.team])).toEqual([['Иванов Пётр', 'ivanovo-2018', 1], ['Сидорова Анна', 'ivanovo-2018', 2]]);
+    const bad = file('bad-captain.json', JSON.stringify([{ captain: 'X', event: 'ivanovo-2018', team: 'one', token: 'captain-token-school-one-1' }]));
+    expect(() => readSecurityOptions(values(['--tokens', bad]), {})).toThrow(`--tokens ${bad}: entry 1 (X): "team" must be the team's id in the tournament file`);
+  });
+
   it('a missing or bad tokens file is one line naming the option and the path (and never a token)', () => {
     expect(() => readSecurityOptions(values(['--tokens', join(dir, 'nope.json')]), {})).toThrow(`--tokens ${join(dir, 'nope.json')}: cannot read: no such file`);
     const bad = file('bad.json', '[{ "arbiter": "A", "token": 42 }]');

@@ -3,7 +3,8 @@
 // is ever needed on the command line (`ps` shows it to every user of the machine): tokens and
 // passwords come from files or environment variables (docs/host.md "Secrets").
 import { readFileSync } from 'node:fs';
-import { parseArbiterTokens, parseTokenOption, type ArbiterToken } from '../host/adapters/http/arbiter-tokens.ts';
+import { parseTokenOption, type ArbiterToken } from '../host/adapters/http/arbiter-tokens.ts';
+import { parseTokenEntries, type CaptainToken } from '../host/adapters/http/captain-tokens.ts';
 import { loadMqttReaders, type MqttAccount } from '../host/adapters/mqtt/broker-access.ts';
 
 /** parseArgs option specs; spread into each command's options. */
@@ -26,7 +27,8 @@ export const TOKENS_ENV = 'CHESSCLOCK_TOKENS';
 export const MQTT_PASSWORD_ENV = 'CHESSCLOCK_MQTT_PASSWORD';
 
 export const SECURITY_HELP = `secrets and access (docs/host.md "Secrets", docs/mqtt.md "Access control"):
-  --tokens FILE          arbiter tokens: [{ "arbiter": "NAME", "token": "SECRET" }] (JSON);
+  --tokens FILE          arbiter tokens: [{ "arbiter": "NAME", "token": "SECRET" }] (JSON), and
+                         team captains' { "captain": "NAME", "event": "ID", "team": N, "token": "SECRET" };
                          or the same JSON in the environment variable ${TOKENS_ENV}
   --mqtt-readers FILE    embedded broker: read-only accounts [{ "username", "password" }]
   --mqtt-anonymous-read  embedded broker: clients without an account may subscribe
@@ -62,6 +64,8 @@ export interface SecurityValues {
 export interface SecuritySettings {
   /** From --token, --tokens FILE and the environment, in that order. */
   readonly tokens: ArbiterToken[];
+  /** Team captains' tokens from the same file and variable (docs/api.md "Captains"). */
+  readonly captains: CaptainToken[];
   /** Spread into startHost's `mqtt` options. */
   readonly mqtt: {
     readers?: MqttAccount[];
@@ -102,9 +106,14 @@ export function readSecurityOptions(values: SecurityValues, env: NodeJS.ProcessE
   const tokens: ArbiterToken[] = [];
   const tokenArgs = values.token === undefined ? [] : typeof values.token === 'string' ? [values.token] : values.token;
   tokenArgs.forEach((t, i) => tokens.push(parseTokenOption(t, tokenArgs.length > 1 ? `--token #${i + 1}` : '--token')));
-  if (values.tokens !== undefined) tokens.push(...parseArbiterTokens(readOptionFile('--tokens', values.tokens).toString('utf8'), `--tokens ${values.tokens}`));
+  const captains: CaptainToken[] = [];
+  const add = (entries: { arbiters: ArbiterToken[]; captains: CaptainToken[] }) => {
+    tokens.push(...entries.arbiters);
+    captains.push(...entries.captains);
+  };
+  if (values.tokens !== undefined) add(parseTokenEntries(readOptionFile('--tokens', values.tokens).toString('utf8'), `--tokens ${values.tokens}`));
   const fromEnv = env[TOKENS_ENV];
-  if (fromEnv !== undefined && fromEnv.trim() !== '') tokens.push(...parseArbiterTokens(fromEnv, `environment variable ${TOKENS_ENV}`));
+  if (fromEnv !== undefined && fromEnv.trim() !== '') add(parseTokenEntries(fromEnv, `environment variable ${TOKENS_ENV}`));
 
   const mqtt: SecuritySettings['mqtt'] = {};
   if (values['mqtt-readers'] !== undefined) {
@@ -136,7 +145,7 @@ export function readSecurityOptions(values: SecurityValues, env: NodeJS.ProcessE
     if (!Number.isInteger(n) || n < 1) throw new Error(`--ws-max-clients ${values['ws-max-clients']}: expected a whole number ≥ 1`);
     http.wsMaxClients = n;
   }
-  return { tokens, mqtt, http };
+  return { tokens, captains, mqtt, http };
 }
 
 /**

@@ -17,6 +17,8 @@ import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { journalNextRoundPairing } from './adapters/exports/next-round.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
+import type { CaptainToken } from './adapters/http/captain-tokens.ts';
+import { TeamMatchProtocols } from './app/captains.ts';
 import { registerMetrics } from './adapters/http/metrics.ts';
 import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
@@ -29,6 +31,8 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   readonly http?: {
     readonly listen: { readonly host: string; readonly port: number };
     readonly tokens: ApiDeps['tokens'];
+    /** Team captains' tokens (`--tokens FILE`: docs/api.md "Captains"); each is checked against the hall at start. */
+    readonly captains?: readonly CaptainToken[];
     readonly timeRate?: number;
     readonly dashboard?: boolean;
     /** HTTPS with this PEM certificate and key (`--https-cert`, `--https-key`). */
@@ -114,6 +118,9 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
         nextRounds: host,
         exports,
         tokens: opts.http.tokens,
+        // The team match protocol (captains' and the arbiter's confirmations of team matches).
+        teamMatches: new TeamMatchProtocols(journal, opts.hall, () => clock.nowUtcMs()),
+        ...(opts.http.captains?.length ? { captains: opts.http.captains } : {}),
         nowUtcMs: () => clock.nowUtcMs(),
         ...(opts.http.timeRate !== undefined ? { timeRate: opts.http.timeRate } : {}),
         ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),

@@ -108,6 +108,17 @@ describe('a bad path is named in one line', () => {
     noStack(r);
   }, 60_000);
 
+  it('host --tokens FILE with a captain token for a team the tournament does not have (docs/api.md "Captains")', async () => {
+    const tokens = join(dir, 'captain-tokens.json');
+    writeFileSync(tokens, JSON.stringify([{ arbiter: 'A', token: 'arbiter-token-0123456789' }, { captain: 'Kapitan', event: 'ivanovo-2018', team: 9, token: 'captain-token-team-nine-0' }]));
+    const ivanovo = join(ROOT, 'host/domain/fixtures/ivanovo-white-rook-2018.json');
+    const r = await run(['host', '--db', join(dir, 'captains.db'), '--tournament', ivanovo, '--no-scan', '--http', '127.0.0.1:0', '--tokens', tokens]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('captain tokens: captain Kapitan: event "ivanovo-2018" has no team 9 (teams: 1, 2, 3, 4, 5)');
+    expect(r.stderr + r.stdout).not.toContain('captain-token-team-nine-0');
+    noStack(r);
+  }, 60_000);
+
   it('host with nothing to serve (--no-http, --no-scan, no ports) says so instead of exiting silently', async () => {
     const r = await run(['host', '--db', join(dir, 'b.db'), '--tournament', FIXTURE, '--no-http', '--no-scan']);
     expect(r.code).toBe(2);

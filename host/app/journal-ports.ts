@@ -137,11 +137,7 @@ export class JournalPorts implements HostState, CommandSink {
   /** Journals events in one transaction (one fsync), then notifies for the new ones. */
   appendMany(inputs: readonly ClockEventInput[]): AppendResult[] {
     const results = this.journal.appendMany(inputs);
-    for (const r of results) {
-      if (!r.isNew) continue;
-      const row = this.journal.eventsAfter(r.id - 1, 1)[0];
-      if (row) this.notify(row);
-    }
+    for (const r of results) if (r.row) this.notify(r.row);
     return results;
   }
 
@@ -328,6 +324,17 @@ export class JournalPorts implements HostState, CommandSink {
       if (a.action !== 'draw-lot' || a.outcome !== 'applied') continue;
       const p = a.payload as { matchId: string; stage: LotView['stage']; white: string; whiteRank: number; source: LotView['source'] };
       lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage: p.stage, white: p.white, whiteRank: p.whiteRank, source: p.source, by: a.arbiter, atUtcMs: a.utcMs }]);
+    }
+    // Colours from the file's seed (a rehearsal) are journaled only with the game they made
+    // (`draw-colours`, source `seed`): shown too, so that a rehearsal shows what the hall will see.
+    for (const a of this.journal.arbiterActions()) {
+      if (a.action !== 'draw-colours' || a.outcome !== 'applied') continue;
+      const p = a.payload as { matchId: string; gameNo: number; stage: string; white: string; source?: string };
+      if (p.source !== 'seed') continue;
+      const game = this.journal.gamesByMatch(p.matchId).find((g) => g.gameNo === p.gameNo);
+      if (!game || game.whiteRank === null) continue;
+      const stage: LotView['stage'] = p.stage === 'armageddon' ? 'armageddon' : 'classical';
+      lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage, white: p.white, whiteRank: game.whiteRank, source: 'seed', by: a.arbiter, atUtcMs: a.utcMs }]);
     }
     return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })));
   }

@@ -432,8 +432,11 @@ export interface LotView {
   /** The player given White, and her starting rank. */
   readonly white: string;
   readonly whiteRank: number;
-  /** `random`: drawn by the host (crypto.randomInt); `arbiter`: the draw made in the hall, entered. */
-  readonly source: 'random' | 'arbiter';
+  /**
+   * `random`: drawn by the host (crypto.randomInt); `arbiter`: the draw made in the hall, entered;
+   * `seed`: from the tournament file's `knockout.seed` (rehearsals and tests: known in advance).
+   */
+  readonly source: 'random' | 'arbiter' | 'seed';
   /** `director` or the arbiter who entered it. */
   readonly by: string;
   readonly atUtcMs: number;

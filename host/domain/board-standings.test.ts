@@ -47,6 +47,15 @@ describe('Ivanovo individual standings: points, then а) Buchholz, б) wins, в)
     expect([row(6).points, row(6).buchholz, row(6).wins]).toEqual([2, 9, 1]);
     expect([row(1).buchholz, row(2).buchholz]).toEqual([8, 7]);
     expect(order(s)).toEqual([[4, 1], [5, 2], [6, 3], [1, 4], [2, 5], [3, 6]]);
+    // What decided each tie on 2 points (the print report names it): 6 below 5 on wins 2 vs 1, 1 below 6 on Buchholz 9 vs 8.
+    expect(s.map((x) => x.separatedBy)).toEqual([
+      null,
+      { criterion: 'points', above: 3, value: 2 },
+      { criterion: 'wins', above: 2, value: 1 },
+      { criterion: 'Buchholz', above: 9, value: 8 },
+      { criterion: 'Buchholz', above: 8, value: 7 },
+      { criterion: 'points', above: 2, value: 1 },
+    ]);
   });
 
   it('в) direct encounter (C.07 6) decides before cut Buchholz, even against it', () => {
@@ -64,6 +73,7 @@ describe('Ivanovo individual standings: points, then а) Buchholz, б) wins, в)
     expect([row(3).points, row(3).buchholz, row(3).wins, row(3).buchholzCut1, row(3).directEncounter]).toEqual([1.5, 4.5, 1, 3.5, 1]);
     expect([row(6).points, row(6).buchholz, row(6).wins, row(6).buchholzCut1, row(6).directEncounter]).toEqual([1.5, 4.5, 1, 4, 0]);
     expect(order(s)).toEqual([[2, 1], [4, 2], [3, 3], [6, 4], [5, 5], [1, 6]]);
+    expect(row(6).separatedBy).toEqual({ criterion: 'direct encounter', above: 1, value: 0 });
   });
 
   it('г) Buchholz cut 1 (C.07 14.1) when the tied players did not meet, then cut 2 (14.2)', () => {

@@ -19,6 +19,7 @@ import {
   gamesBetween,
   rankWithTieBreaks,
   wins,
+  type Separation,
 } from './tie-breaks.ts';
 
 export interface PlayerTieBreaks {
@@ -37,6 +38,8 @@ export interface PlayerTieBreaks {
 
 export interface IndividualStanding extends PlayerTieBreaks {
   rank: number;
+  /** The criterion that ranked the player below the one just above, with both values (null: first, or sharing its rank). */
+  separatedBy: Separation | null;
 }
 
 export interface BoardStandings {
@@ -63,10 +66,10 @@ export function individualStandings(records: ReadonlyMap<number, readonly RoundR
     byValue<Row>('Buchholz cut 2', (r) => r.buchholzCut2),
   ]);
   const level = (a: Row, b: Row) => a.points === b.points && a.buchholz === b.buchholz && a.wins === b.wins;
-  return ranked.map(({ item, rank }) => {
+  return ranked.map(({ item, rank, separatedBy }) => {
     const group = rows.filter((r) => level(r, item));
     const scores = group.length > 1 ? directEncounterScores(group, encounters) : null;
-    return { rank, ...item, directEncounter: scores?.get(item) ?? null };
+    return { rank, ...item, directEncounter: scores?.get(item) ?? null, separatedBy };
   });
 }
 

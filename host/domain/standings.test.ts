@@ -71,6 +71,13 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     const s = tournament(4, 2, [{ matches: [m(1, 2, '1', '='), m(3, 4, '1', '1')] }, { matches: [m(1, 4, '1', '='), m(3, 2, '=', '=')] }]);
     expect(s.map((x) => [x.team, x.gamePoints, x.matchPoints])).toEqual([[1, 3, 4], [3, 3, 3], [2, 1.5, 1], [4, 0.5, 0]]);
     expect(table(s)).toEqual([[1, 1], [3, 2], [2, 3], [4, 4]]);
+    // What told each team from the one above (the print report's "ahead on …", C.07 4.2): 3 is below 1 on а) 4 vs 3.
+    expect(s.map((x) => x.separatedBy)).toEqual([
+      null,
+      { criterion: 'match points', above: 4, value: 3 },
+      { criterion: 'board points', above: 3, value: 1.5 },
+      { criterion: 'board points', above: 1.5, value: 0.5 },
+    ]);
   });
 
   it('б) "по результату матча между собой": the winner of the match between two tied teams goes first, even with the lower Buchholz', () => {
@@ -103,6 +110,12 @@ describe('Ivanovo team places: board points, а) match points, б) match between
       [3, 3, 1, 10], [3, 3, 3, 9.5], [3, 3, 2, 7.5],
     ]);
     expect(table(s)).toEqual([[5, 1], [6, 2], [2, 3], [3, 4], [1, 5], [4, 6]]);
+    // б) separated B, C and A: the mini-table scores 3, 2, 1 are what the report names.
+    expect([2, 3, 1].map((t) => row(s, t).separatedBy)).toEqual([
+      { criterion: 'board points', above: 3.5, value: 3 },
+      { criterion: 'direct encounter', above: 3, value: 2 },
+      { criterion: 'direct encounter', above: 2, value: 1 },
+    ]);
   });
 
   it('в) team Buchholz when the tied teams did not all meet; a bye and a forfeited match count a dummy with the team\'s own points (C.07 2023 16.4)', () => {
@@ -123,6 +136,9 @@ describe('Ivanovo team places: board points, а) match points, б) match between
       [3, 2, 2, null, 3, 4],
       [2, 1, 1, null, 3, 5],
     ]);
+    // в) decided 5 over 4 (Buchholz 5 vs 4) and 4 over 3 (4 vs 3); 5 is below 1 on board points.
+    expect(s.map((x) => x.separatedBy?.criterion ?? null)).toEqual([null, 'board points', 'team Buchholz', 'team Buchholz', 'board points']);
+    expect(row(s, 4).separatedBy).toEqual({ criterion: 'team Buchholz', above: 5, value: 4 });
     expect(row(s, 1).rounds[0]).toMatchObject({ forfeited: false, boardPoints: [1, 1] });
     expect(row(s, 2).rounds[0]).toMatchObject({ forfeited: true, boardPoints: [0, 0] });
   });

@@ -12,7 +12,7 @@
 
 import type { GameResult } from '../../rules/vocabulary.ts';
 import type { ByeKind, TournamentEvent } from './model.ts';
-import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Criterion } from './tie-breaks.ts';
+import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Criterion, type Separation } from './tie-breaks.ts';
 
 /** TRF16 result codes (positions 99, 109, …): played 1 = 0, forfeit + -, under one move W D L, byes H F U Z, blank. */
 export type TrfCode = '1' | '=' | '0' | '+' | '-' | 'W' | 'D' | 'L' | 'H' | 'F' | 'U' | 'Z' | ' ';
@@ -161,6 +161,8 @@ export interface TeamStanding {
   /** Board points on board 1, 2, … over all rounds: the last criteria, in board order. */
   boardPoints: number[];
   rounds: TeamRound[];
+  /** The criterion that ranked the team below the one just above it, with both values (null: first, or sharing its rank). */
+  separatedBy: Separation | null;
 }
 
 /**
@@ -212,7 +214,7 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
   return rankTeams(perTeam, event.boardsPerTeam ?? 4);
 }
 
-type TeamRow = Omit<TeamStanding, 'rank' | 'directEncounter'>;
+type TeamRow = Omit<TeamStanding, 'rank' | 'directEncounter' | 'separatedBy'>;
 
 /** A match counts as played unless one side lost every board by forfeit (C.07 15.1: then neither team played a match). */
 function playedMatch(perTeam: ReadonlyMap<number, readonly TeamRound[]>, r: TeamRound): boolean {
@@ -247,10 +249,10 @@ function rankTeams(perTeam: ReadonlyMap<number, TeamRound[]>, boards: number): T
   const ranked = rankWithTieBreaks(rows, criteria);
   // The mini-table score as the regulation applies it: among the teams level on board and match points.
   const level = (a: TeamRow, b: TeamRow) => a.gamePoints === b.gamePoints && a.matchPoints === b.matchPoints;
-  return ranked.map(({ item, rank }) => {
+  return ranked.map(({ item, rank, separatedBy }) => {
     const group = rows.filter((t) => level(t, item));
     const scores = group.length > 1 ? directEncounterScores(group, encounters) : null;
-    return { rank, ...item, directEncounter: scores?.get(item) ?? null };
+    return { rank, ...item, directEncounter: scores?.get(item) ?? null, separatedBy };
   });
 }
 

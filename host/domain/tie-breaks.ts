@@ -19,12 +19,28 @@ export interface Criterion<T> {
    * creates (C.07 6.2: "until nothing more resolves"); value criteria need not be.
    */
   readonly regroups?: boolean;
+  /** Each participant's value under this criterion within `group` (null: it cannot be computed there), to say what decided a tie. */
+  values?(group: readonly T[]): Map<T, number> | null;
+}
+
+/**
+ * Why a participant stands below the one ranked just above it: the criterion that first told
+ * them apart (C.07 4.2) and its value for each. Null for the first participant and for one that
+ * shares the rank above (level on every criterion).
+ */
+export interface Separation {
+  readonly criterion: string;
+  /** The value of the participant ranked just above. */
+  readonly above: number;
+  /** This participant's value. */
+  readonly value: number;
 }
 
 /** A criterion from one number per participant; higher is better unless `lowerIsBetter`. */
 export function byValue<T>(name: string, value: (t: T) => number, lowerIsBetter = false): Criterion<T> {
   return {
     name,
+    values: (group) => new Map(group.map((t) => [t, value(t)])),
     split(group) {
       const sign = lowerIsBetter ? 1 : -1;
       const sorted = [...group].sort((a, b) => sign * (value(a) - value(b)));
@@ -43,18 +59,33 @@ export function byValue<T>(name: string, value: (t: T) => number, lowerIsBetter 
  * Ranks `items` by `criteria` in order (C.07 4.2). Returns them best first with a competition
  * rank ("1224"): participants still level after the last criterion share the better rank.
  */
-export function rankWithTieBreaks<T>(items: readonly T[], criteria: readonly Criterion<T>[]): { item: T; rank: number }[] {
-  const out: { item: T; rank: number }[] = [];
+export function rankWithTieBreaks<T>(items: readonly T[], criteria: readonly Criterion<T>[]): { item: T; rank: number; separatedBy: Separation | null }[] {
+  const out: { item: T; rank: number; separatedBy: Separation | null }[] = [];
+  // The split that put the next participant placed below the last one placed: which criterion, among which group.
+  let boundary: { criterion: Criterion<T>; group: readonly T[] } | null = null;
   const place = (group: readonly T[], from: number): void => {
     if (group.length === 0) return;
     if (group.length === 1 || from >= criteria.length) {
       const rank = out.length + 1;
-      for (const item of group) out.push({ item, rank });
+      group.forEach((item, i) => {
+        let separatedBy: Separation | null = null;
+        if (i === 0 && boundary !== null && out.length > 0) {
+          const values = boundary.criterion.values?.(boundary.group) ?? null;
+          const above = values?.get(out[out.length - 1].item);
+          const value = values?.get(item);
+          if (above !== undefined && value !== undefined) separatedBy = { criterion: boundary.criterion.name, above, value };
+        }
+        out.push({ item, rank, separatedBy });
+      });
+      boundary = null;
       return;
     }
     const parts = criteria[from].split(group);
     if (parts.length === 1) return place(group, from + 1);
-    for (const part of parts) place(part, criteria[from].regroups ? from : from + 1);
+    parts.forEach((part, k) => {
+      if (k > 0) boundary = { criterion: criteria[from], group };
+      place(part, criteria[from].regroups ? from : from + 1);
+    });
   };
   place(items, 0);
   return out;
@@ -70,6 +101,7 @@ export function directEncounter<T>(name: string, encounters: (a: T, b: T) => rea
   return {
     name,
     regroups: true,
+    values: (group) => directEncounterScores(group, encounters),
     split(group) {
       const scores = directEncounterScores(group, encounters);
       if (scores === null) return [[...group]];

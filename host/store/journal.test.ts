@@ -319,6 +319,41 @@ describe('journal', () => {
     expect(j.playedGameOfClock('C1')!.gameId).toBe(g2.gameId);
   });
 
+  it('the feed row of a new event is the row the journal stored (read back by eventsAfter); a duplicate has none', () => {
+    const j = journal();
+    newGame(j);
+    const [first, second] = j.appendMany([ev(1), ev(2, { detail: { note: 'x', n: 2 } })]);
+    expect(first.row).toEqual(j.eventsAfter(first.id - 1, 1)[0]);
+    expect(second.row).toEqual(j.eventsAfter(second.id - 1, 1)[0]);
+    expect(j.append(ev(1)).row).toBeUndefined();
+  });
+
+  it('a game read twice is read again after any change: its own writes, a rolled-back one, another process\'s from the next turn (issue 16 read cache)', async () => {
+    const j = journal();
+    const game = newGame(j);
+    expect(j.getGame(game.gameId)!.result).toBeNull();
+    j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 1 });
+    expect(j.getGame(game.gameId)!.result).toBe('1/2-1/2');
+    // What it hands out cannot be changed under the next reader.
+    expect(() => ((j.getGame(game.gameId) as { result: string | null }).result = '1-0')).toThrow(TypeError);
+    // A write rolled back inside a transaction leaves no trace in what is read after.
+    expect(() =>
+      j.db.transaction(() => {
+        j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 2);
+        expect(j.getGame(game.gameId)!.confirmedBy).toBe('Ana Srebrnič');
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(j.getGame(game.gameId)!.confirmedBy).toBeNull();
+    // Another connection to the same file (e.g. a second process) commits: a read in a later
+    // event-loop turn sees it (data_version is read once per turn).
+    const other = journal();
+    other.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 3);
+    await new Promise((r) => setImmediate(r));
+    expect(j.getGame(game.gameId)!.confirmedBy).toBe('Ana Srebrnič');
+    expect(j.resultReports({ gameId: game.gameId })).toEqual([]);
+  });
+
   it('refuses a duplicate game slot with a clear error', () => {
     const j = journal();
     newGame(j);

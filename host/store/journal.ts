@@ -154,6 +154,60 @@ function toEvent(r: Row): ClockEventRow {
   };
 }
 
+/**
+ * Reads kept until the journal's `games` or `result_reports` change (Journal.reads). What it
+ * hands out is frozen, so a caller cannot change the next caller's copy.
+ *
+ * - A write to those tables calls `clear()` before it runs. Inside a transaction that wrote
+ *   them, nothing is cached or served from the cache until the transaction is over (it may
+ *   roll back); reads in a transaction that has not written them are the committed state.
+ * - Another connection's commit (a second process on the file) is seen through SQLite's
+ *   `data_version`, read once per event-loop turn (the pragma costs about what a cached read
+ *   saves): a read sees what other processes committed before the turn began.
+ */
+class ReadCache {
+  private readonly values = new Map<string, unknown>();
+  private version = -1;
+  private versionChecked = false;
+  private writtenInTransaction = false;
+  private readonly dataVersion;
+
+  constructor(private readonly db: Database.Database) {
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  read<T>(key: string, load: () => T): T {
+    if (!this.db.inTransaction) this.writtenInTransaction = false;
+    else if (this.writtenInTransaction) return load();
+    if (!this.versionChecked) {
+      this.versionChecked = true;
+      process.nextTick(() => (this.versionChecked = false));
+      const version = this.dataVersion.get() as number;
+      if (version !== this.version) {
+        this.values.clear();
+        this.version = version;
+      }
+    }
+    if (this.values.has(key)) return this.values.get(key) as T;
+    const value = deepFreeze(load());
+    this.values.set(key, value);
+    return value;
+  }
+
+  clear(): void {
+    this.values.clear();
+    if (this.db.inTransaction) this.writtenInTransaction = true;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 function toGame(r: Row): GameRow {
   return {
     gameId: r.game_id as number,
@@ -240,6 +294,14 @@ export class Journal {
   readonly storage: StorageHealthTracker;
   /** Nesting of guarded writes: only the outermost one's outcome is the storage's. */
   private writeDepth = 0;
+  /**
+   * Games and result reports as last read (issue 16: the host's feed reads a board's game for
+   * every clock event). Every statement that writes the `games` or `result_reports` table
+   * clears it first (`this.reads.clear()` before its `run`), and it is bypassed inside a
+   * transaction (a rollback would leave a read of what was never committed) and dropped when
+   * another connection committed to the file (SQLite's `data_version`).
+   */
+  private readonly reads: ReadCache;
 
   /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
   constructor(readonly path: string, options: JournalOptions = {}) {
@@ -264,6 +326,7 @@ export class Journal {
       throw err instanceof JournalError ? err : new JournalOpenError(path, err);
     }
     const db = this.db;
+    this.reads = new ReadCache(db);
     this.stmt = {
       insertEvent: db.prepare(`
         INSERT INTO clock_events (clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
@@ -461,7 +524,8 @@ export class Journal {
     if (this.outboxEvents) {
       this.outbox('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs);
     }
-    return { isNew: true, id };
+    // What toEvent would read back: the stored detail is parsed again, so the row is the journal's.
+    return { isNew: true, id, row: { id, ...row, type: row.type as ClockEventType, side: row.side as Side | null, detail: parseJson(row.detail) as Record<string, unknown> | null } };
   }
 
   /**
@@ -482,7 +546,7 @@ export class Journal {
    *  - an event stamped after a game with a result ended, with no next game, belongs to no game.
    */
   private gameOfClockEvent(clockId: string, type: string, utcMs: number): GameRow | null {
-    const [newest, previous] = (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame);
+    const [newest, previous] = this.reads.read(`newest games of ${clockId}`, () => (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame));
     if (!newest) return null;
     if (newest.result !== null) {
       const end = endOf(newest);
@@ -542,6 +606,7 @@ export class Journal {
       createdUtcMs: int(g.createdUtcMs, 'createdUtcMs', where),
     };
     try {
+      this.reads.clear();
       const info = this.stmt.insertGame.run(row);
       return this.getGame(Number(info.lastInsertRowid))!;
     } catch (err) {
@@ -553,14 +618,18 @@ export class Journal {
   }
 
   getGame(gameId: number): GameRow | null {
-    const r = this.stmt.gameById.get(gameId) as Row | undefined;
-    return r ? toGame(r) : null;
+    return this.reads.read(`game ${gameId}`, () => {
+      const r = this.stmt.gameById.get(gameId) as Row | undefined;
+      return r ? toGame(r) : null;
+    });
   }
 
   /** The clock's game without a result yet (the one its events belong to). */
   currentGameForClock(clockId: string): GameRow | null {
-    const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
-    return r ? toGame(r) : null;
+    return this.reads.read(`current game of ${clockId}`, () => {
+      const r = this.stmt.currentGameForClock.get(clockId) as Row | undefined;
+      return r ? toGame(r) : null;
+    });
   }
 
   /** Whether the game's clock has been started (a started or moved event is journaled). */
@@ -579,6 +648,7 @@ export class Journal {
     const where = `game ${game.event} round ${game.round} board ${game.board}`;
     if (game.result !== null) throw new JournalError(`${where} already has a result`, 'gameId');
     if (this.gameStarted(gameId)) throw new JournalError(`${where} has started: it cannot be set up anew`, 'gameId');
+    this.reads.clear();
     this.stmt.reconfigureGame.run({
       gameId,
       timeControl: formatTimeControl(setup.timeControl),
@@ -590,6 +660,7 @@ export class Journal {
   }
 
   assignClock(gameId: number, clockId: string | null): void {
+    this.reads.clear();
     const info = this.stmt.assignClock.run(clockId, gameId);
     if (info.changes === 0) throw new JournalError(`no game ${gameId}`, 'gameId');
   }
@@ -651,6 +722,7 @@ export class Journal {
       } else {
         throw new JournalError(`${where}: "source" must be "clock" or "arbiter", got ${JSON.stringify(report.source)}`, 'source');
       }
+      this.reads.clear();
       this.stmt.reportResult.run({
         gameId,
         result: report.result,
@@ -665,6 +737,7 @@ export class Journal {
         const previous = game.result === null ? {} : { previous: { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } };
         // A clock's pending report that says what the arbiter now recorded is settled by it.
         const settled = this.reportsOf(gameId, 'pending').filter((r) => r.result === report.result);
+        this.reads.clear();
         for (const r of settled) this.stmt.resolveReport.run({ id: r.id, status: 'adopted', gameId, by: report.arbiter!, utcMs });
         this.insertAction({
           utcMs,
@@ -708,6 +781,7 @@ export class Journal {
         if (game.confirmedBy !== null && reason === null) {
           throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
         }
+        this.reads.clear();
         this.stmt.reportResult.run({
           gameId,
           result: adopted.result,
@@ -716,12 +790,15 @@ export class Journal {
           utcMs: adopted.utcMs,
           endedUtcMs: (game.result !== null ? endOf(game) : null) ?? adopted.utcMs,
         });
+        this.reads.clear();
         this.stmt.resolveReport.run({ id: adopted.id, status: 'adopted', gameId, by: arbiter, utcMs });
       } else if (game.result === null) {
         throw new JournalError(`${where}: the game has no result to confirm`, 'result');
       }
       const dismissed = this.reportsOf(gameId, 'pending');
+      this.reads.clear();
       for (const r of dismissed) this.stmt.resolveReport.run({ id: r.id, status: 'dismissed', gameId, by: arbiter, utcMs });
+      this.reads.clear();
       this.stmt.confirmResult.run(arbiter, utcMs, gameId);
       const confirmed = this.getGame(gameId)!;
       const report = (r: ResultReportRow) => ({ id: r.id, result: r.result, reportedBy: r.reportedBy, utcMs: r.utcMs });
@@ -774,6 +851,7 @@ export class Journal {
         });
         status = 'recorded';
       } else status = game.result === input.result ? 'agreed' : 'pending';
+      this.reads.clear();
       const info = this.stmt.insertReport.run({
         eventId: input.eventId,
         clockId: text(input.clockId, 'clockId', where),
@@ -792,7 +870,8 @@ export class Journal {
   }
 
   private reportsOf(gameId: number, status?: ResultReportStatus): ResultReportRow[] {
-    return (this.stmt.reportsOfGame.all(gameId) as Row[]).map(toReport).filter((r) => status === undefined || r.status === status);
+    const all = this.reads.read(`reports ${gameId}`, () => (this.stmt.reportsOfGame.all(gameId) as Row[]).map(toReport));
+    return all.filter((r) => status === undefined || r.status === status);
   }
 
   /**
@@ -941,7 +1020,16 @@ export class Journal {
 
   /** Marks rows published (after the broker acknowledged them); returns how many were newly marked. */
   markPublished(ids: readonly number[], utcMs: number): number {
-    return this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0));
+    // A mark lost in a power cut only publishes its row once more (subscribers deduplicate by
+    // journalSeq: docs/mqtt.md), so it is not worth an fsync of its own (one per burst of
+    // PUBACKs, issue 16): written with synchronous=NORMAL, it becomes durable with the next
+    // journaled event's commit, which syncs the whole WAL (WAL frames are kept in order).
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0));
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
   }
 
   outboxBacklog(): number {

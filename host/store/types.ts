@@ -61,6 +61,11 @@ export interface AppendResult {
   isNew: boolean;
   /** Row id of the stored event (the earlier row for a duplicate). */
   id: number;
+  /**
+   * The row as stored, for a new event (what `eventsAfter` would read back): the host's feed
+   * goes out from it without reading the journal again. Absent for a duplicate.
+   */
+  row?: ClockEventRow;
 }
 
 export interface ClockEventRow {

@@ -17,6 +17,8 @@ export interface ReadGame {
   sans: string[];
   /** The `[%clk]` of each ply in whole seconds (null: no clock comment). */
   clocks: (number | null)[];
+  /** The `[%emt]` (elapsed move time) of each ply in whole seconds (null: none). */
+  emts: (number | null)[];
 }
 
 /** `h:mm:ss` → seconds, as pgn-parser hands a clock comment over (a string). */
@@ -63,6 +65,7 @@ export function readPgnWithBoth(text: string): ReadGame[] {
     const pos = start.value;
     const sans: string[] = [];
     const clocks: (number | null)[] = [];
+    const emts: (number | null)[] = [];
     for (const node of game.moves.mainline()) {
       const move = parseSan(pos, node.san);
       expect(move, `game ${i + 1}: ply ${sans.length + 1} "${node.san}" is a legal move`).toBeDefined();
@@ -70,10 +73,14 @@ export function readPgnWithBoth(text: string): ReadGame[] {
       sans.push(node.san);
       const clock = (node.comments ?? []).map((c) => parseComment(c).clock).find((c) => c !== undefined);
       clocks.push(clock ?? null);
+      const emt = (node.comments ?? []).map((c) => parseComment(c).emt).find((c) => c !== undefined);
+      emts.push(emt ?? null);
     }
     expect(peg.moves.map((m) => m.notation.notation), `game ${i + 1}: pgn-parser's moves`).toEqual(sans);
     const pegClocks = peg.moves.map((m) => (m.commentDiag?.clk === undefined ? null : seconds(m.commentDiag.clk)));
     expect(pegClocks, `game ${i + 1}: pgn-parser's [%clk]`).toEqual(clocks);
-    return { tags, sans, clocks };
+    const pegEmts = peg.moves.map((m) => (m.commentDiag?.emt === undefined ? null : seconds(m.commentDiag.emt)));
+    expect(pegEmts, `game ${i + 1}: pgn-parser's [%emt]`).toEqual(emts);
+    return { tags, sans, clocks, emts };
   });
 }

@@ -1,7 +1,8 @@
 // The host's HTTP/WebSocket API (docs/api.md) and the arbiter dashboard it serves.
 //
 // Reads are public. Every write needs `Authorization: Bearer <arbiter token>` and goes to
-// the CommandSink together with the arbiter's name, which journals it. Bodies, params and
+// the CommandSink together with the arbiter's name, which journals it; a team captain's token
+// opens only the captain's routes (captain.ts, docs/api.md "Captains"). Bodies, params and
 // query strings are checked by JSON schemas before anything runs, so a bad request is a 4xx
 // naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -16,6 +17,9 @@ import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type Incremen
 import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/vocabulary.ts';
 import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
+import { CaptainTokens, type CaptainToken } from './captain-tokens.ts';
+import { registerCaptainRoutes } from './captain.ts';
+import type { TeamMatchProtocols, TeamMatchView } from '../../app/captains.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
 import { registerNextRoundRoutes } from './next-round-api.ts';
 import { ExportRefusedError, type NextRoundSink, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
@@ -25,6 +29,10 @@ export interface ApiDeps {
   readonly commands: CommandSink;
   readonly exports?: ExportSource;
   readonly tokens: ArbiterTokens | readonly ArbiterToken[];
+  /** Team captains' tokens, each scoped to one team of one team event (docs/api.md "Captains"). */
+  readonly captains?: readonly CaptainToken[];
+  /** The team match protocol (captains' and the arbiter's confirmations); absent: its routes answer 501. */
+  readonly teamMatches?: TeamMatchProtocols;
   /** Wall-clock UTC for `serverUtcMs` (lets the dashboard correct its own clock). */
   readonly nowUtcMs?: () => number;
   /**
@@ -89,6 +97,7 @@ const DASHBOARD_FILES: Record<string, string> = {
   '/': 'index.html',
   '/public': 'public.html',
   '/app.js': 'app.js',
+  '/match-panels.js': 'match-panels.js',
   '/style.css': 'style.css',
 };
 const CONTENT_TYPES: Record<string, string> = {
@@ -302,6 +311,12 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // First, before anything listens: the page is useless without the rule book it imports.
   const ruleBookJs = (deps.dashboard ?? true) ? await (deps.ruleBook ?? ruleBookBundle)() : null;
   const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
+  const captainTokens = new CaptainTokens(deps.captains ?? [], tokens);
+  // A captain token for an event or team the tournament does not have would never work: refused at start.
+  for (const c of deps.captains ?? []) {
+    const wrong = deps.teamMatches?.checkCaptain(c) ?? null;
+    if (wrong !== null) throw new Error(`captain tokens: ${wrong}`);
+  }
   const nowUtcMs = deps.nowUtcMs ?? (() => Date.now());
   const maxBuffered = deps.wsMaxBufferedBytes ?? 4 * 1024 * 1024;
   const log = deps.log ?? (() => undefined);
@@ -355,7 +370,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   // ---- live feed -------------------------------------------------------------------
   const feedClients = new Map<WebSocket, { event?: string }>();
-  function broadcast(message: { type: string; event?: ClockEventRecord; board?: BoardView }, eventName: string | undefined): void {
+  function broadcast(message: { type: string; event?: ClockEventRecord; board?: BoardView; match?: TeamMatchView }, eventName: string | undefined): void {
     if (feedClients.size === 0) return;
     const text = JSON.stringify(message); // serialised once for all clients
     for (const [ws, filter] of feedClients) {
@@ -366,8 +381,26 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         feedClients.delete(ws);
         continue;
       }
+      corkForThisTurn(ws);
       ws.send(text);
     }
+  }
+  /**
+   * The host journals a turn's events in one commit and then feeds them out one by one (issue
+   * 16): without corking, each would be its own write to the client's socket (one syscall each,
+   * 14% of a busy host's CPU). Corked until the turn's synchronous work is done, they leave in
+   * one write. `_socket` is ws's net.Socket (not in its typings; absent, nothing is corked).
+   */
+  const corked = new WeakSet<WebSocket>();
+  function corkForThisTurn(ws: WebSocket): void {
+    const socket = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    if (!socket || corked.has(ws)) return;
+    corked.add(ws);
+    socket.cork();
+    process.nextTick(() => {
+      corked.delete(ws);
+      socket.uncork();
+    });
   }
   const unsubscribe = deps.state.subscribe((event, board) => broadcast({ type: 'event', event, board }, event.event));
   app.addHook('onClose', async () => {
@@ -629,6 +662,15 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   // ---- writes (arbiter token) ------------------------------------------------------
   async function requireArbiter(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return requireRole(req, reply, 'arbiter');
+  }
+
+  /** A captain's routes (captain.ts): a captain token; an arbiter's token is refused with 403 (it is not a team's). */
+  async function requireCaptain(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return requireRole(req, reply, 'captain');
+  }
+
+  async function requireRole(req: FastifyRequest, reply: FastifyReply, role: 'arbiter' | 'captain'): Promise<void> {
     const token = ArbiterTokens.bearer(req.headers.authorization);
     const where = `${req.method} ${req.url.split('?')[0]}`;
     // An address over its failed sign-ins is refused before its token is even looked at.
@@ -644,21 +686,32 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         .send(apiError(429, `too many failed sign-ins from this address: try again in ${Math.max(1, Math.ceil(status.ttl / 1000))} s`));
       return reply;
     }
-    const arbiter = token === null ? null : tokens.identify(token);
-    if (arbiter === null) {
+    const arbiter = token === null || role !== 'arbiter' ? null : tokens.identify(token);
+    const captain = token === null || role !== 'captain' ? null : captainTokens.identify(token);
+    if (arbiter === null && captain === null) {
+      // A known token of the other role is no guess (no failed sign-in), but it does not open this door:
+      // a captain never does an arbiter's action, and an arbiter signs a match as the arbiter.
+      const other = token === null ? null : role === 'arbiter' ? captainTokens.identify(token) : tokens.identify(token);
+      if (other !== null) {
+        const who = typeof other === 'string' ? `arbiter ${other}` : `captain ${other.captain}`;
+        log(`http: ${who}'s token refused for ${role} route ${where} from ${req.ip}`);
+        reply.code(403).send(apiError(403, role === 'arbiter' ? `${who}'s token is a captain's: it cannot do arbiter actions` : `${who}'s token is not a captain's: the arbiter confirms a team match with POST /api/events/:event/rounds/:round/matches/:match/confirm`));
+        return reply;
+      }
       if (token !== null) {
         // A wrong token counts; a request without one (a reader's click) does not.
         const after = await signInFailures(req);
         blockedLogged.delete(after.key);
-        log(`http: sign-in refused from ${req.ip}: unknown arbiter token (${where}${after.isAllowed ? '' : `; ${after.remaining} tries left in this window`})`);
+        log(`http: sign-in refused from ${req.ip}: unknown ${role} token (${where}${after.isAllowed ? '' : `; ${after.remaining} tries left in this window`})`);
       }
       reply
         .code(401)
         .header('www-authenticate', 'Bearer realm="chessclock"')
-        .send(apiError(401, token === null ? 'missing arbiter token: send "Authorization: Bearer <token>"' : 'unknown arbiter token'));
+        .send(apiError(401, token === null ? `missing ${role} token: send "Authorization: Bearer <token>"` : `unknown ${role} token`));
       return reply;
     }
-    (req as FastifyRequest & { arbiter: string }).arbiter = arbiter;
+    if (arbiter !== null) (req as FastifyRequest & { arbiter: string }).arbiter = arbiter;
+    if (captain !== null) (req as FastifyRequest & { captain: typeof captain }).captain = captain;
   }
 
   async function run(req: FastifyRequest, reply: FastifyReply, command: ArbiterCommand): Promise<FastifyReply> {
@@ -869,6 +922,18 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         if (board) broadcast({ type: 'board', board }, board.event);
       }
     },
+  });
+
+  // ---- team match protocol: captains and the arbiter (captain.ts) ------------------
+  registerCaptainRoutes(app, {
+    ...(deps.teamMatches ? { protocols: deps.teamMatches } : {}),
+    requireCaptain,
+    requireArbiter,
+    strictTypes,
+    apiError,
+    page: ruleBookJs !== null,
+    // The dashboard learns of a captain's mark at once, like of a board change.
+    published: (match) => broadcast({ type: 'team-match', match }, match.event),
   });
 
   // ---- dashboard -------------------------------------------------------------------

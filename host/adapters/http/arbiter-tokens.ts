@@ -14,7 +14,8 @@ export interface ArbiterToken {
 /** Tokens shorter than this are refused at start-up: they could be guessed. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+/** The 32-byte hash tokens are compared by (captain-tokens.ts uses it too). */
+export const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
 export class ArbiterTokens {
   private readonly entries: ReadonlyArray<{ arbiter: string; hash: Buffer }>;

@@ -189,10 +189,11 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     expect(games.every((g) => g.whiteTeam !== null && g.blackTeam !== null && g.whiteTeam !== g.blackTeam)).toBe(true);
   });
 
-  it('answers 501 on a host without a next-round side', async () => {
+  it('a host without a next-round side lists no proposals and answers 501 to the writes', async () => {
     const app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
     try {
-      const res = await app.inject({ url: '/api/rounds/proposed', headers });
+      expect((await app.inject({ url: '/api/rounds/proposed', headers })).json()).toEqual({ proposals: [] });
+      const res = await app.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds`, headers, payload: { trf: 'x' } });
       expect(res.statusCode).toBe(501);
       expect(res.json().message).toMatch(/no match director/);
     } finally {

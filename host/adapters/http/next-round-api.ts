@@ -35,11 +35,10 @@ export function registerNextRoundRoutes(app: FastifyInstance, deps: NextRoundRou
     return null;
   };
 
-  // Proposed pairings are the arbiter's to check before anyone sees them: not a public read.
+  // Proposed pairings are the arbiter's to check before anyone sees them: not a public read. A host
+  // without a next-round side has none to show (its dashboard asks all the same): an empty list.
   app.get('/api/rounds/proposed', { onRequest: deps.requireArbiter }, async (_req, reply) => {
-    const sink = sinkOr501(reply);
-    if (!sink) return reply;
-    return reply.send({ proposals: sink.proposedRounds() });
+    return reply.send({ proposals: deps.sink?.proposedRounds() ?? [] });
   });
 
   // A pairing program's TRF with the next round paired: filed as a proposal (201), not opened.

@@ -372,6 +372,8 @@ function renderBoard(b) {
     reinstate.hidden = reinstate.disabled;
   }
   repaintTimes(b);
+  // match-panels.js paints the lots of a knockout board and the team match protocol from it.
+  document.dispatchEvent(new CustomEvent('chessclock:board', { detail: b }));
 }
 
 function statusOf(b) {
@@ -737,6 +739,9 @@ function connect() {
         renderEvents();
         renderPending();
       }
+    } else if (m.type === 'team-match' && m.match) {
+      // A captain's or the arbiter's mark on a team match: match-panels.js shows it.
+      document.dispatchEvent(new CustomEvent('chessclock:team-match', { detail: m.match }));
     }
   };
   ws.onclose = () => {

@@ -1,0 +1,286 @@
+// Host — ceiling and a hall with the host alone in its process (issue 16, goals 1 and 2).
+//
+// The host runs in a process of its own (bench/support/host-process.ts: startHost through
+// LoadHost — the journal on disk with synchronous=FULL, group commit, the director, the API
+// with its /ws feed, and MQTT from the journal's outbox to a Debian Mosquitto broker this bench
+// starts) with one TCP connection on 127.0.0.1 per clock. The clocks and every reader (a /ws
+// client, an MQTT subscriber to the events) run in this process, so the host's CPU is its own.
+// Press → journal is measured across the two processes on one time base (CLOCK_MONOTONIC,
+// process.hrtime): stamped here when the press is made, in the host when the event's commit is
+// done (the host's feed fires after the commit).
+//
+// 1. Hall: N firmware clocks (simulator/headless-clock.ts, as in host-hall) pressed at the hall
+//    rate (median think 5 s, log-normal σ 0.5), 20 s measured. HOST_CEILING_HALL_N (2000,5000).
+// 2. Ceiling: 1,000 light clocks (bench/support/wire-clock.ts: the real link and the rule
+//    book's clock core, without the firmware adapter, so that this process can offer the
+//    rate) pressed at a fixed offered rate, 10 s per step, rising: HOST_CEILING_RATES
+//    (2000,5000,10000,20000,30000 presses/s). Each step reports what was journaled, received
+//    on /ws and by the MQTT subscriber, press → journal and press → ack percentiles, and the
+//    host's CPU. The ceiling is the highest step the host keeps up with (journaled ≈ offered,
+//    nothing lost) with press → journal p99 ≤ 100 ms.
+//
+//   npm run bench -- host-ceiling
+//   HOST_CEILING_PROFILE=/tmp/prof npm run bench -- host-ceiling   (a CPU profile of the host per step)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
+import WebSocket from 'ws';
+import { topicFilter } from '../host/adapters/mqtt/topics.ts';
+import { AcceleratedTime } from '../simulator/accelerated-time.ts';
+import { bootLoadClock, PressLoad, pressKey, type LoadClock } from '../simulator/load-clocks.ts';
+import { freePort, Mosquitto, MOSQUITTO } from '../test/mosquitto.ts';
+import { systemMonotonicMs, WireClock } from './support/wire-clock.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SYNC_PHASE_MS = 33_000;
+const HALL_MEASURE_MS = 20_000;
+const STEP_MS = 10_000;
+const CEILING_CLOCKS = 1_000;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+const f1 = (x: number) => x.toFixed(1);
+
+/** The host process and its request/answer channel. */
+class HostProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly next: () => Promise<Record<string, unknown>>,
+    readonly port: number,
+    readonly url: string,
+  ) {}
+
+  static async start(opts: { n: number; mqttUrl?: string }): Promise<HostProcess> {
+    const child = spawn(process.execPath, [...(process.env.HOST_PROCESS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ ...opts, stamps: true })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const next = async (): Promise<Record<string, unknown>> => JSON.parse(String((await lines.next()).value));
+    const ready = await next();
+    return new HostProcess(child, next, ready.port as number, ready.url as string);
+  }
+
+  async ask<T>(what: string, key: string): Promise<T> {
+    this.child.stdin!.write(what + '\n');
+    return (await this.next())[key] as T;
+  }
+
+  async stop(): Promise<void> {
+    this.child.stdin!.write('stop\n');
+    await new Promise<void>((r) => this.child.once('exit', () => r()));
+  }
+}
+
+/** What the readers received: events on /ws and on MQTT, by press key. */
+class Readers {
+  ws = 0;
+  mqtt = 0;
+  private readonly socket: WebSocket;
+  private readonly client: mqtt.MqttClient | null;
+
+  private constructor(socket: WebSocket, client: mqtt.MqttClient | null) {
+    this.socket = socket;
+    this.client = client;
+    socket.on('message', (data) => {
+      const s = String(data);
+      if (s.includes('"type":"event"') && s.includes('"moved"')) this.ws++;
+    });
+    client?.on('message', (_topic, payload) => {
+      if (payload.includes('"moved"')) this.mqtt++;
+    });
+  }
+
+  static async open(url: string, mqttUrl: string | null): Promise<Readers> {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
+    await new Promise<void>((r) => socket.once('open', () => r()));
+    let client: mqtt.MqttClient | null = null;
+    if (mqttUrl) {
+      client = await mqtt.connectAsync(mqttUrl, { clientId: `bench-reader-${process.pid}`, reconnectPeriod: 500 });
+      await client.subscribeAsync(topicFilter('events'), { qos: 1 });
+    }
+    return new Readers(socket, client);
+  }
+
+  async close(): Promise<void> {
+    this.socket.close();
+    await this.client?.endAsync();
+  }
+}
+
+async function connectTo(port: number): Promise<Socket> {
+  const socket = connect({ host: '127.0.0.1', port });
+  socket.setNoDelay(true);
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  return socket;
+}
+
+async function waitFor(what: string, ok: () => boolean | Promise<boolean>, boundMs: number): Promise<void> {
+  const t0 = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - t0 > boundMs) throw new Error(`${what}: not within ${boundMs / 1000} s`);
+    await sleep(200);
+  }
+}
+
+/** Press → journal latencies (ms) of the presses in `pressedAt`, from the host's stamps. */
+function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string, number]>): { lat: number[]; lost: number; dup: number } {
+  const seen = new Map<string, number>();
+  let dup = 0;
+  for (const [k, at] of stamps) {
+    if (!pressedAt.has(k)) continue;
+    if (seen.has(k)) dup++;
+    else seen.set(k, at);
+  }
+  const lat = [...pressedAt].filter(([k]) => seen.has(k)).map(([k, at]) => seen.get(k)! - at).sort((a, b) => a - b);
+  return { lat, lost: pressedAt.size - seen.size, dup };
+}
+
+async function hall(n: number, mqttUrl: string | null): Promise<void> {
+  const host = await HostProcess.start({ n, ...(mqttUrl ? { mqttUrl } : {}) });
+  const readers = await Readers.open(host.url, mqttUrl);
+  const time = new AcceleratedTime(1);
+  let measuring = false;
+  const pressedAt = new Map<string, number>();
+  const clocks: LoadClock[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = await bootLoadClock(i, 'headless', {
+      time,
+      seed: 1,
+      onPress: (p) => {
+        if (measuring) pressedAt.set(pressKey(p.clockId, p.side, p.move), systemMonotonicMs());
+      },
+    });
+    c.cable.attach(await connectTo(host.port));
+    clocks.push(c);
+  }
+  await waitFor(`${n} clocks configured`, () => clocks.every((c) => c.configured > 0), 300_000);
+  await sleep(SYNC_PHASE_MS);
+  const players = new PressLoad({ time, thinkMedianMs: 5_000, thinkSigma: 0.5, seed: 1, startSpreadMs: 5_000 });
+  players.start(clocks);
+  await sleep(10_000);
+  await host.ask('stamps', 'stamps');
+  const load0 = loadavg()[0];
+  const cpu0 = await host.ask<number>('cpu', 'us');
+  const ws0 = readers.ws;
+  const mq0 = readers.mqtt;
+  measuring = true;
+  const from = performance.now();
+  await sleep(HALL_MEASURE_MS);
+  measuring = false;
+  const seconds = (performance.now() - from) / 1000;
+  const cpu = (await host.ask<number>('cpu', 'us')) - cpu0;
+  await players.stop();
+  let stamps: Array<[string, number]> = [];
+  await waitFor('every press journaled', async () => {
+    stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
+    return journalLatencies(pressedAt, stamps).lost === 0;
+  }, 60_000).catch(() => undefined);
+  const { lat, lost, dup } = journalLatencies(pressedAt, stamps);
+  console.log(
+    `  hall, N = ${n} firmware clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
+      ` lost ${lost}, duplicated ${dup}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core;` +
+      ` readers got ${((readers.ws - ws0) / seconds).toFixed(0)}/s on /ws, ${mqttUrl ? `${((readers.mqtt - mq0) / seconds).toFixed(0)}/s on MQTT` : 'no MQTT'}; load avg ${load0.toFixed(2)}`,
+  );
+  await readers.close();
+  for (const c of clocks) await c.stop();
+  await host.stop();
+}
+
+async function ceiling(rates: number[], mqttUrl: string | null): Promise<void> {
+  const n = CEILING_CLOCKS;
+  const host = await HostProcess.start({ n, ...(mqttUrl ? { mqttUrl } : {}) });
+  const readers = await Readers.open(host.url, mqttUrl);
+  const clocks: WireClock[] = [];
+  for (let i = 0; i < n; i++) clocks.push(new WireClock(`load-${i + 1}`, await connectTo(host.port), 1000 + i));
+  await waitFor(`${n} clocks configured`, () => clocks.every((c) => c.gameId !== null), 300_000);
+  await sleep(SYNC_PHASE_MS);
+  for (const c of clocks) c.start();
+  await waitFor('every start acknowledged', () => clocks.every((c) => c.acked >= 2), 60_000);
+  let stopAll = false;
+  for (const rate of rates) {
+    if (stopAll) break;
+    await host.ask('stamps', 'stamps');
+    const pressedAt = new Map<string, number>();
+    const ackLat: number[] = [];
+    const ws0 = readers.ws;
+    const mq0 = readers.mqtt;
+    const load0 = loadavg()[0];
+    const cpu0 = await host.ask<number>('cpu', 'us');
+    const profile = process.env.HOST_CEILING_PROFILE;
+    if (profile) await host.ask('prof-start', 'ok');
+    const eld = monitorEventLoopDelay({ resolution: 5 });
+    eld.enable();
+    // Presses go round the clocks in turn; every 2 ms the presses due by then are made.
+    let made = 0;
+    let next = 0;
+    const from = performance.now();
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        const elapsed = performance.now() - from;
+        const due = Math.min(Math.floor((elapsed / 1000) * rate), Math.floor((STEP_MS / 1000) * rate));
+        for (; made < due; made++) {
+          const c = clocks[next];
+          next = (next + 1) % n;
+          const at = systemMonotonicMs();
+          const p = c.press(() => ackLat.push(systemMonotonicMs() - at));
+          pressedAt.set(pressKey(c.serialId, p.side, p.move), at);
+        }
+        if (elapsed >= STEP_MS) resolve();
+        else setTimeout(tick, 2);
+      };
+      tick();
+    });
+    const offeredSeconds = (performance.now() - from) / 1000;
+    let stamps: Array<[string, number]> = [];
+    const drainFrom = performance.now();
+    await waitFor('every press journaled', async () => {
+      stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
+      return journalLatencies(pressedAt, stamps).lost === 0;
+    }, 60_000).catch(() => undefined);
+    const drainS = (performance.now() - drainFrom) / 1000;
+    const cpuNow = (await host.ask<number>('cpu', 'us'));
+    const cpu = cpuNow - cpu0;
+    const hostLoop = await host.ask<{ p99: number; max: number }>('cpu', 'loopDelay');
+    eld.disable();
+    if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}.cpuprofile`)}`, 'ok');
+    const seconds = offeredSeconds + drainS;
+    await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(() => undefined);
+    const { lat, lost, dup } = journalLatencies(pressedAt, stamps);
+    ackLat.sort((a, b) => a - b);
+    const kept = lost === 0 && pct(lat, 99) <= 100;
+    console.log(
+      `  offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
+        ` press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms; press→ack p99 ${f1(pct(ackLat, 99))} ms; lost ${lost}, duplicated ${dup};` +
+        ` /ws ${readers.ws - ws0}, MQTT ${mqttUrl ? readers.mqtt - mq0 : 'none'}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(hostLoop.p99)} ms max ${f1(hostLoop.max)} ms (this process: p99 ${f1(eld.percentile(99) / 1e6)} ms); load avg ${load0.toFixed(2)}${kept ? '' : '  ← not kept up'}`,
+    );
+    if (!kept) stopAll = true;
+    await sleep(2_000);
+  }
+  await readers.close();
+  for (const c of clocks) c.close();
+  await host.stop();
+}
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
+  let broker: Mosquitto | null = null;
+  if (MOSQUITTO) {
+    broker = new Mosquitto(await freePort(), dir);
+    await broker.start();
+  } else console.log('  no Mosquitto (apt-get install mosquitto): measured without MQTT');
+  const mqttUrl = broker ? `mqtt://127.0.0.1:${broker.port}` : null;
+  try {
+    const rates = (process.env.HOST_CEILING_RATES ?? '2000,5000,10000,20000,30000').split(',').map(Number).filter((x) => x > 0);
+    if (rates.length) {
+      console.log(`  ceiling: ${CEILING_CLOCKS} light clocks over loopback TCP, ${STEP_MS / 1000} s per offered rate; host alone in its process, journal synchronous=FULL on disk, /ws client and MQTT subscriber here`);
+      await ceiling(rates, mqttUrl);
+    }
+    for (const n of (process.env.HOST_CEILING_HALL_N ?? '2000,5000').split(',').map(Number).filter((x) => x > 0)) await hall(n, mqttUrl);
+  } finally {
+    await broker?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,119 @@
+// The host side of the benches that need the host alone in its process
+// (bench/host-memory.bench.ts, bench/host-ceiling.bench.ts): the real host (startHost through
+// LoadHost: the journal on disk, synchronous=FULL, the director, the API with its /ws feed,
+// and MQTT from the journal's outbox when a broker is given) with one line per clock, each line
+// a TCP connection from the bench process on 127.0.0.1. It answers on stdout with one JSON
+// line per request read from stdin:
+//   mem     memory after a full GC (run with --expose-gc)
+//   online  clocks online
+//   cpu     this process's CPU time so far (µs, user + system)
+//   stamps  the moves journaled since the last `stamps`: [clockId/side/move, when] with `when`
+//           on CLOCK_MONOTONIC (process.hrtime), the time base the bench process stamps its
+//           presses on, so press → journal is measured across the two processes
+//   prof-start / prof-stop FILE   a CPU profile of the steady state only (node:inspector)
+//   stop
+//
+//   node --expose-gc bin/run-ts.mjs bench/support/host-process.ts '{"n":1000,"mqttUrl":"mqtt://…"}'
+import { createServer, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { systemTime } from '../../protocol/monotonic.ts';
+import { AnchoredClock } from '../../host/app/utc.ts';
+import { LoadHost, loadTournament } from '../../scripts/load-host.ts';
+import { pressKey } from '../../simulator/load-clocks.ts';
+import { systemMonotonicMs } from './wire-clock.ts';
+
+export interface HostProcessOptions {
+  readonly n: number;
+  /** Publish to this broker (the journal's outbox drained by the MQTT publisher). */
+  readonly mqttUrl?: string;
+  /** Host option: 'turn' (group commit, the default) or 'event'. */
+  readonly groupCommit?: 'turn' | 'event';
+  /** Keep the journaled moves' stamps for `stamps` (off for the memory bench: they take memory). */
+  readonly stamps?: boolean;
+}
+
+const opts = JSON.parse(process.argv[2] ?? '{}') as HostProcessOptions;
+const n = opts.n;
+const gc = (globalThis as { gc?: () => void }).gc;
+const mem = () => {
+  gc?.();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+};
+const say = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-host-'));
+const sockets: Socket[] = [];
+const waiting: Array<(s: Socket) => void> = [];
+const server = createServer((s) => {
+  s.setNoDelay(true);
+  const w = waiting.shift();
+  if (w) w(s);
+  else sockets.push(s);
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+const port = (server.address() as { port: number }).port;
+const nextSocket = () => new Promise<Socket>((resolve) => (sockets.length ? resolve(sockets.shift()!) : waiting.push(resolve)));
+
+let stamps: Array<[string, number]> = [];
+const eld = monitorEventLoopDelay({ resolution: 5 });
+eld.enable();
+const inspector = new Session();
+inspector.connect();
+const before = mem();
+const hostClock = new AnchoredClock({ now: () => systemTime.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+const lh = await LoadHost.start(
+  {
+    dbFile: join(dir, 'bench.db'),
+    hall: loadTournament(n),
+    clock: hostClock,
+    api: true,
+    ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
+    ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
+    onJournaled: (e) => {
+      if (opts.stamps && e.type === 'moved' && e.side !== null && e.move !== null) stamps.push([pressKey(e.clockId, e.side, e.move), systemMonotonicMs()]);
+    },
+  },
+  Array.from({ length: n }, (_, i) => ({
+    key: `tcp:${i + 1}`,
+    table: i + 1,
+    clockId: `load-${i + 1}`,
+    open: async () => {
+      const s = await nextSocket();
+      return { duplex: s, close: () => void s.destroy() };
+    },
+  })),
+);
+say({ type: 'ready', port, url: lh.url, before, started: mem() });
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'mem') say({ type: 'mem', mem: mem(), online: lh.online() });
+  else if (line === 'online') say({ type: 'online', online: lh.online() });
+  else if (line === 'cpu') {
+    // CPU so far, and the event loop's delay since the last `cpu` (ms): how long work waited for the loop.
+    const c = process.cpuUsage();
+    say({ type: 'cpu', us: c.user + c.system, loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 } });
+    eld.reset();
+  } else if (line === 'prof-start') {
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+    say({ type: 'prof', ok: true });
+  } else if (line.startsWith('prof-stop ')) {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(line.slice('prof-stop '.length), JSON.stringify(profile));
+    say({ type: 'prof', ok: true });
+  } else if (line === 'stamps') {
+    say({ type: 'stamps', stamps });
+    stamps = [];
+  } else if (line === 'stop') break;
+}
+await lh.close();
+server.close();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
