@@ -20,6 +20,8 @@ import { ARTIFACTS, launchChromium, SKIP_BROWSER, skipMessage } from './browser-
 skipMessage('the next-round dashboard test');
 
 const TOKEN = 'next-round-browser-arbiter-token';
+/** Generous bounds for what the page shows after the host answers (a loaded 2-core machine; the page asks every 5 s). */
+const WAIT = { timeout: 15_000 };
 
 describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debian package `chromium`)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'chessclock-next-round-'));
@@ -69,7 +71,7 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     await page.fill('#token', TOKEN);
     await page.click('#token-form button[type="submit"]');
     const proposal = page.locator(`#next-round .proposal[data-event="${SWISS}"]`);
-    await expect.poll(() => proposal.getAttribute('data-status')).toBe('proposed');
+    await expect.poll(() => proposal.getAttribute('data-status'), WAIT).toBe('proposed');
     expect(await proposal.locator('h3').innerText()).toBe(`${SWISS} round 2: proposed by the pairing engine, waiting for approval`);
     // The engine's pairs, board 1 first (as host/app/next-round.test.ts): 2-1, 4-3, 5-6, 7 the bye.
     expect(await proposal.locator('tr').allInnerTexts()).toEqual([
@@ -79,19 +81,19 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
 
     await proposal.locator('button[data-action="approve-round"]').click();
-    await expect.poll(() => journal.gamesByRound(SWISS, 2).length).toBe(3);
+    await expect.poll(() => journal.gamesByRound(SWISS, 2).length, WAIT).toBe(3);
     expect(journal.arbiterActions().filter((a) => a.action === APPROVE_ROUND)).toEqual([expect.objectContaining({ arbiter: ARBITER, round: 2 })]);
     // The round's boards reach the page over the live feed; the card is gone.
-    await expect.poll(() => page.locator('#events .event-round').allInnerTexts()).toEqual(['round 2']);
-    await expect.poll(() => page.locator('#next-round .proposal').count()).toBe(0);
+    await expect.poll(() => page.locator('#events .event-round').allInnerTexts(), WAIT).toEqual(['round 2']);
+    await expect.poll(() => page.locator('#next-round .proposal').count(), WAIT).toBe(0);
 
     // Round 2 played: the engine proposes round 3; the arbiter rejects it, saying why.
     await confirmRound(host, 2, ['1/2-1/2', '1-0', '0-1']);
     await host.idle();
-    await expect.poll(() => proposal.getAttribute('data-status'), { timeout: 15_000 }).toBe('proposed');
+    await expect.poll(() => proposal.getAttribute('data-status'), WAIT).toBe('proposed');
     await proposal.locator('input').fill('player 7 asked for a bye');
     await proposal.locator('button[data-action="reject-round"]').click();
-    await expect.poll(() => proposal.getAttribute('data-status')).toBe('rejected');
+    await expect.poll(() => proposal.getAttribute('data-status'), WAIT).toBe('rejected');
     expect(await proposal.locator('h3').innerText()).toBe(`${SWISS} round 3: pairings from the pairing engine rejected by ${ARBITER} (player 7 asked for a bye)`);
     expect(journal.arbiterActions().filter((a) => a.action === REJECT_ROUND)).toEqual([expect.objectContaining({ arbiter: ARBITER, round: 3, reason: 'player 7 asked for a bye' })]);
 
@@ -102,10 +104,10 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     await page.selectOption('#next-round select[name="event"]', SWISS);
     await page.setInputFiles('#next-round input[type="file"]', { name: 'round3.trf', mimeType: 'text/plain', buffer: Buffer.from(trf, 'utf8') });
     await page.click('#next-round .load-trf button[type="submit"]');
-    await expect.poll(() => page.locator('#next-round .load-trf .message').innerText()).toBe(`round 3 loaded by ${ARBITER}: check the pairings, then approve`);
-    await expect.poll(() => proposal.locator('h3').innerText()).toBe(`${SWISS} round 3: proposed by a TRF loaded by ${ARBITER}, waiting for approval`);
+    await expect.poll(() => page.locator('#next-round .load-trf .message').innerText(), WAIT).toBe(`round 3 loaded by ${ARBITER}: check the pairings, then approve`);
+    await expect.poll(() => proposal.locator('h3').innerText(), WAIT).toBe(`${SWISS} round 3: proposed by a TRF loaded by ${ARBITER}, waiting for approval`);
     await proposal.locator('button[data-action="approve-round"]').click();
-    await expect.poll(() => journal.gamesByRound(SWISS, 3).length).toBe(pairs.length);
+    await expect.poll(() => journal.gamesByRound(SWISS, 3).length, WAIT).toBe(pairs.length);
     expect(journal.arbiterActions().filter((a) => a.action === PROPOSE_ROUND).at(-1)).toMatchObject({ arbiter: ARBITER, payload: expect.objectContaining({ source: 'trf', trf }) });
     await page.screenshot({ path: join(ARTIFACTS, 'next-round.png') });
     expect(errors).toEqual([]);
