@@ -15,6 +15,7 @@ import type { ExportSource } from './app/ports.ts';
 import type { Line } from './clocks/clock-session.ts';
 import { Journal } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
+import { journalNextRoundPairing } from './adapters/exports/next-round.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
 import type { CaptainToken } from './adapters/http/captain-tokens.ts';
 import { TeamMatchProtocols } from './app/captains.ts';
@@ -82,7 +83,8 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic }) : opts.journal;
   const clock = opts.clock;
   opts.beforeStart?.(journal);
-  const host = new Host({ ...opts, journal }).start();
+  // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.
+  const host = new Host({ pairing: journalNextRoundPairing(journal, opts.hall), ...opts, journal }).start();
   const exports = journalExports(journal, opts.hall, () => clock.nowUtcMs());
   let api: FastifyInstance | null = null;
   let url: string | null = null;
@@ -113,6 +115,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
       api = await buildApi({
         state: host,
         commands: host,
+        nextRounds: host,
         exports,
         tokens: opts.http.tokens,
         // The team match protocol (captains' and the arbiter's confirmations of team matches).

@@ -9,6 +9,7 @@
 
 import { randomInt } from 'node:crypto';
 import { isRoundRobin, roundRobinRounds } from '../domain/berger.ts';
+import { restoreApprovedRounds } from './next-round.ts';
 import { category } from '../../protocol/time-control.ts';
 import { type Journal, type GameRow, type MatchRow } from '../store/journal.ts';
 import {
@@ -88,6 +89,8 @@ export class Director {
     for (const event of hall.events) {
       if (event.rounds.length === 0 && isRoundRobin(event)) event.rounds = roundRobinRounds(event);
     }
+    // A Swiss event's rounds paired in the hall (engine or TRF) and approved by an arbiter (next-round.ts).
+    restoreApprovedRounds(journal, hall);
   }
 
   private lot(event: TournamentEvent, nowUtcMs: number | null): Lot {

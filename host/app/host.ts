@@ -43,6 +43,8 @@ import type {
   LinkFigures,
 } from './ports.ts';
 import { startRoundOnBoards } from './round-start.ts';
+import { AUTO_PAIRING_ACTOR, NextRoundError, NextRounds, type NextRoundPairing } from './next-round.ts';
+import type { NextRoundSink, RoundDecisionOutcome, RoundProposalOutcome, RoundProposalView } from './ports.ts';
 import { Director, DirectorError } from './director.ts';
 import type { AppendResult, ClockEventInput, GameRow, Journal } from '../store/journal.ts';
 import { storageFaultCode } from '../store/storage-health.ts';
@@ -71,6 +73,11 @@ export interface HostOptions {
    * acknowledged after that commit; 'event' commits each alone (the benchmark's baseline).
    */
   readonly groupCommit?: 'turn' | 'event';
+  /**
+   * Runs a Swiss event's pairing engine and reads a pairing program's TRF (host/adapters/exports/next-round.ts,
+   * wired by host/start-host.ts); absent: the next round cannot be paired in the running host (501).
+   */
+  readonly pairing?: NextRoundPairing;
 }
 
 /** Who the host signs its own journaled actions with (configuring a clock for the next game). */
@@ -97,10 +104,12 @@ const MAX_SESSION_ELAPSED_MS = 0xffffffff;
 const WIRE_RESULT: Readonly<Record<string, WireResult>> = RESULT_TO_WIRE;
 
 /** A knockout board between two games: the countdown the dashboard shows. */
-export class Host implements HostState, CommandSink {
+export class Host implements HostState, CommandSink, NextRoundSink {
   readonly journal: Journal;
   readonly hall: Hall;
   readonly director: Director;
+  /** The next round of a Swiss event: proposed (engine or TRF), opened when an arbiter approves it. */
+  readonly nextRounds: NextRounds;
   /** The journal-backed HostState/CommandSink; the host adds the clocks behind it. */
   readonly state: JournalPorts;
   private readonly clock: HostClock;
@@ -124,6 +133,14 @@ export class Host implements HostState, CommandSink {
     this.clock = opts.clock;
     this.tablesBySerial = new Map(opts.tablesBySerial ?? []);
     this.director = new Director(opts.journal, opts.hall);
+    this.nextRounds = new NextRounds({
+      journal: opts.journal,
+      hall: opts.hall,
+      pairing: opts.pairing ?? null,
+      openRound: (eventId, round, now) => void this.director.openRound(eventId, round, now),
+      nowUtcMs: () => this.clock.nowUtcMs(),
+      log: (line) => this.log(line),
+    });
     this.state = new JournalPorts({
       journal: opts.journal,
       hall: opts.hall,
@@ -217,6 +234,7 @@ export class Host implements HostState, CommandSink {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.nextRounds.stop(); // a pairing engine under way is killed; its round stays due for the next start
     // What arrived is journaled (and acknowledged) before the lines close.
     try {
       this.flushJournal();
@@ -261,6 +279,7 @@ export class Host implements HostState, CommandSink {
       }
     }
     for (const s of this.sessions.values()) if (s.online) this.syncClock(s);
+    this.pairDueRounds();
   }
 
   // ─── clocks ─────────────────────────────────────────────────────────────────────────
@@ -722,6 +741,53 @@ export class Host implements HostState, CommandSink {
     }
   }
 
+  // ─── the next round of a Swiss event (next-round.ts) ─────────────────────────────────
+
+  /** Starts the pairing engine of every event whose round was just finished (once per round; Re-run runs it again). */
+  private pairDueRounds(): void {
+    if (!this.opts.pairing || this.closed) return;
+    for (const eventId of this.nextRounds.dueEngineRuns()) {
+      this.log(`${eventId}: the last round is confirmed; running the pairing engine`);
+      this.track(this.nextRounds.runEngine(eventId, AUTO_PAIRING_ACTOR)).catch((err) => this.log(`${eventId}: pairing engine: ${(err as Error).message}`));
+    }
+  }
+
+  proposedRounds(): readonly RoundProposalView[] {
+    return this.nextRounds.views();
+  }
+
+  async proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {
+    return nextRoundOutcome(() => ({ ok: true as const, proposal: this.nextRounds.proposeFromTrf(eventId, trf, actor.arbiter) }));
+  }
+
+  async runPairingEngine(eventId: string, actor: Actor): Promise<RoundProposalOutcome> {
+    let run: Promise<RoundProposalView>;
+    try {
+      run = this.track(this.nextRounds.runEngine(eventId, actor.arbiter, { rerun: true }));
+    } catch (err) {
+      return nextRoundOutcome(() => { throw err; });
+    }
+    return { ok: true, proposal: await run };
+  }
+
+  async approveRound(eventId: string, round: number, actor: Actor): Promise<RoundDecisionOutcome> {
+    const outcome: RoundDecisionOutcome = nextRoundOutcome(() => {
+      this.nextRounds.approve(eventId, round, actor.arbiter);
+      const boards = this.state.boards().filter((b) => b.event === eventId && b.round === round).map((b) => b.id);
+      return { ok: true as const, event: eventId, round, boards };
+    });
+    // The new round's games go to the clocks at their tables.
+    if (outcome.ok) this.openCurrentRounds();
+    return outcome;
+  }
+
+  async rejectRound(eventId: string, round: number, reason: string | null, actor: Actor): Promise<RoundDecisionOutcome> {
+    return nextRoundOutcome(() => {
+      this.nextRounds.reject(eventId, round, actor.arbiter, reason);
+      return { ok: true as const, event: eventId, round, boards: [] };
+    });
+  }
+
   // ─── HostState ──────────────────────────────────────────────────────────────────────
 
   /** The break before a knockout board's next game, while it runs. */
@@ -805,5 +871,16 @@ export class Host implements HostState, CommandSink {
 
   private log(line: string): void {
     this.opts.log?.(line);
+  }
+}
+
+/** A next-round refusal (NextRoundError) as the outcome the API answers; anything else is a fault. */
+function nextRoundOutcome<T extends { ok: true }>(body: () => T): T | { ok: false; status: 404 | 409 | 422 | 501; reason: string } {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof NextRoundError) return { ok: false, status: err.status, reason: err.message };
+    if (err instanceof DirectorError) return { ok: false, status: 409, reason: err.message };
+    throw err;
   }
 }

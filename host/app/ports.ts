@@ -460,3 +460,62 @@ export interface LotView {
 }
 
 export type LotOutcome = { ok: true; lot: LotView } | { ok: false; status: number; reason: string };
+
+// ─── the next round of a Swiss event (docs/tournament.md "Pairing the next round") ───────
+
+/** A player or team as a proposed round shows it. */
+export interface ProposedEntrantView {
+  readonly rank: number;
+  readonly name: string;
+}
+
+/**
+ * The next round's pairings waiting for an arbiter (`GET /api/rounds/proposed`): proposed by the
+ * pairing engine or loaded from a TRF (`proposed`), an engine run that gave none (`failed`, with
+ * why), pairings an arbiter set aside (`rejected`), or the engine at work (`running`).
+ */
+export interface RoundProposalView {
+  /** The journal's `propose-round` action; null while the engine runs. */
+  readonly id: number | null;
+  readonly event: string;
+  readonly round: number;
+  readonly status: 'proposed' | 'failed' | 'rejected' | 'running';
+  /** Who set the pairings aside, and why (status `rejected`). */
+  readonly rejected?: { readonly by: string; readonly atUtcMs: number; readonly reason: string | null };
+  readonly source: 'engine' | 'trf';
+  /** Who proposed it: `host` (the engine run after the round's last confirmation) or the arbiter. */
+  readonly by: string | null;
+  readonly atUtcMs: number;
+  /** Why a run gave no pairings. */
+  readonly reason?: string;
+  /** The engine's run: its command as run, exit code or signal, the end of its stderr, how long it took. */
+  readonly engine?: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null; readonly stderr: string; readonly durationMs: number };
+  /** In board order (board 1 first, as the engine or the TRF gave it). */
+  readonly boards: readonly { readonly board: number; readonly white: ProposedEntrantView; readonly black: ProposedEntrantView }[];
+  readonly byes: readonly { readonly kind: string; readonly player?: ProposedEntrantView; readonly team?: { readonly id: number; readonly name: string } }[];
+  /** The event names a pairing engine (Re-run is offered). */
+  readonly canRunEngine: boolean;
+}
+
+export type RoundProposalOutcome =
+  | { readonly ok: true; readonly proposal: RoundProposalView }
+  | { readonly ok: false; readonly status: 404 | 409 | 422 | 501; readonly reason: string };
+
+export type RoundDecisionOutcome =
+  | { readonly ok: true; readonly event: string; readonly round: number; readonly boards: readonly string[] }
+  | { readonly ok: false; readonly status: 404 | 409 | 422 | 501; readonly reason: string };
+
+/**
+ * The next round's pairings (a host with a match director; the API answers 501 without):
+ * proposals are filed, never opened, until an arbiter approves them. Each write is journaled with the arbiter.
+ */
+export interface NextRoundSink {
+  proposedRounds(): readonly RoundProposalView[];
+  /** A pairing program's TRF with the next round paired (checked against the journal: 422 naming line and field). */
+  proposeRoundFromTrf(event: string, trf: string, actor: Actor): Promise<RoundProposalOutcome>;
+  /** Runs the event's pairing engine again (a pending proposal of the round is rejected first); resolves when its run is journaled. */
+  runPairingEngine(event: string, actor: Actor): Promise<RoundProposalOutcome>;
+  /** Opens the round with the proposed pairings. */
+  approveRound(event: string, round: number, actor: Actor): Promise<RoundDecisionOutcome>;
+  rejectRound(event: string, round: number, reason: string | null, actor: Actor): Promise<RoundDecisionOutcome>;
+}

@@ -1,7 +1,8 @@
 // The tournament model: what the hall plays. Several events share one hall (the Slovenian
 // women's and open finals ran side by side); each event has players (FIDE data as TRF16
 // carries it), teams for team events, and rounds of pairings. Pairings come from a file
-// (JSON, or TRF from a pairing program): this host does not pair, it runs what was paired.
+// (JSON, or TRF from a pairing program) or, round by round, from a pairing engine the host runs
+// (docs/tournament.md "Pairing the next round"): this host does not pair, it runs what was paired.
 
 import type { AppealRule } from './appeal.ts';
 import type { PresetName, TimeControl } from '../../protocol/time-control.ts';
@@ -159,6 +160,24 @@ export interface TournamentEvent {
   appeal: AppealRule | null;
   knockout: KnockoutRules | null;
   teamScoring: TeamScoring;
+  /**
+   * A Swiss event's pairing engine (docs/tournament.md "Pairing the next round"): after each
+   * round is confirmed the host runs it on the event's TRF and files its pairings for the
+   * arbiter's approval. Absent or null: the rounds come from the file or a loaded TRF.
+   */
+  pairingEngine?: PairingEngine | null;
+}
+
+/**
+ * A pairing engine with the JaVaFo / bbpPairings command line: the host runs `command` with
+ * `IN.trf -p OUT.txt` appended (`bbpPairings.exe --dutch IN.trf -p OUT.txt`, `java -ea -jar
+ * javafo.jar IN.trf -p OUT.txt`), as an argument array, never through a shell.
+ */
+export interface PairingEngine {
+  /** The program and its leading arguments, e.g. `["bbpPairings.exe", "--dutch"]`. */
+  command: string[];
+  /** How long the engine may run before it is stopped and the run counts as failed. */
+  timeoutMs: number;
 }
 
 export interface Hall {

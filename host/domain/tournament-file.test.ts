@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -278,5 +278,31 @@ describe('tournament file', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('tournament file: a Swiss event\'s pairing engine (docs/tournament.md "Pairing the next round")', () => {
+  it('reads the command (JaVaFo / bbpPairings command line: the host appends IN.trf -p OUT.txt) and the time limit, 60 s by default', () => {
+    const file = minimal();
+    Object.assign(file.events[0], { plannedRounds: 5, pairingEngine: { command: ['bbpPairings.exe', '--dutch'] } });
+    expect(parseTournament(file).events[0].pairingEngine).toEqual({ command: ['bbpPairings.exe', '--dutch'], timeoutMs: 60_000 });
+    Object.assign(file.events[0], { pairingEngine: { command: ['java', '-ea', '-jar', 'javafo.jar'], timeoutSeconds: 20 } });
+    expect(parseTournament(file).events[0].pairingEngine).toEqual({ command: ['java', '-ea', '-jar', 'javafo.jar'], timeoutMs: 20_000 });
+    expect(parseTournament(minimal()).events[0].pairingEngine).toBeUndefined();
+  });
+
+  it('refuses an engine for a team event (bbpPairings and JaVaFo pair players), an empty command, a bad argument and an unknown field, naming the path', () => {
+    const team = JSON.parse(readFileSync(fixture('ivanovo-white-rook-2018.json'), 'utf8'));
+    team.events[0].pairingEngine = { command: ['bbpPairings.exe', '--dutch'] };
+    expect(issuesOf(team)).toEqual([expect.stringMatching(/^events\[0\]\.pairingEngine: only for an individual Swiss event \("kind": "individual"\): the engine pairs players, not teams/)]);
+    const file = minimal();
+    Object.assign(file.events[0], { pairingEngine: { command: [] } });
+    expect(issuesOf(file)).toEqual(['events[0].pairingEngine.command: must name the program, e.g. ["bbpPairings.exe", "--dutch"]']);
+    Object.assign(file.events[0], { pairingEngine: { command: ['bbp', 7], timeoutSeconds: 0, shell: true } });
+    expect(issuesOf(file)).toEqual([
+      'events[0].pairingEngine.shell: unknown field (known: command, timeoutSeconds)',
+      'events[0].pairingEngine.timeoutSeconds: must be a whole number from 1 to 3600, got 0',
+      'events[0].pairingEngine.command[1]: must be a non-empty string, got 7',
+    ]);
   });
 });

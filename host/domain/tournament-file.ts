@@ -32,6 +32,7 @@ import {
   type KnockoutEntrant,
   type KnockoutPairing,
   type KnockoutRules,
+  type PairingEngine,
   type Player,
   type Round,
   type Team,
@@ -216,6 +217,7 @@ export function parseTournament(value: unknown): Hall {
 const EVENT_KEYS = [
   'id', 'name', 'city', 'federation', 'startDate', 'endDate', 'chiefArbiter', 'deputyArbiters', 'kind', 'type',
   'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'plannedRounds', 'roundRobinUpTo', 'appeal', 'knockout', 'teamScoring',
+  'pairingEngine',
 ] as const;
 
 function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | undefined {
@@ -320,6 +322,7 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
       else if (minutes !== undefined && from !== undefined) appeal = { minutes, from };
     }
   }
+  const pairingEngine = parsePairingEngine(c, o.pairingEngine, `${path}.pairingEngine`, kind, roundRobin);
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
     id,
@@ -345,7 +348,37 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     appeal,
     knockout,
     teamScoring,
+    ...(pairingEngine ? { pairingEngine } : {}),
   };
+}
+
+/** Default time an engine may take: bbpPairings pairs hundreds of players in seconds. */
+export const DEFAULT_PAIRING_ENGINE_TIMEOUT_S = 60;
+
+/**
+ * `"pairingEngine": { "command": ["bbpPairings.exe", "--dutch"], "timeoutSeconds": 60 }`: an
+ * individual Swiss event only. bbpPairings and JaVaFo pair players, not teams; a knockout and a
+ * round robin are paired by the director.
+ */
+function parsePairingEngine(c: Checker, raw: unknown, path: string, kind: EventKind, roundRobin: boolean): PairingEngine | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const o = c.object(raw, path);
+  if (!o) return undefined;
+  c.unknownKeys(o, ['command', 'timeoutSeconds'], path);
+  if (kind !== 'individual') return c.problem(path, `only for an individual Swiss event ("kind": "individual"): the engine pairs players${kind === 'team' ? ', not teams; load a team round from a TRF instead' : ''}`);
+  if (roundRobin) return c.problem(path, 'a round robin is paired by the Berger tables (roundRobinUpTo), not by an engine');
+  const command = c.array(o.command, `${path}.command`);
+  const timeout = c.int(o, 'timeoutSeconds', path, { optional: true, min: 1, max: 3600 }) ?? DEFAULT_PAIRING_ENGINE_TIMEOUT_S;
+  if (!command) return undefined;
+  if (command.length === 0) return c.problem(`${path}.command`, 'must name the program, e.g. ["bbpPairings.exe", "--dutch"]');
+  const args: string[] = [];
+  command.forEach((a, i) => {
+    if (typeof a !== 'string' || a === '') c.problem(`${path}.command[${i}]`, `must be a non-empty string, got ${show(a)}`);
+    else if (controlCharacterIn(a)) c.problem(`${path}.command[${i}]`, `${show(a)} holds ${controlCharacterIn(a)}`);
+    else args.push(a);
+  });
+  if (args.length !== command.length) return undefined;
+  return { command: args, timeoutMs: timeout * 1000 };
 }
 
 /** `"classical"` (a preset), or `{ preset | timeControl | white+black, defaultTime?, incrementTiming? }`. */

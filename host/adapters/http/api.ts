@@ -21,7 +21,8 @@ import { CaptainTokens, type CaptainToken } from './captain-tokens.ts';
 import { registerCaptainRoutes } from './captain.ts';
 import type { TeamMatchProtocols, TeamMatchView } from '../../app/captains.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
-import { ExportRefusedError, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
+import { registerNextRoundRoutes } from './next-round-api.ts';
+import { ExportRefusedError, type NextRoundSink, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
 
 export interface ApiDeps {
   readonly state: HostState;
@@ -64,6 +65,8 @@ export interface ApiDeps {
   /** Security log lines (refused sign-ins, hosts, feed clients): never a token. */
   readonly log?: (line: string) => void;
   readonly logger?: boolean;
+  /** A Swiss event's next round: proposals (pairing engine, loaded TRF) and the arbiter's approval (next-round-api.ts); absent: 501. */
+  readonly nextRounds?: NextRoundSink;
 }
 
 /** Default cap on live-feed WebSocket clients: a hall's arbiters and screens, with room to spare. */
@@ -908,6 +911,18 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       return reply.send({ ok: true, arbiter, started: outcome.started, skipped: outcome.skipped });
     },
   );
+
+  // The next round of a Swiss event: proposed pairings, approved by an arbiter (docs/api.md "The next round").
+  registerNextRoundRoutes(app, {
+    sink: deps.nextRounds,
+    requireArbiter,
+    boardsOpened: (ids) => {
+      for (const id of ids) {
+        const board = deps.state.board(id);
+        if (board) broadcast({ type: 'board', board }, board.event);
+      }
+    },
+  });
 
   // ---- team match protocol: captains and the arbiter (captain.ts) ------------------
   registerCaptainRoutes(app, {

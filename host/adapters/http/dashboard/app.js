@@ -909,12 +909,136 @@ async function startRound(event, round, target, row) {
   }
 }
 
+// ---- next round (arbiters only; docs/api.md "The next round") -------------------------
+// The pairings a Swiss event's engine proposed, or a TRF an arbiter loaded, wait here for an
+// arbiter: Approve opens the round, Reject sets them aside (with a reason), Re-run runs the
+// engine again. Asked for while signed in: on sign-in, every few seconds (the engine runs on
+// its own after a round's last confirmation) and after every action here.
+const nextRound = document.getElementById('next-round');
+let proposalsKey = '';
+
+async function refreshProposals() {
+  if (!nextRound || !token) return;
+  let data;
+  try {
+    data = await api('GET', '/api/rounds/proposed');
+  } catch {
+    return; // signed out, or a host without a director (501): the section stays as it was
+  }
+  renderProposals(data.proposals);
+}
+
+function renderProposals(list) {
+  nextRound.hidden = false;
+  const select = nextRound.querySelector('select[name="event"]');
+  const events = eventsShown().map((e) => e.key);
+  if (JSON.stringify([...select.options].map((o) => o.value)) !== JSON.stringify(events)) {
+    select.replaceChildren(...events.map((key) => Object.assign(el('option', '', key), { value: key })));
+  }
+  const shown = list.filter((p) => eventFilter === '' || p.event === eventFilter);
+  const key = JSON.stringify(shown);
+  if (key === proposalsKey) return;
+  proposalsKey = key;
+  nextRound.querySelector('.proposals').replaceChildren(...shown.map(proposalCard));
+}
+
+function proposalCard(p) {
+  const card = el('div', 'proposal');
+  card.dataset.event = p.event;
+  card.dataset.status = p.status;
+  const from = p.source === 'engine' ? 'the pairing engine' : `a TRF loaded by ${p.by}`;
+  const heading = {
+    running: `${p.event} round ${p.round}: the pairing engine is pairing…`,
+    proposed: `${p.event} round ${p.round}: proposed by ${from}, waiting for approval`,
+    failed: `${p.event} round ${p.round}: the pairing engine gave no pairings`,
+    rejected: `${p.event} round ${p.round}: pairings from ${from} rejected by ${p.rejected?.by}${p.rejected?.reason ? ` (${p.rejected.reason})` : ''}`,
+  }[p.status];
+  card.append(el('h3', '', heading));
+  if (p.reason) {
+    const why = el('p', 'message', p.reason);
+    why.dataset.kind = 'error';
+    card.append(why);
+  }
+  if (p.engine && p.status === 'failed') {
+    card.append(el('p', '', `${p.engine.command.join(' ')} — exit code ${p.engine.exitCode ?? '—'}${p.engine.signal ? `, ${p.engine.signal}` : ''}`));
+    if (p.engine.stderr) card.append(el('pre', '', p.engine.stderr));
+  }
+  if (p.boards.length) {
+    const table = el('table');
+    const head = el('tr');
+    head.append(el('th', '', 'Board'), el('th', '', 'White'), el('th', '', 'Black'));
+    table.append(head);
+    for (const b of p.boards) {
+      const tr = el('tr');
+      tr.append(el('td', '', String(b.board)), el('td', '', `${b.white.name} (${b.white.rank})`), el('td', '', `${b.black.name} (${b.black.rank})`));
+      table.append(tr);
+    }
+    card.append(table);
+  }
+  for (const bye of p.byes) card.append(el('p', '', `bye (${bye.kind}): ${bye.player ? `${bye.player.name} (${bye.player.rank})` : bye.team?.name}`));
+  const message = Object.assign(el('span', 'message'), { role: 'status' });
+  const base = `/api/events/${encodeURIComponent(p.event)}/rounds`;
+  if (p.status === 'proposed') {
+    const approve = button(`Approve and open round ${p.round}`, { action: 'approve-round' }, 'open the round with these pairings');
+    approve.addEventListener('click', () => roundAction(approve, message, 'POST', `${base}/${p.round}/approve`, undefined, (d) => `round ${d.round} opened by ${d.arbiter}: ${d.boards.length} boards`));
+    const reason = Object.assign(el('input'), { placeholder: 'reason for rejecting', maxLength: 500 });
+    const reject = button('Reject', { action: 'reject-round' }, 'set these pairings aside');
+    reject.addEventListener('click', () => roundAction(reject, message, 'POST', `${base}/${p.round}/reject`, reason.value.trim() ? { reason: reason.value.trim() } : {}, (d) => `rejected by ${d.arbiter}`));
+    card.append(approve, reason, reject);
+  }
+  if (p.canRunEngine && p.status !== 'running') {
+    const rerun = button('Re-run the engine', { action: 'rerun-engine' }, 'run the pairing engine again (pending pairings are rejected first)');
+    rerun.addEventListener('click', () => roundAction(rerun, message, 'POST', `${base}/pair`, undefined, (d) => `new pairings proposed (run by ${d.arbiter})`));
+    card.append(rerun);
+  }
+  card.append(message);
+  return card;
+}
+
+/** One next-round action: the host's answer in the card's message, then the list again. */
+async function roundAction(target, message, method, path, body, done) {
+  target.disabled = true;
+  try {
+    const data = await api(method, path, body);
+    message.dataset.kind = 'ok';
+    message.textContent = done(data);
+  } catch (err) {
+    message.dataset.kind = 'error';
+    message.textContent = err.message;
+  } finally {
+    target.disabled = false;
+    proposalsKey = '';
+    await refreshProposals();
+  }
+}
+
+if (nextRound) {
+  const form = nextRound.querySelector('.load-trf');
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const message = form.querySelector('.message');
+    const file = form.elements.file.files[0];
+    const trf = file ? await file.text() : form.elements.trf.value;
+    const event = form.elements.event.value;
+    if (!trf.trim() || !event) {
+      message.dataset.kind = 'error';
+      message.textContent = 'choose the event and a TRF file (or paste its text)';
+      return;
+    }
+    const submit = form.querySelector('button[type="submit"]');
+    await roundAction(submit, message, 'POST', `/api/events/${encodeURIComponent(event)}/rounds`, { trf }, (d) => `round ${d.proposal.round} loaded by ${d.arbiter}: check the pairings, then approve`);
+    if (message.dataset.kind === 'ok') form.reset();
+  });
+  setInterval(refreshProposals, 5_000);
+}
+
 function signOut(reason) {
   token = '';
   sessionStorage.removeItem('chessclock-token');
   document.body.classList.remove('arbiter');
   document.getElementById('arbiter').textContent = reason;
   document.getElementById('sign-out').hidden = true;
+  if (nextRound) nextRound.hidden = true;
 }
 
 async function signIn(candidate) {
@@ -925,6 +1049,7 @@ async function signIn(candidate) {
     document.body.classList.add('arbiter');
     document.getElementById('arbiter').textContent = `arbiter: ${arbiter}`;
     document.getElementById('sign-out').hidden = false;
+    refreshProposals();
   } catch (err) {
     signOut(err.message);
   }
