@@ -41,7 +41,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SYNC_PHASE_MS = 33_000;
 const HALL_MEASURE_MS = 20_000;
 const STEP_MS = 10_000;
-const CEILING_CLOCKS = 1_000;
+const CEILING_CLOCKS = Number(process.env.HOST_CEILING_CLOCKS ?? 1_000);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const f1 = (x: number) => x.toFixed(1);
