@@ -1,6 +1,7 @@
 // The next round of a Swiss event in a running host (docs/tournament.md "Pairing the next round"):
 // pairings proposed by the event's pairing engine (run after the round's last result is
-// confirmed) or loaded from a pairing program's TRF, shown to the arbiter, and opened only when
+// confirmed; round 1, when the file lists none, when the host starts, with the initial colour
+// drawn by lot) or loaded from a pairing program's TRF, shown to the arbiter, and opened only when
 // an arbiter approves them. Nothing is opened without that approval.
 //
 // Journaled like the director's lots (director.ts `draw-lot`): every step is an arbiter action
