@@ -289,6 +289,10 @@ describe('tournament file: a Swiss event\'s pairing engine (docs/tournament.md "
     Object.assign(file.events[0], { pairingEngine: { command: ['java', '-ea', '-jar', 'javafo.jar'], timeoutSeconds: 20 } });
     expect(parseTournament(file).events[0].pairingEngine).toEqual({ command: ['java', '-ea', '-jar', 'javafo.jar'], timeoutMs: 20_000 });
     expect(parseTournament(minimal()).events[0].pairingEngine).toBeUndefined();
+    // The engine pairs against the planned total (TRF 142/XXR): without plannedRounds it would be the rounds listed, none before round 1.
+    const unplanned = minimal() as { events: Record<string, unknown>[] };
+    Object.assign(unplanned.events[0], { rounds: [], pairingEngine: { command: ['bbpPairings.exe', '--dutch'] } });
+    expect(issuesOf(unplanned)).toEqual(['events[0].plannedRounds: missing: a pairing engine pairs against the planned number of rounds (TRF tag 142 and XXR)']);
   });
 
   it('refuses an engine for a team event (bbpPairings and JaVaFo pair players), an empty command, a bad argument and an unknown field, naming the path', () => {

@@ -323,6 +323,8 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     }
   }
   const pairingEngine = parsePairingEngine(c, o.pairingEngine, `${path}.pairingEngine`, kind, roundRobin);
+  // Without it the total would be the rounds listed (none before round 1): the engine would never pair.
+  if (pairingEngine && o.plannedRounds === undefined) c.problem(`${path}.plannedRounds`, 'missing: a pairing engine pairs against the planned number of rounds (TRF tag 142 and XXR)');
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
     id,
