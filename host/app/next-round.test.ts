@@ -108,6 +108,7 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       const payload = proposed.payload as RoundProposal;
       // The lot is journaled with the run, and it is the XXC line the engine read.
       expect(['white', 'black']).toContain(payload.initialColour);
+      expect(payload.initialColourDrawnBy).toBe('host');
       const input = payload.engine!.input!;
       expect(input.split('\r\n')).toEqual(expect.arrayContaining(['142 3', 'XXR 3'])); // the planned total: 3 rounds
       expect(input.split('\r\n')).toContain(`XXC ${payload.initialColour}1`);
@@ -158,6 +159,16 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
         expect(view).toMatchObject({ round: 1, status: 'proposed', initialColour: colour });
         expect(view.boards.map((b) => [b.white.rank, b.black.rank])).toEqual(dutchRound1(colour).map((b) => [b.white, b.black]));
       }
+    });
+
+    it('the arbiter\'s own draw (pairingEngine.initialColour in the tournament file) is used instead of the host\'s, and journaled as the arbiter\'s', async () => {
+      const { host, journal } = startSwissHost(swissBeforeRound1([], { initialColour: 'black' }));
+      await host.idle();
+      const payload = proposals(journal)[0].payload as RoundProposal;
+      expect([payload.initialColour, payload.initialColourDrawnBy]).toEqual(['black', 'arbiter']);
+      expect(payload.engine!.input!.split('\r\n')).toContain('XXC black1');
+      expect(payload.round!.boards).toEqual(dutchRound1('black'));
+      expect(host.proposedRounds()).toEqual([expect.objectContaining({ initialColour: 'black', initialColourDrawnBy: 'arbiter' })]);
     });
 
     it('the stand-in refuses the file before round 1 without an initial colour, as bbpPairings does ("Please configure the initial piece colors", exit 3)', async () => {

@@ -81,6 +81,8 @@ export interface RoundProposal {
   source: 'engine' | 'trf';
   /** Round 1 by the engine: the initial colour drawn by lot and given to it (the same on every re-run). */
   initialColour?: InitialColour;
+  /** Who drew it: `host` (a fresh cryptographic draw) or `arbiter` (entered in the tournament file). */
+  initialColourDrawnBy?: 'host' | 'arbiter';
   /** The proposed pairings; null for a failed engine run. */
   round: Round | null;
   /** The confirmed results the pairings were made from, one `round.board.game result` each. */
@@ -279,7 +281,7 @@ export class NextRounds {
     const initialColour = after === 0 ? this.initialColourOf(event) : undefined;
     const done = (async () => {
       try {
-        const run = await pairing.runEngine(event, after, this.stopping.signal, initialColour ? { initialColour } : {}).catch((err: Error): EngineRun => ({
+        const run = await pairing.runEngine(event, after, this.stopping.signal, initialColour ? { initialColour: initialColour.colour } : {}).catch((err: Error): EngineRun => ({
           command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null,
           error: `the engine could not be run: ${err.message}`,
         }));
@@ -295,17 +297,20 @@ export class NextRounds {
   }
 
   /**
-   * Round 1's initial colour: the one drawn for the event's first engine run, journaled with it, so
-   * that a re-run (a late entry corrected, a failed run) pairs with the same lot instead of drawing
-   * until the colours suit someone; else a fresh cryptographic draw, journaled with this run.
+   * Round 1's initial colour: the arbiter's draw in the tournament file (`pairingEngine.initialColour`);
+   * else the one the host drew for the event's first engine run, journaled with it, so that a re-run
+   * (a late entry corrected, a failed run) pairs with the same lot instead of drawing until the
+   * colours suit someone; else a fresh cryptographic draw, journaled with this run.
    */
-  private initialColourOf(event: TournamentEvent): InitialColour {
-    const drawn = proposalRecords(this.deps.journal, event.id).find((r) => r.round === 1 && r.proposal.initialColour)?.proposal.initialColour;
-    if (drawn) return drawn;
-    return (this.deps.drawLot?.() ?? randomInt(2)) === 0 ? 'white' : 'black';
+  private initialColourOf(event: TournamentEvent): { colour: InitialColour; by: 'host' | 'arbiter' } {
+    const entered = event.pairingEngine?.initialColour;
+    if (entered) return { colour: entered, by: 'arbiter' };
+    const drawn = proposalRecords(this.deps.journal, event.id).find((r) => r.round === 1 && r.proposal.initialColour && r.proposal.initialColourDrawnBy !== 'arbiter')?.proposal.initialColour;
+    if (drawn) return { colour: drawn, by: 'host' };
+    return { colour: (this.deps.drawLot?.() ?? randomInt(2)) === 0 ? 'white' : 'black', by: 'host' };
   }
 
-  private fileEngineRun(event: TournamentEvent, next: number, after: number, basis: string[], run: EngineRun, by: string, initialColour?: InitialColour): RoundProposalView {
+  private fileEngineRun(event: TournamentEvent, next: number, after: number, basis: string[], run: EngineRun, by: string, initialColour?: { colour: InitialColour; by: 'host' | 'arbiter' }): RoundProposalView {
     const { round, error, ...engine } = run;
     let reason = error;
     if (round && !reason) {
@@ -320,7 +325,7 @@ export class NextRounds {
     if (!reason && this.pending(event.id, next)) reason = `round ${next} was proposed from elsewhere while the engine ran`;
     const changed = reason ? null : basisChange(basis, basisOf(this.deps.journal, event, after));
     if (changed) reason = `the results changed while the engine ran (${changed}): run it again`;
-    const proposal: RoundProposal = { source: 'engine', ...(initialColour ? { initialColour } : {}), round: reason ? null : { ...round!, number: next }, basis, engine };
+    const proposal: RoundProposal = { source: 'engine', ...(initialColour ? { initialColour: initialColour.colour, initialColourDrawnBy: initialColour.by } : {}), round: reason ? null : { ...round!, number: next }, basis, engine };
     const id = this.deps.journal.recordArbiterAction({
       utcMs: this.deps.nowUtcMs(), arbiter: by, action: PROPOSE_ROUND, event: event.id, round: next,
       payload: proposal, outcome: reason ? 'rejected' : 'applied', reason,
@@ -434,7 +439,7 @@ export class NextRounds {
       by: r.by,
       atUtcMs: r.atUtcMs,
       ...(r.reason ? { reason: r.reason } : {}),
-      ...(r.proposal.initialColour ? { initialColour: r.proposal.initialColour } : {}),
+      ...(r.proposal.initialColour ? { initialColour: r.proposal.initialColour, initialColourDrawnBy: r.proposal.initialColourDrawnBy ?? 'host' } : {}),
       ...(engine ? { engine: { command: engine.command, exitCode: engine.exitCode, signal: engine.signal, stderr: engine.stderr, durationMs: engine.durationMs } } : {}),
       boards: (round?.boards ?? []).map((b) => ({ board: b.board, white: { rank: b.white, name: name(b.white) }, black: { rank: b.black, name: name(b.black) } })),
       byes: (round?.byes ?? []).map((b) => ({
