@@ -1,5 +1,5 @@
 // The options of a subcommand, parsed the same way by each: strictly (an unknown option or a
-// missing value is an error naming it), no positional arguments; `--help` prints the usage
+// missing value is an error naming it), no positional arguments unless the command takes a FILE; `--help` prints the usage
 // (exit 0), and a bad option prints what is wrong and then the usage (exit 2), never a stack.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -13,10 +13,13 @@ export function parseCommandOptions<const T extends OptionsConfig & { readonly h
   args: string[],
   options: T,
   help: string,
-): { values: Values<T> } | { exit: number } {
+  /** `true`: operands (a FILE) are allowed, returned in `positionals`. */
+  allowPositionals = false,
+): { values: Values<T>; positionals: string[] } | { exit: number } {
   let values: Values<T>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args, options, strict: true, allowPositionals }) as { values: Values<T>; positionals: string[] });
   } catch (err) {
     process.stderr.write(`chessclock ${command}: ${(err as Error).message}\n\n${help}\n`);
     return { exit: 2 };
@@ -25,5 +28,5 @@ export function parseCommandOptions<const T extends OptionsConfig & { readonly h
     process.stdout.write(help + '\n');
     return { exit: 0 };
   }
-  return { values };
+  return { values, positionals };
 }

@@ -5,21 +5,22 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
 import { TOURNAMENT_TEMPLATE } from '../host/domain/tournament-template.ts';
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { importTrf, tournamentFileOf, TrfImportError } from '../host/adapters/exports/trf-import.ts';
-import { TrfParseError } from '../host/adapters/exports/trf-parser.ts';
-import { parseTournament } from '../host/domain/tournament-file.ts';
+import { importTrfCommand } from './import-trf.ts';
 
 const HELP = `usage: chessclock tournament init [FILE]
        chessclock tournament validate FILE
        chessclock tournament import-trf FILE --id ID [--default-time SECONDS]
+       chessclock tournament import-trf FILE --next-round [--host URL --event ID [--token-file FILE]]
 
 init      writes a commented tournament file (to FILE, never over an existing one; to stdout without FILE)
 validate  reads FILE (JSON with comments) and lists every problem with its line:column and field path
 import-trf  turns a pairing program's TRF (players, teams, rounds paired so far, tag 222 time
           control, tag 142/XXR rounds) into a tournament file, printed as JSON (event id ID;
-          --default-time: the allowed lateness in seconds, FIDE Laws 6.7.1)
+          --default-time: the allowed lateness in seconds, FIDE Laws 6.7.1); with --next-round
+          only its last round: printed as the round to append to the tournament file, or loaded
+          into the running host at URL as event ID's next round, proposed until an arbiter
+          approves it (the arbiter token from CHESSCLOCK_TOKEN or --token-file FILE);
+          chessclock tournament import-trf --help says more
 
 Exit status: 0 done; 1 the file has problems; 2 bad usage. See docs/tournament.md.`;
 
@@ -73,42 +74,4 @@ export async function run(args: string[]): Promise<number> {
   }
   process.stderr.write(`chessclock tournament: unknown command "${command}"\n\n${HELP}\n`);
   return 2;
-}
-
-function importTrfCommand(args: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { id: { type: 'string' }, 'default-time': { type: 'string' } }, strict: true, allowPositionals: true });
-  } catch (err) {
-    process.stderr.write(`chessclock tournament import-trf: ${(err as Error).message}\n`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1 || !values.id) {
-    process.stderr.write('chessclock tournament import-trf: expected one TRF FILE and --id ID\n');
-    return 2;
-  }
-  const seconds = values['default-time'] === undefined ? undefined : Number(values['default-time']);
-  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 0)) {
-    process.stderr.write(`chessclock tournament import-trf: --default-time ${values['default-time']}: whole seconds ≥ 0\n`);
-    return 2;
-  }
-  try {
-    const event = importTrf(readFileSync(positionals[0], 'utf8'), { id: values.id, ...(seconds !== undefined ? { defaultTimeMs: seconds * 1000 } : {}) });
-    const file = tournamentFileOf(event);
-    parseTournament(file); // what is printed loads as it stands
-    process.stdout.write(JSON.stringify(file, null, 2) + '\n');
-    return 0;
-  } catch (err) {
-    if (err instanceof TrfImportError || err instanceof TrfParseError || err instanceof TournamentFileError) {
-      process.stderr.write(`chessclock tournament import-trf: ${positionals[0]}: ${err.message}\n`);
-      return 1;
-    }
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT' || e.code === 'EACCES') {
-      process.stderr.write(`chessclock tournament import-trf: cannot read ${positionals[0]}: ${e.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
 }

@@ -35,6 +35,13 @@ export function swissTournament(engineArgs: string[] = [], extra: Record<string,
   };
 }
 
+/** The same Swiss before round 1: no round in the file; the engine pairs round 1 from the starting ranks. */
+export function swissBeforeRound1(engineArgs: string[] = [], extra: Record<string, unknown> = {}) {
+  const raw = swissTournament(engineArgs, extra);
+  raw.events[0].rounds = [];
+  return raw;
+}
+
 export function stoppedClock(utcMs = T0): AnchoredClock {
   return new AnchoredClock({ now: () => 0, setTimer: () => ({}), clearTimer: () => {} }, { hostMs: 0, utcMs });
 }

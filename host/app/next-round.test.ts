@@ -18,7 +18,9 @@ import { Host } from './host.ts';
 import { APPROVE_ROUND, NextRounds, PROPOSE_ROUND, REJECT_ROUND, type RoundProposal } from './next-round.ts';
 import { Director, DirectorError } from './director.ts';
 import { journalNextRoundPairing } from '../adapters/exports/next-round.ts';
-import { ARBITER, confirmRound, SWISS, STAND_IN_ENGINE, stoppedClock, swissTournament } from './next-round.fixture.ts';
+import { ARBITER, confirmRound, SWISS, STAND_IN_ENGINE, stoppedClock, swissBeforeRound1, swissTournament } from './next-round.fixture.ts';
+import { runPairingEngine } from '../adapters/exports/next-round.ts';
+import { eventTrf } from '../adapters/exports/trf-event.ts';
 
 const journals: Journal[] = [];
 const hosts: Host[] = [];
@@ -91,6 +93,92 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     expect(again.event.rounds[1].boards).toEqual(event.rounds[1].boards);
     await again.host.idle();
     expect(proposals(journal)).toHaveLength(1);
+  });
+
+  describe('round 1 through the engine: no round in the tournament file', () => {
+    /** FIDE C.04.3 round 1 of 7 players: 7 has the bye; 1 v 4, 2 v 5, 3 v 6, board 1's top player with the initial colour, alternating. */
+    const dutchRound1 = (initial: string) =>
+      initial === 'white' ? [{ board: 1, white: 1, black: 4 }, { board: 2, white: 5, black: 2 }, { board: 3, white: 3, black: 6 }] : [{ board: 1, white: 4, black: 1 }, { board: 2, white: 2, black: 5 }, { board: 3, white: 6, black: 3 }];
+
+    it('the host pairs round 1 when it starts, from the TRF before round 1 (players, no round columns, XXR, the initial colour by lot in XXC), and opens it on approval', async () => {
+      const { host, journal, event } = startSwissHost(swissBeforeRound1());
+      await host.idle();
+      const [proposed] = proposals(journal);
+      expect(proposed).toMatchObject({ arbiter: 'host', event: SWISS, round: 1, outcome: 'applied' });
+      const payload = proposed.payload as RoundProposal;
+      // The lot is journaled with the run, and it is the XXC line the engine read.
+      expect(['white', 'black']).toContain(payload.initialColour);
+      expect(payload.initialColourDrawnBy).toBe('host');
+      const input = payload.engine!.input!;
+      expect(input.split('\r\n')).toEqual(expect.arrayContaining(['142 3', 'XXR 3'])); // the planned total: 3 rounds
+      expect(input.split('\r\n')).toContain(`XXC ${payload.initialColour}1`);
+      // TRF16 player records with no round field: they end at the rank column, 89.
+      expect(input.split('\r\n').filter((l) => l.startsWith('001')).map((l) => l.length)).toEqual([89, 89, 89, 89, 89, 89, 89]);
+      expect(payload.round!.boards).toEqual(dutchRound1(payload.initialColour!));
+      expect(payload.round!.byes).toEqual([{ player: 7, team: null, kind: 'U' }]);
+      expect(payload.basis).toEqual([]);
+      expect(host.proposedRounds()).toEqual([expect.objectContaining({ round: 1, status: 'proposed', initialColour: payload.initialColour })]);
+      // Nothing opened before the approval.
+      expect(event.rounds).toEqual([]);
+      expect(journal.gamesByEvent(SWISS)).toEqual([]);
+
+      expect(await host.approveRound(SWISS, 1, { arbiter: ARBITER })).toMatchObject({ ok: true, round: 1 });
+      expect(journal.gamesByRound(SWISS, 1).map((g) => ({ board: g.board, white: g.whiteRank, black: g.blackRank }))).toEqual(dutchRound1(payload.initialColour!));
+      expect(event.rounds.map((r) => r.number)).toEqual([1]);
+      expect(host.boards().filter((b) => b.event === SWISS && b.round === 1)).toHaveLength(3);
+
+      // After round 1 the engine pairs round 2 from its results, as before (and the TRF has no XXC: round 1's colours say it).
+      await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
+      await host.idle();
+      const round2 = proposals(journal).at(-1)!;
+      expect(round2).toMatchObject({ round: 2, outcome: 'applied' });
+      expect((round2.payload as RoundProposal).engine!.input).not.toMatch(/XXC/);
+
+      // A host restarted on the journal has round 1 from it, and does not pair it again.
+      const again = startSwissHost(swissBeforeRound1(), journal);
+      await again.host.idle();
+      expect(again.event.rounds[0].boards).toEqual(dutchRound1(payload.initialColour!));
+      expect(proposals(journal)).toHaveLength(2);
+    });
+
+    it('a re-run of round 1 keeps the lot drawn for the first run (no drawing again until the colours suit someone)', async () => {
+      const { host, journal } = startSwissHost(swissBeforeRound1());
+      await host.idle();
+      const first = (proposals(journal)[0].payload as RoundProposal).initialColour;
+      for (let i = 0; i < 3; i++) expect(await host.runPairingEngine(SWISS, { arbiter: ARBITER })).toMatchObject({ ok: true, proposal: { round: 1, status: 'proposed', initialColour: first } });
+      expect(proposals(journal).map((p) => (p.payload as RoundProposal).initialColour)).toEqual([first, first, first, first]);
+    });
+
+    it('the lot is drawn by the host (injected here: 0 White, 1 Black) and decides board 1\'s colours', async () => {
+      for (const [lot, colour] of [[0, 'white'], [1, 'black']] as const) {
+        const journal = new Journal(':memory:');
+        journals.push(journal);
+        const hall = parseTournament(swissBeforeRound1());
+        const next = new NextRounds({ journal, hall, pairing: journalNextRoundPairing(journal, hall), openRound: () => undefined, nowUtcMs: () => 0, log: () => undefined, drawLot: () => lot });
+        const view = await next.runEngine(SWISS, 'host');
+        expect(view).toMatchObject({ round: 1, status: 'proposed', initialColour: colour });
+        expect(view.boards.map((b) => [b.white.rank, b.black.rank])).toEqual(dutchRound1(colour).map((b) => [b.white, b.black]));
+      }
+    });
+
+    it('the arbiter\'s own draw (pairingEngine.initialColour in the tournament file) is used instead of the host\'s, and journaled as the arbiter\'s', async () => {
+      const { host, journal } = startSwissHost(swissBeforeRound1([], { initialColour: 'black' }));
+      await host.idle();
+      const payload = proposals(journal)[0].payload as RoundProposal;
+      expect([payload.initialColour, payload.initialColourDrawnBy]).toEqual(['black', 'arbiter']);
+      expect(payload.engine!.input!.split('\r\n')).toContain('XXC black1');
+      expect(payload.round!.boards).toEqual(dutchRound1('black'));
+      expect(host.proposedRounds()).toEqual([expect.objectContaining({ initialColour: 'black', initialColourDrawnBy: 'arbiter' })]);
+    });
+
+    it('the stand-in refuses the file before round 1 without an initial colour, as bbpPairings does ("Please configure the initial piece colors", exit 3)', async () => {
+      const journal = new Journal(':memory:');
+      journals.push(journal);
+      const hall = parseTournament(swissBeforeRound1());
+      const run = await runPairingEngine(hall.events[0].pairingEngine!, eventTrf(journal, hall, SWISS, { upToRound: 0 }));
+      expect(run).toMatchObject({ exitCode: 3, output: null });
+      expect(run.error).toMatch(/Please configure the initial piece colors/);
+    });
   });
 
   it('a host started on a journal whose last round is confirmed and nothing proposed runs the engine (it stopped before it could)', async () => {

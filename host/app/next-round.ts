@@ -1,6 +1,7 @@
 // The next round of a Swiss event in a running host (docs/tournament.md "Pairing the next round"):
 // pairings proposed by the event's pairing engine (run after the round's last result is
-// confirmed) or loaded from a pairing program's TRF, shown to the arbiter, and opened only when
+// confirmed; round 1, when the file lists none, when the host starts, with the initial colour
+// drawn by lot) or loaded from a pairing program's TRF, shown to the arbiter, and opened only when
 // an arbiter approves them. Nothing is opened without that approval.
 //
 // Journaled like the director's lots (director.ts `draw-lot`): every step is an arbiter action
@@ -19,6 +20,7 @@
 // Running an engine and reading a TRF are the adapters' work (host/adapters/exports/next-round.ts),
 // handed in as a `NextRoundPairing` by the composition (host/start-host.ts).
 
+import { randomInt } from 'node:crypto';
 import type { ArbiterActionRow, Journal } from '../store/journal.ts';
 import { completedRounds } from './round-games.ts';
 import { findEvent, type Hall, type Round, type TournamentEvent } from '../domain/model.ts';
@@ -61,17 +63,26 @@ export interface EngineRun {
 /** What pairs a next round: the adapters' engine runner and TRF reader (host/adapters/exports/next-round.ts). */
 export interface NextRoundPairing {
   /**
-   * Runs the event's engine on its TRF after `afterRound`. Never throws for the engine's faults:
-   * they are in the run. `signal`: the host is stopping; the engine is killed.
+   * Runs the event's engine on its TRF after `afterRound` (0: the file before round 1, the players'
+   * initial ranking). Never throws for the engine's faults: they are in the run. `signal`: the host
+   * is stopping; the engine is killed. `initialColour`: round 1's colour by lot of the top player,
+   * written to the TRF for the engine (JaVaFo's XXC).
    */
-  runEngine(event: TournamentEvent, afterRound: number, signal?: AbortSignal): Promise<EngineRun>;
+  runEngine(event: TournamentEvent, afterRound: number, signal?: AbortSignal, options?: { initialColour?: InitialColour }): Promise<EngineRun>;
   /** The round after `afterRound` from a pairing program's TRF, checked against the journal; throws naming line and field. */
   roundFromTrf(event: TournamentEvent, afterRound: number, text: string): Round;
 }
 
+/** The colour of the top-ranked player on board 1 in round 1 (FIDE C.04.3 Dutch rules: the initial colour, by lot). */
+export type InitialColour = 'white' | 'black';
+
 /** What a `propose-round` action holds. */
 export interface RoundProposal {
   source: 'engine' | 'trf';
+  /** Round 1 by the engine: the initial colour drawn by lot and given to it (the same on every re-run). */
+  initialColour?: InitialColour;
+  /** Who drew it: `host` (a fresh cryptographic draw) or `arbiter` (entered in the tournament file). */
+  initialColourDrawnBy?: 'host' | 'arbiter';
   /** The proposed pairings; null for a failed engine run. */
   round: Round | null;
   /** The confirmed results the pairings were made from, one `round.board.game result` each. */
@@ -194,6 +205,8 @@ export interface NextRoundsDeps {
   openRound: (eventId: string, round: number, nowUtcMs: number) => void;
   nowUtcMs: () => number;
   log: (line: string) => void;
+  /** The lot for round 1's initial colour: 0 White, 1 Black (default: a fresh `crypto.randomInt(2)`). */
+  drawLot?: () => 0 | 1;
 }
 
 /** Who signs the engine runs the host starts by itself (after a round's last confirmation). */
@@ -235,8 +248,9 @@ export class NextRounds {
     const due: string[] = [];
     for (const event of this.deps.hall.events) {
       if (!event.pairingEngine || this.running.has(event.id)) continue;
+      // n = 0: round 1 is due as soon as the host starts with the event's players (their initial ranking).
       const n = event.rounds.length;
-      if (n === 0 || n >= event.plannedRounds || completedRounds(this.deps.journal, event) < n) continue;
+      if (n >= event.plannedRounds || completedRounds(this.deps.journal, event) < n) continue;
       // Once per round: a failed or rejected run is run again only when the arbiter asks (Re-run).
       if (proposalRecords(this.deps.journal, event.id).some((r) => r.round === n + 1)) continue;
       due.push(event.id);
@@ -264,15 +278,16 @@ export class NextRounds {
     const basis = basisOf(this.deps.journal, event, after);
     const pairing = this.deps.pairing;
     const since = this.deps.nowUtcMs();
+    const initialColour = after === 0 ? this.initialColourOf(event) : undefined;
     const done = (async () => {
       try {
-        const run = await pairing.runEngine(event, after, this.stopping.signal).catch((err: Error): EngineRun => ({
+        const run = await pairing.runEngine(event, after, this.stopping.signal, initialColour ? { initialColour: initialColour.colour } : {}).catch((err: Error): EngineRun => ({
           command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null,
           error: `the engine could not be run: ${err.message}`,
         }));
         // Not filed: the host that starts next on this journal finds the round due and runs the engine again.
         if (this.stopping.signal.aborted) throw new NextRoundError(409, `the host stopped while the pairing engine paired event "${eventId}" round ${next}; it runs again when the host starts`);
-        return this.fileEngineRun(event, next, after, basis, run, by);
+        return this.fileEngineRun(event, next, after, basis, run, by, initialColour);
       } finally {
         this.running.delete(eventId);
       }
@@ -281,7 +296,21 @@ export class NextRounds {
     return done;
   }
 
-  private fileEngineRun(event: TournamentEvent, next: number, after: number, basis: string[], run: EngineRun, by: string): RoundProposalView {
+  /**
+   * Round 1's initial colour: the arbiter's draw in the tournament file (`pairingEngine.initialColour`);
+   * else the one the host drew for the event's first engine run, journaled with it, so that a re-run
+   * (a late entry corrected, a failed run) pairs with the same lot instead of drawing until the
+   * colours suit someone; else a fresh cryptographic draw, journaled with this run.
+   */
+  private initialColourOf(event: TournamentEvent): { colour: InitialColour; by: 'host' | 'arbiter' } {
+    const entered = event.pairingEngine?.initialColour;
+    if (entered) return { colour: entered, by: 'arbiter' };
+    const drawn = proposalRecords(this.deps.journal, event.id).find((r) => r.round === 1 && r.proposal.initialColour && r.proposal.initialColourDrawnBy !== 'arbiter')?.proposal.initialColour;
+    if (drawn) return { colour: drawn, by: 'host' };
+    return { colour: (this.deps.drawLot?.() ?? randomInt(2)) === 0 ? 'white' : 'black', by: 'host' };
+  }
+
+  private fileEngineRun(event: TournamentEvent, next: number, after: number, basis: string[], run: EngineRun, by: string, initialColour?: { colour: InitialColour; by: 'host' | 'arbiter' }): RoundProposalView {
     const { round, error, ...engine } = run;
     let reason = error;
     if (round && !reason) {
@@ -296,7 +325,7 @@ export class NextRounds {
     if (!reason && this.pending(event.id, next)) reason = `round ${next} was proposed from elsewhere while the engine ran`;
     const changed = reason ? null : basisChange(basis, basisOf(this.deps.journal, event, after));
     if (changed) reason = `the results changed while the engine ran (${changed}): run it again`;
-    const proposal: RoundProposal = { source: 'engine', round: reason ? null : { ...round!, number: next }, basis, engine };
+    const proposal: RoundProposal = { source: 'engine', ...(initialColour ? { initialColour: initialColour.colour, initialColourDrawnBy: initialColour.by } : {}), round: reason ? null : { ...round!, number: next }, basis, engine };
     const id = this.deps.journal.recordArbiterAction({
       utcMs: this.deps.nowUtcMs(), arbiter: by, action: PROPOSE_ROUND, event: event.id, round: next,
       payload: proposal, outcome: reason ? 'rejected' : 'applied', reason,
@@ -410,6 +439,7 @@ export class NextRounds {
       by: r.by,
       atUtcMs: r.atUtcMs,
       ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.proposal.initialColour ? { initialColour: r.proposal.initialColour, initialColourDrawnBy: r.proposal.initialColourDrawnBy ?? 'host' } : {}),
       ...(engine ? { engine: { command: engine.command, exitCode: engine.exitCode, signal: engine.signal, stderr: engine.stderr, durationMs: engine.durationMs } } : {}),
       boards: (round?.boards ?? []).map((b) => ({ board: b.board, white: { rank: b.white, name: name(b.white) }, black: { rank: b.black, name: name(b.black) } })),
       byes: (round?.byes ?? []).map((b) => ({

@@ -488,6 +488,10 @@ export interface RoundProposalView {
   readonly atUtcMs: number;
   /** Why a run gave no pairings. */
   readonly reason?: string;
+  /** Round 1 by the engine: the colour drawn by lot for the top-ranked player (TRF `XXC white1|black1`). */
+  readonly initialColour?: 'white' | 'black';
+  /** Who drew it: `host` (a cryptographic draw) or `arbiter` (entered in the tournament file). */
+  readonly initialColourDrawnBy?: 'host' | 'arbiter';
   /** The engine's run: its command as run, exit code or signal, the end of its stderr, how long it took. */
   readonly engine?: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null; readonly stderr: string; readonly durationMs: number };
   /** In board order (board 1 first, as the engine or the TRF gave it). */

@@ -178,6 +178,11 @@ export interface PairingEngine {
   command: string[];
   /** How long the engine may run before it is stopped and the run counts as failed. */
   timeoutMs: number;
+  /**
+   * Round 1's initial colour (the top-ranked player's on board 1) as the arbiter drew it by lot in
+   * the hall; absent: the host draws it (crypto) when it pairs round 1.
+   */
+  initialColour?: 'white' | 'black';
 }
 
 export interface Hall {

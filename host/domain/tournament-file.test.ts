@@ -289,6 +289,15 @@ describe('tournament file: a Swiss event\'s pairing engine (docs/tournament.md "
     Object.assign(file.events[0], { pairingEngine: { command: ['java', '-ea', '-jar', 'javafo.jar'], timeoutSeconds: 20 } });
     expect(parseTournament(file).events[0].pairingEngine).toEqual({ command: ['java', '-ea', '-jar', 'javafo.jar'], timeoutMs: 20_000 });
     expect(parseTournament(minimal()).events[0].pairingEngine).toBeUndefined();
+    // The engine pairs against the planned total (TRF 142/XXR): without plannedRounds it would be the rounds listed, none before round 1.
+    const drawn = minimal() as { events: Record<string, unknown>[] };
+    Object.assign(drawn.events[0], { plannedRounds: 5, pairingEngine: { command: ['bbpPairings.exe', '--dutch'], initialColour: 'black' } });
+    expect(parseTournament(drawn).events[0].pairingEngine).toEqual({ command: ['bbpPairings.exe', '--dutch'], timeoutMs: 60_000, initialColour: 'black' });
+    Object.assign(drawn.events[0], { pairingEngine: { command: ['bbpPairings.exe', '--dutch'], initialColour: 'w' } });
+    expect(issuesOf(drawn)).toEqual(['events[0].pairingEngine.initialColour: must be "white" or "black" (the colour drawn by lot for the top-ranked player in round 1), got "w"']);
+    const unplanned = minimal() as { events: Record<string, unknown>[] };
+    Object.assign(unplanned.events[0], { rounds: [], pairingEngine: { command: ['bbpPairings.exe', '--dutch'] } });
+    expect(issuesOf(unplanned)).toEqual(['events[0].plannedRounds: missing: a pairing engine pairs against the planned number of rounds (TRF tag 142 and XXR)']);
   });
 
   it('refuses an engine for a team event (bbpPairings and JaVaFo pair players), an empty command, a bad argument and an unknown field, naming the path', () => {
@@ -300,7 +309,7 @@ describe('tournament file: a Swiss event\'s pairing engine (docs/tournament.md "
     expect(issuesOf(file)).toEqual(['events[0].pairingEngine.command: must name the program, e.g. ["bbpPairings.exe", "--dutch"]']);
     Object.assign(file.events[0], { pairingEngine: { command: ['bbp', 7], timeoutSeconds: 0, shell: true } });
     expect(issuesOf(file)).toEqual([
-      'events[0].pairingEngine.shell: unknown field (known: command, timeoutSeconds)',
+      'events[0].pairingEngine.shell: unknown field (known: command, timeoutSeconds, initialColour)',
       'events[0].pairingEngine.timeoutSeconds: must be a whole number from 1 to 3600, got 0',
       'events[0].pairingEngine.command[1]: must be a non-empty string, got 7',
     ]);

@@ -323,6 +323,8 @@ function parseEvent(c: Checker, raw: unknown, path: string): TournamentEvent | u
     }
   }
   const pairingEngine = parsePairingEngine(c, o.pairingEngine, `${path}.pairingEngine`, kind, roundRobin);
+  // Without it the total would be the rounds listed (none before round 1): the engine would never pair.
+  if (pairingEngine && o.plannedRounds === undefined) c.problem(`${path}.plannedRounds`, 'missing: a pairing engine pairs against the planned number of rounds (TRF tag 142 and XXR)');
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
     id,
@@ -364,11 +366,14 @@ function parsePairingEngine(c: Checker, raw: unknown, path: string, kind: EventK
   if (raw === undefined || raw === null) return undefined;
   const o = c.object(raw, path);
   if (!o) return undefined;
-  c.unknownKeys(o, ['command', 'timeoutSeconds'], path);
+  c.unknownKeys(o, ['command', 'timeoutSeconds', 'initialColour'], path);
   if (kind !== 'individual') return c.problem(path, `only for an individual Swiss event ("kind": "individual"): the engine pairs players${kind === 'team' ? ', not teams; load a team round from a TRF instead' : ''}`);
   if (roundRobin) return c.problem(path, 'a round robin is paired by the Berger tables (roundRobinUpTo), not by an engine');
   const command = c.array(o.command, `${path}.command`);
   const timeout = c.int(o, 'timeoutSeconds', path, { optional: true, min: 1, max: 3600 }) ?? DEFAULT_PAIRING_ENGINE_TIMEOUT_S;
+  // Round 1's colour by lot as drawn in the hall (FIDE C.04.3: the initial colour); absent, the host draws it.
+  const initialColour = c.string(o, 'initialColour', path, true) ?? undefined;
+  if (initialColour !== undefined && initialColour !== 'white' && initialColour !== 'black') c.problem(`${path}.initialColour`, `must be "white" or "black" (the colour drawn by lot for the top-ranked player in round 1), got ${show(initialColour)}`);
   if (!command) return undefined;
   if (command.length === 0) return c.problem(`${path}.command`, 'must name the program, e.g. ["bbpPairings.exe", "--dutch"]');
   const args: string[] = [];
@@ -378,7 +383,8 @@ function parsePairingEngine(c: Checker, raw: unknown, path: string, kind: EventK
     else args.push(a);
   });
   if (args.length !== command.length) return undefined;
-  return { command: args, timeoutMs: timeout * 1000 };
+  if (initialColour !== undefined && initialColour !== 'white' && initialColour !== 'black') return undefined;
+  return { command: args, timeoutMs: timeout * 1000, ...(initialColour ? { initialColour } : {}) };
 }
 
 /** `"classical"` (a preset), or `{ preset | timeControl | white+black, defaultTime?, incrementTiming? }`. */

@@ -237,10 +237,10 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
 /** The adapters' side of pairing the next round, over the journal and the tournament (host/start-host.ts wires it). */
 export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRoundPairing {
   return {
-    async runEngine(event, after, signal) {
+    async runEngine(event, after, signal, options = {}) {
       let input: string;
       try {
-        input = eventTrf(journal, hall, event.id, { upToRound: after });
+        input = eventTrf(journal, hall, event.id, { upToRound: after, ...(after === 0 && options.initialColour ? { initialColour: options.initialColour } : {}) });
       } catch (err) {
         if (!(err instanceof TrfError)) throw err;
         return { command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null, error: `the TRF for the engine could not be written: ${err.message}` };

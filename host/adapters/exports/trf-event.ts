@@ -29,6 +29,12 @@ export interface EventTrfOptions {
   upToRound?: number;
   /** Knockout events: which games (default 'standard', the classical games). */
   category?: Category;
+  /**
+   * Written as JaVaFo's `XXC white1` / `XXC black1`: the colour of the top player in round 1, drawn
+   * by lot (FIDE C.04.3 Dutch rules: the initial colour). A pairing engine needs it to pair round 1
+   * (bbpPairings refuses "Please configure the initial piece colors"); later it reads round 1's colours.
+   */
+  initialColour?: 'white' | 'black';
 }
 
 function utcDate(ms: number | null): string | null {
@@ -55,7 +61,10 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
   const event = findEvent(hall, eventId);
   const all = journal.gamesByEvent(event.id);
   const upTo = options.upToRound ?? Math.max(0, ...all.map((g) => g.round));
-  if (upTo < 1) throw new TrfError(`event "${event.id}" has no games in the journal yet`);
+  // Asked for explicitly, round 0 is the file before round 1: the players and no round columns, the
+  // file a pairing engine pairs round 1 from (their initial ranking). By default an export of an
+  // event that has not started is refused, as it says nothing a tournament system needs.
+  if (!Number.isInteger(upTo) || upTo < 0 || (upTo === 0 && options.upToRound === undefined)) throw new TrfError(`event "${event.id}" has no games in the journal yet`);
   if (upTo > event.rounds.length) throw new TrfError(`event "${event.id}" has ${event.rounds.length} rounds, not ${upTo}`);
   const games = all.filter((g) => g.round <= upTo);
   const label = (g: GameRow) => `round ${g.round} board ${g.board}${g.gameNo > 1 ? ` game ${g.gameNo}` : ''}`;
@@ -118,6 +127,7 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
     rounds,
     plannedRounds,
     roundDates,
+    ...(options.initialColour ? { initialColour: options.initialColour } : {}),
     players: event.players.map((p) => ({
       ...p,
       points: points(records.get(p.rank)!),

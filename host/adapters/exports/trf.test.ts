@@ -8,6 +8,9 @@ import { parseTournament } from '../../domain/tournament-file.ts';
 import { formatTimeControl } from '../../../protocol/time-control.ts';
 import { formatTrf, playerLine, teamLine, TrfError, type TrfPlayer, type TrfReport } from './trf.ts';
 import { checkTrf, col, parseTrf, TrfParseError } from './trf-parser.ts';
+import { Journal } from '../../store/journal.ts';
+import { eventTrf } from './trf-event.ts';
+import { swissTournament } from '../../app/next-round.fixture.ts';
 
 const rozic: TrfPlayer = {
   rank: 1, sex: 'w', title: 'WIM', name: 'Rožič, Vesna', rating: 2250, federation: 'SLO', fideId: 90000001,
@@ -155,6 +158,57 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
     expect([col(pab, 1, 3), col(pab, 5, 8), col(pab, 10, 13), col(pab, 15, 17), col(pab, 19, 21)]).toEqual(['320', ' 1.0', ' 2.0', '005', '000']);
     const [f] = linesOf(text, '330');
     expect([col(f, 1, 3), col(f, 5, 6), col(f, 8, 10), col(f, 12, 14), col(f, 16, 18)]).toEqual(['330', '--', '001', '003', '004']);
+  });
+});
+
+describe('the TRF before round 1: players and no round columns, for a pairing engine to pair round 1 (FIDE TRF16, C.04 Annex 2; JaVaFo AUM XXR, XXC)', () => {
+  function beforeRound1(options: { initialColour?: 'white' | 'black' } = {}): string {
+    const raw = swissTournament();
+    raw.events[0].rounds = [] as never;
+    const journal = new Journal(':memory:');
+    try {
+      return eventTrf(journal, parseTournament(raw), raw.events[0].id, { upToRound: 0, ...options });
+    } finally {
+      journal.close();
+    }
+  }
+
+  it('tags as after any round (142 and XXR the planned total), XXC the initial colour by lot, no 132 round dates', () => {
+    const text = beforeRound1({ initialColour: 'black' });
+    const lines = text.split('\r\n');
+    expect(lines.filter((l) => /^(012|062|072|142|222|XXR|XXC|132) /.test(l))).toEqual(['012 Open Swiss', '062 7', '072 7', '142 3', '222 900+10', 'XXR 3', 'XXC black1']);
+    expect(parseTrf(text).xxr).toBe(3);
+    // bbpPairings reads "XXC white1|black1" (or 152) and refuses to pair round 1 without it.
+    expect(beforeRound1({ initialColour: 'white' }).split('\r\n')).toContain('XXC white1');
+    expect(beforeRound1().split('\r\n').some((l) => l.startsWith('XXC'))).toBe(false);
+  });
+
+  it('001 lines stop at the rank column 86-89: every field at its TRF16 columns, nothing from column 90 on (no round played)', () => {
+    const text = beforeRound1({ initialColour: 'white' });
+    const players = text.split('\r\n').filter((l) => l.startsWith('001'));
+    expect(players).toHaveLength(7);
+    for (const [i, l] of players.entries()) {
+      expect(l).toHaveLength(89); // bbpPairings needs at least 84 characters; TRF16 ends the fixed part at 89
+      expect([col(l, 1, 3), col(l, 5, 8), col(l, 81, 84), col(l, 86, 89)]).toEqual(['001', String(i + 1).padStart(4), ' 0.0', '   1']);
+      // Every separator blank, as in a line with rounds (the column test above).
+      for (const c of [4, 9, 14, 48, 53, 57, 69, 80, 85]) expect(col(l, c, c)).toBe(' ');
+    }
+    expect([col(players[0], 15, 47), col(players[0], 49, 52)]).toEqual(['Prvi, Igralec'.padEnd(33), '2400']);
+    // The same columns as a player line with rounds, cut before the first round field (92-99).
+    expect(players[0]).toBe(playerLine({ rank: 1, sex: null, title: null, name: 'Prvi, Igralec', rating: 2400, federation: null, fideId: null, birthDate: null, points: 0, placement: 1, rounds: [] }));
+    expect(checkTrf(text)).toEqual([]);
+    expect(parseTrf(text).players.map((p) => [p.rank, p.rounds.length, p.points])).toEqual([1, 2, 3, 4, 5, 6, 7].map((r) => [r, 0, 0]));
+  });
+
+  it('only when asked for: an export of an event with no games is still refused', () => {
+    const raw = swissTournament();
+    raw.events[0].rounds = [] as never;
+    const journal = new Journal(':memory:');
+    try {
+      expect(() => eventTrf(journal, parseTournament(raw), raw.events[0].id)).toThrow(/event "open-swiss" has no games in the journal yet/);
+    } finally {
+      journal.close();
+    }
   });
 });
 

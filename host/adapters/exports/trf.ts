@@ -61,6 +61,8 @@ export interface TrfReport {
   rounds: number;
   /** Tag 142 and XXR: the rounds the event plans in all (TRF-2026: "number of rounds"; JaVaFo AUM XXR), at least `rounds`. */
   plannedRounds: number;
+  /** JaVaFo AUM `XXC white1|black1`: the colour by lot of the top player in round 1 (the file before round 1 needs it). */
+  initialColour?: 'white' | 'black';
   /** YYYY/MM/DD per round (tag 132 writes YY/MM/DD); null = unknown. */
   roundDates: (string | null)[];
   players: TrfPlayer[];
@@ -190,6 +192,7 @@ export function formatTrf(r: TrfReport): string {
   if (!Number.isInteger(r.plannedRounds) || r.plannedRounds < r.rounds) throw new TrfError(`tag 142: ${r.plannedRounds} planned rounds, fewer than the ${r.rounds} rounds written`);
   // JaVaFo AUM "XXR number": the total a pairing engine needs (bbpPairings reads 142 or XXR).
   lines.push(`XXR ${r.plannedRounds}`);
+  if (r.initialColour) lines.push(`XXC ${r.initialColour}1`);
   for (const p of [...r.players].sort((a, b) => a.rank - b.rank)) {
     if (p.rounds.length !== r.rounds) throw new TrfError(`player ${p.rank}: ${p.rounds.length} round records for ${r.rounds} rounds`);
     lines.push(playerLine(p));
