@@ -24,6 +24,7 @@ import type {
   BreakView,
   Actor,
   ArbiterCommand,
+  BoardGameJournal,
   BoardView,
   ClockEventRecord,
   CommandOutcome,
@@ -774,6 +775,10 @@ export class Host implements HostState, CommandSink {
 
   journalEvents(query: JournalRangeQuery): JournalRange {
     return this.state.journalEvents(query);
+  }
+
+  boardGame(id: string): BoardGameJournal | undefined {
+    return this.state.boardGame(id);
   }
 
   matches(): readonly MatchView[] {
