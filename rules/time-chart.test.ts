@@ -168,7 +168,7 @@ describe('time chart from the journal', () => {
     expect(white).not.toContain('stroke-dasharray');
     expect(black).toContain('stroke-dasharray');
     // The legend names every marker by letter.
-    expect(svg).toContain('P penalty: time to the opponent of an illegal move (FIDE Laws 7.5.5)');
+    expect(svg).toContain('<tspan font-weight="bold">P</tspan> penalty: time to the opponent of an illegal move (FIDE Laws 7.5.5)');
     // Nothing the dashboard's CSP (style-src 'self') would block in a served SVG.
     expect(svg).not.toMatch(/<style|\sstyle=/);
   });

@@ -203,8 +203,12 @@ const r1 = (v: number) => Math.round(v * 10) / 10;
  * attribute: served as an image it needs nothing the dashboard's CSP forbids.
  */
 export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
-  const g = GEOMETRY[opts.size];
   const full = opts.size === 'full';
+  const kinds = [...new Set(chart.markers.map((m) => m.kind))];
+  // The full chart's legend names each marker kind on a line of its own, below the plot.
+  const base = GEOMETRY[opts.size];
+  const legendRows = full ? kinds.length : 0;
+  const g = { ...base, height: base.height + 16 * legendRows, bottom: base.bottom + 16 * legendRows };
   const plotW = g.width - g.left - g.right;
   const plotH = g.height - g.top - g.bottom;
   const all = [...chart.points.white, ...chart.points.black];
@@ -251,7 +255,11 @@ export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
     out.push(`<rect x="${g.left}" y="${g.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#000" stroke-width="1"/>`);
     // The first period's control (classical: move 40), where the game reached it.
     const ends = [...new Set(SIDES.map((s) => chart.periodEnds[s]).filter((n): n is number => n !== null && n <= xMax))];
-    for (const n of ends) out.push(`<g data-period-end="${n}"><line x1="${X(n)}" x2="${X(n)}" y1="${g.top}" y2="${g.top + plotH}" stroke="#777" stroke-dasharray="2 3"/><text x="${X(n) + 3}" y="${g.top + 12}" font-size="11" fill="#333">time control: move ${n}</text></g>`);
+    for (const n of ends) {
+      // The label on the side of the line with room for it.
+      const right = X(n) < g.left + plotW - 140;
+      out.push(`<g data-period-end="${n}"><line x1="${X(n)}" x2="${X(n)}" y1="${g.top}" y2="${g.top + plotH}" stroke="#777" stroke-dasharray="2 3"/><text x="${right ? X(n) + 4 : X(n) - 4}" y="${g.top + 12}" font-size="11" fill="#333" text-anchor="${right ? 'start' : 'end'}">time control: move ${n}</text></g>`);
+    }
   }
   for (const side of SIDES) {
     const pts = chart.points[side];
@@ -261,14 +269,19 @@ export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
       `<polyline data-side="${side}" data-moves="${pts.map((p) => p.move).join(' ')}" data-ms="${pts.map((p) => p.ms).join(' ')}" points="${pts.map((p) => `${X(p.move)},${Y(p.ms)}`).join(' ')}" fill="none" stroke="${line.stroke}" stroke-width="${full ? 2 : 1.5}"${line.dash ? ` stroke-dasharray="${full ? line.dash : '3 2'}"` : ''}><title>${e(`${SIDE_NAME[side]}: ${names[side]}`)}</title></polyline>`,
     );
   }
+  // Markers at the same move are stacked upwards, each joined to its point by a thin line.
+  const stacked = new Map<number, number>();
   for (const m of chart.markers) {
     const { letter } = MARKER_LEGEND[m.kind];
     const cx = X(m.x);
-    const cy = Y(m.ms);
+    const at = Y(m.ms);
+    const k = stacked.get(cx) ?? 0;
+    stacked.set(cx, k + 1);
+    const cy = full ? r1(Math.max(g.top + 9, at - 20 * k)) : at;
     const attrs = `data-kind="${m.kind}" data-side="${m.side}" data-move="${m.move}" data-ms="${m.ms}"${m.deltaMs !== null ? ` data-delta-ms="${m.deltaMs}"` : ''}`;
     if (full) {
       out.push(
-        `<g ${attrs}><title>${e(m.text)}</title><circle cx="${cx}" cy="${cy}" r="8" fill="#ffffff" stroke="${LINE[m.side].stroke}" stroke-width="1.5"${LINE[m.side].dash ? ' stroke-dasharray="3 2"' : ''}/><text x="${cx}" y="${cy + 4}" font-size="11" font-weight="bold" text-anchor="middle" fill="#000">${letter}</text></g>`,
+        `<g ${attrs}><title>${e(m.text)}</title>${cy !== at ? `<line x1="${cx}" x2="${cx}" y1="${at}" y2="${cy}" stroke="#000" stroke-width="0.75"/>` : ''}<circle cx="${cx}" cy="${cy}" r="8" fill="#ffffff" stroke="${LINE[m.side].stroke}" stroke-width="1.5"${LINE[m.side].dash ? ' stroke-dasharray="3 2"' : ''}/><text x="${cx}" y="${cy + 4}" font-size="11" font-weight="bold" text-anchor="middle" fill="#000">${letter}</text></g>`,
       );
     } else {
       out.push(`<g ${attrs}><title>${e(m.text)}</title><circle cx="${cx}" cy="${cy}" r="2.5" fill="#000"/></g>`);
@@ -279,14 +292,13 @@ export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
   }
   if (full) {
     // The legend: lines by pattern and name, markers by letter.
-    const y0 = g.top + plotH + 50;
+    const y0 = g.top + plotH + 50; // below the move axis
     out.push(`<g data-legend="" font-size="11" fill="#000">`);
     SIDES.forEach((s, i) => {
       const x = g.left + i * 300;
       out.push(`<line x1="${x}" x2="${x + 28}" y1="${y0 - 4}" y2="${y0 - 4}" stroke="${LINE[s].stroke}" stroke-width="2"${LINE[s].dash ? ` stroke-dasharray="${LINE[s].dash}"` : ''}/><text x="${x + 34}" y="${y0}">${e(`${SIDE_NAME[s]}: ${names[s]} (${LINE[s].words})`)}</text>`);
     });
-    const kinds = [...new Set(chart.markers.map((m) => m.kind))];
-    if (kinds.length > 0) out.push(`<text x="${g.left}" y="${y0 + 18}">${e(kinds.map((k) => `${MARKER_LEGEND[k].letter} ${MARKER_LEGEND[k].words}`).join(' · '))}</text>`);
+    kinds.forEach((k, i) => out.push(`<text x="${g.left}" y="${y0 + 18 + 16 * i}"><tspan font-weight="bold">${MARKER_LEGEND[k].letter}</tspan> ${e(MARKER_LEGEND[k].words)}</text>`));
     out.push(`</g>`);
   }
   out.push('</svg>');
