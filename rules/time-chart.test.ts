@@ -156,6 +156,34 @@ describe('time chart from the journal', () => {
     expect(c.markers[0].text).toBe("White's flag fell during move 3 (FIDE Laws 6.9)");
   });
 
+  it('FIDE Laws 6.7.1: a loss by default is marked on the absent side; 6.10.2: a move-counter correction to 40 is marked, with the period bonus it credits', () => {
+    const late = playJournaled(timeControl(parseSideControl('900+10'), parseSideControl('900+10'), { defaultTime: 60 }), [{ kind: 'start' }, { kind: 'arrive', side: 'black' }, { kind: 'wait', ms: 61_000 }], 11_000);
+    const lateEvents = late.journal.eventsByGame(late.game.gameId);
+    expect(lateEvents.map((e) => e.type)).toContain('forfeit');
+    const forfeit = timeChartOf(late.game.timeControlValue, lateEvents);
+    expect(forfeit.mismatches).toEqual([]);
+    expect(forfeit.markers.map((m) => [m.kind, m.side, m.move])).toEqual([['forfeit', 'white', 0]]);
+
+    const corrected = playJournaled(presetTimeControl('classical'), [{ kind: 'start' }, ...moves(3, 20_000), { kind: 'pause' }, { kind: 'moves', side: 'white', moves: 40 }], 13_000);
+    const ev = corrected.journal.eventsByGame(corrected.game.gameId);
+    const c = timeChartOf(corrected.game.timeControlValue, ev);
+    expect(c.mismatches).toEqual([]);
+    const set = ev.find((e) => e.type === 'moves-set')!;
+    expect(c.markers.map((m) => [m.kind, m.side, m.move, m.ms, m.deltaMs])).toEqual([
+      ['moves-set', 'white', 40, set.whiteMs, null],
+      ['period-bonus', 'white', 40, set.whiteMs, 15 * MIN],
+    ]);
+    expect(c.markers[1].text).toBe('+15:00 for White: period 2 begins by the move-counter correction (FIDE Laws 6.10.2)');
+  });
+
+  it('a journal that is not the clock\'s own story is said so in the <desc> (rules/rebuild.ts mismatches), and its figures are still the ones drawn', () => {
+    const tampered = events.map((e) => (e.type === 'moved' && e.side === 'white' && e.move === 5 ? { ...e, whiteMs: e.whiteMs + 7_000 } : e));
+    const c = timeChartOf(classical.game.timeControlValue, tampered);
+    expect(c.mismatches).toHaveLength(1);
+    expect(c.points.white.find((p) => p.move === 5)!.ms).toBe(events.find((e) => e.type === 'moved' && e.side === 'white' && e.move === 5)!.whiteMs + 7_000);
+    expect(timeChartSvg(c, { size: 'small', white: 'W', black: 'B' })).toMatch(/1 journaled event\(s\) differ from the clock&#39;s rules \(first: event \d+, times /);
+  });
+
   it('accessible: a <title> and a <desc> that say what the chart shows, White solid and Black dashed, markers with a letter and words', () => {
     const svg = timeChartSvg(chart, { size: 'full', white: 'Rožič, Vesna', black: 'Bajt, Indira', caption: 'Round 1, board 1' });
     expect(svg).toMatch(/<svg[^>]* role="img" aria-labelledby="chart-title chart-desc"/);

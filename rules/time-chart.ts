@@ -226,7 +226,7 @@ export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
     return last ? `${SIDE_NAME[s]} (${names[s]}, ${LINE[s].words}): ${formatPgnClock(last.ms)} left after move ${last.move}` : `${SIDE_NAME[s]} (${names[s]}): no move yet`;
   });
   const desc = [
-    `Remaining time of each side after each of its moves, from the clock's journal; x: move number, y: time left.`,
+    `Remaining time of each side after each of its moves, from the clock's journal; x: move number, y: time left`,
     ...summary,
     ...chart.markers.map((m) => `${MARKER_LEGEND[m.kind].letter}: ${m.text}`),
     ...(chart.mismatches.length > 0 ? [`${chart.mismatches.length} journaled event(s) differ from the clock's rules (first: event ${chart.mismatches[0].index}, ${chart.mismatches[0].reason})`] : []),
