@@ -682,7 +682,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   );
 
   // ---- pictures and print views ---------------------------------------------------
-  // A board's time chart (rules/time-chart.ts, docs/api.md "Time chart"): public like every
+  // A board's time chart (rules/time-chart.ts, docs/api.md "Pictures and print views"): public like every
   // read. Its version is the game's last journal event (and what the picture names), so a
   // browser or a /public screen revalidates with If-None-Match and gets 304 until the game moves.
   app.get<{ Params: { id: string }; Querystring: { size: ChartSize } }>(

@@ -1,5 +1,5 @@
-// GET /api/boards/:id/chart.svg and GET /events/:event/report.html (docs/api.md "Time chart",
-// "Print report") through Fastify's inject, over JournalPorts on real SQLite journals: a game
+// GET /api/boards/:id/chart.svg and GET /events/:event/report.html (docs/api.md "Pictures and
+// print views") through Fastify's inject, over JournalPorts on real SQLite journals: a game
 // played on the real statechart and journaled as the host journals it, and the Ivanovo 2018
 // tournament opened by the director with results confirmed by an arbiter.
 import { afterAll, describe, expect, it } from 'vitest';
