@@ -14,6 +14,10 @@ import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { boardIdOf, JournalPorts } from '../host/app/journal-ports.ts';
+import { Director } from '../host/app/director.ts';
+import { loadTournamentFile } from '../host/domain/tournament-file.ts';
+import { journalExports } from '../host/adapters/exports/journal-exports.ts';
+import { fileURLToPath } from 'node:url';
 import { playJournaled, type Step } from '../host/clocks/journaled-clock.fixture.ts';
 import { Journal } from '../host/store/journal.ts';
 import { ARTIFACTS, launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
@@ -138,5 +142,47 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
     await page.screenshot({ path: join(ARTIFACTS, 'time-chart-full.png') });
     await page.close();
     expect(errors).toEqual([]);
+  });
+
+  it('the print view served by the host (GET /events/:event/report.html) is styled by its inline sheet under its own CSP, runs and fetches nothing, and prints on A4', { timeout: 60_000 }, async () => {
+    const hall = loadTournamentFile(fileURLToPath(new URL('../host/domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
+    const reportJournal = new Journal(join(dir, 'report.sqlite'));
+    const EVENT = 'ivanovo-2018';
+    const RESULTS = ['1-0', '1/2-1/2', '0-1', '1/2-1/2', '1-0', '-+', '1/2-1/2', '0-1'] as const;
+    for (const g of new Director(reportJournal, hall).openRound(EVENT, 1, NOW)) {
+      reportJournal.reportResult(g.gameId, { result: RESULTS[g.board - 1], how: 'arbiter', source: 'arbiter', arbiter: 'Chief', utcMs: NOW + 1000 });
+      reportJournal.confirmResult(g.gameId, 'Chief', NOW + 2000);
+    }
+    const ports = new JournalPorts({ journal: reportJournal, hall, nowUtcMs: () => NOW });
+    const reportApp = await buildApi({ state: ports, commands: ports, exports: journalExports(reportJournal, hall, () => NOW), tokens: [{ arbiter: 'Chief', token: 'chart-browser-token-0123456789' }], dashboard: false, nowUtcMs: () => NOW });
+    const reportUrl = await reportApp.listen({ port: 0, host: '127.0.0.1' });
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (m) => m.type() === 'error' && !(m.location().url ?? '').endsWith('/favicon.ico') && errors.push(m.text()));
+    try {
+      const res = await page.goto(`${reportUrl}/events/${EVENT}/report.html?round=1`);
+      expect(res?.status()).toBe(200);
+      // The inline sheet applied (a CSP refusing it would leave the browser's default borders and log an error).
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('th')!).borderTopStyle)).toBe('solid');
+      expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+      expect(await page.locator('#round-1 tr[data-board]').count()).toBe(8);
+      expect(requests.filter((u) => !u.endsWith('/favicon.ico'))).toEqual([`${reportUrl}/events/${EVENT}/report.html?round=1`]);
+      await page.screenshot({ path: join(ARTIFACTS, 'report-round-1.png'), fullPage: true });
+      // The printer's view: the same page as a PDF, on A4 (CSS Paged Media `@page { size: A4 }`).
+      const pdf = await page.pdf({ preferCSSPageSize: true });
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      // A4 is 210 × 297 mm = 595.3 × 841.9 pt; Chromium rounds the width to its pixel grid.
+      const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(pdf.toString('latin1'));
+      expect(box).not.toBeNull();
+      expect(Math.abs(Number(box![1]) - 595.3)).toBeLessThan(1);
+      expect(Math.abs(Number(box![2]) - 841.9)).toBeLessThan(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await reportApp.close();
+      reportJournal.close();
+    }
   });
 });
