@@ -777,8 +777,8 @@ export class Host implements HostState, CommandSink {
     return this.state.journalEvents(query);
   }
 
-  boardGame(id: string): BoardGameJournal | undefined {
-    return this.state.boardGame(id);
+  boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
+    return this.state.boardGame(id, gameNo);
   }
 
   matches(): readonly MatchView[] {

@@ -173,13 +173,15 @@ export class MemoryPorts implements HostState, CommandSink {
    * The board's current game (since its board was added or last configured) with its events, as
    * the journal-backed host gives it; undefined for an unknown board or one with no known control.
    */
-  boardGame(id: string): BoardGameJournal | undefined {
+  boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
     const board = this.boardById.get(id);
     const control = this.controls.get(id);
-    if (!board || !control) return undefined;
+    // Only the current game is kept here.
+    if (!board || !control || (gameNo !== undefined && gameNo !== (board.game?.no ?? 1))) return undefined;
     const gameLog = this.gameLogs.get(id) ?? { gameId: 0, events: [] };
     return {
       gameId: gameLog.gameId,
+      gameNo: board.game?.no ?? 1,
       event: board.event,
       round: board.round,
       board: board.board,

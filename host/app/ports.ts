@@ -310,8 +310,11 @@ export interface HostState {
   standings?(event: string, round?: number): StandingsView;
   /** Whether the host can do its work (GET /api/health); absent = always ok. */
   health?(): HostHealth;
-  /** A board's current game as journaled (its time chart is drawn from it); absent: the chart routes answer 501. */
-  boardGame?(id: string): BoardGameJournal | undefined;
+  /**
+   * A board's current game as journaled (its time chart is drawn from it), or with `gameNo` that
+   * game of the board's current round (a knockout mini-match's earlier game); absent: the chart route answers 501.
+   */
+  boardGame?(id: string, gameNo?: number): BoardGameJournal | undefined;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
 }
@@ -321,6 +324,8 @@ export type { LinkFigures } from '../clocks/clock-session.ts';
 /** A board's current game as the journal holds it: what its time chart (rules/time-chart.ts) is drawn from. */
 export interface BoardGameJournal {
   readonly gameId: number;
+  /** Which game of the board's pairing (1 but in a knockout mini-match). */
+  readonly gameNo: number;
   readonly event: string;
   readonly round: number;
   readonly board: number;

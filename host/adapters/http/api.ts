@@ -685,19 +685,27 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // A board's time chart (rules/time-chart.ts, docs/api.md "Pictures and print views"): public like every
   // read. Its version is the game's last journal event (and what the picture names), so a
   // browser or a /public screen revalidates with If-None-Match and gets 304 until the game moves.
-  app.get<{ Params: { id: string }; Querystring: { size: ChartSize } }>(
+  app.get<{ Params: { id: string }; Querystring: { size: ChartSize; game?: number } }>(
     '/api/boards/:id/chart.svg',
     {
       schema: {
         params: BOARD_PARAMS,
-        querystring: { type: 'object', additionalProperties: false, properties: { size: { type: 'string', enum: CHART_SIZES, default: 'full' } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { size: { type: 'string', enum: CHART_SIZES, default: 'full' }, game: { type: 'integer', minimum: 1, maximum: 99 } },
+        },
       },
     },
     async (req, reply) => {
       if (!deps.state.boardGame) throw new HttpError(501, 'this host keeps no journal to draw a time chart from');
-      const game = deps.state.boardGame(req.params.id);
-      if (!game) throw new HttpError(404, `no board "${req.params.id}"`, 'id');
-      const caption = `Round ${game.round}, board ${game.board}`;
+      const { game: gameNo } = req.query;
+      const game = deps.state.boardGame(req.params.id, gameNo);
+      if (!game) {
+        if (gameNo === undefined || !deps.state.board(req.params.id)) throw new HttpError(404, `no board "${req.params.id}"`, 'id');
+        throw new HttpError(404, `board "${req.params.id}" has no game ${gameNo} in its current round`, 'game');
+      }
+      const caption = `Round ${game.round}, board ${game.board}${game.gameNo > 1 || gameNo !== undefined ? `, game ${game.gameNo}` : ''}`;
       const named = createHash('sha256').update(JSON.stringify([game.white, game.black, caption])).digest('hex').slice(0, 12);
       const etag = `"chart-${game.gameId}-${game.lastEventId}-${req.query.size}-${named}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');

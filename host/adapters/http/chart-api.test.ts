@@ -102,6 +102,27 @@ describe('GET /api/boards/:id/chart.svg', async () => {
     }
   });
 
+  it('?game=N: an earlier game on the same board (as in a knockout mini-match: game 2 journaled after game 1) has its own chart, the current game without it; an unknown game is a 404 naming `game`', async () => {
+    const first = playJournaled(presetTimeControl('classical'), [{ kind: 'start' }, ...moves(3)], 9_000);
+    const second = first.journal.createGame({ event: first.game.event, round: 1, board: first.game.board, gameNo: 2, kind: 'rapid', white: 'B', black: 'W', timeControl: presetTimeControl('rapid'), clockId: 'A', createdUtcMs: 10 });
+    const mini = new JournalPorts({ journal: first.journal, nowUtcMs: () => NOW });
+    const miniApp = await buildApi({ state: mini, commands: mini, tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
+    try {
+      const boardUrl = `/api/boards/${boardIdOf(first.game.event, first.game.board)}/chart.svg`;
+      const current = await miniApp.inject({ method: 'GET', url: boardUrl });
+      expect(current.body).toContain('no moves yet');
+      expect(current.headers.etag).toContain(`"chart-${second.gameId}-0-full-`);
+      const game1 = await miniApp.inject({ method: 'GET', url: `${boardUrl}?game=1` });
+      expect(game1.statusCode).toBe(200);
+      expect(game1.body).toBe(timeChartSvg(timeChartOf(first.game.timeControlValue, first.journal.eventsByGame(first.game.gameId)), { size: 'full', white: 'W', black: 'B', caption: `Round 1, board ${first.game.board}, game 1` }));
+      const none = await miniApp.inject({ method: 'GET', url: `${boardUrl}?game=3` });
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toMatchObject({ field: 'game' });
+    } finally {
+      await miniApp.close();
+    }
+  });
+
   it('weak comparison of If-None-Match (RFC 9110 §13.1.2): a list, W/, *', () => {
     expect(etagMatches('"a", "b"', '"b"')).toBe(true);
     expect(etagMatches('W/"b"', '"b"')).toBe(true);
