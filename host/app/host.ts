@@ -24,6 +24,7 @@ import type {
   BreakView,
   Actor,
   ArbiterCommand,
+  BoardGameJournal,
   BoardView,
   ClockEventRecord,
   CommandOutcome,
@@ -840,6 +841,10 @@ export class Host implements HostState, CommandSink, NextRoundSink {
 
   journalEvents(query: JournalRangeQuery): JournalRange {
     return this.state.journalEvents(query);
+  }
+
+  boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
+    return this.state.boardGame(id, gameNo);
   }
 
   matches(): readonly MatchView[] {

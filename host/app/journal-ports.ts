@@ -28,6 +28,7 @@ import type { Hall } from '../domain/model.ts';
 import type {
   Actor,
   ArbiterCommand,
+  BoardGameJournal,
   BoardView,
   ClockEventRecord,
   CommandOutcome,
@@ -276,6 +277,26 @@ export class JournalPorts implements HostState, CommandSink {
   board(id: string): BoardView | undefined {
     const game = this.currentGame(id);
     return game ? this.viewOf(game) : undefined;
+  }
+
+  /** The board's current game, or game `gameNo` of its current round, and its journaled events (the time chart's source). */
+  boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
+    const current = this.currentGame(id);
+    const game = gameNo === undefined || current?.gameNo === gameNo ? current : current && this.journal.gamesByRound(current.event, current.round).find((g) => g.board === current.board && g.gameNo === gameNo);
+    if (!game) return undefined;
+    const events = this.journal.eventsByGame(game.gameId);
+    return {
+      gameId: game.gameId,
+      gameNo: game.gameNo,
+      event: game.event,
+      round: game.round,
+      board: game.board,
+      white: game.white,
+      black: game.black,
+      timeControl: game.timeControlValue,
+      events,
+      lastEventId: events.at(-1)?.id ?? 0,
+    };
   }
 
   events(q: EventQuery): EventPage {

@@ -6,6 +6,7 @@
 import type {
   Actor,
   ArbiterCommand,
+  BoardGameJournal,
   BoardView,
   ClockEventRecord,
   CommandOutcome,
@@ -71,6 +72,9 @@ export class MemoryPorts implements HostState, CommandSink {
   private readonly controls = new Map<string, TimeControl | null>();
   /** Each board's game run through the statechart as its clock reports it (live-state.ts). */
   private readonly games = new Map<string, LiveGame>();
+  /** Each board's current game as journaled here: its number in this host, and its events with their place in the log. */
+  private readonly gameLogs = new Map<string, { gameId: number; events: { record: ClockEventRecord; at: number }[] }>();
+  private gamesMade = 0;
   /** The audit trail: every arbiter command, applied or refused, with who issued it. */
   readonly commands: RecordedCommand[] = [];
   readonly matchList: MatchView[] = [];
@@ -92,6 +96,7 @@ export class MemoryPorts implements HostState, CommandSink {
     this.controls.set(setup.id, control);
     this.games.get(setup.id)?.stop();
     this.games.delete(setup.id);
+    this.gameLogs.delete(setup.id);
     const view: BoardView = {
       id: setup.id,
       event: setup.event,
@@ -126,6 +131,9 @@ export class MemoryPorts implements HostState, CommandSink {
       const prev = this.boardById.get(id)!;
       let game = this.games.get(id);
       if (!game) this.games.set(id, (game = new LiveGame(this.controls.get(id) ?? null)));
+      let gameLog = this.gameLogs.get(id);
+      if (!gameLog) this.gameLogs.set(id, (gameLog = { gameId: ++this.gamesMade, events: [] }));
+      gameLog.events.push({ record: e, at: this.log.length });
       view = { ...prev, live: finishedLive(prev.result, game.feed(e)) };
       this.boardById.set(id, view);
     }
@@ -159,6 +167,31 @@ export class MemoryPorts implements HostState, CommandSink {
 
   board(id: string): BoardView | undefined {
     return this.boardById.get(id);
+  }
+
+  /**
+   * The board's current game (since its board was added or last configured) with its events, as
+   * the journal-backed host gives it; undefined for an unknown board or one with no known control.
+   */
+  boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
+    const board = this.boardById.get(id);
+    const control = this.controls.get(id);
+    // Only the current game is kept here.
+    if (!board || !control || (gameNo !== undefined && gameNo !== (board.game?.no ?? 1))) return undefined;
+    const gameLog = this.gameLogs.get(id) ?? { gameId: 0, events: [] };
+    return {
+      gameId: gameLog.gameId,
+      gameNo: board.game?.no ?? 1,
+      event: board.event,
+      round: board.round,
+      board: board.board,
+      white: board.white?.name ?? '',
+      black: board.black?.name ?? '',
+      timeControl: control,
+      // A record without times (none is journaled so) reads 0, as live-state.ts feeds it.
+      events: gameLog.events.map(({ record: e }) => ({ ...e, whiteMs: e.whiteMs ?? 0, blackMs: e.blackMs ?? 0, detail: e.detail ?? null })),
+      lastEventId: gameLog.events.at(-1)?.at ?? 0,
+    };
   }
 
   events(q: EventQuery): EventPage {
@@ -242,6 +275,7 @@ export class MemoryPorts implements HostState, CommandSink {
         this.controls.set(board.id, command.timeControl);
         this.games.get(board.id)?.stop();
         this.games.delete(board.id);
+        this.gameLogs.delete(board.id);
         this.forward?.(command, next);
         return { ok: true, board: next };
       }

@@ -7,6 +7,7 @@
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
+import type { JournaledClockEvent } from '../../rules/rebuild.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
 import type { LinkFigures } from '../clocks/clock-session.ts';
 import type { StorageHealth } from '../store/storage-health.ts';
@@ -326,11 +327,33 @@ export interface HostState {
   standings?(event: string, round?: number): StandingsView;
   /** Whether the host can do its work (GET /api/health); absent = always ok. */
   health?(): HostHealth;
+  /**
+   * A board's current game as journaled (its time chart is drawn from it), or with `gameNo` that
+   * game of the board's current round (a knockout mini-match's earlier game); absent: the chart route answers 501.
+   */
+  boardGame?(id: string, gameNo?: number): BoardGameJournal | undefined;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
 }
 
 export type { LinkFigures } from '../clocks/clock-session.ts';
+
+/** A board's current game as the journal holds it: what its time chart (rules/time-chart.ts) is drawn from. */
+export interface BoardGameJournal {
+  readonly gameId: number;
+  /** Which game of the board's pairing (1 but in a knockout mini-match). */
+  readonly gameNo: number;
+  readonly event: string;
+  readonly round: number;
+  readonly board: number;
+  readonly white: string;
+  readonly black: string;
+  readonly timeControl: TimeControl;
+  /** The game's clock events in journal order, with the times each carries after it. */
+  readonly events: readonly JournaledClockEvent[];
+  /** The journal id of the game's last event (0: none yet): the version of anything drawn from it. */
+  readonly lastEventId: number;
+}
 
 /** The host's health (docs/api.md, GET /api/health; docs/reliability.md). */
 export interface HostHealth {
@@ -354,6 +377,8 @@ export interface ExportSource {
   pgn(event: string | undefined, round: number): string;
   /** JSON Lines, one event per line. */
   jsonl?(query: Omit<EventQuery, 'limit' | 'after'>): string;
+  /** The print report of an event after a round, one HTML page (`chessclock export --report`; GET /events/:event/report.html). */
+  report?(event: string, round?: number): string;
 }
 
 /** Who issues a write: an arbiter identified by a configured token. */

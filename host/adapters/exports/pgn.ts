@@ -26,6 +26,7 @@ import { controlCharacterIn, findEvent, type Hall } from '../../domain/model.ts'
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
 import { rebuildGame } from '../../../rules/rebuild.ts';
+import { pressClocks } from '../../../rules/press-clocks.ts';
 import { RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
 
 /** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
@@ -153,15 +154,8 @@ function termination(game: GameRow): string | null {
   return 'normal';
 }
 
-/** The mover's remaining time after each press, ply by ply, from the journal's `moved` events. */
-export function pressClocks(events: readonly ClockEventRow[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const e of events) {
-    if (e.type !== 'moved' || e.side === null || e.move === null) continue;
-    out.set(`${e.side}:${e.move}`, e.side === 'white' ? e.whiteMs : e.blackMs); // a later correction wins
-  }
-  return out;
-}
+/** The mover's remaining time after each press, ply by ply, from the journal's `moved` events (the rule book's reading, shared with the time chart). */
+export { pressClocks };
 
 export interface RoundPgnOptions {
   nowUtcMs: number;

@@ -9,12 +9,14 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import websocket from '@fastify/websocket';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
 import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/vocabulary.ts';
+import { timeChartOf, timeChartSvg, type ChartSize } from '../../../rules/time-chart.ts';
 import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { CaptainTokens, type CaptainToken } from './captain-tokens.ts';
@@ -92,6 +94,27 @@ export const DASHBOARD_CSP = {
   'frame-ancestors': ["'none'"],
 } as const;
 
+/**
+ * The print report's CSP (host/adapters/exports/report-html.ts): its one inline style sheet,
+ * nothing else: no script, no fetch, no frame around it.
+ */
+export const REPORT_CSP = {
+  'default-src': ["'none'"],
+  'style-src': ["'unsafe-inline'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+} as const;
+
+/** `If-None-Match` holds `etag` (RFC 9110 §13.1.2: a list, `*`, weak comparison ignores `W/`). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
 const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard');
 const DASHBOARD_FILES: Record<string, string> = {
   '/': 'index.html',
@@ -106,6 +129,7 @@ const CONTENT_TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 
+const CHART_SIZES: readonly ChartSize[] = ['small', 'full'];
 const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const;
 // The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
 const SIDE = { type: 'string', enum: SIDES } as const;
@@ -657,6 +681,61 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         after = page.next;
       }
       return reply.send(lines.length ? lines.join('\n') + '\n' : '');
+    },
+  );
+
+  // ---- pictures and print views ---------------------------------------------------
+  // A board's time chart (rules/time-chart.ts, docs/api.md "Pictures and print views"): public like every
+  // read. Its version is the game's last journal event (and what the picture names), so a
+  // browser or a /public screen revalidates with If-None-Match and gets 304 until the game moves.
+  app.get<{ Params: { id: string }; Querystring: { size: ChartSize; game?: number } }>(
+    '/api/boards/:id/chart.svg',
+    {
+      schema: {
+        params: BOARD_PARAMS,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { size: { type: 'string', enum: CHART_SIZES, default: 'full' }, game: { type: 'integer', minimum: 1, maximum: 99 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      if (!deps.state.boardGame) throw new HttpError(501, 'this host keeps no journal to draw a time chart from');
+      const { game: gameNo } = req.query;
+      const game = deps.state.boardGame(req.params.id, gameNo);
+      if (!game) {
+        if (gameNo === undefined || !deps.state.board(req.params.id)) throw new HttpError(404, `no board "${req.params.id}"`, 'id');
+        throw new HttpError(404, `board "${req.params.id}" has no game ${gameNo} in its current round`, 'game');
+      }
+      const caption = `Round ${game.round}, board ${game.board}${game.gameNo > 1 || gameNo !== undefined ? `, game ${game.gameNo}` : ''}`;
+      const named = createHash('sha256').update(JSON.stringify([game.white, game.black, caption])).digest('hex').slice(0, 12);
+      const etag = `"chart-${game.gameId}-${game.lastEventId}-${req.query.size}-${named}"`;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+      const svg = timeChartSvg(timeChartOf(game.timeControl, game.events), { size: req.query.size, white: game.white, black: game.black, caption });
+      return reply.type('image/svg+xml; charset=utf-8').send(svg);
+    },
+  );
+
+  // The print view of a round's results: the report of `chessclock export --report`
+  // (host/adapters/exports/report-html.ts), served as it is written. Its inline style sheet
+  // needs its own CSP (the page's own <meta> says the same): no script, nothing fetched.
+  app.get<{ Params: { event: string }; Querystring: { round?: number } }>(
+    '/events/:event/report.html',
+    {
+      schema: {
+        params: { type: 'object', required: ['event'], properties: { event: { type: 'string', minLength: 1, maxLength: 200 } } },
+        querystring: { type: 'object', additionalProperties: false, properties: { round: { type: 'integer', minimum: 1 } } },
+      },
+      helmet: { contentSecurityPolicy: { useDefaults: false, directives: REPORT_CSP } },
+    },
+    async (req, reply) => {
+      knownEvent(req.params.event);
+      const source = exportsOr501();
+      if (!source.report) throw new HttpError(501, 'the print report is not configured on this host');
+      const html = source.report(req.params.event, req.query.round);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     },
   );
 
