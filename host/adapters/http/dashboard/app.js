@@ -959,6 +959,11 @@ function proposalCard(p) {
     why.dataset.kind = 'error';
     card.append(why);
   }
+  if (p.initialColour) {
+    // Round 1 (FIDE C.04.3): the top-ranked player's colour on board 1 is drawn by lot; say who drew it.
+    const how = p.initialColourDrawnBy === 'arbiter' ? 'drawn in the hall and entered by the arbiter' : "drawn by the host's cryptographic lot";
+    card.append(el('p', 'lot', `Colours by lot: the top-ranked player has ${p.initialColour} on board 1 (${how}).`));
+  }
   if (p.engine && p.status === 'failed') {
     card.append(el('p', '', `${p.engine.command.join(' ')} — exit code ${p.engine.exitCode ?? '—'}${p.engine.signal ? `, ${p.engine.signal}` : ''}`));
     if (p.engine.stderr) card.append(el('pre', '', p.engine.stderr));
