@@ -63,9 +63,11 @@ class HostProcess {
     return new HostProcess(child, next, ready.port as number, ready.url as string);
   }
 
-  async ask<T>(what: string, key: string): Promise<T> {
+  /** Sends a request; answers with the reply's field `key`, or the whole reply without one. */
+  async ask<T>(what: string, key?: string): Promise<T> {
     this.child.stdin!.write(what + '\n');
-    return (await this.next())[key] as T;
+    const reply = await this.next();
+    return (key === undefined ? reply : reply[key]) as T;
   }
 
   async stop(): Promise<void> {
@@ -166,12 +168,16 @@ async function hall(n: number, mqttUrl: string | null): Promise<void> {
   const cpu0 = await host.ask<number>('cpu', 'us');
   const ws0 = readers.ws;
   const mq0 = readers.mqtt;
+  const profile = process.env.HOST_CEILING_PROFILE;
+  if (profile) await host.ask('prof-start', 'ok');
   measuring = true;
   const from = performance.now();
   await sleep(HALL_MEASURE_MS);
   measuring = false;
+  if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;
-  const cpu = (await host.ask<number>('cpu', 'us')) - cpu0;
+  const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
+  const cpu = cpuNow.us - cpu0;
   await players.stop();
   let stamps: Array<[string, number]> = [];
   await waitFor('every press journaled', async () => {
@@ -181,7 +187,7 @@ async function hall(n: number, mqttUrl: string | null): Promise<void> {
   const { lat, lost, dup } = journalLatencies(pressedAt, stamps);
   console.log(
     `  hall, N = ${n} firmware clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
-      ` lost ${lost}, duplicated ${dup}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core;` +
+      ` lost ${lost}, duplicated ${dup}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
       ` readers got ${((readers.ws - ws0) / seconds).toFixed(0)}/s on /ws, ${mqttUrl ? `${((readers.mqtt - mq0) / seconds).toFixed(0)}/s on MQTT` : 'no MQTT'}; load avg ${load0.toFixed(2)}`,
   );
   await readers.close();
@@ -241,9 +247,10 @@ async function ceiling(rates: number[], mqttUrl: string | null): Promise<void> {
       return journalLatencies(pressedAt, stamps).lost === 0;
     }, 60_000).catch(() => undefined);
     const drainS = (performance.now() - drainFrom) / 1000;
-    const cpuNow = (await host.ask<number>('cpu', 'us'));
-    const cpu = cpuNow - cpu0;
-    const hostLoop = await host.ask<{ p99: number; max: number }>('cpu', 'loopDelay');
+    // One `cpu` request: it also resets the host's event-loop delay histogram.
+    const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
+    const cpu = cpuNow.us - cpu0;
+    const hostLoop = cpuNow.loopDelay;
     eld.disable();
     if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}.cpuprofile`)}`, 'ok');
     const seconds = offeredSeconds + drainS;

@@ -80,7 +80,7 @@ async function bounded(work: Promise<unknown> | undefined, ms: number, what: str
 }
 
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
-  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic }) : opts.journal;
+  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic, checkpointInBackground: true }) : opts.journal;
   const clock = opts.clock;
   opts.beforeStart?.(journal);
   // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.

@@ -17,28 +17,38 @@ import type { Hall } from '../host/domain/model.ts';
 import type { HostClock } from '../host/app/utc.ts';
 import type { HostLine } from '../simulator/clock-cable.ts';
 
-/** One individual event with `boards` boards in round 1 (players 2b−1 vs 2b), classical. */
+/**
+ * Boards per event of a load hall: starting ranks have four digits (TRF16; the tournament file
+ * refuses 10,000), so a hall of more boards is several events, as a real hall would be.
+ */
+export const LOAD_EVENT_BOARDS = 4_000;
+
+/**
+ * Individual events with `boards` boards in all in round 1 (players 2b−1 vs 2b), classical:
+ * one event `load` up to LOAD_EVENT_BOARDS boards, then `load-2`, `load-3`… Hall table t is
+ * board ((t − 1) mod LOAD_EVENT_BOARDS) + 1 of event ⌊(t − 1) / LOAD_EVENT_BOARDS⌋ + 1.
+ */
 export function loadTournament(boards: number): Hall {
-  const players = Array.from({ length: 2 * boards }, (_, i) => ({ rank: i + 1, name: `Player, No${String(i + 1).padStart(4, '0')}`, sex: 'm', rating: 2000, federation: 'FID' }));
-  return parseTournament({
-    hall: { name: 'Load hall', site: 'loopback' },
-    events: [
-      {
-        id: 'load',
-        name: 'Load test open',
-        city: 'Loopback',
-        federation: 'FID',
-        startDate: '2026/01/10',
-        endDate: '2026/01/10',
-        chiefArbiter: 'Load Arbiter',
-        kind: 'individual',
-        type: 'Swiss',
-        timeControl: 'classical',
-        players,
-        rounds: [{ number: 1, date: '2026/01/10', start: '2026-01-10T10:00:00Z', boards: Array.from({ length: boards }, (_, i) => ({ board: i + 1, white: 2 * i + 1, black: 2 * i + 2 })) }],
-      },
-    ],
-  });
+  const events = [];
+  for (let first = 0, k = 1; first < boards; first += LOAD_EVENT_BOARDS, k++) {
+    const n = Math.min(LOAD_EVENT_BOARDS, boards - first);
+    const players = Array.from({ length: 2 * n }, (_, i) => ({ rank: i + 1, name: `Player, No${String(first * 2 + i + 1).padStart(4, '0')}`, sex: 'm', rating: 2000, federation: 'FID' }));
+    events.push({
+      id: k === 1 ? 'load' : `load-${k}`,
+      name: k === 1 ? 'Load test open' : `Load test open ${k}`,
+      city: 'Loopback',
+      federation: 'FID',
+      startDate: '2026/01/10',
+      endDate: '2026/01/10',
+      chiefArbiter: 'Load Arbiter',
+      kind: 'individual',
+      type: 'Swiss',
+      timeControl: 'classical',
+      players,
+      rounds: [{ number: 1, date: '2026/01/10', start: '2026-01-10T10:00:00Z', boards: Array.from({ length: n }, (_, i) => ({ board: i + 1, white: 2 * i + 1, black: 2 * i + 2 })) }],
+    });
+  }
+  return parseTournament({ hall: { name: 'Load hall', site: 'loopback' }, events });
 }
 
 export interface LoadHostOptions {
@@ -92,8 +102,13 @@ export class LoadHost {
       // commit 92fce25 made it one board's lookup; the recorded figures used this path.)
       // Idempotent: a restarted host finds the round open.
       beforeStart: (journal) => {
+        // Hall table t is board t − offset of the event whose boards cover it (loadTournament).
+        let offset = 0;
         for (const event of opts.hall.events) {
-          new Director(journal, opts.hall).openRound(event.id, 1, opts.clock.nowUtcMs(), Object.fromEntries(lines.map((l) => [l.table, l.clockId])));
+          const boards = event.rounds[0]?.boards.length ?? 0;
+          const mine = lines.filter((l) => l.table > offset && l.table <= offset + boards);
+          new Director(journal, opts.hall).openRound(event.id, 1, opts.clock.nowUtcMs(), Object.fromEntries(mine.map((l) => [l.table - offset, l.clockId])));
+          offset += boards;
         }
       },
       ...(opts.mqttUrl ? { mqtt: { target: { kind: 'external' as const, url: opts.mqttUrl }, clientId: 'chessclock-load-host', reconnectPeriodMs: 500, onError: () => undefined } } : {}),

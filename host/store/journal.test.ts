@@ -354,6 +354,29 @@ describe('journal', () => {
     expect(j.resultReports({ gameId: game.gameId })).toEqual([]);
   });
 
+  it('checkpoints the WAL in a worker thread, not inside a commit (issue 16: the commit that crossed wal_autocheckpoint stalled the host)', async () => {
+    const reports: Array<{ log: number; checkpointed: number }> = [];
+    let wake: () => void = () => {};
+    const j = new Journal(join(dir, 'bg.db'), {
+      checkpointInBackground: {
+        intervalMs: 20,
+        onCheckpoint: (r) => {
+          reports.push(r);
+          wake();
+        },
+      },
+    });
+    open.push(j);
+    expect(j.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    newGame(j);
+    j.appendMany(Array.from({ length: 200 }, (_, i) => ev(i + 1)));
+    // Wait (bounded by the test's timeout) for a checkpoint that copied the whole WAL written so far.
+    while (!reports.some((r) => r.log > 0 && r.checkpointed === r.log)) await new Promise<void>((r) => (wake = r));
+    j.close();
+    const again = journal('bg.db');
+    expect(again.eventsAfter(0, 1000)).toHaveLength(200);
+  });
+
   it('refuses a duplicate game slot with a clear error', () => {
     const j = journal();
     newGame(j);

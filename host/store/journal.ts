@@ -10,6 +10,7 @@
 //
 // better-sqlite3 is synchronous: when a write method returns, its transaction has committed.
 
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import {
   formatTimeControl,
@@ -91,6 +92,12 @@ export interface JournalOptions {
   outboxTopic?: (kind: string, payload: unknown) => OutboxDraft | null;
   /** UTC now, for when a storage fault began and cleared (default: the system clock). */
   nowUtcMs?: () => number;
+  /**
+   * Checkpoint the WAL in a worker thread (host/store/checkpoint-worker.mjs) instead of inside
+   * the commit that crosses SQLite's wal_autocheckpoint, which then stalls the event loop for
+   * the copy and its fsync. The host sets it (host/start-host.ts); a file journal only.
+   */
+  checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: { busy: number; log: number; checkpointed: number }) => void } | boolean;
 }
 
 /** The MQTT room's OutboxStore contract (host/adapters/mqtt/outbox-store.ts), served from the journal's outbox table. */
@@ -419,6 +426,7 @@ export class Journal {
     }
     const insertMany = this.db.transaction((events: readonly ClockEventInput[]) => events.map((e) => this.insertOne(e)));
     this.insertMany = (events) => this.guarded(() => insertMany(events));
+    if (options.checkpointInBackground && path !== ':memory:' && path !== '') this.startCheckpointer(options.checkpointInBackground);
   }
 
   /** Runs a write, reporting its storage outcome (only the outermost of nested writes counts). */
@@ -458,7 +466,36 @@ export class Journal {
   }
 
   close(): void {
+    if (this.checkpointer) {
+      this.checkpointer.postMessage('close');
+      void this.checkpointer.terminate();
+      this.checkpointer = null;
+      // The automatic checkpoint again, so closing the last connection folds the WAL in as usual.
+      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+    }
     if (this.db.open) this.db.close();
+  }
+
+  private checkpointer: Worker | null = null;
+
+  /** See JournalOptions.checkpointInBackground. */
+  private startCheckpointer(options: Exclude<JournalOptions['checkpointInBackground'], boolean | undefined> | true): void {
+    const o = options === true ? {} : options;
+    const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path: this.path, intervalMs: o.intervalMs ?? 1_000 } });
+    worker.unref();
+    worker.on('message', (m: { type: string; busy: number; log: number; checkpointed: number; message?: string }) => {
+      if (m.type === 'checkpoint') o.onCheckpoint?.(m);
+    });
+    // A worker that cannot run leaves the journal as SQLite ships it: checkpoints in the commit.
+    const fallBack = () => {
+      if (this.checkpointer !== worker) return;
+      this.checkpointer = null;
+      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+    };
+    worker.on('error', fallBack);
+    worker.on('exit', fallBack);
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = worker;
   }
 
   // ── clock events ────────────────────────────────────────────────────────────────────
