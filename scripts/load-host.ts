@@ -35,6 +35,7 @@ export function loadTournament(boards: number): Hall {
     const players = Array.from({ length: 2 * n }, (_, i) => ({ rank: i + 1, name: `Player, No${String(first * 2 + i + 1).padStart(4, '0')}`, sex: 'm', rating: 2000, federation: 'FID' }));
     events.push({
       id: k === 1 ? 'load' : `load-${k}`,
+      hallFirstTable: first + 1,
       name: k === 1 ? 'Load test open' : `Load test open ${k}`,
       city: 'Loopback',
       federation: 'FID',

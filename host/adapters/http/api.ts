@@ -121,6 +121,7 @@ const DASHBOARD_FILES: Record<string, string> = {
   '/public': 'public.html',
   '/app.js': 'app.js',
   '/match-panels.js': 'match-panels.js',
+  '/page-kit.js': 'page-kit.js',
   '/style.css': 'style.css',
 };
 const CONTENT_TYPES: Record<string, string> = {

@@ -13,6 +13,7 @@
 // derived from `serverUtcMs` and `timeRate` of the feed's hello (rate 1 in a real hall). An
 // absent player's default time is computed the same way: start + default time − now. The
 // repaint timer only repaints (docs/architecture.md rule 3).
+import { el, points } from './page-kit.js';
 import { basisDefaultTimeLeftMs, basisRemainingMs, boardCommandRefusal, formatClockTime, GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES } from './rule-book.js';
 
 const PUBLIC = document.body.dataset.view === 'public';
@@ -68,12 +69,6 @@ function flagsOf(live) {
   return live.flag ? [live.flag] : [];
 }
 
-/** Knockout match points: 1.5 → "1½", 0.5 → "½". */
-function points(x) {
-  const whole = Math.floor(x);
-  const half = x - whole >= 0.5;
-  return half ? `${whole || ''}½` : String(whole);
-}
 
 function matchLine(b) {
   const m = b.match;
@@ -109,12 +104,6 @@ function pgnUrl(event, round) {
 // ---- rendering ------------------------------------------------------------------
 const grid = document.getElementById('boards');
 
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function button(label, data, title) {
   const b = el('button', '', label);

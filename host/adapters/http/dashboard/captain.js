@@ -2,7 +2,7 @@
 // round with every board's result, the captains' and the arbiter's marks, Confirm (the results
 // shown are sent with it: a captain signs what they read) and Dispute with a short reason.
 // Plain browser JavaScript like app.js; the results' words come from the rule book.
-import { RESULT_MEANING } from './rule-book.js';
+import { el, hhmm, points, resultWords } from './page-kit.js';
 
 const KEY = 'chessclock-captain-token';
 let token = sessionStorage.getItem(KEY) || '';
@@ -11,20 +11,7 @@ let view = null;
 let chosenRound = null;
 const $ = (id) => document.getElementById(id);
 
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-const hhmm = (utcMs) => `${new Date(utcMs).toISOString().slice(11, 16)} UTC`;
-const resultText = (r) => (r === null ? '—' : RESULT_MEANING[r] ? RESULT_MEANING[r].label : r);
-/** 1.5 → "1½". */
-function points(x) {
-  const whole = Math.floor(x);
-  return x - whole >= 0.5 ? `${whole || ''}½` : String(whole);
-}
+const resultText = resultWords;
 
 function say(kind, text) {
   const m = $('captain-message');

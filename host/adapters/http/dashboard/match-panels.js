@@ -11,23 +11,12 @@
 //    A captain's mark arrives over the live feed (`team-match`, passed on by app.js); the panel
 //    asks again when a board of the event changes, and every 30 s while a team event is shown
 //    (a mark made while the feed was reconnecting).
-import { RESULT_MEANING } from './rule-book.js';
+import { el, hhmm, points, resultWords } from './page-kit.js';
 
 const PUBLIC = document.body.dataset.view === 'public';
 const boards = new Map(); // id -> BoardView, as app.js last rendered it
 
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-const hhmm = (utcMs) => `${new Date(utcMs).toISOString().slice(11, 16)} UTC`;
-const resultText = (r) => (r === null ? '—' : RESULT_MEANING[r] ? RESULT_MEANING[r].label : r);
-function points(x) {
-  const whole = Math.floor(x);
-  return x - whole >= 0.5 ? `${whole || ''}½` : String(whole);
-}
+const resultText = resultWords;
 const eventFilter = () => {
   const select = document.getElementById('event-filter');
   return select ? select.value : '';
