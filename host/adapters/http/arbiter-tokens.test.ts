@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ArbiterTokens, loadArbiterTokens, parseArbiterTokens, parseTokenOption } from './arbiter-tokens.ts';
+import { ArbiterTokens, parseTokenOption } from './arbiter-tokens.ts';
 
 describe('ArbiterTokens', () => {
   const tokens = new ArbiterTokens([
@@ -29,27 +26,6 @@ describe('ArbiterTokens', () => {
   it('refuses short or nameless tokens at start-up', () => {
     expect(() => new ArbiterTokens([{ arbiter: 'Anna', token: 'short' }])).toThrow(/token 1 \(Anna\): token must be at least 16/);
     expect(() => new ArbiterTokens([{ arbiter: '', token: 'x'.repeat(20) }])).toThrow(/missing arbiter name/);
-  });
-
-  it('parses a tokens file and names the bad entry', () => {
-    expect(parseArbiterTokens('[{"arbiter":"A","token":"t"}]')).toEqual([{ arbiter: 'A', token: 't' }]);
-    expect(() => parseArbiterTokens('[{"arbiter":"A"}]', 'tokens.json')).toThrow('tokens.json: entry 1 must be { "arbiter": string, "token": string }');
-    expect(() => parseArbiterTokens('{', 'tokens.json')).toThrow(/tokens.json: not JSON/);
-  });
-
-  it('loads a tokens file, naming the file in errors', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
-    try {
-      const good = join(dir, 'tokens.json');
-      writeFileSync(good, JSON.stringify([{ arbiter: 'Anna', token: 'anna-0123456789abcdef' }]));
-      expect(loadArbiterTokens(good).identify('anna-0123456789abcdef')).toBe('Anna');
-      const weak = join(dir, 'weak.json');
-      writeFileSync(weak, JSON.stringify([{ arbiter: 'Anna', token: 'anna' }]));
-      expect(() => loadArbiterTokens(weak)).toThrow(`${weak}: arbiter token 1 (Anna): token must be at least 16 characters`);
-      expect(() => loadArbiterTokens(join(dir, 'missing.json'))).toThrow(/missing.json: cannot read the arbiter tokens file/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('parses --token NAME:SECRET (the secret may hold colons), refusing a missing name or a guessable secret', () => {

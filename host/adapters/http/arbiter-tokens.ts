@@ -4,7 +4,6 @@
 // and compared with `timingSafeEqual`, and every configured token is checked, so the time
 // taken says nothing about how much of a guess was right or which token it was near.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 export interface ArbiterToken {
   readonly arbiter: string;
@@ -17,8 +16,21 @@ export const MIN_TOKEN_LENGTH = 16;
 /** The 32-byte hash tokens are compared by (captain-tokens.ts uses it too). */
 export const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
+/**
+ * Whose token `presented` is among hashed entries, or null: every entry is compared, with no
+ * early exit, so the time taken says nothing about which one it was near (both roles use it).
+ */
+export function identifyToken<T>(entries: ReadonlyArray<{ readonly who: T; readonly hash: Buffer }>, presented: string): T | null {
+  const h = digest(presented);
+  let found: T | null = null;
+  for (const e of entries) {
+    if (timingSafeEqual(h, e.hash) && found === null) found = e.who;
+  }
+  return found;
+}
+
 export class ArbiterTokens {
-  private readonly entries: ReadonlyArray<{ arbiter: string; hash: Buffer }>;
+  private readonly entries: ReadonlyArray<{ who: string; hash: Buffer }>;
 
   constructor(tokens: readonly ArbiterToken[]) {
     tokens.forEach((t, i) => {
@@ -27,17 +39,12 @@ export class ArbiterTokens {
         throw new Error(`arbiter token ${i + 1} (${t.arbiter}): token must be at least ${MIN_TOKEN_LENGTH} characters`);
       }
     });
-    this.entries = tokens.map((t) => ({ arbiter: t.arbiter, hash: digest(t.token) }));
+    this.entries = tokens.map((t) => ({ who: t.arbiter, hash: digest(t.token) }));
   }
 
   /** The arbiter a presented token belongs to, or null. */
   identify(presented: string): string | null {
-    const h = digest(presented);
-    let found: string | null = null;
-    for (const e of this.entries) {
-      if (timingSafeEqual(h, e.hash) && found === null) found = e.arbiter;
-    }
-    return found;
+    return identifyToken(this.entries, presented);
   }
 
   /** Parses `Authorization: Bearer <token>`; null when absent or malformed. */
@@ -65,38 +72,4 @@ export function parseTokenOption(text: string, option = '--token'): ArbiterToken
  */
 export function jsonErrorWithoutText(err: unknown): string {
   return (err as Error).message.replace(/,? ?"[\s\S]*"(\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
-}
-
-/** Reads tokens from JSON text `[{ "arbiter": "...", "token": "..." }]`, naming the bad entry. */
-export function parseArbiterTokens(text: string, source = 'tokens'): ArbiterToken[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${source}: not JSON: ${jsonErrorWithoutText(err)}`);
-  }
-  if (!Array.isArray(value)) throw new Error(`${source}: expected an array of { "arbiter", "token" }`);
-  return value.map((v: unknown, i) => {
-    const o = v as Record<string, unknown>;
-    if (typeof o !== 'object' || o === null || typeof o.arbiter !== 'string' || typeof o.token !== 'string') {
-      throw new Error(`${source}: entry ${i + 1} must be { "arbiter": string, "token": string }`);
-    }
-    return { arbiter: o.arbiter, token: o.token };
-  });
-}
-
-/** Reads a tokens file (`--tokens FILE`); errors name the file and the entry. */
-export function loadArbiterTokens(path: string): ArbiterTokens {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new Error(`${path}: cannot read the arbiter tokens file: ${(err as Error).message}`);
-  }
-  const tokens = parseArbiterTokens(text, path);
-  try {
-    return new ArbiterTokens(tokens);
-  } catch (err) {
-    throw new Error(`${path}: ${(err as Error).message}`);
-  }
 }

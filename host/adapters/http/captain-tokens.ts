@@ -3,8 +3,7 @@
 // event and can do nothing but that team's match protocol: it is never an arbiter token (an
 // arbiter route answers a captain token with 403, and the same secret in both roles is refused
 // at start). Compared in constant time like the arbiter tokens (arbiter-tokens.ts).
-import { timingSafeEqual } from 'node:crypto';
-import { ArbiterTokens, digest, jsonErrorWithoutText, MIN_TOKEN_LENGTH, type ArbiterToken } from './arbiter-tokens.ts';
+import { ArbiterTokens, digest, identifyToken, jsonErrorWithoutText, MIN_TOKEN_LENGTH, type ArbiterToken } from './arbiter-tokens.ts';
 import type { CaptainIdentity } from '../../app/captains.ts';
 
 export interface CaptainToken extends CaptainIdentity {
@@ -37,12 +36,7 @@ export class CaptainTokens {
 
   /** The captain a presented token belongs to, or null (every entry is compared: no early exit). */
   identify(presented: string): CaptainIdentity | null {
-    const h = digest(presented);
-    let found: CaptainIdentity | null = null;
-    for (const e of this.entries) {
-      if (timingSafeEqual(h, e.hash) && found === null) found = e.who;
-    }
-    return found;
+    return identifyToken(this.entries, presented);
   }
 }
 
