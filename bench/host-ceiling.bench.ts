@@ -140,6 +140,16 @@ function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string,
   return { lat, lost: pressedAt.size - seen.size, dup };
 }
 
+/** Collects the host's stamps until every press in `pressedAt` is journaled (or 60 s), then measures. */
+async function journaledPresses(host: HostProcess, pressedAt: Map<string, number>): Promise<ReturnType<typeof journalLatencies>> {
+  let stamps: Array<[string, number]> = [];
+  await waitFor('every press journaled', async () => {
+    stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
+    return journalLatencies(pressedAt, stamps).lost === 0;
+  }, 60_000).catch(() => undefined);
+  return journalLatencies(pressedAt, stamps);
+}
+
 async function hall(n: number, mqttUrl: string | null): Promise<void> {
   const host = await HostProcess.start({ n, ...(mqttUrl ? { mqttUrl } : {}) });
   const readers = await Readers.open(host.url, mqttUrl);
@@ -179,12 +189,7 @@ async function hall(n: number, mqttUrl: string | null): Promise<void> {
   const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
   const cpu = cpuNow.us - cpu0;
   await players.stop();
-  let stamps: Array<[string, number]> = [];
-  await waitFor('every press journaled', async () => {
-    stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
-    return journalLatencies(pressedAt, stamps).lost === 0;
-  }, 60_000).catch(() => undefined);
-  const { lat, lost, dup } = journalLatencies(pressedAt, stamps);
+  const { lat, lost, dup } = await journaledPresses(host, pressedAt);
   console.log(
     `  hall, N = ${n} firmware clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
       ` lost ${lost}, duplicated ${dup}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
@@ -240,12 +245,8 @@ async function ceiling(rates: number[], mqttUrl: string | null): Promise<void> {
       tick();
     });
     const offeredSeconds = (performance.now() - from) / 1000;
-    let stamps: Array<[string, number]> = [];
     const drainFrom = performance.now();
-    await waitFor('every press journaled', async () => {
-      stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
-      return journalLatencies(pressedAt, stamps).lost === 0;
-    }, 60_000).catch(() => undefined);
+    const { lat, lost, dup } = await journaledPresses(host, pressedAt);
     const drainS = (performance.now() - drainFrom) / 1000;
     // One `cpu` request: it also resets the host's event-loop delay histogram.
     const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
@@ -255,7 +256,6 @@ async function ceiling(rates: number[], mqttUrl: string | null): Promise<void> {
     if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}.cpuprofile`)}`, 'ok');
     const seconds = offeredSeconds + drainS;
     await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(() => undefined);
-    const { lat, lost, dup } = journalLatencies(pressedAt, stamps);
     ackLat.sort((a, b) => a - b);
     const kept = lost === 0 && pct(lat, 99) <= 100;
     console.log(

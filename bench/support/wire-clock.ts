@@ -11,7 +11,7 @@ import { Nack_Code, type Configure } from '../../protocol/gen/chessclock_pb.ts';
 import { createLink, type BodyInit, type Link, type ReceivedMessage } from '../../protocol/session-api.ts';
 import { timeControlFromProto } from '../../protocol/time-control-codec.ts';
 import type { Side } from '../../protocol/time-control.ts';
-import { completeMove, initialClock, readClock, remainingMs, startClock, type ClockState } from '../../rules/clock-core.ts';
+import { completeMove, initialClock, readClock, startClock, type ClockState } from '../../rules/clock-core.ts';
 import { clockEventBody } from '../../firmware-ts/host-link.ts';
 
 /** One monotonic time base shared by every process of the bench (CLOCK_MONOTONIC). */
@@ -78,7 +78,7 @@ export class WireClock {
     this.clock = completeMove(this.clock, at);
     const move = this.clock[side].moves;
     const r = readClock(this.clock, at);
-    this.emit({ type: 'move', at, side, move, white: remainingMs(this.clock, 'white', at), black: remainingMs(this.clock, 'black', at) }, r, onAck);
+    this.emit({ type: 'move', at, side, move, white: r.white, black: r.black }, r, onAck);
     this.presses++;
     return { side, move };
   }

@@ -17,11 +17,13 @@ import { completedRounds } from '../../app/round-games.ts';
 import { confirmedRecords } from '../../app/journal-standings.ts';
 import { ExportRefusedError } from '../../app/ports.ts';
 import { RESULT_MEANING, type GameResult } from '../../../rules/vocabulary.ts';
+import { escapeXml } from '../../../rules/time-chart.ts';
 
-/** HTML text and attribute escaping (HTML Living Standard §13.1.2.6: `&`, `<`, `>`, `"`, `'`). */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+/**
+ * HTML text and attribute escaping (HTML Living Standard §13.1.2.6): the same five characters
+ * as XML's, so the time chart's escaping (rules/time-chart.ts) serves both.
+ */
+const escapeHtml = escapeXml;
 
 /** Points as an arbiter writes them in a table: `14.5`, `13.0`; a direct-encounter average that is not a half keeps its digits. */
 export function formatPoints(x: number): string {
