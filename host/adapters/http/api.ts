@@ -996,6 +996,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   registerNextRoundRoutes(app, {
     sink: deps.nextRounds,
     requireArbiter,
+    apiError,
     boardsOpened: (ids) => {
       for (const id of ids) {
         const board = deps.state.board(id);

@@ -11,16 +11,12 @@ export interface NextRoundRoutesDeps {
   readonly requireArbiter: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Tells the live feed about the boards of a round just opened. */
   readonly boardsOpened: (boardIds: readonly string[]) => void;
+  /** The API's error body (api.ts), so these routes answer like every other. */
+  readonly apiError: (statusCode: number, message: string, field?: string) => object;
 }
 
 /** A pairing program's TRF is a line per player: a megabyte holds thousands. */
 export const MAX_TRF_CHARS = 1_000_000;
-
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 501: 'Not Implemented' };
-
-function refuse(reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply {
-  return reply.code(status).send({ statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message, ...extra });
-}
 
 const EVENT = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const EVENT_PARAMS = { type: 'object', required: ['event'], properties: { event: EVENT } } as const;
@@ -29,6 +25,8 @@ const ROUND_PARAMS = { type: 'object', required: ['event', 'round'], properties:
 const arbiterOf = (req: FastifyRequest) => (req as FastifyRequest & { arbiter: string }).arbiter;
 
 export function registerNextRoundRoutes(app: FastifyInstance, deps: NextRoundRoutesDeps): void {
+  const refuse = (reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply =>
+    reply.code(status).send({ ...deps.apiError(status, message), ...extra });
   const sinkOr501 = (reply: FastifyReply): NextRoundSink | null => {
     if (deps.sink) return deps.sink;
     refuse(reply, 501, 'this host has no match director to pair a next round');
