@@ -51,7 +51,13 @@ describe('session property: exactly once, in order, outboxes drain (fast-check o
           r.host.close();
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        // Found by a newcomer's run (it hung there): a pure Ack from before anything arrived in
+        // order, overtaken on a reordering line, was read against a later ack and marked a lost
+        // message received, so it was never resent (protocol/session.ts onAck).
+        examples: [[2103368145, { drop: 0.3, corrupt: 0, duplicate: 0, split: 0, delay: 0.3, reorder: true }]],
+      },
     );
   }, 120_000);
 });

@@ -237,7 +237,10 @@ export class Session<B> {
   onAck(ack: number, sackBits = 0): void {
     if (this.stopped) return;
     if (ack !== 0) this.onCumulativeAck(ack);
-    if (sackBits !== 0 && !this.stopped) this.onSelectiveAck(ack !== 0 ? ack : this.lastAck, sackBits);
+    // The bits count from this frame's own ack (docs/protocol.md: bit i is seq ack + 2 + i), 0
+    // included: a pure Ack from before anything arrived in order, overtaken on a reordering
+    // line, must not be read against a later ack (it marked a lost message received: a stall).
+    if (sackBits !== 0 && !this.stopped) this.onSelectiveAck(ack, sackBits);
   }
 
   /**
