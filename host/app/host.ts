@@ -188,7 +188,10 @@ export class Host implements HostState, CommandSink, NextRoundSink {
       configureTimeoutMs: this.opts.configureTimeoutMs,
       handler: {
         online: (s) => this.online(s),
-        offline: (s, reason) => this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`),
+        offline: (s, reason) => {
+          this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`);
+          this.clockConnectionChanged(s);
+        },
         message: (s, m) => this.message(s, m),
         flush: () => this.flushJournal(),
       },
@@ -285,7 +288,38 @@ export class Host implements HostState, CommandSink, NextRoundSink {
 
   // ─── clocks ─────────────────────────────────────────────────────────────────────────
 
+  private readonly boardWatchers = new Set<(board: BoardView) => void>();
+  private readonly clocksChanged = new Set<string>();
+
+  /** HostState.watchBoards: boards whose clock connected or was lost (their `clockOnline`). */
+  watchBoards(listener: (board: BoardView) => void): () => void {
+    this.boardWatchers.add(listener);
+    return () => this.boardWatchers.delete(listener);
+  }
+
+  /**
+   * A clock's line came up or went down: its board's view (`clockOnline`) changed with no
+   * journaled event. Told once per batch (a hall's clocks connect together at the start),
+   * after the session settled.
+   */
+  private clockConnectionChanged(s: ClockSession): void {
+    if (this.boardWatchers.size === 0 || s.clockId === null) return;
+    const first = this.clocksChanged.size === 0;
+    this.clocksChanged.add(s.clockId);
+    if (!first) return;
+    setTimeout(() => {
+      const changed = new Set(this.clocksChanged);
+      this.clocksChanged.clear();
+      if (this.closed) return;
+      for (const view of this.boards()) {
+        if (view.clockId === null || !changed.has(view.clockId)) continue;
+        for (const listener of this.boardWatchers) listener(view);
+      }
+    }, 0);
+  }
+
   private online(s: ClockSession): void {
+    this.clockConnectionChanged(s);
     const hello = s.hello!;
     this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
     try {

@@ -334,6 +334,12 @@ export interface HostState {
   boardGame?(id: string, gameNo?: number): BoardGameJournal | undefined;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
+  /**
+   * Boards whose view changed without a journaled event: a clock connected or was lost
+   * (`clockOnline`). The API passes them on over /ws as `board` messages, so the dashboard marks
+   * an offline clock when it happens (docs/dashboard.md "Attention"). Absent: the host cannot tell.
+   */
+  watchBoards?(listener: (board: BoardView) => void): () => void;
 }
 
 export type { LinkFigures } from '../clocks/clock-session.ts';

@@ -428,8 +428,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     });
   }
   const unsubscribe = deps.state.subscribe((event, board) => broadcast({ type: 'event', event, board }, event.event));
+  // A clock connected or lost: its board's `clockOnline` changed with no journaled event.
+  const unwatch = deps.state.watchBoards?.((board) => broadcast({ type: 'board', board }, board.event));
   app.addHook('onClose', async () => {
     unsubscribe();
+    unwatch?.();
     for (const ws of feedClients.keys()) ws.close(1001, 'host shutting down');
   });
 

@@ -288,3 +288,131 @@ export function nextAttentionUpdateAtMs(boards: readonly BoardView[], nowUtcMs: 
   if (thresholdAtMs === null) return textAtMs;
   return textAtMs === null ? thresholdAtMs : Math.min(thresholdAtMs, textAtMs);
 }
+
+// ─── the strip ─────────────────────────────────────────────────────────────────────────
+// The only part of this module that touches the DOM. One button per board, keyed by board id:
+// a repaint moves, adds and removes buttons and rewrites only the texts that changed, so the
+// page can call it on every re-read of the list without rebuilding the strip.
+
+/** Each kind's sign, shown before the text: colour is never the only sign (WCAG 1.4.1). */
+export const ATTENTION_SYMBOL: Readonly<Record<AttentionKind, string>> = {
+  flag: '⚑',
+  forfeit: '⊘',
+  result: '✎',
+  paused: '⏸',
+  clock: '⚠',
+  time: '⏱',
+};
+
+/** The kinds in words, for the button's accessible name (the symbol is hidden from screen readers). */
+export const ATTENTION_KIND_NAME: Readonly<Record<AttentionKind, string>> = {
+  flag: 'flag',
+  forfeit: 'forfeit',
+  result: 'result',
+  paused: 'paused',
+  clock: 'clock',
+  time: 'low time',
+};
+
+/** The strip's heading: how many boards need the arbiter. */
+export function attentionCountText(count: number): string {
+  if (count === 0) return 'No board needs the arbiter';
+  return count === 1 ? '1 board needs the arbiter' : `${count} boards need the arbiter`;
+}
+
+interface StripParts {
+  readonly count: HTMLElement;
+  readonly list: HTMLOListElement;
+  readonly rows: Map<string, HTMLLIElement>;
+  open: (boardId: string) => void;
+}
+
+const strips = new WeakMap<Element, StripParts>();
+
+function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setAttr(el: Element, name: string, value: string): void {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+function stripOf(container: HTMLElement, open: (boardId: string) => void): StripParts {
+  let parts = strips.get(container);
+  if (parts) {
+    parts.open = open;
+    return parts;
+  }
+  const doc = container.ownerDocument;
+  const count = doc.createElement('h2');
+  count.className = 'attention-count';
+  const list = doc.createElement('ol');
+  list.className = 'attention-list';
+  container.replaceChildren(count, list);
+  parts = { count, list, rows: new Map(), open };
+  const p = parts;
+  // One listener for every button: the item's board id is on its row.
+  list.addEventListener('click', (e) => {
+    const row = (e.target as Element | null)?.closest?.('li[data-board-id]');
+    if (row) p.open(row.getAttribute('data-board-id')!);
+  });
+  strips.set(container, parts);
+  return parts;
+}
+
+function newRow(doc: Document, boardId: string): HTMLLIElement {
+  const li = doc.createElement('li');
+  li.setAttribute('data-board-id', boardId);
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = 'attention-item';
+  const symbol = doc.createElement('span');
+  symbol.className = 'attention-symbol';
+  symbol.setAttribute('aria-hidden', 'true');
+  const kind = doc.createElement('span');
+  kind.className = 'attention-kind visually-hidden';
+  const text = doc.createElement('span');
+  text.className = 'attention-text';
+  const more = doc.createElement('span');
+  more.className = 'attention-more';
+  button.append(symbol, kind, text, more);
+  li.append(button);
+  return li;
+}
+
+/**
+ * Draws `items` (in their order) into `container`, the page's `<section id="attention">`: a
+ * heading with the count and one button per board; a click calls `open(boardId)`.
+ */
+export function renderAttention(container: HTMLElement, items: readonly AttentionItem[], open: (boardId: string) => void): void {
+  const parts = stripOf(container, open);
+  const doc = container.ownerDocument;
+  setText(parts.count, attentionCountText(items.length));
+  setAttr(container, 'data-count', String(items.length));
+  const keep = new Set(items.map((i) => i.boardId));
+  for (const [id, row] of parts.rows) {
+    if (keep.has(id)) continue;
+    row.remove();
+    parts.rows.delete(id);
+  }
+  let at: ChildNode | null = parts.list.firstChild;
+  for (const item of items) {
+    let row = parts.rows.get(item.boardId);
+    if (!row) {
+      row = newRow(doc, item.boardId);
+      parts.rows.set(item.boardId, row);
+    }
+    if (row !== at) parts.list.insertBefore(row, at);
+    else at = at.nextSibling;
+    setAttr(row, 'data-kind', item.kind);
+    setAttr(row, 'data-severity', item.severity);
+    const button = row.firstElementChild as HTMLButtonElement;
+    setAttr(button, 'title', item.title);
+    const [symbol, kind, text, more] = Array.from(button.children);
+    // Red items carry "!" beside the symbol (and a bold outline in the style sheet).
+    setText(symbol, item.severity === 'red' ? `${ATTENTION_SYMBOL[item.kind]}!` : ATTENTION_SYMBOL[item.kind]);
+    setText(kind, `${item.severity === 'red' ? 'urgent ' : ''}${ATTENTION_KIND_NAME[item.kind]}: `);
+    setText(text, item.text);
+    setText(more, item.reasons.length > 1 ? `+${item.reasons.length - 1}` : '');
+  }
+}
