@@ -416,3 +416,57 @@ export function renderAttention(container: HTMLElement, items: readonly Attentio
     setText(more, item.reasons.length > 1 ? `+${item.reasons.length - 1}` : '');
   }
 }
+
+/** What the strip reads: the live boards and the host's time (the page's board store). */
+export interface AttentionSource {
+  boards(): readonly BoardView[];
+  hostNowMs(): number;
+}
+
+/**
+ * The longest the strip waits between two readings of the list. The page's reading of the
+ * host's time can be corrected (a new hello) and a simulated hall on accelerated time runs
+ * faster than the page's timers: without a bound, a crossing could be read late.
+ */
+export const ATTENTION_MAX_WAIT_MS = 1_000;
+/** The shortest time between two readings asked by the feed: 500 events/s cost a reading per 200 ms, not one each. */
+export const ATTENTION_MIN_GAP_MS = 200;
+
+/**
+ * Mounts the strip in `container` and keeps it current: `refresh()` on every change of the
+ * boards (the store's notification; coalesced to one reading per ATTENTION_MIN_GAP_MS), and on
+ * its own at the next instant the list changes by time alone (`nextAttentionUpdateAtMs`).
+ */
+export function mountAttention(container: HTMLElement, source: AttentionSource, open: (boardId: string) => void): { refresh(): void; stop(): void } {
+  const win = container.ownerDocument.defaultView!;
+  let timer: number | null = null;
+  let lastReadAt = -Infinity;
+  let stopped = false;
+  const read = () => {
+    if (stopped) return;
+    if (timer !== null) win.clearTimeout(timer);
+    timer = null;
+    lastReadAt = win.performance.now();
+    const boards = source.boards();
+    const now = source.hostNowMs();
+    renderAttention(container, attentionItems(boards, now), open);
+    const next = nextAttentionUpdateAtMs(boards, now);
+    const waitMs = next === null ? ATTENTION_MAX_WAIT_MS : Math.min(ATTENTION_MAX_WAIT_MS, Math.max(0, next - now));
+    timer = win.setTimeout(read, waitMs);
+  };
+  const refresh = () => {
+    if (stopped) return;
+    const sinceMs = win.performance.now() - lastReadAt;
+    if (sinceMs >= ATTENTION_MIN_GAP_MS) return read();
+    if (timer !== null) win.clearTimeout(timer);
+    timer = win.setTimeout(read, ATTENTION_MIN_GAP_MS - sinceMs);
+  };
+  read();
+  return {
+    refresh,
+    stop: () => {
+      stopped = true;
+      if (timer !== null) win.clearTimeout(timer);
+    },
+  };
+}
