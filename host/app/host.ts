@@ -190,7 +190,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
         online: (s) => this.online(s),
         offline: (s, reason) => {
           this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`);
-          this.clockConnectionChanged(s);
+          if (s.clockId !== null) this.clockBoardsChanged(s.clockId);
         },
         message: (s, m) => this.message(s, m),
         flush: () => this.flushJournal(),
@@ -291,21 +291,21 @@ export class Host implements HostState, CommandSink, NextRoundSink {
   private readonly boardWatchers = new Set<(board: BoardView) => void>();
   private readonly clocksChanged = new Set<string>();
 
-  /** HostState.watchBoards: boards whose clock connected or was lost (their `clockOnline`). */
+  /** HostState.watchBoards: boards whose view changed with no feed event saying so. */
   watchBoards(listener: (board: BoardView) => void): () => void {
     this.boardWatchers.add(listener);
     return () => this.boardWatchers.delete(listener);
   }
 
   /**
-   * A clock's line came up or went down: its board's view (`clockOnline`) changed with no
-   * journaled event. Told once per batch (a hall's clocks connect together at the start),
-   * after the session settled.
+   * The view of the boards of `clockId` changed with no feed event saying so: its line came up or
+   * went down (`clockOnline`), or the result it reported was filed after its event went out.
+   * Told once per batch (a hall's clocks connect together at the start), after the change settled.
    */
-  private clockConnectionChanged(s: ClockSession): void {
-    if (this.boardWatchers.size === 0 || s.clockId === null) return;
+  private clockBoardsChanged(clockId: string): void {
+    if (this.boardWatchers.size === 0) return;
     const first = this.clocksChanged.size === 0;
-    this.clocksChanged.add(s.clockId);
+    this.clocksChanged.add(clockId);
     if (!first) return;
     setTimeout(() => {
       const changed = new Set(this.clocksChanged);
@@ -319,8 +319,8 @@ export class Host implements HostState, CommandSink, NextRoundSink {
   }
 
   private online(s: ClockSession): void {
-    this.clockConnectionChanged(s);
     const hello = s.hello!;
+    this.clockBoardsChanged(hello.serialId);
     this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
     try {
       this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.clock.nowUtcMs() });
@@ -545,6 +545,8 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     const filed = this.state.fileClockResult(eventRowId);
     if (filed.log !== null) this.log(filed.log);
     else if (filed.outcome === 'refused') this.log(`clock ${input.clockId}: result ${String(input.detail?.result)} not filed`);
+    // FIDE Laws 8.7: the result waits for the arbiter; the feed's event went out before it was filed.
+    if (filed.outcome !== 'refused') this.clockBoardsChanged(input.clockId);
   }
 
   // ─── CommandSink ────────────────────────────────────────────────────────────────────

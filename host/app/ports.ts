@@ -335,9 +335,10 @@ export interface HostState {
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
   /**
-   * Boards whose view changed without a journaled event: a clock connected or was lost
-   * (`clockOnline`). The API passes them on over /ws as `board` messages, so the dashboard marks
-   * an offline clock when it happens (docs/dashboard.md "Attention"). Absent: the host cannot tell.
+   * Boards whose view changed with no feed event carrying it: a clock connected or was lost
+   * (`clockOnline`), or a result a clock reported was filed after its event went out. The API
+   * passes them on over /ws as `board` messages, so the dashboard shows an offline clock or a
+   * result to confirm when it happens (docs/dashboard.md "Attention"). Absent: the host cannot tell.
    */
   watchBoards?(listener: (board: BoardView) => void): () => void;
 }

@@ -432,7 +432,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     });
   }
   const unsubscribe = deps.state.subscribe((event, board) => broadcast({ type: 'event', event, board }, event.event));
-  // A clock connected or lost: its board's `clockOnline` changed with no journaled event.
+  // A board's view changed with no event carrying it (a clock connected or lost, a clock's result filed).
   const unwatch = deps.state.watchBoards?.((board) => broadcast({ type: 'board', board }, board.event));
   app.addHook('onClose', async () => {
     unsubscribe();
