@@ -84,6 +84,9 @@ describe('attention: which boards need the arbiter (issue 14, item 2)', () => {
     // The result recorded (not yet confirmed): still a forfeit to confirm, not a mere result.
     await hall.host.execute({ type: 'result', boardId: 'b4', result: '-+' }, { arbiter: 'Floor' });
     expect(brief(hall.items())).toEqual([['b4', 'forfeit', 'red', 'Board 4 · White lost by default · confirm −+ (White forfeits)']]);
+    // Both absent (a double forfeit, −−): both named.
+    const double: BoardView = { ...hall.board('b4'), result: '--' };
+    expect(brief(attentionItems([double], T0))).toEqual([['b4', 'forfeit', 'red', 'Board 4 · Both players lost by default · confirm −− (both forfeit)']]);
     await hall.host.execute({ type: 'confirm-result', boardId: 'b4' }, { arbiter: 'Chief' });
     expect(hall.items()).toEqual([]);
   });

@@ -16,7 +16,7 @@
 import type { BoardView } from '../../../../app/ports.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime, msUntilDisplayChange } from '../../../../../rules/display-format.ts';
-import { isForfeitResult, isGameResult, RESULT_MEANING, SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
+import { isForfeitResult, isGameResult, RESULT_MEANING, SIDE_NAME, SIDES, type ForfeitResult, type Side } from '../../../../../rules/vocabulary.ts';
 
 /** The kinds, most urgent first: the order of the issue's list (issue 14, item 2). */
 export const ATTENTION_KINDS = ['flag', 'forfeit', 'result', 'paused', 'clock', 'time'] as const;
@@ -226,9 +226,10 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
   return out;
 }
 
-function forfeitText(result: string): string {
-  if (result === '--') return 'Both players lost by default';
-  return `${result === '-+' ? 'White' : 'Black'} lost by default`;
+/** Who lost a forfeit result: the sides it gives no point (the vocabulary's RESULT_MEANING). */
+function forfeitText(result: ForfeitResult): string {
+  const points = RESULT_MEANING[result].points;
+  return `${sidesText(SIDES.filter((s) => points[s] === 0))} lost by default`;
 }
 
 function leastRemaining(b: BoardView, nowUtcMs: number): { side: Side; ms: number } {
@@ -353,8 +354,8 @@ function stripOf(container: HTMLElement, open: (boardId: string) => void): Strip
   const p = parts;
   // One listener for every button: the item's board id is on its row.
   list.addEventListener('click', (e) => {
-    const row = (e.target as Element | null)?.closest?.('li[data-board-id]');
-    if (row) p.open(row.getAttribute('data-board-id')!);
+    const row = (e.target as Element | null)?.closest?.('li[data-attention-board]');
+    if (row) p.open(row.getAttribute('data-attention-board')!);
   });
   strips.set(container, parts);
   return parts;
@@ -362,7 +363,7 @@ function stripOf(container: HTMLElement, open: (boardId: string) => void): Strip
 
 function newRow(doc: Document, boardId: string): HTMLLIElement {
   const li = doc.createElement('li');
-  li.setAttribute('data-board-id', boardId);
+  li.setAttribute('data-attention-board', boardId);
   const button = doc.createElement('button');
   button.type = 'button';
   button.className = 'attention-item';

@@ -9,6 +9,7 @@ import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { boardCommandRefusal } from '../../../../../rules/command-rules.ts';
 import { GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES, type ArbiterCommandName, type Side } from '../../../../../rules/vocabulary.ts';
 import { api, onUnauthorized, setToken, storedToken } from './api.ts';
+import { mountAttention } from './attention.ts';
 import { defaultLeftMs, eventsOf, flagLine, flagsOf, infoLine, isOffline, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf, ticking } from './board-text.ts';
 import { button, el, setText } from './dom.ts';
 import { NextRound } from './next-round.ts';
@@ -567,6 +568,11 @@ if (!PUBLIC) {
   });
 }
 document.getElementById('event-filter')!.addEventListener('change', (ev) => setEventFilter((ev.target as HTMLSelectElement).value));
+
+// ---- attention first (src/attention.ts): the boards that need the arbiter, most urgent first ----
+const attentionSection = document.getElementById('attention');
+const attention = attentionSection && !PUBLIC ? mountAttention(attentionSection, { boards: () => [...store.boards.values()], hostNowMs: now }, openBoard) : null;
+if (attention) store.subscribe(() => attention.refresh());
 
 const connection = document.getElementById('connection')!;
 const initialToken = PUBLIC ? '' : storedToken();
