@@ -135,7 +135,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     const flag = page.locator('#attention li[data-attention-board="b7"] button');
     expect(await flag.locator('.attention-symbol').innerText()).toBe('⚑!');
     expect(await flag.locator('.attention-kind').textContent()).toBe('urgent flag: ');
-    expect(await page.locator('#attention li[data-attention-board="b5"] .attention-symbol').innerText()).toBe('⏸');
+    expect(await page.locator('#attention li[data-attention-board="b5"] .attention-symbol').innerText()).toBe('‖');
   });
 
   it('low time under 20 s is red, in the clock\'s tenths', async () => {
@@ -145,6 +145,8 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   });
 
   it('FIDE Laws 6.7.1: the default time elapses with White absent: lost by default; board 12\'s flag falls too (order: flags by board, then the forfeit)', async () => {
+    // Keyed updates: board 12's item is moved (from last to second), not rebuilt.
+    await page.$eval('#attention li[data-attention-board="b12"]', (li) => ((li as HTMLElement & { probe?: string }).probe = 'same node'));
     await hallAt(420_000);
     expect(clocks.get('b4')!.actor.getSnapshot().matches('forfeited')).toBe(true);
     await expect.poll(() => strip(page)).toEqual([
@@ -155,6 +157,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
       ['b9', 'clock', 'amber', 'Board 9 · no clock'],
     ]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('5 boards need the arbiter');
+    expect(await page.$eval('#attention li[data-attention-board="b12"]', (li) => (li as HTMLElement & { probe?: string }).probe)).toBe('same node');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'attention-strip.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
   });

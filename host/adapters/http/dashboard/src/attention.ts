@@ -300,9 +300,9 @@ export const ATTENTION_SYMBOL: Readonly<Record<AttentionKind, string>> = {
   flag: '⚑',
   forfeit: '⊘',
   result: '✎',
-  paused: '⏸',
+  paused: '‖',
   clock: '⚠',
-  time: '⏱',
+  time: '◔',
 };
 
 /** The kinds in words, for the button's accessible name (the symbol is hidden from screen readers). */
