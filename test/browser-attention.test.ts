@@ -32,6 +32,13 @@ const EVENT = 'Ljubljana Open 2026';
 
 type Row = [board: string, kind: string, severity: string, text: string];
 
+/**
+ * A bounded wait for the strip to show something (docs/architecture.md rule 13): the strip reads
+ * the list again within a second of a change of hall time (docs/dashboard.md "Attention"), and
+ * a loaded 2-core machine may take much longer to paint it.
+ */
+const WAIT = { timeout: 15_000, interval: 50 };
+
 /** The strip as the arbiter sees it, in order: board id, kind, colour and the text. */
 async function strip(page: Page): Promise<Row[]> {
   return page.$$eval('#attention li[data-attention-board]', (lis) =>
@@ -92,7 +99,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   });
 
   it('a board with no clock is listed before any game starts', async () => {
-    await expect.poll(() => strip(page)).toEqual([['b9', 'clock', 'amber', 'Board 9 · no clock']]);
+    await expect.poll(() => strip(page), WAIT).toEqual([['b9', 'clock', 'amber', 'Board 9 · no clock']]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('1 board needs the arbiter');
   });
 
@@ -102,7 +109,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     clocks.get('b4')!.send({ type: 'ARRIVE', side: 'black', at: 0 }); // White is late
     await hallAt(1_000);
     clocks.get('b5')!.send({ type: 'PAUSE', at: 1_000 });
-    await expect.poll(() => strip(page)).toEqual([
+    await expect.poll(() => strip(page), WAIT).toEqual([
       ['b4', 'forfeit', 'amber', 'Board 4 · White absent · default in 6:59'],
       ['b5', 'paused', 'amber', 'Board 5 · paused'],
       ['b9', 'clock', 'amber', 'Board 9 · no clock'],
@@ -112,7 +119,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   it('low time under 2 minutes is amber, least time first; the strip follows the hall\'s time on its own', async () => {
     // No clock event happens here: only time passes. The strip re-reads the list when it changes.
     await hallAt(250_000);
-    await expect.poll(() => strip(page)).toEqual([
+    await expect.poll(() => strip(page), WAIT).toEqual([
       ['b4', 'forfeit', 'amber', 'Board 4 · White absent · default in 2:50'],
       ['b5', 'paused', 'amber', 'Board 5 · paused'],
       ['b9', 'clock', 'amber', 'Board 9 · no clock'],
@@ -124,7 +131,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   it('FIDE Laws 6.9: a flag falls when Black\'s time runs out (red, first); a forfeit due within 2 minutes turns red', async () => {
     await hallAt(300_000); // Black's 5:00 on board 7 runs out now: the statechart's flag timer fires
     expect(clocks.get('b7')!.actor.getSnapshot().matches('flagged')).toBe(true);
-    await expect.poll(() => strip(page)).toEqual([
+    await expect.poll(() => strip(page), WAIT).toEqual([
       ['b7', 'flag', 'red', 'Board 7 · Black flag fell'],
       ['b4', 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00'],
       ['b5', 'paused', 'amber', 'Board 5 · paused'],
@@ -140,7 +147,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
 
   it('low time under 20 s is red, in the clock\'s tenths', async () => {
     await hallAt(345_000);
-    await expect.poll(() => strip(page)).toContainEqual(['b12', 'time', 'red', 'Board 12 · White 15.0']);
+    await expect.poll(() => strip(page), WAIT).toContainEqual(['b12', 'time', 'red', 'Board 12 · White 15.0']);
     expect((await strip(page)).map((r) => r[0])).toEqual(['b7', 'b4', 'b5', 'b9', 'b12']);
   });
 
@@ -149,7 +156,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     await page.$eval('#attention li[data-attention-board="b12"]', (li) => ((li as HTMLElement & { probe?: string }).probe = 'same node'));
     await hallAt(420_000);
     expect(clocks.get('b4')!.actor.getSnapshot().matches('forfeited')).toBe(true);
-    await expect.poll(() => strip(page)).toEqual([
+    await expect.poll(() => strip(page), WAIT).toEqual([
       ['b7', 'flag', 'red', 'Board 7 · Black flag fell'],
       ['b12', 'flag', 'red', 'Board 12 · White flag fell'],
       ['b4', 'forfeit', 'red', 'Board 4 · White lost by default'],
@@ -164,7 +171,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
 
   it('one click on an item opens its board (issue 14, item 2)', async () => {
     await page.click('#attention li[data-attention-board="b12"] button');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-board-id'))).toBe('b12');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-board-id')), WAIT).toBe('b12');
     expect(errors).toEqual([]);
   });
 });
@@ -200,7 +207,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
   it('both clocks connected and ready: only the open event\'s board, which has no clock in this hall, is listed', async () => {
     // The tournament file's hall has two tables with clocks (the women's final); the open event's board has none.
     expect(rig.host.boards().filter((b) => b.clockId === null).map((b) => b.id)).toEqual(['slo-open-2007-1']);
-    await expect.poll(() => strip(page)).toEqual([['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock']]);
+    await expect.poll(() => strip(page), WAIT).toEqual([['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock']]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('1 board needs the arbiter');
   });
 
@@ -212,13 +219,13 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     await waitFor('the clock\'s result journaled', () => rig.host.board(board1)?.result === '1-0', 10_000, flowing(rig.sim));
     expect(rig.host.board(board1)).toMatchObject({ result: '1-0', resultConfirmed: false });
     // Before the board with no clock: a result to confirm is more urgent (the round's standings wait for it).
-    await expect.poll(() => strip(page)).toEqual([
+    await expect.poll(() => strip(page), WAIT).toEqual([
       [board1, 'result', 'amber', 'Board 1 · 1-0 to confirm'],
       ['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock'],
     ]);
     const res = await app.inject({ method: 'POST', url: `/api/boards/${board1}/result/confirm`, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode, res.body).toBe(200);
-    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board1 && r[1] === 'result'))).toEqual([]);
+    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board1 && r[1] === 'result')), WAIT).toEqual([]);
   });
 
   it('a clock\'s cable is pulled: its line goes down and the board shows "offline" without a reload; plugged back, it goes', async () => {
@@ -228,10 +235,10 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     rig.clocks[1].unplugMemory();
     await waitFor('the line of table 2 down', () => !session.online, 10_000, flowing(rig.sim, 5));
     expect(rig.host.board(board2)!.clockOnline).toBe(false);
-    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2))).toEqual([[board2, 'clock', 'amber', 'Board 2 · clock CLK-02 offline']]);
+    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2)), WAIT).toEqual([[board2, 'clock', 'amber', 'Board 2 · clock CLK-02 offline']]);
     rig.clocks[1].plugMemory();
     await waitFor('the line of table 2 up again', () => session.online, 10_000, flowing(rig.sim, 5));
-    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2))).toEqual([]);
+    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2)), WAIT).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
