@@ -142,6 +142,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     const flag = page.locator('#attention li[data-attention-board="b7"] button');
     expect(await flag.locator('.attention-symbol').innerText()).toBe('⚑!');
     expect(await flag.locator('.attention-kind').textContent()).toBe('urgent flag: ');
+    expect(await flag.locator('.attention-event').textContent()).toBe(''); // one event: no need to name it
     expect(await page.locator('#attention li[data-attention-board="b5"] .attention-symbol').innerText()).toBe('‖');
   });
 
@@ -223,6 +224,10 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
       [board1, 'result', 'amber', 'Board 1 · 1-0 to confirm'],
       ['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock'],
     ]);
+    // Two boards numbered 1: with items from two events, each names its event.
+    const eventOf = (id: string) => page.locator(`#attention li[data-attention-board="${id}"] .attention-event`).innerText();
+    expect(await eventOf(board1)).toBe(rig.host.board(board1)!.eventName ?? rig.host.board(board1)!.event);
+    expect(await eventOf('slo-open-2007-1')).toBe('Državno prvenstvo - finale (absolutno)');
     const res = await app.inject({ method: 'POST', url: `/api/boards/${board1}/result/confirm`, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode, res.body).toBe(200);
     await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board1 && r[1] === 'result')), WAIT).toEqual([]);

@@ -58,7 +58,7 @@ describe('attention: which boards need the arbiter (issue 14, item 2)', () => {
     hall.at(1_000 + 300_000); // the statechart's flag timer fires at exactly 301 000
     expect(hall.board('b7').live?.status).toBe('flagged');
     const [item] = hall.items();
-    expect(item).toMatchObject({ boardId: 'b7', kind: 'flag', severity: 'red', text: 'Board 7 · Black flag fell' });
+    expect(item).toMatchObject({ boardId: 'b7', kind: 'flag', severity: 'red', text: 'Board 7 · Black flag fell', eventName: EVENT });
     expect(item.title).toBe(`${EVENT} · round 1 · board 7 · White 7 – Black 7: Black flag fell`);
     // The arbiter adds a minute and lets the game go on: the flag is dealt with; Black's 1:00 is low time.
     clock.send({ type: 'ADJUST', side: 'black', ms: 60_000, at: 302_000 });

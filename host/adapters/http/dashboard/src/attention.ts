@@ -48,6 +48,8 @@ export interface AttentionItem {
   readonly reasons: readonly string[];
   /** Where the board is, in full: `Slovenian Final 2025/26 · round 1 · board 7 · Tratar – Sebenik`. */
   readonly where: string;
+  /** The board's event as the page names it (`eventName`, else its key): the strip shows it when the list spans events. */
+  readonly eventName: string;
   /** `where` and every reason: the button's title and accessible description. */
   readonly title: string;
   /**
@@ -99,6 +101,7 @@ export function attentionItems(boards: readonly BoardView[], nowUtcMs: number): 
       text: `Board ${b.board} · ${top.text}`,
       reasons: texts,
       where,
+      eventName: b.eventName ?? b.event,
       title: `${where}: ${texts.join('; ')}`,
       sortKey: [kindRank(top.kind), severityRank(top.severity), top.timeMs, b.board, b.event, b.id],
     });
@@ -376,7 +379,9 @@ function newRow(doc: Document, boardId: string): HTMLLIElement {
   text.className = 'attention-text';
   const more = doc.createElement('span');
   more.className = 'attention-more';
-  button.append(symbol, kind, text, more);
+  const event = doc.createElement('span');
+  event.className = 'attention-event';
+  button.append(symbol, kind, text, more, event);
   li.append(button);
   return li;
 }
@@ -391,6 +396,8 @@ export function renderAttention(container: HTMLElement, items: readonly Attentio
   setText(parts.count, attentionCountText(items.length));
   setAttr(container, 'data-count', String(items.length));
   const keep = new Set(items.map((i) => i.boardId));
+  // Board numbers repeat across events: name the event when the list spans more than one.
+  const manyEvents = new Set(items.map((i) => i.eventName)).size > 1;
   for (const [id, row] of parts.rows) {
     if (keep.has(id)) continue;
     row.remove();
@@ -409,12 +416,13 @@ export function renderAttention(container: HTMLElement, items: readonly Attentio
     setAttr(row, 'data-severity', item.severity);
     const button = row.firstElementChild as HTMLButtonElement;
     setAttr(button, 'title', item.title);
-    const [symbol, kind, text, more] = Array.from(button.children);
+    const [symbol, kind, text, more, event] = Array.from(button.children);
     // Red items carry "!" beside the symbol (and a bold outline in the style sheet).
     setText(symbol, item.severity === 'red' ? `${ATTENTION_SYMBOL[item.kind]}!` : ATTENTION_SYMBOL[item.kind]);
     setText(kind, `${item.severity === 'red' ? 'urgent ' : ''}${ATTENTION_KIND_NAME[item.kind]}: `);
     setText(text, item.text);
     setText(more, item.reasons.length > 1 ? `+${item.reasons.length - 1}` : '');
+    setText(event, manyEvents ? item.eventName : '');
   }
 }
 
