@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { SimulatedClock } from 'xstate';
 import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
+import { AxeBuilder } from '@axe-core/playwright';
 import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { MemoryPorts } from '../host/app/memory-ports.ts';
@@ -85,7 +86,8 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: 'arbiter-token-for-the-attention-test' }], nowUtcMs: () => T0_UTC + hall.now() });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // A page of its own context: axe-core's runner opens a page beside it (@axe-core/playwright).
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     page.setDefaultTimeout(10_000);
     watchErrors(page, errors);
     await page.clock.setFixedTime(T0_UTC);
@@ -168,6 +170,13 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     expect(await page.$eval('#attention li[data-attention-board="b12"]', (li) => (li as HTMLElement & { probe?: string }).probe)).toBe('same node');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'attention-strip.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
+  });
+
+  it('the strip with red and amber items passes axe-core: no serious or critical violation (WCAG 1.4.3 contrast, 4.1.2 name and role)', async () => {
+    const result = await new AxeBuilder({ page }).include('#attention').analyze();
+    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(result.passes.some((p) => p.id === 'color-contrast')).toBe(true); // the contrast rule did run on the items
   });
 
   it('one click on an item opens its board (issue 14, item 2)', async () => {
