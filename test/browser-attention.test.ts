@@ -181,7 +181,12 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
 
   it('one click on an item opens its board (issue 14, item 2)', async () => {
     await page.click('#attention li[data-attention-board="b12"] button');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-board-id')), WAIT).toBe('b12');
+    // The board's side panel opens on it (src/panel.ts), its line marked open.
+    await page.waitForSelector('#panel[data-board="b12"]:not([hidden])');
+    expect(await page.locator('[data-board-id="b12"]').getAttribute('class')).toContain('open');
+    // Another item opens another board in the same panel.
+    await page.click('#attention li[data-attention-board="b4"] button');
+    await page.waitForSelector('#panel[data-board="b4"]:not([hidden])');
     expect(errors).toEqual([]);
   });
 });
