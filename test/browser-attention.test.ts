@@ -56,6 +56,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   let app: FastifyInstance;
   let browser: Browser;
   let page: Page;
+  let url: string;
   const errors: string[] = [];
   const hall = new SimulatedClock();
   const host = new MemoryPorts();
@@ -84,7 +85,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     addBoard(5, presetTimeControl('classical'));
     addBoard(9, null); // no clock at the table
     app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: 'arbiter-token-for-the-attention-test' }], nowUtcMs: () => T0_UTC + hall.now() });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
     // A page of its own context: axe-core's runner opens a page beside it (@axe-core/playwright).
     page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
@@ -170,6 +171,22 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     expect(await page.$eval('#attention li[data-attention-board="b12"]', (li) => (li as HTMLElement & { probe?: string }).probe)).toBe('same node');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'attention-strip.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
+  });
+
+  it('on a floor arbiter\'s phone (390×844) the full strip is one row: the first board is still on the first screen, nothing scrolls sideways (issue 14, item 5)', async () => {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    watchErrors(phone, errors);
+    await phone.clock.setFixedTime(T0_UTC + hall.now());
+    await phone.goto(url);
+    await expect.poll(() => strip(phone), WAIT).toHaveLength(5);
+    const rows = await phone.$$eval('#attention li', (lis) => new Set(lis.map((li) => Math.round(li.getBoundingClientRect().top))).size);
+    expect(rows).toBe(1);
+    const first = await phone.locator('[data-board-id]').first().boundingBox();
+    expect(first).not.toBeNull();
+    expect(first!.y + first!.height).toBeLessThanOrEqual(844);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await phone.screenshot({ path: join(ARTIFACTS, 'attention-strip-phone.png') });
+    await phone.close();
   });
 
   it('the strip with red and amber items passes axe-core: no serious or critical violation (WCAG 1.4.3 contrast, 4.1.2 name and role)', async () => {
