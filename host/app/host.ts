@@ -310,8 +310,15 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     setTimeout(() => {
       const changed = new Set(this.clocksChanged);
       this.clocksChanged.clear();
-      if (this.closed) return;
-      for (const view of this.boards()) {
+      if (this.closed || this.boardWatchers.size === 0) return;
+      let views: readonly BoardView[];
+      try {
+        views = this.boards();
+      } catch (err) {
+        // Only a notice to the dashboard: the next event or a reload shows the board all the same.
+        return this.log(`could not tell the dashboard that clock(s) ${[...changed].join(', ')} changed: ${(err as Error).message}`);
+      }
+      for (const view of views) {
         if (view.clockId === null || !changed.has(view.clockId)) continue;
         for (const listener of this.boardWatchers) listener(view);
       }
