@@ -65,8 +65,8 @@ export class Panel {
     this.body.append(times, notes, this.controls(), refusals, message, chartFigure);
     root.append(head, this.body);
     root.setAttribute('aria-labelledby', 'panel-title');
-    root.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Escape' && !this.dialog.open) this.close();
+    document.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape' && this.boardId !== null && !this.dialog.open) this.close();
     });
   }
 
@@ -81,7 +81,8 @@ export class Panel {
     this.root.hidden = false;
     this.root.dataset.board = id;
     this.render(b);
-    this.root.querySelector<HTMLElement>('.panel-title')!.focus?.();
+    // The keyboard goes with the eyes: into the panel (Escape closes it and returns to the line).
+    this.root.focus({ preventScroll: true });
   }
 
   close(): void {
