@@ -385,6 +385,10 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
       expect(clocks.get(id)!.actor.getSnapshot().matches('running')).toBe(true);
     }
     await expect.poll(() => row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
+    // Round 3 under way, and the event's last round here: Start round is no longer offered (issue 14:
+    // "Start round 2" was offered after the last round); the round's message stays.
+    await expect.poll(() => row.locator('button[data-action="start-round"]').count()).toBe(0);
+    expect(await row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
     await hallAt(712_300);
     for (const id of ['f-start', 'iv-1', 'iv-2']) await expectTimes(id);
 
