@@ -38,7 +38,7 @@ th { background: #f0f0f0; }
 tbody tr:nth-child(even) { background: #fafafa; }
 td.num, th.num { text-align: right; } td.result { text-align: center; }
 tr.match th { background: #e8eef8; }
-td.note { white-space: normal; min-width: 14em; font-size: .92em; }
+td.note { white-space: normal; min-width: 24em; font-size: .92em; }
 ul.byes { margin: .2em 0 .8em; padding-left: 1.2em; }
 @media (max-width: 480px) { body { font-size: 14px; padding: 6px 8px 20px; } th, td { padding: .28em .4em; } }
 @media print { nav { display: none; } .scroll { overflow: visible; border: 0; } body { max-width: none; } }
