@@ -17,7 +17,7 @@ import type { WebSocket } from 'ws';
 import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
 import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/vocabulary.ts';
 import { timeChartOf, timeChartSvg, type ChartSize } from '../../../rules/time-chart.ts';
-import { RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
+import { PAGE_PATH, pageBundle, RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { CaptainTokens, type CaptainToken } from './captain-tokens.ts';
 import { registerCaptainRoutes } from './captain.ts';
@@ -51,6 +51,11 @@ export interface ApiDeps {
    * a rule book that does not build fails the server start. Tests pass another builder.
    */
   readonly ruleBook?: () => Promise<string>;
+  /**
+   * The dashboard page as one browser module (default: rule-book-bundle.ts's `pageBundle`, esbuild
+   * over dashboard/src/main.ts once per process), served at /app.js. Awaited like the rule book.
+   */
+  readonly page?: () => Promise<string>;
   /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
   readonly wsMaxBufferedBytes?: number;
   /** Live-feed WebSocket clients at most (default 200); one more is refused with 503. */
@@ -128,7 +133,6 @@ const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard')
 const DASHBOARD_FILES: Record<string, string> = {
   '/': 'index.html',
   '/public': 'public.html',
-  '/app.js': 'app.js',
   '/match-panels.js': 'match-panels.js',
   '/page-kit.js': 'page-kit.js',
   '/style.css': 'style.css',
@@ -343,7 +347,7 @@ export function hostName(header: string | undefined): string | null {
 
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // First, before anything listens: the page is useless without the rule book it imports.
-  const ruleBookJs = (deps.dashboard ?? true) ? await (deps.ruleBook ?? ruleBookBundle)() : null;
+  const [ruleBookJs, pageJs] = (deps.dashboard ?? true) ? await Promise.all([(deps.ruleBook ?? ruleBookBundle)(), (deps.page ?? pageBundle)()]) : [null, null];
   const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
   const captainTokens = new CaptainTokens(deps.captains ?? [], tokens);
   // A captain token for an event or team the tournament does not have would never work: refused at start.
@@ -1055,6 +1059,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     }
     // The rule book the page imports (host/adapters/http/dashboard/rule-book.entry.ts, bundled at start).
     app.get(RULE_BOOK_PATH, async (_req, reply) => reply.type(CONTENT_TYPES.js).header('cache-control', 'no-cache').send(ruleBookJs));
+    // The page itself (host/adapters/http/dashboard/src/main.ts and its modules, bundled at start).
+    app.get(PAGE_PATH, async (_req, reply) => reply.type(CONTENT_TYPES.js).header('cache-control', 'no-cache').send(pageJs));
   }
 
   return app;

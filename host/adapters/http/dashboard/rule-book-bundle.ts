@@ -1,14 +1,20 @@
-// Builds the dashboard's rule book (rule-book.entry.ts) into one browser ES module with esbuild,
-// once per process: the API awaits it before it listens, so a rule book that does not build
-// stops the server start with the reason, instead of a page that fails in the hall.
+// Builds the dashboard's browser modules with esbuild, once per process: the rule book
+// (rule-book.entry.ts, served at /rule-book.js for the captains' page and match-panels.js) and
+// the page itself (src/main.ts, the typed front end of `/` and `/public`, served at /app.js).
+// The API awaits both before it listens, so a module that does not build stops the server
+// start with the reason (file:line:column), instead of a page that fails in the hall.
 import { build, type Message } from 'esbuild';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const RULE_BOOK_ENTRY = join(HERE, 'rule-book.entry.ts');
-/** Where the page loads it from (app.js: `import … from './rule-book.js'`). */
+/** Where the pages that are not bundled load the rule book from (`import … from './rule-book.js'`). */
 export const RULE_BOOK_PATH = '/rule-book.js';
+/** The page's entry: `/` and `/public` (src/main.ts imports the rule book from rules/ itself). */
+export const PAGE_ENTRY = join(HERE, 'src', 'main.ts');
+/** Where index.html and public.html load the bundled page from. */
+export const PAGE_PATH = '/app.js';
 
 export class RuleBookBuildError extends Error {
   constructor(message: string) {
@@ -27,8 +33,11 @@ function describeMessages(messages: readonly Message[]): string {
     .join('\n  ');
 }
 
-/** Bundles `entry` (default: the dashboard's rule book) for the browser; rejects with RuleBookBuildError. */
-export async function buildRuleBook(entry: string = RULE_BOOK_ENTRY): Promise<string> {
+/**
+ * Bundles `entry` for the browser into one self-contained ES module; rejects with
+ * RuleBookBuildError naming `what` (`the dashboard's rule book`) and each error's place.
+ */
+export async function buildBrowserModule(entry: string, what: string): Promise<string> {
   try {
     const result = await build({
       entryPoints: [entry],
@@ -45,20 +54,35 @@ export async function buildRuleBook(entry: string = RULE_BOOK_ENTRY): Promise<st
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors;
     const why = errors && errors.length > 0 ? describeMessages(errors) : (err as Error).message;
-    throw new RuleBookBuildError(`the dashboard's rule book (${relative(process.cwd(), entry) || entry}) did not build:\n  ${why}`);
+    throw new RuleBookBuildError(`${what} (${relative(process.cwd(), entry) || entry}) did not build:\n  ${why}`);
   }
 }
 
-let bundle: Promise<string> | null = null;
+/** Bundles `entry` (default: the dashboard's rule book) for the browser; rejects with RuleBookBuildError. */
+export function buildRuleBook(entry: string = RULE_BOOK_ENTRY): Promise<string> {
+  return buildBrowserModule(entry, "the dashboard's rule book");
+}
+
+/** Bundles the page (default: src/main.ts, with the rule book it imports from rules/). */
+export function buildPage(entry: string = PAGE_ENTRY): Promise<string> {
+  return buildBrowserModule(entry, "the dashboard's page");
+}
+
+/** One build per process; a failed build is not kept: the next server start in this process tries again. */
+function once(make: () => Promise<string>): () => Promise<string> {
+  let bundle: Promise<string> | null = null;
+  return () => {
+    if (bundle === null) {
+      bundle = make();
+      bundle.catch(() => {
+        bundle = null;
+      });
+    }
+    return bundle;
+  };
+}
 
 /** The dashboard's rule book, built on first use and then kept for the life of the process. */
-export function ruleBookBundle(): Promise<string> {
-  if (bundle === null) {
-    bundle = buildRuleBook();
-    // A failed build is not kept: the next server start in this process tries again.
-    bundle.catch(() => {
-      bundle = null;
-    });
-  }
-  return bundle;
-}
+export const ruleBookBundle = once(() => buildRuleBook());
+/** The dashboard's page (src/main.ts), built on first use and then kept for the life of the process. */
+export const pageBundle = once(() => buildPage());

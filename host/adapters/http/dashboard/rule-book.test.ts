@@ -1,24 +1,29 @@
 // The dashboard's rule book (issue 11, one rule book): the server bundles rule-book.entry.ts at
 // start and serves it at /rule-book.js as an ES module; what the page computes with it is what
-// the rule book computes (the same modules the firmware and the host run), and app.js keeps no
+// the rule book computes (the same modules the firmware and the host run), and the page (src/) keeps no
 // copy of the display rules, the result vocabulary or the command rules (docs/architecture.md,
 // "The rule book", and rule 5: one machine, many bodies — the browser is one more body).
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parseSideControl, timeControl } from '../../../../protocol/time-control.ts';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api.ts';
 import { MemoryPorts } from '../../../app/memory-ports.ts';
-import { buildRuleBook, RULE_BOOK_PATH, RuleBookBuildError, ruleBookBundle } from './rule-book-bundle.ts';
+import { buildPage, buildRuleBook, PAGE_PATH, pageBundle, RULE_BOOK_PATH, RuleBookBuildError, ruleBookBundle } from './rule-book-bundle.ts';
 import * as display from '../../../../rules/display-format.ts';
 import * as vocabulary from '../../../../rules/vocabulary.ts';
 import * as commandRules from '../../../../rules/command-rules.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const APP_JS = readFileSync(join(HERE, 'app.js'), 'utf8');
+/** The page's own code: every module under src/ (tests aside), as one text. */
+const SRC = join(HERE, 'src');
+const PAGE_SOURCES = readdirSync(SRC).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+const PAGE_TS = PAGE_SOURCES.map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
+/** The scripts the server serves as they are (not bundled): they import the rule book from /rule-book.js. */
+const PLAIN_SCRIPTS = ['match-panels.js', 'page-kit.js', 'captain.js'].map((f) => [f, readFileSync(join(HERE, f), 'utf8')] as const);
 const TOKENS = [{ arbiter: 'Anna', token: 'tok-anna-0123456789abcdef' }];
 
 /** Loads an ES module from its text, as the browser does with the served bundle. */
@@ -116,16 +121,44 @@ describe('GET /rule-book.js: the rule book as the browser loads it', () => {
     const sand = timeControl(parseSideControl('*60'), parseSideControl('*60'));
     expect(basis({ control: sand, snapshot: base, running: true }, 'black', 10_000)).toBe(70_000);
   });
-  it('exports every name app.js imports from it (a missing one would stop the page in the hall)', () => {
-    const m = /import\s*\{([^}]*)\}\s*from\s*'\.\/rule-book\.js'/.exec(APP_JS);
-    expect(m, 'app.js imports from ./rule-book.js').not.toBeNull();
-    const names = m![1].split(',').map((n) => n.trim()).filter(Boolean);
-    expect(names.length).toBeGreaterThan(3);
-    expect(names.filter((n) => !(n in bundle))).toEqual([]);
+  it('exports every name the plain scripts import from it (a missing one would stop the page in the hall)', () => {
+    const missing: string[] = [];
+    let imported = 0;
+    for (const [file, text] of PLAIN_SCRIPTS) {
+      for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'\.\/rule-book\.js'/g)) {
+        const names = m[1].split(',').map((n) => n.trim()).filter(Boolean);
+        imported += names.length;
+        missing.push(...names.filter((n) => !(n in bundle)).map((n) => `${file}: ${n}`));
+      }
+    }
+    expect(imported).toBeGreaterThan(0);
+    expect(missing).toEqual([]);
   });
 });
 
-describe('app.js keeps no copy of the rule book', () => {
+describe('GET /app.js: the page, bundled from src/main.ts with the rule book it imports from rules/', () => {
+  it('is served as one self-contained ES module, never cached stale', async () => {
+    const app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS });
+    onTestFinished(() => app.close());
+    const res = await app.inject({ method: 'GET', url: PAGE_PATH });
+    expect(PAGE_PATH).toBe('/app.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).not.toMatch(/^\s*import\s/m);
+    // The rule book's own display rule is inside (bundled from rules/display-format.ts, not copied in src/).
+    expect(res.body).toMatch(/function formatClockTime\(/);
+  });
+
+  it('imports the rule book from rules/ and the host types from host/app/ports.ts (types only: nothing of the host runs in the page)', () => {
+    const fromRules = [...PAGE_TS.matchAll(/from '((?:\.\.\/)+rules\/[^']+)'/g)].map((m) => m[1]);
+    expect(fromRules.length).toBeGreaterThan(3);
+    for (const m of PAGE_TS.matchAll(/^import (type )?\{[^}]*\} from '((?:\.\.\/)+app\/[^']+)'/gm)) expect(m[1], `${m[2]} imported for its types only`).toBe('type ');
+  });
+});
+
+describe('the page keeps no copy of the rule book', () => {
+  const APP_JS = PAGE_TS;
   // A copy shows itself by its working parts: the display's unit arithmetic, a result token,
   // a list of sides or statuses written out.
   it.each<[string, RegExp]>([
@@ -140,7 +173,7 @@ describe('app.js keeps no copy of the rule book', () => {
     expect(APP_JS).not.toMatch(copy);
   });
 
-  it('the pages load app.js as a module, so it can import the rule book', () => {
+  it('the pages load the bundled page (app.js) as a module', () => {
     for (const page of ['index.html', 'public.html']) {
       expect(readFileSync(join(HERE, page), 'utf8')).toMatch(/<script src="app\.js" type="module"><\/script>/);
     }
@@ -158,6 +191,18 @@ describe('app.js keeps no copy of the rule book', () => {
 describe('building the rule book', () => {
   it('is done once per process: every server start shares the one build', () => {
     expect(ruleBookBundle()).toBe(ruleBookBundle());
+    expect(pageBundle()).toBe(pageBundle());
+  });
+
+  it('a page that does not build fails the server start, naming the file, line and column', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'page-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const bad = join(dir, 'main.ts');
+    writeFileSync(bad, "import { formatClockTime } from './nowhere.ts';\nconsole.log(formatClockTime(1));\n");
+    const err = await buildPage(bad).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RuleBookBuildError);
+    expect((err as Error).message).toMatch(/^the dashboard's page \(.*main\.ts\) did not build:\n {2}.*main\.ts:1:33: Could not resolve "\.\/nowhere\.ts"$/);
+    await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, page: () => buildPage(bad) })).rejects.toThrow(/main\.ts:1:33/);
   });
 
   it('a rule book that does not build fails the server start, naming the file and the line', async () => {

@@ -1,0 +1,155 @@
+// What a board's line and panel say, as pure functions of the board and the host's time (no
+// DOM): the page and its unit tests (board-text.test.ts) share them. Every clock figure comes
+// from the rule book (rules/): basisRemainingMs and basisDefaultTimeLeftMs for a running clock,
+// formatClockTime for the display, the vocabulary for words; nothing here counts time itself.
+import type { BoardView, LiveClockState } from '../../../../app/ports.ts';
+import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
+import { formatClockTime } from '../../../../../rules/display-format.ts';
+import { SIDE_NAME, type Side } from '../../../../../rules/vocabulary.ts';
+import { points, resultText } from './words.ts';
+
+/**
+ * A side's remaining time at host time `nowMs`, with the rule book's arithmetic
+ * (rules/clock-snapshot.ts basisRemainingMs over the clock basis the live state carries): the
+ * running side's time with a simple or Bronstein delay, and with a sandclock both sides'. Once
+ * the game has a result the times are those of the last event, even if the clock was left
+ * running. A board whose control the host does not know shows the clock's last figures.
+ */
+export function remainingNow(b: BoardView, side: Side, nowMs: number): number | null {
+  const live = b.live;
+  if (!live) return null;
+  const elapsed = b.result ? 0 : Math.max(0, nowMs - live.atUtcMs);
+  if (live.clock) return basisRemainingMs(live.clock, side, elapsed);
+  return side === 'white' ? live.whiteMs : live.blackMs;
+}
+
+/**
+ * FIDE Laws 6.7.1: a player not present at the start loses unless they arrive within the
+ * default time, counted from the start. Null when the side is present, the board does not
+ * track default time, or the game is not under way.
+ */
+export function defaultLeftMs(b: BoardView, side: Side, nowMs: number): number | null {
+  const live = b.live;
+  if (b.result || !live || !live.clock || !live.present || live.present[side] !== false) return null;
+  // The rule book's default-time countdown: from the session's start, through pauses.
+  return basisDefaultTimeLeftMs(live.clock, Math.max(0, nowMs - live.atUtcMs));
+}
+
+/** Sides whose flag fell, first first (FIDE Laws 6.9: who fell first matters, III.3.1). */
+export function flagsOf(live: LiveClockState | null): readonly Side[] {
+  if (!live) return [];
+  if (Array.isArray(live.flags)) return live.flags;
+  return live.flag ? [live.flag] : [];
+}
+
+export function matchLine(b: BoardView): string {
+  const m = b.match;
+  if (!m) return '';
+  const score = `Match ${points(m.whiteScore)}–${points(m.blackScore)}`;
+  if (m.decided) return `${score} · decided: ${m.winner ?? '?'} wins${m.decidedBy ? ` (${m.decidedBy})` : ''}`;
+  const stage = m.stage === 'classical' ? 'classical' : `${m.stage} tie-break`;
+  return `${score} · ${stage}${b.game ? `, game ${b.game.no}` : ''}`;
+}
+
+export function flagLine(b: BoardView): string {
+  const flags = flagsOf(b.live);
+  if (flags.length === 0) return '';
+  const first = `${SIDE_NAME[flags[0]]}'s flag fell first`;
+  return flags.length > 1 ? `${first}, then ${SIDE_NAME[flags[1]]}'s` : first;
+}
+
+/** "Slovenian Final 2025/26 · R1 · B3 · G3 rapid". */
+export function label(b: BoardView): string {
+  const game = b.game && b.game.matchId ? ` · G${b.game.no} ${b.game.kind}` : '';
+  return `${b.eventName || b.event} · R${b.round} · B${b.board}${game}`;
+}
+
+/** Before a game's earliest start (a knockout break), the time left until it; else null. */
+export function breakLeftMs(b: BoardView, nowMs: number): number | null {
+  if (b.live || b.result || !b.startsAtUtcMs) return null;
+  const left = b.startsAtUtcMs - nowMs;
+  return left > 0 ? left : null;
+}
+
+/**
+ * The appeal window of a confirmed result (the regulation's, docs/regulations.md): until when an
+ * appeal may be lodged, or that the result is final; '' where the event states no window.
+ */
+export function appealText(b: BoardView, nowMs: number): string {
+  if (!b.resultConfirmed || b.appealUntilUtcMs === undefined) return '';
+  if (b.appealUntilUtcMs === null) return ' · appeal time runs from the end of the round';
+  if (b.resultFinal || nowMs >= b.appealUntilUtcMs) return ' · final (appeal time over)';
+  return ` · appeal until ${new Date(b.appealUntilUtcMs).toISOString().slice(11, 16)} UTC`;
+}
+
+/** Whether the board has a clock the host knows to be disconnected now. */
+export function isOffline(b: BoardView): boolean {
+  return b.clockOnline === false && !!b.clockId && !b.result;
+}
+
+export function infoLine(b: BoardView, nowMs: number): string {
+  if (b.result) return `${resultText(b.result)}${b.resultConfirmed ? ' ✓ confirmed' : ' (unconfirmed)'}${appealText(b, nowMs)}`;
+  // The times shown are the last the host heard: say so when the clock is not connected.
+  if (isOffline(b)) return `clock ${b.clockId} offline — times as last reported`;
+  const left = breakLeftMs(b, nowMs);
+  if (left !== null) return `break: ${formatClockTime(left)} until the start${b.timeControl ? ` · ${b.timeControl}` : ''}`;
+  return b.timeControl || '';
+}
+
+/** The clock line's health as the host sees it (docs/reliability.md "Link health"). */
+export function linkHealthLine(b: BoardView): string {
+  const l = b.link;
+  if (!l) return '';
+  const parts = [`${l.framesDropped} dropped (${l.crcFailures} CRC)`, `${l.retransmits} resent`, `${l.duplicatesReceived} repeats`];
+  if (l.rttMs !== null) parts.push(`RTT ${Math.round(l.rttMs)} ms`);
+  if (l.connections > 1) parts.push(`connection ${l.connections}`);
+  return `link: ${parts.join(' · ')}`;
+}
+
+/**
+ * The last time the host brought this board's clock to the journal (docs/protocol.md
+ * "Restore"): the journal won, and the arbiter sees what the clock had differently. A clock
+ * that held exactly the journal's game is mentioned only while the board waits, paused, for
+ * the arbiter to resume it. Null: nothing to say.
+ */
+export function restoreLine(b: BoardView): { kind: 'error' | 'warning' | 'ok'; text: string } | null {
+  const r = b.restore;
+  if (!r || b.result) return null;
+  const at = new Date(r.utcMs).toISOString().slice(11, 19);
+  const problems: string[] = [];
+  if (r.differences.length) problems.push(`it differed from the journal: ${r.differences.join('; ')}`);
+  if (r.mismatches.length) problems.push(`journal events the rule book does not reproduce: ${r.mismatches.join('; ')}`);
+  if (r.outcome === 'refused' || r.outcome === 'failed') {
+    return { kind: 'error', text: `clock ${r.clockId} not brought to the journal at ${at} UTC: ${r.reason || r.outcome}${problems.length ? `; ${problems.join('; ')}` : ''}` };
+  }
+  const paused = b.live && b.live.status === 'paused';
+  if (!problems.length && !paused) return null;
+  const what = r.outcome === 'restored' ? 'restored from the journal' : 'held, matching the journal';
+  return { kind: problems.length ? 'warning' : 'ok', text: `clock ${r.clockId} ${what} at ${at} UTC${problems.length ? `; ${problems.join('; ')}` : ''}${paused ? ' — paused: resume when play goes on' : ''}` };
+}
+
+/** The board's status word: the clock's, or `pending`/`finished` with a result, `break`, `ready`, `idle`. */
+export function statusOf(b: BoardView, nowMs: number): string {
+  if (b.result) return b.resultConfirmed ? 'finished' : 'pending';
+  if (b.live) return b.live.status;
+  if (breakLeftMs(b, nowMs) !== null) return 'break';
+  return b.timeControl ? 'ready' : 'idle';
+}
+
+/** Whether a board's text changes with time between events. */
+export function ticking(b: BoardView, nowMs: number): boolean {
+  if (breakLeftMs(b, nowMs) !== null) return true;
+  if (!b.live || b.result) return false;
+  return b.live.status === 'running' || defaultLeftMs(b, 'white', nowMs) !== null || defaultLeftMs(b, 'black', nowMs) !== null;
+}
+
+/** The event's current round as the boards show it: the highest round among its boards. */
+export function eventsOf(boards: Iterable<BoardView>): { key: string; name: string; round: number }[] {
+  const events = new Map<string, { key: string; name: string; round: number }>();
+  for (const b of boards) {
+    const e = events.get(b.event);
+    if (!e) events.set(b.event, { key: b.event, name: b.eventName || b.event, round: b.round });
+    else e.round = Math.max(e.round, b.round);
+  }
+  return [...events.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
