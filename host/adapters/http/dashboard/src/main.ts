@@ -258,7 +258,10 @@ function renderEvents(): void {
       row.dataset.event = e.key;
       const link = el('a', 'pgn', `PGN feed · round ${e.round}`);
       link.href = pgnUrl(e.key, e.round);
-      row.append(el('span', 'event-name', e.name), el('span', 'event-round', `round ${e.round}`), link);
+      // The event's standings and crosstable page, with each round's print view (GET /events/:event/standings).
+      const table = el('a', 'standings-link', 'standings & crosstable');
+      table.href = `/events/${encodeURIComponent(e.key)}/standings`;
+      row.append(el('span', 'event-name', e.name), el('span', 'event-round', `round ${e.round}`), link, table);
       if (!PUBLIC) {
         const start = button(`Start round ${e.round}`, { action: 'start-round', round: String(e.round) }, 'start the clocks of every board of this round');
         start.addEventListener('click', () => void startRound(e.key, e.round, start, row));

@@ -126,6 +126,10 @@ export class Standings {
         const v = view!;
         const block = el('div', 'standing');
         block.dataset.event = eventKey;
+        // It scrolls sideways on a phone: a keyboard must reach it (WCAG 2.1.1; axe scrollable-region-focusable).
+        Object.assign(block, { tabIndex: 0 });
+        block.setAttribute('role', 'region');
+        block.setAttribute('aria-label', `standings of ${names.get(eventKey)}`);
         const after = v.round > 0 ? `after round ${v.round}` : 'no round complete yet';
         const h = el('h2');
         h.append(el('span', 'standing-title', `Standings · ${names.get(eventKey)}`), el('span', 'standing-round', after));
