@@ -135,3 +135,27 @@ describe('GET /events/:event/standings', async () => {
     expect(beyond.json().message).toMatch(/has \d+ rounds, not 99/);
   });
 });
+
+describe('GET /events/:event/standings of a knockout (Slovenian women\'s final 2007, docs/regulations.md: the matches decide)', async () => {
+  const hall = parseTournament(JSON.parse(readFileSync(fileURLToPath(new URL('../../domain/fixtures/slovenian-final-2007.json', import.meta.url)), 'utf8')));
+  const journal = new Journal(':memory:');
+  journals.push(journal);
+  const ports = new JournalPorts({ journal, hall, nowUtcMs: () => NOW });
+  const app = await buildApi({ state: ports, commands: ports, exports: journalExports(journal, hall, () => NOW), tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
+  afterAll(() => app.close());
+
+  it('each mini-match with its games and who advanced, no crosstable and no tie-break table; the same CSP', async () => {
+    const opened = new Director(journal, hall).openRound('slo-w-2007', 1, NOW, { 1: 'clk-1', 2: 'clk-2' });
+    // FIDE Laws 6.7.1: Black did not come to game 1 of board 2.
+    journal.reportResult(opened[1].gameId, { result: '+-', how: 'forfeit-lateness', source: 'arbiter', arbiter: 'Chief', utcMs: NOW + 1000 });
+    journal.confirmResult(opened[1].gameId, 'Chief', NOW + 2000);
+    const res = await app.inject({ method: 'GET', url: '/events/slo-w-2007/standings' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<tr class="match" data-board="2"><th colspan="4">Board 2: match not decided yet</th></tr>');
+    expect(res.body).toContain('+− (Black forfeits)');
+    expect(res.body).not.toContain('class="crosstable"');
+    expect(res.body).not.toContain('class="standings');
+    const sha = createHash('sha256').update(/<style>([\s\S]*?)<\/style>/.exec(res.body)![1]).digest('base64');
+    expect(res.headers['content-security-policy']).toBe(standingsPageCsp(sha));
+  });
+});
