@@ -164,7 +164,7 @@ export function basisRemainingMs(basis: ClockBasis, side: Side, elapsedMs: numbe
 }
 
 /** The clock of a basis at instant 0 of a reader's time line: stopped, or running on from there. */
-function basisState(basis: ClockBasis): ClockState {
+export function basisState(basis: ClockBasis): ClockState {
   const stopped = loadSnapshot(basis.control, basis.snapshot, 0);
   return basis.running ? resumeClock(stopped, 0) : stopped;
 }

@@ -61,6 +61,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(8000);
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -140,9 +141,18 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     expect(await text('final-2', '.side.black .time')).toBe('0.0');
   });
 
+  /** Opens a board's side panel from its line (issue 14: the controls live in the panel, not in the line). */
+  async function openPanel(boardId: string) {
+    await page.click(`article[data-board-id="${boardId}"] .label`);
+    await page.locator(`#panel[data-board="${boardId}"]`).waitFor({ state: 'visible', timeout: 5000 });
+    return page.locator('#panel');
+  }
+
   it('lets a signed-in arbiter pause a clock and add time; the clock and the page follow', async () => {
-    // Controls are hidden until an arbiter signs in with a valid token.
-    expect(await page.locator('[data-board-id="final-1"] button[data-action="pause"]').isVisible()).toBe(false);
+    // Controls are hidden until an arbiter signs in with a valid token, even in an open panel.
+    let panel = await openPanel('final-1');
+    expect(await panel.locator('button[data-action="pause"]').isVisible()).toBe(false);
+    expect(await page.locator('article[data-board-id="final-1"] button').count()).toBe(0); // no control in a line
     await page.fill('#token', 'not-a-valid-token-at-all');
     await page.click('#token-form button[type="submit"]');
     await expect.poll(() => page.locator('#arbiter').innerText()).toBe('unknown arbiter token');
@@ -151,7 +161,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await expect.poll(() => page.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');
 
     await hallAt(330_000);
-    await page.click('[data-board-id="final-1"] button[data-action="pause"]');
+    await panel.locator('button[data-action="pause"]').click();
     await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('paused');
     expect(forwarded).toEqual([{ type: 'pause', boardId: 'final-1' }]);
     expect(host.commands.at(-1)).toMatchObject({ command: { type: 'pause', boardId: 'final-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
@@ -163,23 +173,34 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await page.waitForTimeout(150);
     expect(await text('final-1', '.side.black .time')).toBe(blackPaused);
 
-    // +1 min for White (an arbiter correction): the clock's new figure appears on the page.
-    await page.click('[data-board-id="final-1"] .group:has-text("White") button[data-ms="60000"]');
+    // +1 min for White (an arbiter correction, FIDE Laws 6.10.2) asks first, saying exactly
+    // what changes (issue 14, careful actions): White's time before → after, from the rule book.
+    const white = panel.locator('.group[data-side="white"]');
+    await white.locator('button[data-ms="60000"]').click();
+    const dialog = page.locator('dialog#confirm');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.locator('.confirm-changes li').allInnerTexts()).toEqual(['Board 1, White (Tratar, Marko): 1:30:48 → 1:31:48']);
+    expect(await dialog.locator('button.ok').innerText()).toBe('Add time');
+    await dialog.locator('button.ok').click();
     await expect.poll(() => text('final-1', '.side.white .time')).toBe('1:31:48');
     expect(forwarded.at(-1)).toEqual({ type: 'adjust', boardId: 'final-1', side: 'white', ms: 60_000 });
     await expectTimes('final-1');
-    expect(await text('final-1', '.message')).toBe('+1 min (white): done by Chief Arbiter');
+    expect(await panel.locator('.message').innerText()).toBe('+1 min (white): done by Chief Arbiter');
 
     // Resume from the page. Pausing a clock that is not running is not offered: the button is
     // disabled and says why in the host's own words (the rule book's rules/command-rules.ts,
-    // docs/architecture.md "The rule book"); sent anyway, the host refuses it with that reason.
-    await page.click('[data-board-id="final-1"] button[data-action="resume"]');
+    // docs/architecture.md "The rule book"), in the panel itself, not only in a tooltip; sent
+    // anyway, the host refuses it with that reason.
+    await panel.locator('button[data-action="resume"]').click();
     await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('running');
+    expect(await panel.locator('button[data-action="pause"]').isDisabled()).toBe(false);
     const reason = `board 2 of ${FINAL} round 1 is flagged, not running`;
-    const pauseFlagged = page.locator('[data-board-id="final-2"] button[data-action="pause"]');
+    panel = await openPanel('final-2');
+    const pauseFlagged = panel.locator('button[data-action="pause"]');
     await expect.poll(() => pauseFlagged.getAttribute('title')).toBe(reason);
     expect(await pauseFlagged.isDisabled()).toBe(true);
-    expect(await page.locator('[data-board-id="final-1"] button[data-action="pause"]').isDisabled()).toBe(false);
+    expect(await panel.locator('.refusals li', { hasText: 'Pause' }).innerText()).toContain(reason);
+    expect(await panel.locator('.refusals').isVisible()).toBe(true);
     const refused = await page.evaluate(
       async ([id, token]) => (await fetch(`/api/boards/${id}/pause`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json(),
       ['final-2', TOKEN],
@@ -192,6 +213,60 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await expect.poll(() => text('final-3', '.result')).toBe('break: 24:14 until the start · 900+10');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+  });
+
+  it("a confirmation's Cancel (or Escape) changes nothing; Confirm applies exactly what it said (issue 14, careful actions; FIDE Laws 7.5.5)", async () => {
+    const panel = await openPanel('final-1');
+    const dialog = page.locator('dialog#confirm');
+    const before = forwarded.length;
+    const timesBefore = await page.evaluate(async () => (await (await fetch('/api/boards/final-1')).json()).board.live);
+    // −1 min for Black: Cancel is focused first, so a stray Enter cancels.
+    await panel.locator('.group[data-side="black"] button[data-ms="-60000"]').click();
+    await dialog.waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('cancel');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => panel.locator('.message').innerText()).toBe('−1 min (black): cancelled, nothing was sent');
+    // Escape cancels as well.
+    await panel.locator('.group[data-side="black"] button[data-ms="-60000"]').click();
+    await dialog.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(forwarded.length).toBe(before);
+    const timesAfter = await page.evaluate(async () => (await (await fetch('/api/boards/final-1')).json()).board.live);
+    expect(timesAfter.seq).toBe(timesBefore.seq); // nothing reached the clock: no new event
+
+    // A penalty for White's illegal move (FIDE Laws 7.5.5): Black, the opponent, gets 2 min in a
+    // standard game. Paused, so the figures stand still while the dialog is open.
+    await panel.locator('button[data-action="pause"]').click();
+    await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('paused');
+    const blackBefore = boards.get('final-1')!.shows('black');
+    await panel.locator('.group[data-side="white"] button[data-action="penalty"]').click();
+    await dialog.waitFor({ state: 'visible' });
+    const said = await dialog.locator('.confirm-changes li').allInnerTexts();
+    const m = /^Board 1, Black \(Sebenik, Matej\): (\S+) → (\S+) \(\+2:00\)$/.exec(said[0]);
+    expect(m, said[0]).not.toBeNull();
+    expect(m![1]).toBe(blackBefore);
+    await dialog.locator('button.ok').click();
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'penalty', boardId: 'final-1', side: 'white' });
+    // What the dialog said is what the clock now shows, and what the API reports.
+    await expect.poll(() => boards.get('final-1')!.shows('black')).toBe(m![2]);
+    await expect.poll(() => text('final-1', '.side.black .time')).toBe(m![2]);
+    await panel.locator('button[data-action="resume"]').click();
+    await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('running');
+  });
+
+  it('sign-in state: the token field is gone once signed in; Sign out brings it back (issue 14)', async () => {
+    expect(await page.locator('#token').isVisible()).toBe(false);
+    expect(await page.locator('#sign-out').isVisible()).toBe(true);
+    expect(await page.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');
+    await page.click('#sign-out');
+    expect(await page.locator('#token').isVisible()).toBe(true);
+    expect(await page.locator('#sign-out').isVisible()).toBe(false);
+    expect(await page.locator('#panel button[data-action="pause"]').isVisible()).toBe(false);
+    await page.fill('#token', TOKEN);
+    await page.click('#token-form button[type="submit"]');
+    await expect.poll(() => page.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');
   });
 
   it('shows a journal storage fault above the boards until it clears (docs/reliability.md: disk full)', async () => {

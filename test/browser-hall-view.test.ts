@@ -137,6 +137,30 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
 
   const card = (id: string, p = page) => p.locator(`article[data-board-id="${id}"]`);
   const text = (id: string, selector: string, p = page) => card(id, p).locator(selector).innerText();
+  /**
+   * The board's side panel, opened from its line (issue 14: the controls are in the panel, none
+   * in a line): a click on the line's label.
+   */
+  async function panel(id: string, p = page) {
+    const open = p.locator(`#panel[data-board="${id}"]`);
+    if (!(await open.isVisible())) {
+      await card(id, p).locator('.label').click();
+      await open.waitFor({ state: 'visible' });
+    }
+    return p.locator('#panel');
+  }
+  const panelText = async (id: string, selector: string) => (await panel(id)).locator(selector).innerText();
+  /** The confirmation dialog (issue 14, careful actions): what it says will change, then Cancel or Confirm. */
+  async function confirmation(p = page): Promise<{ title: string; changes: string[]; note: string; dialog: ReturnType<Page['locator']> }> {
+    const dialog = p.locator('dialog#confirm');
+    await dialog.waitFor({ state: 'visible' });
+    return { title: await dialog.locator('.confirm-title').innerText(), changes: await dialog.locator('.confirm-changes li').allInnerTexts(), note: await dialog.locator('.confirm-note').innerText(), dialog };
+  }
+  async function answer(ok: boolean, p = page): Promise<void> {
+    const dialog = p.locator('dialog#confirm');
+    await dialog.locator(ok ? 'button.ok' : 'button.cancel').click();
+    await dialog.waitFor({ state: 'hidden' });
+  }
 
   async function expectTimes(id: string, p = page): Promise<void> {
     for (const side of ['white', 'black'] as const) {
@@ -221,19 +245,25 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => card('f-decided').getAttribute('data-status')).toBe('finished');
 
     // A correction: the arbiter enters a different result over the confirmed one.
-    expect(await card('f-decided').locator('button[data-action="result"]').innerText()).toBe('Correct result');
-    await card('f-decided').locator('select.result-select').selectOption('0-1');
-    // A confirmed result is corrected only with a reason: the page asks for it (dismissed: nothing sent).
-    page.once('dialog', (d) => void d.dismiss());
-    await card('f-decided').locator('button[data-action="result"]').click();
-    await expect.poll(() => text('f-decided', '.message')).toContain('cancelled, nothing was sent');
+    expect(await (await panel('f-decided')).locator('button[data-action="result"]').innerText()).toBe('Correct result');
+    await (await panel('f-decided')).locator('select.result-select').selectOption('0-1');
+    // A confirmed result is corrected only with a reason: the page asks for it, saying what changes (cancelled: nothing sent).
+    await (await panel('f-decided')).locator('button[data-action="result"]').click();
+    const asked = await confirmation();
+    expect(asked.changes).toEqual(['Board 5: ½-½ (confirmed) → 0-1 (unconfirmed)']); // the vocabulary's words (rules/vocabulary.ts RESULT_MEANING)
+    expect(await asked.dialog.locator('.confirm-reason').isVisible()).toBe(true);
+    await answer(false);
+    await expect.poll(() => panelText('f-decided', '.message')).toContain('cancelled, nothing was sent');
     expect(host.board('f-decided')!.result).toBe('1/2-1/2');
-    page.once('dialog', (d) => {
-      expect(d.type()).toBe('prompt');
-      void d.accept('the scoresheets show 0-1');
-    });
-    await card('f-decided').locator('button[data-action="result"]').click();
-    await expect.poll(() => text('f-decided', '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
+    // Confirm without a reason is refused in the dialog itself; with one, it is sent.
+    await (await panel('f-decided')).locator('button[data-action="result"]').click();
+    const again = await confirmation();
+    await again.dialog.locator('button.ok').click();
+    expect(await again.dialog.locator('.confirm-problem').innerText()).toContain('say why');
+    expect(host.board('f-decided')!.result).toBe('1/2-1/2');
+    await again.dialog.locator('input[name="reason"]').fill('the scoresheets show 0-1');
+    await answer(true);
+    await expect.poll(() => panelText('f-decided', '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
     const board = (await (await fetch(`${url}/api/boards/f-decided`)).json()) as { board: BoardView };
     expect(board.board).toMatchObject({ result: '0-1', resultConfirmed: false });
     expect(host.commands.at(-1)).toMatchObject({ command: { type: 'result', boardId: 'f-decided', result: '0-1', reason: 'the scoresheets show 0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
@@ -241,38 +271,49 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   });
 
   it('adjusts by a typed number of seconds; a bad amount is refused on the card', async () => {
-    const group = card('f-period').locator('.group[data-side="white"]');
+    const group = (await panel('f-period')).locator('.group[data-side="white"]');
     await group.locator('input.seconds').fill('0');
     await group.locator('button[data-action="adjust-seconds"]').click();
-    await expect.poll(() => text('f-period', '.message')).toContain('type a whole number of seconds other than 0');
+    await expect.poll(() => panelText('f-period', '.message')).toContain('type a whole number of seconds other than 0');
     const before = forwarded.length;
     await group.locator('input.seconds').fill('-90');
     await group.locator('button[data-action="adjust-seconds"]').click();
+    // The confirmation says the figures before → after (the rule book's adjustTime on the board's clock basis).
+    const shownBefore = clocks.get('f-period')!.shows('white');
+    const said = await confirmation();
+    expect(said.changes).toHaveLength(1);
+    expect(said.changes[0]).toMatch(new RegExp(`^Board 1, White \\(Tratar, Marko\\): ${shownBefore.replace(/[.:]/g, '\\$&')} → \\S+$`));
+    const promised = said.changes[0].split(' → ')[1];
+    await answer(true);
     await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'adjust', boardId: 'f-period', side: 'white', ms: -90_000 });
     expect(forwarded.length).toBe(before + 1); // the refused "0" never reached the host
     await expectTimes('f-period');
+    // The page's clock is pinned: what the dialog promised is what the clock shows now.
+    expect(clocks.get('f-period')!.shows('white')).toBe(promised);
   });
 
   it('corrects a move counter (FIDE Laws 6.10.2): the clock takes it, the card shows it, no time is credited; a bad count is refused on the card', async () => {
-    const group = card('f-period').locator('.group[data-side="black"]');
+    const group = (await panel('f-period')).locator('.group[data-side="black"]');
     const clock = clocks.get('f-period')!;
     // A counter is corrected with the clock stopped (it may credit a period's time): pause first.
-    await card('f-period').locator('button[data-action="pause"]').click();
+    await (await panel('f-period')).locator('button[data-action="pause"]').click();
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('paused');
     const blackBefore = clock.shows('black');
     await group.locator('input.moves-count').fill('-1');
     await group.locator('button[data-action="set-moves"]').click();
-    await expect.poll(() => text('f-period', '.message')).toContain('type the number of moves completed');
+    await expect.poll(() => panelText('f-period', '.message')).toContain('type the number of moves completed');
     const before = forwarded.length;
     await group.locator('input.moves-count').fill('38');
     await group.locator('button[data-action="set-moves"]').click();
+    expect((await confirmation()).changes[0]).toBe('Board 1, Black (Sebenik, Matej): moves #40 → #38');
+    await answer(true);
     await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'set-moves', boardId: 'f-period', side: 'black', moves: 38 });
     expect(forwarded.length).toBe(before + 1); // the refused "-1" never reached the host
     expect(clock.actor.getSnapshot().context.clock.black.moves).toBe(38);
     await expect.poll(() => text('f-period', '.side.black .moves')).toBe('#38');
     expect(clock.shows('black')).toBe(blackBefore);
     await expectTimes('f-period');
-    await card('f-period').locator('button[data-action="resume"]').click();
+    await (await panel('f-period')).locator('button[data-action="resume"]').click();
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
   });
 
@@ -282,18 +323,17 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     const mover = clock.actor.getSnapshot().context.clock.turn;
     clock.send({ type: 'PRESS', side: mover, at: hall.now() });
     const movesAfterPress = clock.actor.getSnapshot().context.clock[mover].moves;
-    await card('f-period').locator('button[data-action="pause"]').click();
+    await (await panel('f-period')).locator('button[data-action="pause"]').click();
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('paused');
     const before = forwarded.length;
     // Declining the question sends nothing (checked below: only the accepted one reached the host).
-    page.once('dialog', (d) => void d.dismiss());
-    await card('f-period').locator('button[data-action="takeback"]').click();
-    let question = '';
-    page.once('dialog', (d) => {
-      question = d.message();
-      void d.accept();
-    });
-    await card('f-period').locator('button[data-action="takeback"]').click();
+    await (await panel('f-period')).locator('button[data-action="takeback"]').click();
+    await confirmation();
+    await answer(false);
+    await (await panel('f-period')).locator('button[data-action="takeback"]').click();
+    const asked = await confirmation();
+    const question = `${asked.title}\n${asked.changes.join('\n')}\n${asked.note}`;
+    await answer(true);
     await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'takeback', boardId: 'f-period' });
     expect(forwarded.length).toBe(before + 1);
     expect(question).toContain('Laws 7.5.1');
@@ -302,7 +342,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => text('f-period', `.side.${mover} .moves`)).toBe(`#${movesAfterPress - 1}`);
     await expect.poll(() => text('f-period', `.side.${mover} .illegal`)).toBe('1 illegal');
     await expectTimes('f-period');
-    await card('f-period').locator('button[data-action="resume"]').click();
+    await (await panel('f-period')).locator('button[data-action="resume"]').click();
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
   });
 
@@ -312,10 +352,10 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     host.setRestore('f-period', { utcMs: T0_UTC + 3_600_000, clockId: 'clk-spare', outcome: 'restored', differences: ['the clock held no game from this host, not game 7'], mismatches: [] });
     await hallAt(hall.now() + 2_000);
     clock.send({ type: 'PAUSE', at: hall.now() }); // the restored clock stands paused
-    const note = card('f-period').locator('.restore');
+    const note = (await panel('f-period')).locator('.restore');
     await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7 — paused: resume when play goes on');
     expect(await note.getAttribute('data-kind')).toBe('warning');
-    await card('f-period').locator('button[data-action="resume"]').click();
+    await (await panel('f-period')).locator('button[data-action="resume"]').click();
     await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
     // What differed stays on the card for the arbiter; the "resume" hint goes.
     await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7');
@@ -325,14 +365,14 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     clock.send({ type: 'PAUSE', at: hall.now() });
     await expect.poll(() => note.innerText()).toContain('clock clk-f-period held, matching the journal at 10:01:40 UTC — paused: resume when play goes on');
     expect(await note.getAttribute('data-kind')).toBe('ok');
-    await card('f-period').locator('button[data-action="resume"]').click();
+    await (await panel('f-period')).locator('button[data-action="resume"]').click();
     await expect.poll(() => note.isVisible()).toBe(false);
     host.setRestore('f-period', null);
   });
 
   it('starts one board and a whole round from the page; an API refusal shows on the card', async () => {
     await hallAt(700_000);
-    await card('f-start').locator('button[data-action="start"]').click();
+    await (await panel('f-start')).locator('button[data-action="start"]').click();
     await expect.poll(() => card('f-start').getAttribute('data-status')).toBe('running');
     expect(clocks.get('f-start')!.actor.getSnapshot().matches('running')).toBe(true);
     expect(forwarded.at(-1)).toEqual({ type: 'start', boardId: 'f-start' });
@@ -350,7 +390,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
 
     // Starting a game that is already running is not offered: the button is disabled and says
     // why, in the host's words (the rule book's rules/command-rules.ts, docs/architecture.md "The rule book").
-    const start = card('f-period').locator('button[data-action="start"]');
+    const start = (await panel('f-period')).locator('button[data-action="start"]');
     const reason = `board 1 of ${FINAL} round 1 is running, not ready: only a clock that has not started can be started`;
     await expect.poll(() => start.getAttribute('title')).toBe(reason);
     expect(await start.isDisabled()).toBe(true);
@@ -358,8 +398,8 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     // the host refuses, and its reason appears on the card.
     await start.evaluate((b) => ((b as HTMLButtonElement).disabled = false));
     await start.click();
-    await expect.poll(() => card('f-period').locator('.message').getAttribute('data-kind')).toBe('error');
-    expect(await text('f-period', '.message')).toBe(reason);
+    await expect.poll(async () => (await panel('f-period')).locator('.message').getAttribute('data-kind')).toBe('error');
+    expect(await panelText('f-period', '.message')).toBe(reason);
     expect(host.commands.at(-1)).toMatchObject({ command: { type: 'start', boardId: 'f-period' }, outcome: 'rejected', reason });
     // The card's next render follows the rule book again.
     expect(await start.isDisabled()).toBe(true);
@@ -393,17 +433,21 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await pub.screenshot({ path: join(ARTIFACTS, 'hall-public.png'), fullPage: true });
   });
 
-  it('fits a 768×1024 tablet: no horizontal scroll, touch-size buttons', async () => {
+  it('fits a 768×1024 tablet: no horizontal scroll, touch-size buttons, no control in a line (issue 14)', async () => {
     const tablet = await openPage('/', { width: 768, height: 1024 });
     await signIn(tablet);
     await expect.poll(() => tablet.locator('article.board').count()).toBe(8);
-    const overflow = await tablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBe(0);
+    const overflow = () => tablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBe(0);
+    // The lines carry no control (issue 14: 200 boards made 3,003 buttons); a line opens the panel.
+    expect(await tablet.locator('article.board button, article.board input, article.board select').count()).toBe(0);
+    await panel('f-period', tablet);
     const small = await tablet.locator('button:visible').evaluateAll((buttons) =>
       buttons.map((b) => b.getBoundingClientRect()).filter((r) => r.height < 40 || r.width < 40).length,
     );
     expect(small).toBe(0);
-    expect(await tablet.locator('button:visible').count()).toBeGreaterThan(8 * 10);
+    expect(await tablet.locator('#panel button:visible').count()).toBeGreaterThan(10);
+    expect(await overflow()).toBe(0);
     await tablet.screenshot({ path: join(ARTIFACTS, 'hall-tablet.png'), fullPage: true });
     const pubTablet = await openPage('/public', { width: 768, height: 1024 });
     expect(await pubTablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);

@@ -199,7 +199,7 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     expect(await cells(pub, 1)).toEqual(['2', 'Школа № 1', '2', '1', '1']);
     expect(await cells(pub, 5)).toEqual(['3', 'Школа № 5', '2', '1', '½']);
     expect(await pub.locator('#standings td.decider').count()).toBe(3);
-    expect(await pub.locator('button, input, select:not(#event-filter), textarea, .controls').count()).toBe(0);
+    expect(await pub.locator('button, input, select:not(#event-filter):not(#round-filter), textarea, .controls').count()).toBe(0);
     expect(await block.locator('.board-leaders .why').count()).toBe(0); // the arbiter's detail only
     const fontPx = await pub.locator('#standings td.team').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
     expect(fontPx).toBeGreaterThanOrEqual(24); // legible from the back of the hall

@@ -124,8 +124,12 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     await expect.poll(() => page.locator('#arbiter').innerText()).toBe(`arbiter: ${hall.token.arbiter}`);
     await expect.poll(() => sim.clock.firmware.reading().status, { timeout: 15_000 }).toBe('running');
 
-    await card(target.id).locator('button[data-action="pause"]').click();
-    await expect.poll(() => text(target.id, '.message'), { timeout: 10_000 }).toBe(`Pause: done by ${hall.token.arbiter}`);
+    // The controls are in the board's side panel, opened from its line (issue 14).
+    await card(target.id).locator('.label').click();
+    const panel = page.locator(`#panel[data-board="${target.id}"]`);
+    await panel.waitFor({ state: 'visible' });
+    await panel.locator('button[data-action="pause"]').click();
+    await expect.poll(() => panel.locator('.message').innerText(), { timeout: 10_000 }).toBe(`Pause: done by ${hall.token.arbiter}`);
     expect(sim.clock.firmware.reading().status).toBe('paused');
     await expect.poll(() => sim.clock.screen()[1]).toContain('PAUS');
     await expect.poll(() => card(target.id).getAttribute('data-status')).toBe('paused');
@@ -142,7 +146,7 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
 
     // Resume: the clock runs again and the players go on pressing.
     const moves = await movesOnPage(target.id);
-    await card(target.id).locator('button[data-action="resume"]').click();
+    await panel.locator('button[data-action="resume"]').click();
     await expect.poll(() => sim.clock.firmware.reading().status, { timeout: 10_000 }).not.toBe('paused');
     await expect.poll(() => movesOnPage(target.id), { timeout: 20_000 }).toBeGreaterThan(moves);
     expect(errors).toEqual([]);

@@ -710,7 +710,9 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { size: { type: 'string', enum: CHART_SIZES, default: 'full' }, game: { type: 'integer', minimum: 1, maximum: 99 } },
+          // `v`: the page's cache key (the board's move count and result, dashboard/src/chart.ts), so
+          // a changed game is a new image URL; the server ignores it (the ETag still decides 304).
+          properties: { size: { type: 'string', enum: CHART_SIZES, default: 'full' }, game: { type: 'integer', minimum: 1, maximum: 99 }, v: { type: 'string', maxLength: 64 } },
         },
       },
     },

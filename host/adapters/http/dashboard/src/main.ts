@@ -1,17 +1,26 @@
-// The arbiter dashboard (/) and the public hall view (/public): the boards kept live by the
-// store (store.ts: GET-free, the /ws feed's hello and changes, repainted once per animation
-// frame). On the arbiter page a signed-in arbiter gets the controls, which call the HTTP API
-// (docs/api.md); the public page (body[data-view=public]) is read-only and builds no controls.
-// TypeScript bundled by the server at start (rule-book-bundle.ts `pageBundle`, served at
-// /app.js): every rule it shows comes from the rule book (rules/), imported, never copied.
+// The arbiter dashboard (/) and the public hall view (/public). TypeScript bundled by the server
+// at start (rule-book-bundle.ts `pageBundle`, served at /app.js): every rule it shows comes from
+// the rule book (rules/), imported, never copied; the types are the host's (host/app/ports.ts).
+//
+// The hall: one compact line per board (hall.ts rowView: table, players, both times, moves and
+// period, status), kept live by the store (store.ts: the /ws feed, one repaint per animation frame
+// for the boards that changed). On the arbiter page a line opens the board's side panel
+// (panel.ts: notes, the full time chart and the controls); no line carries a control. Jump to a
+// board by number or player; filter by event, round and status (kept in the URL). One timer
+// repaints running times, only when their display changes (rules/display-format.ts
+// msUntilDisplayChange). The public page (body[data-view=public]) is read-only: cards with large
+// times and the small time chart, no panel, no control.
 import type { BoardView } from '../../../../app/ports.ts';
-import { formatClockTime } from '../../../../../rules/display-format.ts';
-import { boardCommandRefusal } from '../../../../../rules/command-rules.ts';
-import { GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES, type ArbiterCommandName, type Side } from '../../../../../rules/vocabulary.ts';
-import { api, onUnauthorized, setToken, storedToken } from './api.ts';
-import { defaultLeftMs, eventsOf, flagLine, flagsOf, infoLine, isOffline, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf, ticking } from './board-text.ts';
+import { formatClockTime, msUntilDisplayChange } from '../../../../../rules/display-format.ts';
+import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
+import { refusalOf } from './actions.ts';
+import { onUnauthorized, setToken, storedToken, api } from './api.ts';
+import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, ticking } from './board-text.ts';
+import { ChartImage } from './chart.ts';
 import { button, el, setText } from './dom.ts';
+import { filterFromQuery, hallOrder, jumpMatches, matchesFilter, queryWithFilter, rowView, STATUS_FILTERS, type HallFilter, type StatusFilter } from './hall.ts';
 import { NextRound } from './next-round.ts';
+import { Panel } from './panel.ts';
 import { changesStandings, Standings } from './standings.ts';
 import { store } from './store.ts';
 import { resultText } from './words.ts';
@@ -19,56 +28,39 @@ import { resultText } from './words.ts';
 export { store } from './store.ts';
 
 const PUBLIC = document.body.dataset.view === 'public';
-const cards = new Map<string, HTMLElement>(); // id -> card element
+const rows = new Map<string, HTMLElement>(); // id -> the board's line
 /** Each board as last rendered: the repaint timer paints these, so a change waiting for its frame is never half shown. */
 const rendered = new Map<string, BoardView>();
+/** The small charts of the public cards. */
+const smallCharts = new Map<string, ChartImage>();
 let signedIn = false;
-let eventFilter = new URLSearchParams(location.search).get('event') || '';
+let filter: HallFilter = filterFromQuery(location.search);
 const now = () => store.hostNowMs();
 
-function eventsShown() {
-  return eventsOf(store.boards.values());
-}
-function eventsFiltered() {
-  return eventsShown().filter((e) => eventFilter === '' || e.key === eventFilter);
-}
+const eventsShown = () => eventsOf(store.boards.values());
+const eventsFiltered = () => eventsShown().filter((e) => filter.event === '' || e.key === filter.event);
 
 function pgnUrl(event: string, round: number): string {
   return `/broadcast/round/${round}/games.pgn?event=${encodeURIComponent(event)}`;
 }
 
-// ---- rendering ------------------------------------------------------------------
+// ---- the side panel (arbiter page) -------------------------------------------------
+const panelRoot = document.getElementById('panel');
+const dialog = document.getElementById('confirm') as HTMLDialogElement | null;
+const panel =
+  !PUBLIC && panelRoot && dialog
+    ? new Panel(panelRoot, dialog, (id) => store.get(id), now, (b) => store.set(b), (id) => {
+        document.body.classList.remove('panel-open');
+        rows.get(id)?.classList.remove('open');
+        rows.get(id)?.focus({ preventScroll: true });
+      })
+    : null;
+
+// ---- the lines --------------------------------------------------------------------
 const grid = document.getElementById('boards')!;
 
-/**
- * Enables a control, or disables it with the rule book's reason as its tooltip: the same
- * words the host answers with (rules/command-rules.ts; the host and the clock still check).
- */
-function offer(control: HTMLButtonElement, refusal: string | null): void {
-  control.disabled = refusal !== null;
-  const title = refusal ?? control.dataset.help;
-  if (title) control.title = title;
-  else control.removeAttribute('title');
-}
-
-/** The clock command a board button sends (the vocabulary's CLOCK_COMMANDS), or none. */
-const COMMAND_OF_ACTION: Record<string, ArbiterCommandName> = {
-  start: 'start',
-  pause: 'pause',
-  resume: 'resume',
-  takeback: 'takeback',
-  reinstate: 'reinstate',
-  increment: 'increment',
-  arrive: 'arrive',
-  adjust: 'adjust',
-  'adjust-seconds': 'adjust',
-  penalty: 'penalty',
-  'set-moves': 'set-moves',
-};
-
-function sideRow(side: Side): HTMLElement {
-  const row = el('div', `side ${side}`);
-  // Under the name: move counter and period ("#41 · P2"), then a late player's default time.
+function sideCells(side: Side): HTMLElement {
+  const cell = el('div', `side ${side}`);
   const meta = el('span', 'meta');
   meta.append(el('span', 'moves'), el('span', 'period'), el('span', 'illegal'));
   const colour = el('span', 'colour', side === 'white' ? '♔' : '♚');
@@ -77,178 +69,174 @@ function sideRow(side: Side): HTMLElement {
   flag.hidden = true;
   const absent = el('span', 'absent');
   absent.hidden = true;
-  row.append(colour, el('span', 'name'), flag, el('span', 'time'), meta, absent);
-  return row;
+  cell.append(colour, el('span', 'name'), flag, el('span', 'time'), meta, absent);
+  return cell;
 }
 
-/** The arbiter's controls of one board (never built on the public page). */
-function controls(): HTMLElement {
-  const footer = el('footer', 'controls');
-  const clock = el('div', 'row');
-  clock.append(button('Start', { action: 'start' }, "start the game on this board's clock"), button('Pause', { action: 'pause' }), button('Resume', { action: 'resume' }));
-  footer.append(clock);
-  // The arbiter's powers (each asks for confirmation first, saying what will change).
-  const powers = el('div', 'row powers');
-  powers.append(
-    button('Take back move', { action: 'takeback' }, 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2); the clock must be paused or flagged'),
-    button('Reinstate', { action: 'reinstate' }, 'overrule the forfeit (FIDE Laws 6.7.1, "unless the arbiter decides otherwise")'),
-    button('+5 s increment', { action: 'increment', ms: '5000' }, 'quickplay finish: 5 s for both players after every later move (FIDE Guidelines III.4)'),
-  );
-  footer.append(powers);
-  for (const side of SIDES) {
-    const group = el('div', 'row group');
-    group.dataset.side = side;
-    const seconds = el('input', 'seconds');
-    Object.assign(seconds, { type: 'number', step: '1', placeholder: '± s', inputMode: 'numeric' });
-    seconds.setAttribute('aria-label', `seconds to add to ${SIDE_NAME[side]} (negative to take away)`);
-    const moves = el('input', 'moves-count');
-    Object.assign(moves, { type: 'number', min: '0', step: '1', placeholder: 'moves', inputMode: 'numeric' });
-    moves.setAttribute('aria-label', `${SIDE_NAME[side]}'s corrected move count`);
-    group.append(
-      el('b', '', SIDE_NAME[side]),
-      button('Arrived', { action: 'arrive', side }, `${SIDE_NAME[side]} is at the board: no loss by default (FIDE Laws 6.7.1)`),
-      button('+1 min', { action: 'adjust', side, ms: '60000' }),
-      button('−1 min', { action: 'adjust', side, ms: '-60000' }),
-      seconds,
-      button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
-      button('Penalty', { action: 'penalty', side }, `illegal move by ${SIDE_NAME[side]}: ${SIDE_NAME[other(side)]} gets extra time (FIDE Laws 7.5.5)`),
-      moves,
-      button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; a later period's time is credited once)`),
-    );
-    footer.append(group);
+function rowFor(b: BoardView): HTMLElement {
+  let row = rows.get(b.id);
+  if (row) return row;
+  const r = el('article', 'board');
+  r.dataset.boardId = b.id;
+  const head = el('header');
+  head.append(el('span', 'label'), el('span', 'status'));
+  r.append(head, el('div', 'match'), sideCells('white'), sideCells('black'), el('div', 'flags'), el('div', 'result'));
+  if (PUBLIC) {
+    const img = el('img', 'chart-small');
+    img.width = 160;
+    img.height = 40;
+    img.hidden = true;
+    r.append(img);
+    smallCharts.set(b.id, new ChartImage(img, 'small', (x) => `time chart of ${label(x)}`));
+  } else {
+    // The line opens the board's panel: a click, or Enter/Space on the focused line.
+    r.tabIndex = 0;
+    r.setAttribute('aria-controls', 'panel');
+    r.addEventListener('click', () => openBoard(b.id));
+    r.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        openBoard(b.id);
+      }
+    });
   }
-  const result = el('div', 'row result-entry');
-  const select = el('select', 'result-select');
-  select.setAttribute('aria-label', 'result');
-  select.append(Object.assign(el('option', '', 'result…'), { value: '' }));
-  for (const value of GAME_RESULTS) select.append(Object.assign(el('option', '', RESULT_MEANING[value].label), { value, title: RESULT_MEANING[value].meaning }));
-  result.append(select, button('Enter result', { action: 'result' }), button('Confirm', { action: 'confirm' }, "confirm the result (the arbiter's check)"));
-  footer.append(result);
-  return footer;
-}
-
-function cardFor(b: BoardView): HTMLElement {
-  let card = cards.get(b.id);
-  if (!card) {
-    const c = el('article', 'board');
-    card = c;
-    c.dataset.boardId = b.id;
-    c.tabIndex = -1;
-    const head = el('header');
-    head.append(el('span', 'label'), el('span', 'status'));
-    c.append(head, el('div', 'match'), sideRow('white'), sideRow('black'), el('div', 'flags'), el('div', 'result'));
-    if (!PUBLIC) {
-      c.append(Object.assign(el('div', 'restore'), { role: 'note', hidden: true }));
-      c.append(Object.assign(el('div', 'link-health'), { hidden: true }));
-      const footer = controls();
-      footer.addEventListener('click', (ev) => {
-        const target = (ev.target as Element).closest<HTMLButtonElement>('button[data-action]');
-        if (target) void command(b.id, target);
-      });
-      c.append(footer, Object.assign(el('div', 'message'), { role: 'status' }));
-    }
-    cards.set(b.id, c);
-    grid.append(c);
-  }
-  return card;
+  rows.set(b.id, r);
+  // In the hall's order: before the first line that comes after it.
+  const next = [...rows.keys()]
+    .map((id) => rendered.get(id) ?? store.get(id))
+    .filter((x): x is BoardView => !!x && x.id !== b.id && hallOrder(b, x) < 0)
+    .sort(hallOrder)[0];
+  const before = next ? rows.get(next.id) : undefined;
+  if (before && before.parentElement === grid) grid.insertBefore(r, before);
+  else grid.append(r);
+  return r;
 }
 
 function renderBoard(b: BoardView): void {
-  const card = cardFor(b);
+  const row = rowFor(b);
   rendered.set(b.id, b);
-  const live = b.live;
-  card.hidden = eventFilter !== '' && b.event !== eventFilter;
-  card.dataset.turn = live && live.turn ? live.turn : '';
-  card.classList.toggle('offline', isOffline(b));
-  card.classList.toggle('pending-result', !!b.result && !b.resultConfirmed);
-  setText(card.querySelector('.label'), label(b));
-  const match = card.querySelector<HTMLElement>('.match')!;
+  const t = now();
+  row.hidden = !matchesFilter(b, filter, t);
+  row.dataset.turn = b.live && b.live.turn ? b.live.turn : '';
+  row.dataset.clock = !b.clockId ? 'none' : isOffline(b) ? 'offline' : '';
+  row.classList.toggle('offline', isOffline(b));
+  row.classList.toggle('pending-result', !!b.result && !b.resultConfirmed);
+  row.classList.toggle('decided', !!b.match && b.match.decided);
+  setText(row.querySelector('.label'), label(b));
+  const match = row.querySelector<HTMLElement>('.match')!;
   setText(match, matchLine(b));
   match.hidden = !b.match;
-  card.classList.toggle('decided', !!b.match && b.match.decided);
-  const flags = flagsOf(live);
-  for (const side of SIDES) {
-    const row = card.querySelector<HTMLElement>(`.side.${side}`)!;
-    const player = b[side];
-    setText(row.querySelector('.name'), player ? player.name + (player.team ? ` (${player.team})` : '') : '—');
-    // A game with a result has nobody on move, whatever its clock was left doing.
-    row.classList.toggle('on-move', !b.result && !!live && live.turn === side && (live.status === 'running' || live.status === 'paused'));
-    row.classList.toggle('running', !b.result && !!live && live.status === 'running' && live.turn === side);
-    const flag = row.querySelector<HTMLElement>('.flag')!;
-    flag.hidden = !flags.includes(side);
-    flag.dataset.first = String(flags[0] === side);
-    flag.title = flags[0] === side ? 'flag fell first' : 'flag fell';
-    setText(row.querySelector('.moves'), live ? `#${live.moves[side]}` : '');
-    // FIDE "period": the stage of the time control this side plays in (40 moves, then the next).
-    setText(row.querySelector('.period'), live && live.period ? `P${live.period[side]}` : '');
-    // FIDE Laws 7.5.5: the clock counts one illegal move per take-back.
-    const illegal = live && live.illegalMoves ? live.illegalMoves[side] : 0;
-    setText(row.querySelector('.illegal'), illegal > 0 ? `${illegal} illegal` : '');
-  }
-  const flagLineEl = card.querySelector<HTMLElement>('.flags')!;
-  setText(flagLineEl, flagLine(b));
-  flagLineEl.hidden = flags.length === 0;
-  if (!PUBLIC) {
-    const note = restoreLine(b);
-    const restoreEl = card.querySelector<HTMLElement>('.restore')!;
-    setText(restoreEl, note ? note.text : '');
-    restoreEl.hidden = note === null;
-    restoreEl.dataset.kind = note ? note.kind : '';
-    const linkEl = card.querySelector<HTMLElement>('.link-health')!;
-    setText(linkEl, linkHealthLine(b));
-    linkEl.hidden = !b.link;
-    const pending = !!b.result && !b.resultConfirmed;
-    card.querySelector<HTMLButtonElement>('button[data-action="confirm"]')!.disabled = !pending;
-    // Entering a result over one already there is a correction (journaled with the previous one).
-    setText(card.querySelector('button[data-action="result"]'), b.result ? 'Correct result' : 'Enter result');
-    // Each clock command is offered when the rule book says the clock takes it now; otherwise its
-    // button is disabled with the reason (rules/command-rules.ts, the hosts' own rule).
-    const facts = live ? { movesCompleted: live.moves.white + live.moves.black } : {};
-    for (const control of Array.from(card.querySelectorAll<HTMLButtonElement>('.controls button[data-action]'))) {
-      const cmd = COMMAND_OF_ACTION[control.dataset.action!];
-      if (cmd) offer(control, boardCommandRefusal(cmd, b, facts));
-    }
-    // Shown only where they mean something: a side not yet at the board (FIDE Laws 6.7.1), a game lost by default.
-    for (const side of SIDES) {
-      card.querySelector<HTMLElement>(`button[data-action="arrive"][data-side="${side}"]`)!.hidden = !(live && live.present && live.present[side] === false);
-    }
-    const reinstate = card.querySelector<HTMLButtonElement>('button[data-action="reinstate"]')!;
-    reinstate.hidden = reinstate.disabled;
-  }
-  repaintTimes(b);
+  const flags = row.querySelector<HTMLElement>('.flags')!;
+  setText(flags, flagLine(b));
+  flags.hidden = flags.textContent === '';
+  repaintTimes(b, t);
+  panel?.update(b);
+  smallCharts.get(b.id)?.show(b);
   // match-panels.js paints the lots of a knockout board and the team match protocol from it.
   document.dispatchEvent(new CustomEvent('chessclock:board', { detail: b }));
 }
 
-const STATUS_TEXT: Record<string, string> = { pending: 'result pending' };
-
-function repaintTimes(b: BoardView): void {
-  const card = cards.get(b.id);
-  if (!card) return;
-  const t = now();
-  const status = statusOf(b, t);
-  if (card.dataset.status !== status) {
-    card.dataset.status = status;
-    card.querySelector('.status')!.textContent = STATUS_TEXT[status] || status;
-  }
-  setText(card.querySelector('.result'), infoLine(b, t));
+/** What changes with time alone: the status, the times, the default time and break countdowns. */
+function repaintTimes(b: BoardView, t: number): void {
+  const row = rows.get(b.id);
+  if (!row) return;
+  const view = rowView(b, t);
+  if (row.dataset.status !== view.status) row.dataset.status = view.status;
+  setText(row.querySelector('.status'), view.statusText);
+  setText(row.querySelector('.result'), infoLine(b, t));
   for (const side of SIDES) {
-    const row = card.querySelector<HTMLElement>(`.side.${side}`)!;
-    const ms = remainingNow(b, side, t);
-    setText(row.querySelector('.time'), ms === null ? '' : formatClockTime(ms));
-    const absent = row.querySelector<HTMLElement>('.absent')!;
-    const left = defaultLeftMs(b, side, t);
-    absent.hidden = left === null;
-    row.classList.toggle('not-arrived', left !== null);
-    setText(absent, left === null ? '' : left > 0 ? `not arrived · default time ${formatClockTime(left)}` : 'not arrived · default time passed');
+    const cell = row.querySelector<HTMLElement>(`.side.${side}`)!;
+    const v = view.sides[side];
+    setText(cell.querySelector('.name'), v.name);
+    setText(cell.querySelector('.time'), v.time);
+    setText(cell.querySelector('.moves'), v.moves);
+    setText(cell.querySelector('.period'), v.period);
+    setText(cell.querySelector('.illegal'), v.illegal);
+    cell.classList.toggle('on-move', v.onMove);
+    cell.classList.toggle('running', v.running);
+    cell.classList.toggle('not-arrived', v.absent !== '');
+    const flag = cell.querySelector<HTMLElement>('.flag')!;
+    flag.hidden = v.flag === null;
+    flag.dataset.first = String(v.flag === 'first');
+    flag.title = v.flag === 'first' ? 'flag fell first' : 'flag fell';
+    const absent = cell.querySelector<HTMLElement>('.absent')!;
+    absent.hidden = v.absent === '';
+    setText(absent, v.absent);
   }
 }
 
+// ---- one repaint timer -------------------------------------------------------------
+// Only boards whose text changes with time (a running clock, a default time or a break counting
+// down) are visited, each when its display next changes (msUntilDisplayChange: a running 1:30:18
+// changes once a second, 12.4 ten times a second). Nothing is recomputed but the display.
+const ticking_ = new Map<string, number>(); // board id -> host time its display changes next
+
+/** Host time at which something `b` shows changes next, or null when nothing does. */
+function nextChangeAt(b: BoardView, t: number): number | null {
+  if (!ticking(b, t)) return null;
+  const waits: number[] = [];
+  for (const side of SIDES) {
+    const ms = b.live && b.live.status === 'running' ? remainingNow(b, side, t) : null;
+    if (ms !== null && ms > 0) waits.push(msUntilDisplayChange(ms));
+    const left = defaultLeftMs(b, side, t);
+    if (left !== null && left > 0) waits.push(msUntilDisplayChange(left));
+  }
+  const brk = breakLeftMs(b, t);
+  if (brk !== null) waits.push(msUntilDisplayChange(brk));
+  // A flag due (0 reached) or a deadline passed: look again soon; the clock's event follows.
+  return t + (waits.length ? Math.max(1, Math.min(...waits)) : 250);
+}
+
+function track(b: BoardView): void {
+  const at = nextChangeAt(b, now());
+  if (at === null) ticking_.delete(b.id);
+  else ticking_.set(b.id, at);
+}
+
+let tickTimer: ReturnType<typeof setTimeout> | null = null;
+function tick(): void {
+  tickTimer = null;
+  const t = now();
+  for (const [id, at] of ticking_) {
+    if (at > t) continue;
+    const b = rendered.get(id);
+    if (!b) {
+      ticking_.delete(id);
+      continue;
+    }
+    repaintTimes(b, t);
+    track(b);
+  }
+  if (panel?.openId && ticking_.has(panel.openId)) panel.repaintTimes();
+  scheduleTick();
+}
+function scheduleTick(): void {
+  if (tickTimer !== null) return;
+  // The earliest change, in browser time (a hall on accelerated time runs faster); at most
+  // 250 ms, so a host clock that jumped (the hello of a reconnection) is caught up quickly.
+  let next = Infinity;
+  for (const at of ticking_.values()) next = Math.min(next, at);
+  if (next === Infinity) return;
+  const wait = Math.min(250, Math.max(16, next - now()));
+  tickTimer = setTimeout(tick, wait);
+}
+
+// ---- events bar, pending results -----------------------------------------------------
+/** The message of the last Start round per event, kept until the event's round moves on. */
+const roundMessages = new Map<string, { round: number; kind: string; text: string }>();
 let eventsKey = '';
-/** Per event: its current round, the PGN broadcast feed of that round, and Start round (arbiter). */
+/**
+ * Per event: its current round, the PGN feed, and (arbiter) Start round N, offered only while a
+ * board of that round can still be started (the rule book's `start` rule per board): never
+ * after the round is under way, so never after the event's last round.
+ */
 function renderEvents(): void {
   const nav = document.getElementById('events')!;
-  const shown = eventsFiltered();
+  const shown = eventsFiltered().map((e) => {
+    const startable = [...store.boards.values()].filter((b) => b.event === e.key && b.round === e.round && refusalOf('start', b) === null).length;
+    const m = roundMessages.get(e.key);
+    return { ...e, startable, message: m && m.round === e.round ? m : null };
+  });
   const key = JSON.stringify(shown);
   if (key === eventsKey) return;
   eventsKey = key;
@@ -263,13 +251,32 @@ function renderEvents(): void {
       table.href = `/events/${encodeURIComponent(e.key)}/standings`;
       row.append(el('span', 'event-name', e.name), el('span', 'event-round', `round ${e.round}`), link, table);
       if (!PUBLIC) {
-        const start = button(`Start round ${e.round}`, { action: 'start-round', round: String(e.round) }, 'start the clocks of every board of this round');
-        start.addEventListener('click', () => void startRound(e.key, e.round, start, row));
-        row.append(start, Object.assign(el('span', 'message'), { role: 'status' }));
+        if (e.startable > 0) {
+          const start = button(`Start round ${e.round}`, { action: 'start-round', round: String(e.round) }, `start the clocks of the ${e.startable} board${e.startable > 1 ? 's' : ''} of round ${e.round} not yet started`);
+          start.addEventListener('click', () => void startRound(e.key, e.round, start));
+          row.append(start);
+        }
+        const message = Object.assign(el('span', 'message', e.message?.text ?? ''), { role: 'status' });
+        message.dataset.kind = e.message?.kind ?? '';
+        row.append(message);
       }
       return row;
     }),
   );
+}
+
+async function startRound(event: string, round: number, target: HTMLButtonElement): Promise<void> {
+  target.disabled = true;
+  try {
+    const data = await api<{ started: string[]; skipped?: { boardId: string; reason: string }[]; arbiter: string }>('POST', `/api/events/${encodeURIComponent(event)}/rounds/${round}/start`);
+    const skipped = (data.skipped || []).map((s) => `${s.boardId}: ${s.reason}`);
+    roundMessages.set(event, { round, kind: skipped.length ? 'error' : 'ok', text: `round ${round}: ${data.started.length} started by ${data.arbiter}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}` });
+  } catch (err) {
+    roundMessages.set(event, { round, kind: 'error', text: (err as Error).message });
+  } finally {
+    target.disabled = false;
+    renderEvents();
+  }
 }
 
 let pendingKey = '';
@@ -277,7 +284,7 @@ let pendingKey = '';
 function renderPending(): void {
   const section = document.getElementById('pending');
   if (!section) return;
-  const pending = [...store.boards.values()].filter((b) => b.result && !b.resultConfirmed && (eventFilter === '' || b.event === eventFilter));
+  const pending = [...store.boards.values()].filter((b) => b.result && !b.resultConfirmed && (filter.event === '' || b.event === filter.event)).sort(hallOrder);
   const key = JSON.stringify(pending.map((b) => [b.id, b.result, label(b)]));
   if (key === pendingKey) return;
   pendingKey = key;
@@ -288,7 +295,7 @@ function renderPending(): void {
       li.dataset.boardId = b.id;
       const players = `${b.white ? b.white.name : '—'} – ${b.black ? b.black.name : '—'}`;
       const confirm = button('Confirm', { action: 'confirm' }, 'confirm this result');
-      confirm.addEventListener('click', () => void command(b.id, confirm));
+      confirm.addEventListener('click', () => void panel?.confirmResult(b.id, confirm));
       li.append(el('span', 'what', `${label(b)}: ${players}`), el('b', 'pending-value', resultText(b.result!)), confirm);
       return li;
     }),
@@ -297,29 +304,119 @@ function renderPending(): void {
 
 const standings = new Standings(document.getElementById('standings'), PUBLIC, () => store.boards.values(), eventsFiltered);
 
-function renderAll(): void {
-  for (const b of store.boards.values()) renderBoard(b);
-  const select = document.getElementById('event-filter') as HTMLSelectElement;
-  const have = Array.from(select.options).map((o) => o.value);
-  for (const e of eventsShown()) {
-    if (!have.includes(e.key)) select.append(Object.assign(el('option', '', e.name), { value: e.key }));
+// ---- filters and jump ------------------------------------------------------------------
+const eventSelect = document.getElementById('event-filter') as HTMLSelectElement;
+const roundSelect = document.getElementById('round-filter') as HTMLSelectElement | null;
+const statusSelect = document.getElementById('status-filter') as HTMLSelectElement | null;
+if (statusSelect) {
+  statusSelect.replaceChildren(...Object.entries(STATUS_FILTERS).map(([value, text]) => Object.assign(el('option', '', text), { value })));
+}
+
+function syncSelect(select: HTMLSelectElement | null, options: [string, string][], value: string): void {
+  if (!select) return;
+  const want = JSON.stringify(options);
+  if (select.dataset.options !== want) {
+    select.dataset.options = want;
+    select.replaceChildren(...options.map(([v, text]) => Object.assign(el('option', '', text), { value: v })));
   }
-  select.value = eventFilter;
+  select.value = value;
+}
+
+function renderFilters(): void {
+  syncSelect(eventSelect, [['', 'all events'], ...eventsShown().map((e): [string, string] => [e.key, e.name])], filter.event);
+  const rounds = [...new Set([...store.boards.values()].filter((b) => filter.event === '' || b.event === filter.event).map((b) => b.round))].sort((a, b) => a - b);
+  if (filter.round > 0 && !rounds.includes(filter.round)) rounds.push(filter.round);
+  syncSelect(roundSelect, [['', 'all rounds'], ...rounds.map((r): [string, string] => [String(r), `round ${r}`])], filter.round > 0 ? String(filter.round) : '');
+  if (statusSelect) statusSelect.value = filter.status;
+  const publicLink = document.getElementById('public-link') as HTMLAnchorElement | null;
+  if (publicLink) publicLink.href = `public${queryWithFilter('', { ...filter, status: '' })}`;
+  const count = document.getElementById('shown-count');
+  if (count) {
+    const shown = [...rows.values()].filter((r) => !r.hidden).length;
+    setText(count, `${shown} of ${rows.size} boards`);
+  }
+}
+
+function setFilter(next: HallFilter): void {
+  filter = next;
+  history.replaceState(null, '', `${location.pathname}${queryWithFilter(location.search, filter)}`);
+  renderAll();
+}
+
+eventSelect.addEventListener('change', () => setFilter({ ...filter, event: eventSelect.value, round: 0 }));
+roundSelect?.addEventListener('change', () => setFilter({ ...filter, round: Number(roundSelect.value) || 0 }));
+statusSelect?.addEventListener('change', () => setFilter({ ...filter, status: statusSelect.value as StatusFilter }));
+document.getElementById('filters-toggle')?.addEventListener('click', (ev) => {
+  const toggle = ev.currentTarget as HTMLButtonElement;
+  const open = toggle.getAttribute('aria-expanded') !== 'true';
+  toggle.setAttribute('aria-expanded', String(open));
+  document.getElementById('filters')!.classList.toggle('open', open);
+});
+
+const jumpForm = document.getElementById('jump-form') as HTMLFormElement | null;
+jumpForm?.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const input = jumpForm.querySelector('input')!;
+  const shown = [...store.boards.values()].sort(hallOrder);
+  // Boards the filter shows first, then the rest (a board filtered away is still found).
+  const t = now();
+  const found = jumpMatches([...shown.filter((b) => matchesFilter(b, filter, t)), ...shown.filter((b) => !matchesFilter(b, filter, t))], input.value);
+  const note = jumpForm.querySelector<HTMLElement>('.jump-note')!;
+  if (found.length === 0) {
+    note.textContent = `no board matches "${input.value.trim()}"`;
+    return;
+  }
+  note.textContent = found.length > 1 ? `${found.length} boards match: showing ${label(found[0])}` : '';
+  openBoard(found[0].id);
+});
+
+function renderAll(): void {
+  for (const b of [...store.boards.values()].sort(hallOrder)) renderBoard(b);
+  renderFilters();
   renderEvents();
   renderPending();
   standings.render();
-  const publicLink = document.getElementById('public-link') as HTMLAnchorElement | null;
-  if (publicLink) publicLink.href = `public${eventFilter ? `?event=${encodeURIComponent(eventFilter)}` : ''}`;
 }
 
-// Once per animation frame: the boards that changed since the last one.
+// ---- opening a board ------------------------------------------------------------------
+/**
+ * Shows a board: brings its line into view (clearing a filter that hides it) and, on the
+ * arbiter page, opens its side panel. The attention strip (src/attention.ts) calls this.
+ */
+export function openBoard(boardId: string): void {
+  const b = store.get(boardId);
+  if (!b) return;
+  if (!matchesFilter(b, filter, now())) setFilter({ event: '', round: 0, status: '' });
+  const row = rows.get(boardId);
+  for (const r of rows.values()) r.classList.toggle('open', r === row);
+  row?.scrollIntoView({ block: 'nearest' });
+  if (panel) {
+    placePanel();
+    document.body.classList.add('panel-open');
+    panel.open(boardId);
+  } else row?.focus({ preventScroll: true });
+}
+
+/** The panel starts below the sticky header (CSSOM, which the page's CSP allows: no inline style). */
+function placePanel(): void {
+  const header = document.querySelector<HTMLElement>('header.top');
+  if (header) document.documentElement.style.setProperty('--panel-top', `${header.offsetHeight}px`);
+}
+window.addEventListener('resize', placePanel);
+
+// ---- the store's changes, once per frame -------------------------------------------------
 store.subscribe((change) => {
   if (change.reset) {
-    for (const card of cards.values()) card.remove();
-    cards.clear();
+    for (const r of rows.values()) r.remove();
+    rows.clear();
     rendered.clear();
+    ticking_.clear();
+    smallCharts.clear();
     renderAll();
+    for (const b of store.boards.values()) track(b);
+    scheduleTick();
     standings.refreshAll();
+    if (panel?.openId && !store.get(panel.openId)) panel.close();
     return;
   }
   const roundsBefore = new Map(eventsShown().map((e) => [e.key, e.round]));
@@ -327,180 +424,24 @@ store.subscribe((change) => {
   for (const id of change.ids) {
     const b = store.get(id);
     if (!b) continue;
-    if (!cards.has(id)) added = true;
+    if (!rows.has(id)) added = true;
     // The standings change only with a confirmed result or a new round, not with the clock.
     if (changesStandings(change.before.get(id), b)) standings.refresh(b.event);
     renderBoard(b);
+    track(b);
   }
+  scheduleTick();
   for (const e of eventsShown()) if (roundsBefore.get(e.key) !== e.round) standings.refresh(e.key);
-  if (added) renderAll();
-  else {
-    renderEvents();
-    renderPending();
-  }
+  if (added) renderFilters();
+  renderEvents();
+  renderPending();
 });
 store.onFeed((m) => {
   // A captain's or the arbiter's mark on a team match: match-panels.js shows it.
   if (m.type === 'team-match' && m.match) document.dispatchEvent(new CustomEvent('chessclock:team-match', { detail: m.match }));
 });
 
-// Repaint only: running clocks and countdowns change their text; nothing else is recomputed.
-setInterval(() => {
-  const t = now();
-  for (const b of rendered.values()) if (ticking(b, t)) repaintTimes(b);
-}, 50);
-
-// ---- arbiter controls -----------------------------------------------------------
-type Request = [method: string, path: string, body?: unknown];
-
-/** The HTTP call of a board button, or an Error naming what is wrong with the input. */
-function requestFor(boardId: string, card: HTMLElement, action: string, side: Side | undefined, ms: string | undefined): Request | Error {
-  const base = `/api/boards/${encodeURIComponent(boardId)}`;
-  switch (action) {
-    case 'start':
-    case 'pause':
-    case 'resume':
-      return ['POST', `${base}/${action}`];
-    case 'adjust':
-      return ['POST', `${base}/adjust`, { side, ms: Number(ms) }];
-    case 'adjust-seconds': {
-      const input = card.querySelector<HTMLInputElement>(`.group[data-side="${side}"] .seconds`)!;
-      const seconds = Number(input.value);
-      if (input.value.trim() === '' || !Number.isInteger(seconds) || seconds === 0) {
-        return new Error(`${SIDE_NAME[side!]}: type a whole number of seconds other than 0 (negative takes time away), not "${input.value}"`);
-      }
-      return ['POST', `${base}/adjust`, { side, ms: seconds * 1000 }];
-    }
-    case 'penalty':
-      return ['POST', `${base}/penalty`, { side }];
-    case 'set-moves': {
-      const input = card.querySelector<HTMLInputElement>(`.group[data-side="${side}"] .moves-count`)!;
-      const moves = Number(input.value);
-      if (input.value.trim() === '' || !Number.isInteger(moves) || moves < 0) {
-        return new Error(`${SIDE_NAME[side!]}: type the number of moves completed (a whole number ≥ 0), not "${input.value}"`);
-      }
-      return ['POST', `${base}/moves`, { side, moves }];
-    }
-    case 'result': {
-      const result = card.querySelector<HTMLSelectElement>('.result-select')!.value;
-      if (!result) return new Error('choose a result first');
-      const b = store.get(boardId);
-      if (!b || !b.resultConfirmed) return ['PUT', `${base}/result`, { result }];
-      // A confirmed result is changed only by a correction that says why (docs/api.md, "A game
-      // with a result"); it is journaled with the arbiter and the reason.
-      const reason = window.prompt(`Correct the confirmed result ${b.result} of board ${b.board} to ${result}?\n\nSay why (journaled with your name):`, '');
-      if (reason === null || reason.trim() === '') return new Error(`correction to ${result}: cancelled, nothing was sent (a confirmed result is corrected only with a reason)`);
-      return ['PUT', `${base}/result`, { result, reason: reason.trim() }];
-    }
-    case 'confirm':
-      return ['POST', `${base}/result/confirm`];
-    case 'arrive':
-      return ['POST', `${base}/arrive`, { side }];
-    case 'takeback':
-      return ['POST', `${base}/takeback`];
-    case 'reinstate':
-      return ['POST', `${base}/reinstate`];
-    case 'increment':
-      return ['POST', `${base}/increment`, { ms: Number(ms) }];
-    default:
-      return new Error(`unknown action "${action}"`);
-  }
-}
-
-/**
- * What an arbiter's power will change, asked before it is sent (null: no question for this
- * action). The clock and the host decide; this only says what the arbiter is about to do.
- */
-function confirmText(b: BoardView | undefined, action: string, side: Side | undefined, ms: string | undefined): string | null {
-  const live = b && b.live;
-  const where = b ? `board ${b.board}` : 'this board';
-  switch (action) {
-    case 'arrive':
-      return `Mark ${SIDE_NAME[side!]} as arrived at ${where}?\n\nFIDE Laws 6.7.1: ${SIDE_NAME[side!]} can no longer lose by default. Times do not change.`;
-    case 'takeback': {
-      // The side that made the last move is the one not on move (paused or flagged).
-      const mover = live && live.turn ? other(live.turn) : null;
-      const who = mover ? `${SIDE_NAME[mover]}'s last move (#${live!.moves[mover]})` : 'the last move';
-      return `Take back ${who} on ${where}?\n\nFIDE Laws 7.5.1 with 6.10.2: both times go back to what they were at that press (no increment, no period time), ${mover ? SIDE_NAME[mover] : 'that player'} is on move again with one more illegal move counted, and a flag that fell after it is annulled. The clock stays paused. The penalty (Laws 7.5.5) is a separate step.`;
-    }
-    case 'reinstate':
-      return `Reinstate the game on ${where}?\n\nFIDE Laws 6.7.1 ("unless the arbiter decides otherwise"): the loss by default is overruled, both players count as present, and the clock stands paused with the times it had at the forfeit. Resume it when play goes on.`;
-    case 'increment':
-      return `Give both players ${Number(ms) / 1000} s after every move from now on, on ${where}?\n\nFIDE Guidelines III.4 (quickplay finish): the increment is added to each later completed move, on top of the control's own; it replaces an earlier quickplay increment. The 2 minutes for the opponent are a separate +time.`;
-    default:
-      return null;
-  }
-}
-
-async function command(boardId: string, target: HTMLButtonElement): Promise<void> {
-  const card = cards.get(boardId)!;
-  const message = card.querySelector<HTMLElement>('.message')!;
-  const { action, ms } = target.dataset;
-  const side = target.dataset.side as Side | undefined;
-  const request = requestFor(boardId, card, action!, side, ms);
-  if (request instanceof Error) {
-    message.dataset.kind = 'error';
-    message.textContent = request.message;
-    return;
-  }
-  const question = confirmText(store.get(boardId), action!, side, ms);
-  if (question !== null && !window.confirm(question)) {
-    message.dataset.kind = 'ok';
-    message.textContent = `${target.textContent!.trim()}${side ? ` (${side})` : ''}: cancelled, nothing was sent`;
-    return;
-  }
-  target.disabled = true;
-  try {
-    const data = await api<{ board?: BoardView; arbiter: string }>(...request);
-    if (data.board) store.set(data.board);
-    message.dataset.kind = 'ok';
-    const what = action === 'result' ? `${target.textContent!.trim()} ${(request[2] as { result: string }).result}` : target.textContent!.trim();
-    message.textContent = `${what}${side ? ` (${side})` : ''}: done by ${data.arbiter}`;
-  } catch (err) {
-    message.dataset.kind = 'error';
-    message.textContent = (err as Error).message;
-  } finally {
-    target.disabled = false;
-    const b = store.get(boardId);
-    if (b) {
-      renderBoard(b);
-      renderPending();
-    }
-  }
-}
-
-async function startRound(event: string, round: number, target: HTMLButtonElement, row: HTMLElement): Promise<void> {
-  const message = row.querySelector<HTMLElement>('.message')!;
-  target.disabled = true;
-  try {
-    const data = await api<{ started: string[]; skipped?: { boardId: string; reason: string }[]; arbiter: string }>('POST', `/api/events/${encodeURIComponent(event)}/rounds/${round}/start`);
-    const skipped = (data.skipped || []).map((s) => `${s.boardId}: ${s.reason}`);
-    message.dataset.kind = skipped.length ? 'error' : 'ok';
-    message.textContent = `round ${round}: ${data.started.length} started by ${data.arbiter}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}`;
-  } catch (err) {
-    message.dataset.kind = 'error';
-    message.textContent = (err as Error).message;
-  } finally {
-    target.disabled = false;
-  }
-}
-
-// ---- opening a board ------------------------------------------------------------
-/** Shows a board: scrolls it into view and gives it the focus (the attention strip calls this). */
-export function openBoard(boardId: string): void {
-  const card = cards.get(boardId);
-  if (!card) return;
-  if (card.hidden) {
-    // Filtered away: show every event again rather than open nothing.
-    setEventFilter('');
-  }
-  card.scrollIntoView({ block: 'center' });
-  card.focus({ preventScroll: true });
-  card.classList.add('opened');
-  setTimeout(() => card.classList.remove('opened'), 2000);
-}
-
-// ---- host health ----------------------------------------------------------------
+// ---- host health ------------------------------------------------------------------------
 // A fault the host survives but the arbiter must know (a full disk: nothing is acknowledged
 // to the clocks until it clears) is shown above the boards until the host says it cleared.
 const healthAlert = document.getElementById('health');
@@ -520,17 +461,25 @@ async function refreshHealth(): Promise<void> {
 void refreshHealth();
 setInterval(() => void refreshHealth(), 5_000);
 
-// ---- sign-in --------------------------------------------------------------------
+// ---- sign-in ---------------------------------------------------------------------------
+// Signed out: the token field and Sign in. Signed in: the field is gone; the header says who
+// is signed in, with Sign out. A 401 from any call (a revoked token) signs out, saying why.
 const nextRoundSection = document.getElementById('next-round');
-const nextRound = nextRoundSection && !PUBLIC ? new NextRound(nextRoundSection, () => eventsShown().map((e) => e.key), () => eventFilter) : null;
+const nextRound = nextRoundSection && !PUBLIC ? new NextRound(nextRoundSection, () => eventsShown().map((e) => e.key), () => filter.event) : null;
+
+function showSignedIn(arbiter: string | null, note: string): void {
+  signedIn = arbiter !== null;
+  document.body.classList.toggle('arbiter', signedIn);
+  document.getElementById('token-form')!.hidden = signedIn;
+  setText(document.getElementById('arbiter'), signedIn ? `arbiter: ${arbiter}` : note);
+  document.getElementById('arbiter')!.dataset.kind = signedIn ? 'ok' : note ? 'error' : '';
+  document.getElementById('sign-out')!.hidden = !signedIn;
+  if (!signedIn) nextRound?.hide();
+}
 
 function signOut(reason: string): void {
-  signedIn = false;
   setToken('', false);
-  document.body.classList.remove('arbiter');
-  document.getElementById('arbiter')!.textContent = reason;
-  document.getElementById('sign-out')!.hidden = true;
-  nextRound?.hide();
+  showSignedIn(null, reason);
 }
 
 async function signIn(candidate: string): Promise<void> {
@@ -538,23 +487,11 @@ async function signIn(candidate: string): Promise<void> {
   try {
     const { arbiter } = await api<{ arbiter: string }>('GET', '/api/arbiter');
     setToken(candidate, true);
-    signedIn = true;
-    document.body.classList.add('arbiter');
-    document.getElementById('arbiter')!.textContent = `arbiter: ${arbiter}`;
-    document.getElementById('sign-out')!.hidden = false;
+    showSignedIn(arbiter, '');
     void nextRound?.refresh();
   } catch (err) {
     signOut((err as Error).message);
   }
-}
-
-function setEventFilter(value: string): void {
-  eventFilter = value;
-  const url = new URL(location.href);
-  if (eventFilter) url.searchParams.set('event', eventFilter);
-  else url.searchParams.delete('event');
-  history.replaceState(null, '', url);
-  renderAll();
 }
 
 if (!PUBLIC) {
@@ -569,7 +506,6 @@ if (!PUBLIC) {
     if (signedIn) signOut(`signed out: ${reason}`);
   });
 }
-document.getElementById('event-filter')!.addEventListener('change', (ev) => setEventFilter((ev.target as HTMLSelectElement).value));
 
 const connection = document.getElementById('connection')!;
 const initialToken = PUBLIC ? '' : storedToken();
