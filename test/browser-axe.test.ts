@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
-import { HALL_TOKEN, INDIVIDUAL, startDashboardHall, TEAM, type DashboardHall } from './dashboard-hall.ts';
+import { HALL_TOKEN, INDIVIDUAL, openFirstBoard, startDashboardHall, TEAM, type DashboardHall } from './dashboard-hall.ts';
 
 skipMessage('the axe-core accessibility test');
 
@@ -105,10 +105,3 @@ describe.skipIf(SKIP_BROWSER)('axe-core on the dashboard pages (WCAG 2.x A/AA, D
     expect(found, found.join('\n')).toEqual([]);
   });
 });
-
-/** Opens the first board of the hall as an arbiter does: its row or card is clicked, its controls show. */
-export async function openFirstBoard(page: Page): Promise<void> {
-  const first = page.locator('#boards [data-board-id]').first();
-  await first.click({ position: { x: 8, y: 8 } });
-  await first.locator('button').first().waitFor();
-}

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
-import { HALL_TOKEN, startDashboardHall, TEAM, type DashboardHall } from './dashboard-hall.ts';
+import { GENERATED, HALL_TOKEN, openFirstBoard, startDashboardHall, TEAM, type DashboardHall } from './dashboard-hall.ts';
 
 skipMessage('the dashboard screenshots test');
 
@@ -55,6 +55,7 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
         await page.fill('#token', HALL_TOKEN);
         await page.click('#token-form button[type="submit"]');
         await page.locator('#sign-out:not([hidden])').waitFor();
+        await openFirstBoard(page);
         await save(page, `dashboard-signed-in-${size.name}.png`);
       } finally {
         await page.close();
@@ -74,5 +75,24 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
         await standings.close();
       }
     }
+  });
+
+  it('issue 14 item 5: at 390×844 a floor arbiter on one event sees its first board whole on the first screen, on `/` and `/public`', { timeout: 60_000 }, async () => {
+    const where: string[] = [];
+    for (const path of [`/?event=${GENERATED}`, `/public?event=${GENERATED}`]) {
+      const page = await live(path, { width: 390, height: 844 });
+      try {
+        const box = (await page.locator('#boards [data-board-id]').first().boundingBox())!;
+        where.push(`${path}: first board at ${Math.round(box.y)}–${Math.round(box.y + box.height)} px`);
+        expect(box.y, where.at(-1)).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height, where.at(-1)).toBeLessThanOrEqual(844);
+        // No page-wide sideways scroll on the phone either.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+        await save(page, `${path.startsWith('/public') ? 'public' : 'dashboard'}-one-event-phone.png`);
+      } finally {
+        await page.close();
+      }
+    }
+    console.log(where.join('; '));
   });
 });

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { journalExports } from '../host/adapters/exports/journal-exports.ts';
@@ -120,4 +121,13 @@ export async function startDashboardHall(opts: DashboardHallOptions): Promise<Da
       journal.close();
     },
   };
+}
+
+/** Opens the first board of the hall as an arbiter does: a click on its line opens its side panel with the controls. */
+export async function openFirstBoard(page: Page): Promise<void> {
+  const first = page.locator('#boards [data-board-id]').first();
+  const id = await first.getAttribute('data-board-id');
+  await first.locator('.label').click();
+  await page.locator(`#panel[data-board="${id}"]`).waitFor({ state: 'visible' });
+  await page.locator('#panel button').first().waitFor({ state: 'visible' });
 }

@@ -126,10 +126,6 @@ export class Standings {
         const v = view!;
         const block = el('div', 'standing');
         block.dataset.event = eventKey;
-        // It scrolls sideways on a phone: a keyboard must reach it (WCAG 2.1.1; axe scrollable-region-focusable).
-        Object.assign(block, { tabIndex: 0 });
-        block.setAttribute('role', 'region');
-        block.setAttribute('aria-label', `standings of ${names.get(eventKey)}`);
         const after = v.round > 0 ? `after round ${v.round}` : 'no round complete yet';
         const h = el('h2');
         h.append(el('span', 'standing-title', `Standings · ${names.get(eventKey)}`), el('span', 'standing-round', after));
@@ -139,6 +135,10 @@ export class Standings {
           const notes = tieNotes(v.teams, deciders);
           // The table scrolls inside its own box on a narrow screen, never the page.
           const scroller = el('div', 'table-scroll');
+          // It scrolls sideways on a phone: a keyboard must reach it (WCAG 2.1.1; axe scrollable-region-focusable).
+          scroller.tabIndex = 0;
+          scroller.setAttribute('role', 'region');
+          scroller.setAttribute('aria-label', `standings of ${names.get(eventKey)}`);
           scroller.append(table);
           block.append(scroller);
           if (notes.length) {
