@@ -19,7 +19,8 @@
 //    render under load), then for DASHBOARD_BENCH_MS (default 12 s) the page records its idle time
 //    (requestIdleCallback deadlines, each cut at the next task the page is seen to start) and its
 //    long animation frames (PerformanceObserver 'long-animation-frame'); the renderer's own main-
-//    thread task time (CDP Performance.getMetrics TaskDuration) is read as a cross-check.
+//    thread task time and CPU time (CDP Performance.getMetrics TaskDuration, ThreadTime) are read
+//    as a cross-check, the CPU time being what a loaded machine does not inflate.
 //
 //   npm run bench -- dashboard
 //   DASHBOARD_BENCH_BOARDS=200 DASHBOARD_BENCH_RATE=500 DASHBOARD_BENCH_MS=12000 npm run bench -- dashboard
@@ -239,7 +240,7 @@ export async function run(): Promise<void> {
           const metric = async () => {
             const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
             const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
-            return { task: m.TaskDuration, script: m.ScriptDuration, layout: m.LayoutDuration + m.RecalcStyleDuration, at: m.Timestamp };
+            return { task: m.TaskDuration, script: m.ScriptDuration, layout: m.LayoutDuration + m.RecalcStyleDuration, cpu: m.ThreadTime, at: m.Timestamp };
           };
           const presses = feed(clocks, RATE);
           await sleep(2_000);
@@ -273,7 +274,8 @@ export async function run(): Promise<void> {
               ` first render under the feed ${f1(underLoad.paintedMs)} ms;` +
               ` main thread busy ${f1(100 * (1 - idle / windowMs))}% (idle probe: ${probe.idle.length} idle callbacks, ${probe.starts.length} tasks seen),` +
               ` long animation frames ${probe.loaf.length} totalling ${f1(100 * (loafMs / windowMs))}% of the time (blocking ${f1(blockingMs)} ms),` +
-              ` renderer main-thread task time (CDP) ${f1(100 * ((m1.task - m0.task) / cdpS))}% (script ${f1(100 * ((m1.script - m0.script) / cdpS))}%, style+layout ${f1(100 * ((m1.layout - m0.layout) / cdpS))}%);` +
+              ` renderer main-thread task time (CDP) ${f1(100 * ((m1.task - m0.task) / cdpS))}% (script ${f1(100 * ((m1.script - m0.script) / cdpS))}%, style+layout ${f1(100 * ((m1.layout - m0.layout) / cdpS))}%),` +
+              ` its CPU time ${f1(100 * ((m1.cpu - m0.cpu) / cdpS))}% of a core = ${f1(((m1.cpu - m0.cpu) * 1000) / Math.max(1, probe.ws))} ms per message;` +
               ` DOM ${nodesAfter} nodes after (${f1(nodesAfter / n)} per board); host CPU ${f1(((cpu1.us - cpu0.us) / 1e6 / (windowMs / 1000)) * 100)}% of a core; load avg ${loadavg()[0].toFixed(2)}`,
           );
         }

@@ -147,4 +147,26 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
       await page.close();
     }
   });
+
+  it('issue 14 item 6: on `/` and `/public` each event\'s name in its event row opens its standings page', { timeout: 60_000 }, async () => {
+    for (const path of ['/', '/public']) {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      try {
+        await page.goto(hall.url + path);
+        await page.locator('#connection[data-state="live"]').waitFor({ timeout: 15_000 });
+        await page.locator('#events a.standings-link').first().waitFor({ timeout: 15_000 });
+        const links = await page.locator('#events a.standings-link').evaluateAll((as) => as.map((a) => [a.closest('[data-event]')?.getAttribute('data-event'), (a as HTMLAnchorElement).pathname, a.getAttribute('aria-label')]));
+        expect(new Set(links.map((l) => l[0]))).toEqual(new Set(hall.hall.events.map((e) => e.id)));
+        for (const [event, href, name] of links) {
+          expect(href).toBe(`/events/${event}/standings`);
+          expect(name).toMatch(/: standings & crosstable$/);
+        }
+        await page.locator(`#events [data-event="${TEAM}"] a.standings-link`).click();
+        await page.waitForURL(`${hall.url}/events/${TEAM}/standings`);
+        expect(await page.title()).toBe(`${findEvent(hall.hall, TEAM).name} — standings after round 2`);
+      } finally {
+        await page.close();
+      }
+    }
+  });
 });

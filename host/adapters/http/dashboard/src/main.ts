@@ -417,6 +417,8 @@ store.subscribe((change) => {
     ticking_.clear();
     smallCharts.clear();
     renderAll();
+    // The hall's first render, for the Performance API (docs/benchmarks.md "Dashboard"): every board of the feed's hello is in the DOM.
+    if (performance.getEntriesByName('dashboard:boards-rendered').length === 0) performance.mark('dashboard:boards-rendered', { detail: { boards: rows.size } });
     for (const b of store.boards.values()) track(b);
     scheduleTick();
     standings.refreshAll();
