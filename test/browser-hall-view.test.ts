@@ -385,6 +385,10 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
       expect(clocks.get(id)!.actor.getSnapshot().matches('running')).toBe(true);
     }
     await expect.poll(() => row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
+    // Round 3 under way, and the event's last round here: Start round is no longer offered (issue 14:
+    // "Start round 2" was offered after the last round); the round's message stays.
+    await expect.poll(() => row.locator('button[data-action="start-round"]').count()).toBe(0);
+    expect(await row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
     await hallAt(712_300);
     for (const id of ['f-start', 'iv-1', 'iv-2']) await expectTimes(id);
 
@@ -451,5 +455,109 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await tablet.screenshot({ path: join(ARTIFACTS, 'hall-tablet.png'), fullPage: true });
     const pubTablet = await openPage('/public', { width: 768, height: 1024 });
     expect(await pubTablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  });
+
+  it('finds a board: the status and round filters are kept in the URL; a number or a player jumps to the board and opens its panel; Enter on a line opens it (issue 14)', async () => {
+    const p = await openPage('/', { width: 1280, height: 900 });
+    await expect.poll(() => p.locator('article.board').count()).toBe(8);
+    // Status filter: only the boards in play (running or paused).
+    await p.selectOption('#status-filter', 'playing');
+    expect(new URL(p.url()).searchParams.get('status')).toBe('playing');
+    const visibleIds = () => p.locator('article.board:visible').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.boardId).sort());
+    const playing = (await (await fetch(`${url}/api/boards`)).json()).boards.filter((b: BoardView) => !b.result && (b.live?.status === 'running' || b.live?.status === 'paused')).map((b: BoardView) => b.id).sort();
+    expect(playing.length).toBeGreaterThan(0);
+    expect(await visibleIds()).toEqual(playing);
+    // Round 3 (Ivanovo only), in the URL too; a reload keeps the filter.
+    await p.selectOption('#status-filter', '');
+    await p.selectOption('#round-filter', '3');
+    expect(new URL(p.url()).searchParams.get('round')).toBe('3');
+    await expect.poll(visibleIds).toEqual(['iv-1', 'iv-2']);
+    await p.reload();
+    await p.locator('#connection[data-state="live"]').waitFor();
+    await expect.poll(visibleIds).toEqual(['iv-1', 'iv-2']);
+    expect(await p.locator('#round-filter').inputValue()).toBe('3');
+    // Jump by a player's name (accents ignored): the board is shown (the filter gives way) and its panel opens.
+    await p.fill('#jump', 'lenic');
+    await p.press('#jump', 'Enter');
+    await p.locator('#panel[data-board="f-late"]').waitFor({ state: 'visible' });
+    expect(await p.locator('article[data-board-id="f-late"]').isVisible()).toBe(true);
+    // Jump by board number: board 3 of the first event in the hall's order.
+    await p.fill('#jump', '3');
+    await p.press('#jump', 'Enter');
+    await p.locator('#panel[data-board="f-flags"]').waitFor({ state: 'visible' });
+    // Keyboard: Enter on a focused line opens its panel; Escape closes it.
+    await p.locator('article[data-board-id="f-start"]').focus();
+    await p.keyboard.press('Enter');
+    await p.locator('#panel[data-board="f-start"]').waitFor({ state: 'visible' });
+    await p.keyboard.press('Escape');
+    await p.locator('#panel').waitFor({ state: 'hidden' });
+    await p.close();
+  });
+
+  it('marks a board with no clock: "no clock" on its line, and no Start that would answer 503, the reason written in the panel (issue 14)', async () => {
+    expect(await card('f-ko').locator('.status').textContent()).toBe('no clock');
+    const p = await panel('f-ko');
+    const start = p.locator('button[data-action="start"]');
+    expect(await start.isDisabled()).toBe(true);
+    const reason = `board 4 of ${FINAL} round 1 has no clock assigned`;
+    expect(await start.getAttribute('title')).toBe(reason);
+    expect(await p.locator('.refusals li', { hasText: 'Start' }).innerText()).toContain(reason);
+    // (The journal host answers a Start there with 503 and these words: host/app/host.ts commandClock.)
+  });
+
+  it('shows the full time chart in the panel and the small one on each public card (docs/dashboard.md "Time chart")', async () => {
+    const p = await panel('f-period');
+    const full = p.locator('img.chart-full');
+    await expect.poll(() => full.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(720);
+    expect(await full.getAttribute('src')).toMatch(/^\/api\/boards\/f-period\/chart\.svg\?size=full&v=/);
+    expect(await full.getAttribute('alt')).toContain('time chart');
+    const pub = await openPage('/public', { width: 1280, height: 900 });
+    const small = card('f-period', pub).locator('img.chart-small');
+    await expect.poll(() => small.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(160);
+    // A board with no game journaled yet asks for no chart (the host would answer 404).
+    expect(await card('f-ko', pub).locator('img.chart-small').isVisible()).toBe(false);
+    await pub.close();
+  });
+
+  it('a phone at 390×844: the header is compact, the first board is on the first screen, nothing scrolls the page sideways (/ and /public)', async () => {
+    for (const path of ['/', '/public']) {
+      const phone = await openPage(path, { width: 390, height: 844 });
+      await expect.poll(() => phone.locator('article.board').count()).toBe(8);
+      const first = await phone.locator('article.board').first().boundingBox();
+      expect(first, path).not.toBeNull();
+      expect(first!.y, `${path}: the first board starts on the first screen`).toBeLessThan(844 - 60);
+      const header = await phone.locator('header.top').boundingBox();
+      // Issue 14: the old header took 210 px of an 844 px phone screen.
+      expect(header!.height, `${path}: header height`).toBeLessThanOrEqual(150);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBe(0);
+      if (path === '/') {
+        // The filters fold behind one button.
+        expect(await phone.locator('#event-filter').isVisible()).toBe(false);
+        await phone.click('#filters-toggle');
+        expect(await phone.locator('#event-filter').isVisible()).toBe(true);
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      }
+      await phone.screenshot({ path: join(ARTIFACTS, `hall-phone${path === '/' ? '' : '-public'}.png`) });
+      await phone.close();
+    }
+  });
+
+  it('a 401 (a token the host no longer knows) signs the page out, saying why (issue 14, sign-in state)', async () => {
+    const p = await openPage('/', { width: 1280, height: 900 });
+    await signIn(p);
+    expect(await p.locator('#token').isVisible()).toBe(false);
+    // The host's own answer to an unknown token, then served for the page's next call (as after a
+    // restart with other tokens: this host cannot drop a token while it runs).
+    const refused = await fetch(`${url}/api/boards/f-period/pause`, { method: 'POST', headers: { authorization: 'Bearer not-a-token-the-host-knows-at-all' } });
+    expect(refused.status).toBe(401);
+    const body = await refused.text();
+    await p.route('**/api/boards/*/pause', (route) => route.fulfill({ status: 401, contentType: 'application/json', body }));
+    const pnl = await panel('f-period', p);
+    await pnl.locator('button[data-action="pause"]').click();
+    await expect.poll(() => p.locator('#arbiter').innerText()).toBe(`signed out: ${JSON.parse(body).message}`);
+    expect(await p.locator('#token').isVisible()).toBe(true);
+    expect(await p.locator('#sign-out').isVisible()).toBe(false);
+    expect(await pnl.locator('button[data-action="pause"]').isVisible()).toBe(false);
+    await p.close();
   });
 });

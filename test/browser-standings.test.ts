@@ -205,6 +205,23 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     expect(fontPx).toBeGreaterThanOrEqual(24); // legible from the back of the hall
     expect(await pub.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await pub.screenshot({ path: join(ARTIFACTS, 'standings-public.png'), fullPage: true });
+
+    // On a phone (390 px, issue 14): the standings are not cut off: the page does not scroll
+    // sideways, and the table scrolls inside its own box until its last column is in view.
+    const phone = await openPage(team, `/public?event=${IVANOVO}`, { width: 390, height: 844 });
+    const scroller = phone.locator(`#standings .standing[data-event="${IVANOVO}"] .table-scroll`);
+    await scroller.waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await scroller.evaluate((e) => (e.scrollLeft = e.scrollWidth));
+    const box = (await scroller.boundingBox())!;
+    const lastHead = (await phone.locator('#standings thead th').last().boundingBox())!;
+    expect(lastHead.x).toBeGreaterThanOrEqual(box.x - 1);
+    expect(lastHead.x + lastHead.width).toBeLessThanOrEqual(box.x + box.width + 1);
+    const firstCell = (await phone.locator('#standings tbody tr').first().locator('td').first().boundingBox())!;
+    await scroller.evaluate((e) => (e.scrollLeft = 0));
+    expect((await phone.locator('#standings tbody tr').first().locator('td').first().boundingBox())!.x).toBeGreaterThanOrEqual(box.x - 1);
+    expect(firstCell.width).toBeGreaterThan(0);
+    await phone.screenshot({ path: join(ARTIFACTS, 'standings-public-phone.png'), fullPage: true });
     expect(errors).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { clockBasis } from '../../../../../rules/clock-snapshot.ts';
 import { boardCommandRefusal } from '../../../../../rules/command-rules.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { parseSideControl, presetTimeControl, timeControl, type Side } from '../../../../../protocol/time-control.ts';
-import { confirmationOf, refusalOf, requestOf, resultButtonText } from './actions.ts';
+import { confirmationOf, gameOf, messageFor, refusalOf, requestOf, resultButtonText } from './actions.ts';
 
 const T0 = Date.UTC(2025, 5, 15, 12);
 
@@ -158,5 +158,18 @@ describe('requestOf: the API call of each action (docs/api.md)', () => {
     expect(requestOf('b3', { kind: 'set-moves', side: 'black', moves: 38 })).toEqual(['POST', '/api/boards/b3/moves', { side: 'black', moves: 38 }]);
     expect(requestOf('b3', { kind: 'result', result: '0-1', reason: 'scoresheets' })).toEqual(['PUT', '/api/boards/b3/result', { result: '0-1', reason: 'scoresheets' }]);
     expect(requestOf('b3', { kind: 'confirm' })).toEqual(['POST', '/api/boards/b3/result/confirm']);
+  });
+});
+
+describe('messageFor: an action message belongs to the game it was about (issue 14: messages stayed into the next round)', () => {
+  it('stays while the board plays the same game, whatever its clock does; goes with a new round or a new game of the mini-match', () => {
+    const h = hall('blitz');
+    const b = h.board(0);
+    const m = { game: gameOf(b), kind: 'ok' as const, text: 'Pause: done by Anna' };
+    expect(messageFor(m, b)).toBe(m);
+    expect(messageFor(m, { ...b, result: '1-0' })).toBe(m);
+    expect(messageFor(m, { ...b, round: 2 })).toBeNull();
+    expect(messageFor(m, { ...b, game: { no: 2, kind: 'rapid', matchId: 'm' } })).toBeNull();
+    expect(messageFor(undefined, b)).toBeNull();
   });
 });

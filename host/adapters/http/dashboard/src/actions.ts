@@ -221,3 +221,20 @@ export function requestOf(boardId: string, action: Action): [method: string, pat
       return ['PUT', `${base}/result`, action.reason ? { result: action.result, reason: action.reason } : { result: action.result }];
   }
 }
+
+/** The game a board plays now (event, round, game of a mini-match): a message belongs to it. */
+export function gameOf(b: Pick<BoardView, 'event' | 'round' | 'game'>): string {
+  return `${b.event}|${b.round}|${b.game?.no ?? 1}`;
+}
+
+/** A board's last action message, kept with the game it was about. */
+export interface ActionMessage {
+  readonly game: string;
+  readonly kind: 'ok' | 'error';
+  readonly text: string;
+}
+
+/** The message still to show for `b`: none once the board has moved on to another game or round (issue 14). */
+export function messageFor(m: ActionMessage | undefined, b: BoardView): ActionMessage | null {
+  return m && m.game === gameOf(b) ? m : null;
+}

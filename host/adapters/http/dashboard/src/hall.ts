@@ -10,7 +10,7 @@ import { defaultLeftMs, flagsOf, isOffline, remainingNow, statusOf } from './boa
 export const STATUS_FILTERS = {
   '': 'all boards',
   playing: 'in play (running or paused)',
-  attention: 'needs the arbiter (flag, forfeit, pause, pending result, offline, no clock)',
+  attention: 'needs the arbiter',
   pending: 'result pending',
   finished: 'finished',
   'not-started': 'not started',

@@ -6,25 +6,18 @@
 import type { BoardView } from '../../../../app/ports.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
-import { confirmationOf, refusalOf, requestOf, resultButtonText, type Action, type ActionKind } from './actions.ts';
+import { confirmationOf, gameOf, messageFor, refusalOf, requestOf, resultButtonText, type Action, type ActionKind, type ActionMessage } from './actions.ts';
 import { api } from './api.ts';
 import { flagLine, infoLine, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf } from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { askConfirmation } from './confirm-dialog.ts';
 import { button, el, setText } from './dom.ts';
 
-/** A board's last action message, kept for its game: a new game or round clears it. */
-interface Message {
-  readonly game: string;
-  readonly kind: 'ok' | 'error';
-  readonly text: string;
-}
-
-const gameOf = (b: BoardView) => `${b.event}|${b.round}|${b.game?.no ?? 1}`;
 
 export class Panel {
   private boardId: string | null = null;
-  private readonly messages = new Map<string, Message>();
+  /** Each board's last action message, kept for its game: a new game or round clears it. */
+  private readonly messages = new Map<string, ActionMessage>();
   private readonly chart: ChartImage;
   private readonly body: HTMLElement;
 
@@ -65,8 +58,8 @@ export class Panel {
     this.body.append(times, notes, this.controls(), refusals, message, chartFigure);
     root.append(head, this.body);
     root.setAttribute('aria-labelledby', 'panel-title');
-    root.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Escape' && !this.dialog.open) this.close();
+    document.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape' && this.boardId !== null && !this.dialog.open) this.close();
     });
   }
 
@@ -81,7 +74,8 @@ export class Panel {
     this.root.hidden = false;
     this.root.dataset.board = id;
     this.render(b);
-    this.root.querySelector<HTMLElement>('.panel-title')!.focus?.();
+    // The keyboard goes with the eyes: into the panel (Escape closes it and returns to the line).
+    this.root.focus({ preventScroll: true });
   }
 
   close(): void {
@@ -214,10 +208,9 @@ export class Panel {
     );
 
     // The last action's message, unless the board has moved on to another game or round.
-    const m = this.messages.get(b.id);
     const messageEl = root.querySelector<HTMLElement>('.message')!;
-    if (m && m.game !== gameOf(b)) this.messages.delete(b.id);
-    const shown = this.messages.get(b.id);
+    const shown = messageFor(this.messages.get(b.id), b);
+    if (!shown) this.messages.delete(b.id);
     setText(messageEl, shown ? shown.text : '');
     messageEl.dataset.kind = shown ? shown.kind : '';
     this.chart.show(b);
