@@ -77,9 +77,9 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
     }
   });
 
-  it('issue 14 item 5: at 390×844 a floor arbiter on one event sees its first board whole on the first screen, on `/` and `/public`', { timeout: 60_000 }, async () => {
+  it('issue 14 item 5: at 390×844 a floor arbiter sees the first board whole on the first screen, on `/` and `/public`, with one event and with the whole hall (a team event\'s standings included)', { timeout: 90_000 }, async () => {
     const where: string[] = [];
-    for (const path of [`/?event=${GENERATED}`, `/public?event=${GENERATED}`]) {
+    for (const path of [`/?event=${GENERATED}`, `/public?event=${GENERATED}`, '/', '/public']) {
       const page = await live(path, { width: 390, height: 844 });
       try {
         const box = (await page.locator('#boards [data-board-id]').first().boundingBox())!;
@@ -88,11 +88,38 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
         expect(box.y + box.height, where.at(-1)).toBeLessThanOrEqual(844);
         // No page-wide sideways scroll on the phone either.
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-        await save(page, `${path.startsWith('/public') ? 'public' : 'dashboard'}-one-event-phone.png`);
+        // The whole hall's shots are the first test's `*-phone.png`; this one saves the one-event view.
+        if (path.includes('?event=')) await save(page, `${path.startsWith('/public') ? 'public' : 'dashboard'}-one-event-phone.png`);
+        else expect(await page.locator('#standings').evaluate((s) => !(s as HTMLElement).hidden && s.getBoundingClientRect().height > 0), `${path}: the hall has a team event's standings, below the boards`).toBe(true);
       } finally {
         await page.close();
       }
     }
     console.log(where.join('; '));
+  });
+
+  it('issue 14 item 2: on a wide screen the attention strip stays in sight below the header while the hall scrolls, and a line brought into view is not hidden under them', { timeout: 60_000 }, async () => {
+    const page = await live('/', { width: 1400, height: 900 });
+    try {
+      await page.locator('#attention .attention-count').waitFor();
+      // Scroll to the hall's end: the header and the strip stay at the top of the screen.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForFunction(() => window.scrollY > 300);
+      const header = (await page.locator('header.top').boundingBox())!;
+      const strip = (await page.locator('#attention').boundingBox())!;
+      expect(header.y).toBeCloseTo(0, 0);
+      expect(strip.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+      expect(strip.y).toBeLessThanOrEqual(header.y + header.height + 1);
+      // A board near the top, brought back into view by the jump box, starts below the strip, not under it.
+      await page.fill('#jump', '1');
+      await page.press('#jump', 'Enter');
+      await page.locator('#boards [data-board-id].open').waitFor();
+      await page.waitForFunction(() => window.scrollY < document.documentElement.scrollHeight - window.innerHeight - 1);
+      const opened = (await page.locator('#boards [data-board-id].open').boundingBox())!;
+      expect(opened.y).toBeGreaterThanOrEqual(strip.y + strip.height - 1);
+      expect(opened.y).toBeLessThan(900);
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -402,12 +402,23 @@ export function openBoard(boardId: string): void {
   } else row?.focus({ preventScroll: true });
 }
 
-/** The panel starts below the sticky header (CSSOM, which the page's CSP allows: no inline style). */
+/**
+ * The strip sticks below the sticky header, and the panel starts below both (CSSOM, which the
+ * page's CSP allows: no inline style). Kept true as either changes height (a wrapped header, the
+ * strip's items coming and going).
+ */
 function placePanel(): void {
   const header = document.querySelector<HTMLElement>('header.top');
-  if (header) document.documentElement.style.setProperty('--panel-top', `${header.offsetHeight}px`);
+  const strip = document.getElementById('attention');
+  const headerH = header?.offsetHeight ?? 0;
+  document.documentElement.style.setProperty('--header-h', `${headerH}px`);
+  document.documentElement.style.setProperty('--panel-top', `${headerH + (strip?.offsetHeight ?? 0)}px`);
 }
 window.addEventListener('resize', placePanel);
+if (typeof ResizeObserver === 'function') {
+  const sticky = new ResizeObserver(() => placePanel());
+  for (const e of [document.querySelector('header.top'), document.getElementById('attention')]) if (e) sticky.observe(e);
+}
 
 // ---- the store's changes, once per frame -------------------------------------------------
 store.subscribe((change) => {
