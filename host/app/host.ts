@@ -188,7 +188,10 @@ export class Host implements HostState, CommandSink, NextRoundSink {
       configureTimeoutMs: this.opts.configureTimeoutMs,
       handler: {
         online: (s) => this.online(s),
-        offline: (s, reason) => this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`),
+        offline: (s, reason) => {
+          this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`);
+          if (s.clockId !== null) this.clockBoardsChanged(s.clockId);
+        },
         message: (s, m) => this.message(s, m),
         flush: () => this.flushJournal(),
       },
@@ -285,8 +288,46 @@ export class Host implements HostState, CommandSink, NextRoundSink {
 
   // ─── clocks ─────────────────────────────────────────────────────────────────────────
 
+  private readonly boardWatchers = new Set<(board: BoardView) => void>();
+  private readonly clocksChanged = new Set<string>();
+
+  /** HostState.watchBoards: boards whose view changed with no feed event saying so. */
+  watchBoards(listener: (board: BoardView) => void): () => void {
+    this.boardWatchers.add(listener);
+    return () => this.boardWatchers.delete(listener);
+  }
+
+  /**
+   * The view of the boards of `clockId` changed with no feed event saying so: its line came up or
+   * went down (`clockOnline`), or the result it reported was filed after its event went out.
+   * Told once per batch (a hall's clocks connect together at the start), after the change settled.
+   */
+  private clockBoardsChanged(clockId: string): void {
+    if (this.boardWatchers.size === 0) return;
+    const first = this.clocksChanged.size === 0;
+    this.clocksChanged.add(clockId);
+    if (!first) return;
+    setTimeout(() => {
+      const changed = new Set(this.clocksChanged);
+      this.clocksChanged.clear();
+      if (this.closed || this.boardWatchers.size === 0) return;
+      let views: readonly BoardView[];
+      try {
+        views = this.boards();
+      } catch (err) {
+        // Only a notice to the dashboard: the next event or a reload shows the board all the same.
+        return this.log(`could not tell the dashboard that clock(s) ${[...changed].join(', ')} changed: ${(err as Error).message}`);
+      }
+      for (const view of views) {
+        if (view.clockId === null || !changed.has(view.clockId)) continue;
+        for (const listener of this.boardWatchers) listener(view);
+      }
+    }, 0);
+  }
+
   private online(s: ClockSession): void {
     const hello = s.hello!;
+    this.clockBoardsChanged(hello.serialId);
     this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
     try {
       this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.clock.nowUtcMs() });
@@ -511,6 +552,8 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     const filed = this.state.fileClockResult(eventRowId);
     if (filed.log !== null) this.log(filed.log);
     else if (filed.outcome === 'refused') this.log(`clock ${input.clockId}: result ${String(input.detail?.result)} not filed`);
+    // FIDE Laws 8.7: the result waits for the arbiter; the feed's event went out before it was filed.
+    if (filed.outcome !== 'refused') this.clockBoardsChanged(input.clockId);
   }
 
   // ─── CommandSink ────────────────────────────────────────────────────────────────────

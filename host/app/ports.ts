@@ -334,6 +334,13 @@ export interface HostState {
   boardGame?(id: string, gameNo?: number): BoardGameJournal | undefined;
   /** Live feed: every journaled event, in journal order, after it is durable. */
   subscribe(listener: (event: ClockEventRecord, board: BoardView | undefined) => void): () => void;
+  /**
+   * Boards whose view changed with no feed event carrying it: a clock connected or was lost
+   * (`clockOnline`), or a result a clock reported was filed after its event went out. The API
+   * passes them on over /ws as `board` messages, so the dashboard shows an offline clock or a
+   * result to confirm when it happens (docs/dashboard.md "Attention"). Absent: the host cannot tell.
+   */
+  watchBoards?(listener: (board: BoardView) => void): () => void;
 }
 
 export type { LinkFigures } from '../clocks/clock-session.ts';

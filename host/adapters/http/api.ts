@@ -431,8 +431,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     });
   }
   const unsubscribe = deps.state.subscribe((event, board) => broadcast({ type: 'event', event, board }, event.event));
+  // A board's view changed with no event carrying it (a clock connected or lost, a clock's result filed).
+  const unwatch = deps.state.watchBoards?.((board) => broadcast({ type: 'board', board }, board.event));
   app.addHook('onClose', async () => {
     unsubscribe();
+    unwatch?.();
     for (const ws of feedClients.keys()) ws.close(1001, 'host shutting down');
   });
 

@@ -15,6 +15,7 @@ import { formatClockTime, msUntilDisplayChange } from '../../../../../rules/disp
 import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
 import { refusalOf } from './actions.ts';
 import { onUnauthorized, setToken, storedToken, api } from './api.ts';
+import { mountAttention } from './attention.ts';
 import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, ticking } from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { button, el, setText } from './dom.ts';
@@ -505,6 +506,11 @@ if (!PUBLIC) {
     if (signedIn) signOut(`signed out: ${reason}`);
   });
 }
+
+// ---- attention first (src/attention.ts): the boards that need the arbiter, most urgent first ----
+const attentionSection = document.getElementById('attention');
+const attention = attentionSection && !PUBLIC ? mountAttention(attentionSection, { boards: () => [...store.boards.values()], hostNowMs: now }, openBoard) : null;
+if (attention) store.subscribe(() => attention.refresh());
 
 const connection = document.getElementById('connection')!;
 const initialToken = PUBLIC ? '' : storedToken();
