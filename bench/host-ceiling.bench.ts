@@ -21,14 +21,10 @@
 //
 //   npm run bench -- host-ceiling
 //   HOST_CEILING_PROFILE=/tmp/prof npm run bench -- host-ceiling   (a CPU profile of the host per step)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { topicFilter } from '../host/adapters/mqtt/topics.ts';
@@ -36,8 +32,8 @@ import { AcceleratedTime } from '../simulator/accelerated-time.ts';
 import { bootLoadClock, PressLoad, pressKey, type LoadClock } from '../simulator/load-clocks.ts';
 import { freePort, Mosquitto, MOSQUITTO } from '../test/mosquitto.ts';
 import { systemMonotonicMs, WireClock } from './support/wire-clock.ts';
+import { connectTo, HostProcess } from './support/host-process-client.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SYNC_PHASE_MS = 33_000;
 const HALL_MEASURE_MS = 20_000;
 const STEP_MS = 10_000;
@@ -45,36 +41,6 @@ const CEILING_CLOCKS = Number(process.env.HOST_CEILING_CLOCKS ?? 1_000);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const f1 = (x: number) => x.toFixed(1);
-
-/** The host process and its request/answer channel. */
-class HostProcess {
-  private constructor(
-    private readonly child: ChildProcess,
-    private readonly next: () => Promise<Record<string, unknown>>,
-    readonly port: number,
-    readonly url: string,
-  ) {}
-
-  static async start(opts: { n: number; mqttUrl?: string }): Promise<HostProcess> {
-    const child = spawn(process.execPath, [...(process.env.HOST_PROCESS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ ...opts, stamps: true })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-    const next = async (): Promise<Record<string, unknown>> => JSON.parse(String((await lines.next()).value));
-    const ready = await next();
-    return new HostProcess(child, next, ready.port as number, ready.url as string);
-  }
-
-  /** Sends a request; answers with the reply's field `key`, or the whole reply without one. */
-  async ask<T>(what: string, key?: string): Promise<T> {
-    this.child.stdin!.write(what + '\n');
-    const reply = await this.next();
-    return (key === undefined ? reply : reply[key]) as T;
-  }
-
-  async stop(): Promise<void> {
-    this.child.stdin!.write('stop\n');
-    await new Promise<void>((r) => this.child.once('exit', () => r()));
-  }
-}
 
 /** What the readers received: events on /ws and on MQTT, by press key. */
 class Readers {
@@ -110,13 +76,6 @@ class Readers {
     this.socket.close();
     await this.client?.endAsync();
   }
-}
-
-async function connectTo(port: number): Promise<Socket> {
-  const socket = connect({ host: '127.0.0.1', port });
-  socket.setNoDelay(true);
-  await new Promise<void>((r) => socket.once('connect', () => r()));
-  return socket;
 }
 
 async function waitFor(what: string, ok: () => boolean | Promise<boolean>, boundMs: number): Promise<void> {

@@ -60,6 +60,8 @@ export interface LoadHostOptions {
   readonly mqttUrl?: string;
   /** Serve the API and /ws feed on 127.0.0.1 (any free port). */
   readonly api?: boolean;
+  /** With the API, serve the dashboard too (default false: the load runs measure the host alone). */
+  readonly dashboard?: boolean;
   readonly link?: LinkTuning;
   /** How clock events are committed (Host option; default 'turn': group commit). */
   readonly groupCommit?: 'turn' | 'event';
@@ -113,7 +115,7 @@ export class LoadHost {
         }
       },
       ...(opts.mqttUrl ? { mqtt: { target: { kind: 'external' as const, url: opts.mqttUrl }, clientId: 'chessclock-load-host', reconnectPeriodMs: 500, onError: () => undefined } } : {}),
-      ...(opts.api ? { http: { listen: { host: '127.0.0.1', port: 0 }, tokens: [], dashboard: false } } : {}),
+      ...(opts.api ? { http: { listen: { host: '127.0.0.1', port: 0 }, tokens: [], dashboard: opts.dashboard ?? false } } : {}),
     });
     const lh = new LoadHost(running, running.host, running.journal, running.mqtt, running.api, running.url);
     if (opts.onJournaled) running.host.subscribe((event) => opts.onJournaled!(event));

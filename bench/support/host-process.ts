@@ -36,6 +36,8 @@ export interface HostProcessOptions {
   readonly groupCommit?: 'turn' | 'event';
   /** Keep the journaled moves' stamps for `stamps` (off for the memory bench: they take memory). */
   readonly stamps?: boolean;
+  /** Serve the dashboard (`/`, `/public`) with the API (bench/dashboard.bench.ts). */
+  readonly dashboard?: boolean;
 }
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as HostProcessOptions;
@@ -74,6 +76,7 @@ const lh = await LoadHost.start(
     hall: loadTournament(n),
     clock: hostClock,
     api: true,
+    ...(opts.dashboard ? { dashboard: true } : {}),
     ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
     ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
     onJournaled: (e) => {

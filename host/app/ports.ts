@@ -386,6 +386,15 @@ export interface ExportSource {
   jsonl?(query: Omit<EventQuery, 'limit' | 'after'>): string;
   /** The print report of an event after a round, one HTML page (`chessclock export --report`; GET /events/:event/report.html). */
   report?(event: string, round?: number): string;
+  /** The screen page of an event's standings and crosstable (GET /events/:event/standings). */
+  standingsPage?(event: string, round?: number): StyledPage;
+}
+
+/** A server-rendered HTML page whose one inline style sheet the API's CSP allows by its hash. */
+export interface StyledPage {
+  readonly html: string;
+  /** Base64 SHA-256 of the text of the page's one `<style>` element (CSP Level 3 hash source). */
+  readonly styleSha256: string;
 }
 
 /** Who issues a write: an arbiter identified by a configured token. */

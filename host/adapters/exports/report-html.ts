@@ -102,7 +102,8 @@ export function eventReportHtml(journal: Journal, hall: Hall, eventId: string, r
     upTo = round ?? completedRounds(journal, event);
     if (upTo < 1) throw new ExportRefusedError(`event "${event.id}": no round has every result confirmed yet (the report needs confirmed results)`);
     const records = confirmedRecords(journal, event, upTo);
-    body = event.kind === 'team' ? teamBody(journal, event, records, upTo) : individualBody(journal, event, records, upTo);
+    const p = event.kind === 'team' ? teamParts(journal, event, records, upTo, printed) : individualParts(journal, event, records, upTo, printed);
+    body = parts(p.rounds, p.crosstable, p.standings);
   }
   const dates = [event.startDate, event.endDate].filter((d) => d !== null).join(' – ');
   const where = [event.city, event.federation].filter((x) => x !== null).join(', ');
@@ -139,9 +140,24 @@ function boardRow(event: TournamentEvent, board: { board: number; white: number;
   return `<tr data-board="${board.board}"><td class="num">${board.board}</td><td>${e(playerName(event, board.white))}</td><td class="result">${e(resultText(game))}</td><td>${e(playerName(event, board.black))}</td></tr>`;
 }
 
+/**
+ * How a table is framed: the print report prints it as it is; the screen page
+ * (standings-page.ts) puts it in a region that scrolls sideways inside itself on a phone.
+ * `label` names the table for a screen reader.
+ */
+export type TableFrame = (label: string, table: string) => string;
+const printed: TableFrame = (_label, table) => table;
+
+/** An event's round results, crosstable and standings as HTML fragments, from the one ranking. */
+export interface EventParts {
+  readonly rounds: string[];
+  readonly crosstable: string;
+  readonly standings: string;
+}
+
 // ─── Team events (Ivanovo: board points, match points) ─────────────────────────────────
 
-function teamBody(journal: Journal, event: TournamentEvent, records: Map<number, RoundRecord[]>, upTo: number): string {
+export function teamParts(journal: Journal, event: TournamentEvent, records: Map<number, RoundRecord[]>, upTo: number, frame: TableFrame): EventParts {
   const e = escapeHtml;
   const teams = teamStandings(event, records, upTo);
   const teamName = (id: number) => teamById(event, id).name;
@@ -162,7 +178,7 @@ function teamBody(journal: Journal, event: TournamentEvent, records: Map<number,
       }
       return `<li data-player="${bye.player}">${e(playerName(event, bye.player!))}: bye ${bye.kind}</li>`;
     });
-    return roundSection(round.number, round.date, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${matches.join('')}</tbody></table>`, byes);
+    return roundSection(round.number, round.date, frame(`round ${round.number} results`, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${matches.join('')}</tbody></table>`), byes);
   });
 
   const boards = event.boardsPerTeam ?? 4;
@@ -177,7 +193,7 @@ function teamBody(journal: Journal, event: TournamentEvent, records: Map<number,
   });
   const roundHeads = Array.from({ length: upTo }, (_, i) => `<th>R${i + 1}</th>`).join('');
   const crosstable = `<p>Each round: the opponent team's number, the colour of board 1 (w/b), the board points scored.</p>
-<table class="crosstable"><thead><tr><th class="num">Place</th><th class="num">No.</th><th>Team</th>${roundHeads}<th class="num">Board pts</th><th class="num">Match pts</th></tr></thead><tbody>${crossRows.join('')}</tbody></table>`;
+${frame('crosstable', `<table class="crosstable"><thead><tr><th class="num">Place</th><th class="num">No.</th><th>Team</th>${roundHeads}<th class="num">Board pts</th><th class="num">Match pts</th></tr></thead><tbody>${crossRows.join('')}</tbody></table>`)}`;
 
   const notes = tieNotes(teams, (t) => teamName(t.team), 'board points');
   const boardHeads = Array.from({ length: boards }, (_, k) => `<th class="num">Board ${k + 1}</th>`).join('');
@@ -189,23 +205,23 @@ function teamBody(journal: Journal, event: TournamentEvent, records: Map<number,
     `<td class="note" data-field="tieBreak">${e(notes[i])}</td></tr>`,
   );
   const standings = `<p>Places by total board points, then match points (win 2, draw 1, loss 0), the match between the tied teams, team Buchholz, then the points on board 1, 2, … (docs/tournament.md).</p>
-<table class="standings teams"><thead><tr><th class="num">Place</th><th>Team</th><th class="num">Board pts</th><th class="num">Match pts</th><th class="num">Direct enc.</th><th class="num">Buchholz</th>${boardHeads}<th>Tie decided by</th></tr></thead><tbody>${standingRows.join('')}</tbody></table>
+${frame('team standings', `<table class="standings teams"><thead><tr><th class="num">Place</th><th>Team</th><th class="num">Board pts</th><th class="num">Match pts</th><th class="num">Direct enc.</th><th class="num">Buchholz</th>${boardHeads}<th>Tie decided by</th></tr></thead><tbody>${standingRows.join('')}</tbody></table>`)}
 <h3>Board prizes</h3>
 <p>Each board: points, then Buchholz, wins, direct encounter, Buchholz cut 1, cut 2.</p>
-${boardStandings(event, records).map((b) => `<h4>Board ${b.board}</h4>${playerTable(event, b.players, `board-${b.board}`, (p) => e(teamName(p.team!)))}`).join('\n')}`;
+${boardStandings(event, records).map((b) => `<h4>Board ${b.board}</h4>${frame(`board ${b.board} prizes`, playerTable(event, b.players, `board-${b.board}`, (p) => e(teamName(p.team!))))}`).join('\n')}`;
 
-  return parts(rounds, crosstable, standings);
+  return { rounds, crosstable, standings };
 }
 
 // ─── Individual events ─────────────────────────────────────────────────────────────────
 
-function individualBody(journal: Journal, event: TournamentEvent, records: Map<number, RoundRecord[]>, upTo: number): string {
+export function individualParts(journal: Journal, event: TournamentEvent, records: Map<number, RoundRecord[]>, upTo: number, frame: TableFrame): EventParts {
   const e = escapeHtml;
   const rounds = event.rounds.slice(0, upTo).map((round) => {
     const games = gamesByBoard(journal, event, round.number);
     const rows = round.boards.map((bd) => boardRow(event, bd, games.get(bd.board)));
     const byes = round.byes.filter((b) => b.player !== null).map((b) => `<li data-player="${b.player}">${e(playerName(event, b.player!))}: bye ${b.kind} (${formatPoints(CODE_POINTS[b.kind])})</li>`);
-    return roundSection(round.number, round.date, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`, byes);
+    return roundSection(round.number, round.date, frame(`round ${round.number} results`, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`), byes);
   });
   const ranked = fieldStandings(event, records);
   const roundHeads = Array.from({ length: upTo }, (_, i) => `<th>R${i + 1}</th>`).join('');
@@ -214,10 +230,10 @@ function individualBody(journal: Journal, event: TournamentEvent, records: Map<n
     return `<tr data-player="${s.player}"><td class="num">${s.rank}</td><td class="num">${s.player}</td><td class="name">${e(playerName(event, s.player))}</td>${cells}<td class="num" data-field="points">${formatPoints(s.points)}</td></tr>`;
   });
   const crosstable = `<p>Each round: the opponent's starting number, the colour (w/b) and the points; a forfeit is marked, a bye shows its TRF code.</p>
-<table class="crosstable"><thead><tr><th class="num">Place</th><th class="num">No.</th><th>Player</th>${roundHeads}<th class="num">Points</th></tr></thead><tbody>${crossRows.join('')}</tbody></table>`;
+${frame('crosstable', `<table class="crosstable"><thead><tr><th class="num">Place</th><th class="num">No.</th><th>Player</th>${roundHeads}<th class="num">Points</th></tr></thead><tbody>${crossRows.join('')}</tbody></table>`)}`;
   const standings = `<p>Places by points, then Buchholz, wins, direct encounter, Buchholz cut 1, cut 2 (FIDE C.07 definitions, docs/tournament.md).</p>
-${playerTable(event, ranked, 'players', null)}`;
-  return parts(rounds, crosstable, standings);
+${frame('standings', playerTable(event, ranked, 'players', null))}`;
+  return { rounds, crosstable, standings };
 }
 
 /** A ranking of players with every tie-break value and what decided each tie. */
@@ -236,7 +252,7 @@ function playerTable(event: TournamentEvent, rows: readonly (IndividualStanding 
 
 // ─── Knockout events ───────────────────────────────────────────────────────────────────
 
-function knockoutBody(journal: Journal, event: TournamentEvent, upTo: number): string {
+export function knockoutBody(journal: Journal, event: TournamentEvent, upTo: number, frame: TableFrame = printed): string {
   const e = escapeHtml;
   const matches = journal.matchesByEvent(event.id);
   const rounds = Array.from({ length: upTo }, (_, i) => i + 1).map((r) => {
@@ -250,7 +266,7 @@ function knockoutBody(journal: Journal, event: TournamentEvent, upTo: number): s
         `<tr data-board="${board}" data-game="${g.gameNo}"><td>Game ${g.gameNo} (${e(g.kind)})</td><td>${e(g.white)}</td><td class="result">${e(resultText(g))}</td><td>${e(g.black)}</td></tr>`,
       ).join('');
     });
-    return roundSection(r, event.rounds[r - 1]?.date ?? null, `<table class="results"><thead><tr><th>Game</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`, []);
+    return roundSection(r, event.rounds[r - 1]?.date ?? null, frame(`round ${r} results`, `<table class="results"><thead><tr><th>Game</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`), []);
   });
   return `<section class="part" id="rounds"><h2>Round results</h2>
 ${rounds.join('\n')}

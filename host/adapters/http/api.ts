@@ -112,6 +112,15 @@ export const REPORT_CSP = {
   'frame-ancestors': ["'none'"],
 } as const;
 
+/**
+ * The standings page's CSP (GET /events/:event/standings, host/adapters/exports/standings-page.ts):
+ * its one inline style sheet, allowed by its SHA-256 (CSP Level 3 hash source, so no
+ * 'unsafe-inline'), the data: favicon, nothing else: no script, no fetch, no frame around it.
+ */
+export function standingsPageCsp(styleSha256: string): string {
+  return `default-src 'none'; style-src 'sha256-${styleSha256}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+}
+
 /** `If-None-Match` holds `etag` (RFC 9110 §13.1.2: a list, `*`, weak comparison ignores `W/`). */
 export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -745,6 +754,25 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       if (!source.report) throw new HttpError(501, 'the print report is not configured on this host');
       const html = source.report(req.params.event, req.query.round);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    },
+  );
+
+  // The standings and crosstable of an event for the screen (phone and hall screen): the print
+  // report's tables from the one ranking, each scrolling inside itself; links to each round's print view.
+  app.get<{ Params: { event: string }; Querystring: { round?: number } }>(
+    '/events/:event/standings',
+    {
+      schema: {
+        params: { type: 'object', required: ['event'], properties: { event: { type: 'string', minLength: 1, maxLength: 200 } } },
+        querystring: { type: 'object', additionalProperties: false, properties: { round: { type: 'integer', minimum: 1 } } },
+      },
+    },
+    async (req, reply) => {
+      knownEvent(req.params.event);
+      const source = exportsOr501();
+      if (!source.standingsPage) throw new HttpError(501, 'the standings page is not configured on this host');
+      const page = source.standingsPage(req.params.event, req.query.round);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', standingsPageCsp(page.styleSha256)).send(page.html);
     },
   );
 

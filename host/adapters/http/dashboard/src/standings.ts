@@ -135,6 +135,10 @@ export class Standings {
           const notes = tieNotes(v.teams, deciders);
           // The table scrolls inside its own box on a narrow screen, never the page.
           const scroller = el('div', 'table-scroll');
+          // It scrolls sideways on a phone: a keyboard must reach it (WCAG 2.1.1; axe scrollable-region-focusable).
+          scroller.tabIndex = 0;
+          scroller.setAttribute('role', 'region');
+          scroller.setAttribute('aria-label', `standings of ${names.get(eventKey)}`);
           scroller.append(table);
           block.append(scroller);
           if (notes.length) {
