@@ -6,7 +6,7 @@
 // (rules/clock.machine.ts) in every status, so the two cannot drift.
 //
 // Pure; typed with the vocabulary (rules/vocabulary.ts), not with the host's ports, because the
-// browser bundle imports it too (host/adapters/http/dashboard/rule-book.entry.ts).
+// dashboard's browser bundle imports it too (host/adapters/http/dashboard/src/actions.ts).
 import type { ArbiterCommandName, ClockStatus } from './vocabulary.ts';
 
 /** What the rule needs to know of a board, as the host's BoardView and the dashboard hold it. */

@@ -2,8 +2,8 @@
 // exports, director) and the dashboard use for sides, game results, clock statuses and the
 // arbiter's commands. Each list is written here once; everything else imports it (or, like
 // the journal's SQL CHECK, is generated from it), so a new result or status cannot reach one
-// room and not another. Pure data, no I/O: the browser bundle imports it too
-// (host/adapters/http/dashboard/rule-book.entry.ts).
+// room and not another. Pure data, no I/O: the dashboard's browser bundles import it too
+// (host/adapters/http/dashboard/src/, bundled by rule-book-bundle.ts).
 import { SIDES, other, type Side } from '../protocol/time-control.ts';
 
 // ---- sides ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// The captain's view (/captain) and the dashboard's panels of match-panels.js in a real Chromium
+// The captain's view (/captain) and the dashboard's match panels (dashboard/src/match-panels.ts) in a real Chromium
 // (Debian package `chromium`, driven by playwright-core) against the real API over a JournalPorts
 // on SQLite journals in temp files:
 //  - Ivanovo 2018 team Swiss (docs/regulations.md: the captains sign the match protocol): a

@@ -23,7 +23,7 @@ async function api(extra: Partial<ApiDeps> = {}): Promise<{ app: FastifyInstance
   host.addBoard({ id: 'final-1', event: 'Slovenian Final 2025/26', round: 1, board: 1, clockId: 'clk-1' });
   host.forward = () => undefined;
   const log: string[] = [];
-  const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }], ruleBook: async () => 'export {};', log: (l) => log.push(l), ...extra });
+  const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }], captainPage: async () => 'export {};', log: (l) => log.push(l), ...extra });
   apps.push(app);
   return { app, log, host };
 }
@@ -41,7 +41,7 @@ describe('security headers (@fastify/helmet)', () => {
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['strict-transport-security']).toBeUndefined(); // HSTS only over HTTPS
     // Every page the dashboard is made of still loads (its scripts are same-origin files).
-    for (const url of ['/app.js', '/style.css', '/public', '/rule-book.js']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    for (const url of ['/app.js', '/style.css', '/public', '/captain.js']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
   });
 
   it('API answers carry the headers too', async () => {

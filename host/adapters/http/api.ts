@@ -17,7 +17,7 @@ import type { WebSocket } from 'ws';
 import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
 import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/vocabulary.ts';
 import { timeChartOf, timeChartSvg, type ChartSize } from '../../../rules/time-chart.ts';
-import { PAGE_PATH, pageBundle, RULE_BOOK_PATH, ruleBookBundle } from './dashboard/rule-book-bundle.ts';
+import { CAPTAIN_PATH, captainBundle, PAGE_PATH, pageBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { CaptainTokens, type CaptainToken } from './captain-tokens.ts';
 import { registerCaptainRoutes } from './captain.ts';
@@ -46,16 +46,17 @@ export interface ApiDeps {
   /** Serve the dashboard at `/` (default true). */
   readonly dashboard?: boolean;
   /**
-   * The dashboard's rule book as one browser module (default: rule-book-bundle.ts's
-   * `ruleBookBundle`, built by esbuild once per process). Awaited before the API is built:
-   * a rule book that does not build fails the server start. Tests pass another builder.
-   */
-  readonly ruleBook?: () => Promise<string>;
-  /**
-   * The dashboard page as one browser module (default: rule-book-bundle.ts's `pageBundle`, esbuild
-   * over dashboard/src/main.ts once per process), served at /app.js. Awaited like the rule book.
+   * The dashboard page as one browser module with the rule book in it (default:
+   * rule-book-bundle.ts's `pageBundle`, esbuild over dashboard/src/main.ts once per process),
+   * served at /app.js. Awaited before the API is built: a page that does not build fails the
+   * server start. Tests pass another builder.
    */
   readonly page?: () => Promise<string>;
+  /**
+   * The captains' page as one browser module (default: rule-book-bundle.ts's `captainBundle`,
+   * esbuild over dashboard/src/captain.ts once per process), served at /captain.js. Awaited like the page.
+   */
+  readonly captainPage?: () => Promise<string>;
   /** A WebSocket client more than this far behind is disconnected (default 4 MiB). */
   readonly wsMaxBufferedBytes?: number;
   /** Live-feed WebSocket clients at most (default 200); one more is refused with 503. */
@@ -81,7 +82,7 @@ export const DEFAULT_WS_MAX_CLIENTS = 200;
 export const DEFAULT_SIGN_IN_LIMIT = { max: 10, windowMs: 60_000 } as const;
 
 /**
- * The dashboard's Content Security Policy: its own scripts (app.js, the rule book module), its
+ * The dashboard's Content Security Policy: its own scripts (app.js, captain.js), its
  * own style sheet, the data: favicon, fetch and the /ws feed to its own origin (CSP Level 3:
  * 'self' covers ws: and wss: on the same host), no frames around it (clickjacking), no
  * plugins, no <base>. No inline script or style is allowed, so injected markup cannot run.
@@ -133,8 +134,6 @@ const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard')
 const DASHBOARD_FILES: Record<string, string> = {
   '/': 'index.html',
   '/public': 'public.html',
-  '/match-panels.js': 'match-panels.js',
-  '/page-kit.js': 'page-kit.js',
   '/style.css': 'style.css',
 };
 const CONTENT_TYPES: Record<string, string> = {
@@ -347,7 +346,7 @@ export function hostName(header: string | undefined): string | null {
 
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // First, before anything listens: the page is useless without the rule book it imports.
-  const [ruleBookJs, pageJs] = (deps.dashboard ?? true) ? await Promise.all([(deps.ruleBook ?? ruleBookBundle)(), (deps.page ?? pageBundle)()]) : [null, null];
+  const [pageJs, captainJs] = (deps.dashboard ?? true) ? await Promise.all([(deps.page ?? pageBundle)(), (deps.captainPage ?? captainBundle)()]) : [null, null];
   const tokens = deps.tokens instanceof ArbiterTokens ? deps.tokens : new ArbiterTokens(deps.tokens);
   const captainTokens = new CaptainTokens(deps.captains ?? [], tokens);
   // A captain token for an event or team the tournament does not have would never work: refused at start.
@@ -1049,21 +1048,19 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     requireArbiter,
     strictTypes,
     apiError,
-    page: ruleBookJs !== null,
+    page: captainJs === null ? null : { path: CAPTAIN_PATH, script: captainJs },
     // The dashboard learns of a captain's mark at once, like of a board change.
     published: (match) => broadcast({ type: 'team-match', match }, match.event),
   });
 
   // ---- dashboard -------------------------------------------------------------------
-  if (ruleBookJs !== null) {
+  if (pageJs !== null) {
     for (const [url, file] of Object.entries(DASHBOARD_FILES)) {
       app.get(url, async (_req, reply) => {
         const text = await readFile(join(DASHBOARD_DIR, file), 'utf8');
         return reply.type(CONTENT_TYPES[file.split('.').pop()!]).header('cache-control', 'no-cache').send(text);
       });
     }
-    // The rule book the page imports (host/adapters/http/dashboard/rule-book.entry.ts, bundled at start).
-    app.get(RULE_BOOK_PATH, async (_req, reply) => reply.type(CONTENT_TYPES.js).header('cache-control', 'no-cache').send(ruleBookJs));
     // The page itself (host/adapters/http/dashboard/src/main.ts and its modules, bundled at start).
     app.get(PAGE_PATH, async (_req, reply) => reply.type(CONTENT_TYPES.js).header('cache-control', 'no-cache').send(pageJs));
   }

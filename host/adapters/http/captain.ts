@@ -22,8 +22,8 @@ export interface CaptainRouteDeps {
   /** The API's check of a body's raw JSON types (no coercion), before its schema. */
   readonly strictTypes: (schema: object) => (req: FastifyRequest) => Promise<void>;
   readonly apiError: (statusCode: number, message: string, field?: string) => object;
-  /** Serve the captain page (`/captain`, `/captain.js`). */
-  readonly page: boolean;
+  /** Serve the captain page (`/captain`, `/captain.css`) and its script, bundled at start (src/captain.ts); null: no page. */
+  readonly page: { readonly path: string; readonly script: string } | null;
   /** A match whose protocol changed, for the live feed (`team-match` messages). */
   readonly published?: (match: TeamMatchView) => void;
 }
@@ -31,7 +31,6 @@ export interface CaptainRouteDeps {
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dashboard');
 const PAGE_FILES: Record<string, [string, string]> = {
   '/captain': ['captain.html', 'text/html; charset=utf-8'],
-  '/captain.js': ['captain.js', 'text/javascript; charset=utf-8'],
   '/captain.css': ['captain.css', 'text/css; charset=utf-8'],
 };
 
@@ -136,5 +135,7 @@ export function registerCaptainRoutes(app: FastifyInstance, deps: CaptainRouteDe
     for (const [url, [file, type]] of Object.entries(PAGE_FILES)) {
       app.get(url, async (_req, reply) => reply.type(type).header('cache-control', 'no-cache').send(await readFile(join(PAGE_DIR, file), 'utf8')));
     }
+    const { path, script } = deps.page;
+    app.get(path, async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(script));
   }
 }

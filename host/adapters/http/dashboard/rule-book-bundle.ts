@@ -1,20 +1,21 @@
-// Builds the dashboard's browser modules with esbuild, once per process: the rule book
-// (rule-book.entry.ts, served at /rule-book.js for the captains' page and match-panels.js) and
-// the page itself (src/main.ts, the typed front end of `/` and `/public`, served at /app.js).
-// The API awaits both before it listens, so a module that does not build stops the server
-// start with the reason (file:line:column), instead of a page that fails in the hall.
+// Builds the dashboard's browser modules with esbuild, once per process, each with the rule book
+// it imports from rules/ bundled in: the page (src/main.ts, the typed front end of `/` and
+// `/public` with its match panels, served at /app.js) and the captains' page (src/captain.ts,
+// served at /captain.js). The API awaits both before it listens, so a module that does not build
+// stops the server start with the reason (file:line:column), instead of a page that fails in the hall.
 import { build, type Message } from 'esbuild';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-export const RULE_BOOK_ENTRY = join(HERE, 'rule-book.entry.ts');
-/** Where the pages that are not bundled load the rule book from (`import … from './rule-book.js'`). */
-export const RULE_BOOK_PATH = '/rule-book.js';
 /** The page's entry: `/` and `/public` (src/main.ts imports the rule book from rules/ itself). */
 export const PAGE_ENTRY = join(HERE, 'src', 'main.ts');
 /** Where index.html and public.html load the bundled page from. */
 export const PAGE_PATH = '/app.js';
+/** The captains' page's entry: `/captain`. */
+export const CAPTAIN_ENTRY = join(HERE, 'src', 'captain.ts');
+/** Where captain.html loads it from. */
+export const CAPTAIN_PATH = '/captain.js';
 
 export class RuleBookBuildError extends Error {
   constructor(message: string) {
@@ -35,7 +36,7 @@ function describeMessages(messages: readonly Message[]): string {
 
 /**
  * Bundles `entry` for the browser into one self-contained ES module; rejects with
- * RuleBookBuildError naming `what` (`the dashboard's rule book`) and each error's place.
+ * RuleBookBuildError naming `what` (`the dashboard's page`) and each error's place.
  */
 export async function buildBrowserModule(entry: string, what: string): Promise<string> {
   try {
@@ -58,14 +59,15 @@ export async function buildBrowserModule(entry: string, what: string): Promise<s
   }
 }
 
-/** Bundles `entry` (default: the dashboard's rule book) for the browser; rejects with RuleBookBuildError. */
-export function buildRuleBook(entry: string = RULE_BOOK_ENTRY): Promise<string> {
-  return buildBrowserModule(entry, "the dashboard's rule book");
-}
 
 /** Bundles the page (default: src/main.ts, with the rule book it imports from rules/). */
 export function buildPage(entry: string = PAGE_ENTRY): Promise<string> {
   return buildBrowserModule(entry, "the dashboard's page");
+}
+
+/** Bundles the captains' page (default: src/captain.ts, with the rule book it imports from rules/). */
+export function buildCaptainPage(entry: string = CAPTAIN_ENTRY): Promise<string> {
+  return buildBrowserModule(entry, "the captains' page");
 }
 
 /** One build per process; a failed build is not kept: the next server start in this process tries again. */
@@ -82,7 +84,7 @@ function once(make: () => Promise<string>): () => Promise<string> {
   };
 }
 
-/** The dashboard's rule book, built on first use and then kept for the life of the process. */
-export const ruleBookBundle = once(() => buildRuleBook());
 /** The dashboard's page (src/main.ts), built on first use and then kept for the life of the process. */
 export const pageBundle = once(() => buildPage());
+/** The captains' page (src/captain.ts), built on first use and then kept for the life of the process. */
+export const captainBundle = once(() => buildCaptainPage());

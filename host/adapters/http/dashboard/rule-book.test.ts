@@ -1,8 +1,10 @@
-// The dashboard's rule book (issue 11, one rule book): the server bundles rule-book.entry.ts at
-// start and serves it at /rule-book.js as an ES module; what the page computes with it is what
-// the rule book computes (the same modules the firmware and the host run), and the page (src/) keeps no
-// copy of the display rules, the result vocabulary or the command rules (docs/architecture.md,
-// "The rule book", and rule 5: one machine, many bodies — the browser is one more body).
+// The dashboard's rule book (issue 11, one rule book; issue 14, a typed front end): the server
+// bundles the page (src/main.ts, with its match panels, at /app.js) and the captains' page
+// (src/captain.ts, at /captain.js) at start, each carrying the rule book's own modules from rules/;
+// what the pages compute with them is what the rule book computes (the same modules the firmware
+// and the host run), and the pages' sources (src/) keep no copy of the display rules, the result
+// vocabulary or the command rules (docs/architecture.md, "The rule book", and rule 5: one
+// machine, many bodies — the browser is one more body). No plain script is served any more.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parseSideControl, timeControl } from '../../../../protocol/time-control.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,23 +14,30 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api.ts';
 import { MemoryPorts } from '../../../app/memory-ports.ts';
-import { buildPage, buildRuleBook, PAGE_PATH, pageBundle, RULE_BOOK_PATH, RuleBookBuildError, ruleBookBundle } from './rule-book-bundle.ts';
+import { buildCaptainPage, buildPage, CAPTAIN_PATH, captainBundle, PAGE_PATH, pageBundle, RuleBookBuildError } from './rule-book-bundle.ts';
 import * as display from '../../../../rules/display-format.ts';
 import * as vocabulary from '../../../../rules/vocabulary.ts';
 import * as commandRules from '../../../../rules/command-rules.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** The page's own code: every module under src/ (tests aside), as one text. */
+/** The pages' own code: every module under src/ (tests aside), as one text. */
 const SRC = join(HERE, 'src');
 const PAGE_SOURCES = readdirSync(SRC).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
 const PAGE_TS = PAGE_SOURCES.map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
-/** The scripts the server serves as they are (not bundled): they import the rule book from /rule-book.js. */
-const PLAIN_SCRIPTS = ['match-panels.js', 'page-kit.js', 'captain.js'].map((f) => [f, readFileSync(join(HERE, f), 'utf8')] as const);
 const TOKENS = [{ arbiter: 'Anna', token: 'tok-anna-0123456789abcdef' }];
 
-/** Loads an ES module from its text, as the browser does with the served bundle. */
-async function importText(js: string): Promise<Record<string, unknown>> {
-  return import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`);
+/**
+ * The rule book inside a served bundle, run as the browser runs it: esbuild heads each bundled
+ * module with its path (`// rules/display-format.ts`); the sections of rules/ and protocol/ (pure,
+ * no DOM) are taken from the served text as they are and evaluated, and `names` read from them
+ * (undefined: the bundle does not carry that name — esbuild keeps only what the page reaches).
+ */
+function ruleBookIn(bundle: string, names: readonly string[]): Record<string, unknown> {
+  const parts = bundle.split(/^\/\/ (\S+\.ts)$/m); // [before, path, code, path, code, …]
+  const code = [];
+  for (let i = 1; i < parts.length; i += 2) if (/^(rules|protocol)\//.test(parts[i])) code.push(parts[i + 1]);
+  const pick = names.map((n) => `${JSON.stringify(n)}: typeof ${n} === 'undefined' ? undefined : ${n}`).join(', ');
+  return new Function(`${code.join('\n')}\nreturn { ${pick} };`)() as Record<string, unknown>;
 }
 
 /** Remaining times around every unit boundary of the display, and a sweep of a long game. */
@@ -42,36 +51,45 @@ function sampleMs(): number[] {
   return [...out];
 }
 
-describe('GET /rule-book.js: the rule book as the browser loads it', () => {
+const VOCABULARY = ['GAME_RESULTS', 'FORFEIT_RESULTS', 'RESULT_MEANING', 'SIDES', 'SIDE_NAME', 'CLOCK_STATUSES', 'CLOCK_COMMANDS'] as const;
+
+describe('the served bundles (/app.js, /captain.js) carry the rule book itself', () => {
   let app: FastifyInstance;
-  let res: Awaited<ReturnType<FastifyInstance['inject']>>;
-  let bundle: Record<string, unknown>;
+  const served: Record<string, Awaited<ReturnType<FastifyInstance['inject']>>> = {};
+  let page: Record<string, unknown>;
+  let captain: Record<string, unknown>;
 
   beforeAll(async () => {
     app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS });
-    res = await app.inject({ method: 'GET', url: RULE_BOOK_PATH });
-    bundle = await importText(res.body);
+    for (const path of [PAGE_PATH, CAPTAIN_PATH]) served[path] = await app.inject({ method: 'GET', url: path });
+    const names = ['formatClockTime', 'msUntilDisplayChange', 'boardCommandRefusal', 'basisRemainingMs', ...VOCABULARY];
+    page = ruleBookIn(served[PAGE_PATH].body, names);
+    captain = ruleBookIn(served[CAPTAIN_PATH].body, names);
   });
   afterAll(async () => {
     await app?.close();
   });
 
-  it('is served at a stable path as JavaScript, never cached stale', () => {
-    expect(RULE_BOOK_PATH).toBe('/rule-book.js');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-cache');
+  it('each is served at a stable path as JavaScript, never cached stale, one self-contained ES module', () => {
+    expect([PAGE_PATH, CAPTAIN_PATH]).toEqual(['/app.js', '/captain.js']);
+    for (const [path, res] of Object.entries(served)) {
+      expect(res.statusCode, path).toBe(200);
+      expect(res.headers['content-type'], path).toBe('text/javascript; charset=utf-8');
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      // It imports nothing, so the page needs no other file of rules/ (nor a /rule-book.js).
+      expect(res.body, path).not.toMatch(/^\s*import\s/m);
+      expect(res.body, path).not.toMatch(/\brequire\(/);
+    }
   });
 
-  it('is one self-contained ES module: it imports nothing, so the page needs no other file of rules/', () => {
-    expect(res.body).toMatch(/^export \{/m);
-    expect(res.body).not.toMatch(/^\s*import\s/m);
-    expect(res.body).not.toMatch(/\brequire\(/);
+  it('the plain scripts and the separate rule book are gone: nothing but the bundles is served as script', async () => {
+    for (const url of ['/rule-book.js', '/match-panels.js', '/page-kit.js']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    expect(readdirSync(HERE).filter((f) => f.endsWith('.js'))).toEqual([]);
   });
 
-  it("formats every time as the clock's display does (rules/display-format.ts; FIDE equipment standard: rounded up)", () => {
-    const format = bundle.formatClockTime as (ms: number) => string;
-    const untilChange = bundle.msUntilDisplayChange as (ms: number) => number;
+  it("the page's display formats every time as the clock's does (rules/display-format.ts; FIDE equipment standard: rounded up)", () => {
+    const format = page.formatClockTime as (ms: number) => string;
+    const untilChange = page.msUntilDisplayChange as (ms: number) => number;
     const differences = sampleMs()
       .filter((ms) => format(ms) !== display.formatClockTime(ms) || untilChange(ms) !== display.msUntilDisplayChange(ms))
       .map((ms) => `${ms}: bundle ${format(ms)}, rule book ${display.formatClockTime(ms)}`);
@@ -82,34 +100,38 @@ describe('GET /rule-book.js: the rule book as the browser loads it', () => {
     expect(format(36_000_000)).toBe('10h00');
   });
 
-  it('carries the vocabulary itself: results with the forfeit codes, sides, statuses, commands', () => {
-    expect(bundle.GAME_RESULTS).toEqual(vocabulary.GAME_RESULTS);
-    expect(bundle.FORFEIT_RESULTS).toEqual(['+-', '-+', '--']);
-    expect(bundle.RESULT_MEANING).toEqual(vocabulary.RESULT_MEANING);
-    expect(bundle.SIDES).toEqual(vocabulary.SIDES);
-    expect(bundle.SIDE_NAME).toEqual(vocabulary.SIDE_NAME);
-    expect(bundle.CLOCK_STATUSES).toEqual(vocabulary.CLOCK_STATUSES);
-    expect(bundle.CLOCK_COMMANDS).toEqual(vocabulary.CLOCK_COMMANDS);
+  it('both carry the vocabulary itself: results with the forfeit codes, sides, statuses, commands', () => {
+    // The page writes results, sides and statuses; the captains' page results (RESULT_MEANING's labels).
+    for (const name of ['RESULT_MEANING', 'SIDES', 'SIDE_NAME']) expect(page[name], `/app.js ${name}`).toBeDefined();
+    expect(captain.RESULT_MEANING, '/captain.js RESULT_MEANING').toBeDefined();
+    const differences: string[] = [];
+    for (const [path, bundle] of [[PAGE_PATH, page], [CAPTAIN_PATH, captain]] as const) {
+      for (const name of VOCABULARY) {
+        if (bundle[name] !== undefined && JSON.stringify(bundle[name]) !== JSON.stringify(vocabulary[name])) differences.push(`${path} ${name}`);
+      }
+    }
+    expect(differences).toEqual([]);
+    expect((captain.RESULT_MEANING as typeof vocabulary.RESULT_MEANING)['--'].label).toBe('−− (both forfeit)');
   });
 
-  it('refuses each command in each status with the reason the hosts give (rules/command-rules.ts)', () => {
-    const refusal = bundle.boardCommandRefusal as typeof commandRules.boardCommandRefusal;
+  it('the page refuses each command in each status with the reason the hosts give (rules/command-rules.ts)', () => {
+    const refusal = page.boardCommandRefusal as typeof commandRules.boardCommandRefusal;
     const differences: string[] = [];
     for (const status of vocabulary.CLOCK_STATUSES) {
       for (const command of vocabulary.ARBITER_COMMANDS) {
         for (const movesCompleted of [0, 3]) {
           const board = { event: 'Slovenian Final', round: 1, board: 2, result: status === 'finished' ? '1-0' : null, live: { status, moves: { white: movesCompleted, black: 0 } } };
-          const page = refusal(command, board, { movesCompleted });
+          const inPage = refusal(command, board, { movesCompleted });
           const host = commandRules.boardCommandRefusal(command, board, { movesCompleted });
-          if (page !== host) differences.push(`${command} when ${status}: page ${page}, rule book ${host}`);
+          if (inPage !== host) differences.push(`${command} when ${status}: page ${inPage}, rule book ${host}`);
         }
       }
     }
     expect(differences).toEqual([]);
   });
 
-  it('the bundle’s basisRemainingMs runs a simple delay and a sandclock as the clock does', () => {
-    const basis = bundle.basisRemainingMs as (b: unknown, side: string, elapsedMs: number) => number;
+  it('the page’s basisRemainingMs runs a simple delay and a sandclock as the clock does', () => {
+    const basis = page.basisRemainingMs as (b: unknown, side: string, elapsedMs: number) => number;
     const snapshot = (creditedMs: number) => ({ creditedMs, chargedMs: 0, moves: 0, period: 0, creditedPeriod: 0, present: true, forfeited: false, illegalMoves: 0, arbiterMs: 0 });
     const base = { status: 'paused', turn: 'white', white: snapshot(60_000), black: snapshot(60_000), turnActiveMs: 0, flag: null, started: true, sinceStartMs: 0, extraIncrementMs: 0, result: null, undo: [] };
     const delayed = parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]);
@@ -121,39 +143,29 @@ describe('GET /rule-book.js: the rule book as the browser loads it', () => {
     const sand = timeControl(parseSideControl('*60'), parseSideControl('*60'));
     expect(basis({ control: sand, snapshot: base, running: true }, 'black', 10_000)).toBe(70_000);
   });
-  it('exports every name the plain scripts import from it (a missing one would stop the page in the hall)', () => {
-    const missing: string[] = [];
-    let imported = 0;
-    for (const [file, text] of PLAIN_SCRIPTS) {
-      for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'\.\/rule-book\.js'/g)) {
-        const names = m[1].split(',').map((n) => n.trim()).filter(Boolean);
-        imported += names.length;
-        missing.push(...names.filter((n) => !(n in bundle)).map((n) => `${file}: ${n}`));
-      }
-    }
-    expect(imported).toBeGreaterThan(0);
-    expect(missing).toEqual([]);
-  });
 });
 
-describe('GET /app.js: the page, bundled from src/main.ts with the rule book it imports from rules/', () => {
-  it('is served as one self-contained ES module, never cached stale', async () => {
-    const app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS });
-    onTestFinished(() => app.close());
-    const res = await app.inject({ method: 'GET', url: PAGE_PATH });
-    expect(PAGE_PATH).toBe('/app.js');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.body).not.toMatch(/^\s*import\s/m);
-    // The rule book's own display rule is inside (bundled from rules/display-format.ts, not copied in src/).
-    expect(res.body).toMatch(/function formatClockTime\(/);
+describe('the pages are typed modules bundled from src/, with the rule book they import from rules/', () => {
+  it('/app.js carries the rule book’s own display rule (bundled from rules/display-format.ts, not copied in src/)', async () => {
+    expect((await pageBundle())).toMatch(/^\/\/ rules\/display-format\.ts\nvar SECOND = 1e3;$/m);
+    expect(await pageBundle()).toMatch(/function formatClockTime\(/);
   });
 
-  it('imports the rule book from rules/ and the host types from host/app/ports.ts (types only: nothing of the host runs in the page)', () => {
+  it('the match panels are part of the page: /app.js carries src/match-panels.ts, /captain.js src/captain.ts (and not the page)', async () => {
+    const [pageJs, captainJs] = [await pageBundle(), await captainBundle()];
+    expect(pageJs).toMatch(/^\/\/ host\/adapters\/http\/dashboard\/src\/match-panels\.ts$/m);
+    expect(captainJs).toMatch(/^\/\/ host\/adapters\/http\/dashboard\/src\/captain\.ts$/m);
+    expect(captainJs).not.toMatch(/^\/\/ host\/adapters\/http\/dashboard\/src\/main\.ts$/m);
+  });
+
+  it('import the rule book from rules/ and the host types from host/app/ (types only: nothing of the host runs in a page)', () => {
     const fromRules = [...PAGE_TS.matchAll(/from '((?:\.\.\/)+rules\/[^']+)'/g)].map((m) => m[1]);
     expect(fromRules.length).toBeGreaterThan(3);
-    for (const m of PAGE_TS.matchAll(/^import (type )?\{[^}]*\} from '((?:\.\.\/)+app\/[^']+)'/gm)) expect(m[1], `${m[2]} imported for its types only`).toBe('type ');
+    const fromHost = [...PAGE_TS.matchAll(/^import (type )?\{[^}]*\} from '((?:\.\.\/)+app\/[^']+)'/gm)];
+    // ports.ts (BoardView, LotView …) and captains.ts (TeamMatchView, CaptainMatchView): the API's own shapes.
+    const modules = new Set(fromHost.map((m) => m[2].replace(/^(\.\.\/)+/, '')));
+    expect(modules.has('app/ports.ts') && modules.has('app/captains.ts'), [...modules].join(', ')).toBe(true);
+    for (const m of fromHost) expect(m[1], `${m[2]} imported for its types only`).toBe('type ');
   });
 });
 
@@ -173,9 +185,11 @@ describe('the page keeps no copy of the rule book', () => {
     expect(APP_JS).not.toMatch(copy);
   });
 
-  it('the pages load the bundled page (app.js) as a module', () => {
-    for (const page of ['index.html', 'public.html']) {
-      expect(readFileSync(join(HERE, page), 'utf8')).toMatch(/<script src="app\.js" type="module"><\/script>/);
+  it('the pages load their bundle as a module, and nothing else as script', () => {
+    for (const [page, script] of [['index.html', 'app'], ['public.html', 'app'], ['captain.html', 'captain']]) {
+      const html = readFileSync(join(HERE, page), 'utf8');
+      expect(html, page).toMatch(new RegExp(`<script src="${script}\\.js" type="module"></script>`));
+      expect(html.match(/<script\b/g), page).toHaveLength(1);
     }
   });
 
@@ -188,10 +202,10 @@ describe('the page keeps no copy of the rule book', () => {
 
 });
 
-describe('building the rule book', () => {
+describe('building the pages', () => {
   it('is done once per process: every server start shares the one build', () => {
-    expect(ruleBookBundle()).toBe(ruleBookBundle());
     expect(pageBundle()).toBe(pageBundle());
+    expect(captainBundle()).toBe(captainBundle());
   });
 
   it('a page that does not build fails the server start, naming the file, line and column', async () => {
@@ -205,26 +219,33 @@ describe('building the rule book', () => {
     await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, page: () => buildPage(bad) })).rejects.toThrow(/main\.ts:1:33/);
   });
 
-  it('a rule book that does not build fails the server start, naming the file and the line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rule-book-'));
+  it("a captains' page that does not build fails the server start, naming the file, line and column", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'captain-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const bad = join(dir, 'bad.entry.ts');
-    writeFileSync(bad, "export { formatClockTime } from '../../../../rules/display-format.ts';\nexport const broken = ;\n");
-    const err = await buildRuleBook(bad).catch((e: unknown) => e);
+    const bad = join(dir, 'captain.ts');
+    writeFileSync(bad, "import { RESULT_MEANING } from '../../../../../rules/vocabulary.ts';\nconst broken = ;\n");
+    const err = await buildCaptainPage(bad).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RuleBookBuildError);
-    expect((err as Error).message).toMatch(/^the dashboard's rule book \(.*bad\.entry\.ts\) did not build:\n {2}.*bad\.entry\.ts:2:23: Unexpected ";"$/);
+    expect((err as Error).message).toMatch(/^the captains' page \(.*captain\.ts\) did not build:\n {2}.*captain\.ts:2:16: Unexpected ";"$/);
     // A module moved away names the import that no longer resolves.
-    const moved = join(dir, 'moved.entry.ts');
-    writeFileSync(moved, "export { formatClockTime } from './nowhere.ts';\n");
-    await expect(buildRuleBook(moved)).rejects.toThrow(/moved\.entry\.ts:1:\d+: Could not resolve "\.\/nowhere\.ts"/);
-    await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, ruleBook: () => buildRuleBook(bad) })).rejects.toThrow(RuleBookBuildError);
+    const moved = join(dir, 'moved.ts');
+    writeFileSync(moved, "import { points } from './nowhere.ts';\nconsole.log(points(1));\n");
+    await expect(buildCaptainPage(moved)).rejects.toThrow(/moved\.ts:1:\d+: Could not resolve "\.\/nowhere\.ts"/);
+    await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, captainPage: () => buildCaptainPage(bad) })).rejects.toThrow(/captain\.ts:2:16/);
   });
 
   it('without the dashboard nothing is built and nothing is served', async () => {
-    let built = false;
-    const app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, dashboard: false, ruleBook: async () => ((built = true), '') });
-    expect((await app.inject({ method: 'GET', url: RULE_BOOK_PATH })).statusCode).toBe(404);
-    expect(built).toBe(false);
+    const built: string[] = [];
+    const app = await buildApi({
+      state: new MemoryPorts(),
+      commands: new MemoryPorts(),
+      tokens: TOKENS,
+      dashboard: false,
+      page: async () => (built.push('page'), ''),
+      captainPage: async () => (built.push('captain'), ''),
+    });
+    for (const url of [PAGE_PATH, CAPTAIN_PATH, '/captain', '/']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    expect(built).toEqual([]);
     await app.close();
   });
 });

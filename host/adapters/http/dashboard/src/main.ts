@@ -20,6 +20,8 @@ import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, la
 import { ChartImage } from './chart.ts';
 import { button, el, setText } from './dom.ts';
 import { filterFromQuery, hallOrder, jumpMatches, matchesFilter, queryWithFilter, rowView, STATUS_FILTERS, type HallFilter, type StatusFilter } from './hall.ts';
+// The colours by lot and the team match protocol beside the lines (they follow `chessclock:board`).
+import './match-panels.ts';
 import { NextRound } from './next-round.ts';
 import { Panel } from './panel.ts';
 import { changesStandings, Standings } from './standings.ts';
@@ -133,7 +135,7 @@ function renderBoard(b: BoardView): void {
   repaintTimes(b, t);
   panel?.update(b);
   smallCharts.get(b.id)?.show(b);
-  // match-panels.js paints the lots of a knockout board and the team match protocol from it.
+  // match-panels.ts paints the lots of a knockout board and the team match protocol from it.
   document.dispatchEvent(new CustomEvent('chessclock:board', { detail: b }));
 }
 
@@ -455,7 +457,7 @@ store.subscribe((change) => {
   renderPending();
 });
 store.onFeed((m) => {
-  // A captain's or the arbiter's mark on a team match: match-panels.js shows it.
+  // A captain's or the arbiter's mark on a team match: match-panels.ts shows it.
   if (m.type === 'team-match' && m.match) document.dispatchEvent(new CustomEvent('chessclock:team-match', { detail: m.match }));
 });
 

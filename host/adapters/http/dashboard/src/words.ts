@@ -15,3 +15,9 @@ export function resultText(result: string): string {
   const meaning = RESULT_MEANING[result as GameResult];
   return meaning && meaning.forfeit ? meaning.label : result;
 }
+
+/** A result in the rule book's words (`1-0`, `+- (forfeit: White wins)` …); `—` for none. */
+export function resultWords(result: string | null): string {
+  if (result === null) return '—';
+  return RESULT_MEANING[result as GameResult]?.label ?? result;
+}
