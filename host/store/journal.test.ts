@@ -195,6 +195,22 @@ describe('journal', () => {
       expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     });
 
+    it('the writer thread\'s commits keep the read cache of games (they never write games); another process\'s write to games drops it from the next turn', async () => {
+      const j = threaded();
+      const game = newGame(j);
+      const cached = j.getGame(game.gameId);
+      await j.appendInBackground(items([ev(1, { type: 'started', side: null, move: null }), ev(2)])).durable;
+      await new Promise((r) => setImmediate(r));
+      expect(j.getGame(game.gameId)).toBe(cached); // the same frozen read: not read again
+      const other = journal('thread.db');
+      other.append(ev(3)); // another connection's clock event: games untouched
+      await new Promise((r) => setImmediate(r));
+      expect(j.getGame(game.gameId)).toBe(cached);
+      other.reportResult(game.gameId, { result: '1-0', how: 'resignation', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 9 });
+      await new Promise((r) => setImmediate(r));
+      expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', reportedBy: 'arbiter:Ana Srebrnič' });
+    });
+
     it('a start still being written counts as the game started (an arbiter\'s reconfigure is refused meanwhile)', async () => {
       const j = threaded();
       const game = newGame(j);
@@ -349,7 +365,7 @@ describe('journal', () => {
     expect(store.pendingCount()).toBe(2);
   });
 
-  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table is added', () => {
+  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table and the read generation (v3) are added', () => {
     const path = join(dir, 'v1.db');
     const old = new Database(path);
     old.exec(SCHEMA_V1);
@@ -359,15 +375,19 @@ describe('journal', () => {
     old.close();
     const j = new Journal(path);
     open.push(j);
-    expect(SCHEMA_VERSION).toBe(2);
-    expect(j.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
+    expect(j.db.pragma('user_version', { simple: true })).toBe(3);
     expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
     expect(j.resultReports({ pending: true })).toEqual([]);
+    // v3: every write to games counts (whichever connection writes: the triggers are in the file).
+    const before = j.db.prepare('SELECT n FROM read_generation').pluck().get() as number;
+    j.assignClock(1, 'C2');
+    expect(j.db.prepare('SELECT n FROM read_generation').pluck().get()).toBe(before + 1);
     // Opening it again changes nothing (each step runs once).
     j.close();
     const again = new Journal(path);
     open.push(again);
-    expect(again.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(3);
   });
 
   it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {
@@ -459,7 +479,7 @@ describe('journal', () => {
     ).toThrow('roll back');
     expect(j.getGame(game.gameId)!.confirmedBy).toBeNull();
     // Another connection to the same file (e.g. a second process) commits: a read in a later
-    // event-loop turn sees it (data_version is read once per turn).
+    // event-loop turn sees it (the schema's write count, read_generation, is read once per turn).
     const other = journal();
     other.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 3);
     await new Promise((r) => setImmediate(r));

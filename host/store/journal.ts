@@ -210,31 +210,33 @@ function toEvent(r: Row): ClockEventRow {
  * - A write to those tables calls `clear()` before it runs. Inside a transaction that wrote
  *   them, nothing is cached or served from the cache until the transaction is over (it may
  *   roll back); reads in a transaction that has not written them are the committed state.
- * - Another connection's commit (a second process on the file) is seen through SQLite's
- *   `data_version`, read once per event-loop turn (the pragma costs about what a cached read
- *   saves): a read sees what other processes committed before the turn began.
+ * - Another connection's write to them (a second process on the file) is seen through the
+ *   count the schema's triggers keep (schema.ts version 3, `read_generation`), read once per
+ *   event-loop turn: a read sees what other processes committed before the turn began. Not
+ *   SQLite's `data_version`: that moves at every commit of any other connection, the journal's
+ *   writer thread's commits of clock events included (issue 16), which never touch these tables.
  */
 class ReadCache {
   private readonly values = new Map<string, unknown>();
-  private version = -1;
-  private versionChecked = false;
+  private generation = -1;
+  private generationChecked = false;
   private writtenInTransaction = false;
-  private readonly dataVersion;
+  private readonly readGeneration;
 
   constructor(private readonly db: Database.Database) {
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.readGeneration = db.prepare('SELECT n FROM read_generation WHERE id = 1').pluck();
   }
 
   read<T>(key: string, load: () => T): T {
     if (!this.db.inTransaction) this.writtenInTransaction = false;
     else if (this.writtenInTransaction) return load();
-    if (!this.versionChecked) {
-      this.versionChecked = true;
-      process.nextTick(() => (this.versionChecked = false));
-      const version = this.dataVersion.get() as number;
-      if (version !== this.version) {
+    if (!this.generationChecked) {
+      this.generationChecked = true;
+      process.nextTick(() => (this.generationChecked = false));
+      const generation = this.readGeneration.get() as number;
+      if (generation !== this.generation) {
         this.values.clear();
-        this.version = version;
+        this.generation = generation;
       }
     }
     if (this.values.has(key)) return this.values.get(key) as T;
@@ -357,7 +359,7 @@ export class Journal {
    * every clock event). Every statement that writes the `games` or `result_reports` table
    * clears it first (`this.reads.clear()` before its `run`), and it is bypassed inside a
    * transaction (a rollback would leave a read of what was never committed) and dropped when
-   * another connection committed to the file (SQLite's `data_version`).
+   * another connection wrote those tables (schema.ts version 3, `read_generation`).
    */
   private readonly reads: ReadCache;
 
