@@ -491,7 +491,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
       return this.flushJournal();
     }
     this.writingNow = batch;
-    const { results, durable } = written;
+    const { results, durable, feed } = written;
     const accepted: Array<[Unjournaled, AppendResult]> = [];
     for (const [i, b] of batch.entries()) {
       const r = results[i];
@@ -501,6 +501,9 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     const pending = durable
       .then(
         () => {
+          // Durable: every ack may leave now, then the feed (/ws, live state, MQTT) hears of them.
+          for (const [b] of accepted) b.message.handled();
+          feed();
           for (const [b, r] of accepted) this.journaled(b, r);
         },
         (err: unknown) => {
@@ -533,8 +536,8 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     }
   }
 
+  /** After the commit (acknowledged, fed): a clock's result is filed against its game. */
   private journaled(b: { message: ReceivedMessage; input: ClockEventInput }, r: AppendResult): void {
-    b.message.handled(); // durable: the ack may leave
     if (b.input.type !== 'result') return;
     try {
       this.resultFromClock(r.id, b.input);

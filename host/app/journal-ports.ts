@@ -146,17 +146,18 @@ export class JournalPorts implements HostState, CommandSink {
 
   /**
    * Journals a batch in one transaction, committed on the journal's writer thread when it has
-   * one (Journal.appendInBackground); the listeners hear of the new events only once the batch
-   * is durable, so the feed never shows what the journal could still lose. `durable` resolves
-   * after they were told.
+   * one (Journal.appendInBackground). The listeners hear of the new events by `feed()`, which
+   * the caller calls once `durable` resolved (the host acknowledges the clocks first, then feeds:
+   * a big batch's feed is the longer work), so the feed never shows what the journal could
+   * still lose.
    */
-  appendInBackground(items: readonly BackgroundAppend[]): BackgroundBatch {
+  appendInBackground(items: readonly BackgroundAppend[]): BackgroundBatch & { feed(): void } {
     const batch = this.journal.appendInBackground(items);
     return {
-      results: batch.results,
-      durable: batch.durable.then(() => {
+      ...batch,
+      feed: () => {
         for (const r of batch.results) if (!(r instanceof Error) && r.row) this.notify(r.row);
-      }),
+      },
     };
   }
 
