@@ -363,6 +363,14 @@ describe('journal', () => {
     now = T0 + 5;
     store.markDone([rows[0].id, rows[0].id]);
     expect(store.pendingCount()).toBe(2);
+    // Retained states are written without an fsync of their own (issue 16), and the connection
+    // is back at synchronous=FULL (2) after, for the clock events' commits.
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    store.append([{ topic: 'chessclock/state/1', payload: 'running', retain: true }]);
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(() => store.append([{ topic: '', payload: 'x', retain: true }])).toThrow(/topic/);
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(store.pending(10).map((r) => r.topic)).toEqual(['chessclock/ev/C1', 'chessclock/status/C1', 'chessclock/state/1']);
   });
 
   it('upgrades a version 1 journal file in place: its games and events stay, the result reports table and the read generation (v3) are added', () => {

@@ -1268,11 +1268,26 @@ export class Journal {
    */
   outboxStore(nowUtcMs: () => number): JournalOutboxStore {
     return {
-      append: (drafts) =>
-        this.transaction(() => {
-          const at = nowUtcMs();
-          for (const d of drafts) this.stmt.insertOutbox.run('mqtt', text(d.topic, 'topic', 'outbox draft'), d.retain ? 1 : 0, d.payload, at);
-        }),
+      append: (drafts) => {
+        const write = () =>
+          this.transaction(() => {
+            const at = nowUtcMs();
+            for (const d of drafts) this.stmt.insertOutbox.run('mqtt', text(d.topic, 'topic', 'outbox draft'), d.retain ? 1 : 0, d.payload, at);
+          });
+        // Retained board states only (the publisher's batch every 250 ms, up to one row per
+        // board): a convenience for late subscribers, drafted again at the board's next event,
+        // never the record (a result's state is drafted in the result's own transaction). So, as
+        // for the outbox marks, no fsync of their own on the event loop (issue 16: this
+        // transaction was one of the 50–80 ms stalls): written with synchronous=NORMAL, they
+        // become durable with the next clock events' commit, which syncs the whole WAL.
+        if (drafts.length === 0 || !drafts.every((d) => d.retain)) return write();
+        this.db.pragma('synchronous = NORMAL');
+        try {
+          write();
+        } finally {
+          this.db.pragma('synchronous = FULL');
+        }
+      },
       pending: (limit, afterId = 0) =>
         (this.stmt.pendingTopics.all(afterId, limit) as Row[]).map((r) => ({
           id: r.id as number,
