@@ -253,6 +253,10 @@ class ReadCache {
 
 function noop(): void {}
 
+/** A prepared event's values in the order the writer thread inserts them (writer-worker.mjs). */
+const EVENT_COLUMNS = ['id', 'clockId', 'bootId', 'seq', 'gameId', 'event', 'round', 'board', 'type', 'side', 'move',
+  'whiteMs', 'blackMs', 'monoMs', 'utcMs', 'uncertaintyMs', 'detail'] as const;
+
 /** One clock event made ready to store: `params` null for a duplicate (nothing to store). */
 interface PreparedEvent {
   readonly result: AppendResult;
@@ -670,11 +674,11 @@ export class Journal {
     const overlay = this.newBatch();
     const firstId = overlay.nextId;
     const prepared = this.prepareAll(items, overlay);
-    const events: Row[] = [];
+    const events: unknown[][] = [];
     const outbox: OutboxTuple[] = [];
     for (const p of prepared) {
       if (p instanceof Error || !p.params) continue;
-      events.push(p.params);
+      events.push(EVENT_COLUMNS.map((c) => p.params![c]));
       if (p.outbox) outbox.push(p.outbox);
     }
     const results = prepared.map((p) => (p instanceof Error ? p : p.result));
@@ -684,7 +688,7 @@ export class Journal {
     const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
     const n = ++this.batches;
     this.inFlight = { n, firstId, overlay, resolve, reject, done };
-    this.writer.postMessage({ type: 'batch', n, events, outbox });
+    this.writer.postMessage({ type: 'batch', n, rows: JSON.stringify({ events, outbox }) });
     return { results, durable: done };
   }
 
