@@ -501,8 +501,12 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     const pending = durable
       .then(
         () => {
-          // Durable: every ack may leave now, then the feed (/ws, live state, MQTT) hears of them.
+          // Durable: every ack may leave now; the next batch goes to the writer (it commits
+          // while this thread feeds this one on: /ws, live state, MQTT — in order, as this
+          // batch's feed runs before the next one can be answered).
           for (const [b] of accepted) b.message.handled();
+          for (const b of batch) b.settled = true;
+          this.flushJournal();
           feed();
           for (const [b, r] of accepted) this.journaled(b, r);
         },
