@@ -21,6 +21,8 @@
 //
 //   npm run bench -- host-ceiling
 //   HOST_CEILING_PROFILE=/tmp/prof npm run bench -- host-ceiling   (a CPU profile of the host per step)
+//   HOST_CEILING_WRITER=thread,loop npm run bench -- host-ceiling   (each measurement with the journal's
+//     writer thread, the default, then with the commits on the host's event loop: A/B in one run)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -38,6 +40,12 @@ const SYNC_PHASE_MS = 33_000;
 const HALL_MEASURE_MS = 20_000;
 const STEP_MS = 10_000;
 const CEILING_CLOCKS = Number(process.env.HOST_CEILING_CLOCKS ?? 1_000);
+/**
+ * Where the host commits the clock events (startHost `journalWriter`): HOST_CEILING_WRITER=thread,loop
+ * runs each measurement with the journal's writer thread and then on the event loop (A/B in one run).
+ */
+type Writer = 'thread' | 'loop';
+const WRITERS = (process.env.HOST_CEILING_WRITER ?? 'thread').split(',').filter((w): w is Writer => w === 'thread' || w === 'loop');
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const f1 = (x: number) => x.toFixed(1);
@@ -109,8 +117,8 @@ async function journaledPresses(host: HostProcess, pressedAt: Map<string, number
   return journalLatencies(pressedAt, stamps);
 }
 
-async function hall(n: number, mqttUrl: string | null): Promise<void> {
-  const host = await HostProcess.start({ n, ...(mqttUrl ? { mqttUrl } : {}) });
+async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<void> {
+  const host = await HostProcess.start({ n, journalWriter: writer, ...(mqttUrl ? { mqttUrl } : {}) });
   const readers = await Readers.open(host.url, mqttUrl);
   const time = new AcceleratedTime(1);
   let measuring = false;
@@ -143,14 +151,14 @@ async function hall(n: number, mqttUrl: string | null): Promise<void> {
   const from = performance.now();
   await sleep(HALL_MEASURE_MS);
   measuring = false;
-  if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}.cpuprofile`)}`, 'ok');
+  if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${writer}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;
   const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
   const cpu = cpuNow.us - cpu0;
   await players.stop();
   const { lat, lost, dup } = await journaledPresses(host, pressedAt);
   console.log(
-    `  hall, N = ${n} firmware clocks: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
+    `  hall, N = ${n} firmware clocks, commits on the ${writer === 'thread' ? 'writer thread' : 'event loop'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
       ` lost ${lost}, duplicated ${dup}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
       ` readers got ${((readers.ws - ws0) / seconds).toFixed(0)}/s on /ws, ${mqttUrl ? `${((readers.mqtt - mq0) / seconds).toFixed(0)}/s on MQTT` : 'no MQTT'}; load avg ${load0.toFixed(2)}`,
   );
@@ -159,9 +167,9 @@ async function hall(n: number, mqttUrl: string | null): Promise<void> {
   await host.stop();
 }
 
-async function ceiling(rates: number[], mqttUrl: string | null): Promise<void> {
+async function ceiling(rates: number[], mqttUrl: string | null, writer: Writer): Promise<void> {
   const n = CEILING_CLOCKS;
-  const host = await HostProcess.start({ n, ...(mqttUrl ? { mqttUrl } : {}) });
+  const host = await HostProcess.start({ n, journalWriter: writer, ...(mqttUrl ? { mqttUrl } : {}) });
   const readers = await Readers.open(host.url, mqttUrl);
   const clocks: WireClock[] = [];
   for (let i = 0; i < n; i++) clocks.push(new WireClock(`load-${i + 1}`, await connectTo(host.port), 1000 + i));
@@ -212,13 +220,13 @@ async function ceiling(rates: number[], mqttUrl: string | null): Promise<void> {
     const cpu = cpuNow.us - cpu0;
     const hostLoop = cpuNow.loopDelay;
     eld.disable();
-    if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}.cpuprofile`)}`, 'ok');
+    if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}-${writer}.cpuprofile`)}`, 'ok');
     const seconds = offeredSeconds + drainS;
     await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(() => undefined);
     ackLat.sort((a, b) => a - b);
     const kept = lost === 0 && pct(lat, 99) <= 100;
     console.log(
-      `  offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
+      `  ${writer === 'thread' ? 'writer thread' : 'event loop  '}: offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
         ` press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms; press→ack p99 ${f1(pct(ackLat, 99))} ms; lost ${lost}, duplicated ${dup};` +
         ` /ws ${readers.ws - ws0}, MQTT ${mqttUrl ? readers.mqtt - mq0 : 'none'}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(hostLoop.p99)} ms max ${f1(hostLoop.max)} ms (this process: p99 ${f1(eld.percentile(99) / 1e6)} ms); load avg ${load0.toFixed(2)}${kept ? '' : '  ← not kept up'}`,
     );
@@ -242,9 +250,11 @@ export async function run(): Promise<void> {
     const rates = (process.env.HOST_CEILING_RATES ?? '2000,5000,10000,20000,30000').split(',').map(Number).filter((x) => x > 0);
     if (rates.length) {
       console.log(`  ceiling: ${CEILING_CLOCKS} light clocks over loopback TCP, ${STEP_MS / 1000} s per offered rate; host alone in its process, journal synchronous=FULL on disk, /ws client and MQTT subscriber here`);
-      await ceiling(rates, mqttUrl);
+      for (const writer of WRITERS) await ceiling(rates, mqttUrl, writer);
     }
-    for (const n of (process.env.HOST_CEILING_HALL_N ?? '2000,5000').split(',').map(Number).filter((x) => x > 0)) await hall(n, mqttUrl);
+    for (const n of (process.env.HOST_CEILING_HALL_N ?? '2000,5000').split(',').map(Number).filter((x) => x > 0)) {
+      for (const writer of WRITERS) await hall(n, mqttUrl, writer);
+    }
   } finally {
     await broker?.kill();
     rmSync(dir, { recursive: true, force: true });

@@ -27,6 +27,11 @@ import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOpti
 export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   /** The journal file (created if missing; reopening resumes), or an open journal. */
   readonly journal: string | Journal;
+  /**
+   * Where a journal opened from a file commits the clock events (Journal option `writerThread`):
+   * 'thread' (default) on the journal's writer thread, 'loop' on the event loop (the benchmark's baseline).
+   */
+  readonly journalWriter?: 'thread' | 'loop';
   /** The API, dashboard and /ws feed; absent = none. */
   readonly http?: {
     readonly listen: { readonly host: string; readonly port: number };
@@ -80,7 +85,7 @@ async function bounded(work: Promise<unknown> | undefined, ms: number, what: str
 }
 
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
-  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic, checkpointInBackground: true }) : opts.journal;
+  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic, checkpointInBackground: true, writerThread: opts.journalWriter !== 'loop' }) : opts.journal;
   const clock = opts.clock;
   opts.beforeStart?.(journal);
   // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.

@@ -65,6 +65,8 @@ export interface LoadHostOptions {
   readonly link?: LinkTuning;
   /** How clock events are committed (Host option; default 'turn': group commit). */
   readonly groupCommit?: 'turn' | 'event';
+  /** Where the journal commits clock events (startHost option; default 'thread'). */
+  readonly journalWriter?: 'thread' | 'loop';
   /** Each newly journaled clock event, after its commit. */
   readonly onJournaled?: (event: ClockEventRecord) => void;
   readonly log?: (line: string) => void;
@@ -97,6 +99,7 @@ export class LoadHost {
       link: opts.link,
       log: opts.log,
       ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
+      ...(opts.journalWriter ? { journalWriter: opts.journalWriter } : {}),
       backoff: { initialMs: 100, maxMs: 2_000 },
       // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
       // hall's clock list would): the host then finds a clock's game by the clock

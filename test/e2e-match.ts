@@ -173,6 +173,11 @@ export interface RigOptions {
   /** How the host reaches clock b: returns the host's line key after wiring it. */
   readonly wire?: (rig: MatchRig, clock: SimClock, table: number) => Promise<void>;
   readonly journalFile?: string;
+  /**
+   * Commit clock events on the journal's writer thread (default true, as `chessclock host`
+   * runs: host/start-host.ts); false commits them on the event loop.
+   */
+  readonly writerThread?: boolean;
   /** The host's log lines (default: printed with E2E_LOG=1). */
   readonly log?: (line: string) => void;
 }
@@ -197,7 +202,7 @@ export function ptyWiring(ptys: PtyPair[], paths = new Map<number, string>()): N
 
 export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-ko-'));
-  const journal = new Journal(opts.journalFile ?? join(dir, 'clocks.db'), { outboxTopic: journalOutboxTopic });
+  const journal = new Journal(opts.journalFile ?? join(dir, 'clocks.db'), { outboxTopic: journalOutboxTopic, writerThread: opts.writerThread ?? true });
   const hall = loadSloHall();
   const { sim, hostClock } = simulatedHall(START);
   const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: opts.log ?? (process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined) }).start();

@@ -21,8 +21,8 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     rig = null;
   });
 
-  it('a failed journal write closes the line unacknowledged; the clock keeps the press and it is journaled once later', async () => {
-    rig = await buildRig();
+  it('a failed journal write closes the line unacknowledged; the clock keeps the press and it is journaled once later (commit on the event loop)', async () => {
+    rig = await buildRig({ writerThread: false });
     await configuredFor(rig, 1);
     const c = rig.clocks[0];
     await c.clock.tap('startPause');
@@ -43,17 +43,50 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     expect(session.connections).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
+  it('issue 16 writer thread: a commit that fails on the writer thread acknowledges nothing, closes the line, reports it, and the press is journaled once after the reconnect', async () => {
+    rig = await buildRig({ writerThread: true });
+    await configuredFor(rig, 1);
+    const c = rig.clocks[0];
+    await c.clock.tap('startPause');
+    await waitFor('the start journaled', () => rig!.journal.eventsAfter(0, 100).some((e) => e.type === 'started'), 10_000, flowing(rig.sim));
+    // The writer thread's own connection meets a real SQLite failure at its next insert (a trigger
+    // that aborts it, made here: the schema change reaches the writer's connection).
+    rig.journal.db.exec(`CREATE TRIGGER refuse_events BEFORE INSERT ON clock_events BEGIN SELECT RAISE(ABORT, 'the writer refuses'); END`);
+    const failures: string[] = [];
+    const appendInBackground = rig.host.state.appendInBackground.bind(rig.host.state);
+    rig.host.state.appendInBackground = (items) => {
+      const out = appendInBackground(items);
+      out.durable.catch((err: Error) => failures.push(err.message));
+      return out;
+    };
+    rig.sim.advanceBy(5_000);
+    await c.press('white');
+    const session = rig.host.lines().find((s) => s.key === 'memory:table-1')!;
+    await waitFor('the host to drop the line', () => !session.online || session.connections > 1, 10_000, flowing(rig.sim, 5));
+    expect(failures.join()).toMatch(/the writer refuses/);
+    // Not journaled, so not acknowledged: still in the clock's persisted outbox; the game as it was.
+    expect(moved(rig)).toHaveLength(0);
+    expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
+    rig.journal.db.exec('DROP TRIGGER refuse_events');
+    await waitFor('the press journaled after the reconnect', () => moved(rig!).length === 1, 15_000, flowing(rig.sim, 5));
+    await waitFor('acknowledged', () => c.clockLink.pending() === 0, 10_000, flowing(rig.sim, 5));
+    expect(moved(rig)).toHaveLength(1);
+    expect(session.connections).toBeGreaterThanOrEqual(2);
+  }, 30_000);
+
   it('group commit (issue 16): events of several clocks that arrive in one event-loop turn are journaled in one transaction, and each is acknowledged only after it', async () => {
     rig = await buildRig();
     await configuredFor(rig, 1, 1);
     await configuredFor(rig, 1, 2);
     const batches: { size: number; unackedAtCommit: number[] }[] = [];
-    const appendMany = rig.journal.appendMany.bind(rig.journal);
-    rig.journal.appendMany = (events) => {
-      const out = appendMany(events);
-      // Durable here: what the clocks still wait an ack for, at this instant.
-      batches.push({ size: events.length, unackedAtCommit: rig!.clocks.map((c) => c.clockLink.pending()) });
-      return out;
+    const appendInBackground = rig.journal.appendInBackground.bind(rig.journal);
+    rig.journal.appendInBackground = (items) => {
+      const out = appendInBackground(items);
+      return {
+        results: out.results,
+        // Durable here (the writer thread's commit answered): what the clocks still wait an ack for, at this instant.
+        durable: out.durable.then(() => void batches.push({ size: items.length, unackedAtCommit: rig!.clocks.map((c) => c.clockLink.pending()) })),
+      };
     };
     await Promise.all(rig.clocks.map((c) => c.clock.tap('startPause')));
     await waitFor('both starts journaled', () => rig!.journal.eventsAfter(0, 100).filter((e) => e.type === 'started').length === 2, 10_000, flowing(rig.sim));

@@ -34,6 +34,8 @@ export interface HostProcessOptions {
   readonly mqttUrl?: string;
   /** Host option: 'turn' (group commit, the default) or 'event'. */
   readonly groupCommit?: 'turn' | 'event';
+  /** Where the journal commits clock events: 'thread' (the default) or 'loop' (before issue 16's writer thread). */
+  readonly journalWriter?: 'thread' | 'loop';
   /** Keep the journaled moves' stamps for `stamps` (off for the memory bench: they take memory). */
   readonly stamps?: boolean;
   /** Serve the dashboard (`/`, `/public`) with the API (bench/dashboard.bench.ts). */
@@ -79,6 +81,7 @@ const lh = await LoadHost.start(
     ...(opts.dashboard ? { dashboard: true } : {}),
     ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
     ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
+    ...(opts.journalWriter ? { journalWriter: opts.journalWriter } : {}),
     onJournaled: (e) => {
       if (opts.stamps && e.type === 'moved' && e.side !== null && e.move !== null) stamps.push([pressKey(e.clockId, e.side, e.move), systemMonotonicMs()]);
     },

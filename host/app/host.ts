@@ -48,7 +48,6 @@ import { AUTO_PAIRING_ACTOR, NextRoundError, NextRounds, type NextRoundPairing }
 import type { NextRoundSink, RoundDecisionOutcome, RoundProposalOutcome, RoundProposalView } from './ports.ts';
 import { Director, DirectorError } from './director.ts';
 import type { AppendResult, ClockEventInput, GameRow, Journal } from '../store/journal.ts';
-import { storageFaultCode } from '../store/storage-health.ts';
 import { findEvent, type Hall, type TournamentEvent } from '../domain/model.ts';
 import type { BackoffOptions } from '../clocks/session.machine.ts';
 import { ClockOfflineError, ClockRefusedError, ClockSession, type Line, type LinkTuning } from '../clocks/clock-session.ts';
@@ -85,6 +84,16 @@ export interface HostOptions {
 export const HOST_ACTOR = 'host';
 
 const WIRE_SIDE = SIDE_TO_WIRE;
+
+/** A clock event received and not yet journaled. */
+interface Unjournaled {
+  readonly session: ClockSession;
+  readonly link: Link | null;
+  readonly message: ReceivedMessage;
+  readonly input: ClockEventInput;
+  /** Journaled (and acknowledged) or refused: nothing more is done with it. */
+  settled?: boolean;
+}
 
 /**
  * The protocol minor a clock must speak for each arbiter command that came with a later minor:
@@ -193,7 +202,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
           if (s.clockId !== null) this.clockBoardsChanged(s.clockId);
         },
         message: (s, m) => this.message(s, m),
-        flush: () => this.flushJournal(),
+        flush: () => this.journalAll(),
       },
     });
     this.sessions.set(key, session);
@@ -239,12 +248,9 @@ export class Host implements HostState, CommandSink, NextRoundSink {
   async close(): Promise<void> {
     this.closed = true;
     this.nextRounds.stop(); // a pairing engine under way is killed; its round stays due for the next start
-    // What arrived is journaled (and acknowledged) before the lines close.
-    try {
-      this.flushJournal();
-    } catch {
-      // refused: the clocks resend it to the next host
-    }
+    // What arrived is journaled (and acknowledged) before the lines close; what is refused the
+    // clocks resend to the next host.
+    await this.journalAll();
     this.stopStorageReports();
     await Promise.all([...this.sessions.values()].map((s) => s.stop()));
     this.sessions.clear();
@@ -419,7 +425,9 @@ export class Host implements HostState, CommandSink, NextRoundSink {
         actor: HOST_ACTOR,
         log: (line) => this.log(line),
       })
-        .then((note) => {
+        .then(async (note) => {
+          // The events the restore made the clock send (paused, …) are journaled before the board shows the restore.
+          await this.journalAll();
           this.inStep.set(clockId, { bootId: boot, gameId: game.gameId });
           this.restoreNotes.set(game.gameId, note);
         })
@@ -481,55 +489,107 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     const at = clockInstantToUtc(s.estimatorFor(m.bootId), m.body.value.atMs, this.clock.utcReference(), m.arrivedAtMs);
     const input = journalInput(clockId, m.bootId, m.seq, m.body.value, at);
     this.unjournaled.push({ session: s, link: s.link, message: m, input });
-    if (this.opts.groupCommit === 'event') return this.flushJournal();
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flushJournal());
     }
   }
 
-  /** Clock events received and not yet journaled (group commit: issue 16), in arrival order. */
-  private unjournaled: { session: ClockSession; link: Link | null; message: ReceivedMessage; input: ClockEventInput }[] = [];
+  /** Clock events received and not yet sent to the journal (group commit: issue 16), in arrival order. */
+  private unjournaled: Unjournaled[] = [];
   private flushScheduled = false;
 
   /**
-   * Journals every gathered clock event in one transaction (one fsync), then acknowledges each
-   * (`handled()`: its ack may leave now). If the batch fails on the storage (a full disk), no
-   * event is acknowledged and each clock's line is closed: the clocks resend them. If it fails
-   * on one event's content, the events are journaled one by one so that only that clock is
-   * refused, and its later events of the batch with it (they must not overtake it).
+   * Hands every gathered clock event to the journal as one batch — one transaction, one fsync,
+   * committed on the journal's writer thread (docs/host.md "The journal's writer thread") — and
+   * acknowledges each (`handled()`: its ack may leave now) only once the batch is durable. One
+   * batch at a time: what arrives meanwhile waits for the next, which leaves when this one is
+   * settled, so the journal keeps arrival order and a clock's events their order.
+   *
+   * An event the journal refuses for its content is not acknowledged and its clock's line is
+   * closed, with that clock's later events of the batch (they must not overtake it); if the
+   * commit fails (a full disk), no event of the batch is acknowledged and each clock's line is
+   * closed: the clocks resend them. With `groupCommit: 'event'` each batch is one event.
    */
   private flushJournal(): void {
     this.flushScheduled = false;
-    const batch = this.unjournaled;
+    if (this.journal.writing || this.unjournaled.length === 0) return;
+    // After a refusal, what a closed link delivered before it closed is not journaled either.
+    const queued = this.unjournaled.filter((b) => {
+      const live = b.link !== null && b.link.state !== 'closed' && b.session.link === b.link;
+      if (!live) b.settled = true;
+      return live;
+    });
+    const take = this.opts.groupCommit === 'event' ? 1 : queued.length;
+    const batch = queued.slice(0, take);
+    this.unjournaled = queued.slice(take);
     if (batch.length === 0) return;
-    this.unjournaled = [];
-    let results: AppendResult[];
+    let written;
     try {
-      results = this.state.appendMany(batch.map((b) => b.input));
+      written = this.state.appendInBackground(batch.map((b) => ({ event: b.input, group: b.session })));
     } catch (err) {
-      if (batch.length === 1 || storageFaultCode(err) !== null) {
-        for (const b of batch) this.refuse(b, err);
-        return;
-      }
-      const refused = new Set<ClockSession>();
-      for (const b of batch) {
-        if (refused.has(b.session)) continue;
-        try {
-          this.journaled(b, this.state.append(b.input));
-        } catch (one) {
-          refused.add(b.session);
-          this.refuse(b, one);
-        }
-      }
-      return;
+      for (const b of batch) this.refuse(b, err);
+      return this.flushJournal();
     }
-    for (const [i, b] of batch.entries()) this.journaled(b, results[i]);
+    this.writingNow = batch;
+    const { results, durable, feed } = written;
+    const accepted: Array<[Unjournaled, AppendResult]> = [];
+    for (const [i, b] of batch.entries()) {
+      const r = results[i];
+      if (r instanceof Error) this.refuse(b, r);
+      else accepted.push([b, r]);
+    }
+    const pending = durable
+      .then(
+        () => {
+          // Durable: every ack may leave now; the next batch goes to the writer (it commits
+          // while this thread feeds this one on: /ws, live state, MQTT — in order, as this
+          // batch's feed runs before the next one can be answered).
+          for (const [b] of accepted) b.message.handled();
+          for (const b of batch) b.settled = true;
+          this.flushJournal();
+          feed();
+          for (const [b, r] of accepted) this.journaled(b, r);
+        },
+        (err: unknown) => {
+          for (const [b] of accepted) this.refuse(b, err);
+        },
+      )
+      .finally(() => {
+        for (const b of batch) b.settled = true;
+        if (this.writingNow === batch) this.writingNow = [];
+        this.flushJournal();
+      });
+    this.track(pending);
   }
 
+  /** The batch the journal is writing now. */
+  private writingNow: Unjournaled[] = [];
+
+  /**
+   * Journals now what has arrived (flushJournal), and resolves once all of it is settled:
+   * durable, or refused and its lines closed.
+   */
+  private async journalAll(): Promise<void> {
+    // What has arrived until now; what arrives meanwhile is not waited for (under load it never ends).
+    const owed = [...this.writingNow, ...this.unjournaled];
+    this.flushJournal();
+    while (owed.some((b) => !b.settled)) {
+      await this.journal.settled();
+      await new Promise<void>((r) => setImmediate(r)); // the settled batch's handlers run, the next batch leaves
+      this.flushJournal();
+    }
+  }
+
+  /** After the commit (acknowledged, fed): a clock's result is filed against its game. */
   private journaled(b: { message: ReceivedMessage; input: ClockEventInput }, r: AppendResult): void {
-    b.message.handled(); // durable: the ack may leave
-    if (b.input.type === 'result') this.resultFromClock(r.id, b.input);
+    if (b.input.type !== 'result') return;
+    try {
+      this.resultFromClock(r.id, b.input);
+    } catch (err) {
+      // The event is journaled all the same; the arbiter enters the result (docs/host.md).
+      this.log(`clock ${b.input.clockId}: result ${String(b.input.detail?.result)} not filed: ${(err as Error).message}`);
+    }
   }
 
   /** Not journaled → not acknowledged: closing the link stops its Session before the ack leaves. */
@@ -773,6 +833,10 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     }
     try {
       await s.request(body);
+      // What the clock sent with its answer (the event of the command: paused, adjusted, …) is
+      // journaled before the arbiter hears that it took it, so the board view the answer shows
+      // is the clock's (the writer thread commits a moment later: docs/host.md).
+      await this.journalAll();
       // The clock took the new setup: exports and replays now describe what it plays.
       if (command.type === 'configure') {
         this.journal.reconfigureGame(game.gameId, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });

@@ -17,7 +17,7 @@
 // one waits for the arbiter beside it (`pendingResults`), never only in a log.
 import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
 import { createHash } from 'node:crypto';
-import { JournalError, type Journal } from '../store/journal.ts';
+import { JournalError, type BackgroundAppend, type BackgroundBatch, type Journal } from '../store/journal.ts';
 import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult, ResultReportRow } from '../store/types.ts';
 import { recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
@@ -94,7 +94,7 @@ export class JournalPorts implements HostState, CommandSink {
   private readonly eventNames = new Map<string, string>();
   private readonly listeners = new Set<Listener>();
   /** Live state per game: its events run through the statechart (filled lazily, then fed each new event). */
-  private readonly live = new Map<number, { game: LiveGame; control: string; boots: Set<string>; boot: string | null }>();
+  private readonly live = new Map<number, { game: LiveGame; control: string; boots: Set<string>; boot: string | null; lastId: number }>();
   private idIndex = new Map<string, { event: string; board: number }>();
   private readonly pageStmt;
   private readonly headStmt;
@@ -124,8 +124,10 @@ export class JournalPorts implements HostState, CommandSink {
       WHERE id > @after
         AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
         AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
+        AND id <= @visible
       ORDER BY id LIMIT @limit`);
-    this.headStmt = this.journal.db.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events');
+    // Only what the host knows durable (Journal.visibleEventId): not a batch the writer thread is committing.
+    this.headStmt = this.journal.db.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events WHERE id <= ?');
   }
 
   // ---- events in -------------------------------------------------------------------
@@ -142,6 +144,23 @@ export class JournalPorts implements HostState, CommandSink {
     return results;
   }
 
+  /**
+   * Journals a batch in one transaction, committed on the journal's writer thread when it has
+   * one (Journal.appendInBackground). The listeners hear of the new events by `feed()`, which
+   * the caller calls once `durable` resolved (the host acknowledges the clocks first, then feeds:
+   * a big batch's feed is the longer work), so the feed never shows what the journal could
+   * still lose.
+   */
+  appendInBackground(items: readonly BackgroundAppend[]): BackgroundBatch & { feed(): void } {
+    const batch = this.journal.appendInBackground(items);
+    return {
+      ...batch,
+      feed: () => {
+        for (const r of batch.results) if (!(r instanceof Error) && r.row) this.notify(r.row);
+      },
+    };
+  }
+
   private notify(row: ClockEventRow): void {
     const record = recordFromJournalRow(row);
     let view: BoardView | undefined;
@@ -152,8 +171,13 @@ export class JournalPorts implements HostState, CommandSink {
         const boot = `${record.clockId}/${record.bootId}`;
         // An event of an earlier boot arriving late (its outbox), or a control changed since:
         // the journal's order is not this arrival order, so the game is rebuilt from the journal.
-        if ((boot !== live.boot && live.boots.has(boot)) || game?.timeControl !== live.control) this.dropLive(row.gameId);
+        // Already in it (row.id ≤ lastId): the state was built from the journal after the writer
+        // thread committed this event and before the host heard so.
+        if (row.id <= live.lastId && game?.timeControl === live.control) {
+          // nothing to feed
+        } else if ((boot !== live.boot && live.boots.has(boot)) || game?.timeControl !== live.control) this.dropLive(row.gameId);
         else {
+          live.lastId = row.id;
           live.boots.add(boot);
           live.boot = boot;
           live.game.feed(record);
@@ -172,8 +196,9 @@ export class JournalPorts implements HostState, CommandSink {
     let live = this.live.get(gameId);
     if (!live || live.control !== game.timeControl) {
       this.dropLive(gameId);
-      live = { game: new LiveGame(game.timeControlValue), control: game.timeControl, boots: new Set(), boot: null };
+      live = { game: new LiveGame(game.timeControlValue), control: game.timeControl, boots: new Set(), boot: null, lastId: 0 };
       for (const row of this.journal.eventsByGame(gameId)) {
+        live.lastId = Math.max(live.lastId, row.id);
         const r = recordFromJournalRow(row);
         if (!r) continue;
         live.boot = `${r.clockId}/${r.bootId}`;
@@ -307,6 +332,7 @@ export class JournalPorts implements HostState, CommandSink {
       round: q.round ?? null,
       board: q.board ?? null,
       clockId: q.clockId ?? null,
+      visible: this.journal.visibleEventId,
       limit: q.limit,
     }) as Array<{ id: number }>;
     const events: ClockEventRecord[] = [];
@@ -323,8 +349,9 @@ export class JournalPorts implements HostState, CommandSink {
    * the page are read with no write between them, so `next: null` means nothing up to `head` is left).
    */
   journalEvents(q: JournalRangeQuery): JournalRange {
-    const head = (this.headStmt.get() as { head: number }).head;
-    const ids = this.pageStmt.all({ after: q.after, event: q.event ?? null, round: q.round ?? null, board: q.board ?? null, clockId: null, limit: q.limit }) as Array<{ id: number }>;
+    const visible = this.journal.visibleEventId;
+    const head = (this.headStmt.get(visible) as { head: number }).head;
+    const ids = this.pageStmt.all({ after: q.after, event: q.event ?? null, round: q.round ?? null, board: q.board ?? null, clockId: null, visible, limit: q.limit }) as Array<{ id: number }>;
     const events: ClockEventRecord[] = [];
     for (const { id } of ids) {
       const row = this.journal.eventsAfter(id - 1, 1)[0];

@@ -49,11 +49,12 @@ export interface SessionHandler {
    */
   message(session: ClockSession, m: ReceivedMessage): void;
   /**
-   * Makes durable now what `message` gathered and has not yet committed. Called before a
-   * Held is answered: the clock sends it after its whole outbox, and whoever waits for it reads
-   * the journal next (host/clocks/restore-clock.ts), which must hold those events.
+   * Makes durable what `message` gathered and has not yet committed, resolving once it is
+   * (or refused: then the clock's line is closed). Awaited before a Held is answered: the clock
+   * sends it after its whole outbox, and whoever waits for it reads the journal next
+   * (host/clocks/restore-clock.ts), which must hold those events.
    */
-  flush?(): void;
+  flush?(): Promise<void> | void;
 }
 
 export type LinkTuning = Pick<LinkOptions, 'autoSync' | 'session' | 'timeSync' | 'admit' | 'random'>;
@@ -370,14 +371,20 @@ export class ClockSession {
     }
     if (body.case === 'held') {
       // Every event before the Held is journaled before anyone reads the journal for it.
+      const answer = () => {
+        if (link !== this.linkNow || link.state === 'closed') return; // an event before it was refused
+        m.handled();
+        for (const w of this.heldWaiters.splice(0)) w(body.value);
+      };
+      let flushed: Promise<void> | void;
       try {
-        this.opts.handler.flush?.();
+        flushed = this.opts.handler.flush?.();
       } catch (err) {
         link.close(`the host could not journal the events before Held: ${(err as Error).message}`);
         return;
       }
-      m.handled();
-      for (const w of this.heldWaiters.splice(0)) w(body.value);
+      if (flushed) flushed.then(answer, (err: Error) => link.close(`the host could not journal the events before Held: ${err.message}`));
+      else answer();
       return;
     }
     if (body.case === 'status') this.lastStatus = { status: body.value, atHostMs: m.arrivedAtMs };

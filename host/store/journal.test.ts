@@ -138,6 +138,135 @@ describe('journal', () => {
     expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
   });
 
+  it('issue 16 writer thread: keeps every event whose batch was answered durable when the process is killed mid-stream (SIGKILL), in the order sent', async () => {
+    const path = join(dir, 'crash-thread.db');
+    const fixture = fileURLToPath(new URL('./crash-writer-thread.fixture.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.split('\n').length > 300) child.kill('SIGKILL');
+      });
+      child.on('exit', () => resolve());
+    });
+    const acknowledged = out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    const j = new Journal(path);
+    open.push(j);
+    const rows = j.db.prepare("SELECT id, seq FROM clock_events WHERE clock_id = 'clock-crash' ORDER BY id").all() as { id: number; seq: number }[];
+    const stored = new Set(rows.map((r) => r.seq));
+    expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
+    // Journal order is the order sent: seq 1, 2, 3, … with no gap, whatever the batches were.
+    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+  });
+
+  describe('issue 16 writer thread (appendInBackground with writerThread)', () => {
+    function threaded(name = 'thread.db'): Journal {
+      const j = new Journal(join(dir, name), { writerThread: true });
+      open.push(j);
+      return j;
+    }
+    const items = (events: ClockEventInput[], group?: unknown) => events.map((event) => ({ event, group }));
+
+    it('answers the rows at once with their journal ids, shows them nowhere until the commit is answered, then stores exactly those rows', async () => {
+      const j = threaded();
+      const game = newGame(j);
+      j.append(ev(1, { type: 'started', side: null, move: null }));
+      const { results, durable } = j.appendInBackground(items([ev(2), ev(3)]));
+      const rows = results.map((r) => (r instanceof Error ? r : r.row));
+      expect(rows.map((r) => (r instanceof Error ? r.message : r?.id))).toEqual([2, 3]);
+      // In flight: not durable yet, so not read anywhere on this thread; a second batch or a
+      // direct append must wait (one batch at a time keeps journal order the order sent).
+      expect(j.writing).toBe(true);
+      expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1]);
+      expect(j.eventsAfter(0, 10).map((e) => e.seq)).toEqual([1]);
+      expect(() => j.appendInBackground(items([ev(4)]))).toThrow(/already being written/);
+      expect(() => j.append(ev(4))).toThrow(/writer thread/);
+      await durable;
+      expect(j.writing).toBe(false);
+      expect(j.eventsAfter(0, 10)).toEqual([j.eventsAfter(0, 1)[0], ...rows]);
+      expect(j.storage.current.ok).toBe(true);
+      // A resend of a stored event, and one repeated within a batch, are duplicates (not stored twice).
+      const again = j.appendInBackground(items([ev(3), ev(4), ev(4)]));
+      await again.durable;
+      expect(again.results.map((r) => (r instanceof Error ? r.message : [r.isNew, r.id]))).toEqual([[false, 3], [true, 4], [false, 4]]);
+      expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('the writer thread\'s commits keep the read cache of games (they never write games); another process\'s write to games drops it from the next turn', async () => {
+      const j = threaded();
+      const game = newGame(j);
+      const cached = j.getGame(game.gameId);
+      await j.appendInBackground(items([ev(1, { type: 'started', side: null, move: null }), ev(2)])).durable;
+      await new Promise((r) => setImmediate(r));
+      expect(j.getGame(game.gameId)).toBe(cached); // the same frozen read: not read again
+      const other = journal('thread.db');
+      other.append(ev(3)); // another connection's clock event: games untouched
+      await new Promise((r) => setImmediate(r));
+      expect(j.getGame(game.gameId)).toBe(cached);
+      other.reportResult(game.gameId, { result: '1-0', how: 'resignation', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 9 });
+      await new Promise((r) => setImmediate(r));
+      expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', reportedBy: 'arbiter:Ana Srebrnič' });
+    });
+
+    it('a start still being written counts as the game started (an arbiter\'s reconfigure is refused meanwhile)', async () => {
+      const j = threaded();
+      const game = newGame(j);
+      const { durable } = j.appendInBackground(items([ev(1, { type: 'started', side: null, move: null })]));
+      expect(j.gameStarted(game.gameId)).toBe(true);
+      expect(() => j.reconfigureGame(game.gameId, { timeControl: presetTimeControl('rapid') })).toThrow(/has started/);
+      await durable;
+      expect(j.gameStarted(game.gameId)).toBe(true);
+    });
+
+    it('an event refused for its content leaves out its clock\'s later events of the batch; other clocks\' go on', async () => {
+      const j = threaded();
+      newGame(j);
+      const { results, durable } = j.appendInBackground([
+        { event: ev(1), group: 'C1' },
+        { event: { ...ev(1), clockId: 'C2', side: 'sideways' as never }, group: 'C2' },
+        { event: { ...ev(2), clockId: 'C2' }, group: 'C2' },
+        { event: ev(2), group: 'C1' },
+      ]);
+      await durable;
+      expect(results.map((r) => (r instanceof Error ? r.message : 'ok'))).toEqual([
+        'ok',
+        expect.stringMatching(/"side" must be "white" or "black"/),
+        expect.stringMatching(/an earlier event of the same clock in the batch was refused/),
+        'ok',
+      ]);
+      expect(j.eventsAfter(0, 10).map((e) => `${e.clockId}/${e.seq}`)).toEqual(['C1/1', 'C1/2']);
+    });
+
+    it('a commit that fails on the writer thread rejects with SQLite\'s error, stores nothing of the batch, and the next batch is written', async () => {
+      const j = threaded();
+      const game = newGame(j);
+      await j.appendInBackground(items([ev(1)])).durable;
+      // A real failure of the writer's own connection: a trigger aborts its insert.
+      j.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON clock_events WHEN NEW.seq = 3 BEGIN SELECT RAISE(ABORT, 'refused at seq 3'); END`);
+      const failed = j.appendInBackground(items([ev(2), ev(3)]));
+      await expect(failed.durable).rejects.toThrow(/refused at seq 3/);
+      expect(j.writing).toBe(false);
+      expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1]); // all or none: seq 2 is not stored either
+      expect(j.pendingOutbox(10).map((r) => r.kind)).toEqual(['clock-event']); // nor its outbox row
+      j.db.exec('DROP TRIGGER refuse');
+      const next = j.appendInBackground(items([ev(2), ev(3)]));
+      await next.durable;
+      expect(next.results.map((r) => (r instanceof Error ? r.message : r.id))).toEqual([2, 3]);
+      expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1, 2, 3]);
+    });
+
+    it('a batch still being written when the journal closes is not answered durable', async () => {
+      const j = threaded();
+      newGame(j);
+      const { durable } = j.appendInBackground(items([ev(1)]));
+      j.close();
+      await expect(durable).rejects.toThrow(/closed before the batch was durable/);
+    });
+  });
+
   it('board state: each board\'s newest game and its latest event (whose clock runs is the rule book\'s: host/app/live-state.ts)', () => {
     const j = journal();
     newGame(j);
@@ -234,9 +363,17 @@ describe('journal', () => {
     now = T0 + 5;
     store.markDone([rows[0].id, rows[0].id]);
     expect(store.pendingCount()).toBe(2);
+    // Retained states are written without an fsync of their own (issue 16), and the connection
+    // is back at synchronous=FULL (2) after, for the clock events' commits.
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    store.append([{ topic: 'chessclock/state/1', payload: 'running', retain: true }]);
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(() => store.append([{ topic: '', payload: 'x', retain: true }])).toThrow(/topic/);
+    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(store.pending(10).map((r) => r.topic)).toEqual(['chessclock/ev/C1', 'chessclock/status/C1', 'chessclock/state/1']);
   });
 
-  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table is added', () => {
+  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table and the read generation (v3) are added', () => {
     const path = join(dir, 'v1.db');
     const old = new Database(path);
     old.exec(SCHEMA_V1);
@@ -246,15 +383,19 @@ describe('journal', () => {
     old.close();
     const j = new Journal(path);
     open.push(j);
-    expect(SCHEMA_VERSION).toBe(2);
-    expect(j.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
+    expect(j.db.pragma('user_version', { simple: true })).toBe(3);
     expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
     expect(j.resultReports({ pending: true })).toEqual([]);
+    // v3: every write to games counts (whichever connection writes: the triggers are in the file).
+    const before = j.db.prepare('SELECT n FROM read_generation').pluck().get() as number;
+    j.assignClock(1, 'C2');
+    expect(j.db.prepare('SELECT n FROM read_generation').pluck().get()).toBe(before + 1);
     // Opening it again changes nothing (each step runs once).
     j.close();
     const again = new Journal(path);
     open.push(again);
-    expect(again.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(3);
   });
 
   it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {
@@ -346,7 +487,7 @@ describe('journal', () => {
     ).toThrow('roll back');
     expect(j.getGame(game.gameId)!.confirmedBy).toBeNull();
     // Another connection to the same file (e.g. a second process) commits: a read in a later
-    // event-loop turn sees it (data_version is read once per turn).
+    // event-loop turn sees it (the schema's write count, read_generation, is read once per turn).
     const other = journal();
     other.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 3);
     await new Promise((r) => setImmediate(r));

@@ -3,12 +3,17 @@
 //
 // Durability: `PRAGMA synchronous = FULL`. In WAL mode, NORMAL syncs the log only at
 // checkpoints, so a commit that already returned can roll back after a power cut or OS
-// crash; the host acknowledges an event to the clock only after `append` returns, and the
+// crash; the host acknowledges an event to the clock only after its commit returned (`append`
+// returned, or `appendInBackground`'s `durable` resolved), and the
 // clock then drops it from its outbox, so an acknowledged press must survive a power cut.
 // FULL syncs the WAL at every commit. The cost is one fsync per commit, which is why
 // `appendMany` exists (one commit for a batch); see bench/host-journal.bench.ts.
 //
 // better-sqlite3 is synchronous: when a write method returns, its transaction has committed.
+// The one exception is `appendInBackground` (the host's clock events, issue 16): with the
+// option `writerThread` its commit runs on a thread of its own (writer-worker.mjs), and the
+// events are durable when its `durable` promise resolves (docs/host.md "The journal's writer
+// thread").
 
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -98,7 +103,44 @@ export interface JournalOptions {
    * the copy and its fsync. The host sets it (host/start-host.ts); a file journal only.
    */
   checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: { busy: number; log: number; checkpointed: number }) => void } | boolean;
+  /**
+   * Commit the batches of `appendInBackground` on a thread of their own (host/store/writer-worker.mjs,
+   * its own connection, WAL, synchronous=FULL) instead of on the event loop, which a commit's
+   * fsync otherwise holds (issue 16). The host sets it (host/start-host.ts); a file journal only.
+   */
+  writerThread?: boolean;
 }
+
+/** One clock event of a batch for `appendInBackground`; `group` is its clock (its session). */
+export interface BackgroundAppend {
+  readonly event: ClockEventInput;
+  /** Events of one group keep their order: after one is refused, the group's later ones of the batch are too. */
+  readonly group?: unknown;
+}
+
+/** What `appendInBackground` answers at once: each event's row (or why it was refused), and when they are durable. */
+export interface BackgroundBatch {
+  /** Per event, in order: its row as it will be stored (ids numbered by this thread), or the error that refused it. */
+  readonly results: readonly (AppendResult | Error)[];
+  /**
+   * Resolves once every accepted event of the batch is committed and the WAL fsynced; rejects
+   * (with SQLite's error, its `code` kept) when the commit failed: then none of them is stored.
+   */
+  readonly durable: Promise<void>;
+}
+
+/** What a batch being prepared (or written) adds to what the file says (see `prepareEvent`). */
+interface BatchOverlay {
+  nextId: number;
+  /** clockId/bootId/seq → row id of the events of this batch (a resend within the batch is a duplicate). */
+  readonly keys: Map<string, number>;
+  /** Games with a `started` event in this batch. */
+  readonly started: Set<number>;
+  /** Games with a `started` or `moved` event in this batch (Journal.gameStarted). */
+  readonly played: Set<number>;
+}
+
+type OutboxTuple = [kind: string, topic: string | null, retain: 0 | 1, payload: string, utcMs: number];
 
 /** The MQTT room's OutboxStore contract (host/adapters/mqtt/outbox-store.ts), served from the journal's outbox table. */
 export interface JournalOutboxStore {
@@ -168,31 +210,33 @@ function toEvent(r: Row): ClockEventRow {
  * - A write to those tables calls `clear()` before it runs. Inside a transaction that wrote
  *   them, nothing is cached or served from the cache until the transaction is over (it may
  *   roll back); reads in a transaction that has not written them are the committed state.
- * - Another connection's commit (a second process on the file) is seen through SQLite's
- *   `data_version`, read once per event-loop turn (the pragma costs about what a cached read
- *   saves): a read sees what other processes committed before the turn began.
+ * - Another connection's write to them (a second process on the file) is seen through the
+ *   count the schema's triggers keep (schema.ts version 3, `read_generation`), read once per
+ *   event-loop turn: a read sees what other processes committed before the turn began. Not
+ *   SQLite's `data_version`: that moves at every commit of any other connection, the journal's
+ *   writer thread's commits of clock events included (issue 16), which never touch these tables.
  */
 class ReadCache {
   private readonly values = new Map<string, unknown>();
-  private version = -1;
-  private versionChecked = false;
+  private generation = -1;
+  private generationChecked = false;
   private writtenInTransaction = false;
-  private readonly dataVersion;
+  private readonly readGeneration;
 
   constructor(private readonly db: Database.Database) {
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.readGeneration = db.prepare('SELECT n FROM read_generation WHERE id = 1').pluck();
   }
 
   read<T>(key: string, load: () => T): T {
     if (!this.db.inTransaction) this.writtenInTransaction = false;
     else if (this.writtenInTransaction) return load();
-    if (!this.versionChecked) {
-      this.versionChecked = true;
-      process.nextTick(() => (this.versionChecked = false));
-      const version = this.dataVersion.get() as number;
-      if (version !== this.version) {
+    if (!this.generationChecked) {
+      this.generationChecked = true;
+      process.nextTick(() => (this.generationChecked = false));
+      const generation = this.readGeneration.get() as number;
+      if (generation !== this.generation) {
         this.values.clear();
-        this.version = version;
+        this.generation = generation;
       }
     }
     if (this.values.has(key)) return this.values.get(key) as T;
@@ -205,6 +249,19 @@ class ReadCache {
     this.values.clear();
     if (this.db.inTransaction) this.writtenInTransaction = true;
   }
+}
+
+function noop(): void {}
+
+/** A prepared event's values in the order the writer thread inserts them (writer-worker.mjs). */
+const EVENT_COLUMNS = ['id', 'clockId', 'bootId', 'seq', 'gameId', 'event', 'round', 'board', 'type', 'side', 'move',
+  'whiteMs', 'blackMs', 'monoMs', 'utcMs', 'uncertaintyMs', 'detail'] as const;
+
+/** One clock event made ready to store: `params` null for a duplicate (nothing to store). */
+interface PreparedEvent {
+  readonly result: AppendResult;
+  readonly params: Row | null;
+  readonly outbox: OutboxTuple | null;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -287,9 +344,9 @@ function toMatch(r: Row): MatchRow {
 const ORDERED_EVENTS = `
   SELECT e.* FROM clock_events e
   JOIN (SELECT clock_id, boot_id, MIN(utc_ms) AS boot_start FROM clock_events
-        WHERE game_id = @gameId GROUP BY clock_id, boot_id) b
+        WHERE game_id = @gameId AND id <= @visible GROUP BY clock_id, boot_id) b
     ON b.clock_id = e.clock_id AND b.boot_id = e.boot_id
-  WHERE e.game_id = @gameId`;
+  WHERE e.game_id = @gameId AND e.id <= @visible`;
 
 export class Journal {
   readonly db: Database.Database;
@@ -306,7 +363,7 @@ export class Journal {
    * every clock event). Every statement that writes the `games` or `result_reports` table
    * clears it first (`this.reads.clear()` before its `run`), and it is bypassed inside a
    * transaction (a rollback would leave a read of what was never committed) and dropped when
-   * another connection committed to the file (SQLite's `data_version`).
+   * another connection wrote those tables (schema.ts version 3, `read_generation`).
    */
   private readonly reads: ReadCache;
 
@@ -335,12 +392,14 @@ export class Journal {
     const db = this.db;
     this.reads = new ReadCache(db);
     this.stmt = {
+      // The id is numbered before the insert (prepareEvent) and duplicates are found before it, so
+      // a conflict here is another connection's write: the batch fails whole.
       insertEvent: db.prepare(`
-        INSERT INTO clock_events (clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
+        INSERT INTO clock_events (id, clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
           white_ms, black_ms, mono_ms, utc_ms, uncertainty_ms, detail)
-        VALUES (@clockId, @bootId, @seq, @gameId, @event, @round, @board, @type, @side, @move,
-          @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)
-        ON CONFLICT (clock_id, boot_id, seq) DO NOTHING`),
+        VALUES (@id, @clockId, @bootId, @seq, @gameId, @event, @round, @board, @type, @side, @move,
+          @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)`),
+      maxEventId: db.prepare('SELECT COALESCE(MAX(id), 0) FROM clock_events').pluck(),
       eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
       insertOutbox: db.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
       pendingTopics: db.prepare(
@@ -388,7 +447,7 @@ export class Journal {
       gamesByMatch: db.prepare('SELECT * FROM games WHERE match_id = ? ORDER BY game_no'),
       eventsByGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
       lastEventOfGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
-      eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? ORDER BY id LIMIT ?'),
+      eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
       currentGames: db.prepare(`
         SELECT g.* FROM games g
         WHERE NOT EXISTS (SELECT 1 FROM games h WHERE h.event = g.event AND h.board = g.board
@@ -424,9 +483,19 @@ export class Journal {
       const run = s.run.bind(s);
       s.run = ((...args: unknown[]) => this.guarded(() => run(...(args as [])))) as typeof s.run;
     }
-    const insertMany = this.db.transaction((events: readonly ClockEventInput[]) => events.map((e) => this.insertOne(e)));
-    this.insertMany = (events) => this.guarded(() => insertMany(events));
-    if (options.checkpointInBackground && path !== ':memory:' && path !== '') this.startCheckpointer(options.checkpointInBackground);
+    const insertMany = this.db.transaction((events: readonly ClockEventInput[]) => {
+      const batch = this.newBatch();
+      const prepared = events.map((e) => this.prepareEvent(e, batch));
+      for (const p of prepared) this.insertPrepared(p);
+      return prepared.map((p) => p.result);
+    }).immediate;
+    this.insertMany = (events) => {
+      if (this.inFlight) throw new JournalError('a batch of clock events is being written on the writer thread: append after it is durable (Journal.settled())');
+      return this.guarded(() => insertMany(events));
+    };
+    const onDisk = path !== ':memory:' && path !== '';
+    if (options.checkpointInBackground && onDisk) this.startCheckpointer(options.checkpointInBackground);
+    if (options.writerThread && onDisk) this.startWriter(options.checkpointInBackground ? 0 : 1000);
   }
 
   /** Runs a write, reporting its storage outcome (only the outermost of nested writes counts). */
@@ -446,7 +515,9 @@ export class Journal {
 
   /** One write transaction, reported to `storage`. */
   private tx<T>(fn: () => T): T {
-    return this.guarded(() => this.db.transaction(fn)());
+    // BEGIN IMMEDIATE: the writer thread commits from another connection; a deferred transaction
+    // that read first and wrote after its commit would fail (SQLITE_BUSY_SNAPSHOT) instead of waiting.
+    return this.guarded(() => this.db.transaction(fn).immediate());
   }
 
   private migrate(): void {
@@ -466,6 +537,13 @@ export class Journal {
   }
 
   close(): void {
+    if (this.writer) {
+      const writer = this.writer;
+      this.writer = null;
+      writer.postMessage({ type: 'close' });
+      void writer.terminate();
+      this.settle(null, new JournalError(`the journal ${this.path} was closed before the batch was durable`));
+    }
     if (this.checkpointer) {
       this.checkpointer.postMessage('close');
       void this.checkpointer.terminate();
@@ -498,6 +576,72 @@ export class Journal {
     this.checkpointer = worker;
   }
 
+  // ── the writer thread (issue 16) ───────────────────────────────────────────────────
+
+  private writer: Worker | null = null;
+  /** The batch on the writer thread, until its answer: one at a time, so journal order is send order. */
+  private inFlight: { n: number; firstId: number; overlay: BatchOverlay; resolve: () => void; reject: (err: Error) => void; done: Promise<void> } | null = null;
+  private batches = 0;
+
+  /** See JournalOptions.writerThread. */
+  private startWriter(autocheckpoint: number): void {
+    const worker = new Worker(new URL('./writer-worker.mjs', import.meta.url), { workerData: { path: this.path, autocheckpoint } });
+    worker.unref();
+    worker.on('message', (m: { type: string; n?: number; message?: string; code?: string | null }) => {
+      if (m.type === 'broken') return stop(m);
+      if (this.inFlight?.n !== m.n) return;
+      if (m.type === 'done') this.settle(null, null);
+      else this.settle(Object.assign(new Error(m.message), m.code ? { code: m.code } : {}), null);
+    });
+    // A writer that cannot run (or stopped) leaves the journal committing on the event loop, as without the option.
+    const stop = (why: { message?: string } | number) => {
+      if (this.writer !== worker) return;
+      this.writer = null;
+      void worker.terminate();
+      const reason = typeof why === 'number' ? `exited (${why})` : why.message;
+      this.settle(null, new JournalError(`the journal's writer thread stopped (${reason}): the batch is not known durable`));
+    };
+    worker.on('error', stop);
+    worker.on('exit', stop);
+    this.writer = worker;
+  }
+
+  /** Ends the batch in flight: `storage` failed it, or the journal gave up on it (`abandoned`), or it is durable. */
+  private settle(storage: Error | null, abandoned: Error | null): void {
+    const b = this.inFlight;
+    if (!b) return;
+    this.inFlight = null;
+    if (storage) {
+      this.storage.failed(storage);
+      b.reject(storage);
+    } else if (abandoned) b.reject(abandoned);
+    else {
+      this.storage.succeeded();
+      b.resolve();
+    }
+  }
+
+  /**
+   * The newest clock event id this thread may show: below the batch being written. The writer
+   * thread commits from its own connection, which this one sees at once, but the host learns
+   * of the commit a moment later (its answer): until then its events are read nowhere here (the
+   * journal's reads, the API's pages), so they appear everywhere at the instant the host
+   * acknowledges them and feeds them on (docs/host.md "The journal's writer thread").
+   */
+  get visibleEventId(): number {
+    return this.inFlight ? this.inFlight.firstId - 1 : Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Whether a batch of `appendInBackground` is being written (its events not yet known durable). */
+  get writing(): boolean {
+    return this.inFlight !== null;
+  }
+
+  /** Resolves once no batch is being written (whatever its outcome). */
+  settled(): Promise<void> {
+    return this.inFlight ? this.inFlight.done.then(noop, noop) : Promise.resolve();
+  }
+
   // ── clock events ────────────────────────────────────────────────────────────────────
 
   /**
@@ -515,7 +659,96 @@ export class Journal {
     return this.insertMany(events);
   }
 
-  private insertOne(e: ClockEventInput): AppendResult {
+  /**
+   * Journals a batch of clock events in ONE transaction, committed on the writer thread when
+   * there is one (JournalOptions.writerThread), else here before it returns. This thread
+   * prepares every event now — validates it, finds its game, looks for a duplicate, numbers it
+   * and drafts its outbox row — so the rows it answers are the ones that will be stored, with
+   * their journal ids. An event it refuses (bad content) is left out, with the later events of
+   * its group. One batch at a time: it throws while the previous one is not settled.
+   * Nothing in the batch is durable before `durable` resolves; if it rejects, nothing is stored.
+   */
+  appendInBackground(items: readonly BackgroundAppend[]): BackgroundBatch {
+    if (this.inFlight) throw new JournalError('a batch of clock events is already being written: wait for it (Journal.settled())');
+    if (!this.writer) return this.appendHere(items);
+    const overlay = this.newBatch();
+    const firstId = overlay.nextId;
+    const prepared = this.prepareAll(items, overlay);
+    const events: unknown[][] = [];
+    const outbox: OutboxTuple[] = [];
+    for (const p of prepared) {
+      if (p instanceof Error || !p.params) continue;
+      events.push(EVENT_COLUMNS.map((c) => p.params![c]));
+      if (p.outbox) outbox.push(p.outbox);
+    }
+    const results = prepared.map((p) => (p instanceof Error ? p : p.result));
+    if (events.length === 0) return { results, durable: Promise.resolve() }; // duplicates of committed events only
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    const n = ++this.batches;
+    this.inFlight = { n, firstId, overlay, resolve, reject, done };
+    this.writer.postMessage({ type: 'batch', n, rows: JSON.stringify({ events, outbox }) });
+    return { results, durable: done };
+  }
+
+  /** appendInBackground without a writer thread: the same batch, committed on this thread now. */
+  private appendHere(items: readonly BackgroundAppend[]): BackgroundBatch {
+    let results: (AppendResult | Error)[] = [];
+    try {
+      this.tx(() => {
+        const prepared = this.prepareAll(items, this.newBatch());
+        for (const p of prepared) if (!(p instanceof Error)) this.insertPrepared(p);
+        results = prepared.map((p) => (p instanceof Error ? p : p.result));
+      });
+    } catch (err) {
+      return { results: items.map(() => err as Error), durable: Promise.reject(err as Error) };
+    }
+    return { results, durable: Promise.resolve() };
+  }
+
+  private prepareAll(items: readonly BackgroundAppend[], overlay: BatchOverlay): (PreparedEvent | Error)[] {
+    const refused = new Map<unknown, Error>();
+    return items.map(({ event, group }) => {
+      const earlier = group === undefined ? undefined : refused.get(group);
+      if (earlier) return new JournalError(`not journaled: an earlier event of the same clock in the batch was refused (${earlier.message})`);
+      try {
+        return this.prepareEvent(event, overlay);
+      } catch (err) {
+        if (group !== undefined) refused.set(group, err as Error);
+        return err as Error;
+      }
+    });
+  }
+
+  /** A batch's overlay, numbered from what the file holds now. */
+  private newBatch(): BatchOverlay {
+    return { nextId: (this.stmt.maxEventId.get() as number) + 1, keys: new Map(), started: new Set(), played: new Set() };
+  }
+
+  private insertPrepared(p: PreparedEvent): void {
+    if (!p.params) return;
+    this.stmt.insertEvent.run(p.params);
+    if (p.outbox) this.stmt.insertOutbox.run(...p.outbox);
+  }
+
+  /** The batch being prepared: prepareEvent's reads see its events as if stored. */
+  private preparing: BatchOverlay | null = null;
+
+  /**
+   * Validates one clock event and makes its row: its game, its id (the next of the batch), a
+   * duplicate's earlier id (in the file or in this batch), its outbox row. Writes nothing.
+   */
+  private prepareEvent(e: ClockEventInput, overlay: BatchOverlay): PreparedEvent {
+    this.preparing = overlay;
+    try {
+      return this.prepareEventIn(e, overlay);
+    } finally {
+      this.preparing = null;
+    }
+  }
+
+  private prepareEventIn(e: ClockEventInput, overlay: BatchOverlay): PreparedEvent {
     const where = `clock event ${JSON.stringify(e?.clockId)}/${JSON.stringify(e?.bootId)}/${JSON.stringify(e?.seq)}`;
     if (typeof e !== 'object' || e === null) throw new JournalError('clock event must be an object');
     const clockId = text(e.clockId, 'clockId', where);
@@ -527,6 +760,11 @@ export class Journal {
     if (e.side !== undefined && e.side !== null && e.side !== 'white' && e.side !== 'black') {
       throw new JournalError(`${where}: "side" must be "white" or "black", got ${JSON.stringify(e.side)}`, 'side');
     }
+    const key = `${clockId}\u0000${bootId}\u0000${seq}`;
+    const inBatch = overlay.keys.get(key);
+    if (inBatch !== undefined) return { result: { isNew: false, id: inBatch }, params: null, outbox: null };
+    const stored = this.stmt.eventIdByKey.get(clockId, bootId, seq) as { id: number } | undefined;
+    if (stored) return { result: { isNew: false, id: stored.id }, params: null, outbox: null };
     let game: GameRow | null = null;
     if (e.gameId === undefined) {
       game = this.gameOfClockEvent(clockId, e.type, int(e.utcMs, 'utcMs', where));
@@ -552,17 +790,19 @@ export class Journal {
       uncertaintyMs: int(e.uncertaintyMs, 'uncertaintyMs', where),
       detail: json(e.detail),
     };
-    const info = this.stmt.insertEvent.run(row);
-    if (info.changes === 0) {
-      const existing = this.stmt.eventIdByKey.get(clockId, bootId, seq) as { id: number };
-      return { isNew: false, id: existing.id };
+    const id = overlay.nextId++;
+    overlay.keys.set(key, id);
+    if (row.gameId !== null && (row.type === 'started' || row.type === 'moved')) {
+      overlay.played.add(row.gameId);
+      if (row.type === 'started') overlay.started.add(row.gameId);
     }
-    const id = Number(info.lastInsertRowid);
-    if (this.outboxEvents) {
-      this.outbox('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs);
-    }
+    const outbox = this.outboxEvents ? this.outboxRow('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs) : null;
     // What toEvent would read back: the stored detail is parsed again, so the row is the journal's.
-    return { isNew: true, id, row: { id, ...row, type: row.type as ClockEventType, side: row.side as Side | null, detail: parseJson(row.detail) as Record<string, unknown> | null } };
+    return {
+      result: { isNew: true, id, row: { id, ...row, type: row.type as ClockEventType, side: row.side as Side | null, detail: parseJson(row.detail) as Record<string, unknown> | null } },
+      params: { id, ...row },
+      outbox,
+    };
   }
 
   /**
@@ -594,7 +834,7 @@ export class Journal {
     if (previous && previous.result !== null && type !== 'started') {
       const end = endOf(previous);
       const late = end !== null && utcMs < end;
-      if ((late || type === 'result') && this.stmt.gameHasStart.get(newest.gameId) === undefined) return late ? previous : null;
+      if ((late || type === 'result') && !this.preparing?.started.has(newest.gameId) && this.stmt.gameHasStart.get(newest.gameId) === undefined) return late ? previous : null;
     }
     return newest;
   }
@@ -611,12 +851,12 @@ export class Journal {
 
   /** Events of a game in play order (boot by boot, seq within a boot). */
   eventsByGame(gameId: number): ClockEventRow[] {
-    return (this.stmt.eventsByGame.all({ gameId }) as Row[]).map(toEvent);
+    return (this.stmt.eventsByGame.all({ gameId, visible: this.visibleEventId }) as Row[]).map(toEvent);
   }
 
   /** Events in journal (arrival) order after row id `afterId`: for feeds that resume from a cursor. */
   eventsAfter(afterId: number, limit = 1000): ClockEventRow[] {
-    return (this.stmt.eventsAfter.all(afterId, limit) as Row[]).map(toEvent);
+    return (this.stmt.eventsAfter.all(afterId, this.visibleEventId, limit) as Row[]).map(toEvent);
   }
 
   // ── games ───────────────────────────────────────────────────────────────────────────
@@ -671,6 +911,8 @@ export class Journal {
 
   /** Whether the game's clock has been started (a started or moved event is journaled). */
   gameStarted(gameId: number): boolean {
+    // A start or move still being written counts: what is refused because of it stays refusable.
+    if (this.inFlight?.overlay.played.has(gameId)) return true;
     return this.stmt.gameHasPlay.get(gameId) !== undefined;
   }
 
@@ -926,7 +1168,7 @@ export class Journal {
   boardStates(event?: string): BoardState[] {
     return (this.stmt.currentGames.all({ event: event ?? null }) as Row[]).map((r) => {
       const game = toGame(r);
-      const lastRow = this.stmt.lastEventOfGame.get({ gameId: game.gameId }) as Row | undefined;
+      const lastRow = this.stmt.lastEventOfGame.get({ gameId: game.gameId, visible: this.visibleEventId }) as Row | undefined;
       const last = lastRow ? toEvent(lastRow) : null;
       return { event: game.event, round: game.round, board: game.board, game, last };
     });
@@ -1005,12 +1247,18 @@ export class Journal {
 
   /** Writes a fact's outbox row (inside the caller's transaction), through the topic hook when there is one. */
   private outbox(kind: string, payload: unknown, utcMs: number): number | null {
+    const row = this.outboxRow(kind, payload, utcMs);
+    return row === null ? null : Number(this.stmt.insertOutbox.run(...row).lastInsertRowid);
+  }
+
+  /** A fact's outbox row, through the topic hook when there is one (null: nothing to publish). */
+  private outboxRow(kind: string, payload: unknown, utcMs: number): OutboxTuple | null {
     if (this.outboxTopic) {
       const draft = this.outboxTopic(kind, payload);
       if (draft === null) return null;
-      return Number(this.stmt.insertOutbox.run(kind, draft.topic, draft.retain ? 1 : 0, draft.payload, utcMs).lastInsertRowid);
+      return [kind, draft.topic, draft.retain ? 1 : 0, draft.payload, utcMs];
     }
-    return Number(this.stmt.insertOutbox.run(kind, null, 0, JSON.stringify(payload), utcMs).lastInsertRowid);
+    return [kind, null, 0, JSON.stringify(payload), utcMs];
   }
 
   /** Adds a row to publish (for facts not journaled here, e.g. live status). */
@@ -1024,11 +1272,26 @@ export class Journal {
    */
   outboxStore(nowUtcMs: () => number): JournalOutboxStore {
     return {
-      append: (drafts) =>
-        this.transaction(() => {
-          const at = nowUtcMs();
-          for (const d of drafts) this.stmt.insertOutbox.run('mqtt', text(d.topic, 'topic', 'outbox draft'), d.retain ? 1 : 0, d.payload, at);
-        }),
+      append: (drafts) => {
+        const write = () =>
+          this.transaction(() => {
+            const at = nowUtcMs();
+            for (const d of drafts) this.stmt.insertOutbox.run('mqtt', text(d.topic, 'topic', 'outbox draft'), d.retain ? 1 : 0, d.payload, at);
+          });
+        // Retained board states only (the publisher's batch every 250 ms, up to one row per
+        // board): a convenience for late subscribers, drafted again at the board's next event,
+        // never the record (a result's state is drafted in the result's own transaction). So, as
+        // for the outbox marks, no fsync of their own on the event loop (issue 16: this
+        // transaction was one of the 50–80 ms stalls): written with synchronous=NORMAL, they
+        // become durable with the next clock events' commit, which syncs the whole WAL.
+        if (drafts.length === 0 || !drafts.every((d) => d.retain)) return write();
+        this.db.pragma('synchronous = NORMAL');
+        try {
+          write();
+        } finally {
+          this.db.pragma('synchronous = FULL');
+        }
+      },
       pending: (limit, afterId = 0) =>
         (this.stmt.pendingTopics.all(afterId, limit) as Row[]).map((r) => ({
           id: r.id as number,

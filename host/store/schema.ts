@@ -8,7 +8,7 @@
 
 import { GAME_RESULTS, SIDES } from '../../rules/vocabulary.ts';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** `'a', 'b'`: an SQL list of the vocabulary's words, for a CHECK (schema.test.ts holds the table to it). */
 export function sqlList(words: readonly string[]): string {
@@ -160,5 +160,25 @@ CREATE INDEX result_reports_pending ON result_reports (id) WHERE status = 'pendi
 CREATE INDEX arbiter_actions_by_game ON arbiter_actions (game_id, id);
 `;
 
+// Version 3 (issue 16): a count of the writes to games and result_reports, kept by triggers in
+// whichever connection writes them (this host's, or another process's). The host keeps its
+// reads of those tables until the count moves (host/store/journal.ts ReadCache): SQLite's
+// data_version would tell it of every other connection's commit, and the journal's writer
+// thread commits clock events from a connection of its own many times a second.
+export const SCHEMA_V3 = `
+CREATE TABLE read_generation (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  n   INTEGER NOT NULL
+) STRICT;
+INSERT INTO read_generation (id, n) VALUES (1, 0);
+${['games', 'result_reports']
+  .flatMap((table) =>
+    ['INSERT', 'UPDATE', 'DELETE'].map(
+      (op) => `CREATE TRIGGER ${table}_${op.toLowerCase()}_generation AFTER ${op} ON ${table} BEGIN UPDATE read_generation SET n = n + 1; END;`,
+    ),
+  )
+  .join('\n')}
+`;
+
 /** The step from version i to i + 1, for i = 0 … SCHEMA_VERSION − 1. */
-export const SCHEMA_STEPS: readonly string[] = [SCHEMA_V1, SCHEMA_V2];
+export const SCHEMA_STEPS: readonly string[] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3];

@@ -48,7 +48,7 @@ interface Setup {
   exportCalls: string[];
 }
 
-async function setup(opts: { exports?: boolean } = {}): Promise<Setup> {
+async function setup(opts: { exports?: boolean; wsMaxBufferedBytes?: number } = {}): Promise<Setup> {
   seqs = new Map();
   const host = new MemoryPorts();
   host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
@@ -61,7 +61,7 @@ async function setup(opts: { exports?: boolean } = {}): Promise<Setup> {
     trf: (event, round) => (exportCalls.push(`trf ${event} ${round}`), `012 ${event}\n`),
     pgn: (event, round) => (exportCalls.push(`pgn ${event} ${round}`), `[Event "${event}"]\n[Round "${round}.1"]\n\n*\n`),
   };
-  const app = await buildApi({ state: host, commands: host, tokens: TOKENS, exports: opts.exports === false ? undefined : exports, nowUtcMs: () => 1_750_000_500_000 });
+  const app = await buildApi({ state: host, commands: host, tokens: TOKENS, exports: opts.exports === false ? undefined : exports, nowUtcMs: () => 1_750_000_500_000, ...(opts.wsMaxBufferedBytes ? { wsMaxBufferedBytes: opts.wsMaxBufferedBytes } : {}) });
   apps.push(app);
   return { app, host, forwarded, exportCalls };
 }
@@ -368,6 +368,23 @@ describe('WebSocket feed /ws', () => {
 
     await app.inject({ method: 'PUT', url: '/api/boards/final-1/result', headers: auth(), payload: { result: '1-0' } });
     expect(await nextMessage()).toMatchObject({ type: 'board', board: { id: 'final-1', result: '1-0' } });
+    ws.terminate();
+  });
+
+  it('a batch fed in one turn that is bigger than the client\'s buffer bound reaches it whole: only what it left of earlier turns counts as stalled (issue 16)', async () => {
+    const { app, host } = await setup({ wsMaxBufferedBytes: 4096 });
+    await app.ready();
+    const { ws, next: nextMessage } = await openFeed(app, '/ws');
+    await nextMessage(); // hello
+    let closed: number | null = null;
+    ws.on('close', (code) => (closed = code));
+    // One journal commit's worth of events, fed in one synchronous turn (corked: about 1 kB each).
+    host.ingest(ev('clk-1', 'started'));
+    for (let move = 1; move <= 30; move++) host.ingest(ev('clk-1', 'moved', { side: move % 2 ? 'white' : 'black', move }));
+    const got = [];
+    for (let i = 0; i < 31; i++) got.push(await nextMessage());
+    expect(got.map((m) => m.event.seq)).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
+    expect(closed).toBeNull();
     ws.terminate();
   });
 

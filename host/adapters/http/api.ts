@@ -412,7 +412,10 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     const text = JSON.stringify(message); // serialised once for all clients
     for (const [ws, filter] of feedClients) {
       if (filter.event !== undefined && filter.event !== eventName) continue;
-      if (ws.bufferedAmount > maxBuffered) {
+      // What the client has not taken of earlier turns: this turn's own messages wait corked
+      // (below), and a big batch fed in one turn is not a stalled client (issue 16).
+      const behind = corked.get(ws) ?? ws.bufferedAmount;
+      if (behind > maxBuffered) {
         // A stalled client must not make the host buffer without bound; it can reconnect.
         ws.close(1013, 'too far behind: reconnect');
         feedClients.delete(ws);
@@ -428,11 +431,12 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
    * 14% of a busy host's CPU). Corked until the turn's synchronous work is done, they leave in
    * one write. `_socket` is ws's net.Socket (not in its typings; absent, nothing is corked).
    */
-  const corked = new WeakSet<WebSocket>();
+  /** Corked sockets, with what was buffered for the client before this turn's first message. */
+  const corked = new WeakMap<WebSocket, number>();
   function corkForThisTurn(ws: WebSocket): void {
     const socket = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
     if (!socket || corked.has(ws)) return;
-    corked.add(ws);
+    corked.set(ws, ws.bufferedAmount);
     socket.cork();
     process.nextTick(() => {
       corked.delete(ws);
