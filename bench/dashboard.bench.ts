@@ -20,7 +20,11 @@
 //    (requestIdleCallback deadlines, each cut at the next task the page is seen to start) and its
 //    long animation frames (PerformanceObserver 'long-animation-frame'); the renderer's own main-
 //    thread task time and CPU time (CDP Performance.getMetrics TaskDuration, ThreadTime) are read
-//    as a cross-check, the CPU time being what a loaded machine does not inflate.
+//    as a cross-check, the CPU time being what a loaded machine does not inflate. Then, still under
+//    the feed, the availability probe (a MessageChannel ping-pong in the page) counts its turns for
+//    DASHBOARD_BENCH_SPIN_MS (default 8 s), and again alone on a blank page: busy = 1 − the ratio
+//    of the two rates (docs/benchmarks.md "Dashboard": why this, and not the idle probe, settles
+//    the issue's 50%).
 //
 //   npm run bench -- dashboard
 //   DASHBOARD_BENCH_BOARDS=200 DASHBOARD_BENCH_RATE=500 DASHBOARD_BENCH_MS=12000 npm run bench -- dashboard
@@ -37,6 +41,8 @@ const MEASURE_MS = Number(process.env.DASHBOARD_BENCH_MS ?? 12_000);
 const BOARD_COUNTS = (process.env.DASHBOARD_BENCH_BOARDS ?? '100,200').split(',').map(Number).filter((n) => n > 0);
 /** A board on the page: any element carrying its id (a card, a row); boards are counted by distinct id. */
 export const BOARD_SELECTOR = '[data-board-id]';
+/** How long the availability probe runs under the feed, and alone (ms). */
+const SPIN_MS = Number(process.env.DASHBOARD_BENCH_SPIN_MS ?? 8_000);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const f1 = (x: number) => x.toFixed(1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -55,6 +61,10 @@ interface PageProbe {
   taskStarts: number[];
   idle: Array<[number, number]>;
   loaf: Array<{ start: number; duration: number; blocking: number }>;
+  /** The availability probe: a MessageChannel ping-pong counting its turns while `spinOn`. */
+  spinOn: boolean;
+  spinTurns: number;
+  spinFrom: number;
 }
 
 /**
@@ -65,8 +75,25 @@ interface PageProbe {
  */
 function installProbe(args: { boards: number; selector: string }): void {
   const w = window as unknown as { __bench: PageProbe };
-  const S: PageProbe = { boards: args.boards, domAt: null, paintedAt: null, measuring: false, from: 0, to: 0, wsMessages: 0, wsOpened: 0, taskStarts: [], idle: [], loaf: [] };
+  const S: PageProbe = { boards: args.boards, domAt: null, paintedAt: null, measuring: false, from: 0, to: 0, wsMessages: 0, wsOpened: 0, taskStarts: [], idle: [], loaf: [], spinOn: false, spinTurns: 0, spinFrom: 0 };
   w.__bench = S;
+  // The availability probe: while on, a message to itself each turn; its turns per ms fall by the
+  // share of the main thread something else takes (the page's tasks, style, layout, paint).
+  const spin = new MessageChannel();
+  spin.port1.onmessage = () => {
+    if (!S.spinOn) return;
+    S.spinTurns++;
+    spin.port2.postMessage(0);
+  };
+  (w as unknown as { __spin: (on: boolean) => { turns: number; ms: number } }).__spin = (on) => {
+    const now = performance.now();
+    const out = { turns: S.spinTurns, ms: now - S.spinFrom };
+    S.spinOn = on;
+    S.spinTurns = 0;
+    S.spinFrom = now;
+    if (on) spin.port2.postMessage(0);
+    return out;
+  };
   const task = () => {
     if (S.measuring) S.taskStarts.push(performance.now());
   };
@@ -262,8 +289,23 @@ export async function run(): Promise<void> {
           });
           const m1 = await metric();
           const cpu1 = await host.ask<{ us: number }>('cpu');
-          const offered = presses.stop();
+          // The availability probe (in the page, Performance API clock): its turns per ms under the
+          // feed, against the same probe alone on a blank page in the same renderer afterwards.
+          // busy = 1 − rate under the feed / rate alone: everything that is not the probe counts as
+          // busy (the page's work, rendering, and a core taken by another process), so it is an
+          // upper bound; it needs no timestamps finer than Chromium's coarsened clock.
+          type SpinWindow = { turns: number; ms: number };
+          const spinFor = async (ms: number): Promise<SpinWindow> => {
+            await page.evaluate(() => (window as unknown as { __spin: (on: boolean) => SpinWindow }).__spin(true));
+            await sleep(ms);
+            return page.evaluate(() => (window as unknown as { __spin: (on: boolean) => SpinWindow }).__spin(false));
+          };
+          const spinFeed = await spinFor(SPIN_MS);
           const nodesAfter = await page.evaluate(domNodes);
+          const offered = presses.stop();
+          await page.goto('about:blank');
+          const spinAlone = await spinFor(SPIN_MS);
+          const spinBusy = 1 - spinFeed.turns / spinFeed.ms / (spinAlone.turns / spinAlone.ms);
           const windowMs = probe.to - probe.from;
           const idle = idleMs(probe.idle, probe.starts, probe.from, probe.to);
           const loafMs = probe.loaf.reduce((s, l) => s + l.duration, 0);
@@ -276,6 +318,7 @@ export async function run(): Promise<void> {
               ` long animation frames ${probe.loaf.length} totalling ${f1(100 * (loafMs / windowMs))}% of the time (blocking ${f1(blockingMs)} ms),` +
               ` renderer main-thread task time (CDP) ${f1(100 * ((m1.task - m0.task) / cdpS))}% (script ${f1(100 * ((m1.script - m0.script) / cdpS))}%, style+layout ${f1(100 * ((m1.layout - m0.layout) / cdpS))}%),` +
               ` its CPU time ${f1(100 * ((m1.cpu - m0.cpu) / cdpS))}% of a core = ${f1(((m1.cpu - m0.cpu) * 1000) / Math.max(1, probe.ws))} ms per message;` +
+              ` availability probe: busy ${f1(100 * spinBusy)}% (${f1(spinFeed.turns / spinFeed.ms)} turns/ms over ${f1(spinFeed.ms / 1000)} s under the feed, ${f1(spinAlone.turns / spinAlone.ms)} alone);` +
               ` DOM ${nodesAfter} nodes after (${f1(nodesAfter / n)} per board); host CPU ${f1(((cpu1.us - cpu0.us) / 1e6 / (windowMs / 1000)) * 100)}% of a core; load avg ${loadavg()[0].toFixed(2)}`,
           );
         }
