@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActor, type Actor, type SimulatedClock } from 'xstate';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { formatClockTime } from '../rules/display-format.ts';
 import { create } from '@bufbuild/protobuf';
@@ -33,6 +33,24 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+/** A table row as a page shows it: its attributes, each cell's text, and the cells named by `data-field`. */
+export interface ShownRow {
+  readonly attrs: Record<string, string>;
+  readonly cells: string[];
+  readonly fields: Record<string, string>;
+}
+
+/** The rows `selector` finds in the page, read as the reader sees them (the print report and the standings page tests). */
+export function tableRows(page: Page, selector: string): Promise<ShownRow[]> {
+  return page.$$eval(selector, (trs) =>
+    trs.map((tr) => ({
+      attrs: Object.fromEntries(Array.from(tr.attributes).map((a) => [a.name, a.value])),
+      cells: Array.from(tr.children).map((c) => (c.textContent ?? '').trim()),
+      fields: Object.fromEntries(Array.from(tr.querySelectorAll('[data-field]')).map((c) => [c.getAttribute('data-field')!, (c.textContent ?? '').trim()])),
+    })),
+  );
 }
 
 /** One board's clock: the real statechart, its outputs journaled as clock events. */

@@ -13,7 +13,7 @@ import { teamStandings } from '../host/domain/standings.ts';
 import { boardStandings, fieldStandings } from '../host/domain/board-standings.ts';
 import { findEvent, playerByRank, teamById } from '../host/domain/model.ts';
 import { formatPoints } from '../host/adapters/exports/report-html.ts';
-import { launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
+import { launchChromium, SKIP_BROWSER, skipMessage, tableRows } from './browser-harness.ts';
 import { EVIL, INDIVIDUAL, startDashboardHall, TEAM, type DashboardHall } from './dashboard-hall.ts';
 
 skipMessage('the standings page browser test');
@@ -44,14 +44,7 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const res = await page.goto(hall.url + path);
     expect(res?.status()).toBe(200);
-    const rows = (selector: string) =>
-      page.$$eval(selector, (trs) =>
-        trs.map((tr) => ({
-          attrs: Object.fromEntries(Array.from(tr.attributes).map((a) => [a.name, a.value])),
-          cells: Array.from(tr.children).map((c) => (c.textContent ?? '').trim()),
-          fields: Object.fromEntries(Array.from(tr.querySelectorAll('[data-field]')).map((c) => [c.getAttribute('data-field')!, (c.textContent ?? '').trim()])),
-        })),
-      );
+    const rows = (selector: string) => tableRows(page, selector);
     return { page, rows, errors };
   }
 

@@ -21,7 +21,7 @@ import { boardStandings, individualStandings } from '../host/domain/board-standi
 import { findEvent, playerByRank, teamById, type Hall } from '../host/domain/model.ts';
 import { eventReportHtml, formatPoints } from '../host/adapters/exports/report-html.ts';
 import { RESULT_MEANING, type GameResult } from '../rules/vocabulary.ts';
-import { launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
+import { launchChromium, SKIP_BROWSER, skipMessage, tableRows, type ShownRow } from './browser-harness.ts';
 
 const BIN = fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../host/domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url));
@@ -43,26 +43,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface PageRow {
-  attrs: Record<string, string>;
-  cells: string[];
-  fields: Record<string, string>;
-}
-
 /** The page in Chromium: every request it tries is recorded (there must be none), then its tables as text. */
-async function openReport(html: string): Promise<{ page: Page; requests: string[]; rows: (selector: string) => Promise<PageRow[]> }> {
+async function openReport(html: string): Promise<{ page: Page; requests: string[]; rows: (selector: string) => Promise<ShownRow[]> }> {
   const page = await browser!.newPage();
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.setContent(html, { waitUntil: 'load' });
-  const rows = (selector: string) =>
-    page.$$eval(selector, (trs) =>
-      trs.map((tr) => ({
-        attrs: Object.fromEntries(Array.from(tr.attributes).map((a) => [a.name, a.value])),
-        cells: Array.from(tr.children).map((c) => (c.textContent ?? '').trim()),
-        fields: Object.fromEntries(Array.from(tr.querySelectorAll('[data-field]')).map((c) => [c.getAttribute('data-field')!, (c.textContent ?? '').trim()])),
-      })),
-    );
+  const rows = (selector: string) => tableRows(page, selector);
   return { page, requests, rows };
 }
 

@@ -43,6 +43,25 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+
+/**
+ * Runs a crash fixture writing into the journal at `path`, SIGKILLs it once it has reported 300
+ * events acknowledged (one seq per stdout line), and answers the seqs it reported.
+ */
+async function killedMidStream(fixtureFile: string, path: string): Promise<number[]> {
+  const fixture = fileURLToPath(new URL(fixtureFile, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.split('\n').length > 300) child.kill('SIGKILL');
+    });
+    child.on('exit', () => resolve());
+  });
+  return out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+}
 describe('journal', () => {
   it('uses WAL with synchronous=FULL so an acknowledged event survives a power cut', () => {
     const j = journal();
@@ -117,18 +136,7 @@ describe('journal', () => {
 
   it('keeps every acknowledged event when the host process is killed mid-stream (SIGKILL)', async () => {
     const path = join(dir, 'crash.db');
-    const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.split('\n').length > 300) child.kill('SIGKILL');
-      });
-      child.on('exit', () => resolve());
-    });
-    const acknowledged = out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    const acknowledged = await killedMidStream('./crash-writer.fixture.ts', path);
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     const j = new Journal(path);
     open.push(j);
@@ -140,18 +148,7 @@ describe('journal', () => {
 
   it('issue 16 writer thread: keeps every event whose batch was answered durable when the process is killed mid-stream (SIGKILL), in the order sent', async () => {
     const path = join(dir, 'crash-thread.db');
-    const fixture = fileURLToPath(new URL('./crash-writer-thread.fixture.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.split('\n').length > 300) child.kill('SIGKILL');
-      });
-      child.on('exit', () => resolve());
-    });
-    const acknowledged = out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    const acknowledged = await killedMidStream('./crash-writer-thread.fixture.ts', path);
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     const j = new Journal(path);
     open.push(j);
