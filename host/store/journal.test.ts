@@ -262,6 +262,46 @@ describe('journal', () => {
       j.close();
       await expect(durable).rejects.toThrow(/closed before the batch was durable/);
     });
+
+    it('the MQTT publisher\'s marks and retained states are written on the writer thread: the event loop runs on while another connection holds the write lock, and they land once it is free (MQTT 3.1.1 §4.3.2: a message stays owed until marked)', async () => {
+      const j = threaded();
+      const store = j.outboxStore(() => T0);
+      await store.appendRetainedAside([
+        { topic: 'clocks/v1/slo-w-2007/r1/b1/state', payload: '{"seq":1}', retain: true },
+        { topic: 'clocks/v1/slo-w-2007/r1/b2/state', payload: '{"seq":1}', retain: true },
+      ]);
+      const rows = store.pending(10);
+      expect(rows.map((r) => [r.topic, r.retain])).toEqual([
+        ['clocks/v1/slo-w-2007/r1/b1/state', true],
+        ['clocks/v1/slo-w-2007/r1/b2/state', true],
+      ]);
+      // Another connection holds the write lock (as the writer's own commit does, an fsync long).
+      const blocker = new Database(join(dir, 'thread.db'));
+      blocker.exec('BEGIN IMMEDIATE');
+      let marked = false;
+      const marking = store.markDoneAside(rows.map((r) => r.id)).then(() => (marked = true));
+      // Were the marks written on this thread, the call above would have waited in SQLite's busy
+      // handler until the lock was free (it never is: this thread holds it) and failed.
+      await new Promise((r) => setImmediate(r));
+      expect(marked).toBe(false);
+      expect(store.pendingCount()).toBe(2);
+      blocker.exec('COMMIT');
+      blocker.close();
+      await marking;
+      expect(store.pendingCount()).toBe(0);
+      expect(j.storage.current.ok).toBe(true);
+      await expect(store.appendRetainedAside([{ topic: 't', payload: 'x', retain: false }])).rejects.toThrow(/only retained states/);
+    });
+
+    it('aside writes the writer thread had not answered when the journal closes are written by the closing thread', async () => {
+      const j = threaded();
+      const store = j.outboxStore(() => T0);
+      const stored = store.appendRetainedAside([{ topic: 'clocks/v1/slo-w-2007/r1/b1/state', payload: '{"seq":7}', retain: true }]);
+      j.close();
+      await stored;
+      const again = journal('thread.db');
+      expect(again.outboxStore(() => T0).pending(10).map((r) => r.payload)).toContain('{"seq":7}');
+    });
   });
 
   it('board state: each board\'s newest game and its latest event (whose clock runs is the rule book\'s: host/app/live-state.ts)', () => {

@@ -142,12 +142,22 @@ interface BatchOverlay {
 
 type OutboxTuple = [kind: string, topic: string | null, retain: 0 | 1, payload: string, utcMs: number];
 
+/** Outbox writes that are not the record (Journal.outboxAside): delivery marks, retained board states. */
+export interface AsideJob {
+  readonly marks?: { readonly ids: readonly number[]; readonly utcMs: number };
+  readonly rows?: readonly OutboxTuple[];
+}
+
 /** The MQTT room's OutboxStore contract (host/adapters/mqtt/outbox-store.ts), served from the journal's outbox table. */
 export interface JournalOutboxStore {
   append(drafts: readonly OutboxDraft[]): void;
   pending(limit: number, afterId?: number): (OutboxDraft & { id: number })[];
   markDone(ids: readonly number[]): void;
   pendingCount(): number;
+  /** Retained states, stored on the journal's writer thread (Journal.outboxAside). */
+  appendRetainedAside(drafts: readonly OutboxDraft[]): Promise<void>;
+  /** Delivery marks, written on the journal's writer thread (Journal.outboxAside). */
+  markDoneAside(ids: readonly number[]): Promise<void>;
 }
 
 type Row = Record<string, unknown>;
@@ -543,6 +553,9 @@ export class Journal {
       writer.postMessage({ type: 'close' });
       void writer.terminate();
       this.settle(null, new JournalError(`the journal ${this.path} was closed before the batch was durable`));
+      // What the thread may not have written before it was stopped is written here (marks are
+      // idempotent; a retained state written twice is the same state twice).
+      if (this.db.open) this.runAsideHere();
     }
     if (this.checkpointer) {
       this.checkpointer.postMessage('close');
@@ -587,8 +600,9 @@ export class Journal {
   private startWriter(autocheckpoint: number): void {
     const worker = new Worker(new URL('./writer-worker.mjs', import.meta.url), { workerData: { path: this.path, autocheckpoint } });
     worker.unref();
-    worker.on('message', (m: { type: string; n?: number; message?: string; code?: string | null }) => {
+    worker.on('message', (m: { type: string; n?: number; k?: number; message?: string; code?: string | null }) => {
       if (m.type === 'broken') return stop(m);
+      if (m.type === 'aside-done' || m.type === 'aside-failed') return this.settleAside(m.k!, m.type === 'aside-done' ? null : Object.assign(new Error(m.message), m.code ? { code: m.code } : {}));
       if (this.inFlight?.n !== m.n) return;
       if (m.type === 'done') this.settle(null, null);
       else this.settle(Object.assign(new Error(m.message), m.code ? { code: m.code } : {}), null);
@@ -600,10 +614,75 @@ export class Journal {
       void worker.terminate();
       const reason = typeof why === 'number' ? `exited (${why})` : why.message;
       this.settle(null, new JournalError(`the journal's writer thread stopped (${reason}): the batch is not known durable`));
+      this.runAsideHere();
     };
     worker.on('error', stop);
     worker.on('exit', stop);
     this.writer = worker;
+  }
+
+  /** Outbox writes handed to the writer thread (`outboxAside`) and not yet answered, by number. */
+  private readonly asideJobs = new Map<number, { job: AsideJob; resolve: () => void; reject: (err: Error) => void }>();
+  private asideN = 0;
+
+  /**
+   * Writes the MQTT publisher's delivery marks and retained board states — outbox rows that are
+   * not the record — on the writer thread when there is one, after whatever was posted to it
+   * before: the event loop never waits for the writer's lock (issue 16: the loop's own mark
+   * transactions waited for the writer's commits in SQLite's busy handler, a quarter of the
+   * loop's time at 1,000 presses/s). Without a writer thread they are written here at once.
+   * Like the marks before, they commit with synchronous=NORMAL: a lost mark republishes a
+   * deduplicated message, a lost retained state is drafted again at the board's next event.
+   */
+  outboxAside(job: AsideJob): Promise<void> {
+    if (!this.writer) {
+      try {
+        this.writeAsideHere(job);
+        return Promise.resolve();
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
+    const k = ++this.asideN;
+    return new Promise<void>((resolve, reject) => {
+      this.asideJobs.set(k, { job, resolve, reject });
+      this.writer!.postMessage({ type: 'aside', k, marks: job.marks ?? null, rows: job.rows ?? null });
+    });
+  }
+
+  private settleAside(k: number, err: Error | null): void {
+    const j = this.asideJobs.get(k);
+    if (!j) return;
+    this.asideJobs.delete(k);
+    if (err) {
+      this.storage.failed(err);
+      j.reject(err);
+    } else j.resolve();
+  }
+
+  /** Writes here the aside jobs the writer thread did not answer (it stopped, or the journal closes). */
+  private runAsideHere(): void {
+    for (const [k, j] of [...this.asideJobs]) {
+      this.asideJobs.delete(k);
+      try {
+        this.writeAsideHere(j.job);
+        j.resolve();
+      } catch (err) {
+        j.reject(err as Error);
+      }
+    }
+  }
+
+  private writeAsideHere(job: AsideJob): void {
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.tx(() => {
+        if (job.marks) for (const id of job.marks.ids) this.stmt.markPublished.run(job.marks.utcMs, id);
+        if (job.rows) for (const o of job.rows) this.stmt.insertOutbox.run(...o);
+      });
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
   }
 
   /** Ends the batch in flight: `storage` failed it, or the journal gave up on it (`abandoned`), or it is durable. */
@@ -1303,6 +1382,20 @@ export class Journal {
         this.markPublished(ids, nowUtcMs());
       },
       pendingCount: () => (this.stmt.pendingTopicCount.get() as { n: number }).n,
+      appendRetainedAside: (drafts) => {
+        let rows: OutboxTuple[];
+        try {
+          const at = nowUtcMs();
+          rows = drafts.map((d) => {
+            if (!d.retain) throw new JournalError('only retained states are stored aside: a message is stored with its record');
+            return ['mqtt', text(d.topic, 'topic', 'outbox draft'), 1, d.payload, at];
+          });
+        } catch (err) {
+          return Promise.reject(err as Error);
+        }
+        return this.outboxAside({ rows });
+      },
+      markDoneAside: (ids) => this.outboxAside({ marks: { ids: [...ids], utcMs: nowUtcMs() } }),
     };
   }
 

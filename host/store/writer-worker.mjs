@@ -6,13 +6,21 @@
 // commit's fsync never holds the host's event loop. It answers `done` only after the commit
 // returned: the host acknowledges nothing to a clock before that. A batch that fails is rolled
 // back whole and answered `failed` with SQLite's message and code; the host then refuses every
-// event in it (the clocks resend them). Plain JavaScript: a worker thread runs it as is.
+// event in it (the clocks resend them).
+//
+// It also writes what the host's event loop would otherwise write beside it and wait for its
+// lock: the MQTT publisher's delivery marks and retained board states (`aside`). They are not
+// the record (a lost mark republishes a deduplicated message; a retained state is drafted again
+// at the board's next event), so they commit with synchronous=NORMAL and become durable with the
+// next batch's commit, which syncs the whole WAL. Jobs run in the order they were posted.
+// Plain JavaScript: a worker thread runs it as is.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 const { path, autocheckpoint } = workerData;
 let db;
 let write;
+let aside;
 try {
   db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -33,6 +41,19 @@ try {
     for (const e of events) insertEvent.run(e);
     for (const o of outbox) insertOutbox.run(o);
   }).immediate;
+  const markPublished = db.prepare('UPDATE outbox SET published_utc_ms = ? WHERE id = ? AND published_utc_ms IS NULL');
+  const writeAside = db.transaction((marks, rows) => {
+    if (marks) for (const id of marks.ids) markPublished.run(marks.utcMs, id);
+    if (rows) for (const o of rows) insertOutbox.run(o);
+  }).immediate;
+  aside = (marks, rows) => {
+    db.pragma('synchronous = NORMAL');
+    try {
+      writeAside(marks, rows);
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  };
 } catch (err) {
   parentPort.postMessage({ type: 'broken', message: err.message, code: err.code ?? null });
   parentPort.close();
@@ -48,6 +69,13 @@ parentPort.on('message', (m) => {
       parentPort.postMessage({ type: 'done', n: m.n });
     } catch (err) {
       parentPort.postMessage({ type: 'failed', n: m.n, message: err.message, code: err.code ?? null });
+    }
+  } else if (m.type === 'aside') {
+    try {
+      aside(m.marks ?? null, m.rows ?? null);
+      parentPort.postMessage({ type: 'aside-done', k: m.k });
+    } catch (err) {
+      parentPort.postMessage({ type: 'aside-failed', k: m.k, message: err.message, code: err.code ?? null });
     }
   } else if (m.type === 'close') {
     db?.close();

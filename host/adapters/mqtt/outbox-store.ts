@@ -23,4 +23,12 @@ export interface OutboxStore {
   /** Marks messages delivered (idempotent). */
   markDone(ids: readonly number[]): void;
   pendingCount(): number;
+  /**
+   * Optional: stores retained states (every draft `retain`) without making the caller wait for a
+   * lock (the journal hands them to its writer thread); resolves once stored, rejects as
+   * `append` throws. A store without it is written with `append`.
+   */
+  appendRetainedAside?(drafts: readonly OutboxDraft[]): Promise<void>;
+  /** Optional: `markDone` without waiting for a lock, as `appendRetainedAside`. */
+  markDoneAside?(ids: readonly number[]): Promise<void>;
 }
