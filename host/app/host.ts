@@ -18,7 +18,7 @@ import { Command_Kind, GameResult as WireResult } from '../../protocol/gen/chess
 import type { BodyInit, Link, ReceivedMessage } from '../../protocol/session-api.ts';
 import { timeControlToProto } from '../../protocol/time-control-codec.ts';
 import type { Side } from '../../protocol/time-control.ts';
-import { JournalPorts } from './journal-ports.ts';
+import { boardIdOf, JournalPorts } from './journal-ports.ts';
 import { journalStandings } from './journal-standings.ts';
 import type {
   BreakView,
@@ -317,17 +317,25 @@ export class Host implements HostState, CommandSink, NextRoundSink {
       const changed = new Set(this.clocksChanged);
       this.clocksChanged.clear();
       if (this.closed || this.boardWatchers.size === 0) return;
-      let views: readonly BoardView[];
+      // The boards of the changed clocks only (the boards their two newest games are on), not the
+      // whole hall's views: once per clock as a hall connects, that made connecting N clocks O(N²).
+      const views: BoardView[] = [];
       try {
-        views = this.boards();
+        const seen = new Set<string>();
+        for (const clockId of changed) {
+          for (const game of this.journal.newestGamesOfClock(clockId)) {
+            const id = boardIdOf(game.event, game.board);
+            if (seen.has(id)) continue;
+            seen.add(id);
+            const view = this.board(id);
+            if (view && view.clockId === clockId) views.push(view);
+          }
+        }
       } catch (err) {
         // Only a notice to the dashboard: the next event or a reload shows the board all the same.
         return this.log(`could not tell the dashboard that clock(s) ${[...changed].join(', ')} changed: ${(err as Error).message}`);
       }
-      for (const view of views) {
-        if (view.clockId === null || !changed.has(view.clockId)) continue;
-        for (const listener of this.boardWatchers) listener(view);
-      }
+      for (const view of views) for (const listener of this.boardWatchers) listener(view);
     }, 0);
   }
 

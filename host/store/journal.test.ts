@@ -410,7 +410,7 @@ describe('journal', () => {
     expect(store.pending(10).map((r) => r.topic)).toEqual(['chessclock/ev/C1', 'chessclock/status/C1', 'chessclock/state/1']);
   });
 
-  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table and the read generation (v3) are added', () => {
+  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table, the read generation (v3) and the board index (v4) are added', () => {
     const path = join(dir, 'v1.db');
     const old = new Database(path);
     old.exec(SCHEMA_V1);
@@ -420,19 +420,23 @@ describe('journal', () => {
     old.close();
     const j = new Journal(path);
     open.push(j);
-    expect(SCHEMA_VERSION).toBe(3);
-    expect(j.db.pragma('user_version', { simple: true })).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
+    expect(j.db.pragma('user_version', { simple: true })).toBe(4);
     expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
     expect(j.resultReports({ pending: true })).toEqual([]);
     // v3: every write to games counts (whichever connection writes: the triggers are in the file).
     const before = j.db.prepare('SELECT n FROM read_generation').pluck().get() as number;
     j.assignClock(1, 'C2');
     expect(j.db.prepare('SELECT n FROM read_generation').pluck().get()).toBe(before + 1);
+    // v4: a board's current game is found by its board, not by reading every game of its event.
+    const plan = j.db.prepare('EXPLAIN QUERY PLAN SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1').all('slo-w-2007', 1) as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail)).toEqual([expect.stringMatching(/USING INDEX games_by_board \(event=\? AND board=\?\)/)]);
+    expect(j.currentGameOfBoard('slo-w-2007', 1)).toMatchObject({ white: 'A', clockId: 'C2' });
     // Opening it again changes nothing (each step runs once).
     j.close();
     const again = new Journal(path);
     open.push(again);
-    expect(again.db.pragma('user_version', { simple: true })).toBe(3);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(4);
   });
 
   it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {

@@ -980,6 +980,11 @@ export class Journal {
     });
   }
 
+  /** The clock's two newest games, with a result or not (newest first). */
+  newestGamesOfClock(clockId: string): GameRow[] {
+    return this.reads.read(`newest games of ${clockId}`, () => (this.stmt.newestGamesOfClock.all(clockId) as Row[]).map(toGame));
+  }
+
   /** The clock's game without a result yet (the one its events belong to). */
   currentGameForClock(clockId: string): GameRow | null {
     return this.reads.read(`current game of ${clockId}`, () => {
