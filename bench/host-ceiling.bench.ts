@@ -50,6 +50,28 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const f1 = (x: number) => x.toFixed(1);
 
+/** The host process's answer to `cpu` (bench/support/host-process.ts). */
+interface HostCpu {
+  us: number;
+  mainUs: number | null;
+  loopDelay: { p99: number; max: number };
+  /** The host's garbage-collection pauses since the previous `cpu`. */
+  gc: { count: number; totalMs: number; maxMs: number };
+}
+
+/**
+ * CPU between two `cpu` answers, in % of one core: the host process, of which its main thread
+ * (the event loop; the rest is the journal's writer thread and the other helper threads), and
+ * this process (the clocks and the readers), which shares the machine's cores with the host.
+ */
+function cpuText(from: HostCpu, to: HostCpu, self0: NodeJS.CpuUsage, seconds: number): string {
+  const pc = (us: number) => `${((us / 1e6 / seconds) * 100).toFixed(0)}%`;
+  const self = process.cpuUsage(self0);
+  const main = from.mainUs !== null && to.mainUs !== null ? ` (main thread ${pc(to.mainUs - from.mainUs)})` : '';
+  const gc = `GC pauses ${to.gc.count} taking ${pc(to.gc.totalMs * 1000)}, longest ${to.gc.maxMs.toFixed(1)} ms`;
+  return `host CPU ${pc(to.us - from.us)} of a core${main} (${gc}), the bench's clocks and readers ${pc(self.user + self.system)}`;
+}
+
 /** What the readers received: events on /ws and on MQTT, by press key. */
 class Readers {
   ws = 0;
@@ -142,7 +164,9 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   await sleep(10_000);
   await host.ask('stamps', 'stamps');
   const load0 = loadavg()[0];
-  const cpu0 = await host.ask<number>('cpu', 'us');
+  const cpu0 = await host.ask<HostCpu>('cpu');
+  const threads0 = process.env.HOST_CEILING_THREADS ? await host.ask<Record<string, number>>('threads', 'threads') : null;
+  const self0 = process.cpuUsage();
   const ws0 = readers.ws;
   const mq0 = readers.mqtt;
   const profile = process.env.HOST_CEILING_PROFILE;
@@ -153,13 +177,18 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   measuring = false;
   if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${writer}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;
-  const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
-  const cpu = cpuNow.us - cpu0;
+  const cpuNow = await host.ask<HostCpu>('cpu');
+  const cpu = cpuText(cpu0, cpuNow, self0, seconds);
+  if (threads0) {
+    const t1 = await host.ask<Record<string, number>>('threads', 'threads');
+    const busy = Object.entries(t1).map(([t, us]) => [t, ((us - (threads0[t] ?? 0)) / 1e6 / seconds) * 100] as const).filter(([, pc]) => pc >= 0.5).sort((a, b) => b[1] - a[1]);
+    console.log(`  host threads (% of a core): ${busy.map(([t, pc]) => `${t} ${pc.toFixed(1)}`).join(', ')}`);
+  }
   await players.stop();
   const { lat, lost, dup } = await journaledPresses(host, pressedAt);
   console.log(
     `  hall, N = ${n} firmware clocks, commits on the ${writer === 'thread' ? 'writer thread' : 'event loop'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
-      ` lost ${lost}, duplicated ${dup}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
+      ` lost ${lost}, duplicated ${dup}; ${cpu}, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
       ` readers got ${((readers.ws - ws0) / seconds).toFixed(0)}/s on /ws, ${mqttUrl ? `${((readers.mqtt - mq0) / seconds).toFixed(0)}/s on MQTT` : 'no MQTT'}; load avg ${load0.toFixed(2)}`,
   );
   await readers.close();
@@ -186,7 +215,8 @@ async function ceiling(rates: number[], mqttUrl: string | null, writer: Writer):
     const ws0 = readers.ws;
     const mq0 = readers.mqtt;
     const load0 = loadavg()[0];
-    const cpu0 = await host.ask<number>('cpu', 'us');
+    const cpu0 = await host.ask<HostCpu>('cpu');
+    const self0 = process.cpuUsage();
     const profile = process.env.HOST_CEILING_PROFILE;
     if (profile) await host.ask('prof-start', 'ok');
     const eld = monitorEventLoopDelay({ resolution: 5 });
@@ -216,19 +246,19 @@ async function ceiling(rates: number[], mqttUrl: string | null, writer: Writer):
     const { lat, lost, dup } = await journaledPresses(host, pressedAt);
     const drainS = (performance.now() - drainFrom) / 1000;
     // One `cpu` request: it also resets the host's event-loop delay histogram.
-    const cpuNow = await host.ask<{ us: number; loopDelay: { p99: number; max: number } }>('cpu');
-    const cpu = cpuNow.us - cpu0;
+    const cpuNow = await host.ask<HostCpu>('cpu');
     const hostLoop = cpuNow.loopDelay;
     eld.disable();
     if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}-${writer}.cpuprofile`)}`, 'ok');
     const seconds = offeredSeconds + drainS;
+    const cpu = cpuText(cpu0, cpuNow, self0, seconds);
     await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(() => undefined);
     ackLat.sort((a, b) => a - b);
     const kept = lost === 0 && pct(lat, 99) <= 100;
     console.log(
       `  ${writer === 'thread' ? 'writer thread' : 'event loop  '}: offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
         ` press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms; press→ack p99 ${f1(pct(ackLat, 99))} ms; lost ${lost}, duplicated ${dup};` +
-        ` /ws ${readers.ws - ws0}, MQTT ${mqttUrl ? readers.mqtt - mq0 : 'none'}; host CPU ${((cpu / 1e6 / seconds) * 100).toFixed(0)}% of a core, its event loop delay p99 ${f1(hostLoop.p99)} ms max ${f1(hostLoop.max)} ms (this process: p99 ${f1(eld.percentile(99) / 1e6)} ms); load avg ${load0.toFixed(2)}${kept ? '' : '  ← not kept up'}`,
+        ` /ws ${readers.ws - ws0}, MQTT ${mqttUrl ? readers.mqtt - mq0 : 'none'}; ${cpu}, its event loop delay p99 ${f1(hostLoop.p99)} ms max ${f1(hostLoop.max)} ms (this process: p99 ${f1(eld.percentile(99) / 1e6)} ms); load avg ${load0.toFixed(2)}${kept ? '' : '  ← not kept up'}`,
     );
     if (!kept) stopAll = true;
     await sleep(2_000);

@@ -19,7 +19,14 @@ export class HostProcess {
   ) {}
 
   static async start(opts: HostProcessOptions): Promise<HostProcess> {
-    const child = spawn(process.execPath, [...(process.env.HOST_PROCESS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ stamps: true, ...opts })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const args = [...(process.env.HOST_PROCESS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ stamps: true, ...opts })];
+    // HOST_PROCESS_CPUS=0: the host runs on these cores only (taskset), so that the bench's clocks
+    // (run the bench itself with `taskset -c 1`) do not take the host's core from it, as on a
+    // hall PC, where the clocks are serial devices and not processes.
+    const cpus = process.env.HOST_PROCESS_CPUS;
+    const child = cpus
+      ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
+      : spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     const next = async (): Promise<Record<string, unknown>> => JSON.parse(String((await lines.next()).value));
     const ready = await next();

@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Session } from 'node:inspector/promises';
-import { writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { systemTime } from '../../protocol/monotonic.ts';
 import { AnchoredClock } from '../../host/app/utc.ts';
 import { LoadHost, loadTournament } from '../../scripts/load-host.ts';
@@ -51,6 +51,35 @@ const mem = () => {
   return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
 };
 const say = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
+/**
+ * The CPU time of the host's main thread alone (µs), from Linux's per-thread counters
+ * (/proc/self/task/PID/stat utime + stime, in clock ticks of 10 ms): the rest of the process's
+ * time is its other threads' (the journal's writer and checkpoint threads, libuv's pool, V8's
+ * helpers). null where /proc is not there.
+ */
+function threadsCpuUs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const st = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+      out[tid === String(process.pid) ? 'main' : tid] = (Number(f[11]) + Number(f[12])) * 10_000;
+    }
+  } catch {
+    // no /proc: nothing to tell
+  }
+  return out;
+}
+
+function mainThreadCpuUs(): number | null {
+  try {
+    const st = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-host-'));
 const sockets: Socket[] = [];
@@ -68,6 +97,11 @@ const nextSocket = () => new Promise<Socket>((resolve) => (sockets.length ? reso
 let stamps: Array<[string, number]> = [];
 const eld = monitorEventLoopDelay({ resolution: 5 });
 eld.enable();
+/** The main thread's garbage-collection pauses (ms) since the last `cpu`. */
+const gcPauses: number[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push(e.duration);
+}).observe({ entryTypes: ['gc'] });
 const inspector = new Session();
 inspector.connect();
 const before = mem();
@@ -104,8 +138,13 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (line === 'cpu') {
     // CPU so far, and the event loop's delay since the last `cpu` (ms): how long work waited for the loop.
     const c = process.cpuUsage();
-    say({ type: 'cpu', us: c.user + c.system, loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 } });
+    const pauses = gcPauses.splice(0).sort((a, b) => a - b);
+    const gcs = { count: pauses.length, totalMs: pauses.reduce((a, b) => a + b, 0), maxMs: pauses.at(-1) ?? 0 };
+    say({ type: 'cpu', us: c.user + c.system, mainUs: mainThreadCpuUs(), loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }, gc: gcs });
     eld.reset();
+  } else if (line === 'threads') {
+    // CPU per thread so far (µs), by thread id: the bench diffs two answers (HOST_CEILING_THREADS=1).
+    say({ type: 'threads', threads: threadsCpuUs() });
   } else if (line === 'prof-start') {
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.start');

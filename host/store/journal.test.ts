@@ -293,6 +293,24 @@ describe('journal', () => {
       await expect(store.appendRetainedAside([{ topic: 't', payload: 'x', retain: false }])).rejects.toThrow(/only retained states/);
     });
 
+    it('a seq another connection stored beyond the highest this journal knew fails one commit, and its resend is then found as the duplicate it is (nothing stored twice)', async () => {
+      const j = threaded();
+      newGame(j);
+      await j.appendInBackground(items([ev(1)])).durable; // this journal knows C1/b1 up to seq 1
+      const other = journal('thread.db');
+      const theirs = other.append(ev(2));
+      // Beyond the highest seq known, no lookup is made: the writer's insert meets the stored row.
+      await expect(j.appendInBackground(items([ev(2)])).durable).rejects.toThrow(/UNIQUE/);
+      const again = j.appendInBackground(items([ev(2), ev(3)]));
+      await again.durable;
+      expect(again.results.map((r) => (r instanceof Error ? r.message : [r.isNew, r.id]))).toEqual([[false, theirs.id], [true, theirs.id + 1]]);
+      expect(j.eventsAfter(0, 10).map((e) => e.seq)).toEqual([1, 2, 3]);
+      // Committed on this thread too (append), the same.
+      other.append(ev(4));
+      expect(() => j.append(ev(4))).toThrow(/UNIQUE/);
+      expect(j.append(ev(4)).isNew).toBe(false);
+    });
+
     it('aside writes the writer thread had not answered when the journal closes are written by the closing thread', async () => {
       const j = threaded();
       const store = j.outboxStore(() => T0);

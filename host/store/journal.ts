@@ -138,6 +138,8 @@ interface BatchOverlay {
   readonly started: Set<number>;
   /** Games with a `started` or `moved` event in this batch (Journal.gameStarted). */
   readonly played: Set<number>;
+  /** clockId/bootId → the highest seq of this batch's new events (Journal.seqHigh once committed). */
+  readonly highs: Map<string, number>;
 }
 
 type OutboxTuple = [kind: string, topic: string | null, retain: 0 | 1, payload: string, utcMs: number];
@@ -165,21 +167,25 @@ type Row = Record<string, unknown>;
 const EVENT_TYPES = new Set<string>(CLOCK_EVENT_TYPES);
 const RESULT_SET = new Set<string>(RESULTS);
 
-function int(value: unknown, field: string, where: string, min = 0): number {
+/** Where a value comes from, for an error message: a text, or made only when there is an error (a clock event's, per event). */
+type Where = string | (() => string);
+const whereText = (where: Where): string => (typeof where === 'string' ? where : where());
+
+function int(value: unknown, field: string, where: Where, min = 0): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new JournalError(`${where}: "${field}" must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`, field);
+    throw new JournalError(`${whereText(where)}: "${field}" must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`, field);
   }
   return value;
 }
 
-function text(value: unknown, field: string, where: string): string {
+function text(value: unknown, field: string, where: Where): string {
   if (typeof value !== 'string' || value === '') {
-    throw new JournalError(`${where}: "${field}" must be a non-empty string, got ${JSON.stringify(value)}`, field);
+    throw new JournalError(`${whereText(where)}: "${field}" must be a non-empty string, got ${JSON.stringify(value)}`, field);
   }
   return value;
 }
 
-function optInt(value: unknown, field: string, where: string): number | null {
+function optInt(value: unknown, field: string, where: Where): number | null {
   return value === undefined || value === null ? null : int(value, field, where);
 }
 
@@ -411,6 +417,7 @@ export class Journal {
           @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)`),
       maxEventId: db.prepare('SELECT COALESCE(MAX(id), 0) FROM clock_events').pluck(),
       eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
+      maxSeqOfBoot: db.prepare('SELECT MAX(seq) FROM clock_events WHERE clock_id = ? AND boot_id = ?').pluck(),
       insertOutbox: db.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
       pendingTopics: db.prepare(
         'SELECT id, topic, payload, retain FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
@@ -497,11 +504,17 @@ export class Journal {
       const batch = this.newBatch();
       const prepared = events.map((e) => this.prepareEvent(e, batch));
       for (const p of prepared) this.insertPrepared(p);
+      this.committed(batch); // forgotten below if the commit fails
       return prepared.map((p) => p.result);
     }).immediate;
     this.insertMany = (events) => {
       if (this.inFlight) throw new JournalError('a batch of clock events is being written on the writer thread: append after it is durable (Journal.settled())');
-      return this.guarded(() => insertMany(events));
+      try {
+        return this.guarded(() => insertMany(events));
+      } catch (err) {
+        this.seqHigh.clear();
+        throw err;
+      }
     };
     const onDisk = path !== ':memory:' && path !== '';
     if (options.checkpointInBackground && onDisk) this.startCheckpointer(options.checkpointInBackground);
@@ -691,10 +704,14 @@ export class Journal {
     if (!b) return;
     this.inFlight = null;
     if (storage) {
+      this.seqHigh.clear();
       this.storage.failed(storage);
       b.reject(storage);
-    } else if (abandoned) b.reject(abandoned);
-    else {
+    } else if (abandoned) {
+      this.seqHigh.clear();
+      b.reject(abandoned);
+    } else {
+      this.committed(b.overlay);
       this.storage.succeeded();
       b.resolve();
     }
@@ -776,11 +793,14 @@ export class Journal {
     let results: (AppendResult | Error)[] = [];
     try {
       this.tx(() => {
-        const prepared = this.prepareAll(items, this.newBatch());
+        const batch = this.newBatch();
+        const prepared = this.prepareAll(items, batch);
         for (const p of prepared) if (!(p instanceof Error)) this.insertPrepared(p);
+        this.committed(batch); // forgotten below if the commit fails
         results = prepared.map((p) => (p instanceof Error ? p : p.result));
       });
     } catch (err) {
+      this.seqHigh.clear();
       return { results: items.map(() => err as Error), durable: Promise.reject(err as Error) };
     }
     return { results, durable: Promise.resolve() };
@@ -802,7 +822,20 @@ export class Journal {
 
   /** A batch's overlay, numbered from what the file holds now. */
   private newBatch(): BatchOverlay {
-    return { nextId: (this.stmt.maxEventId.get() as number) + 1, keys: new Map(), started: new Set(), played: new Set() };
+    return { nextId: (this.stmt.maxEventId.get() as number) + 1, keys: new Map(), started: new Set(), played: new Set(), highs: new Map() };
+  }
+
+  /**
+   * The highest seq stored per clock boot (`clockId\0bootId`): read from the file once per boot,
+   * raised when a batch is committed. An event beyond it is new without a lookup (issue 16: the
+   * duplicate lookup was 3% of the host's event loop at 1,000 presses/s); one at or below it is
+   * looked up (a resend, or a seq refused earlier). Forgotten whenever a write fails (another
+   * connection may have written those seqs): the lookups run again.
+   */
+  private readonly seqHigh = new Map<string, number>();
+
+  private committed(overlay: BatchOverlay): void {
+    for (const [boot, seq] of overlay.highs) if (seq > (this.seqHigh.get(boot) ?? -1)) this.seqHigh.set(boot, seq);
   }
 
   private insertPrepared(p: PreparedEvent): void {
@@ -828,22 +861,32 @@ export class Journal {
   }
 
   private prepareEventIn(e: ClockEventInput, overlay: BatchOverlay): PreparedEvent {
-    const where = `clock event ${JSON.stringify(e?.clockId)}/${JSON.stringify(e?.bootId)}/${JSON.stringify(e?.seq)}`;
+    // Made only for an error message: every event would otherwise pay for three JSON texts.
+    const where = () => `clock event ${JSON.stringify(e?.clockId)}/${JSON.stringify(e?.bootId)}/${JSON.stringify(e?.seq)}`;
     if (typeof e !== 'object' || e === null) throw new JournalError('clock event must be an object');
     const clockId = text(e.clockId, 'clockId', where);
     const bootId = text(e.bootId, 'bootId', where);
     const seq = int(e.seq, 'seq', where);
     if (!EVENT_TYPES.has(e.type)) {
-      throw new JournalError(`${where}: unknown "type" ${JSON.stringify(e.type)} (known: ${CLOCK_EVENT_TYPES.join(', ')})`, 'type');
+      throw new JournalError(`${where()}: unknown "type" ${JSON.stringify(e.type)} (known: ${CLOCK_EVENT_TYPES.join(', ')})`, 'type');
     }
     if (e.side !== undefined && e.side !== null && e.side !== 'white' && e.side !== 'black') {
-      throw new JournalError(`${where}: "side" must be "white" or "black", got ${JSON.stringify(e.side)}`, 'side');
+      throw new JournalError(`${where()}: "side" must be "white" or "black", got ${JSON.stringify(e.side)}`, 'side');
     }
-    const key = `${clockId}\u0000${bootId}\u0000${seq}`;
+    const boot = `${clockId}\u0000${bootId}`;
+    const key = `${boot}\u0000${seq}`;
     const inBatch = overlay.keys.get(key);
     if (inBatch !== undefined) return { result: { isNew: false, id: inBatch }, params: null, outbox: null };
-    const stored = this.stmt.eventIdByKey.get(clockId, bootId, seq) as { id: number } | undefined;
-    if (stored) return { result: { isNew: false, id: stored.id }, params: null, outbox: null };
+    // A seq beyond the highest stored for this boot is new: no lookup (the usual case).
+    let high = this.seqHigh.get(boot);
+    if (high === undefined) {
+      high = (this.stmt.maxSeqOfBoot.get(clockId, bootId) as number | null) ?? -1;
+      this.seqHigh.set(boot, high);
+    }
+    if (seq <= high) {
+      const stored = this.stmt.eventIdByKey.get(clockId, bootId, seq) as { id: number } | undefined;
+      if (stored) return { result: { isNew: false, id: stored.id }, params: null, outbox: null };
+    }
     let game: GameRow | null = null;
     if (e.gameId === undefined) {
       game = this.gameOfClockEvent(clockId, e.type, int(e.utcMs, 'utcMs', where));
@@ -871,6 +914,7 @@ export class Journal {
     };
     const id = overlay.nextId++;
     overlay.keys.set(key, id);
+    if (seq > (overlay.highs.get(boot) ?? -1)) overlay.highs.set(boot, seq);
     if (row.gameId !== null && (row.type === 'started' || row.type === 'moved')) {
       overlay.played.add(row.gameId);
       if (row.type === 'started') overlay.started.add(row.gameId);
