@@ -56,7 +56,7 @@ interface HostCpu {
   mainUs: number | null;
   loopDelay: { p99: number; max: number };
   /** The host's garbage-collection pauses since the previous `cpu`. */
-  gc: { count: number; totalMs: number; maxMs: number };
+  gc: { count: number; totalMs: number; maxMs: number; longest: Record<string, number> };
 }
 
 /**
@@ -68,7 +68,8 @@ function cpuText(from: HostCpu, to: HostCpu, self0: NodeJS.CpuUsage, seconds: nu
   const pc = (us: number) => `${((us / 1e6 / seconds) * 100).toFixed(0)}%`;
   const self = process.cpuUsage(self0);
   const main = from.mainUs !== null && to.mainUs !== null ? ` (main thread ${pc(to.mainUs - from.mainUs)})` : '';
-  const gc = `GC pauses ${to.gc.count} taking ${pc(to.gc.totalMs * 1000)}, longest ${to.gc.maxMs.toFixed(1)} ms`;
+  const kinds = Object.entries(to.gc.longest).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ');
+  const gc = `GC pauses ${to.gc.count} taking ${pc(to.gc.totalMs * 1000)}, longest ${to.gc.maxMs.toFixed(1)} ms (${kinds})`;
   return `host CPU ${pc(to.us - from.us)} of a core${main} (${gc}), the bench's clocks and readers ${pc(self.user + self.system)}`;
 }
 
@@ -171,10 +172,15 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   const mq0 = readers.mqtt;
   const profile = process.env.HOST_CEILING_PROFILE;
   if (profile) await host.ask('prof-start', 'ok');
+  // This process's own stalls: a press is stamped here before its frame leaves, so a stall of
+  // the clocks' process between the two counts in press → journal as if it were the host's.
+  const eld = monitorEventLoopDelay({ resolution: 5 });
+  eld.enable();
   measuring = true;
   const from = performance.now();
   await sleep(HALL_MEASURE_MS);
   measuring = false;
+  eld.disable();
   if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${writer}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;
   const cpuNow = await host.ask<HostCpu>('cpu');
@@ -189,6 +195,7 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   console.log(
     `  hall, N = ${n} firmware clocks, commits on the ${writer === 'thread' ? 'writer thread' : 'event loop'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
       ` lost ${lost}, duplicated ${dup}; ${cpu}, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
+      ` this process's event loop delay p99 ${f1(eld.percentile(99) / 1e6)} ms max ${f1(eld.max / 1e6)} ms;` +
       ` readers got ${((readers.ws - ws0) / seconds).toFixed(0)}/s on /ws, ${mqttUrl ? `${((readers.mqtt - mq0) / seconds).toFixed(0)}/s on MQTT` : 'no MQTT'}; load avg ${load0.toFixed(2)}`,
   );
   await readers.close();

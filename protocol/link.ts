@@ -692,7 +692,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       if (this.st !== 'up') return;
       void this.syncOnce(o.timeoutMs);
       // The sync phase runs once per clock boot (a new boot is a new time base).
-      const samples = this.timeSync?.estimate()?.samples ?? 0;
+      // The count alone: fitting the line here, after every exchange, cost the host 1% at 2,000 clocks.
+      const samples = this.timeSync?.acceptedSamples ?? 0;
       const next = samples < o.phaseExchanges ? o.phaseIntervalMs : o.intervalMs;
       this.syncTimer = this.time.setTimer(tick, next);
     };

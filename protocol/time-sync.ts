@@ -104,6 +104,11 @@ export class TimeSyncEstimator {
     return this.rejected;
   }
 
+  /** Exchanges accepted so far (`estimate().samples`, without fitting the line). */
+  get acceptedSamples(): number {
+    return this.accepted;
+  }
+
   /** Feeds one exchange. Impossible ones (time running backwards) are refused, not fitted. */
   addSample(s: SyncSample): SampleVerdict {
     for (const k of ['t1', 't2', 't3', 't4'] as const) {

@@ -99,8 +99,15 @@ const eld = monitorEventLoopDelay({ resolution: 5 });
 eld.enable();
 /** The main thread's garbage-collection pauses (ms) since the last `cpu`. */
 const gcPauses: number[] = [];
+/** The longest pause per kind of collection (minor = scavenge of the young generation, major = mark-compact) since the last `cpu`. */
+let gcLongest: Record<string, number> = {};
+const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcPauses.push(e.duration);
+  for (const e of list.getEntries()) {
+    gcPauses.push(e.duration);
+    const kind = GC_KINDS[(e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    gcLongest[kind] = Math.max(gcLongest[kind] ?? 0, e.duration);
+  }
 }).observe({ entryTypes: ['gc'] });
 const inspector = new Session();
 inspector.connect();
@@ -139,7 +146,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     // CPU so far, and the event loop's delay since the last `cpu` (ms): how long work waited for the loop.
     const c = process.cpuUsage();
     const pauses = gcPauses.splice(0).sort((a, b) => a - b);
-    const gcs = { count: pauses.length, totalMs: pauses.reduce((a, b) => a + b, 0), maxMs: pauses.at(-1) ?? 0 };
+    const gcs = { count: pauses.length, totalMs: pauses.reduce((a, b) => a + b, 0), maxMs: pauses.at(-1) ?? 0, longest: gcLongest };
+    gcLongest = {};
     say({ type: 'cpu', us: c.user + c.system, mainUs: mainThreadCpuUs(), loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }, gc: gcs });
     eld.reset();
   } else if (line === 'threads') {
