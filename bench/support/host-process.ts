@@ -156,10 +156,16 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (line === 'prof-start') {
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.start');
+    if (process.env.HOST_PROCESS_HEAP_PROFILE) await inspector.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
     say({ type: 'prof', ok: true });
   } else if (line.startsWith('prof-stop ')) {
     const { profile } = await inspector.post('Profiler.stop');
     writeFileSync(line.slice('prof-stop '.length), JSON.stringify(profile));
+    if (process.env.HOST_PROCESS_HEAP_PROFILE) {
+      // Where the host allocates (HOST_PROCESS_HEAP_PROFILE=1): sampled allocations of the same steady state.
+      const { profile: heap } = await inspector.post('HeapProfiler.stopSampling');
+      writeFileSync(line.slice('prof-stop '.length).replace(/\.cpuprofile$/, '') + '.heapprofile', JSON.stringify(heap));
+    }
     say({ type: 'prof', ok: true });
   } else if (line === 'stamps') {
     say({ type: 'stamps', stamps });
