@@ -15,6 +15,7 @@ import { subscribeClockEvents } from './subscriber.ts';
 import type { EventPayload } from './payload.ts';
 import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
 import { storageFaultCode } from '../../store/storage-health.ts';
+import { Journal } from '../../store/journal.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -91,5 +92,41 @@ describe('MqttPublisher when the journal cannot write', () => {
       return store.pendingCount() === 0 && pub.stats().acked >= 21;
     }, 'the outbox emptied after the journal writes again');
     expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('with the journal\'s writer thread: a refused mark or retained state written there is reported, kept, and written once the journal writes again (MQTT 3.1.1 §4.3.2: a message stays owed until marked)', async () => {
+    const b = await startEmbeddedBroker('127.0.0.1', 0);
+    cleanups.push(() => b.close());
+    const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-thread-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
+    cleanups.push(() => journal.close());
+    const store = journal.outboxStore(() => 1_750_000_000_000);
+    const sub = client(b.url, 'sub');
+    const seen: EventPayload[] = [];
+    await subscribeClockEvents(sub, (e) => seen.push(e));
+    const errors: Error[] = [];
+    const pub = new MqttPublisher({ client: client(b.url, 'host'), outbox: store, stateBatchMs: 20, onError: (e) => errors.push(e) });
+    cleanups.push(() => pub.close());
+
+    for (let seq = 1; seq <= 20; seq++) pub.publishEvent(event(seq));
+    // A real refusal by SQLite in the writer thread's own connection: triggers in the file refuse
+    // every mark and every retained state, as a full disk would refuse the writes.
+    journal.db.exec(`
+      CREATE TRIGGER refuse_marks BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;
+      CREATE TRIGGER refuse_states BEFORE INSERT ON outbox WHEN NEW.retain = 1 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;`);
+    pub.publishStateSoon(event(20), state(event(20)));
+    await waitFor(() => seen.length === 20, '20 events at the subscriber');
+    await waitFor(() => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)), 'both faults reported');
+    expect(errors.every((e) => /refused by the test/.test(e.message))).toBe(true);
+    expect(store.pendingCount()).toBe(20); // acknowledged by the broker, not marked: still owed, not lost
+
+    journal.db.exec('DROP TRIGGER refuse_marks; DROP TRIGGER refuse_states;');
+    await waitFor(() => {
+      pub.publishPending();
+      return store.pendingCount() === 0 && pub.stats().acked >= 21;
+    }, 'the outbox emptied after the journal writes again');
+    expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(store.pending(10, 0)).toEqual([]);
   });
 });

@@ -1,0 +1,14 @@
+import { HostProcess, connectTo } from './bench/support/host-process-client.ts';
+import { WireClock } from './bench/support/wire-clock.ts';
+const n = Number(process.argv[2] ?? 300);
+const host = await HostProcess.start({ n });
+const t0 = performance.now();
+const clocks: WireClock[] = [];
+for (let i = 0; i < n; i++) clocks.push(new WireClock(`load-${i + 1}`, await connectTo(host.port), 1000 + i));
+const t1 = performance.now();
+while (!clocks.every((c) => c.gameId !== null)) await new Promise((r) => setTimeout(r, 100));
+const t2 = performance.now();
+console.log(`connected ${n} in ${((t1 - t0) / 1000).toFixed(1)} s, configured after ${((t2 - t0) / 1000).toFixed(1)} s; host cpu ${(await host.ask<number>('cpu', 'us')) / 1e6} s`);
+for (const c of clocks) c.close();
+await host.stop();
+process.exit(0);
