@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { MqttPublisher } from './publisher.ts';
+import { MqttPublisher, type MqttPublisherOptions } from './publisher.ts';
 import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
 import { startEmbeddedBroker } from './mqtt-target.ts';
 import { subscribeClockEvents } from './subscriber.ts';
@@ -45,6 +45,19 @@ function state(e: ClockEventRecord): LiveClockState {
   };
 }
 
+/** A publisher on `store` against a fresh embedded broker, and a subscriber that collects the events. */
+async function publisherOn(store: MqttPublisherOptions['outbox']): Promise<{ pub: MqttPublisher; seen: EventPayload[]; errors: Error[] }> {
+  const b = await startEmbeddedBroker('127.0.0.1', 0);
+  cleanups.push(() => b.close());
+  const sub = client(b.url, 'sub');
+  const seen: EventPayload[] = [];
+  await subscribeClockEvents(sub, (e) => seen.push(e));
+  const errors: Error[] = [];
+  const pub = new MqttPublisher({ client: client(b.url, 'host'), outbox: store, stateBatchMs: 20, onError: (e) => errors.push(e) });
+  cleanups.push(() => pub.close());
+  return { pub, seen, errors };
+}
+
 async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const until = performance.now() + timeoutMs;
   while (!check()) {
@@ -55,18 +68,11 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): 
 
 describe('MqttPublisher when the journal cannot write', () => {
   it('reports the fault instead of throwing from its timers; marks and retained states are written once the journal writes again', async () => {
-    const b = await startEmbeddedBroker('127.0.0.1', 0);
-    cleanups.push(() => b.close());
     const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const store = new SqliteOutboxStore(join(dir, 'outbox.db'));
     cleanups.push(() => store.close());
-    const sub = client(b.url, 'sub');
-    const seen: EventPayload[] = [];
-    await subscribeClockEvents(sub, (e) => seen.push(e));
-    const errors: Error[] = [];
-    const pub = new MqttPublisher({ client: client(b.url, 'host'), outbox: store, stateBatchMs: 20, onError: (e) => errors.push(e) });
-    cleanups.push(() => pub.close());
+    const { pub, seen, errors } = await publisherOn(store);
 
     // Stored while the journal writes; then it refuses every write while the PUBACKs come in.
     for (let seq = 1; seq <= 20; seq++) pub.publishEvent(event(seq));
@@ -95,19 +101,12 @@ describe('MqttPublisher when the journal cannot write', () => {
   });
 
   it('with the journal\'s writer thread: a refused mark or retained state written there is reported, kept, and written once the journal writes again (MQTT 3.1.1 §4.3.2: a message stays owed until marked)', async () => {
-    const b = await startEmbeddedBroker('127.0.0.1', 0);
-    cleanups.push(() => b.close());
     const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-thread-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
     cleanups.push(() => journal.close());
     const store = journal.outboxStore(() => 1_750_000_000_000);
-    const sub = client(b.url, 'sub');
-    const seen: EventPayload[] = [];
-    await subscribeClockEvents(sub, (e) => seen.push(e));
-    const errors: Error[] = [];
-    const pub = new MqttPublisher({ client: client(b.url, 'host'), outbox: store, stateBatchMs: 20, onError: (e) => errors.push(e) });
-    cleanups.push(() => pub.close());
+    const { pub, seen, errors } = await publisherOn(store);
 
     for (let seq = 1; seq <= 20; seq++) pub.publishEvent(event(seq));
     // A real refusal by SQLite in the writer thread's own connection: triggers in the file refuse

@@ -149,21 +149,12 @@ export class MqttPublisher {
     if (drafts.length > 0 && aside) {
       // Stored off this thread (the journal's writer thread): the pump reads them once stored.
       this.stateBatch.clear();
-      this.asideWrites++;
-      aside.call(this.outbox, drafts).then(
-        () => {
-          this.asideWrites--;
-          this.pump();
-        },
-        (err: Error) => {
-          this.asideWrites--;
-          if (!this.closed) this.onError(new Error(`MQTT outbox: could not store the boards' retained states: ${err.message}`));
-          // Kept for the next try, unless a newer state of the board was gathered meanwhile.
-          for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
-          if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
-          this.resolveIdle();
-        },
-      );
+      this.handedOff(aside.call(this.outbox, drafts), 'store the boards\' retained states', (stored) => {
+        if (stored) return this.pump();
+        // Kept for the next try, unless a newer state of the board was gathered meanwhile.
+        for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
+        if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
+      });
       return;
     }
     if (drafts.length > 0 && !this.tryWrite('store the boards\' retained states', () => this.outbox.append(drafts))) {
@@ -179,6 +170,28 @@ export class MqttPublisher {
 
   /** Outbox writes handed off (`appendRetainedAside`, `markDoneAside`) and not yet answered. */
   private asideWrites = 0;
+
+  /**
+   * Follows an outbox write handed off to another thread: counted (the publisher is not idle)
+   * until answered; a refusal is reported through onError, as `tryWrite` does; `then` learns
+   * whether it was stored.
+   */
+  private handedOff(write: Promise<void>, what: string, then: (stored: boolean) => void): void {
+    this.asideWrites++;
+    write.then(
+      () => {
+        this.asideWrites--;
+        then(true);
+        this.resolveIdle();
+      },
+      (err: Error) => {
+        this.asideWrites--;
+        if (!this.closed) this.onError(new Error(`MQTT outbox: could not ${what}: ${err.message}`));
+        then(false);
+        this.resolveIdle();
+      },
+    );
+  }
 
   private publishStateLater(): void {
     this.stateBatchScheduled = true;
@@ -361,20 +374,10 @@ export class MqttPublisher {
     const ids = this.ackedIds.splice(0);
     const aside = this.outbox.markDoneAside;
     if (aside) {
-      this.asideWrites++;
-      aside.call(this.outbox, ids).then(
-        () => {
-          this.asideWrites--;
-          this.resolveIdle();
-        },
-        (err: Error) => {
-          this.asideWrites--;
-          // Not marked (a full disk): kept and marked at the next drain, as below.
-          if (!this.closed) this.onError(new Error(`MQTT outbox: could not mark ${ids.length} acknowledged messages published: ${err.message}`));
-          this.ackedIds.unshift(...ids);
-          this.resolveIdle();
-        },
-      );
+      this.handedOff(aside.call(this.outbox, ids), `mark ${ids.length} acknowledged messages published`, (marked) => {
+        // Not marked (a full disk): kept and marked at the next drain, as below.
+        if (!marked) this.ackedIds.unshift(...ids);
+      });
       return;
     }
     // Not marked (a full disk): kept and marked at the next drain; until then they only count as pending.
