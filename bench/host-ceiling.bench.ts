@@ -57,6 +57,8 @@ interface HostCpu {
   loopDelay: { p99: number; max: number };
   /** The host's garbage-collection pauses since the previous `cpu`. */
   gc: { count: number; totalMs: number; maxMs: number; longest: Record<string, number> };
+  /** The journal's WAL checkpoints since the previous `cpu` (its checkpoint worker). */
+  checkpoints: { count: number; maxMs: number; maxLog: number; partial: number };
 }
 
 /**
@@ -70,7 +72,9 @@ function cpuText(from: HostCpu, to: HostCpu, self0: NodeJS.CpuUsage, seconds: nu
   const main = from.mainUs !== null && to.mainUs !== null ? ` (main thread ${pc(to.mainUs - from.mainUs)})` : '';
   const kinds = Object.entries(to.gc.longest).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ');
   const gc = `GC pauses ${to.gc.count} taking ${pc(to.gc.totalMs * 1000)}, longest ${to.gc.maxMs.toFixed(1)} ms (${kinds})`;
-  return `host CPU ${pc(to.us - from.us)} of a core${main} (${gc}), the bench's clocks and readers ${pc(self.user + self.system)}`;
+  const cp = to.checkpoints;
+  const wal = `WAL checkpoints ${cp.count}, longest ${cp.maxMs.toFixed(1)} ms, WAL up to ${cp.maxLog} frames, ${cp.partial} left frames behind`;
+  return `host CPU ${pc(to.us - from.us)} of a core${main} (${gc}; ${wal}), the bench's clocks and readers ${pc(self.user + self.system)}`;
 }
 
 /** What the readers received: events on /ws and on MQTT, by press key. */

@@ -32,6 +32,8 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
    * 'thread' (default) on the journal's writer thread, 'loop' on the event loop (the benchmark's baseline).
    */
   readonly journalWriter?: 'thread' | 'loop';
+  /** Each WAL checkpoint of a journal opened from a file: its frames and how long it took (benchmarks). */
+  readonly onCheckpoint?: (r: { busy: number; log: number; checkpointed: number; ms: number }) => void;
   /** The API, dashboard and /ws feed; absent = none. */
   readonly http?: {
     readonly listen: { readonly host: string; readonly port: number };
@@ -85,7 +87,7 @@ async function bounded(work: Promise<unknown> | undefined, ms: number, what: str
 }
 
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
-  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic, checkpointInBackground: true, writerThread: opts.journalWriter !== 'loop' }) : opts.journal;
+  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic, checkpointInBackground: opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : true, writerThread: opts.journalWriter !== 'loop' }) : opts.journal;
   const clock = opts.clock;
   opts.beforeStart?.(journal);
   // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Host } from '../host/app/host.ts';
 import type { Journal } from '../host/store/journal.ts';
 import type { HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
-import { startHost, type RunningHost } from '../host/start-host.ts';
+import { startHost, type RunningHost, type StartHostOptions } from '../host/start-host.ts';
 import { openSerialLine } from '../host/clocks/serial-lines.ts';
 import type { ClockEventRecord } from '../host/app/ports.ts';
 import type { LinkTuning } from '../host/clocks/clock-session.ts';
@@ -67,6 +67,8 @@ export interface LoadHostOptions {
   readonly groupCommit?: 'turn' | 'event';
   /** Where the journal commits clock events (startHost option; default 'thread'). */
   readonly journalWriter?: 'thread' | 'loop';
+  /** Each WAL checkpoint (startHost option). */
+  readonly onCheckpoint?: StartHostOptions['onCheckpoint'];
   /** Each newly journaled clock event, after its commit. */
   readonly onJournaled?: (event: ClockEventRecord) => void;
   readonly log?: (line: string) => void;
@@ -100,6 +102,7 @@ export class LoadHost {
       log: opts.log,
       ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
       ...(opts.journalWriter ? { journalWriter: opts.journalWriter } : {}),
+      ...(opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : {}),
       backoff: { initialMs: 100, maxMs: 2_000 },
       // The arbiter opens round 1 with each board's clock assigned (as the pairing on the
       // hall's clock list would): the host then finds a clock's game by the clock

@@ -97,6 +97,8 @@ const nextSocket = () => new Promise<Socket>((resolve) => (sockets.length ? reso
 let stamps: Array<[string, number]> = [];
 const eld = monitorEventLoopDelay({ resolution: 5 });
 eld.enable();
+/** The journal's WAL checkpoints since the last `cpu`: how many, the longest, the most WAL frames, how many left frames behind. */
+let checkpoints = { count: 0, maxMs: 0, maxLog: 0, partial: 0 };
 /** The main thread's garbage-collection pauses (ms) since the last `cpu`. */
 const gcPauses: number[] = [];
 /** The longest pause per kind of collection (minor = scavenge of the young generation, major = mark-compact) since the last `cpu`. */
@@ -123,6 +125,12 @@ const lh = await LoadHost.start(
     ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
     ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
     ...(opts.journalWriter ? { journalWriter: opts.journalWriter } : {}),
+    onCheckpoint: (r) => {
+      checkpoints.count++;
+      checkpoints.maxMs = Math.max(checkpoints.maxMs, r.ms);
+      checkpoints.maxLog = Math.max(checkpoints.maxLog, r.log);
+      if (r.log > 0 && r.checkpointed < r.log) checkpoints.partial++;
+    },
     onJournaled: (e) => {
       if (opts.stamps && e.type === 'moved' && e.side !== null && e.move !== null) stamps.push([pressKey(e.clockId, e.side, e.move), systemMonotonicMs()]);
     },
@@ -148,7 +156,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     const pauses = gcPauses.splice(0).sort((a, b) => a - b);
     const gcs = { count: pauses.length, totalMs: pauses.reduce((a, b) => a + b, 0), maxMs: pauses.at(-1) ?? 0, longest: gcLongest };
     gcLongest = {};
-    say({ type: 'cpu', us: c.user + c.system, mainUs: mainThreadCpuUs(), loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }, gc: gcs });
+    say({ type: 'cpu', us: c.user + c.system, mainUs: mainThreadCpuUs(), loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }, gc: gcs, checkpoints });
+    checkpoints = { count: 0, maxMs: 0, maxLog: 0, partial: 0 };
     eld.reset();
   } else if (line === 'threads') {
     // CPU per thread so far (µs), by thread id: the bench diffs two answers (HOST_CEILING_THREADS=1).

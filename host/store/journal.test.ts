@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -310,6 +310,31 @@ describe('journal', () => {
       expect(() => j.append(ev(4))).toThrow(/UNIQUE/);
       expect(j.append(ev(4)).isNew).toBe(false);
     });
+
+    it('the WAL stays bounded while clock events are committed without a pause, on the writer thread and on the event loop (a journal that grows without end fills the disk mid-round)', async () => {
+      for (const writerThread of [true, false]) {
+        const file = join(dir, `wal-${writerThread}.db`);
+        const j = new Journal(file, { writerThread, checkpointInBackground: { intervalMs: 20 } });
+        open.push(j);
+        newGame(j);
+        let seq = 0;
+        let walMax = 0;
+        // 4,000 commits of 5 events back to back (a busy hall commits every few ms): about 130 MB
+        // of WAL frames were written, and before the fix the file held them all.
+        for (let batch = 0; batch < 4_000; batch++) {
+          const events = Array.from({ length: 5 }, () => ev(++seq, { whiteMs: 60_000, blackMs: 60_000 }));
+          // One commit per turn of the event loop, as the host commits a turn's events.
+          if (writerThread) await j.appendInBackground(items(events)).durable;
+          else {
+            j.appendMany(events);
+            await new Promise((r) => setImmediate(r));
+          }
+          if (batch % 50 === 0) walMax = Math.max(walMax, statSync(`${file}-wal`).size);
+        }
+        expect(j.append(ev(seq, { whiteMs: 60_000, blackMs: 60_000 })).isNew, `the last event is stored (writer thread: ${writerThread})`).toBe(false);
+        expect(walMax / 2 ** 20, `largest WAL, MB (writer thread: ${writerThread})`).toBeLessThan(40);
+      }
+    }, 120_000);
 
     it('aside writes the writer thread had not answered when the journal closes are written by the closing thread', async () => {
       const j = threaded();

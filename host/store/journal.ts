@@ -102,7 +102,7 @@ export interface JournalOptions {
    * the commit that crosses SQLite's wal_autocheckpoint, which then stalls the event loop for
    * the copy and its fsync. The host sets it (host/start-host.ts); a file journal only.
    */
-  checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: { busy: number; log: number; checkpointed: number }) => void } | boolean;
+  checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: { busy: number; log: number; checkpointed: number; ms: number }) => void } | boolean;
   /**
    * Commit the batches of `appendInBackground` on a thread of their own (host/store/writer-worker.mjs,
    * its own connection, WAL, synchronous=FULL) instead of on the event loop, which a commit's
@@ -518,7 +518,12 @@ export class Journal {
     };
     const onDisk = path !== ':memory:' && path !== '';
     if (options.checkpointInBackground && onDisk) this.startCheckpointer(options.checkpointInBackground);
-    if (options.writerThread && onDisk) this.startWriter(options.checkpointInBackground ? 0 : 1000);
+    // The writer thread checkpoints in its own commits (SQLite's default, every 1,000 WAL pages):
+    // they are off the event loop, and only a checkpoint between a connection's own commits lets
+    // SQLite start the WAL over. With commits every few ms the checkpoint worker's never did: the
+    // WAL grew by every frame ever written (issue 16: 78 MB after 20,000 events in a test, 170 MB
+    // in the first 90 s of the benchmark's hall of 2,000 clocks), until the disk was full.
+    if (options.writerThread && onDisk) this.startWriter(1000);
   }
 
   /** Runs a write, reporting its storage outcome (only the outermost of nested writes counts). */
@@ -587,7 +592,7 @@ export class Journal {
     const o = options === true ? {} : options;
     const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path: this.path, intervalMs: o.intervalMs ?? 1_000 } });
     worker.unref();
-    worker.on('message', (m: { type: string; busy: number; log: number; checkpointed: number; message?: string }) => {
+    worker.on('message', (m: { type: string; busy: number; log: number; checkpointed: number; ms: number; message?: string }) => {
       if (m.type === 'checkpoint') o.onCheckpoint?.(m);
     });
     // A worker that cannot run leaves the journal as SQLite ships it: checkpoints in the commit.
@@ -598,7 +603,13 @@ export class Journal {
     };
     worker.on('error', fallBack);
     worker.on('exit', fallBack);
-    this.db.pragma('wal_autocheckpoint = 0');
+    // The worker's PASSIVE checkpoints copy the WAL into the file but never start it over: SQLite
+    // does that at a commit after a checkpoint of the committing connection's own, which commits
+    // every few ms never leave room for. So this connection still checkpoints in its commit, once
+    // the WAL holds 4,096 pages (16 MB): by then the worker has copied nearly all of it, so the
+    // commit has little left to copy, and the next commit starts the WAL over. Without it the WAL
+    // grew by every frame ever written until the disk was full (issue 16).
+    this.db.pragma('wal_autocheckpoint = 4096');
     this.checkpointer = worker;
   }
 
