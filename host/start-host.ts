@@ -13,7 +13,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { Host, type HostOptions } from './app/host.ts';
 import type { ExportSource } from './app/ports.ts';
 import type { Line } from './clocks/clock-session.ts';
-import { Journal } from './store/journal.ts';
+import { Journal, type CheckpointReport } from './store/journal.ts';
 import { journalExports } from './adapters/exports/journal-exports.ts';
 import { journalNextRoundPairing } from './adapters/exports/next-round.ts';
 import { buildApi, type ApiDeps } from './adapters/http/api.ts';
@@ -33,7 +33,7 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
    */
   readonly journalWriter?: 'thread' | 'loop';
   /** Each WAL checkpoint of a journal opened from a file: its frames and how long it took (benchmarks). */
-  readonly onCheckpoint?: (r: { busy: number; log: number; checkpointed: number; ms: number }) => void;
+  readonly onCheckpoint?: (r: CheckpointReport) => void;
   /** The API, dashboard and /ws feed; absent = none. */
   readonly http?: {
     readonly listen: { readonly host: string; readonly port: number };

@@ -52,33 +52,39 @@ const mem = () => {
 };
 const say = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 /**
- * The CPU time of the host's main thread alone (µs), from Linux's per-thread counters
- * (/proc/self/task/PID/stat utime + stime, in clock ticks of 10 ms): the rest of the process's
- * time is its other threads' (the journal's writer and checkpoint threads, libuv's pool, V8's
- * helpers). null where /proc is not there.
+ * A thread's CPU time so far (µs), from Linux's per-thread counters (/proc/self/task/TID/stat
+ * utime + stime, in clock ticks of 10 ms); null where /proc is not there.
  */
-function threadsCpuUs(): Record<string, number> {
-  const out: Record<string, number> = {};
+function threadCpuUs(tid: string): number | null {
   try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const st = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-      out[tid === String(process.pid) ? 'main' : tid] = (Number(f[11]) + Number(f[12])) * 10_000;
-    }
-  } catch {
-    // no /proc: nothing to tell
-  }
-  return out;
-}
-
-function mainThreadCpuUs(): number | null {
-  try {
-    const st = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const st = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
     const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) * 10_000;
   } catch {
     return null;
   }
+}
+
+/**
+ * The host's main thread alone: the rest of the process's time is its other threads' (the
+ * journal's writer and checkpoint threads, libuv's pool, V8's helpers).
+ */
+const mainThreadCpuUs = (): number | null => threadCpuUs(String(process.pid));
+
+/** Every thread's CPU time so far (µs), by thread id, the main thread as `main`. */
+function threadsCpuUs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  let tids: string[] = [];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    // no /proc: nothing to tell
+  }
+  for (const tid of tids) {
+    const us = threadCpuUs(tid);
+    if (us !== null) out[tid === String(process.pid) ? 'main' : tid] = us;
+  }
+  return out;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-host-'));

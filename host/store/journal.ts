@@ -102,7 +102,7 @@ export interface JournalOptions {
    * the commit that crosses SQLite's wal_autocheckpoint, which then stalls the event loop for
    * the copy and its fsync. The host sets it (host/start-host.ts); a file journal only.
    */
-  checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: { busy: number; log: number; checkpointed: number; ms: number }) => void } | boolean;
+  checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: CheckpointReport) => void } | boolean;
   /**
    * Commit the batches of `appendInBackground` on a thread of their own (host/store/writer-worker.mjs,
    * its own connection, WAL, synchronous=FULL) instead of on the event loop, which a commit's
@@ -143,6 +143,14 @@ interface BatchOverlay {
 }
 
 type OutboxTuple = [kind: string, topic: string | null, retain: 0 | 1, payload: string, utcMs: number];
+
+/** One WAL checkpoint of the checkpoint worker (PRAGMA wal_checkpoint's answer in pages, and how long it took). */
+export interface CheckpointReport {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+  readonly ms: number;
+}
 
 /** Outbox writes that are not the record (Journal.outboxAside): delivery marks, retained board states. */
 export interface AsideJob {
@@ -592,7 +600,7 @@ export class Journal {
     const o = options === true ? {} : options;
     const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path: this.path, intervalMs: o.intervalMs ?? 1_000 } });
     worker.unref();
-    worker.on('message', (m: { type: string; busy: number; log: number; checkpointed: number; ms: number; message?: string }) => {
+    worker.on('message', (m: CheckpointReport & { type: string; message?: string }) => {
       if (m.type === 'checkpoint') o.onCheckpoint?.(m);
     });
     // A worker that cannot run leaves the journal as SQLite ships it: checkpoints in the commit.
@@ -698,12 +706,23 @@ export class Journal {
   }
 
   private writeAsideHere(job: AsideJob): void {
-    this.db.pragma('synchronous = NORMAL');
-    try {
+    this.withoutOwnFsync(() =>
       this.tx(() => {
         if (job.marks) for (const id of job.marks.ids) this.stmt.markPublished.run(job.marks.utcMs, id);
         if (job.rows) for (const o of job.rows) this.stmt.insertOutbox.run(...o);
-      });
+      }),
+    );
+  }
+
+  /**
+   * Runs a write that is not the record (MQTT delivery marks, retained states) with
+   * synchronous=NORMAL: no fsync of its own; it becomes durable with the next clock events'
+   * commit, which syncs the whole WAL (WAL frames are kept in order).
+   */
+  private withoutOwnFsync<T>(write: () => T): T {
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return write();
     } finally {
       this.db.pragma('synchronous = FULL');
     }
@@ -1424,12 +1443,7 @@ export class Journal {
         // transaction was one of the 50–80 ms stalls): written with synchronous=NORMAL, they
         // become durable with the next clock events' commit, which syncs the whole WAL.
         if (drafts.length === 0 || !drafts.every((d) => d.retain)) return write();
-        this.db.pragma('synchronous = NORMAL');
-        try {
-          write();
-        } finally {
-          this.db.pragma('synchronous = FULL');
-        }
+        this.withoutOwnFsync(write);
       },
       pending: (limit, afterId = 0) =>
         (this.stmt.pendingTopics.all(afterId, limit) as Row[]).map((r) => ({
@@ -1477,12 +1491,7 @@ export class Journal {
     // journalSeq: docs/mqtt.md), so it is not worth an fsync of its own (one per burst of
     // PUBACKs, issue 16): written with synchronous=NORMAL, it becomes durable with the next
     // journaled event's commit, which syncs the whole WAL (WAL frames are kept in order).
-    this.db.pragma('synchronous = NORMAL');
-    try {
-      return this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0));
-    } finally {
-      this.db.pragma('synchronous = FULL');
-    }
+    return this.withoutOwnFsync(() => this.tx(() => ids.reduce((n, id) => n + this.stmt.markPublished.run(utcMs, id).changes, 0)));
   }
 
   outboxBacklog(): number {
