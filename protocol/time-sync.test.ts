@@ -138,6 +138,33 @@ describe('time sync arithmetic (RFC 5905 §8 on-wire protocol)', () => {
     );
   });
 
+  it('gives the same estimate whether it is asked after every exchange or only at the end (the fit is kept only while its points stand)', () => {
+    // RFC 5905 §10 (the clock filter keeps a window's best exchange): an exchange that keeps
+    // every fitted point leaves the line as it was, and one that replaces the open window's
+    // point, or pushes the oldest window out, changes it. The host asks at every clock event.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 120 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (windowSize, maxWindows, n, seed) => {
+          const clock: SimClock = { offset0Ms: 5_000, driftPpm: 80, lineMs: 1, forwardJitterMeanMs: 3, backJitterMeanMs: 6, turnaroundMaxMs: 5 };
+          const rng = mulberry32(seed);
+          const asked = new TimeSyncEstimator({ windowSize, maxWindows, minDriftSpanMs: 2_000 });
+          const samples = Array.from({ length: n }, (_, i) => exchange(clock, rng, 1_000_000 + i * 250));
+          for (const s of samples) {
+            asked.addSample(s);
+            const once = new TimeSyncEstimator({ windowSize, maxWindows, minDriftSpanMs: 2_000 });
+            for (const t of samples.slice(0, samples.indexOf(s) + 1)) once.addSample(t);
+            expect(asked.estimate()).toEqual(once.estimate());
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('maps a clock timestamp to UTC through the host reference the host room supplies', () => {
     const est = new TimeSyncEstimator();
     est.addSample({ t1: 1000, t2: 51000, t3: 51000, t4: 1000 }); // clock = host + 50 s

@@ -90,6 +90,12 @@ export class TimeSyncEstimator {
   private accepted = 0;
   private rejected = 0;
   private cached: SyncEstimate | null = null;
+  /**
+   * The fitted line, kept until the fitted points change: most exchanges change no point (a
+   * window's best exchange is kept), so the host, which asks for the estimate at every clock
+   * event, fits again only when a point came or went, not after every exchange.
+   */
+  private fitted: Omit<SyncEstimate, 'samples'> | null = null;
 
   constructor(opts: TimeSyncOptions = {}) {
     this.windowSize = opts.windowSize ?? 8;
@@ -130,11 +136,19 @@ export class TimeSyncEstimator {
     }
     const point: Point = { hostMs: (s.t1 + s.t4) / 2, offsetMs: sampleOffsetMs(s), delayMs: Math.max(0, delayMs) };
     this.accepted++;
-    if (!this.open || point.delayMs < this.open.delayMs) this.open = point;
+    if (!this.open || point.delayMs < this.open.delayMs) {
+      this.open = point;
+      this.fitted = null;
+    }
     this.openCount++;
     if (this.openCount >= this.windowSize) {
+      // The open window's point becomes the newest closed one: the same points, in the same
+      // order, unless the oldest falls out.
       this.closed.push(this.open);
-      if (this.closed.length > this.maxWindows) this.closed.shift();
+      if (this.closed.length > this.maxWindows) {
+        this.closed.shift();
+        this.fitted = null;
+      }
       this.open = null;
       this.openCount = 0;
     }
@@ -145,6 +159,14 @@ export class TimeSyncEstimator {
   /** The current estimate, or null before the first exchange. */
   estimate(): SyncEstimate | null {
     if (this.cached) return this.cached;
+    const fitted = this.fitted ?? (this.fitted = this.fit());
+    if (!fitted) return null;
+    this.cached = { ...fitted, samples: this.accepted };
+    return this.cached;
+  }
+
+  /** The weighted least-squares line through the fitted points, or null without any. */
+  private fit(): Omit<SyncEstimate, 'samples'> | null {
     const pts = this.open ? [...this.closed, this.open] : [...this.closed];
     if (pts.length === 0) return null;
     const q = this.quantumMs;
@@ -169,18 +191,16 @@ export class TimeSyncEstimator {
     const first = Math.min(...pts.map((p) => p.hostMs));
     const last = Math.max(...pts.map((p) => p.hostMs));
     const slope = last - first >= this.minDriftSpanMs && sxx > 1e-9 ? sxy / sxx : 0;
-    this.cached = {
+    return {
       offsetMs: meanO,
       driftPpm: slope * 1e6,
       uncertaintyMs: spanBound(pts, (p) => meanO + slope * (p.hostMs - meanH), q),
       referenceHostMs: meanH,
-      samples: this.accepted,
       fitPoints: pts.length,
       minDelayMs: Math.min(...pts.map((p) => p.delayMs)),
       spanStartHostMs: first,
       spanEndHostMs: last,
     };
-    return this.cached;
   }
 
   /** Maps a clock timestamp to host monotonic ms. Throws before the first exchange. */
@@ -204,6 +224,7 @@ export class TimeSyncEstimator {
     this.openCount = 0;
     this.accepted = 0;
     this.cached = null;
+    this.fitted = null;
   }
 
   private require(): SyncEstimate {
