@@ -489,7 +489,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
    */
   private message(s: ClockSession, m: ReceivedMessage): void {
     if (m.body.case !== 'clockEvent') {
-      m.handled(); // status heartbeats and the like: kept on the session, not journaled
+      m.handled(); // status heartbeats and the like: not journaled
       return;
     }
     const clockId = s.clockId;

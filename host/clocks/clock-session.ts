@@ -26,7 +26,7 @@ import {
   type TimeSource,
   type TimeSyncEstimator,
 } from '../../protocol/session-api.ts';
-import { Command_Kind, type Held, type Hello, type Status } from '../../protocol/gen/chessclock_pb.ts';
+import { Command_Kind, type Held, type Hello } from '../../protocol/gen/chessclock_pb.ts';
 import { sessionMachine, type BackoffOptions, type SessionStateName } from './session.machine.ts';
 
 /** An open line to one clock: a serial port, a pty, an in-memory end. */
@@ -122,8 +122,6 @@ export class ClockSession {
   hello: Hello | null = null;
   /** Counters of the links this session closed, so the figures cover every connection. */
   private pastLinks: LinkCounts = { framesDropped: 0, crcFailures: 0, retransmits: 0, duplicatesReceived: 0 };
-  /** The clock's last Status heartbeat and when (host ms) it came. */
-  lastStatus: { status: Status; atHostMs: number } | null = null;
 
   constructor(opts: ClockSessionOptions) {
     this.key = opts.key;
@@ -387,7 +385,6 @@ export class ClockSession {
       else answer();
       return;
     }
-    if (body.case === 'status') this.lastStatus = { status: body.value, atHostMs: m.arrivedAtMs };
     try {
       this.opts.handler.message(this, m);
     } catch (err) {

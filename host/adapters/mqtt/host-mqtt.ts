@@ -72,6 +72,10 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
     // (the hall's LAN name) does not match: the link is still encrypted, and nobody else can
     // hold the port we just bound.
     ...(own && opts.tls ? { rejectUnauthorized: false } : {}),
+    // MQTT.js logs through `debug`, whose calls allocate their arguments even when nobody
+    // listens: 3% of the host's allocations in a hall (docs/benchmarks.md). With DEBUG set
+    // (DEBUG=mqttjs*), MQTT.js logs as `debug` users expect.
+    ...(process.env.DEBUG ? {} : { log: () => {} }),
   };
   const client = mqtt.connect(url, options);
   // Connection errors are retried by MQTT.js; report them, never crash the host on them.
