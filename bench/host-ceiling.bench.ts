@@ -23,7 +23,20 @@
 //   HOST_CEILING_PROFILE=/tmp/prof npm run bench -- host-ceiling   (a CPU profile of the host per step)
 //   HOST_CEILING_WRITER=thread,loop npm run bench -- host-ceiling   (each measurement with the journal's
 //     writer thread, the default, then with the commits on the host's event loop: A/B in one run)
-import { mkdtempSync, rmSync } from 'node:fs';
+//
+// Finding the hall's stalls (docs/benchmarks.md, "Where the hall's stalls come from"):
+//   HOST_CEILING_TRACE=/tmp/t   a timeline of each hall window in /tmp/t-hall-N-WRITER.txt: the host's and
+//     this process's event-loop stalls and GC pauses of 20 ms or more, the WAL checkpoints, and
+//     the presses journaled 40 ms or more after they were made, on CLOCK_MONOTONIC, so that
+//     `perf record -k CLOCK_MONOTONIC` samples of the same run line up with it
+//   HOST_PROCESS_CPUS=0 … taskset -c 1 npm run bench   the host on core 0, the clocks on core 1
+//   HOST_PROCESS_MAIN_CPUS=0 HOST_PROCESS_HELPER_CPUS=1 … taskset -c 1   the host's event loop alone on
+//     core 0, its other threads with the clocks on core 1
+//   HOST_PROCESS_NODE_ARGS='--trace-gc-nvp' HOST_PROCESS_LOG=/tmp/gc.log   V8 flags for the host; what
+//     it prints goes to the log
+//   HOST_PROCESS_HEAP_PROFILE=1 (every allocation) or =survivors (what outlived a scavenge, i.e. was
+//     promoted) with HOST_CEILING_PROFILE=DIR: a sampled allocation profile next to the CPU profile
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -35,6 +48,7 @@ import { bootLoadClock, PressLoad, pressKey, type LoadClock } from '../simulator
 import { freePort, Mosquitto, MOSQUITTO } from '../test/mosquitto.ts';
 import { systemMonotonicMs, WireClock } from './support/wire-clock.ts';
 import { connectTo, HostProcess } from './support/host-process-client.ts';
+import { recordStalls, type Stall } from './support/stalls.ts';
 
 const SYNC_PHASE_MS = 33_000;
 const HALL_MEASURE_MS = 20_000;
@@ -122,7 +136,7 @@ async function waitFor(what: string, ok: () => boolean | Promise<boolean>, bound
 }
 
 /** Press → journal latencies (ms) of the presses in `pressedAt`, from the host's stamps. */
-function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string, number]>): { lat: number[]; lost: number; dup: number } {
+function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string, number]>): { lat: number[]; lost: number; dup: number; journaledAt: Map<string, number> } {
   const seen = new Map<string, number>();
   let dup = 0;
   for (const [k, at] of stamps) {
@@ -131,7 +145,7 @@ function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string,
     else seen.set(k, at);
   }
   const lat = [...pressedAt].filter(([k]) => seen.has(k)).map(([k, at]) => seen.get(k)! - at).sort((a, b) => a - b);
-  return { lat, lost: pressedAt.size - seen.size, dup };
+  return { lat, lost: pressedAt.size - seen.size, dup, journaledAt: seen };
 }
 
 /** Collects the host's stamps until every press in `pressedAt` is journaled (or 60 s), then measures. */
@@ -142,6 +156,27 @@ async function journaledPresses(host: HostProcess, pressedAt: Map<string, number
     return journalLatencies(pressedAt, stamps).lost === 0;
   }, 60_000).catch(() => undefined);
   return journalLatencies(pressedAt, stamps);
+}
+
+/**
+ * One timeline of a measured window (HOST_CEILING_TRACE=FILE), in ms from its first press: the
+ * host's stalls and GC pauses, its WAL checkpoints, this process's stalls, and the presses that
+ * took 40 ms or more to be journaled, so that what held each late press can be read off.
+ */
+function writeTrace(file: string, pressedAt: Map<string, number>, journaledAt: Map<string, number>, host: { stalls: Stall[]; checkpoints: Array<[number, number, number]> }, bench: Stall[]): void {
+  const t0 = Math.min(...pressedAt.values());
+  const rows: Array<[number, string]> = [];
+  for (const s of host.stalls) rows.push([s.at, `host ${s.kind}${s.detail ? ` ${s.detail}` : ''} ${f1(s.ms)} ms`]);
+  for (const s of bench) rows.push([s.at, `bench ${s.kind}${s.detail ? ` ${s.detail}` : ''} ${f1(s.ms)} ms`]);
+  for (const [at, ms, log] of host.checkpoints) rows.push([at - ms, `host checkpoint ${f1(ms)} ms, ${log} frames`]);
+  for (const [k, at] of pressedAt) {
+    const j = journaledAt.get(k);
+    if (j !== undefined && j - at >= 40) rows.push([at, `press ${k} journaled after ${f1(j - at)} ms`]);
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  const head = `# ms from the first press, at ${t0.toFixed(3)} ms on CLOCK_MONOTONIC (perf record -k CLOCK_MONOTONIC stamps in seconds)\n`;
+  writeFileSync(file, head + rows.map(([at, what]) => `${(at - t0).toFixed(1).padStart(9)}  ${what}`).join('\n') + '\n');
+  console.log(`  timeline of the window: ${file}`);
 }
 
 async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<void> {
@@ -180,11 +215,16 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   // the clocks' process between the two counts in press → journal as if it were the host's.
   const eld = monitorEventLoopDelay({ resolution: 5 });
   eld.enable();
+  const trace = process.env.HOST_CEILING_TRACE;
+  const benchStalls = trace ? recordStalls(20) : null;
+  if (trace) await host.ask('stalls-start', 'ok');
   measuring = true;
   const from = performance.now();
   await sleep(HALL_MEASURE_MS);
   measuring = false;
   eld.disable();
+  const hostStalls = trace ? await host.ask<{ stalls: Stall[]; checkpoints: Array<[number, number, number]> }>('stalls-stop') : null;
+  const ownStalls = benchStalls?.stop() ?? [];
   if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${writer}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;
   const cpuNow = await host.ask<HostCpu>('cpu');
@@ -195,7 +235,8 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
     console.log(`  host threads (% of a core): ${busy.map(([t, pc]) => `${t} ${pc.toFixed(1)}`).join(', ')}`);
   }
   await players.stop();
-  const { lat, lost, dup } = await journaledPresses(host, pressedAt);
+  const { lat, lost, dup, journaledAt } = await journaledPresses(host, pressedAt);
+  if (trace && hostStalls) writeTrace(`${trace}-hall-${n}-${writer}.txt`, pressedAt, journaledAt, hostStalls, ownStalls);
   console.log(
     `  hall, N = ${n} firmware clocks, commits on the ${writer === 'thread' ? 'writer thread' : 'event loop'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
       ` lost ${lost}, duplicated ${dup}; ${cpu}, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +

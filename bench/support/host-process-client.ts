@@ -2,6 +2,7 @@
 // asked over its stdin/stdout (one JSON line per request), and the clocks' TCP connections to it.
 // Used by bench/host-ceiling.bench.ts and bench/dashboard.bench.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,19 @@ export class HostProcess {
       ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
       : spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-    const next = async (): Promise<Record<string, unknown>> => JSON.parse(String((await lines.next()).value));
+    // The host's V8 may print on stdout too (HOST_PROCESS_NODE_ARGS=--trace-gc): such lines go to
+    // HOST_PROCESS_LOG, or to stderr, and the answers are the JSON lines.
+    const log = process.env.HOST_PROCESS_LOG;
+    const next = async (): Promise<Record<string, unknown>> => {
+      for (;;) {
+        const { value, done } = await lines.next();
+        if (done) throw new Error('the host process closed its stdout');
+        const line = String(value);
+        if (line.startsWith('{')) return JSON.parse(line) as Record<string, unknown>;
+        if (log) appendFileSync(log, line + '\n');
+        else process.stderr.write(line + '\n');
+      }
+    };
     const ready = await next();
     return new HostProcess(child, next, ready.port as number, ready.url as string);
   }

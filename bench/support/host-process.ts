@@ -11,12 +11,15 @@
 //           on CLOCK_MONOTONIC (process.hrtime), the time base the bench process stamps its
 //           presses on, so press → journal is measured across the two processes
 //   prof-start / prof-stop FILE   a CPU profile of the steady state only (node:inspector)
+//   stalls-start / stalls-stop    the main thread's stalls and GC pauses of 20 ms or more, and
+//           the WAL checkpoints, on CLOCK_MONOTONIC (bench/support/stalls.ts)
 //   stop
 //
 //   node --expose-gc bin/run-ts.mjs bench/support/host-process.ts '{"n":1000,"mqttUrl":"mqtt://…"}'
 import { createServer, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Session } from 'node:inspector/promises';
@@ -27,6 +30,7 @@ import { AnchoredClock } from '../../host/app/utc.ts';
 import { LoadHost, loadTournament } from '../../scripts/load-host.ts';
 import { pressKey } from '../../simulator/load-clocks.ts';
 import { systemMonotonicMs } from './wire-clock.ts';
+import { recordStalls, type Stall } from './stalls.ts';
 
 export interface HostProcessOptions {
   readonly n: number;
@@ -87,6 +91,26 @@ function threadsCpuUs(): Record<string, number> {
   return out;
 }
 
+/**
+ * HOST_PROCESS_MAIN_CPUS=0 HOST_PROCESS_HELPER_CPUS=1: the host's main thread (its event loop)
+ * on core 0 alone, and every other thread of it (the journal's writer and checkpoint threads,
+ * V8's GC and compiler threads, libuv's pool) on core 1, which the bench's clocks share (run
+ * the bench with `taskset -c 1`). A hall PC gives the host's helpers cores of their own; on
+ * this 2-core machine the event loop at least gets one without them. Threads are placed again
+ * at each request, since the host starts threads as it goes (taskset -p on Linux).
+ */
+const mainCpus = process.env.HOST_PROCESS_MAIN_CPUS;
+const helperCpus = process.env.HOST_PROCESS_HELPER_CPUS;
+const placed = new Set<string>();
+function placeThreads(): void {
+  if (!mainCpus || !helperCpus) return;
+  for (const tid of readdirSync('/proc/self/task')) {
+    if (placed.has(tid)) continue;
+    placed.add(tid);
+    execFileSync('taskset', ['-p', '-c', tid === String(process.pid) ? mainCpus : helperCpus, tid], { stdio: 'ignore' });
+  }
+}
+placeThreads();
 const dir = mkdtempSync(join(tmpdir(), 'bench-host-'));
 const sockets: Socket[] = [];
 const waiting: Array<(s: Socket) => void> = [];
@@ -105,6 +129,9 @@ const eld = monitorEventLoopDelay({ resolution: 5 });
 eld.enable();
 /** The journal's WAL checkpoints since the last `cpu`: how many, the longest, the most WAL frames, how many left frames behind. */
 let checkpoints = { count: 0, maxMs: 0, maxLog: 0, partial: 0 };
+/** While `stalls-start` … `stalls-stop`: the stalls, and each checkpoint as [when it was reported, ms, WAL frames]. */
+let stallRec: { stop(): Stall[] } | null = null;
+let checkpointTimes: Array<[number, number, number]> = [];
 /** The main thread's garbage-collection pauses (ms) since the last `cpu`. */
 const gcPauses: number[] = [];
 /** The longest pause per kind of collection (minor = scavenge of the young generation, major = mark-compact) since the last `cpu`. */
@@ -136,6 +163,7 @@ const lh = await LoadHost.start(
       checkpoints.maxMs = Math.max(checkpoints.maxMs, r.ms);
       checkpoints.maxLog = Math.max(checkpoints.maxLog, r.log);
       if (r.log > 0 && r.checkpointed < r.log) checkpoints.partial++;
+      if (stallRec) checkpointTimes.push([systemMonotonicMs(), r.ms, r.log]);
     },
     onJournaled: (e) => {
       if (opts.stamps && e.type === 'moved' && e.side !== null && e.move !== null) stamps.push([pressKey(e.clockId, e.side, e.move), systemMonotonicMs()]);
@@ -151,9 +179,11 @@ const lh = await LoadHost.start(
     },
   })),
 );
+placeThreads();
 say({ type: 'ready', port, url: lh.url, before, started: mem() });
 
 for await (const line of createInterface({ input: process.stdin })) {
+  placeThreads();
   if (line === 'mem') say({ type: 'mem', mem: mem(), online: lh.online() });
   else if (line === 'online') say({ type: 'online', online: lh.online() });
   else if (line === 'cpu') {
@@ -171,7 +201,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (line === 'prof-start') {
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.start');
-    if (process.env.HOST_PROCESS_HEAP_PROFILE) await inspector.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+    // HOST_PROCESS_HEAP_PROFILE=survivors leaves out what a scavenge collected: what is left is
+    // what lived long enough to be promoted to the old generation, which only a mark-compact
+    // frees (its marking takes the core from the event loop).
+    const survivors = process.env.HOST_PROCESS_HEAP_PROFILE === 'survivors';
+    if (process.env.HOST_PROCESS_HEAP_PROFILE) await inspector.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !survivors } as never);
     say({ type: 'prof', ok: true });
   } else if (line.startsWith('prof-stop ')) {
     const { profile } = await inspector.post('Profiler.stop');
@@ -182,6 +216,14 @@ for await (const line of createInterface({ input: process.stdin })) {
       writeFileSync(line.slice('prof-stop '.length).replace(/\.cpuprofile$/, '') + '.heapprofile', JSON.stringify(heap));
     }
     say({ type: 'prof', ok: true });
+  } else if (line === 'stalls-start') {
+    stallRec = recordStalls(20);
+    checkpointTimes = [];
+    say({ type: 'stalls', ok: true });
+  } else if (line === 'stalls-stop') {
+    const stalls = stallRec?.stop() ?? [];
+    stallRec = null;
+    say({ type: 'stalls', stalls, checkpoints: checkpointTimes });
   } else if (line === 'stamps') {
     say({ type: 'stamps', stamps });
     stamps = [];
