@@ -30,7 +30,7 @@ import { AnchoredClock } from '../../host/app/utc.ts';
 import { LoadHost, loadTournament } from '../../scripts/load-host.ts';
 import { pressKey } from '../../simulator/load-clocks.ts';
 import { systemMonotonicMs } from './wire-clock.ts';
-import { recordStalls, type Stall } from './stalls.ts';
+import { gcKind, recordStalls, type Stall } from './stalls.ts';
 
 export interface HostProcessOptions {
   readonly n: number;
@@ -136,11 +136,10 @@ let checkpointTimes: Array<[number, number, number]> = [];
 const gcPauses: number[] = [];
 /** The longest pause per kind of collection (minor = scavenge of the young generation, major = mark-compact) since the last `cpu`. */
 let gcLongest: Record<string, number> = {};
-const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     gcPauses.push(e.duration);
-    const kind = GC_KINDS[(e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    const kind = gcKind(e);
     gcLongest[kind] = Math.max(gcLongest[kind] ?? 0, e.duration);
   }
 }).observe({ entryTypes: ['gc'] });

@@ -15,6 +15,9 @@ export interface Stall {
 
 const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
 
+/** A GC performance entry's kind: minor (a scavenge of the young generation), major (mark-compact), incremental, weakcb. */
+export const gcKind = (e: PerformanceEntry): string => GC_KINDS[(e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+
 /**
  * Records, from now until `stop`, every turn of the event loop that came `minMs` or more late
  * (a timer due every 2 ms) and every GC pause of `minMs` or more.
@@ -32,8 +35,7 @@ export function recordStalls(minMs: number): { stop(): Stall[] } {
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       if (e.duration < minMs) continue;
-      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
-      out.push({ at: e.startTime + offset, ms: e.duration, kind: 'gc', detail: GC_KINDS[kind] ?? 'other' });
+      out.push({ at: e.startTime + offset, ms: e.duration, kind: 'gc', detail: gcKind(e) });
     }
   });
   obs.observe({ entryTypes: ['gc'] });
