@@ -167,41 +167,58 @@ export class TimeSyncEstimator {
 
   /** The weighted least-squares line through the fitted points, or null without any. */
   private fit(): Omit<SyncEstimate, 'samples'> | null {
-    const pts = this.open ? [...this.closed, this.open] : [...this.closed];
-    if (pts.length === 0) return null;
+    // The points in order (the closed windows', then the open one's), in arrays every fit
+    // reuses: the host fits at most of its clock events, so a fit allocates only its answer.
+    const n = this.closed.length + (this.open ? 1 : 0);
+    if (n === 0) return null;
+    const s = scratchFor(n, this.maxWindows + 1);
+    const pts = s.points;
+    for (let i = 0; i < this.closed.length; i++) pts[i] = this.closed[i];
+    if (this.open) pts[n - 1] = this.open;
+    pts.length = n;
     const q = this.quantumMs;
     // Weighted least squares: a point is only known to ±(delay/2 + quantum), so a window
     // whose best exchange still took long (a half-filled open window, a busy line) pulls
     // the line less than a tight one.
-    const w = pts.map((p) => 1 / (p.delayMs / 2 + q) ** 2);
-    const sw = w.reduce((a, x) => a + x, 0);
+    const w = s.weights;
+    let sw = 0;
+    for (let i = 0; i < n; i++) {
+      w[i] = 1 / (pts[i].delayMs / 2 + q) ** 2;
+      sw += w[i];
+    }
     let meanH = 0;
     let meanO = 0;
-    pts.forEach((p, i) => {
-      meanH += (w[i] * p.hostMs) / sw;
-      meanO += (w[i] * p.offsetMs) / sw;
-    });
+    for (let i = 0; i < n; i++) {
+      meanH += (w[i] * pts[i].hostMs) / sw;
+      meanO += (w[i] * pts[i].offsetMs) / sw;
+    }
     let sxx = 0;
     let sxy = 0;
-    pts.forEach((p, i) => {
+    let first = Infinity;
+    let last = -Infinity;
+    let minDelayMs = Infinity;
+    for (let i = 0; i < n; i++) {
+      const p = pts[i];
       const dx = p.hostMs - meanH;
       sxx += w[i] * dx * dx;
       sxy += w[i] * dx * (p.offsetMs - meanO);
-    });
-    const first = Math.min(...pts.map((p) => p.hostMs));
-    const last = Math.max(...pts.map((p) => p.hostMs));
+      first = Math.min(first, p.hostMs);
+      last = Math.max(last, p.hostMs);
+      minDelayMs = Math.min(minDelayMs, p.delayMs);
+    }
     const slope = last - first >= this.minDriftSpanMs && sxx > 1e-9 ? sxy / sxx : 0;
     return {
       offsetMs: meanO,
       driftPpm: slope * 1e6,
-      uncertaintyMs: spanBound(pts, (p) => meanO + slope * (p.hostMs - meanH), q),
+      uncertaintyMs: spanBound(s, n, meanO, slope, meanH, q),
       referenceHostMs: meanH,
-      fitPoints: pts.length,
-      minDelayMs: Math.min(...pts.map((p) => p.delayMs)),
+      fitPoints: n,
+      minDelayMs,
       spanStartHostMs: first,
       spanEndHostMs: last,
     };
   }
+
 
   /** Maps a clock timestamp to host monotonic ms. Throws before the first exchange. */
   clockToHostMs(clockMs: number): number {
@@ -258,13 +275,19 @@ export const clockToUtcMs = (est: TimeSyncEstimator, clockMs: number, ref: UtcRe
  * any h inside the span the best left and best right points bound it. The worst such h
  * gives one number for the whole span.
  */
-function spanBound(pts: readonly Point[], fit: (p: Point) => number, q: number): number {
-  const sorted = [...pts].sort((a, b) => a.hostMs - b.hostMs);
-  const b = sorted.map((p) => Math.abs(p.offsetMs - fit(p)) + p.delayMs / 2 + 2 * q);
-  const n = b.length;
-  const leftMin: number[] = [];
-  const rightMin: number[] = new Array(n);
-  b.forEach((x, i) => leftMin.push(Math.min(x, i > 0 ? leftMin[i - 1] : Infinity)));
+function spanBound(s: FitScratch, n: number, meanO: number, slope: number, meanH: number, q: number): number {
+  const sorted = s.sorted;
+  for (let i = 0; i < n; i++) sorted[i] = s.points[i];
+  sorted.length = n;
+  sorted.sort((a, b) => a.hostMs - b.hostMs);
+  const b = s.bounds;
+  for (let i = 0; i < n; i++) {
+    const p = sorted[i];
+    b[i] = Math.abs(p.offsetMs - (meanO + slope * (p.hostMs - meanH))) + p.delayMs / 2 + 2 * q;
+  }
+  const leftMin = s.leftMin;
+  const rightMin = s.rightMin;
+  for (let i = 0; i < n; i++) leftMin[i] = Math.min(b[i], i > 0 ? leftMin[i - 1] : Infinity);
   for (let i = n - 1; i >= 0; i--) rightMin[i] = Math.min(b[i], i < n - 1 ? rightMin[i + 1] : Infinity);
   let worst = 0;
   // Just left of point i (between i−1 and i) the bracketing sets are [0..i−1] and [i..n−1].
@@ -273,4 +296,29 @@ function spanBound(pts: readonly Point[], fit: (p: Point) => number, q: number):
     if (i > 0) worst = Math.max(worst, Math.max(leftMin[i - 1], rightMin[i]));
   }
   return worst;
+}
+
+/** The arrays a fit works in (TimeSyncEstimator.fit). */
+interface FitScratch {
+  readonly points: Point[];
+  readonly sorted: Point[];
+  readonly weights: Float64Array;
+  readonly bounds: Float64Array;
+  readonly leftMin: Float64Array;
+  readonly rightMin: Float64Array;
+}
+
+/**
+ * One set for every estimator: a fit runs to its end without yielding, so no two fits ever
+ * share it at once, and a hall of clocks costs no memory per clock for it.
+ */
+let scratch: FitScratch | null = null;
+
+/** The shared arrays, grown to hold `n` points (at least `size`). */
+function scratchFor(n: number, size: number): FitScratch {
+  if (!scratch || scratch.weights.length < n) {
+    const len = Math.max(n, size);
+    scratch = { points: [], sorted: [], weights: new Float64Array(len), bounds: new Float64Array(len), leftMin: new Float64Array(len), rightMin: new Float64Array(len) };
+  }
+  return scratch;
 }
