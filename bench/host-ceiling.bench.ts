@@ -48,7 +48,7 @@ import { bootLoadClock, PressLoad, pressKey, type LoadClock } from '../simulator
 import { freePort, Mosquitto, MOSQUITTO } from '../test/mosquitto.ts';
 import { systemMonotonicMs, WireClock } from './support/wire-clock.ts';
 import { connectTo, HostProcess } from './support/host-process-client.ts';
-import { recordStalls, type Stall } from './support/stalls.ts';
+import { recordStalls, stallText, type Stall, type StallsReport } from './support/stalls.ts';
 
 const SYNC_PHASE_MS = 33_000;
 const HALL_MEASURE_MS = 20_000;
@@ -163,11 +163,11 @@ async function journaledPresses(host: HostProcess, pressedAt: Map<string, number
  * host's stalls and GC pauses, its WAL checkpoints, this process's stalls, and the presses that
  * took 40 ms or more to be journaled, so that what held each late press can be read off.
  */
-function writeTrace(file: string, pressedAt: Map<string, number>, journaledAt: Map<string, number>, host: { stalls: Stall[]; checkpoints: Array<[number, number, number]> }, bench: Stall[]): void {
+function writeTrace(file: string, pressedAt: Map<string, number>, journaledAt: Map<string, number>, host: StallsReport, bench: Stall[]): void {
   const t0 = Math.min(...pressedAt.values());
   const rows: Array<[number, string]> = [];
-  for (const s of host.stalls) rows.push([s.at, `host ${s.kind}${s.detail ? ` ${s.detail}` : ''} ${f1(s.ms)} ms`]);
-  for (const s of bench) rows.push([s.at, `bench ${s.kind}${s.detail ? ` ${s.detail}` : ''} ${f1(s.ms)} ms`]);
+  for (const s of host.stalls) rows.push([s.at, stallText('host', s)]);
+  for (const s of bench) rows.push([s.at, stallText('bench', s)]);
   for (const [at, ms, log] of host.checkpoints) rows.push([at - ms, `host checkpoint ${f1(ms)} ms, ${log} frames`]);
   for (const [k, at] of pressedAt) {
     const j = journaledAt.get(k);
@@ -223,7 +223,7 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   await sleep(HALL_MEASURE_MS);
   measuring = false;
   eld.disable();
-  const hostStalls = trace ? await host.ask<{ stalls: Stall[]; checkpoints: Array<[number, number, number]> }>('stalls-stop') : null;
+  const hostStalls = trace ? await host.ask<StallsReport>('stalls-stop') : null;
   const ownStalls = benchStalls?.stop() ?? [];
   if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${writer}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;

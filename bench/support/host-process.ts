@@ -30,7 +30,7 @@ import { AnchoredClock } from '../../host/app/utc.ts';
 import { LoadHost, loadTournament } from '../../scripts/load-host.ts';
 import { pressKey } from '../../simulator/load-clocks.ts';
 import { systemMonotonicMs } from './wire-clock.ts';
-import { gcKind, recordStalls, type Stall } from './stalls.ts';
+import { gcKind, recordStalls, type Stall, type StallsReport } from './stalls.ts';
 
 export interface HostProcessOptions {
   readonly n: number;
@@ -129,9 +129,9 @@ const eld = monitorEventLoopDelay({ resolution: 5 });
 eld.enable();
 /** The journal's WAL checkpoints since the last `cpu`: how many, the longest, the most WAL frames, how many left frames behind. */
 let checkpoints = { count: 0, maxMs: 0, maxLog: 0, partial: 0 };
-/** While `stalls-start` … `stalls-stop`: the stalls, and each checkpoint as [when it was reported, ms, WAL frames]. */
+/** While `stalls-start` … `stalls-stop`: the stalls, and each checkpoint as it was reported. */
 let stallRec: { stop(): Stall[] } | null = null;
-let checkpointTimes: Array<[number, number, number]> = [];
+let checkpointTimes: StallsReport['checkpoints'] = [];
 /** The main thread's garbage-collection pauses (ms) since the last `cpu`. */
 const gcPauses: number[] = [];
 /** The longest pause per kind of collection (minor = scavenge of the young generation, major = mark-compact) since the last `cpu`. */
@@ -222,7 +222,8 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (line === 'stalls-stop') {
     const stalls = stallRec?.stop() ?? [];
     stallRec = null;
-    say({ type: 'stalls', stalls, checkpoints: checkpointTimes });
+    const report: StallsReport = { stalls, checkpoints: checkpointTimes };
+    say({ type: 'stalls', ...report });
   } else if (line === 'stamps') {
     say({ type: 'stamps', stamps });
     stamps = [];

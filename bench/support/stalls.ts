@@ -13,6 +13,18 @@ export interface Stall {
   readonly detail?: string;
 }
 
+/**
+ * The host process's answer to `stalls-stop` (bench/support/host-process.ts): its stalls, and
+ * each WAL checkpoint as [when it was reported (CLOCK_MONOTONIC ms), how long it took (ms), WAL frames].
+ */
+export interface StallsReport {
+  readonly stalls: Stall[];
+  readonly checkpoints: Array<[at: number, ms: number, frames: number]>;
+}
+
+/** One line of a timeline: who stalled, what kind, how long. */
+export const stallText = (who: string, s: Stall): string => `${who} ${s.kind}${s.detail ? ` ${s.detail}` : ''} ${s.ms.toFixed(1)} ms`;
+
 const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
 
 /** A GC performance entry's kind: minor (a scavenge of the young generation), major (mark-compact), incremental, weakcb. */
