@@ -87,7 +87,15 @@ describe('CatchUpSubscriber', () => {
     cleanups.push(() => sub.close());
     await waitFor(() => got.length >= 80, '80 events');
     await fleet.stop();
-    await running.mqtt!.publisher.idle();
+    // What the clocks sent before they stopped may still be on its way into the journal (the
+    // writer thread commits off the event loop): wait until a settled journal gains nothing more.
+    let last: number | undefined;
+    do {
+      last = journaled().at(-1);
+      await new Promise((r) => setImmediate(r));
+      await running.journal.settled();
+      await running.mqtt!.publisher.idle();
+    } while (journaled().at(-1) !== last);
     await sub.catchUp(); // the tail: a loss after the last message is seen only at the next one, a reconnect, or here
     const expected = journaled();
     expect(got.map((g) => g.e.journalSeq)).toEqual(expected);
