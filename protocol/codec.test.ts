@@ -91,6 +91,7 @@ describe('validation rules of docs/protocol.md "Validation", each refused with i
     ['nack without reason', { seq: 1, body: { case: 'nack', value: { refusedSeq: 4 } } }, 'nack.reason: must not be empty'],
     ['unknown Side in a status', { body: { case: 'status', value: { turn: 9 as Side } } }, 'status.turn: 9 is not a known Side'],
     ['text over 128 characters', { body: { case: 'status', value: { displayWhite: 'x'.repeat(129) } } }, 'status.display_white: 129 characters, at most 128'],
+    ['a list item named by its index', { body: { case: 'hello', value: { protocolMajor: 1, serialId: 'CC-1', capabilities: ['sack', 'x'.repeat(129)] } } }, 'hello.capabilities[1]: 129 characters, at most 128'],
   ];
   for (const [what, init, message] of cases) {
     it(what, () => {

@@ -38,71 +38,76 @@ function fieldValue(message: Plain, field: DescField): unknown {
   return message[field.localName];
 }
 
-function scalarError(type: ScalarType, value: unknown, path: string): string | null {
+/** What is wrong with a scalar field's value, without its path; null when nothing is. */
+function scalarProblem(type: ScalarType, value: unknown): string | null {
   switch (type) {
     case ScalarType.UINT32:
     case ScalarType.FIXED32:
       return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff
         ? null
-        : `${path}: must be a whole number from 0 to 4294967295, got ${String(value)}`;
+        : `must be a whole number from 0 to 4294967295, got ${String(value)}`;
     case ScalarType.SINT32:
     case ScalarType.INT32:
       return typeof value === 'number' && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff
         ? null
-        : `${path}: must be a whole number from -2147483648 to 2147483647, got ${String(value)}`;
+        : `must be a whole number from -2147483648 to 2147483647, got ${String(value)}`;
     case ScalarType.BOOL:
-      return typeof value === 'boolean' ? null : `${path}: must be true or false, got ${String(value)}`;
+      return typeof value === 'boolean' ? null : `must be true or false, got ${String(value)}`;
     case ScalarType.STRING:
-      if (typeof value !== 'string') return `${path}: must be text, got ${typeof value}`;
-      return value.length <= MAX_TEXT_LENGTH ? null : `${path}: ${value.length} characters, at most ${MAX_TEXT_LENGTH}`;
+      if (typeof value !== 'string') return `must be text, got ${typeof value}`;
+      return value.length <= MAX_TEXT_LENGTH ? null : `${value.length} characters, at most ${MAX_TEXT_LENGTH}`;
     default:
-      return `${path}: scalar type ${type} is not used by this protocol`;
+      return `scalar type ${type} is not used by this protocol`;
   }
 }
+
+/** A field's proto path below `path` (made only for an error: every message is checked). */
+const pathOf = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
 
 /** Generic check over the schema: scalar ranges and known enum values, recursively. */
 function structureError(desc: DescMessage, message: Plain, path: string): string | null {
   for (const field of desc.fields) {
     const value = fieldValue(message, field);
-    const at = path === '' ? field.name : `${path}.${field.name}`;
     if (value === undefined) {
       if (field.fieldKind === 'scalar' && !field.oneof && field.proto.proto3Optional !== true) {
-        return `${at}: missing`;
+        return `${pathOf(path, field.name)}: missing`;
       }
       continue; // unset message, unset optional, or another oneof case
     }
     switch (field.fieldKind) {
       case 'scalar': {
-        const err = scalarError(field.scalar, value, at);
-        if (err) return err;
+        const problem = scalarProblem(field.scalar, value);
+        if (problem) return `${pathOf(path, field.name)}: ${problem}`;
         break;
       }
       case 'enum':
         if (typeof value !== 'number' || field.enum.value[value] === undefined) {
-          return `${at}: ${String(value)} is not a known ${field.enum.name}`;
+          return `${pathOf(path, field.name)}: ${String(value)} is not a known ${field.enum.name}`;
         }
         break;
       case 'message': {
-        const err = structureError(field.message, value as Plain, at);
+        const err = structureError(field.message, value as Plain, pathOf(path, field.name));
         if (err) return err;
         break;
       }
       case 'list': {
-        if (!Array.isArray(value)) return `${at}: must be a list`;
+        if (!Array.isArray(value)) return `${pathOf(path, field.name)}: must be a list`;
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
-          const itemAt = `${at}[${i}]`;
-          let err: string | null = null;
-          if (field.listKind === 'scalar') err = scalarError(field.scalar, item, itemAt);
-          else if (field.listKind === 'enum') {
-            err = typeof item === 'number' && field.enum.value[item] !== undefined ? null : `${itemAt}: ${String(item)} is not a known ${field.enum.name}`;
-          } else err = structureError(field.message, item as Plain, itemAt);
-          if (err) return err;
+          if (field.listKind === 'scalar') {
+            const problem = scalarProblem(field.scalar, item);
+            if (problem) return `${pathOf(path, field.name)}[${i}]: ${problem}`;
+          } else if (field.listKind === 'enum') {
+            if (typeof item !== 'number' || field.enum.value[item] === undefined) return `${pathOf(path, field.name)}[${i}]: ${String(item)} is not a known ${field.enum.name}`;
+          } else {
+            const err = structureError(field.message, item as Plain, `${pathOf(path, field.name)}[${i}]`);
+            if (err) return err;
+          }
         }
         break;
       }
       case 'map':
-        return `${at}: maps are not used by this protocol`;
+        return `${pathOf(path, field.name)}: maps are not used by this protocol`;
     }
   }
   return null;
