@@ -61,6 +61,11 @@ function scalarProblem(type: ScalarType, value: unknown): string | null {
   }
 }
 
+/** What is wrong with an enum field's value (proto3 enums are open), without its path; null when nothing is. */
+function enumProblem(field: DescField & { enum: { value: Record<number, unknown>; name: string } }, value: unknown): string | null {
+  return typeof value === 'number' && field.enum.value[value] !== undefined ? null : `${String(value)} is not a known ${field.enum.name}`;
+}
+
 /** A field's proto path below `path` (made only for an error: every message is checked). */
 const pathOf = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
 
@@ -80,11 +85,11 @@ function structureError(desc: DescMessage, message: Plain, path: string): string
         if (problem) return `${pathOf(path, field.name)}: ${problem}`;
         break;
       }
-      case 'enum':
-        if (typeof value !== 'number' || field.enum.value[value] === undefined) {
-          return `${pathOf(path, field.name)}: ${String(value)} is not a known ${field.enum.name}`;
-        }
+      case 'enum': {
+        const problem = enumProblem(field, value);
+        if (problem) return `${pathOf(path, field.name)}: ${problem}`;
         break;
+      }
       case 'message': {
         const err = structureError(field.message, value as Plain, pathOf(path, field.name));
         if (err) return err;
@@ -94,11 +99,9 @@ function structureError(desc: DescMessage, message: Plain, path: string): string
         if (!Array.isArray(value)) return `${pathOf(path, field.name)}: must be a list`;
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
-          if (field.listKind === 'scalar') {
-            const problem = scalarProblem(field.scalar, item);
+          if (field.listKind !== 'message') {
+            const problem = field.listKind === 'scalar' ? scalarProblem(field.scalar, item) : enumProblem(field, item);
             if (problem) return `${pathOf(path, field.name)}[${i}]: ${problem}`;
-          } else if (field.listKind === 'enum') {
-            if (typeof item !== 'number' || field.enum.value[item] === undefined) return `${pathOf(path, field.name)}[${i}]: ${String(item)} is not a known ${field.enum.name}`;
           } else {
             const err = structureError(field.message, item as Plain, `${pathOf(path, field.name)}[${i}]`);
             if (err) return err;
