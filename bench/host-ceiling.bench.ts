@@ -23,9 +23,12 @@
 //   HOST_CEILING_PROFILE=/tmp/prof npm run bench -- host-ceiling   (a CPU profile of the host per step)
 //   HOST_CEILING_WRITER=thread,loop npm run bench -- host-ceiling   (each measurement with the journal's
 //     writer thread, the default, then with the commits on the host's event loop: A/B in one run)
+//   HOST_CEILING_MQTT=thread,loop npm run bench -- host-ceiling   (each measurement with the MQTT
+//     publisher on its own thread, the default, then on the host's event loop: A/B in one run)
 //
 // Finding the hall's stalls (docs/benchmarks.md, "Where the hall's stalls come from"):
-//   HOST_CEILING_TRACE=/tmp/t   a timeline of each hall window in /tmp/t-hall-N-WRITER.txt: the host's and
+//   HOST_CEILING_TRACE=/tmp/t   a timeline of each hall window in /tmp/t-hall-N-WRITER.txt (and of each
+//     ceiling step in /tmp/t-ceiling-RATE-WRITER.txt): the host's and
 //     this process's event-loop stalls and GC pauses of 20 ms or more, the WAL checkpoints, and
 //     the presses journaled 40 ms or more after they were made, on CLOCK_MONOTONIC, so that
 //     `perf record -k CLOCK_MONOTONIC` samples of the same run line up with it
@@ -60,6 +63,20 @@ const CEILING_CLOCKS = Number(process.env.HOST_CEILING_CLOCKS ?? 1_000);
  */
 type Writer = 'thread' | 'loop';
 const WRITERS = (process.env.HOST_CEILING_WRITER ?? 'thread').split(',').filter((w): w is Writer => w === 'thread' || w === 'loop');
+/**
+ * Where the host's MQTT publisher runs (startHost `mqttThread`): HOST_CEILING_MQTT=thread,loop runs
+ * each measurement with the publisher on its own thread, the default, then on the event loop.
+ */
+const MQTTS = (process.env.HOST_CEILING_MQTT ?? 'thread').split(',').filter((w): w is Writer => w === 'thread' || w === 'loop');
+/** One way of running the host: where the journal commits, where MQTT publishes. */
+interface Variant {
+  readonly writer: Writer;
+  readonly mqtt: Writer;
+}
+const VARIANTS: Variant[] = WRITERS.flatMap((writer) => MQTTS.map((mqtt) => ({ writer, mqtt })));
+const variantName = (v: Variant) => `${v.writer}${v.mqtt === 'loop' ? '-mqtt-loop' : ''}`;
+const variantText = (v: Variant) => `commits on the ${v.writer === 'thread' ? 'writer thread' : 'event loop'}, MQTT ${v.mqtt === 'thread' ? 'on its thread' : 'on the event loop'}`;
+const hostOptions = (n: number, v: Variant, mqttUrl: string | null) => ({ n, journalWriter: v.writer, mqttThread: v.mqtt === 'thread', ...(mqttUrl ? { mqttUrl } : {}) });
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const f1 = (x: number) => x.toFixed(1);
@@ -179,8 +196,8 @@ function writeTrace(file: string, pressedAt: Map<string, number>, journaledAt: M
   console.log(`  timeline of the window: ${file}`);
 }
 
-async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<void> {
-  const host = await HostProcess.start({ n, journalWriter: writer, ...(mqttUrl ? { mqttUrl } : {}) });
+async function hall(n: number, mqttUrl: string | null, variant: Variant): Promise<void> {
+  const host = await HostProcess.start(hostOptions(n, variant, mqttUrl));
   const readers = await Readers.open(host.url, mqttUrl);
   const time = new AcceleratedTime(1);
   let measuring = false;
@@ -225,7 +242,7 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   eld.disable();
   const hostStalls = trace ? await host.ask<StallsReport>('stalls-stop') : null;
   const ownStalls = benchStalls?.stop() ?? [];
-  if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${writer}.cpuprofile`)}`, 'ok');
+  if (profile) await host.ask(`prof-stop ${join(profile, `hall-${n}-${variantName(variant)}.cpuprofile`)}`, 'ok');
   const seconds = (performance.now() - from) / 1000;
   const cpuNow = await host.ask<HostCpu>('cpu');
   const cpu = cpuText(cpu0, cpuNow, self0, seconds);
@@ -236,9 +253,9 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   }
   await players.stop();
   const { lat, lost, dup, journaledAt } = await journaledPresses(host, pressedAt);
-  if (trace && hostStalls) writeTrace(`${trace}-hall-${n}-${writer}.txt`, pressedAt, journaledAt, hostStalls, ownStalls);
+  if (trace && hostStalls) writeTrace(`${trace}-hall-${n}-${variantName(variant)}.txt`, pressedAt, journaledAt, hostStalls, ownStalls);
   console.log(
-    `  hall, N = ${n} firmware clocks, commits on the ${writer === 'thread' ? 'writer thread' : 'event loop'}: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
+    `  hall, N = ${n} firmware clocks, ${variantText(variant)}: ${(pressedAt.size / seconds).toFixed(0)} presses/s; press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms max ${f1(lat.at(-1) ?? NaN)} ms;` +
       ` lost ${lost}, duplicated ${dup}; ${cpu}, its event loop delay p99 ${f1(cpuNow.loopDelay.p99)} ms max ${f1(cpuNow.loopDelay.max)} ms;` +
       ` this process's event loop delay p99 ${f1(eld.percentile(99) / 1e6)} ms max ${f1(eld.max / 1e6)} ms;` +
       ` readers got ${((readers.ws - ws0) / seconds).toFixed(0)}/s on /ws, ${mqttUrl ? `${((readers.mqtt - mq0) / seconds).toFixed(0)}/s on MQTT` : 'no MQTT'}; load avg ${load0.toFixed(2)}`,
@@ -248,9 +265,9 @@ async function hall(n: number, mqttUrl: string | null, writer: Writer): Promise<
   await host.stop();
 }
 
-async function ceiling(rates: number[], mqttUrl: string | null, writer: Writer): Promise<void> {
+async function ceiling(rates: number[], mqttUrl: string | null, variant: Variant): Promise<void> {
   const n = CEILING_CLOCKS;
-  const host = await HostProcess.start({ n, journalWriter: writer, ...(mqttUrl ? { mqttUrl } : {}) });
+  const host = await HostProcess.start(hostOptions(n, variant, mqttUrl));
   const readers = await Readers.open(host.url, mqttUrl);
   const clocks: WireClock[] = [];
   for (let i = 0; i < n; i++) clocks.push(new WireClock(`load-${i + 1}`, await connectTo(host.port), 1000 + i));
@@ -273,6 +290,9 @@ async function ceiling(rates: number[], mqttUrl: string | null, writer: Writer):
     if (profile) await host.ask('prof-start', 'ok');
     const eld = monitorEventLoopDelay({ resolution: 5 });
     eld.enable();
+    const trace = process.env.HOST_CEILING_TRACE;
+    const benchStalls = trace ? recordStalls(20) : null;
+    if (trace) await host.ask('stalls-start', 'ok');
     // Presses go round the clocks in turn; every 2 ms the presses due by then are made.
     let made = 0;
     let next = 0;
@@ -295,20 +315,21 @@ async function ceiling(rates: number[], mqttUrl: string | null, writer: Writer):
     });
     const offeredSeconds = (performance.now() - from) / 1000;
     const drainFrom = performance.now();
-    const { lat, lost, dup } = await journaledPresses(host, pressedAt);
+    const { lat, lost, dup, journaledAt } = await journaledPresses(host, pressedAt);
     const drainS = (performance.now() - drainFrom) / 1000;
+    if (trace) writeTrace(`${trace}-ceiling-${rate}-${variantName(variant)}.txt`, pressedAt, journaledAt, await host.ask<StallsReport>('stalls-stop'), benchStalls?.stop() ?? []);
     // One `cpu` request: it also resets the host's event-loop delay histogram.
     const cpuNow = await host.ask<HostCpu>('cpu');
     const hostLoop = cpuNow.loopDelay;
     eld.disable();
-    if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}-${writer}.cpuprofile`)}`, 'ok');
+    if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}-${variantName(variant)}.cpuprofile`)}`, 'ok');
     const seconds = offeredSeconds + drainS;
     const cpu = cpuText(cpu0, cpuNow, self0, seconds);
     await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(() => undefined);
     ackLat.sort((a, b) => a - b);
     const kept = lost === 0 && pct(lat, 99) <= 100;
     console.log(
-      `  ${writer === 'thread' ? 'writer thread' : 'event loop  '}: offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
+      `  ${variantText(variant)}: offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
         ` press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms; press→ack p99 ${f1(pct(ackLat, 99))} ms; lost ${lost}, duplicated ${dup};` +
         ` /ws ${readers.ws - ws0}, MQTT ${mqttUrl ? readers.mqtt - mq0 : 'none'}; ${cpu}, its event loop delay p99 ${f1(hostLoop.p99)} ms max ${f1(hostLoop.max)} ms (this process: p99 ${f1(eld.percentile(99) / 1e6)} ms); load avg ${load0.toFixed(2)}${kept ? '' : '  ← not kept up'}`,
     );
@@ -332,10 +353,10 @@ export async function run(): Promise<void> {
     const rates = (process.env.HOST_CEILING_RATES ?? '2000,5000,10000,20000,30000').split(',').map(Number).filter((x) => x > 0);
     if (rates.length) {
       console.log(`  ceiling: ${CEILING_CLOCKS} light clocks over loopback TCP, ${STEP_MS / 1000} s per offered rate; host alone in its process, journal synchronous=FULL on disk, /ws client and MQTT subscriber here`);
-      for (const writer of WRITERS) await ceiling(rates, mqttUrl, writer);
+      for (const v of VARIANTS) await ceiling(rates, mqttUrl, v);
     }
     for (const n of (process.env.HOST_CEILING_HALL_N ?? '2000,5000').split(',').map(Number).filter((x) => x > 0)) {
-      for (const writer of WRITERS) await hall(n, mqttUrl, writer);
+      for (const v of VARIANTS) await hall(n, mqttUrl, v);
     }
   } finally {
     await broker?.kill();

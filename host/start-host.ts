@@ -22,7 +22,7 @@ import { TeamMatchProtocols } from './app/captains.ts';
 import { registerMetrics } from './adapters/http/metrics.ts';
 import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
-import { publishHostToMqtt, startHostMqtt, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
+import { publishHostToMqtt, startHostMqtt, startHostMqttThread, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
 
 export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   /** The journal file (created if missing; reopening resumes), or an open journal. */
@@ -52,6 +52,12 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   };
   /** MQTT from the journal's outbox (docs/mqtt.md); absent or target null = none. */
   readonly mqtt?: Omit<StartHostMqttOptions, 'outbox'>;
+  /**
+   * Where the MQTT publisher runs for a journal on disk: on a thread of its own (true, the
+   * default: docs/host.md "The MQTT publisher thread") or on the event loop (false, the
+   * benchmark's baseline). A journal in memory keeps it on the event loop.
+   */
+  readonly mqttThread?: boolean;
   /** Lines to open at the start (serial ports, in-memory ends), each at its table if given. */
   readonly lines?: readonly { readonly key: string; readonly open: () => Promise<Line>; readonly table?: number }[];
   /** Called between opening the journal and starting the host (e.g. opening a round with its clocks). */
@@ -115,7 +121,11 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
     if (opts.mqtt) {
       // Every fact's message is drafted in the fact's own transaction (the durable outbox);
       // events go out as they are journaled, with each board's retained state.
-      mqtt = await startHostMqtt({ ...opts.mqtt, outbox: journal.outboxStore(() => clock.nowUtcMs()) });
+      // The publisher runs on a thread of its own, reading the journal's file (issue 16); a journal
+      // in memory has no file for it to read, and keeps it on the event loop.
+      const outbox = journal.outboxStore(() => clock.nowUtcMs());
+      const onDisk = journal.path !== ':memory:' && journal.path !== '';
+      mqtt = onDisk && opts.mqttThread !== false ? await startHostMqttThread({ ...opts.mqtt, outbox, journalPath: journal.path }) : await startHostMqtt({ ...opts.mqtt, outbox });
       if (mqtt) stopPublishing = publishHostToMqtt(host, mqtt);
     }
     if (opts.http) {

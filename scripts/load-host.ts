@@ -67,6 +67,8 @@ export interface LoadHostOptions {
   readonly groupCommit?: 'turn' | 'event';
   /** Where the journal commits clock events (startHost option; default 'thread'). */
   readonly journalWriter?: 'thread' | 'loop';
+  /** Where the MQTT publisher runs (startHost option `mqttThread`; default: its own thread). */
+  readonly mqttThread?: boolean;
   /** Each WAL checkpoint (startHost option). */
   readonly onCheckpoint?: StartHostOptions['onCheckpoint'];
   /** Each newly journaled clock event, after its commit. */
@@ -102,6 +104,7 @@ export class LoadHost {
       log: opts.log,
       ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
       ...(opts.journalWriter ? { journalWriter: opts.journalWriter } : {}),
+      ...(opts.mqttThread !== undefined ? { mqttThread: opts.mqttThread } : {}),
       ...(opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : {}),
       backoff: { initialMs: 100, maxMs: 2_000 },
       // The arbiter opens round 1 with each board's clock assigned (as the pairing on the

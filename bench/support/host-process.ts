@@ -40,6 +40,8 @@ export interface HostProcessOptions {
   readonly groupCommit?: 'turn' | 'event';
   /** Where the journal commits clock events: 'thread' (the default) or 'loop' (before issue 16's writer thread). */
   readonly journalWriter?: 'thread' | 'loop';
+  /** Where the MQTT publisher runs: on its own thread (true, the default) or on the event loop. */
+  readonly mqttThread?: boolean;
   /** Keep the journaled moves' stamps for `stamps` (off for the memory bench: they take memory). */
   readonly stamps?: boolean;
   /** Serve the dashboard (`/`, `/public`) with the API (bench/dashboard.bench.ts). */
@@ -157,6 +159,7 @@ const lh = await LoadHost.start(
     ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
     ...(opts.groupCommit ? { groupCommit: opts.groupCommit } : {}),
     ...(opts.journalWriter ? { journalWriter: opts.journalWriter } : {}),
+    ...(opts.mqttThread !== undefined ? { mqttThread: opts.mqttThread } : {}),
     onCheckpoint: (r) => {
       checkpoints.count++;
       checkpoints.maxMs = Math.max(checkpoints.maxMs, r.ms);

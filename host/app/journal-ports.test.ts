@@ -260,7 +260,7 @@ describe('MQTT from the journal outbox', () => {
     const host = new JournalPorts({ journal: j, nowUtcMs: () => 1 });
     const publisher = new MqttPublisher({ client: mqtt.connect(broker.url, { clientId: 'host' }), outbox: j.outboxStore(() => 1) });
     cleanups.push(() => publisher.close());
-    bridgeHostFeedToMqtt(host, publisher, { eventsInOutbox: true });
+    bridgeHostFeedToMqtt(host, publisher);
     for (let s = 1; s <= 30; s++) host.append(ev('clk-1', s, s === 1 ? 'started' : 'moved', s === 1 ? {} : { side: s % 2 ? 'black' : 'white' }));
     j.reportResult(j.boardStates(FINAL)[0].game.gameId, { result: '1-0', how: 'flag', source: 'arbiter', arbiter: 'Chief Arbiter', utcMs: 2 });
     publisher.publishPending();

@@ -50,6 +50,23 @@ import {
 
 export * from './types.ts';
 
+/**
+ * What the MQTT publisher reads of the outbox: the rows with a topic not yet published, in id
+ * order. One definition for the journal's own store (`Journal.outboxStore`) and for the MQTT
+ * publisher thread, which reads the journal's file with a connection of its own
+ * (host/adapters/mqtt/publisher-thread-worker.ts).
+ */
+export function outboxReader(db: Database.Database): Pick<JournalOutboxStore, 'pending' | 'pendingCount'> {
+  const pendingTopics = db.prepare<[number, number], { id: number; topic: string; payload: string; retain: number }>(
+    'SELECT id, topic, payload, retain FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
+  );
+  const pendingTopicCount = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL');
+  return {
+    pending: (limit, afterId = 0) => pendingTopics.all(afterId, limit).map((r) => ({ id: r.id, topic: r.topic, payload: r.payload, retain: r.retain === 1 })),
+    pendingCount: () => pendingTopicCount.get()!.n,
+  };
+}
+
 export class JournalError extends Error {
   constructor(
     message: string,
@@ -427,10 +444,6 @@ export class Journal {
       eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
       maxSeqOfBoot: db.prepare('SELECT MAX(seq) FROM clock_events WHERE clock_id = ? AND boot_id = ?').pluck(),
       insertOutbox: db.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
-      pendingTopics: db.prepare(
-        'SELECT id, topic, payload, retain FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
-      ),
-      pendingTopicCount: db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL AND topic IS NOT NULL'),
       gameById: db.prepare('SELECT * FROM games WHERE game_id = ?'),
       currentGameForClock: db.prepare(
         'SELECT * FROM games WHERE clock_id = ? AND result IS NULL ORDER BY game_id DESC LIMIT 1',
@@ -1429,6 +1442,7 @@ export class Journal {
    * only rows with a topic; `markDone` stamps them published at `nowUtcMs()`.
    */
   outboxStore(nowUtcMs: () => number): JournalOutboxStore {
+    const reader = outboxReader(this.db);
     return {
       append: (drafts) => {
         const write = () =>
@@ -1445,17 +1459,10 @@ export class Journal {
         if (drafts.length === 0 || !drafts.every((d) => d.retain)) return write();
         this.withoutOwnFsync(write);
       },
-      pending: (limit, afterId = 0) =>
-        (this.stmt.pendingTopics.all(afterId, limit) as Row[]).map((r) => ({
-          id: r.id as number,
-          topic: r.topic as string,
-          payload: r.payload as string,
-          retain: r.retain === 1,
-        })),
+      ...reader,
       markDone: (ids) => {
         this.markPublished(ids, nowUtcMs());
       },
-      pendingCount: () => (this.stmt.pendingTopicCount.get() as { n: number }).n,
       appendRetainedAside: (drafts) => {
         let rows: OutboxTuple[];
         try {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { startHostMqtt, type HostMqtt } from './host-mqtt.ts';
+import type { MqttPublisher } from './publisher.ts';
 import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
 import { parseMqttReaders, redactUrl } from './broker-access.ts';
 import { resultTopic } from './topics.ts';
@@ -22,7 +23,7 @@ const BOARD = { event: 'Slovenian Final 2025/26', round: 1, board: 1 };
 const TRUE_RESULT = JSON.stringify({ v: 1, ...BOARD, gameNo: 1, result: '1-0', confirmed: true, confirmedBy: 'Chief Arbiter' });
 const FORGED = JSON.stringify({ v: 1, ...BOARD, gameNo: 1, result: '0-1', confirmed: true, confirmedBy: 'Chief Arbiter' });
 
-async function host(extra: Partial<Parameters<typeof startHostMqtt>[0]> = {}): Promise<{ mqtt: HostMqtt; outbox: SqliteOutboxStore; refused: string[]; brokerUrl: string }> {
+async function host(extra: Partial<Parameters<typeof startHostMqtt>[0]> = {}): Promise<{ mqtt: HostMqtt<MqttPublisher>; outbox: SqliteOutboxStore; refused: string[]; brokerUrl: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mqtt-access-'));
   const outbox = new SqliteOutboxStore(join(dir, 'outbox.db'));
   const refused: string[] = [];

@@ -2,14 +2,16 @@
 // broker if asked, connects a client and returns the durable-outbox publisher.
 import mqtt, { type IClientOptions } from 'mqtt';
 import { MqttPublisher } from './publisher.ts';
+import { PublisherThread, type HostPublisher } from './publisher-thread.ts';
 import { parseMqttOption, resolveMqttTarget, type EmbeddedBroker, type MqttTarget } from './mqtt-target.ts';
 import { generatedPassword, redactUrl, type MqttAccount } from './broker-access.ts';
 import type { OutboxStore } from './outbox-store.ts';
+import type { JournalOutboxStore } from '../../store/journal.ts';
 import type { HostState } from '../../app/ports.ts';
 import { bridgeHostFeedToMqtt } from './host-feed-bridge.ts';
 
-export interface HostMqtt {
-  readonly publisher: MqttPublisher;
+export interface HostMqtt<P extends HostPublisher = HostPublisher> {
+  readonly publisher: P;
   readonly broker: EmbeddedBroker | null;
   /** The broker's URL, its password (if any) replaced by `***`: fit for a log line. */
   readonly url: string;
@@ -44,8 +46,18 @@ export interface StartHostMqttOptions {
   readonly onRefused?: (what: string) => void;
 }
 
-/** Returns null when the target is `none`. */
-export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqtt | null> {
+/**
+ * The publisher on a thread of its own (publisher-thread.ts), for the journal's outbox on disk:
+ * what `chessclock host` and the hall run (startHost). Its store is the journal's, and the
+ * thread reads the journal's file at `journalPath`.
+ */
+export interface StartHostMqttThreadOptions extends Omit<StartHostMqttOptions, 'outbox'> {
+  readonly outbox: JournalOutboxStore;
+  readonly journalPath: string;
+}
+
+/** The broker (the embedded one started if asked) and how the host connects to it; null when the target is `none`. */
+async function hostConnection(opts: Omit<StartHostMqttOptions, 'outbox'>): Promise<{ url: string; broker: EmbeddedBroker | null; options: IClientOptions } | null> {
   const target = typeof opts.target === 'string' ? parseMqttOption(opts.target) : opts.target;
   const clientId = opts.clientId ?? `chessclock-host-${process.pid}`;
   // On the embedded broker the host signs in like everyone else, with a password made now.
@@ -72,15 +84,22 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
     // (the hall's LAN name) does not match: the link is still encrypted, and nobody else can
     // hold the port we just bound.
     ...(own && opts.tls ? { rejectUnauthorized: false } : {}),
-    // MQTT.js logs through `debug`, whose calls allocate their arguments even when nobody
-    // listens: 3% of the host's allocations in a hall (docs/benchmarks.md). With DEBUG set
-    // (DEBUG=mqttjs*), MQTT.js logs as `debug` users expect.
-    ...(process.env.DEBUG ? {} : { log: () => {} }),
   };
-  const client = mqtt.connect(url, options);
+  return { url, broker, options };
+}
+
+/** Returns null when the target is `none`. The publisher runs on the event loop. */
+export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqtt<MqttPublisher> | null> {
+  const connection = await hostConnection(opts);
+  if (!connection) return null;
+  const { url, broker } = connection;
+  // MQTT.js logs through `debug`, whose calls allocate their arguments even when nobody
+  // listens: 3% of the host's allocations in a hall (docs/benchmarks.md). With DEBUG set
+  // (DEBUG=mqttjs*), MQTT.js logs as `debug` users expect.
+  const client = mqtt.connect(url, { ...connection.options, ...(process.env.DEBUG ? {} : { log: () => {} }) });
   // Connection errors are retried by MQTT.js; report them, never crash the host on them.
   client.on('error', (err) => opts.onError?.(err));
-  const publisher = new MqttPublisher({ client, outbox: opts.outbox, onError: opts.onError });
+  const publisher = new MqttPublisher({ client, outbox: opts.outbox, ...(opts.onError ? { onError: opts.onError } : {}) });
   return {
     publisher,
     broker,
@@ -96,6 +115,33 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
   };
 }
 
+/** Returns null when the target is `none`. The publisher runs on a thread of its own (publisher-thread.ts). */
+export async function startHostMqttThread(opts: StartHostMqttThreadOptions): Promise<HostMqtt<PublisherThread> | null> {
+  const connection = await hostConnection(opts);
+  if (!connection) return null;
+  const { url, broker, options } = connection;
+  let publisher: PublisherThread;
+  try {
+    publisher = await PublisherThread.start({ journalPath: opts.journalPath, outbox: opts.outbox, url, options, ...(opts.onError ? { onError: opts.onError } : {}) });
+  } catch (err) {
+    await broker?.close();
+    throw err;
+  }
+  return {
+    publisher,
+    broker,
+    url: redactUrl(url),
+    async close() {
+      await publisher.close();
+      await broker?.close();
+    },
+    forceClose() {
+      publisher.forceClose();
+      broker?.server.close();
+    },
+  };
+}
+
 /**
  * Keeps MQTT up to date with a running host: every journaled event's message (drafted into
  * the journal's outbox in the event's own transaction, see journal-topics.ts) is sent as it
@@ -105,7 +151,7 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
  * load host all publish through this one function.
  */
 export function publishHostToMqtt(host: HostState, mqtt: HostMqtt, drainEveryMs = 1_000): () => void {
-  const stopFeed = bridgeHostFeedToMqtt(host, mqtt.publisher, { eventsInOutbox: true });
+  const stopFeed = bridgeHostFeedToMqtt(host, mqtt.publisher);
   let timer: ReturnType<typeof setTimeout> | null = null;
   const drain = (): void => {
     mqtt.publisher.publishPending();

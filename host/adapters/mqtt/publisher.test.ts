@@ -141,6 +141,29 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
     expect(got.get(stateTopic(board2(1)))).toBe(3);
   });
 
+  it('gathers delivery marks: the PUBACKs of markBatchMs are marked in one outbox transaction, and a close marks what was gathered', async () => {
+    const b = await broker();
+    const store = new SqliteOutboxStore(tempDb());
+    cleanups.push(() => store.close());
+    const marks: number[] = [];
+    const markDone = store.markDone.bind(store);
+    store.markDone = (ids) => {
+      marks.push(ids.length);
+      markDone(ids);
+    };
+    // Longer than the test: only the close writes the marks.
+    const pub = new MqttPublisher({ client: client(b.url, 'host-3'), outbox: store, markBatchMs: 60_000 });
+    for (let seq = 1; seq <= 30; seq++) pub.publishEvent(event(seq));
+    await waitFor(() => pub.stats().acked === 30, 'every PUBACK');
+    pub.publishPending(); // a turn's new rows bring no marks with them
+    expect(marks).toEqual([]);
+    // MQTT 3.1.1 §4.3.2: acknowledged but not marked, a message is still owed (resent after a crash).
+    expect(store.pendingCount()).toBe(30);
+    await pub.close();
+    expect(marks).toEqual([30]);
+    expect(store.pendingCount()).toBe(0);
+  });
+
   it('keeps a message in the outbox until the PUBACK arrives, not when it is sent (MQTT 3.1.1 §4.3.2)', async () => {
     const b = await broker();
     // Aedes sends the PUBACK only after authorizePublish calls back: hold it.

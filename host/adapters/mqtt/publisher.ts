@@ -43,6 +43,13 @@ export interface MqttPublisherOptions {
    * that; the events themselves are not delayed.
    */
   readonly stateBatchMs?: number;
+  /**
+   * Delivery marks (the outbox rows the broker acknowledged) are gathered this long (ms) and
+   * written in one outbox transaction. Default 100: a mark lost in a crash only means one more,
+   * deduplicated, resend, and a transaction per burst of PUBACKs was as many writer-thread
+   * transactions as clock-event commits (issue 16).
+   */
+  readonly markBatchMs?: number;
   readonly onError?: (err: Error) => void;
 }
 
@@ -66,7 +73,10 @@ export class MqttPublisher {
   /** A publish failed: re-read the outbox from the start on the next connect. */
   private rewind = false;
   private readonly ackedIds: number[] = [];
-  private markScheduled = false;
+  private markTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly markBatchMs: number;
+  /** A pump is due at the next turn: PUBACKs made room after a read that room cut short. */
+  private pumpScheduled = false;
   /**
    * The newest retained state per board (`…/state` topic): `id` is its outbox id once the pump has read it;
    * null for one drafted here and not read yet (it is newer than every row read so far).
@@ -88,6 +98,7 @@ export class MqttPublisher {
     this.maxInFlight = opts.maxInFlight ?? 512;
     this.republishState = opts.republishStateOnReconnect ?? true;
     this.stateBatchMs = opts.stateBatchMs ?? 250;
+    this.markBatchMs = opts.markBatchMs ?? 100;
     this.onError = opts.onError ?? (() => {});
     this.client.on('connect', this.onConnect);
     // Leftovers from a previous run go out first (MQTT.js queues them until connected).
@@ -260,7 +271,6 @@ export class MqttPublisher {
    * own transaction (Journal option `outboxTopic`, see journal-topics.ts).
    */
   publishPending(): void {
-    this.flushMarks();
     this.pump();
   }
 
@@ -304,7 +314,13 @@ export class MqttPublisher {
     if (this.republishState && this.lastState.size > 0 && this.client.connected) {
       // Appended after everything pending, so a newer state is never overtaken by an older one.
       const states = [...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true }));
-      this.tryWrite('store the retained states to re-send after the reconnect', () => this.outbox.append(states));
+      const what = 'store the retained states to re-send after the reconnect';
+      const aside = this.outbox.appendRetainedAside;
+      if (aside)
+        this.handedOff(aside.call(this.outbox, states), what, (stored) => {
+          if (stored) this.pump();
+        });
+      else this.tryWrite(what, () => this.outbox.append(states));
     }
     this.pump();
   }
@@ -339,7 +355,7 @@ export class MqttPublisher {
     // Marked done with the acknowledged ones (retried with them if the journal cannot write).
     if (superseded.length > 0) {
       this.ackedIds.push(...superseded);
-      this.flushMarks();
+      this.flushMarksSoon();
     }
     this.resolveIdle();
   }
@@ -354,35 +370,45 @@ export class MqttPublisher {
     }
     this.acked++;
     this.ackedIds.push(id);
-    if (!this.markScheduled) {
-      // Batch the deletes: one transaction per burst of PUBACKs. A lost mark only means
-      // one more (deduplicated) resend.
-      this.markScheduled = true;
+    this.flushMarksSoon();
+    // Only a read that room cut short left rows to read now; new rows bring their own pump
+    // (publishPending, the drain timer), so a PUBACK need not read the outbox again (issue 16:
+    // a read per burst of PUBACKs was 2% of the host's loop at 1,000 presses/s).
+    if (this.roomLimited && !this.pumpScheduled) {
+      this.pumpScheduled = true;
       setImmediate(() => {
-        this.flushMarks();
-        // Only a read that room cut short left rows to read now; new rows bring their own
-        // pump (publishPending, the drain timer), so a PUBACK need not read the outbox again
-        // (issue 16: a read per burst of PUBACKs was 2% of the host's loop at 1,000 presses/s).
+        this.pumpScheduled = false;
         if (this.roomLimited) this.pump();
       });
     }
   }
 
+  /** Writes the gathered delivery marks within `markBatchMs`, all in one outbox transaction. */
+  private flushMarksSoon(): void {
+    if (this.markTimer || this.closed) return;
+    this.markTimer = setTimeout(() => this.flushMarks(), this.markBatchMs);
+  }
+
   private flushMarks(): void {
-    this.markScheduled = false;
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = null;
     if (this.ackedIds.length === 0) return;
     const ids = this.ackedIds.splice(0);
     const aside = this.outbox.markDoneAside;
     if (aside) {
       this.handedOff(aside.call(this.outbox, ids), `mark ${ids.length} acknowledged messages published`, (marked) => {
-        // Not marked (a full disk): kept and marked at the next drain, as below.
-        if (!marked) this.ackedIds.unshift(...ids);
+        if (!marked) this.markLater(ids);
       });
       return;
     }
-    // Not marked (a full disk): kept and marked at the next drain; until then they only count as pending.
-    if (!this.tryWrite(`mark ${ids.length} acknowledged messages published`, () => this.outbox.markDone(ids))) this.ackedIds.unshift(...ids);
+    if (!this.tryWrite(`mark ${ids.length} acknowledged messages published`, () => this.outbox.markDone(ids))) this.markLater(ids);
     this.resolveIdle();
+  }
+
+  /** Marks the journal refused (a full disk): kept and tried again; until then they only count as pending. */
+  private markLater(ids: readonly number[]): void {
+    this.ackedIds.unshift(...ids);
+    this.flushMarksSoon();
   }
 
   private isIdle(): boolean {

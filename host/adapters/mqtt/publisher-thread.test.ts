@@ -1,0 +1,100 @@
+// The MQTT publisher on its own thread (publisher-thread.ts): the journal's outbox on disk, read
+// by the thread's own connection, sent to the embedded Aedes broker over real TCP; the thread's
+// writes (delivery marks, retained states) made through the journal's writer thread.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { Journal } from '../../store/journal.ts';
+import { startEmbeddedBroker } from './mqtt-target.ts';
+import { subscribeClockEvents } from './subscriber.ts';
+import { encodeEvent, type EventPayload } from './payload.ts';
+import { eventsTopic, stateTopic } from './topics.ts';
+import { PublisherThread } from './publisher-thread.ts';
+import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function client(url: string, clientId: string): MqttClient {
+  const c = mqtt.connect(url, { clientId, reconnectPeriod: 100 });
+  cleanups.push(() => c.endAsync(true));
+  return c;
+}
+
+function event(seq: number): ClockEventRecord {
+  return {
+    clockId: 'clk-7', bootId: 'boot-a', seq, event: 'Olympiad Hall', round: 2, board: 7,
+    type: 'moved', side: seq % 2 === 0 ? 'white' : 'black', move: seq,
+    whiteMs: 900_000 - seq * 1000, blackMs: 900_000 - seq * 900, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000,
+  };
+}
+
+function state(e: ClockEventRecord): LiveClockState {
+  return {
+    clockId: e.clockId, bootId: e.bootId, seq: e.seq, status: 'running', turn: 'white',
+    whiteMs: e.whiteMs ?? 0, blackMs: e.blackMs ?? 0, atUtcMs: e.utcMs,
+    moves: { white: e.seq, black: e.seq }, flag: null, period: { white: 1, black: 1 },
+    present: { white: true, black: true }, flags: [], startedAtUtcMs: 1_750_000_000_000,
+  };
+}
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('the MQTT publisher thread', () => {
+  it("sends the journal's outbox in order, marks each row only after its PUBACK, and stores the boards' retained states through the journal (MQTT 3.1.1 §4.3.2, §3.3.1.3)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mqtt-thread-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
+    cleanups.push(() => journal.close());
+    const outbox = journal.outboxStore(() => 1_750_000_100_000);
+    const broker = await startEmbeddedBroker('127.0.0.1', 0);
+    cleanups.push(() => broker.close());
+    const seen: EventPayload[] = [];
+    await subscribeClockEvents(client(broker.url, 'sub'), (e) => seen.push(e));
+    const errors: Error[] = [];
+    const pub = await PublisherThread.start({ journalPath: journal.path, outbox, url: broker.url, options: { clientId: 'host-thread', reconnectPeriod: 100 }, stateBatchMs: 20, onError: (e) => errors.push(e) });
+    cleanups.push(() => pub.close());
+
+    // Stored in the journal's file (as the journal drafts each event's message), then announced.
+    for (let seq = 1; seq <= 40; seq++) {
+      const e = event(seq);
+      outbox.append([{ topic: eventsTopic(e), payload: encodeEvent(e), retain: false }]);
+      if (seq % 10 === 0) pub.publishPending();
+    }
+    pub.publishStateSoon(event(40), state(event(40)));
+    await pub.idle();
+    await waitFor(() => seen.length === 40, '40 events at the subscriber');
+    expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // Every row acknowledged is marked in the file, by the journal's writer thread.
+    expect(outbox.pendingCount()).toBe(0);
+    // 40 events and the state (sent once more if the thread's connection came up after it was stored).
+    const stats = pub.stats();
+    expect(stats).toMatchObject({ inFlight: 0, pending: 0, acked: stats.published });
+    expect(stats.published).toBeGreaterThanOrEqual(41);
+    expect(errors).toEqual([]);
+
+    // The retained state a late subscriber gets is the board's newest.
+    const late = client(broker.url, 'late');
+    let retained: LiveClockState | null = null;
+    late.on('message', (_t, payload) => (retained = JSON.parse(payload.toString()) as LiveClockState));
+    await late.subscribeAsync(stateTopic(event(40)), { qos: 1 });
+    await waitFor(() => retained !== null, 'the retained state');
+    expect(retained).toMatchObject({ seq: 40, clockId: 'clk-7' });
+
+    // Closing ends the thread after its connection; what comes later waits in the outbox.
+    await pub.close();
+    outbox.append([{ topic: eventsTopic(event(41)), payload: encodeEvent(event(41)), retain: false }]);
+    pub.publishPending();
+    expect(outbox.pendingCount()).toBe(1);
+  });
+});

@@ -1,0 +1,174 @@
+// The MQTT publisher on a thread of its own (issue 16): the durable-outbox publisher
+// (publisher.ts) and its MQTT.js client run in a worker thread (publisher-thread-worker.ts), so
+// that publishing, the broker's PUBACKs and the outbox reads leave the host's event loop, which
+// takes the clocks' presses. In a hall of 2,000 clocks they were a quarter of what the loop
+// allocated and a quarter of what outlived its young generation (docs/benchmarks.md).
+//
+// What stays here is what only the event loop has: the boards' live states, gathered per board
+// for `stateBatchMs` and handed over in one message, and the journal, through which the thread's
+// writes go (the delivery marks and retained states, on the journal's writer thread as before).
+// The order of duties of publisher.ts is unchanged: a message is sent only once stored, and
+// marked only after the broker's PUBACK.
+import { Worker } from 'node:worker_threads';
+import type { IClientOptions } from 'mqtt';
+import type { LiveClockState } from '../../app/ports.ts';
+import type { OutboxStore } from './outbox-store.ts';
+import type { PublisherStats } from './publisher.ts';
+import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from './publisher-thread-messages.ts';
+import { stateTopic, type BoardAddress } from './topics.ts';
+
+/** What the host's MQTT room calls on its publisher, in this thread or on its own. */
+export interface HostPublisher {
+  /** Sends what others stored in the outbox (the journal drafts each event's message in its own transaction). */
+  publishPending(): void;
+  /** Stores the board's newest state as its retained state, coalesced (publisher.ts `publishStateSoon`). */
+  publishStateSoon(addr: BoardAddress, state: LiveClockState): void;
+  stats(): PublisherStats;
+  /** Resolves once every stored message has been acknowledged by the broker. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PublisherThreadOptions {
+  readonly journalPath: string;
+  /** The journal's outbox store: the thread's writes are made through its asides. */
+  readonly outbox: Required<Pick<OutboxStore, 'appendRetainedAside' | 'markDoneAside'>>;
+  readonly url: string;
+  /** MQTT.js options (plain data: they are copied to the thread). */
+  readonly options: IClientOptions;
+  /** Default 250, as publisher.ts. */
+  readonly stateBatchMs?: number;
+  readonly onError?: (err: Error) => void;
+}
+
+export class PublisherThread implements HostPublisher {
+  private readonly worker: Worker;
+  private readonly outbox: PublisherThreadOptions['outbox'];
+  private readonly onError: (err: Error) => void;
+  private readonly stateBatchMs: number;
+  private readonly states = new Map<string, { addr: BoardAddress; state: LiveClockState }>();
+  private statesTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastStats: PublisherStats = { published: 0, acked: 0, inFlight: 0, pending: 0 };
+  private readonly idleWaiters = new Map<number, () => void>();
+  private idleN = 0;
+  private closing: Promise<void> | null = null;
+  private closedResolve: (() => void) | null = null;
+  private exited = false;
+
+  private constructor(worker: Worker, opts: PublisherThreadOptions) {
+    this.worker = worker;
+    this.outbox = opts.outbox;
+    this.onError = opts.onError ?? (() => {});
+    this.stateBatchMs = opts.stateBatchMs ?? 250;
+    worker.on('message', (m: FromPublisherThread) => this.handle(m));
+    worker.on('error', (err) => this.onError(new Error(`MQTT publisher thread: ${err.message}`)));
+    worker.on('exit', () => {
+      this.exited = true;
+      this.closedResolve?.();
+      // A thread that is gone acknowledges nothing more: whoever waits is let go; what is
+      // unacknowledged stays in the outbox for the next start.
+      for (const w of this.idleWaiters.values()) w();
+      this.idleWaiters.clear();
+    });
+  }
+
+  /** Starts the thread; resolves once it runs (its modules loaded, the journal opened). */
+  static async start(opts: PublisherThreadOptions): Promise<PublisherThread> {
+    const data: PublisherThreadData = { journalPath: opts.journalPath, url: opts.url, options: opts.options };
+    const worker = new Worker(new URL('./publisher-thread.mjs', import.meta.url), { workerData: data });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: FromPublisherThread) => {
+        if (m.type !== 'ready') return;
+        worker.off('error', reject);
+        worker.off('message', onMessage);
+        resolve();
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+    return new PublisherThread(worker, opts);
+  }
+
+  publishPending(): void {
+    this.send({ type: 'pending' });
+  }
+
+  publishStateSoon(addr: BoardAddress, state: LiveClockState): void {
+    this.states.set(stateTopic(addr), { addr, state });
+    this.statesTimer ??= setTimeout(() => this.flushStates(), this.stateBatchMs);
+  }
+
+  stats(): PublisherStats {
+    return this.lastStats;
+  }
+
+  idle(): Promise<void> {
+    this.flushStates();
+    if (this.exited) return Promise.resolve();
+    const k = ++this.idleN;
+    return new Promise<void>((resolve) => {
+      this.idleWaiters.set(k, resolve);
+      this.send({ type: 'idle', k });
+    });
+  }
+
+  /** Stops the thread once it has closed its connection and its last delivery marks are written. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.flushStates();
+      if (this.exited) return;
+      const closed = new Promise<void>((resolve) => (this.closedResolve = resolve));
+      this.send({ type: 'close' });
+      await closed;
+      await this.worker.terminate();
+    })();
+    return this.closing;
+  }
+
+  /** Ends the thread at once (a close that took too long): what is unacknowledged stays in the outbox. */
+  forceClose(): void {
+    void this.worker.terminate();
+  }
+
+  private flushStates(): void {
+    if (this.statesTimer) clearTimeout(this.statesTimer);
+    this.statesTimer = null;
+    if (this.states.size === 0) return;
+    const states = [...this.states.values()];
+    this.states.clear();
+    this.send({ type: 'states', states });
+  }
+
+  private send(m: ToPublisherThread): void {
+    if (!this.exited) this.worker.postMessage(m);
+  }
+
+  private handle(m: FromPublisherThread): void {
+    switch (m.type) {
+      case 'write': {
+        const write = m.marks ? this.outbox.markDoneAside(m.marks) : this.outbox.appendRetainedAside(m.rows ?? []);
+        write.then(
+          () => this.send({ type: 'written', k: m.k, error: null }),
+          (err: Error) => this.send({ type: 'written', k: m.k, error: err.message }),
+        );
+        break;
+      }
+      case 'stats':
+        this.lastStats = m.stats;
+        break;
+      case 'idle':
+        this.lastStats = m.stats;
+        this.idleWaiters.get(m.k)?.();
+        this.idleWaiters.delete(m.k);
+        break;
+      case 'error':
+        this.onError(new Error(m.message));
+        break;
+      case 'closed':
+        this.closedResolve?.();
+        break;
+      case 'ready':
+        break;
+    }
+  }
+}
