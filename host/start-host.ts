@@ -54,7 +54,7 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   readonly mqtt?: Omit<StartHostMqttOptions, 'outbox'>;
   /**
    * Where the MQTT publisher runs for a journal on disk: on a thread of its own (true, the
-   * default: docs/host.md "The MQTT publisher thread") or on the event loop (false, the
+   * default: docs/mqtt.md "Delivery", 6) or on the event loop (false, the
    * benchmark's baseline). A journal in memory keeps it on the event loop.
    */
   readonly mqttThread?: boolean;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import mqtt, { type MqttClient } from 'mqtt';
 import { Journal } from '../../store/journal.ts';
 import { startEmbeddedBroker } from './mqtt-target.ts';
@@ -96,5 +97,48 @@ describe('the MQTT publisher thread', () => {
     outbox.append([{ topic: eventsTopic(event(41)), payload: encodeEvent(event(41)), retain: false }]);
     pub.publishPending();
     expect(outbox.pendingCount()).toBe(1);
+  });
+
+  it('starts a thread that died again, and it sends what the outbox kept meanwhile, in order and once (nothing accepted is lost: docs/mqtt.md "Delivery")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mqtt-thread-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
+    cleanups.push(() => journal.close());
+    const outbox = journal.outboxStore(() => 1_750_000_100_000);
+    const broker = await startEmbeddedBroker('127.0.0.1', 0);
+    cleanups.push(() => broker.close());
+    const seen: EventPayload[] = [];
+    await subscribeClockEvents(client(broker.url, 'sub'), (e) => seen.push(e));
+    const errors: Error[] = [];
+    const pub = await PublisherThread.start({ journalPath: journal.path, outbox, url: broker.url, options: { clientId: 'host-thread', reconnectPeriod: 100 }, stateBatchMs: 20, onError: (e) => errors.push(e) });
+    cleanups.push(() => pub.close());
+    const store = (from: number, to: number) => {
+      for (let seq = from; seq <= to; seq++) outbox.append([{ topic: eventsTopic(event(seq)), payload: encodeEvent(event(seq)), retain: false }]);
+      pub.publishPending();
+    };
+
+    store(1, 10);
+    await pub.idle();
+    await waitFor(() => seen.length === 10, '10 events at the subscriber');
+    // The thread dies (as an uncaught error would end it); what is stored meanwhile waits.
+    const dead = new Promise<void>((resolve) => (pub as unknown as { worker: Worker }).worker.once('exit', () => resolve()));
+    void (pub as unknown as { worker: Worker }).worker.terminate();
+    await dead;
+    store(11, 20);
+    pub.publishStateSoon(event(20), state(event(20)));
+    expect(errors.map((e) => e.message).join('\n')).toMatch(/MQTT publisher thread stopped/);
+
+    await waitFor(() => pub.restarts === 1, 'the thread started again');
+    await pub.idle();
+    await waitFor(() => seen.length >= 20, '20 events at the subscriber');
+    expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(outbox.pendingCount()).toBe(0);
+    // The state given while no thread ran is retained once one runs again.
+    const late = client(broker.url, 'late');
+    let retained: LiveClockState | null = null;
+    late.on('message', (_t, payload) => (retained = JSON.parse(payload.toString()) as LiveClockState));
+    await late.subscribeAsync(stateTopic(event(20)), { qos: 1 });
+    await waitFor(() => retained !== null, 'the retained state');
+    expect(retained).toMatchObject({ seq: 20 });
   });
 });

@@ -41,52 +41,82 @@ export interface PublisherThreadOptions {
   readonly onError?: (err: Error) => void;
 }
 
+/** How long the host waits before it starts a publisher thread that died again. */
+const RESTART_MS = 1_000;
+
 export class PublisherThread implements HostPublisher {
-  private readonly worker: Worker;
+  private worker: Worker;
+  private readonly data: PublisherThreadData;
   private readonly outbox: PublisherThreadOptions['outbox'];
   private readonly onError: (err: Error) => void;
   private readonly stateBatchMs: number;
   private readonly states = new Map<string, { addr: BoardAddress; state: LiveClockState }>();
   private statesTimer: ReturnType<typeof setTimeout> | null = null;
+  private restartTimer: ReturnType<typeof setTimeout> | null = null;
   private lastStats: PublisherStats = { published: 0, acked: 0, inFlight: 0, pending: 0 };
   private readonly idleWaiters = new Map<number, () => void>();
   private idleN = 0;
   private closing: Promise<void> | null = null;
   private closedResolve: (() => void) | null = null;
-  private exited = false;
+  private running = true;
+  /** Threads started again after one died (publisher-thread.test.ts). */
+  restarts = 0;
 
-  private constructor(worker: Worker, opts: PublisherThreadOptions) {
+  private constructor(worker: Worker, data: PublisherThreadData, opts: PublisherThreadOptions) {
     this.worker = worker;
+    this.data = data;
     this.outbox = opts.outbox;
     this.onError = opts.onError ?? (() => {});
     this.stateBatchMs = opts.stateBatchMs ?? 250;
-    worker.on('message', (m: FromPublisherThread) => this.handle(m));
-    worker.on('error', (err) => this.onError(new Error(`MQTT publisher thread: ${err.message}`)));
-    worker.on('exit', () => {
-      this.exited = true;
-      this.closedResolve?.();
-      // A thread that is gone acknowledges nothing more: whoever waits is let go; what is
-      // unacknowledged stays in the outbox for the next start.
-      for (const w of this.idleWaiters.values()) w();
-      this.idleWaiters.clear();
-    });
+    this.attach(worker);
   }
 
   /** Starts the thread; resolves once it runs (its modules loaded, the journal opened). */
   static async start(opts: PublisherThreadOptions): Promise<PublisherThread> {
     const data: PublisherThreadData = { journalPath: opts.journalPath, url: opts.url, options: opts.options };
-    const worker = new Worker(new URL('./publisher-thread.mjs', import.meta.url), { workerData: data });
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (m: FromPublisherThread) => {
-        if (m.type !== 'ready') return;
-        worker.off('error', reject);
-        worker.off('message', onMessage);
-        resolve();
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
+    return new PublisherThread(await startWorker(data), data, opts);
+  }
+
+  private attach(worker: Worker): void {
+    worker.on('message', (m: FromPublisherThread) => this.handle(m, worker));
+    worker.on('error', (err) => this.onError(new Error(`MQTT publisher thread: ${err.message}`)));
+    worker.on('exit', (code) => {
+      this.running = false;
+      this.closedResolve?.();
+      // A thread that is gone acknowledges nothing more: whoever waits is let go; what is
+      // unacknowledged stays in the outbox.
+      for (const w of this.idleWaiters.values()) w();
+      this.idleWaiters.clear();
+      // A thread that died while the host runs (an uncaught error in MQTT.js, say) is started
+      // again: it sends what the outbox holds, as at a host's start (docs/mqtt.md "Delivery").
+      if (this.closing === null) {
+        this.onError(new Error(`MQTT publisher thread stopped (exit code ${code}); starting it again in ${RESTART_MS} ms`));
+        this.restartTimer = setTimeout(() => void this.restart(), RESTART_MS);
+      }
     });
-    return new PublisherThread(worker, opts);
+  }
+
+  private async restart(): Promise<void> {
+    this.restartTimer = null;
+    if (this.closing !== null) return;
+    let worker: Worker;
+    try {
+      worker = await startWorker(this.data);
+    } catch (err) {
+      this.onError(new Error(`MQTT publisher thread did not start again: ${(err as Error).message}; trying again in ${RESTART_MS} ms`));
+      this.restartTimer = setTimeout(() => void this.restart(), RESTART_MS);
+      return;
+    }
+    if (this.closing !== null) {
+      await worker.terminate();
+      return;
+    }
+    this.worker = worker;
+    this.running = true;
+    this.restarts++;
+    this.attach(worker);
+    this.send({ type: 'pending' });
+    this.flushStates();
   }
 
   publishPending(): void {
@@ -104,7 +134,7 @@ export class PublisherThread implements HostPublisher {
 
   idle(): Promise<void> {
     this.flushStates();
-    if (this.exited) return Promise.resolve();
+    if (!this.running) return Promise.resolve();
     const k = ++this.idleN;
     return new Promise<void>((resolve) => {
       this.idleWaiters.set(k, resolve);
@@ -116,7 +146,8 @@ export class PublisherThread implements HostPublisher {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.flushStates();
-      if (this.exited) return;
+      if (this.restartTimer) clearTimeout(this.restartTimer);
+      if (!this.running) return;
       const closed = new Promise<void>((resolve) => (this.closedResolve = resolve));
       this.send({ type: 'close' });
       await closed;
@@ -127,29 +158,37 @@ export class PublisherThread implements HostPublisher {
 
   /** Ends the thread at once (a close that took too long): what is unacknowledged stays in the outbox. */
   forceClose(): void {
+    this.closing ??= Promise.resolve();
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     void this.worker.terminate();
   }
 
   private flushStates(): void {
     if (this.statesTimer) clearTimeout(this.statesTimer);
     this.statesTimer = null;
-    if (this.states.size === 0) return;
+    // While a thread is started again the boards' newest states wait here for it.
+    if (this.states.size === 0 || !this.running) return;
     const states = [...this.states.values()];
     this.states.clear();
     this.send({ type: 'states', states });
   }
 
   private send(m: ToPublisherThread): void {
-    if (!this.exited) this.worker.postMessage(m);
+    if (this.running) this.worker.postMessage(m);
   }
 
-  private handle(m: FromPublisherThread): void {
+  private handle(m: FromPublisherThread, from: Worker): void {
     switch (m.type) {
       case 'write': {
+        // A write asked by a thread that died since is still made (marks of PUBACKs received,
+        // states to retain); only its answer is dropped, for the thread now running numbers its own.
+        const answer = (error: string | null) => {
+          if (from === this.worker && this.running) from.postMessage({ type: 'written', k: m.k, error } satisfies ToPublisherThread);
+        };
         const write = m.marks ? this.outbox.markDoneAside(m.marks) : this.outbox.appendRetainedAside(m.rows ?? []);
         write.then(
-          () => this.send({ type: 'written', k: m.k, error: null }),
-          (err: Error) => this.send({ type: 'written', k: m.k, error: err.message }),
+          () => answer(null),
+          (err: Error) => answer(err.message),
         );
         break;
       }
@@ -171,4 +210,20 @@ export class PublisherThread implements HostPublisher {
         break;
     }
   }
+}
+
+/** A publisher thread, once it runs (its modules loaded, the journal opened). */
+async function startWorker(data: PublisherThreadData): Promise<Worker> {
+  const worker = new Worker(new URL('./publisher-thread.mjs', import.meta.url), { workerData: data });
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (m: FromPublisherThread) => {
+      if (m.type !== 'ready') return;
+      worker.off('error', reject);
+      worker.off('message', onMessage);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+  });
+  return worker;
 }
