@@ -30,7 +30,8 @@ export type ToPublisherThread =
 
 /** From the thread to the event loop. */
 export type FromPublisherThread =
-  | { readonly type: 'ready' }
+  /** `tid`: the thread's id on Linux, where it runs at a lower priority (null elsewhere). */
+  | { readonly type: 'ready'; readonly tid: number | null }
   /** Write aside (the journal's writer thread): delivery marks or retained states; answer `written`. */
   | { readonly type: 'write'; readonly k: number; readonly marks: readonly number[] | null; readonly rows: readonly OutboxDraft[] | null }
   | { readonly type: 'stats'; readonly stats: PublisherStats }

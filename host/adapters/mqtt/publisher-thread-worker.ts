@@ -3,6 +3,8 @@
 // with a connection of its own (query-only: the journal's writer thread stays the one writer),
 // and asks the event loop for the writes it needs, which the loop hands to the journal's writer
 // thread as before (Journal.outboxAside): the delivery marks and the retained states.
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
@@ -10,6 +12,30 @@ import { outboxReader } from '../../store/journal.ts';
 import type { OutboxDraft, OutboxStore } from './outbox-store.ts';
 import { MqttPublisher } from './publisher.ts';
 import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from './publisher-thread-messages.ts';
+
+/**
+ * The thread's nice value on Linux: it gives way to the event loop, which takes the clocks'
+ * presses, and to the journal's writer thread, which commits them, when they share a core.
+ * Nothing here is urgent: a message waits in the durable outbox, and subscribers read it
+ * tens of milliseconds later (docs/mqtt.md "Delivery", 6). Relative to the host's own nice value.
+ */
+const NICE_ABOVE_HOST = 10;
+
+/** Lowers this thread's priority (Linux: setpriority on the thread's own id); returns that id, or null elsewhere. */
+function giveWay(): number | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    // "/proc/thread-self" links to "<pid>/task/<tid>"; setpriority with a tid changes that thread only.
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isSafeInteger(tid) || tid <= 0) return null;
+    setPriority(tid, Math.min(19, getPriority(tid) + NICE_ABOVE_HOST));
+    return tid;
+  } catch {
+    // Not allowed or not there (a container without /proc): the thread runs at the host's priority.
+    return null;
+  }
+}
+const tid = giveWay();
 
 const port = parentPort!;
 const data = workerData as PublisherThreadData;
@@ -94,4 +120,4 @@ async function close(): Promise<void> {
   port.close();
 }
 
-post({ type: 'ready' });
+post({ type: 'ready', tid });
