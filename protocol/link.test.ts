@@ -30,8 +30,8 @@ function moved(i: number) {
   };
 }
 
-function setup(opts: { seed?: number; impairment?: Impairment; clock?: Partial<LinkOptions>; host?: Partial<LinkOptions>; latencyMs?: number } = {}) {
-  const time = new FakeTime(10_000);
+function setup(opts: { seed?: number; impairment?: Impairment; clock?: Partial<LinkOptions>; host?: Partial<LinkOptions>; latencyMs?: number; time?: FakeTime } = {}) {
+  const time = opts.time ?? new FakeTime(10_000);
   const pair = createLossyPair({ seed: opts.seed ?? 1, time, impairment: opts.impairment, latencyMs: opts.latencyMs ?? 1 });
   const clock = createLink(pair.a, { role: 'clock', time, identity: identity(0xc10c), random: counter(1), ...opts.clock });
   const host = createLink(pair.b, { role: 'host', time, autoSync: false, random: counter(2), ...opts.host });
@@ -315,3 +315,33 @@ describe('deferred acks: acknowledge only what the application has made durable'
   });
 });
 
+
+describe('the host\'s time sync schedule (docs/protocol.md "Time sync")', () => {
+  /** The instants (ms after the host went up) at which the host asked the clock for its time, until `untilMs`; and the timers made. */
+  async function syncInstants(repeating: boolean, untilMs: number) {
+    const time = new FakeTime(10_000);
+    // Without setRepeating the link re-arms a one-shot timer after each exchange, as before.
+    const oneShots = { now: () => time.now(), setTimer: (fn: () => void, ms: number) => time.setTimer(fn, ms), clearTimer: (h: object) => time.clearTimer(h) };
+    const t = setup({ time, host: { time: repeating ? time : oneShots, autoSync: { phaseExchanges: 4, phaseIntervalMs: 50, intervalMs: 500, timeoutMs: 40 } } });
+    const asked: number[] = [];
+    let up = 0;
+    t.host.on('up', () => (up = time.now()));
+    t.host.on('sync', (s: { t1: number }) => asked.push(s.t1));
+    await time.runUntil(() => t.host.state === 'up');
+    await time.runUntil(() => time.now() >= up + untilMs);
+    const created = time.timersCreated;
+    t.host.close();
+    t.clock.close();
+    return { asked: asked.map((a) => Math.round(a - up)), created };
+  }
+
+  it('asks every phaseIntervalMs until phaseExchanges are in, then every intervalMs; a repeating timer keeps the same instants with a timer per period, not per exchange', async () => {
+    const once = await syncInstants(false, 5_000);
+    const rep = await syncInstants(true, 5_000);
+    // The phase: 0, 50, 100, 150 and 200 ms (the fifth is asked before the fourth answer is counted), then every 500 ms.
+    expect(once.asked.slice(0, 8)).toEqual([0, 50, 100, 150, 200, 700, 1200, 1700]);
+    expect(rep.asked).toEqual(once.asked);
+    // Each exchange has its own timeout timer either way; the one-shots add one timer per exchange on top.
+    expect(once.created - rep.created).toBeGreaterThanOrEqual(once.asked.length - 3);
+  });
+});

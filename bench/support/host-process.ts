@@ -148,7 +148,7 @@ new PerformanceObserver((list) => {
 const inspector = new Session();
 inspector.connect();
 const before = mem();
-const hostClock = new AnchoredClock({ now: () => systemTime.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+const hostClock = new AnchoredClock({ now: () => systemTime.now(), setTimer: systemTime.setTimer, setRepeating: systemTime.setRepeating, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
 const lh = await LoadHost.start(
   {
     dbFile: join(dir, 'bench.db'),

@@ -27,11 +27,15 @@ export interface HostClock extends TimeSource {
 export class AnchoredClock implements HostClock {
   private ref: UtcReference;
 
+  /** The base's repeating timers, where it has them (protocol/monotonic.ts TimeSource). */
+  readonly setRepeating?: TimeSource['setRepeating'];
+
   constructor(
     private readonly base: TimeSource,
     ref: UtcReference,
   ) {
     this.ref = ref;
+    if (base.setRepeating) this.setRepeating = (fn, periodMs) => base.setRepeating!(fn, periodMs);
   }
 
   now(): number {

@@ -8,6 +8,8 @@ interface Timer {
   id: number;
   at: number;
   fn: () => void;
+  /** A repeating timer's period (setRepeating); absent for a one-shot. */
+  periodMs?: number;
 }
 
 export class FakeTime implements TimeSource {
@@ -27,6 +29,18 @@ export class FakeTime implements TimeSource {
     const id = this.nextId++;
     this.timers.set(id, { id, at: this.nowMs + Math.max(0, delayMs), fn });
     return { id };
+  }
+
+  setRepeating(fn: () => void, periodMs: number): TimerHandle {
+    const id = this.nextId++;
+    const period = Math.max(1, periodMs);
+    this.timers.set(id, { id, at: this.nowMs + period, fn, periodMs: period });
+    return { id };
+  }
+
+  /** Timers created so far with setTimer or setRepeating (a repeating one counts once). */
+  get timersCreated(): number {
+    return this.nextId - 1;
   }
 
   clearTimer(handle: TimerHandle): void {
@@ -90,6 +104,8 @@ export class FakeTime implements TimeSource {
   private fire(t: Timer): void {
     this.timers.delete(t.id);
     if (t.at > this.nowMs) this.nowMs = t.at;
+    // A repeating timer is due again one period later, under the same id (clearTimer in `fn` stops it).
+    if (t.periodMs !== undefined) this.timers.set(t.id, { ...t, at: t.at + t.periodMs });
     t.fn();
   }
 }
