@@ -129,7 +129,9 @@ export class PublisherThread implements HostPublisher {
   }
 
   publishStateSoon(addr: BoardAddress, state: LiveClockState): void {
-    this.states.set(stateTopic(addr), { addr, state });
+    // The address alone: the caller's `addr` is the board's whole view (host-feed-bridge.ts),
+    // which would otherwise be kept here and copied to the thread with the state.
+    this.states.set(stateTopic(addr), { addr: { event: addr.event, round: addr.round, board: addr.board }, state });
     this.statesTimer ??= setTimeout(() => this.flushStates(), this.stateBatchMs);
   }
 
