@@ -698,7 +698,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       const samples = this.timeSync?.acceptedSamples ?? 0;
       const next = samples < o.phaseExchanges ? o.phaseIntervalMs : o.intervalMs;
       if (period !== 0 && next === period) return; // the repeating timer calls again
-      if (this.syncTimer) time.clearTimer(this.syncTimer);
+      // A repeating timer at another period stops; a one-shot has fired and needs nothing.
+      if (period !== 0 && this.syncTimer) time.clearTimer(this.syncTimer);
       // One repeating timer per period where the time source has them (systemTime), rather
       // than a new timer for every exchange.
       period = time.setRepeating ? next : 0;
