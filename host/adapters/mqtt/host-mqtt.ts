@@ -100,19 +100,7 @@ export async function startHostMqtt(opts: StartHostMqttOptions): Promise<HostMqt
   // Connection errors are retried by MQTT.js; report them, never crash the host on them.
   client.on('error', (err) => opts.onError?.(err));
   const publisher = new MqttPublisher({ client, outbox: opts.outbox, ...(opts.onError ? { onError: opts.onError } : {}) });
-  return {
-    publisher,
-    broker,
-    url: redactUrl(url),
-    async close() {
-      await publisher.close();
-      await broker?.close();
-    },
-    forceClose() {
-      publisher.client.stream?.destroy();
-      broker?.server.close();
-    },
-  };
+  return hostMqttOf(publisher, broker, url, () => publisher.client.stream?.destroy());
 }
 
 /** Returns null when the target is `none`. The publisher runs on a thread of its own (publisher-thread.ts). */
@@ -127,6 +115,11 @@ export async function startHostMqttThread(opts: StartHostMqttThreadOptions): Pro
     await broker?.close();
     throw err;
   }
+  return hostMqttOf(publisher, broker, url, () => publisher.forceClose());
+}
+
+/** The room around a started publisher: closing ends the publisher first, then the embedded broker. */
+function hostMqttOf<P extends HostPublisher>(publisher: P, broker: EmbeddedBroker | null, url: string, dropPublisher: () => void): HostMqtt<P> {
   return {
     publisher,
     broker,
@@ -136,7 +129,7 @@ export async function startHostMqttThread(opts: StartHostMqttThreadOptions): Pro
       await broker?.close();
     },
     forceClose() {
-      publisher.forceClose();
+      dropPublisher();
       broker?.server.close();
     },
   };

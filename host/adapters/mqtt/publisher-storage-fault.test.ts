@@ -3,47 +3,22 @@
 // reported through onError and tried again, and nothing is lost or sent twice to a subscriber
 // that drops repeats. The fault is a real one from the real engine: SQLite refusing writes
 // (`query_only`, SQLITE_READONLY), against the embedded Aedes broker over real TCP.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
 import { MqttPublisher, type MqttPublisherOptions } from './publisher.ts';
 import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
 import { startEmbeddedBroker } from './mqtt-target.ts';
 import { subscribeClockEvents } from './subscriber.ts';
 import type { EventPayload } from './payload.ts';
-import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
+import { cleanups, client, movedEvent, runningState, waitFor as waitUntil } from './publisher-tests.fixture.ts';
 import { storageFaultCode } from '../../store/storage-health.ts';
 import { Journal } from '../../store/journal.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function client(url: string, clientId: string): MqttClient {
-  const c = mqtt.connect(url, { clientId, reconnectPeriod: 100 });
-  cleanups.push(() => c.endAsync(true));
-  return c;
-}
-
-function event(seq: number): ClockEventRecord {
-  return {
-    clockId: 'clk-9', bootId: 'boot-a', seq, event: 'Disk Full Open', round: 1, board: 1,
-    type: 'moved', side: seq % 2 === 0 ? 'white' : 'black', move: seq,
-    whiteMs: 900_000 - seq * 1000, blackMs: 900_000 - seq * 900, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000,
-  };
-}
-
-function state(e: ClockEventRecord): LiveClockState {
-  return {
-    clockId: e.clockId, bootId: e.bootId, seq: e.seq, status: 'running', turn: 'white',
-    whiteMs: e.whiteMs ?? 0, blackMs: e.blackMs ?? 0, atUtcMs: e.utcMs,
-    moves: { white: e.seq, black: e.seq }, flag: null, period: { white: 1, black: 1 },
-    present: { white: true, black: true }, flags: [], startedAtUtcMs: 1_750_000_000_000,
-  };
-}
+const BOARD = { clockId: 'clk-9', event: 'Disk Full Open', round: 1, board: 1 };
+const event = (seq: number) => movedEvent(BOARD, seq);
+const state = runningState;
 
 /** A publisher on `store` against a fresh embedded broker, and a subscriber that collects the events. */
 async function publisherOn(store: MqttPublisherOptions['outbox']): Promise<{ pub: MqttPublisher; seen: EventPayload[]; errors: Error[] }> {
@@ -58,13 +33,7 @@ async function publisherOn(store: MqttPublisherOptions['outbox']): Promise<{ pub
   return { pub, seen, errors };
 }
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const waitFor = (check: () => boolean, what: string) => waitUntil(check, what, 15_000);
 
 describe('MqttPublisher when the journal cannot write', () => {
   it('reports the fault instead of throwing from its timers; marks and retained states are written once the journal writes again', async () => {

@@ -1,70 +1,44 @@
 // The MQTT publisher on its own thread (publisher-thread.ts): the journal's outbox on disk, read
 // by the thread's own connection, sent to the embedded Aedes broker over real TCP; the thread's
 // writes (delivery marks, retained states) made through the journal's writer thread.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import mqtt, { type MqttClient } from 'mqtt';
 import { Journal } from '../../store/journal.ts';
 import { startEmbeddedBroker } from './mqtt-target.ts';
 import { subscribeClockEvents } from './subscriber.ts';
 import { encodeEvent, type EventPayload } from './payload.ts';
 import { eventsTopic, stateTopic } from './topics.ts';
 import { PublisherThread } from './publisher-thread.ts';
-import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
+import type { LiveClockState } from '../../app/ports.ts';
+import { cleanups, client, movedEvent, runningState, waitFor } from './publisher-tests.fixture.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const BOARD = { clockId: 'clk-7', event: 'Olympiad Hall', round: 2, board: 7 };
+const event = (seq: number) => movedEvent(BOARD, seq);
+const state = runningState;
 
-function client(url: string, clientId: string): MqttClient {
-  const c = mqtt.connect(url, { clientId, reconnectPeriod: 100 });
-  cleanups.push(() => c.endAsync(true));
-  return c;
-}
-
-function event(seq: number): ClockEventRecord {
-  return {
-    clockId: 'clk-7', bootId: 'boot-a', seq, event: 'Olympiad Hall', round: 2, board: 7,
-    type: 'moved', side: seq % 2 === 0 ? 'white' : 'black', move: seq,
-    whiteMs: 900_000 - seq * 1000, blackMs: 900_000 - seq * 900, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000,
-  };
-}
-
-function state(e: ClockEventRecord): LiveClockState {
-  return {
-    clockId: e.clockId, bootId: e.bootId, seq: e.seq, status: 'running', turn: 'white',
-    whiteMs: e.whiteMs ?? 0, blackMs: e.blackMs ?? 0, atUtcMs: e.utcMs,
-    moves: { white: e.seq, black: e.seq }, flag: null, period: { white: 1, black: 1 },
-    present: { white: true, black: true }, flags: [], startedAtUtcMs: 1_750_000_000_000,
-  };
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** The journal on disk with its writer thread, the embedded broker, a subscriber collecting events, and the publisher thread. */
+async function start() {
+  const dir = mkdtempSync(join(tmpdir(), 'mqtt-thread-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
+  cleanups.push(() => journal.close());
+  const outbox = journal.outboxStore(() => 1_750_000_100_000);
+  const broker = await startEmbeddedBroker('127.0.0.1', 0);
+  cleanups.push(() => broker.close());
+  const seen: EventPayload[] = [];
+  await subscribeClockEvents(client(broker.url, 'sub'), (e) => seen.push(e));
+  const errors: Error[] = [];
+  const pub = await PublisherThread.start({ journalPath: journal.path, outbox, url: broker.url, options: { clientId: 'host-thread', reconnectPeriod: 100 }, stateBatchMs: 20, onError: (e) => errors.push(e) });
+  cleanups.push(() => pub.close());
+  return { outbox, broker, seen, errors, pub };
 }
 
 describe('the MQTT publisher thread', () => {
   it("sends the journal's outbox in order, marks each row only after its PUBACK, and stores the boards' retained states through the journal (MQTT 3.1.1 §4.3.2, §3.3.1.3)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mqtt-thread-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
-    cleanups.push(() => journal.close());
-    const outbox = journal.outboxStore(() => 1_750_000_100_000);
-    const broker = await startEmbeddedBroker('127.0.0.1', 0);
-    cleanups.push(() => broker.close());
-    const seen: EventPayload[] = [];
-    await subscribeClockEvents(client(broker.url, 'sub'), (e) => seen.push(e));
-    const errors: Error[] = [];
-    const pub = await PublisherThread.start({ journalPath: journal.path, outbox, url: broker.url, options: { clientId: 'host-thread', reconnectPeriod: 100 }, stateBatchMs: 20, onError: (e) => errors.push(e) });
-    cleanups.push(() => pub.close());
+    const { outbox, broker, seen, errors, pub } = await start();
     // On Linux the thread gives way to the event loop and the journal's writer thread: its nice
     // value is 10 above the host's (docs/mqtt.md "Delivery", 6).
     if (process.platform === 'linux') {
@@ -106,18 +80,7 @@ describe('the MQTT publisher thread', () => {
   });
 
   it('starts a thread that died again, and it sends what the outbox kept meanwhile, in order and once (nothing accepted is lost: docs/mqtt.md "Delivery")', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mqtt-thread-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
-    cleanups.push(() => journal.close());
-    const outbox = journal.outboxStore(() => 1_750_000_100_000);
-    const broker = await startEmbeddedBroker('127.0.0.1', 0);
-    cleanups.push(() => broker.close());
-    const seen: EventPayload[] = [];
-    await subscribeClockEvents(client(broker.url, 'sub'), (e) => seen.push(e));
-    const errors: Error[] = [];
-    const pub = await PublisherThread.start({ journalPath: journal.path, outbox, url: broker.url, options: { clientId: 'host-thread', reconnectPeriod: 100 }, stateBatchMs: 20, onError: (e) => errors.push(e) });
-    cleanups.push(() => pub.close());
+    const { outbox, broker, seen, errors, pub } = await start();
     const store = (from: number, to: number) => {
       for (let seq = from; seq <= to; seq++) outbox.append([{ topic: eventsTopic(event(seq)), payload: encodeEvent(event(seq)), retain: false }]);
       pub.publishPending();
