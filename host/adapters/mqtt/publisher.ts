@@ -156,24 +156,17 @@ export class MqttPublisher {
     this.stateBatchScheduled = false;
     const gathered = [...this.stateBatch.values()].filter(({ addr, state }) => !this.supersededByKnown(stateTopic(addr), state));
     const drafts = gathered.map(({ addr: a, state: s }) => this.stateDraft(a, s));
-    const aside = this.outbox.appendRetainedAside;
-    if (drafts.length > 0 && aside) {
-      // Stored off this thread (the journal's writer thread): the pump reads them once stored.
-      this.stateBatch.clear();
-      this.handedOff(aside.call(this.outbox, drafts), 'store the boards\' retained states', (stored) => {
-        if (stored) return this.pump();
-        // Kept for the next try, unless a newer state of the board was gathered meanwhile.
-        for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
-        if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
-      });
-      return;
-    }
-    if (drafts.length > 0 && !this.tryWrite('store the boards\' retained states', () => this.outbox.append(drafts))) {
-      // The journal cannot write (a full disk): the gathered states wait for the next try.
-      if (!this.closed) this.publishStateLater();
-      return;
-    }
     this.stateBatch.clear();
+    if (drafts.length === 0) return;
+    const aside = this.outbox.appendRetainedAside;
+    this.writeOutbox('store the boards\' retained states', aside && (() => aside.call(this.outbox, drafts)), () => this.outbox.append(drafts), (stored) => {
+      // Stored on another thread: read once stored (stored here, the caller's pump reads them).
+      if (stored) return aside ? this.pump() : undefined;
+      // The journal cannot write (a full disk): kept for the next try, unless a newer state of
+      // the board was gathered meanwhile.
+      for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
+      if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
+    });
   }
 
   /** The last pump read as many rows as there was room for (or none for want of room). */
@@ -181,6 +174,17 @@ export class MqttPublisher {
 
   /** Outbox writes handed off (`appendRetainedAside`, `markDoneAside`) and not yet answered. */
   private asideWrites = 0;
+
+  /**
+   * An outbox write: handed off to another thread where the store has an aside for it
+   * (`handOff`, the journal's writer thread), else made here now (`here`). `then` learns
+   * whether it was stored, when it is known.
+   */
+  private writeOutbox(what: string, handOff: (() => Promise<void>) | undefined, here: () => void, then: (stored: boolean) => void): void {
+    if (handOff) return this.handedOff(handOff(), what, then);
+    then(this.tryWrite(what, here));
+    this.resolveIdle();
+  }
 
   /**
    * Follows an outbox write handed off to another thread: counted (the publisher is not idle)
@@ -314,13 +318,11 @@ export class MqttPublisher {
     if (this.republishState && this.lastState.size > 0 && this.client.connected) {
       // Appended after everything pending, so a newer state is never overtaken by an older one.
       const states = [...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true }));
-      const what = 'store the retained states to re-send after the reconnect';
       const aside = this.outbox.appendRetainedAside;
-      if (aside)
-        this.handedOff(aside.call(this.outbox, states), what, (stored) => {
-          if (stored) this.pump();
-        });
-      else this.tryWrite(what, () => this.outbox.append(states));
+      this.writeOutbox('store the retained states to re-send after the reconnect', aside && (() => aside.call(this.outbox, states)), () => this.outbox.append(states), (stored) => {
+        // Stored on another thread: read once stored (stored here, the pump below reads them).
+        if (stored && aside) this.pump();
+      });
     }
     this.pump();
   }
@@ -395,14 +397,9 @@ export class MqttPublisher {
     if (this.ackedIds.length === 0) return;
     const ids = this.ackedIds.splice(0);
     const aside = this.outbox.markDoneAside;
-    if (aside) {
-      this.handedOff(aside.call(this.outbox, ids), `mark ${ids.length} acknowledged messages published`, (marked) => {
-        if (!marked) this.markLater(ids);
-      });
-      return;
-    }
-    if (!this.tryWrite(`mark ${ids.length} acknowledged messages published`, () => this.outbox.markDone(ids))) this.markLater(ids);
-    this.resolveIdle();
+    this.writeOutbox(`mark ${ids.length} acknowledged messages published`, aside && (() => aside.call(this.outbox, ids)), () => this.outbox.markDone(ids), (marked) => {
+      if (!marked) this.markLater(ids);
+    });
   }
 
   /** Marks the journal refused (a full disk): kept and tried again; until then they only count as pending. */
