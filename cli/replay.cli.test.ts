@@ -39,7 +39,7 @@ const GOOD = lines([
 ]);
 const GOOD_OUT = [
   { t: 5000, type: 'move', side: 'white', move: 1, white: 915000, black: 910000 },
-  { t: 6000, type: 'state', status: 'running', turn: 'black', white: 915000, black: 909000, moves: { white: 1, black: 0 }, flag: null },
+  { t: 6000, type: 'state', status: 'running', turn: 'black', white: 915000, black: 909000, moves: { white: 1, black: 0 }, flag: null, illegal: { white: 0, black: 0 } },
 ];
 // The same game with line 4 malformed: the move of line 3 must already be on stdout.
 const BAD = lines([

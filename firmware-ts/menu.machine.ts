@@ -30,10 +30,13 @@ import {
   type TimeControl,
 } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import { RESULTS, type ClockReading, type GameResult } from '../rules/clock-core.ts';
+import type { ClockReading, GameResult } from '../rules/clock-core.ts';
+import { PLAYED_RESULTS } from '../rules/vocabulary.ts';
 import type { MenuKey } from './hardware-map.ts';
 
-export { RESULTS, type GameResult } from '../rules/clock-core.ts';
+export type { GameResult } from '../rules/clock-core.ts';
+/** The results the players enter and confirm with their levers: the played ones (the double forfeit is the arbiter's). */
+export const RESULTS = PLAYED_RESULTS;
 
 /** Every key of the clock: the two levers and the five menu keys. */
 export type ButtonName = Side | MenuKey;

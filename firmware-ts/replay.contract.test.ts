@@ -47,7 +47,8 @@ const state = (
   black: number,
   moves: { white: number; black: number },
   flagSide: SideName | null = null,
-): Out => ({ t, type: 'state', status, turn, white, black, moves, flag: flagSide });
+  illegal: { white: number; black: number } = { white: 0, black: 0 },
+): Out => ({ t, type: 'state', status, turn, white, black, moves, flag: flagSide, illegal });
 
 const ofType = (out: Out[], type: string): Out[] => out.filter((o) => o.type === type);
 const last = (out: Out[]): Out => out[out.length - 1];
@@ -534,9 +535,9 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   const penaltyFor = (s: In) => replay([s, start(0), penalty(0, 'white'), end(0)]);
 
   it('FIDE Laws 7.5.5: standard (classical, x = 5 400 + 60·30 = 7 200 s) → +2 min to the opponent', () => {
-    // Black: 5 430 000 + 120 000 = 5 550 000.
+    // Black: 5 430 000 + 120 000 = 5 550 000; the penalty records White's illegal move (the state's count).
     expect(penaltyFor(setup({ preset: 'classical' }))).toEqual([
-      state(0, 'running', 'white', 5430000, 5550000, { white: 0, black: 0 }),
+      state(0, 'running', 'white', 5430000, 5550000, { white: 0, black: 0 }, null, { white: 1, black: 0 }),
     ]);
   });
 
@@ -548,7 +549,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   it('FIDE Laws B.3: blitz (armageddon, x = min(360, 300) = 300 s ≤ 600) → +1 min; Black offends, White gains', () => {
     // White is on move and gains 60 000 at 1 000: 360 000 − 1 000 + 60 000 = 419 000.
     const out = replay([setup({ preset: 'armageddon' }), start(0), penalty(1000, 'black'), end(1000)]);
-    expect(out).toEqual([state(1000, 'running', 'white', 419000, 300000, { white: 0, black: 0 })]);
+    expect(out).toEqual([state(1000, 'running', 'white', 419000, 300000, { white: 0, black: 0 }, null, { white: 0, black: 1 })]);
   });
 
   it.each([

@@ -4,7 +4,15 @@
 // and forfeits fire at their exact computed instants, before any input at that time.
 
 import { createActor, type Actor } from 'xstate';
-import { isPresetName, parsePgnTimeControl, readTimeControlSpec, TimeControlError, type Side, type TimeControl } from '../protocol/time-control.ts';
+import {
+  formatTimeControl,
+  isPresetName,
+  parsePgnTimeControl,
+  readTimeControlSpec,
+  TimeControlError,
+  type Side,
+  type TimeControl,
+} from '../protocol/time-control.ts';
 import { periodForMoves } from '../rules/clock-core.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { StepClock } from '../rules/step-clock.ts';
@@ -23,7 +31,7 @@ type Json = Record<string, unknown>;
 
 /** A press line in its canonical spelling (t has at most 15 digits: a safe integer). */
 const PRESS_LINE = /^\{"t":(0|[1-9][0-9]{0,14}),"type":"press","side":"(white|black)"\}$/;
-const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty', 'set-moves', 'moves']);
+const SIDE_TYPES = new Set(['press', 'arrive', 'adjust', 'penalty', 'set-moves', 'moves', 'turn']);
 const TIMED_TYPES = new Set([
   'start',
   'press',
@@ -37,6 +45,9 @@ const TIMED_TYPES = new Set([
   'takeback',
   'reinstate',
   'increment',
+  'delay',
+  'turn',
+  'control',
   'end',
 ]);
 
@@ -46,15 +57,30 @@ function describe(value: unknown): string {
 
 /** Builds the game's time control from a setup line. */
 export function setupTimeControl(line: Json): TimeControl {
+  return lineTimeControl(line, 'setup', { defaultTime: null, incrementTiming: 'before-move' });
+}
+
+/**
+ * The corrected control of a `control` line (FIDE Laws 6.10.2): the forms of a setup line; a
+ * default time or increment timing the line does not give stays as the game has it.
+ */
+export function correctedTimeControl(line: Json, current: TimeControl): TimeControl {
+  return lineTimeControl(line, 'control', {
+    defaultTime: current.defaultTimeMs === null ? null : current.defaultTimeMs / 1000,
+    incrementTiming: current.incrementTiming,
+  });
+}
+
+function lineTimeControl(line: Json, kind: 'setup' | 'control', opts: { defaultTime: number | null; incrementTiming: TimeControl['incrementTiming'] }): TimeControl {
   const forms = ['preset', 'timeControl', 'white'].filter((k) => line[k] !== undefined);
   if (forms.length === 0) {
-    throw new TimeControlError('setup needs "preset", "timeControl", or "white" and "black"', 'setup');
+    throw new TimeControlError(`${kind} needs "preset", "timeControl", or "white" and "black"`, kind);
   }
   if (forms.length > 1) {
-    throw new TimeControlError(`setup has both "${forms[0]}" and "${forms[1]}": give one form of time control`, forms[1]);
+    throw new TimeControlError(`${kind} has both "${forms[0]}" and "${forms[1]}": give one form of time control`, forms[1]);
   }
-  if (line.white !== undefined && line.black === undefined) throw new TimeControlError('setup has "white" but no "black"', 'black');
-  if (line.black !== undefined && line.white === undefined) throw new TimeControlError('setup has "black" but no "white"', 'white');
+  if (line.white !== undefined && line.black === undefined) throw new TimeControlError(`${kind} has "white" but no "black"`, 'black');
+  if (line.black !== undefined && line.white === undefined) throw new TimeControlError(`${kind} has "black" but no "white"`, 'white');
   if (line.defaultTime !== undefined && line.defaultTime !== null && typeof line.defaultTime !== 'number') {
     throw new TimeControlError(`"defaultTime" must be a whole number of seconds, got ${describe(line.defaultTime)}`, 'defaultTime');
   }
@@ -63,14 +89,29 @@ export function setupTimeControl(line: Json): TimeControl {
   if (typeof line.timeControl === 'string' && isPresetName(line.timeControl)) parsePgnTimeControl(line.timeControl);
   // The shape is the replay contract's; the control itself is read by the one reader the host,
   // the API and the clock's command line use (protocol/time-control.ts readTimeControlSpec).
-  return readTimeControlSpec({ ...line, defaultTime: line.defaultTime ?? null, incrementTiming: line.incrementTiming ?? 'before-move' }).timeControl;
+  return readTimeControlSpec({
+    ...line,
+    defaultTime: line.defaultTime === undefined ? opts.defaultTime : line.defaultTime,
+    incrementTiming: line.incrementTiming ?? opts.incrementTiming,
+  }).timeControl;
 }
 
 /** The output line for a clock output, or null for outputs the replay contract does not print. */
 function outputLine(out: ClockOutput, input: string): string | null {
   switch (out.type) {
     case 'takeback':
-      return `{"t":${out.at},"type":"takeback","side":"${out.side}","move":${out.move},"white":${out.white},"black":${out.black}}`;
+      return `{"t":${out.at},"type":"takeback","side":"${out.side}","move":${out.move},"times":"${out.times}","white":${out.white},"black":${out.black}}`;
+    case 'turn-set':
+      return `{"t":${out.at},"type":"turn","side":"${out.side}","white":${out.white},"black":${out.black}}`;
+    case 'control-set': {
+      const dt = out.timeControl.defaultTimeMs;
+      return (
+        `{"t":${out.at},"type":"control","timeControl":${JSON.stringify(formatTimeControl(out.timeControl))},` +
+        `"defaultTime":${dt === null ? 'null' : dt / 1000},"incrementTiming":"${out.timeControl.incrementTiming}","white":${out.white},"black":${out.black}}`
+      );
+    }
+    case 'delay-set':
+      return `{"t":${out.at},"type":"delay","ms":${out.ms}}`;
     case 'moves-set':
       return `{"t":${out.at},"type":"moves","side":"${out.side}","moves":${out.moves},"period":${out.period},"white":${out.white},"black":${out.black}}`;
     case 'reinstated':
@@ -189,16 +230,40 @@ export class Replayer {
     switch (type) {
       case 'start': {
         // FIDE Laws 6.7.1: the default time counts from the session's start, given when the board starts late.
+        // The session may have begun before the clock's time line does (a negative `session`).
         const session = line.session;
         if (session === undefined || session === null) return { type: 'START', at };
-        if (typeof session !== 'number' || !Number.isSafeInteger(session) || session < 0) {
-          throw new ReplayError(this.lineNo, `"session" must be a whole number of milliseconds ≥ 0, got ${describe(session)}`);
+        if (typeof session !== 'number' || !Number.isSafeInteger(session)) {
+          throw new ReplayError(this.lineNo, `"session" must be a whole number of milliseconds, got ${describe(session)}`);
         }
         if (session > at) throw new ReplayError(this.lineNo, `"session" ${session} is after "t" ${at}: the session starts at or before the clock`);
         return { type: 'START', at, sessionAt: session };
       }
-      case 'takeback':
-        return { type: 'TAKEBACK', at };
+      case 'takeback': {
+        // FIDE Laws 7.1: the arbiter may keep the clock times.
+        const times = line.times;
+        if (times === undefined || times === null || times === 'rewind') return { type: 'TAKEBACK', at };
+        if (times === 'keep') return { type: 'TAKEBACK', at, times: 'keep' };
+        throw new ReplayError(this.lineNo, `"times" must be "rewind" or "keep", got ${describe(times)}`);
+      }
+      case 'turn':
+        return { type: 'SET_TURN', side, at };
+      case 'control': {
+        const current = this.actor!.getSnapshot().context.clock.timeControl;
+        try {
+          return { type: 'SET_CONTROL', timeControl: correctedTimeControl(line, current), at };
+        } catch (err) {
+          if (err instanceof TimeControlError) throw new ReplayError(this.lineNo, err.message);
+          throw err;
+        }
+      }
+      case 'delay': {
+        const ms = line.ms;
+        if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
+          throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds ≥ 0, got ${describe(ms)}`);
+        }
+        return { type: 'DELAY', ms, at };
+      }
       case 'reinstate':
         return { type: 'REINSTATE', at };
       case 'increment': {
@@ -277,7 +342,8 @@ export class Replayer {
     const r = readClock(this.actor!.getSnapshot().context.clock, at);
     this.write(
       `{"t":${at},"type":"state","status":"${r.status}","turn":"${r.turn}","white":${r.white},"black":${r.black},` +
-        `"moves":{"white":${r.moves.white},"black":${r.moves.black}},"flag":${r.flag === null ? 'null' : `"${r.flag}"`}}`,
+        `"moves":{"white":${r.moves.white},"black":${r.moves.black}},"flag":${r.flag === null ? 'null' : `"${r.flag}"`},` +
+        `"illegal":{"white":${r.illegalMoves.white},"black":${r.illegalMoves.black}}}`,
     );
   }
 }

@@ -6,9 +6,11 @@ import { create } from '@bufbuild/protobuf';
 import {
   DelayMode as WireDelayMode,
   IncrementTiming as WireIncrementTiming,
+  ControlSchema,
   SideControlSchema,
   StageSchema,
   type Configure,
+  type Control,
   type SideControl as WireSideControl,
 } from './gen/chessclock_pb.ts';
 import {
@@ -126,4 +128,23 @@ export function timeControlFromProto(fields: TimeControlFields): TimeControl {
   else throw new TimeControlError(`increment_timing: unknown IncrementTiming ${fields.incrementTiming}`, 'increment_timing');
   const defaultTimeMs = fields.defaultTimeMs === undefined ? null : wholeMs(fields.defaultTimeMs, 'default_time_ms', MAX_STAGE_MS);
   return { white, black, defaultTimeMs, incrementTiming };
+}
+
+/** TimeControl -> a Control message (protocol 1.4: a correction mid-game). Throws TimeControlError naming the field. */
+export function timeControlToWire(tc: TimeControl): Control {
+  return create(ControlSchema, timeControlToProto(tc));
+}
+
+/**
+ * A Control message -> TimeControl, strict as timeControlFromProto; an error names the field
+ * under `path` (`command.control.white.stages[1].moves`).
+ */
+export function timeControlFromWire(control: Control | undefined, path: string): TimeControl {
+  if (control === undefined) throw new TimeControlError(`${path}: missing`, path);
+  try {
+    return timeControlFromProto(control);
+  } catch (err) {
+    if (err instanceof TimeControlError) throw new TimeControlError(`${path}.${err.message}`, `${path}.${err.token ?? ''}`);
+    throw err;
+  }
 }

@@ -262,6 +262,32 @@ export function hasDelay(side: SideControl): boolean {
   return side.stages.some((s) => s.delayMs > 0);
 }
 
+/** One side in a written form readTimeControlSpec reads back whole: the PGN field, or the JSON stages (seconds) when it has a delay. */
+export function sideControlSpec(side: SideControl): string | StageJson[] {
+  if (!hasDelay(side) || side.kind === 'sandclock') return formatSideControl(side);
+  return side.stages.map((s) => ({
+    ...(s.moves === null ? {} : { moves: s.moves }),
+    seconds: s.baseMs / SECOND_MS,
+    ...(s.incrementMs ? { increment: s.incrementMs / SECOND_MS } : {}),
+    delay: s.delayMs / SECOND_MS,
+    delayMode: s.delayMode,
+  }));
+}
+
+/**
+ * A whole control as a spec object that readTimeControlSpec reads back to the same value (a
+ * replay `setup` or `control` line, a journaled correction): `timeControl` when both sides play
+ * the same, else `white` and `black`; `defaultTime` in seconds (null: none) and `incrementTiming`.
+ */
+export function timeControlSpec(tc: TimeControl): Record<string, unknown> {
+  const same = JSON.stringify(tc.white) === JSON.stringify(tc.black);
+  return {
+    ...(same ? { timeControl: sideControlSpec(tc.white) } : { white: sideControlSpec(tc.white), black: sideControlSpec(tc.black) }),
+    defaultTime: tc.defaultTimeMs === null ? null : tc.defaultTimeMs / SECOND_MS,
+    incrementTiming: tc.incrementTiming,
+  };
+}
+
 export type Category = 'blitz' | 'rapid' | 'standard';
 
 /**

@@ -83,7 +83,11 @@ describe('take-back then the same press again = the game without the illegal pre
           // The illegal press must have been a completed move (no flag or forfeit before it).
           const early = without.filter((o) => (o.type === 'flag' || o.type === 'forfeit') && (o.t as number) <= illegalAt);
           fc.pre(early.length === 0);
-          const compared = (out: Line[]) => out.filter((o) => ['move', 'flag', 'forfeit', 'state'].includes(o.type as string));
+          // The illegal-move count is the one thing the take-back leaves behind (FIDE Laws 7.5.5): checked apart.
+          const compared = (out: Line[]) =>
+            out.filter((o) => ['move', 'flag', 'forfeit', 'state'].includes(o.type as string)).map(({ illegal: _illegal, ...o }) => o);
+          expect(withIllegal.at(-1)!.illegal).toEqual({ white: side === 'white' ? 1 : 0, black: side === 'black' ? 1 : 0 });
+          expect(without.at(-1)!.illegal).toEqual({ white: 0, black: 0 });
           const fromResume = (out: Line[]) => compared(out).filter((o) => (o.t as number) >= resumeAt);
           const beforeIllegal = (out: Line[]) => compared(out).filter((o) => (o.t as number) < illegalAt);
           expect(withIllegal.some((o) => o.type === 'takeback')).toBe(true);

@@ -11,23 +11,25 @@
 // clock.machine.ts, the one implementation of the rules that every body runs.
 
 import {
+  category,
   illegalMovePenaltyMs,
   other,
   type Side,
   type Stage,
   type TimeControl,
 } from '../protocol/time-control.ts';
-import { PLAYED_RESULTS, type PlayedResult } from './vocabulary.ts';
+import { CLOCK_RESULTS, type ClockResult } from './vocabulary.ts';
 
 export type ClockStatus = 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited';
 
 /**
- * PGN result tokens (PGN standard §8.2.6) a game at the clock can end with: the vocabulary's
- * played results (rules/vocabulary.ts PLAYED_RESULTS, in the order the result menu offers them).
- * Forfeits are never a result at the clock: a loss by default is its own state.
+ * The results a game at the clock can end with (rules/vocabulary.ts CLOCK_RESULTS, in the order
+ * the result menu offers them): the three played results (PGN standard §8.2.6) and the double
+ * forfeit `--` (FIDE Laws 6.7.1 with both players absent: both lose), which the arbiter enters.
+ * A single forfeit on lateness is the clock's own state (`forfeited`), never an entered result.
  */
-export type GameResult = PlayedResult;
-export const RESULTS: readonly GameResult[] = PLAYED_RESULTS;
+export type GameResult = ClockResult;
+export const RESULTS: readonly GameResult[] = CLOCK_RESULTS;
 /** Who recorded a result: both players at the clock, the arbiter at the clock, or the arbiter at the host. */
 export type ResultSource = 'players' | 'arbiter' | 'host';
 
@@ -49,11 +51,41 @@ export interface SideState {
   /** FIDE Laws 6.7: presence at the board, tracked only when a default time is set. */
   readonly present: boolean;
   readonly forfeited: boolean;
-  /** FIDE Laws 7.5: moves of this side the arbiter annulled as illegal (take-backs). */
+  /**
+   * FIDE Laws 7.5: the illegal moves the arbiter recorded against this side, by a take-back of
+   * its move or a penalty for it; a take-back and a penalty for the same illegal move (no move
+   * completed between them) count once (FIDE Laws 7.5.5: the second one loses).
+   */
   readonly illegalMoves: number;
+  /**
+   * The arbiter's record of this side's latest illegal move that the other record may still
+   * join: a take-back not yet penalised, a penalty not yet taken back (cleared by any press).
+   */
+  readonly illegalOpen: IllegalRecord | null;
   /** Sum of the arbiter's time changes applied to this side (adjustments and penalties). */
   readonly arbiterMs: number;
 }
+
+/** How the arbiter recorded an illegal move (FIDE Laws 7.5.1 take-back, 7.5.5 penalty). */
+export type IllegalRecord = 'takeback' | 'penalty';
+
+/**
+ * FIDE Laws 7.5.5: the second completed illegal move of the same player loses (unless the
+ * opponent cannot checkmate: the arbiter decides, so the clock only says it).
+ */
+export const ILLEGAL_MOVES_THAT_LOSE = 2;
+
+/** The sides whose illegal moves reached the count at which FIDE Laws 7.5.5 makes the game lost, White first. */
+export function illegalMoveLosers(illegal: { readonly white: number; readonly black: number }): Side[] {
+  return (['white', 'black'] as const).filter((s) => illegal[s] >= ILLEGAL_MOVES_THAT_LOSE);
+}
+
+/**
+ * FIDE Laws 7.1 gives the arbiter "the right not to change the clock times": a take-back either
+ * rewinds both times to the annulled press (`rewind`) or leaves them as they are (`keep`).
+ */
+export type TakebackTimes = 'rewind' | 'keep';
+export const TAKEBACK_TIMES: readonly TakebackTimes[] = ['rewind', 'keep'];
 
 /**
  * What a take-back restores (FIDE Laws 7.5.1 with 6.10.2): the clock as it stood at the
@@ -68,6 +100,9 @@ export interface UndoRecord {
   readonly turn: Side;
   /** Running time of that turn up to the press (pauses excluded). */
   readonly turnActiveMs: number;
+  /** The period that turn began in, and the quickplay delay it began with: its delay (see ClockState). */
+  readonly turnPeriod: number;
+  readonly turnExtraDelayMs: number;
   readonly flag: Side | null;
   readonly white: SideState;
   readonly black: SideState;
@@ -76,6 +111,11 @@ export interface UndoRecord {
 
 export interface ClockState {
   readonly timeControl: TimeControl;
+  /**
+   * The arbiter installed `timeControl` during the game (FIDE Laws 6.10.2, setControl): it is not
+   * the control the game was configured with, so a snapshot of the game carries it.
+   */
+  readonly controlCorrected: boolean;
   readonly status: ClockStatus;
   /** The side on move (whose clock runs, or would run). */
   readonly turn: Side;
@@ -91,6 +131,15 @@ export interface ClockState {
   readonly runningSince: number | null;
   /** Running time already spent in the current turn before `runningSince`. */
   readonly turnActiveMs: number;
+  /**
+   * A turn gets one delay: that of the period the turn began in (the side's period when its
+   * clock first ran for this move), even when the arbiter's counter correction moves the side
+   * into another period mid-turn, and a take-back resumes the annulled turn with that same
+   * delay. Set whenever a turn begins (start, press, take-back, the arbiter's choice of side).
+   */
+  readonly turnPeriod: number;
+  /** The quickplay delay (Guidelines III.4) the turn in progress began with, ms; 0 = none. */
+  readonly turnExtraDelayMs: number;
   /** FIDE equipment standard: whose flag fell first in this game. */
   readonly flag: Side | null;
   /** The instant of the last step; the base from which deadlines are scheduled. */
@@ -100,6 +149,11 @@ export interface ClockState {
    * players, credited after each later completed move on top of the period's own; 0 = none.
    */
   readonly extraIncrementMs: number;
+  /**
+   * FIDE Guidelines III.4: a delay (simple) the arbiter introduced for both players instead of
+   * the increment, given to every turn that begins after it is set; 0 = none.
+   */
+  readonly extraDelayMs: number;
   /** The last completed move, for a take-back; null before the first move. */
   readonly undo: UndoRecord | null;
   /** The game's result once recorded: the game is over at the clock (only a new game or a correction changes it). */
@@ -122,6 +176,8 @@ export interface ClockReading {
   forfeitAt: number | null;
   /** Guidelines III.4: the quickplay increment for both sides, 0 = none. */
   extraIncrementMs: number;
+  /** Guidelines III.4: the quickplay delay for both sides, 0 = none. */
+  extraDelayMs: number;
   result: GameResult | null;
 }
 
@@ -182,11 +238,13 @@ export function initialClock(timeControl: TimeControl, at = 0): ClockState {
       present: !tracked,
       forfeited: false,
       illegalMoves: 0,
+      illegalOpen: null,
       arbiterMs: 0,
     };
   };
   return {
     timeControl,
+    controlCorrected: false,
     status: 'ready',
     turn: 'white',
     white: side('white'),
@@ -194,9 +252,12 @@ export function initialClock(timeControl: TimeControl, at = 0): ClockState {
     startedAt: null,
     runningSince: null,
     turnActiveMs: 0,
+    turnPeriod: 0,
+    turnExtraDelayMs: 0,
     flag: null,
     lastAt: at,
     extraIncrementMs: 0,
+    extraDelayMs: 0,
     undo: null,
     result: null,
   };
@@ -207,10 +268,13 @@ export function turnElapsedMs(state: ClockState, at: number): number {
   return state.turnActiveMs + (state.runningSince === null ? 0 : Math.max(0, at - state.runningSince));
 }
 
-/** Simple (US) delay allowance of the turn side's current stage, 0 if none. */
+/**
+ * Simple (US) delay allowance of the turn in progress, 0 if none: that of the period the turn
+ * began in, plus the quickplay delay it began with (one delay per turn).
+ */
 function simpleDelayMs(state: ClockState): number {
-  const stage = stageOf(state.timeControl, state.turn, state[state.turn].period);
-  return stage.delayMode === 'simple' ? stage.delayMs : 0;
+  const stage = stageOf(state.timeControl, state.turn, state.turnPeriod);
+  return (stage.delayMode === 'simple' ? stage.delayMs : 0) + state.turnExtraDelayMs;
 }
 
 /** What `elapsed` ms of running time costs the side on move: a simple delay is free. */
@@ -248,6 +312,7 @@ export function readClock(state: ClockState, at: number): ClockReading {
     illegalMoves: { white: state.white.illegalMoves, black: state.black.illegalMoves },
     forfeitAt: forfeitDeadline(state),
     extraIncrementMs: state.extraIncrementMs,
+    extraDelayMs: state.extraDelayMs,
     result: state.result,
   };
 }
@@ -290,12 +355,22 @@ function stopTurn(state: ClockState, at: number): ClockState {
 }
 
 /**
- * FIDE Laws 6.6: the arbiter starts the clock; White's clock runs. `sessionAt` (≤ at) is
- * the session's start when the board starts late: the default time counts from it (6.7.1).
+ * FIDE Laws 6.5: the arbiter starts the clock; the clock of the side on move runs: White's,
+ * unless the arbiter set Black on move (a replacement clock, Laws 6.10.2). `sessionAt` (≤ at)
+ * is the session's start when the board starts late: the default time counts from it (6.7.1).
  */
 export function startClock(state: ClockState, at: number, sessionAt?: number): ClockState {
   const startedAt = sessionAt === undefined ? at : Math.min(sessionAt, at);
-  return { ...state, status: 'running', turn: 'white', startedAt, runningSince: at, turnActiveMs: 0, lastAt: at };
+  return {
+    ...state,
+    status: 'running',
+    startedAt,
+    runningSince: at,
+    turnActiveMs: 0,
+    turnPeriod: state[state.turn].period,
+    turnExtraDelayMs: state.extraDelayMs,
+    lastAt: at,
+  };
 }
 
 /** FIDE Laws 6.7: a side arrives at the board (explicitly or by pressing its lever). */
@@ -342,9 +417,11 @@ export function completeMove(state: ClockState, at: number): ClockState {
   }
   // Guidelines III.4: the quickplay increment, credited after the move whatever the timing.
   credit += state.extraIncrementMs;
-  if (playedIn.delayMode === 'bronstein') {
+  // One delay per turn: that of the period the turn began in (a correction mid-turn does not change it).
+  const delayStage = stageOf(tc, mover, state.turnPeriod);
+  if (delayStage.delayMode === 'bronstein') {
     // Bronstein delay: the time used on this move is given back, up to the delay.
-    credit += Math.min(charge, playedIn.delayMs);
+    credit += Math.min(charge, delayStage.delayMs);
   }
 
   const opp = other(mover);
@@ -359,14 +436,17 @@ export function completeMove(state: ClockState, at: number): ClockState {
     present: side.present,
     forfeited: side.forfeited,
     illegalMoves: side.illegalMoves,
+    // A press closes the arbiter's record of an illegal move (FIDE Laws 7.5): a later take-back
+    // or penalty is another illegal move.
+    illegalOpen: null,
     arbiterMs: side.arbiterMs,
   };
   // Sandclock: what runs out of one side's glass runs into the other's.
   const o = state[opp];
   const oppState: SideState =
-    tc[mover].kind === 'sandclock'
+    tc[mover].kind === 'sandclock' || o.illegalOpen !== null
       ? {
-          creditedMs: o.creditedMs + charge,
+          creditedMs: tc[mover].kind === 'sandclock' ? o.creditedMs + charge : o.creditedMs,
           chargedMs: o.chargedMs,
           moves: o.moves,
           period: o.period,
@@ -374,6 +454,7 @@ export function completeMove(state: ClockState, at: number): ClockState {
           present: o.present,
           forfeited: o.forfeited,
           illegalMoves: o.illegalMoves,
+          illegalOpen: null,
           arbiterMs: o.arbiterMs,
         }
       : o;
@@ -382,6 +463,8 @@ export function completeMove(state: ClockState, at: number): ClockState {
     at,
     turn: mover,
     turnActiveMs: elapsed,
+    turnPeriod: state.turnPeriod,
+    turnExtraDelayMs: state.turnExtraDelayMs,
     flag: state.flag,
     white: state.white,
     black: state.black,
@@ -389,6 +472,7 @@ export function completeMove(state: ClockState, at: number): ClockState {
   };
   return {
     timeControl: tc,
+    controlCorrected: state.controlCorrected,
     status: state.status,
     turn: opp,
     white: mover === 'white' ? moverState : oppState,
@@ -396,9 +480,13 @@ export function completeMove(state: ClockState, at: number): ClockState {
     startedAt: state.startedAt,
     runningSince: at,
     turnActiveMs: 0,
+    // The opponent's turn begins: in its period now, with the quickplay delay now in force.
+    turnPeriod: o.period,
+    turnExtraDelayMs: state.extraDelayMs,
     flag: state.flag,
     lastAt: at,
     extraIncrementMs: state.extraIncrementMs,
+    extraDelayMs: state.extraDelayMs,
     undo,
     result: state.result,
   };
@@ -426,11 +514,25 @@ export function adjustTime(state: ClockState, side: Side, ms: number, at: number
   return { state: { ...next, lastAt: at }, appliedMs: applied };
 }
 
-/** FIDE Laws 7.5.5 / A.3.1: an illegal move by `offender` gives the opponent the category's penalty. */
+/**
+ * FIDE Laws 7.5.5 / A.3.1: an illegal move by `offender` gives the opponent the category's
+ * penalty, and counts one illegal move against the offender (unless the arbiter already took
+ * that same move back: then it is the same illegal move, counted once).
+ */
 export function penaltyTime(state: ClockState, offender: Side, at: number): { state: ClockState; side: Side; appliedMs: number } {
   const side = other(offender);
   const result = adjustTime(state, side, illegalMovePenaltyMs(state.timeControl), at);
-  return { ...result, side };
+  return { ...result, state: withSide(result.state, offender, recordIllegal(result.state[offender], 'penalty')), side };
+}
+
+/**
+ * One illegal move recorded against a side (FIDE Laws 7.5): a take-back of its move or a
+ * penalty for it. The two records of the same illegal move (no move completed between them,
+ * in either order) count once; two take-backs or two penalties are two illegal moves.
+ */
+function recordIllegal(s: SideState, by: IllegalRecord): Pick<SideState, 'illegalMoves' | 'illegalOpen'> {
+  if (s.illegalOpen !== null && s.illegalOpen !== by) return { illegalMoves: s.illegalMoves, illegalOpen: null };
+  return { illegalMoves: s.illegalMoves + 1, illegalOpen: by };
 }
 
 /**
@@ -455,59 +557,161 @@ export function setMoves(state: ClockState, side: Side, moves: number, at: numbe
 }
 
 /**
- * FIDE Laws 7.5.1 with 6.10.2: the arbiter annuls the last completed move (an illegal
- * move). The side that made it is on move again, with its move counter and period as
- * before the press; both times return to the instant of the press, before it credited
- * anything (no increment, delay refund, period bonus or sandclock transfer), with the
- * arbiter's own time changes made since kept on top. A move-counter correction made since
- * is undone with the move. The turn's running time up to the press is kept, so a simple
- * delay already used is not granted again. The clock stands paused; the side's count of
- * illegal moves goes up by one (the penalty is the arbiter's separate decision, 7.5.5).
- * A flag that fell after the annulled press is annulled with it (its time was given back).
+ * FIDE Laws 7.5.1 with 6.10.2: the arbiter annuls the last completed move (an illegal move).
+ * The clock stands paused, the side that made the move is on move again, and its move counter
+ * and period go back to what they were before the press. The other side's count and period are
+ * untouched: annulling one side's move does not change how many moves the other completed.
+ *
+ * `rewind` (the default): both times go back to the instant of the press, before it credited
+ * anything (no increment, delay refund, period bonus or sandclock transfer); the other side gets
+ * back the time its clock ran since. Kept on top, as the arbiter gave them: the arbiter's time
+ * changes since the press (adjustments, penalties) on both sides, and the time a correction of
+ * the other side's counter credited it since. The mover's own counter corrections since the
+ * press are undone with the move, with the time they credited. A flag that fell after the press
+ * is annulled with it (its time was given back). No side goes below zero.
+ *
+ * `keep` (FIDE Laws 7.1: "the right not to change the clock times"): both times stay as they
+ * are, a fallen flag stays, and the periods credited stay credited: a period already credited
+ * is never credited again when the move is played again.
+ *
+ * Either way the annulled turn resumes: its running time up to the press still counts, with
+ * the delay it began with (one delay per turn: a simple delay already used is not granted
+ * again). The mover's count of illegal moves goes up by one (see recordIllegal); the penalty is
+ * the arbiter's separate decision (Laws 7.5.5).
  */
-export function takeBack(state: ClockState, at: number): { state: ClockState; side: Side } | null {
+export function takeBack(state: ClockState, at: number, times: TakebackTimes = 'rewind'): { state: ClockState; side: Side } | null {
   const rec = state.undo;
   if (rec === null) return null;
-  const restore = (side: Side): SideState => {
-    const was = rec[side];
-    const now = state[side];
-    return {
-      creditedMs: was.creditedMs + (now.arbiterMs - was.arbiterMs),
-      chargedMs: was.chargedMs,
-      moves: was.moves,
-      period: was.period,
-      creditedPeriod: was.creditedPeriod,
-      present: now.present,
-      forfeited: now.forfeited,
-      illegalMoves: now.illegalMoves + (side === rec.turn ? 1 : 0),
-      arbiterMs: now.arbiterMs,
-    };
-  };
-  let next: ClockState = {
+  const tc = state.timeControl;
+  const mover = rec.turn;
+  const opp = other(mover);
+  const m = state[mover];
+  const was = rec[mover];
+  const o = state[opp];
+  const illegal = recordIllegal(m, 'takeback');
+  const resumed: ClockState = {
     ...state,
     status: 'paused',
-    turn: rec.turn,
-    white: restore('white'),
-    black: restore('black'),
+    turn: mover,
     runningSince: null,
     turnActiveMs: rec.turnActiveMs,
-    flag: rec.flag,
+    turnPeriod: rec.turnPeriod,
+    turnExtraDelayMs: rec.turnExtraDelayMs,
     lastAt: at,
     undo: rec.prev,
   };
-  // An arbiter's removal of time since the press cannot take a side below zero.
-  for (const side of ['white', 'black'] as const) {
-    const short = -rawRemainingMs(next, side, at);
-    if (short > 0) next = withSide(next, side, { creditedMs: next[side].creditedMs + short });
+  if (times === 'keep') {
+    const moverState: SideState = { ...m, moves: was.moves, period: was.period, creditedPeriod: Math.max(m.creditedPeriod, was.creditedPeriod), ...illegal };
+    const kept: ClockState = { ...resumed, [mover]: moverState, [opp]: o } as ClockState;
+    return { state: holdDisplays(state, kept, at), side: mover };
   }
-  return { state: next, side: rec.turn };
+  const wasO = rec[opp];
+  const moverState: SideState = {
+    ...was,
+    creditedMs: was.creditedMs + (m.arbiterMs - was.arbiterMs),
+    present: m.present,
+    forfeited: m.forfeited,
+    arbiterMs: m.arbiterMs,
+    ...illegal,
+  };
+  const oppState: SideState = {
+    ...o,
+    // The press's sandclock transfer and the running time since are undone; the arbiter's
+    // changes and the period time a counter correction credited since stay on top.
+    creditedMs: wasO.creditedMs + (o.arbiterMs - wasO.arbiterMs) + periodTimeMs(tc, opp, wasO.creditedPeriod, o.creditedPeriod),
+    chargedMs: wasO.chargedMs,
+  };
+  const rewound: ClockState = { ...resumed, [mover]: moverState, [opp]: oppState, flag: rec.flag } as ClockState;
+  return { state: notBelowZero(rewound, at), side: mover };
 }
 
-/** Remaining time without the floor at zero (a take-back checks it). */
-function rawRemainingMs(state: ClockState, side: Side, at: number): number {
-  const stored = storedMs(state[side]);
-  if (side !== state.turn) return stored;
-  return stored - turnChargeMs(state, turnElapsedMs(state, at));
+/**
+ * A removal of time since the press cannot take a side below zero once the press is annulled:
+ * each side is raised to zero as it would be shown (the side on move first; in a sandclock the
+ * other side's glass includes what has run into it during the turn).
+ */
+function notBelowZero(state: ClockState, at: number): ClockState {
+  let next = state;
+  const turn = state.turn;
+  const shortTurn = turnChargeMs(next, turnElapsedMs(next, at)) - storedMs(next[turn]);
+  if (shortTurn > 0) next = withSide(next, turn, { creditedMs: next[turn].creditedMs + shortTurn });
+  const waiting = other(turn);
+  const shortWaiting = -remainingMs(next, waiting, at);
+  if (shortWaiting > 0) next = withSide(next, waiting, { creditedMs: next[waiting].creditedMs + shortWaiting });
+  return next;
+}
+
+/**
+ * `next` with each side's credited time set so that both clocks show at `at` what they showed
+ * in `before`: a change of who is on move, of the control, or a take-back that keeps the times
+ * moves no time from one side to the other and changes no display.
+ */
+function holdDisplays(before: ClockState, next: ClockState, at: number): ClockState {
+  const shown = { white: remainingMs(before, 'white', at), black: remainingMs(before, 'black', at) };
+  const turn = next.turn;
+  const waiting = other(turn);
+  const t = next[turn];
+  const charge = turnChargeMs(next, turnElapsedMs(next, at));
+  let held = withSide(next, turn, { creditedMs: t.chargedMs + charge + shown[turn] });
+  // A sandclock's waiting side shows what has run into its glass during the turn as well.
+  const inflight = remainingMs(held, waiting, at) - storedMs(held[waiting]);
+  held = withSide(held, waiting, { creditedMs: held[waiting].chargedMs + shown[waiting] - inflight });
+  return held;
+}
+
+/**
+ * FIDE Laws 6.10.2 (a replacement clock; a clock set wrongly): the arbiter sets which side is
+ * on move, while the clock is ready or paused. No time moves: a turn in progress ends where it
+ * stands (its time used stays used) and the chosen side's turn begins when the clock runs, in
+ * its period now, with the quickplay delay now in force. No press is made: no increment, no
+ * move counted. The moves completed so far can still be taken back.
+ */
+export function setTurn(state: ClockState, side: Side, at: number): ClockState {
+  if (side === state.turn) return { ...state, lastAt: at };
+  const next: ClockState = {
+    ...state,
+    turn: side,
+    runningSince: null,
+    turnActiveMs: 0,
+    turnPeriod: state[side].period,
+    turnExtraDelayMs: state.extraDelayMs,
+    lastAt: at,
+  };
+  return holdDisplays(state, next, at);
+}
+
+/**
+ * FIDE Laws 6.10.2: the arbiter installs a corrected time control, while the clock is ready or
+ * paused. Both times, both move counters and the periods already credited are kept: each side's
+ * period follows from its count under the new control, and a period it is in (or was credited)
+ * is never credited again; later periods of the new control are credited when reached. The
+ * arbiter sets the times themselves with adjustments. The turn in progress keeps its running
+ * time, with the delay of the new control's period.
+ */
+export function setControl(state: ClockState, timeControl: TimeControl, at: number): ClockState {
+  const side = (s: SideState, name: Side): SideState => {
+    const period = periodForMoves(timeControl, name, s.moves);
+    return { ...s, period, creditedPeriod: Math.max(s.creditedPeriod, period) };
+  };
+  // The take-back records are read in the new control's periods too.
+  const records: UndoRecord[] = [];
+  for (let r = state.undo; r !== null; r = r.prev) records.push(r);
+  let undo: UndoRecord | null = null;
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    undo = { ...r, white: side(r.white, 'white'), black: side(r.black, 'black'), turnPeriod: periodForMoves(timeControl, r.turn, r[r.turn].moves), prev: undo };
+  }
+  const next: ClockState = {
+    ...state,
+    timeControl,
+    controlCorrected: true,
+    white: side(state.white, 'white'),
+    black: side(state.black, 'black'),
+    turnPeriod: periodForMoves(timeControl, state.turn, state[state.turn].moves),
+    undo,
+    lastAt: at,
+  };
+  return holdDisplays(state, next, at);
 }
 
 /**
@@ -523,6 +727,25 @@ export function reinstate(state: ClockState, at: number): ClockState {
 export function setExtraIncrement(state: ClockState, ms: number, at: number): ClockState {
   return { ...state, extraIncrementMs: Math.max(0, ms), lastAt: at };
 }
+
+/**
+ * FIDE Guidelines III.4: the arbiter introduces a (simple) delay for both sides instead of the
+ * increment (0 removes it). One delay per turn, fixed when the turn begins: every turn that
+ * begins after this gets it; the turn in progress keeps the delay it began with.
+ */
+export function setExtraDelay(state: ClockState, ms: number, at: number): ClockState {
+  return { ...state, extraDelayMs: Math.max(0, ms), lastAt: at };
+}
+
+/**
+ * Why the quickplay finish (FIDE Guidelines III.4: an increment or a delay for both players) is
+ * not offered under `tc`, or null when it is. The Guidelines III apply to standard and rapid
+ * games, never to blitz (III.2.2).
+ */
+export function quickplayRefusal(tc: TimeControl): string | null {
+  return category(tc) === 'blitz' ? QUICKPLAY_BLITZ_REFUSAL : null;
+}
+export const QUICKPLAY_BLITZ_REFUSAL = 'no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only';
 
 /** A result recorded at the clock or by the host: the game is over at the clock. */
 export function recordResult(state: ClockState, result: GameResult, at: number): ClockState {

@@ -5,6 +5,7 @@ import {
   ClockSnapshotSchema,
   ClockStatus as WireStatus,
   GameResult as WireResult,
+  IllegalRecord as WireIllegal,
   Side as WireSide,
   SideSnapshotSchema,
   UndoSnapshotSchema,
@@ -12,7 +13,8 @@ import {
   type SideSnapshot as WireSideSnapshot,
 } from '../protocol/gen/chessclock_pb.ts';
 import type { Side } from '../protocol/time-control.ts';
-import type { ClockStatus, GameResult, SideState } from './clock-core.ts';
+import { timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
+import type { ClockStatus, GameResult, IllegalRecord, SideState } from './clock-core.ts';
 import type { ClockSnapshot, SnapshotStatus } from './clock-snapshot.ts';
 
 /** The rule book's words on the wire (protocol/chessclock.proto enums): one table each, for the clock and the host. */
@@ -24,7 +26,13 @@ export const CLOCK_STATUS_TO_WIRE: Readonly<Record<ClockStatus, WireStatus>> = {
   flagged: WireStatus.FLAGGED,
   forfeited: WireStatus.FORFEITED,
 };
-export const RESULT_TO_WIRE: Readonly<Record<GameResult, WireResult>> = { '1-0': WireResult.WHITE_WINS, '1/2-1/2': WireResult.DRAW, '0-1': WireResult.BLACK_WINS };
+export const RESULT_TO_WIRE: Readonly<Record<GameResult, WireResult>> = {
+  '1-0': WireResult.WHITE_WINS,
+  '1/2-1/2': WireResult.DRAW,
+  '0-1': WireResult.BLACK_WINS,
+  '--': WireResult.DOUBLE_FORFEIT,
+};
+const ILLEGAL_TO_WIRE: Readonly<Record<IllegalRecord, WireIllegal>> = { takeback: WireIllegal.TAKEBACK, penalty: WireIllegal.PENALTY };
 
 const SIDE = SIDE_TO_WIRE;
 const STATUS: Readonly<Record<SnapshotStatus, WireStatus>> = CLOCK_STATUS_TO_WIRE;
@@ -43,6 +51,7 @@ function sideToWire(s: SideState): WireSideSnapshot {
     forfeited: s.forfeited,
     illegalMoves: s.illegalMoves,
     arbiterMs: s.arbiterMs,
+    illegalOpen: s.illegalOpen === null ? WireIllegal.NONE : ILLEGAL_TO_WIRE[s.illegalOpen],
   });
 }
 
@@ -57,6 +66,7 @@ function sideFromWire(s: WireSideSnapshot | undefined, where: string): SideState
     present: s.present,
     forfeited: s.forfeited,
     illegalMoves: s.illegalMoves,
+    illegalOpen: s.illegalOpen === WireIllegal.TAKEBACK ? 'takeback' : s.illegalOpen === WireIllegal.PENALTY ? 'penalty' : null,
     arbiterMs: s.arbiterMs,
   };
 }
@@ -73,10 +83,16 @@ export function snapshotToWire(snap: ClockSnapshot): WireSnapshot {
     sinceStartMs: snap.sinceStartMs,
     extraIncrementMs: snap.extraIncrementMs,
     result: snap.result ? RESULT[snap.result] : WireResult.NONE,
+    turnPeriod: snap.turnPeriod,
+    turnExtraDelayMs: snap.turnExtraDelayMs,
+    extraDelayMs: snap.extraDelayMs,
+    control: snap.control === null ? undefined : timeControlToWire(snap.control),
     undo: snap.undo.map((u) =>
       create(UndoSnapshotSchema, {
         turn: SIDE[u.turn],
         turnActiveMs: u.turnActiveMs,
+        turnPeriod: u.turnPeriod,
+        turnExtraDelayMs: u.turnExtraDelayMs,
         flag: u.flag ? SIDE[u.flag] : WireSide.UNSPECIFIED,
         white: sideToWire(u.white),
         black: sideToWire(u.black),
@@ -93,26 +109,45 @@ export function snapshotFromWire(w: WireSnapshot, where = 'snapshot'): ClockSnap
   const turn = sideOf(w.turn);
   if (!turn) throw new RangeError(`${where}.turn: missing`);
   const result = (Object.keys(RESULT) as GameResult[]).find((k) => RESULT[k] === w.result) ?? null;
+  const white = sideFromWire(w.white, `${where}.white`);
+  const black = sideFromWire(w.black, `${where}.black`);
+  let control = null;
+  if (w.control !== undefined) {
+    try {
+      control = timeControlFromWire(w.control, `${where}.control`);
+    } catch (err) {
+      throw new RangeError((err as Error).message);
+    }
+  }
   return {
     status,
     turn,
-    white: sideFromWire(w.white, `${where}.white`),
-    black: sideFromWire(w.black, `${where}.black`),
+    white,
+    black,
     turnActiveMs: w.turnActiveMs,
+    // A 1.3 peer sends no turn_period: its turns began in the period the side on move is in.
+    turnPeriod: w.turnPeriod ?? (turn === 'white' ? white : black).period,
+    turnExtraDelayMs: w.turnExtraDelayMs,
     flag: sideOf(w.flag),
     started: w.started,
     sinceStartMs: w.sinceStartMs,
     extraIncrementMs: w.extraIncrementMs,
+    extraDelayMs: w.extraDelayMs,
     result,
+    control,
     undo: w.undo.map((u, i) => {
       const t = sideOf(u.turn);
       if (!t) throw new RangeError(`${where}.undo[${i}].turn: missing`);
+      const uw = sideFromWire(u.white, `${where}.undo[${i}].white`);
+      const ub = sideFromWire(u.black, `${where}.undo[${i}].black`);
       return {
         turn: t,
         turnActiveMs: u.turnActiveMs,
+        turnPeriod: u.turnPeriod ?? (t === 'white' ? uw : ub).period,
+        turnExtraDelayMs: u.turnExtraDelayMs,
         flag: sideOf(u.flag),
-        white: sideFromWire(u.white, `${where}.undo[${i}].white`),
-        black: sideFromWire(u.black, `${where}.undo[${i}].black`),
+        white: uw,
+        black: ub,
         agoMs: u.agoMs,
       };
     }),

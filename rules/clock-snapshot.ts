@@ -9,7 +9,7 @@
 // clock: a running clock is paused at the snapshot's instant (FIDE Laws 6.10.1 / 6.11: a
 // replaced clock is set by the arbiter and the game goes on when the arbiter resumes it).
 import { MAX_SNAPSHOT_UNDO } from '../protocol/envelope-validation.ts';
-import type { Side, TimeControl } from '../protocol/time-control.ts';
+import { formatTimeControl, SIDES, type Side, type TimeControl } from '../protocol/time-control.ts';
 import { forfeitDeadline, remainingMs, resumeClock, turnElapsedMs, type ClockState, type GameResult, type SideState, type UndoRecord } from './clock-core.ts';
 
 /**
@@ -20,6 +20,8 @@ import { forfeitDeadline, remainingMs, resumeClock, turnElapsedMs, type ClockSta
  * (Laws 6.10.2).
  */
 export const SNAPSHOT_UNDO_DEPTH = MAX_SNAPSHOT_UNDO;
+/** With a corrected control in it, a snapshot carries fewer presses so that it still fits one frame. */
+export const SNAPSHOT_UNDO_DEPTH_WITH_CONTROL = MAX_SNAPSHOT_UNDO - 2;
 
 /** A stopped clock's status as a snapshot holds it (a game with a result is over whatever its status). */
 export type SnapshotStatus = 'ready' | 'paused' | 'flagged' | 'forfeited';
@@ -27,6 +29,9 @@ export type SnapshotStatus = 'ready' | 'paused' | 'flagged' | 'forfeited';
 export interface UndoSnapshot {
   readonly turn: Side;
   readonly turnActiveMs: number;
+  /** The period the annulled turn began in, and the quickplay delay it began with (its delay). */
+  readonly turnPeriod: number;
+  readonly turnExtraDelayMs: number;
   readonly flag: Side | null;
   readonly white: SideState;
   readonly black: SideState;
@@ -41,13 +46,23 @@ export interface ClockSnapshot {
   readonly black: SideState;
   /** Running time already spent in the current turn (a simple delay already used is not granted again). */
   readonly turnActiveMs: number;
+  /** The period the current turn began in, and the quickplay delay it began with: its delay (one per turn). */
+  readonly turnPeriod: number;
+  readonly turnExtraDelayMs: number;
   readonly flag: Side | null;
   /** FIDE Laws 6.7.1: whether the game started, and how long before the snapshot its session began. */
   readonly started: boolean;
   readonly sinceStartMs: number;
   readonly extraIncrementMs: number;
+  /** FIDE Guidelines III.4: the quickplay delay in force for turns yet to begin, ms. */
+  readonly extraDelayMs: number;
   readonly result: GameResult | null;
-  /** The last presses, newest first, at most SNAPSHOT_UNDO_DEPTH. */
+  /**
+   * The control the arbiter installed during the game (FIDE Laws 6.10.2), when it is not the one
+   * the game was configured with; null: the configured control.
+   */
+  readonly control: TimeControl | null;
+  /** The last presses, newest first, at most SNAPSHOT_UNDO_DEPTH (SNAPSHOT_UNDO_DEPTH_WITH_CONTROL with a control). */
   readonly undo: readonly UndoSnapshot[];
 }
 
@@ -55,8 +70,18 @@ export interface ClockSnapshot {
 export function snapshotClock(state: ClockState, at: number): ClockSnapshot {
   const running = state.status === 'running';
   const undo: UndoSnapshot[] = [];
-  for (let r: UndoRecord | null = state.undo; r !== null && undo.length < SNAPSHOT_UNDO_DEPTH; r = r.prev) {
-    undo.push({ turn: r.turn, turnActiveMs: r.turnActiveMs, flag: r.flag, white: r.white, black: r.black, agoMs: Math.max(0, at - r.at) });
+  const depth = state.controlCorrected ? SNAPSHOT_UNDO_DEPTH_WITH_CONTROL : SNAPSHOT_UNDO_DEPTH;
+  for (let r: UndoRecord | null = state.undo; r !== null && undo.length < depth; r = r.prev) {
+    undo.push({
+      turn: r.turn,
+      turnActiveMs: r.turnActiveMs,
+      turnPeriod: r.turnPeriod,
+      turnExtraDelayMs: r.turnExtraDelayMs,
+      flag: r.flag,
+      white: r.white,
+      black: r.black,
+      agoMs: Math.max(0, at - r.at),
+    });
   }
   return {
     status: running ? 'paused' : (state.status as SnapshotStatus),
@@ -64,24 +89,42 @@ export function snapshotClock(state: ClockState, at: number): ClockSnapshot {
     white: state.white,
     black: state.black,
     turnActiveMs: turnElapsedMs(state, at),
+    turnPeriod: state.turnPeriod,
+    turnExtraDelayMs: state.turnExtraDelayMs,
     flag: state.flag,
     started: state.startedAt !== null,
     sinceStartMs: state.startedAt === null ? 0 : Math.max(0, at - state.startedAt),
     extraIncrementMs: state.extraIncrementMs,
+    extraDelayMs: state.extraDelayMs,
     result: state.result,
+    control: state.controlCorrected ? state.timeControl : null,
     undo,
   };
 }
 
-/** The clock state of a snapshot loaded at instant `at` of the receiving clock's time line: stopped, as it was. */
+/**
+ * The clock state of a snapshot loaded at instant `at` of the receiving clock's time line: stopped,
+ * as it was. `timeControl`: the game's configured control (the snapshot's own when it carries a correction).
+ */
 export function loadSnapshot(timeControl: TimeControl, snap: ClockSnapshot, at: number): ClockState {
   let undo: UndoRecord | null = null;
   for (let i = snap.undo.length - 1; i >= 0; i--) {
     const u = snap.undo[i];
-    undo = { at: at - u.agoMs, turn: u.turn, turnActiveMs: u.turnActiveMs, flag: u.flag, white: u.white, black: u.black, prev: undo };
+    undo = {
+      at: at - u.agoMs,
+      turn: u.turn,
+      turnActiveMs: u.turnActiveMs,
+      turnPeriod: u.turnPeriod,
+      turnExtraDelayMs: u.turnExtraDelayMs,
+      flag: u.flag,
+      white: u.white,
+      black: u.black,
+      prev: undo,
+    };
   }
   return {
-    timeControl,
+    timeControl: snap.control ?? timeControl,
+    controlCorrected: snap.control !== null,
     status: snap.status,
     turn: snap.turn,
     white: snap.white,
@@ -89,16 +132,19 @@ export function loadSnapshot(timeControl: TimeControl, snap: ClockSnapshot, at: 
     startedAt: snap.started ? at - snap.sinceStartMs : null,
     runningSince: null,
     turnActiveMs: snap.turnActiveMs,
+    turnPeriod: snap.turnPeriod,
+    turnExtraDelayMs: snap.turnExtraDelayMs,
     flag: snap.flag,
     lastAt: at,
     extraIncrementMs: snap.extraIncrementMs,
+    extraDelayMs: snap.extraDelayMs,
     undo,
     result: snap.result,
   };
 }
 
 /** The bookkeeping behind a side's remaining time and move count, compared one by one. */
-const SIDE_BOOKKEEPING: readonly (keyof SideState)[] = ['period', 'creditedPeriod', 'present', 'forfeited', 'illegalMoves', 'arbiterMs'];
+const SIDE_BOOKKEEPING: readonly (keyof SideState)[] = ['period', 'creditedPeriod', 'present', 'forfeited', 'illegalMoves', 'illegalOpen', 'arbiterMs'];
 
 /**
  * What differs between a clock's own snapshot and the journal's, in an arbiter's words, the
@@ -123,10 +169,20 @@ export function snapshotDifferences(timeControl: TimeControl, clock: ClockSnapsh
     for (const f of SIDE_BOOKKEEPING) say(`${side} ${f}`, c[f], j[f]);
   }
   say('turn time used', clock.turnActiveMs, journal.turnActiveMs);
+  say('period the turn began in', clock.turnPeriod, journal.turnPeriod);
+  say('delay of the turn ms', clock.turnExtraDelayMs, journal.turnExtraDelayMs);
   say('flag', clock.flag, journal.flag);
   say('started', clock.started, journal.started);
   say('quickplay increment ms', clock.extraIncrementMs, journal.extraIncrementMs);
+  say('quickplay delay ms', clock.extraDelayMs, journal.extraDelayMs);
+  say('time control', controlText(clock.control ?? timeControl), controlText(journal.control ?? timeControl));
   return out;
+}
+
+function controlText(tc: TimeControl): string {
+  const delays = SIDES.map((s) => tc[s].stages.map((st) => (st.delayMs ? `d${st.delayMs / 1000}${st.delayMode === 'bronstein' ? 'b' : ''}` : '')).join('/'));
+  const extra = [tc.defaultTimeMs === null ? '' : ` default ${tc.defaultTimeMs / 1000} s`, tc.incrementTiming === 'after-move' ? ' after-move' : '', delays.some((d) => d.replace(/\//g, '')) ? ` delays ${delays.join(' ')}` : ''];
+  return formatTimeControl(tc) + extra.join('');
 }
 
 /** h:mm:ss.mmm of a duration: exact, for a difference the arbiter must judge. */

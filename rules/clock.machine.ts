@@ -18,8 +18,13 @@ import {
   adjustTime,
   recordResult,
   reinstate,
+  setControl,
+  setExtraDelay,
   setExtraIncrement,
+  setTurn,
+  quickplayRefusal,
   takeBack,
+  QUICKPLAY_BLITZ_REFUSAL,
   completeMove,
   fallFlag,
   flagDeadline,
@@ -39,6 +44,7 @@ import {
   type ClockState,
   type GameResult,
   type ResultSource,
+  type TakebackTimes,
 } from './clock-core.ts';
 
 import { loadSnapshot, type ClockSnapshot } from './clock-snapshot.ts';
@@ -55,8 +61,17 @@ export type ClockInput =
   | { type: 'ADJUST'; side: Side; ms: number; at: number }
   | { type: 'PENALTY'; side: Side; at: number }
   | { type: 'SET_MOVES'; side: Side; moves: number; at: number }
-  /** FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (paused or flagged). */
-  | { type: 'TAKEBACK'; at: number }
+  /**
+   * FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (paused or flagged). `times`:
+   * rewind both times to the press (the default), or keep them as they are (Laws 7.1).
+   */
+  | { type: 'TAKEBACK'; at: number; times?: TakebackTimes }
+  /** FIDE Laws 6.10.2: the arbiter sets the side on move (ready or paused): a replacement clock, a wrong side. */
+  | { type: 'SET_TURN'; side: Side; at: number }
+  /** FIDE Laws 6.10.2: the arbiter installs a corrected time control (ready or paused), keeping times, counters and credited periods. */
+  | { type: 'SET_CONTROL'; timeControl: TimeControl; at: number }
+  /** FIDE Guidelines III.4: a (simple) delay for both sides from the next turn on (0 removes it). */
+  | { type: 'DELAY'; ms: number; at: number }
   /** FIDE Laws 6.7.1 "unless the arbiter decides otherwise": overrule a forfeit. */
   | { type: 'REINSTATE'; at: number }
   /** FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it). */
@@ -79,11 +94,15 @@ export type ClockOutput =
   | ({ type: 'flag'; at: number; side: Side } & Times)
   | { type: 'forfeit'; at: number; side: Side }
   | ({ type: 'paused' | 'resumed'; at: number } & Times)
-  | ({ type: 'adjusted'; at: number; side: Side; ms: number; reason: 'arbiter' | 'penalty' } & Times)
+  /** `illegalMoves`, for a penalty: the offender's (the other side's) illegal-move count afterwards (FIDE Laws 7.5.5). */
+  | ({ type: 'adjusted'; at: number; side: Side; ms: number; reason: 'arbiter' | 'penalty'; illegalMoves?: number } & Times)
   | { type: 'arrived'; at: number; side: Side }
   | ({ type: 'moves-set'; at: number; side: Side; moves: number; period: number; creditedMs: number } & Times)
   /** `side` made the annulled move; `move` is its completed-move count afterwards. */
-  | ({ type: 'takeback'; at: number; side: Side; move: number; illegalMoves: number } & Times)
+  | ({ type: 'takeback'; at: number; side: Side; move: number; illegalMoves: number; times: TakebackTimes } & Times)
+  | ({ type: 'turn-set'; at: number; side: Side } & Times)
+  | ({ type: 'control-set'; at: number; timeControl: TimeControl } & Times)
+  | { type: 'delay-set'; at: number; ms: number }
   | ({ type: 'reinstated'; at: number } & Times)
   | { type: 'increment-set'; at: number; ms: number }
   | { type: 'result'; at: number; result: GameResult; by: ResultSource }
@@ -136,6 +155,19 @@ function inTime<T>(...then: T[]) {
 }
 
 /**
+ * FIDE Guidelines III.4: the quickplay increment or delay, with the clock stopped: a bad value is
+ * an error, and no quickplay finish is set in blitz (removing one is always allowed).
+ */
+function quickplay(action: 'setIncrement' | 'setDelay') {
+  const what = action === 'setIncrement' ? 'increment' : 'delay';
+  return [
+    { guard: 'badIncrement', actions: { type: 'reject', params: `the ${what} must be a whole number of ms ≥ 0` } },
+    { guard: 'quickplayRefused', actions: { type: 'reject', params: QUICKPLAY_BLITZ_REFUSAL } },
+    { actions: action },
+  ] as const;
+}
+
+/**
  * One side's clock running. Its timer is the earliest deadline (the flag, or the
  * default time); completing the move goes to the other side, which arms a new timer.
  */
@@ -182,7 +214,7 @@ export const clockMachine = setup({
     },
     pressedBy: ({ event }, side: Side) => 'side' in event && event.side === side,
     pressedByAbsent: ({ context, event }, side: Side) => 'side' in event && event.side === side && !context.clock[side].present,
-    isBlack: ({ event }) => 'side' in event && event.side === 'black',
+    pressedByWaiting: ({ context, event }) => 'side' in event && event.side !== context.clock.turn,
     whiteOnMove: ({ context }) => context.clock.turn === 'white',
     isFlagged: ({ context }) => context.clock.status === 'flagged',
     isForfeited: ({ context }) => context.clock.status === 'forfeited',
@@ -191,7 +223,10 @@ export const clockMachine = setup({
     hasMoveToAnnul: ({ context }) => context.clock.undo !== null,
     /** A session start after the start instant names no instant yet to come: refused. */
     sessionInFuture: ({ event }) => event.type === 'START' && event.sessionAt !== undefined && event.sessionAt > event.at,
-    badIncrement: ({ event }) => event.type === 'INCREMENT' && (!Number.isSafeInteger(event.ms) || event.ms < 0),
+    badIncrement: ({ event }) => (event.type === 'INCREMENT' || event.type === 'DELAY') && (!Number.isSafeInteger(event.ms) || event.ms < 0),
+    /** FIDE Guidelines III: no quickplay finish in blitz (removing one is always allowed). */
+    quickplayRefused: ({ context, event }) =>
+      (event.type === 'INCREMENT' || event.type === 'DELAY') && event.ms > 0 && quickplayRefusal(context.clock.timeControl) !== null,
     isRunning: ({ context }) => context.clock.status === 'running',
     forfeitPending: ({ context }) => forfeitDeadline(context.clock) !== null,
     /** Laws 6.10.2: play resumes after a flag only if the side on move has time again. */
@@ -244,7 +279,15 @@ export const clockMachine = setup({
       if (event.type !== 'PENALTY') return;
       const { state: clock, side, appliedMs } = penaltyTime(context.clock, event.side, event.at);
       enqueue.assign({ clock });
-      enqueue.emit({ type: 'adjusted', at: event.at, side, ms: appliedMs, reason: 'penalty', ...times(clock, event.at) });
+      enqueue.emit({
+        type: 'adjusted',
+        at: event.at,
+        side,
+        ms: appliedMs,
+        reason: 'penalty',
+        illegalMoves: clock[event.side].illegalMoves,
+        ...times(clock, event.at),
+      });
     }),
     setMoves: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'SET_MOVES') return;
@@ -261,7 +304,8 @@ export const clockMachine = setup({
       });
     }),
     takeBack: enqueueActions(({ context, event, enqueue }) => {
-      const done = takeBack(context.clock, event.at);
+      const mode: TakebackTimes = event.type === 'TAKEBACK' && event.times === 'keep' ? 'keep' : 'rewind';
+      const done = takeBack(context.clock, event.at, mode);
       if (done === null) return;
       const clock = done.state;
       enqueue.assign({ clock });
@@ -271,8 +315,27 @@ export const clockMachine = setup({
         side: done.side,
         move: clock[done.side].moves,
         illegalMoves: clock[done.side].illegalMoves,
+        times: mode,
         ...times(clock, event.at),
       });
+    }),
+    setTurn: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'SET_TURN') return;
+      const clock = setTurn(context.clock, event.side, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'turn-set', at: event.at, side: clock.turn, ...times(clock, event.at) });
+    }),
+    setControl: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'SET_CONTROL') return;
+      const clock = setControl(context.clock, event.timeControl, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'control-set', at: event.at, timeControl: clock.timeControl, ...times(clock, event.at) });
+    }),
+    setDelay: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'DELAY') return;
+      const clock = setExtraDelay(context.clock, event.ms, event.at);
+      enqueue.assign({ clock });
+      enqueue.emit({ type: 'delay-set', at: event.at, ms: clock.extraDelayMs });
     }),
     reinstate: enqueueActions(({ context, event, enqueue }) => {
       const clock = reinstate(context.clock, event.at);
@@ -362,15 +425,19 @@ export const clockMachine = setup({
         ],
         PRESS: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          // Common practice: Black pressing while the clock is ready starts White's clock.
-          { guard: 'isBlack', target: 'running', actions: ['markPresent', 'start'] },
-          // A press by White while ready does nothing but show that White is present.
+          // Common practice: Black pressing while the clock is ready starts White's clock (the
+          // side not on move starts the clock of the side on move, when the arbiter set Black on move).
+          { guard: 'pressedByWaiting', target: 'running', actions: ['markPresent', 'start'] },
+          // A press by the side on move while ready does nothing but show that its player is present.
           { actions: 'markPresent' },
         ],
         ARRIVE: { actions: 'markPresent' },
         ADJUST: { actions: 'adjust' },
         SET_MOVES: { actions: 'setMoves' },
-        INCREMENT: [{ guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } }, { actions: 'setIncrement' }],
+        SET_TURN: { actions: 'setTurn' },
+        SET_CONTROL: { actions: 'setControl' },
+        INCREMENT: quickplay('setIncrement'),
+        DELAY: quickplay('setDelay'),
         TAKEBACK: { actions: { type: 'reject', params: 'no move to take back: the game has not started' } },
         RESULT: { actions: { type: 'reject', params: 'the game has not started' } },
         NEW_GAME: { actions: 'newGame' },
@@ -395,6 +462,9 @@ export const clockMachine = setup({
         SET_MOVES: { actions: { type: 'reject', params: 'pause the clock before correcting a move counter' } },
         TAKEBACK: { actions: { type: 'reject', params: 'pause the clock before taking a move back' } },
         INCREMENT: { actions: { type: 'reject', params: 'pause the clock before setting an increment' } },
+        DELAY: { actions: { type: 'reject', params: 'pause the clock before setting a delay' } },
+        SET_TURN: { actions: { type: 'reject', params: 'pause the clock before setting the side on move' } },
+        SET_CONTROL: { actions: { type: 'reject', params: 'pause the clock before correcting the time control' } },
         RESULT: inTime(
           // A result recorded while the clock runs (by the host) stops it: the game is over.
           { target: '#clock.over', actions: 'recordResult' },
@@ -421,15 +491,24 @@ export const clockMachine = setup({
         ADJUST: inTime({ actions: 'adjust' }),
         PENALTY: inTime({ actions: 'penalty' }),
         SET_MOVES: inTime({ actions: 'setMoves' }),
+        SET_TURN: inTime({ actions: 'setTurn' }),
+        // A corrected default time may bring the forfeit deadline nearer, or lift it: reschedule.
+        SET_CONTROL: inTime({ target: '#clock.paused', reenter: true, actions: 'setControl' }),
         TAKEBACK: inTime(
           { guard: 'hasMoveToAnnul', target: '#clock.paused', reenter: true, actions: 'takeBack' },
           { actions: { type: 'reject', params: 'no completed move to take back' } },
         ),
         INCREMENT: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
-          { guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } },
+          ...quickplay('setIncrement').slice(0, 2),
           { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
           { actions: 'setIncrement' },
+        ],
+        DELAY: [
+          { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
+          ...quickplay('setDelay').slice(0, 2),
+          { guard: 'deadlineDue', target: '#clock.expiring', actions: 'reraise' },
+          { actions: 'setDelay' },
         ],
         RESULT: inTime({ target: '#clock.over', actions: 'recordResult' }),
         NEW_GAME: { target: 'ready', actions: 'newGame' },
@@ -454,7 +533,11 @@ export const clockMachine = setup({
         ADJUST: { actions: 'adjust' },
         PENALTY: { actions: 'penalty' },
         SET_MOVES: { actions: 'setMoves' },
-        INCREMENT: [{ guard: 'badIncrement', actions: { type: 'reject', params: 'the increment must be a whole number of ms ≥ 0' } }, { actions: 'setIncrement' }],
+        // Laws 6.10.2: a clock found set wrongly (often when a flag falls) is corrected; the flag stays.
+        SET_CONTROL: { actions: 'setControl' },
+        SET_TURN: { actions: { type: 'reject', params: 'the flag has fallen: resume or take the move back before setting the side on move' } },
+        INCREMENT: quickplay('setIncrement'),
+        DELAY: quickplay('setDelay'),
         TAKEBACK: [
           { guard: 'timeWentBack', actions: { type: 'reject', params: 'time went backwards' } },
           // The annulled move's times come back; the clock stands paused (a default time
@@ -487,6 +570,8 @@ export const clockMachine = setup({
         ],
         ADJUST: { actions: { type: 'reject', params: 'the game was lost by default: reinstate it first' } },
         PENALTY: { actions: { type: 'reject', params: 'the game was lost by default: reinstate it first' } },
+        SET_TURN: { actions: { type: 'reject', params: 'the game was lost by default: reinstate it first' } },
+        SET_CONTROL: { actions: { type: 'reject', params: 'the game was lost by default: reinstate it first' } },
         RESULT: { target: 'over', actions: 'recordResult' },
         NEW_GAME: { target: 'ready', actions: 'newGame' },
       },

@@ -129,6 +129,7 @@ function reference(c: Control, events: Ev[], endAt: number): Out[] {
     black: remaining('black', endAt),
     moves: { ...moves },
     flag: flagSide,
+    illegal: { white: 0, black: 0 },
   });
   return out;
 }

@@ -72,6 +72,12 @@ function input(cmd: ClockCommandName, at: number): ClockInput {
       return { type: 'REINSTATE', at };
     case 'increment':
       return { type: 'INCREMENT', ms: 5000, at };
+    case 'delay':
+      return { type: 'DELAY', ms: 5000, at };
+    case 'set-turn':
+      return { type: 'SET_TURN', side: 'black', at };
+    case 'set-control':
+      return { type: 'SET_CONTROL', timeControl: timeControl(side60, side60), at };
   }
 }
 
@@ -85,7 +91,8 @@ describe('the rule book refuses exactly what the clock statechart refuses (one r
         clock.send(input(cmd, clock.at));
         const clockTakes = clock.refused.length === 0;
         // `hasGame` true: whether the host has heard of the game is its own precondition, not a clock rule.
-        const hostRefusal = clockCommandRefusal(cmd, status, true, 'board 1');
+        // The control is known (the board's view has it): 60 s is blitz, where no quickplay finish is set (Guidelines III).
+        const hostRefusal = clockCommandRefusal(cmd, status, true, 'board 1', { timeControl: timeControl(side60, side60) });
         if (clockTakes !== (hostRefusal === null)) {
           differences.push(`${cmd}: clock ${clockTakes ? 'takes it' : `refuses (${clock.refused[0]})`}, host ${hostRefusal === null ? 'sends it' : `refuses (${hostRefusal})`}`);
         }

@@ -7,6 +7,8 @@
 //
 // Pure; typed with the vocabulary (rules/vocabulary.ts), not with the host's ports, because the
 // dashboard's browser bundle imports it too (host/adapters/http/dashboard/src/actions.ts).
+import type { TimeControl } from '../protocol/time-control.ts';
+import { quickplayRefusal } from './clock-core.ts';
 import type { ArbiterCommandName, ClockStatus } from './vocabulary.ts';
 
 /** What the rule needs to know of a board, as the host's BoardView and the dashboard hold it. */
@@ -29,6 +31,8 @@ export interface CommandFacts {
    * can set the count to 0 over moves that were played.
    */
   readonly movesCompleted?: number;
+  /** The game's time control in force, when the caller knows it: no quickplay finish in blitz (FIDE Guidelines III). */
+  readonly timeControl?: TimeControl;
 }
 
 /**
@@ -83,9 +87,21 @@ export function clockCommandRefusal(type: ArbiterCommandName, status: ClockStatu
       if (status === 'finished') return over;
       return status === 'ready' || status === 'paused' || status === 'flagged' ? null : `${where} is ${status}: pause the clock before correcting a move counter`;
     case 'increment':
-      // FIDE Guidelines III.4: the quickplay increment is introduced with the clock stopped.
+    case 'delay': {
+      // FIDE Guidelines III.4: the quickplay increment or delay is introduced with the clock stopped, never in blitz.
       if (status === 'finished') return over;
-      return status === 'ready' || status === 'paused' || status === 'flagged' ? null : `${where} is ${status}: pause the clock before setting an increment`;
+      if (status !== 'ready' && status !== 'paused' && status !== 'flagged') return `${where} is ${status}: pause the clock before setting ${type === 'delay' ? 'a delay' : 'an increment'}`;
+      const blitz = facts.timeControl ? quickplayRefusal(facts.timeControl) : null;
+      return blitz === null ? null : `${where}: ${blitz}`;
+    }
+    case 'set-turn':
+      // FIDE Laws 6.10.2: the side on move is set with the clock stopped and the game not decided.
+      if (status === 'finished') return over;
+      return status === 'ready' || status === 'paused' ? null : `${where} is ${status}: only a ready or paused clock can be given the side on move`;
+    case 'set-control':
+      // FIDE Laws 6.10.2: a clock found set wrongly is corrected while it stands (also at a flag).
+      if (status === 'finished') return over;
+      return status === 'ready' || status === 'paused' || status === 'flagged' ? null : `${where} is ${status}: pause the clock before correcting its time control`;
     case 'takeback':
       // FIDE Laws 7.5.1 with 6.10.2: the arbiter stops the clock, then the move is taken back.
       if (status === 'finished') return over;

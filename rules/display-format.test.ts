@@ -90,6 +90,7 @@ const base: ClockReading = {
   present: { white: true, black: true },
   illegalMoves: { white: 0, black: 0 },
   forfeitAt: null,
+  extraDelayMs: 0,
   extraIncrementMs: 0,
   result: null,
 };

@@ -13,8 +13,8 @@
 // Every event is checked against the statechart's own output: an event the rebuild does not
 // reproduce (another type, other times) is a mismatch, reported with the event's index, so a
 // journal that is not the clock's own story is noticed rather than trusted.
-import { other, type Side, type TimeControl } from '../protocol/time-control.ts';
-import { readClock, type ClockState, type GameResult } from './clock-core.ts';
+import { other, readTimeControlSpec, type Side, type TimeControl } from '../protocol/time-control.ts';
+import { readClock, RESULTS, type ClockState, type GameResult } from './clock-core.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine.ts';
 import { snapshotClock, type ClockSnapshot } from './clock-snapshot.ts';
 import { StepClock } from './step-clock.ts';
@@ -52,7 +52,7 @@ export interface RebuiltGame {
 const ORIGIN = 2 ** 32;
 
 /** Events whose times the clock reports as the state after them, so the rebuild must give the same. */
-const TIMED = new Set(['started', 'moved', 'flag', 'paused', 'resumed', 'adjusted', 'moves-set', 'taken-back', 'reinstated', 'restored']);
+const TIMED = new Set(['started', 'moved', 'flag', 'paused', 'resumed', 'adjusted', 'moves-set', 'taken-back', 'reinstated', 'restored', 'turn-set', 'control-set']);
 
 /** The statechart output each journaled type is the record of. */
 const OUTPUT_OF: Readonly<Record<string, ClockOutput['type']>> = {
@@ -70,6 +70,9 @@ const OUTPUT_OF: Readonly<Record<string, ClockOutput['type']>> = {
   reinstated: 'reinstated',
   'increment-set': 'increment-set',
   restored: 'restored',
+  'turn-set': 'turn-set',
+  'control-set': 'control-set',
+  'delay-set': 'delay-set',
 };
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
@@ -225,13 +228,27 @@ function inputOf(e: JournaledClockEvent, at: number, clock: ClockState, before: 
       return side ? { type: 'ARRIVE', side, at } : needSide();
     case 'result': {
       const result = e.detail?.result;
-      if (result !== '1-0' && result !== '0-1' && result !== '1/2-1/2') return `a result "${String(result)}" the clock cannot show`;
+      if (!(RESULTS as readonly unknown[]).includes(result)) return `a result "${String(result)}" the clock cannot show`;
       return { type: 'RESULT', result: result as GameResult, by: e.detail?.confirmedBy === 'arbiter' ? 'arbiter' : 'players', at };
     }
     case 'moves-set':
       return side && e.move !== null ? { type: 'SET_MOVES', side, moves: e.move, at } : 'a move-counter correction without its side and count';
     case 'taken-back':
-      return { type: 'TAKEBACK', at };
+      // FIDE Laws 7.1: the arbiter may have kept the clock times.
+      return e.detail?.times === 'keep' ? { type: 'TAKEBACK', at, times: 'keep' } : { type: 'TAKEBACK', at };
+    case 'turn-set':
+      return side ? { type: 'SET_TURN', side, at } : needSide();
+    case 'control-set': {
+      try {
+        return { type: 'SET_CONTROL', timeControl: readTimeControlSpec(e.detail?.timeControl).timeControl, at };
+      } catch (err) {
+        return `a corrected control that cannot be read: ${(err as Error).message}`;
+      }
+    }
+    case 'delay-set': {
+      const ms = num(e.detail?.ms);
+      return ms === null ? 'a delay without its ms' : { type: 'DELAY', ms, at };
+    }
     case 'reinstated':
       return { type: 'REINSTATE', at };
     case 'increment-set': {

@@ -6,6 +6,7 @@ import {
   ARBITER_COMMANDS,
   ARBITER_COMMAND_MEANING,
   CLOCK_COMMANDS,
+  CLOCK_RESULTS as VOCABULARY_CLOCK_RESULTS,
   CLOCK_STATUSES,
   CLOCK_STATUS_MEANING,
   FORFEIT_RESULTS,
@@ -59,10 +60,12 @@ describe('game results: played ones and the forfeit codes, one list', () => {
     expect(isForfeitResult('1-0')).toBe(false);
   });
 
-  it("the clock's results (rules/clock-core.ts) are the played results, in its menu's order", () => {
-    expect(CLOCK_RESULTS).toEqual(['1-0', '1/2-1/2', '0-1']);
-    expect(CLOCK_RESULTS).toBe(PLAYED_RESULTS);
-    expectTypeOf<ClockGameResult>().toEqualTypeOf<PlayedResult>();
+  it("the clock's results (rules/clock-core.ts) are the played results, in its menu's order, and the double forfeit (FIDE Laws 6.7.1: both absent, both lose)", () => {
+    expect(CLOCK_RESULTS).toEqual(['1-0', '1/2-1/2', '0-1', '--']);
+    expect(CLOCK_RESULTS.slice(0, 3)).toEqual(PLAYED_RESULTS);
+    expect(CLOCK_RESULTS).toBe(VOCABULARY_CLOCK_RESULTS);
+    expect(RESULT_MEANING['--'].points).toEqual({ white: 0, black: 0 });
+    expectTypeOf<ClockGameResult>().toEqualTypeOf<PlayedResult | '--'>();
   });
 });
 

@@ -32,6 +32,15 @@ export type GameResult = (typeof GAME_RESULTS)[number];
 export const PLAYED_RESULTS = ['1-0', '1/2-1/2', '0-1'] as const satisfies readonly GameResult[];
 export type PlayedResult = (typeof PLAYED_RESULTS)[number];
 
+/**
+ * The results the clock itself can hold: the played results (the players confirm them with their
+ * levers) and the double forfeit `--`, which only the arbiter enters (FIDE Laws 6.7.1: both
+ * players absent, both lose). A single forfeit on lateness is the clock's own state, never an
+ * entered result (the host files it as `+-` or `-+`).
+ */
+export const CLOCK_RESULTS = [...PLAYED_RESULTS, '--'] as const satisfies readonly GameResult[];
+export type ClockResult = (typeof CLOCK_RESULTS)[number];
+
 /** Results of games not played: one side (or both) lost by forfeit. */
 export const FORFEIT_RESULTS = ['+-', '-+', '--'] as const satisfies readonly GameResult[];
 export type ForfeitResult = (typeof FORFEIT_RESULTS)[number];
@@ -116,6 +125,9 @@ export const CLOCK_COMMANDS = [
   'takeback',
   'reinstate',
   'increment',
+  'delay',
+  'set-turn',
+  'set-control',
 ] as const;
 export type ClockCommandName = (typeof CLOCK_COMMANDS)[number];
 
@@ -135,9 +147,12 @@ export const ARBITER_COMMAND_MEANING: Readonly<Record<ArbiterCommandName, string
   penalty: "an illegal move: extra time for the offender's opponent (FIDE Laws 7.5.5)",
   'set-moves': "correct one side's move counter (FIDE Laws 6.10.2)",
   arrive: 'a late player is at the board: no loss by default (FIDE Laws 6.7.1)',
-  takeback: 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2)',
+  takeback: 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2), rewinding both times to it or keeping them (Laws 7.1)',
   reinstate: 'overrule a loss by default (FIDE Laws 6.7.1, "unless the arbiter decides otherwise")',
-  increment: 'a quickplay increment for both sides after every later move (FIDE Guidelines III.4)',
+  increment: 'a quickplay increment for both sides after every later move (FIDE Guidelines III.4; not in blitz)',
+  delay: 'a quickplay delay for both sides on every later turn, instead of the increment (FIDE Guidelines III.4; not in blitz)',
+  'set-turn': 'set which side is on move, with no time moved (FIDE Laws 6.10.2: a replacement clock, a clock set wrongly)',
+  'set-control': 'install a corrected time control, keeping both times, both move counters and the periods credited (FIDE Laws 6.10.2)',
   result: "enter or correct the game's result",
   'confirm-result': "confirm the game's result (the arbiter's check)",
 };

@@ -113,7 +113,8 @@ describe('simulated board: full games through the firmware', () => {
     expect(c.outputs.at(-1)).toMatchObject({ type: 'adjusted', side: 'black', ms: 120_000, reason: 'penalty', black: 5_505_000 });
     expect(c.screen()[1]).toBe('penalty applied ');
     await c.tap('startPause'); // leave arbiter mode
-    expect(c.screen()).toEqual(['1:30:30  1:31:45', '#1 P1 PAUS #0 P1']);
+    // The penalty records White's illegal move: the LCD counts it where the period stood (!1).
+    expect(c.screen()).toEqual(['1:30:30  1:31:45', '#1 !1 PAUS #0 P1']);
     await c.tap('startPause'); // resume
     expect(c.outputs.at(-1)).toMatchObject({ type: 'resumed' });
     c.advance(5_000);

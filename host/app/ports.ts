@@ -7,6 +7,7 @@
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
+import type { TakebackTimes } from '../../rules/clock-core.ts';
 import type { JournaledClockEvent } from '../../rules/rebuild.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
 import type { LinkFigures } from '../clocks/clock-session.ts';
@@ -416,8 +417,17 @@ export type ArbiterCommand =
   | { readonly type: 'set-moves'; readonly boardId: string; readonly side: Side; readonly moves: number }
   /** FIDE Laws 6.7.1: `side` is at the board (the arbiter saw the player arrive). */
   | { readonly type: 'arrive'; readonly boardId: string; readonly side: Side }
-  /** FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (clock paused or flagged). */
-  | { readonly type: 'takeback'; readonly boardId: string }
+  /**
+   * FIDE Laws 7.5.1 with 6.10.2: annul the last completed move (clock paused or flagged);
+   * `times` (Laws 7.1): rewind both times to the press (the default) or keep them.
+   */
+  | { readonly type: 'takeback'; readonly boardId: string; readonly times?: TakebackTimes }
+  /** FIDE Laws 6.10.2: set the side on move (clock ready or paused): a replacement clock. */
+  | { readonly type: 'set-turn'; readonly boardId: string; readonly side: Side }
+  /** FIDE Laws 6.10.2: install a corrected control mid-game, keeping times, counters and credited periods. */
+  | { readonly type: 'set-control'; readonly boardId: string; readonly timeControl: TimeControl }
+  /** FIDE Guidelines III.4: a quickplay delay of `ms` for both sides on every later turn (0 removes it). */
+  | { readonly type: 'delay'; readonly boardId: string; readonly ms: number }
   /** FIDE Laws 6.7.1 "unless the arbiter decides otherwise": overrule a forfeit. */
   | { readonly type: 'reinstate'; readonly boardId: string }
   /** FIDE Guidelines III.4: `ms` for both sides after every later move (0 removes it). */

@@ -21,6 +21,9 @@ const TYPE: Record<ClockEvent_Kind, ClockEventType> = {
   [ClockEvent_Kind.REINSTATED]: 'reinstated',
   [ClockEvent_Kind.INCREMENT_SET]: 'increment-set',
   [ClockEvent_Kind.RESTORED]: 'restored',
+  [ClockEvent_Kind.TURN_SET]: 'turn-set',
+  [ClockEvent_Kind.CONTROL_SET]: 'control-set',
+  [ClockEvent_Kind.DELAY_SET]: 'delay-set',
 };
 
 const STOPPED_STATUS = new Map<ClockStatus, string>([

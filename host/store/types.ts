@@ -24,6 +24,10 @@ export const CLOCK_EVENT_TYPES = [
   'increment-set', // FIDE Guidelines III.4: a quickplay increment of detail.ms for both sides after every later move
   'restored', // the clock loaded the journal's game from the host (docs/protocol.md "Restore"): it stands stopped with
   //            detail.status ('ready' | 'paused' | 'flagged' | 'forfeited'), `side` on move; times the restored ones
+  'turn-set', // FIDE Laws 6.10.2: the arbiter set `side` on move (a replacement clock); no time moved, no move counted
+  'control-set', // FIDE Laws 6.10.2: the arbiter installed a corrected control, detail.timeControl (the control spec form,
+  //               docs/tournament.md), keeping both times, counters and the periods credited
+  'delay-set', // FIDE Guidelines III.4: a quickplay delay of detail.ms for both sides on every turn that begins later
 ] as const;
 export type ClockEventType = (typeof CLOCK_EVENT_TYPES)[number];
 

@@ -1,4 +1,4 @@
-// The clock ⇄ host wire contract, protocol version 1.2 (docs/protocol.md is the spec).
+// The clock ⇄ host wire contract, protocol version 1.4 (docs/protocol.md is the spec).
 //
 // Every SLIP frame carries exactly one Envelope. Compatibility rules (proto3):
 //  - never renumber or retype a field; retire numbers with `reserved`;
@@ -25,7 +25,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chessclock.proto.
  */
 export const file_chessclock: GenFile = /*@__PURE__*/
-  fileDesc("ChBjaGVzc2Nsb2NrLnByb3RvEg1jaGVzc2Nsb2NrLnYxIvMECghFbnZlbG9wZRILCgNzZXEYASABKA0SCwoDYWNrGAIgASgNEjAKC2Nsb2NrX2V2ZW50GAMgASgLMhkuY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50SAASJwoGc3RhdHVzGAQgASgLMhUuY2hlc3NjbG9jay52MS5TdGF0dXNIABImCghhY2tfb25seRgFIAEoCzISLmNoZXNzY2xvY2sudjEuQWNrSAASMgoMc3luY19yZXF1ZXN0GAYgASgLMhouY2hlc3NjbG9jay52MS5TeW5jUmVxdWVzdEgAEjQKDXN5bmNfcmVzcG9uc2UYByABKAsyGy5jaGVzc2Nsb2NrLnYxLlN5bmNSZXNwb25zZUgAEikKB2NvbW1hbmQYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbW1hbmRIABIlCgVoZWxsbxgJIAEoCzIULmNoZXNzY2xvY2sudjEuSGVsbG9IABIsCgloZWxsb19hY2sYCiABKAsyFy5jaGVzc2Nsb2NrLnYxLkhlbGxvQWNrSAASLQoJY29uZmlndXJlGAsgASgLMhguY2hlc3NjbG9jay52MS5Db25maWd1cmVIABI0Cg1jb25maWd1cmVfYWNrGAwgASgLMhsuY2hlc3NjbG9jay52MS5Db25maWd1cmVBY2tIABIjCgRuYWNrGA0gASgLMhMuY2hlc3NjbG9jay52MS5OYWNrSAASIwoEaGVsZBgQIAEoCzITLmNoZXNzY2xvY2sudjEuSGVsZEgAEikKB3Jlc3RvcmUYESABKAsyFi5jaGVzc2Nsb2NrLnYxLlJlc3RvcmVIAEIGCgRib2R5IqMFCgpDbG9ja0V2ZW50EiwKBGtpbmQYASABKA4yHi5jaGVzc2Nsb2NrLnYxLkNsb2NrRXZlbnQuS2luZBIhCgRzaWRlGAIgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEg0KBWF0X21zGAMgASgNEhMKC21vdmVfbnVtYmVyGAQgASgNEhAKCHdoaXRlX21zGAUgASgNEhAKCGJsYWNrX21zGAYgASgNEioKBnN0YXR1cxgHIAEoDjIaLmNoZXNzY2xvY2sudjEuQ2xvY2tTdGF0dXMSEQoJYWRqdXN0X21zGAggASgREg8KB3BlbmFsdHkYCSABKAgSKQoGcmVzdWx0GAogASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhIKCmJ5X2FyYml0ZXIYCyABKAgSDgoGcGVyaW9kGAwgASgNEhUKDWlsbGVnYWxfbW92ZXMYDSABKA0SGgoSc2Vzc2lvbl9lbGFwc2VkX21zGA4gASgNEhQKDGluY3JlbWVudF9tcxgPIAEoDSKTAgoES2luZBIOCgpLSU5EX01PVkVEEAASEAoMS0lORF9TVEFSVEVEEAESDQoJS0lORF9GTEFHEAISEAoMS0lORF9GT1JGRUlUEAMSDwoLS0lORF9QQVVTRUQQBBIQCgxLSU5EX1JFU1VNRUQQBRIRCg1LSU5EX0FESlVTVEVEEAYSEAoMS0lORF9BUlJJVkVEEAcSFwoTS0lORF9SRVNVTFRfRU5URVJFRBAIEhIKDktJTkRfTU9WRVNfU0VUEAkSEwoPS0lORF9UQUtFTl9CQUNLEAoSEwoPS0lORF9SRUlOU1RBVEVEEAsSFgoSS0lORF9JTkNSRU1FTlRfU0VUEAwSEQoNS0lORF9SRVNUT1JFRBANIpQCCgZTdGF0dXMSDQoFYXRfbXMYASABKA0SEAoId2hpdGVfbXMYAiABKA0SEAoIYmxhY2tfbXMYAyABKA0SIQoEdHVybhgEIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIqCgZzdGF0dXMYBSABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEhMKC3doaXRlX21vdmVzGAYgASgNEhMKC2JsYWNrX21vdmVzGAcgASgNEhwKD2JhdHRlcnlfcGVyY2VudBgIIAEoDUgAiAEBEhUKDWRpc3BsYXlfd2hpdGUYCSABKAkSFQoNZGlzcGxheV9ibGFjaxgKIAEoCUISChBfYmF0dGVyeV9wZXJjZW50IhgKA0FjaxIRCglzYWNrX2JpdHMYASABKA0iHAoLU3luY1JlcXVlc3QSDQoFdDFfbXMYASABKA0iOwoMU3luY1Jlc3BvbnNlEg0KBXQxX21zGAEgASgNEg0KBXQyX21zGAIgASgNEg0KBXQzX21zGAMgASgNIsUDCgdDb21tYW5kEikKBGtpbmQYASABKA4yGy5jaGVzc2Nsb2NrLnYxLkNvbW1hbmQuS2luZBIhCgRzaWRlGAIgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEgoKAm1zGAMgASgREg0KBW1vdmVzGAQgASgNEikKBnJlc3VsdBgFIAEoDjIZLmNoZXNzY2xvY2sudjEuR2FtZVJlc3VsdBIaChJzZXNzaW9uX2VsYXBzZWRfbXMYBiABKA0iiQIKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEg4KCktJTkRfU1RBUlQQARIOCgpLSU5EX1BBVVNFEAISDwoLS0lORF9SRVNVTUUQAxIPCgtLSU5EX0FESlVTVBAEEhAKDEtJTkRfUEVOQUxUWRAFEhIKDktJTkRfU0VUX01PVkVTEAYSEQoNS0lORF9ORVdfR0FNRRAHEhUKEUtJTkRfRU5URVJfUkVTVUxUEAgSDwoLS0lORF9BUlJJVkUQCRIRCg1LSU5EX1RBS0VCQUNLEAoSEgoOS0lORF9SRUlOU1RBVEUQCxISCg5LSU5EX0lOQ1JFTUVOVBAMEg0KCUtJTkRfSE9MRBANIrIBCgVIZWxsbxIRCglzZXJpYWxfaWQYASABKAkSGAoQZmlybXdhcmVfdmVyc2lvbhgCIAEoCRIWCg5wcm90b2NvbF9tYWpvchgDIAEoDRIWCg5wcm90b2NvbF9taW5vchgEIAEoDRIPCgdib290X2lkGAUgASgHEhQKDGNhcGFiaWxpdGllcxgGIAMoCRIRCglmaXJzdF9zZXEYByABKA0SEgoKc2Vzc2lvbl9pZBgIIAEoByKUAQoISGVsbG9BY2sSFgoOcHJvdG9jb2xfbWFqb3IYASABKA0SFgoOcHJvdG9jb2xfbWlub3IYAiABKA0SEAoIYWNjZXB0ZWQYAyABKAgSDgoGcmVhc29uGAQgASgJEhEKCWZpcnN0X3NlcRgFIAEoDRISCgpzZXNzaW9uX2lkGAYgASgHEg8KB2Jvb3RfaWQYByABKAcifQoFU3RhZ2USDQoFbW92ZXMYASABKA0SDwoHYmFzZV9tcxgCIAEoDRIUCgxpbmNyZW1lbnRfbXMYAyABKA0SEAoIZGVsYXlfbXMYBCABKA0SLAoKZGVsYXlfbW9kZRgFIAEoDjIYLmNoZXNzY2xvY2sudjEuRGVsYXlNb2RlIkYKC1NpZGVDb250cm9sEiQKBnN0YWdlcxgBIAMoCzIULmNoZXNzY2xvY2sudjEuU3RhZ2USEQoJc2FuZGNsb2NrGAIgASgIIrcCCglDb25maWd1cmUSDwoHZ2FtZV9pZBgBIAEoCRINCgVldmVudBgCIAEoCRINCgVyb3VuZBgDIAEoCRINCgVib2FyZBgEIAEoCRIUCgx3aGl0ZV9wbGF5ZXIYBSABKAkSFAoMYmxhY2tfcGxheWVyGAYgASgJEikKBXdoaXRlGAcgASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIpCgVibGFjaxgIIAEoCzIaLmNoZXNzY2xvY2sudjEuU2lkZUNvbnRyb2wSHAoPZGVmYXVsdF90aW1lX21zGAkgASgNSACIAQESOAoQaW5jcmVtZW50X3RpbWluZxgKIAEoDjIeLmNoZXNzY2xvY2sudjEuSW5jcmVtZW50VGltaW5nQhIKEF9kZWZhdWx0X3RpbWVfbXMiHwoMQ29uZmlndXJlQWNrEg8KB2dhbWVfaWQYASABKAki5AEKBE5hY2sSEwoLcmVmdXNlZF9zZXEYASABKA0SJgoEY29kZRgCIAEoDjIYLmNoZXNzY2xvY2sudjEuTmFjay5Db2RlEg4KBnJlYXNvbhgDIAEoCSKOAQoEQ29kZRIUChBDT0RFX1VOU1BFQ0lGSUVEEAASHAoYQ09ERV9VTlNVUFBPUlRFRF9WRVJTSU9OEAESEAoMQ09ERV9JTlZBTElEEAISGgoWQ09ERV9CQURfQ09ORklHVVJBVElPThADEhAKDENPREVfTk9UX05PVxAEEhIKDkNPREVfTk9UX1JFQURZEAUivgEKDFNpZGVTbmFwc2hvdBITCgtjcmVkaXRlZF9tcxgBIAEoDRISCgpjaGFyZ2VkX21zGAIgASgNEg0KBW1vdmVzGAMgASgNEg4KBnBlcmlvZBgEIAEoDRIXCg9jcmVkaXRlZF9wZXJpb2QYBSABKA0SDwoHcHJlc2VudBgGIAEoCBIRCglmb3JmZWl0ZWQYByABKAgSFQoNaWxsZWdhbF9tb3ZlcxgIIAEoDRISCgphcmJpdGVyX21zGAkgASgRItQBCgxVbmRvU25hcHNob3QSIQoEdHVybhgBIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIWCg50dXJuX2FjdGl2ZV9tcxgCIAEoDRIhCgRmbGFnGAMgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEioKBXdoaXRlGAQgASgLMhsuY2hlc3NjbG9jay52MS5TaWRlU25hcHNob3QSKgoFYmxhY2sYBSABKAsyGy5jaGVzc2Nsb2NrLnYxLlNpZGVTbmFwc2hvdBIOCgZhZ29fbXMYBiABKA0ijAMKDUNsb2NrU25hcHNob3QSKgoGc3RhdHVzGAEgASgOMhouY2hlc3NjbG9jay52MS5DbG9ja1N0YXR1cxIhCgR0dXJuGAIgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEioKBXdoaXRlGAMgASgLMhsuY2hlc3NjbG9jay52MS5TaWRlU25hcHNob3QSKgoFYmxhY2sYBCABKAsyGy5jaGVzc2Nsb2NrLnYxLlNpZGVTbmFwc2hvdBIWCg50dXJuX2FjdGl2ZV9tcxgFIAEoDRIhCgRmbGFnGAYgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEg8KB3N0YXJ0ZWQYByABKAgSFgoOc2luY2Vfc3RhcnRfbXMYCCABKA0SGgoSZXh0cmFfaW5jcmVtZW50X21zGAkgASgNEikKBnJlc3VsdBgKIAEoDjIZLmNoZXNzY2xvY2sudjEuR2FtZVJlc3VsdBIpCgR1bmRvGAsgAygLMhsuY2hlc3NjbG9jay52MS5VbmRvU25hcHNob3QiVgoESGVsZBIPCgdnYW1lX2lkGAEgASgJEg0KBWF0X21zGAIgASgNEi4KCHNuYXBzaG90GAMgASgLMhwuY2hlc3NjbG9jay52MS5DbG9ja1NuYXBzaG90IkoKB1Jlc3RvcmUSDwoHZ2FtZV9pZBgBIAEoCRIuCghzbmFwc2hvdBgCIAEoCzIcLmNoZXNzY2xvY2sudjEuQ2xvY2tTbmFwc2hvdCo8CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIOCgpTSURFX1dISVRFEAESDgoKU0lERV9CTEFDSxACKo4BCgtDbG9ja1N0YXR1cxIYChRDTE9DS19TVEFUVVNfUlVOTklORxAAEhYKEkNMT0NLX1NUQVRVU19SRUFEWRABEhcKE0NMT0NLX1NUQVRVU19QQVVTRUQQAhIYChRDTE9DS19TVEFUVVNfRkxBR0dFRBADEhoKFkNMT0NLX1NUQVRVU19GT1JGRUlURUQQBCpwCgpHYW1lUmVzdWx0EhQKEEdBTUVfUkVTVUxUX05PTkUQABIaChZHQU1FX1JFU1VMVF9XSElURV9XSU5TEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhoKFkdBTUVfUkVTVUxUX0JMQUNLX1dJTlMQAyo8CglEZWxheU1vZGUSFQoRREVMQVlfTU9ERV9TSU1QTEUQABIYChRERUxBWV9NT0RFX0JST05TVEVJThABKlQKD0luY3JlbWVudFRpbWluZxIgChxJTkNSRU1FTlRfVElNSU5HX0JFRk9SRV9NT1ZFEAASHwobSU5DUkVNRU5UX1RJTUlOR19BRlRFUl9NT1ZFEAFiBnByb3RvMw");
+  fileDesc("ChBjaGVzc2Nsb2NrLnByb3RvEg1jaGVzc2Nsb2NrLnYxIvMECghFbnZlbG9wZRILCgNzZXEYASABKA0SCwoDYWNrGAIgASgNEjAKC2Nsb2NrX2V2ZW50GAMgASgLMhkuY2hlc3NjbG9jay52MS5DbG9ja0V2ZW50SAASJwoGc3RhdHVzGAQgASgLMhUuY2hlc3NjbG9jay52MS5TdGF0dXNIABImCghhY2tfb25seRgFIAEoCzISLmNoZXNzY2xvY2sudjEuQWNrSAASMgoMc3luY19yZXF1ZXN0GAYgASgLMhouY2hlc3NjbG9jay52MS5TeW5jUmVxdWVzdEgAEjQKDXN5bmNfcmVzcG9uc2UYByABKAsyGy5jaGVzc2Nsb2NrLnYxLlN5bmNSZXNwb25zZUgAEikKB2NvbW1hbmQYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbW1hbmRIABIlCgVoZWxsbxgJIAEoCzIULmNoZXNzY2xvY2sudjEuSGVsbG9IABIsCgloZWxsb19hY2sYCiABKAsyFy5jaGVzc2Nsb2NrLnYxLkhlbGxvQWNrSAASLQoJY29uZmlndXJlGAsgASgLMhguY2hlc3NjbG9jay52MS5Db25maWd1cmVIABI0Cg1jb25maWd1cmVfYWNrGAwgASgLMhsuY2hlc3NjbG9jay52MS5Db25maWd1cmVBY2tIABIjCgRuYWNrGA0gASgLMhMuY2hlc3NjbG9jay52MS5OYWNrSAASIwoEaGVsZBgQIAEoCzITLmNoZXNzY2xvY2sudjEuSGVsZEgAEikKB3Jlc3RvcmUYESABKAsyFi5jaGVzc2Nsb2NrLnYxLlJlc3RvcmVIAEIGCgRib2R5Iq8GCgpDbG9ja0V2ZW50EiwKBGtpbmQYASABKA4yHi5jaGVzc2Nsb2NrLnYxLkNsb2NrRXZlbnQuS2luZBIhCgRzaWRlGAIgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEg0KBWF0X21zGAMgASgNEhMKC21vdmVfbnVtYmVyGAQgASgNEhAKCHdoaXRlX21zGAUgASgNEhAKCGJsYWNrX21zGAYgASgNEioKBnN0YXR1cxgHIAEoDjIaLmNoZXNzY2xvY2sudjEuQ2xvY2tTdGF0dXMSEQoJYWRqdXN0X21zGAggASgREg8KB3BlbmFsdHkYCSABKAgSKQoGcmVzdWx0GAogASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhIKCmJ5X2FyYml0ZXIYCyABKAgSDgoGcGVyaW9kGAwgASgNEhUKDWlsbGVnYWxfbW92ZXMYDSABKA0SGgoSc2Vzc2lvbl9lbGFwc2VkX21zGA4gASgNEhQKDGluY3JlbWVudF9tcxgPIAEoDRISCgprZWVwX3RpbWVzGBAgASgIEicKB2NvbnRyb2wYESABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbnRyb2wSEAoIZGVsYXlfbXMYEiABKA0i0AIKBEtpbmQSDgoKS0lORF9NT1ZFRBAAEhAKDEtJTkRfU1RBUlRFRBABEg0KCUtJTkRfRkxBRxACEhAKDEtJTkRfRk9SRkVJVBADEg8KC0tJTkRfUEFVU0VEEAQSEAoMS0lORF9SRVNVTUVEEAUSEQoNS0lORF9BREpVU1RFRBAGEhAKDEtJTkRfQVJSSVZFRBAHEhcKE0tJTkRfUkVTVUxUX0VOVEVSRUQQCBISCg5LSU5EX01PVkVTX1NFVBAJEhMKD0tJTkRfVEFLRU5fQkFDSxAKEhMKD0tJTkRfUkVJTlNUQVRFRBALEhYKEktJTkRfSU5DUkVNRU5UX1NFVBAMEhEKDUtJTkRfUkVTVE9SRUQQDRIRCg1LSU5EX1RVUk5fU0VUEA4SFAoQS0lORF9DT05UUk9MX1NFVBAPEhIKDktJTkRfREVMQVlfU0VUEBAilAIKBlN0YXR1cxINCgVhdF9tcxgBIAEoDRIQCgh3aGl0ZV9tcxgCIAEoDRIQCghibGFja19tcxgDIAEoDRIhCgR0dXJuGAQgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEioKBnN0YXR1cxgFIAEoDjIaLmNoZXNzY2xvY2sudjEuQ2xvY2tTdGF0dXMSEwoLd2hpdGVfbW92ZXMYBiABKA0SEwoLYmxhY2tfbW92ZXMYByABKA0SHAoPYmF0dGVyeV9wZXJjZW50GAggASgNSACIAQESFQoNZGlzcGxheV93aGl0ZRgJIAEoCRIVCg1kaXNwbGF5X2JsYWNrGAogASgJQhIKEF9iYXR0ZXJ5X3BlcmNlbnQiGAoDQWNrEhEKCXNhY2tfYml0cxgBIAEoDSIcCgtTeW5jUmVxdWVzdBINCgV0MV9tcxgBIAEoDSI7CgxTeW5jUmVzcG9uc2USDQoFdDFfbXMYASABKA0SDQoFdDJfbXMYAiABKA0SDQoFdDNfbXMYAyABKA0iuwQKB0NvbW1hbmQSKQoEa2luZBgBIAEoDjIbLmNoZXNzY2xvY2sudjEuQ29tbWFuZC5LaW5kEiEKBHNpZGUYAiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSCgoCbXMYAyABKBESDQoFbW92ZXMYBCABKA0SKQoGcmVzdWx0GAUgASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EhoKEnNlc3Npb25fZWxhcHNlZF9tcxgGIAEoDRISCgprZWVwX3RpbWVzGAcgASgIEicKB2NvbnRyb2wYCCABKAsyFi5jaGVzc2Nsb2NrLnYxLkNvbnRyb2wiwgIKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEg4KCktJTkRfU1RBUlQQARIOCgpLSU5EX1BBVVNFEAISDwoLS0lORF9SRVNVTUUQAxIPCgtLSU5EX0FESlVTVBAEEhAKDEtJTkRfUEVOQUxUWRAFEhIKDktJTkRfU0VUX01PVkVTEAYSEQoNS0lORF9ORVdfR0FNRRAHEhUKEUtJTkRfRU5URVJfUkVTVUxUEAgSDwoLS0lORF9BUlJJVkUQCRIRCg1LSU5EX1RBS0VCQUNLEAoSEgoOS0lORF9SRUlOU1RBVEUQCxISCg5LSU5EX0lOQ1JFTUVOVBAMEg0KCUtJTkRfSE9MRBANEhEKDUtJTkRfU0VUX1RVUk4QDhIUChBLSU5EX1NFVF9DT05UUk9MEA8SDgoKS0lORF9ERUxBWRAQIrIBCgVIZWxsbxIRCglzZXJpYWxfaWQYASABKAkSGAoQZmlybXdhcmVfdmVyc2lvbhgCIAEoCRIWCg5wcm90b2NvbF9tYWpvchgDIAEoDRIWCg5wcm90b2NvbF9taW5vchgEIAEoDRIPCgdib290X2lkGAUgASgHEhQKDGNhcGFiaWxpdGllcxgGIAMoCRIRCglmaXJzdF9zZXEYByABKA0SEgoKc2Vzc2lvbl9pZBgIIAEoByKUAQoISGVsbG9BY2sSFgoOcHJvdG9jb2xfbWFqb3IYASABKA0SFgoOcHJvdG9jb2xfbWlub3IYAiABKA0SEAoIYWNjZXB0ZWQYAyABKAgSDgoGcmVhc29uGAQgASgJEhEKCWZpcnN0X3NlcRgFIAEoDRISCgpzZXNzaW9uX2lkGAYgASgHEg8KB2Jvb3RfaWQYByABKAcifQoFU3RhZ2USDQoFbW92ZXMYASABKA0SDwoHYmFzZV9tcxgCIAEoDRIUCgxpbmNyZW1lbnRfbXMYAyABKA0SEAoIZGVsYXlfbXMYBCABKA0SLAoKZGVsYXlfbW9kZRgFIAEoDjIYLmNoZXNzY2xvY2sudjEuRGVsYXlNb2RlIkYKC1NpZGVDb250cm9sEiQKBnN0YWdlcxgBIAMoCzIULmNoZXNzY2xvY2sudjEuU3RhZ2USEQoJc2FuZGNsb2NrGAIgASgIIrcCCglDb25maWd1cmUSDwoHZ2FtZV9pZBgBIAEoCRINCgVldmVudBgCIAEoCRINCgVyb3VuZBgDIAEoCRINCgVib2FyZBgEIAEoCRIUCgx3aGl0ZV9wbGF5ZXIYBSABKAkSFAoMYmxhY2tfcGxheWVyGAYgASgJEikKBXdoaXRlGAcgASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIpCgVibGFjaxgIIAEoCzIaLmNoZXNzY2xvY2sudjEuU2lkZUNvbnRyb2wSHAoPZGVmYXVsdF90aW1lX21zGAkgASgNSACIAQESOAoQaW5jcmVtZW50X3RpbWluZxgKIAEoDjIeLmNoZXNzY2xvY2sudjEuSW5jcmVtZW50VGltaW5nQhIKEF9kZWZhdWx0X3RpbWVfbXMiywEKB0NvbnRyb2wSKQoFd2hpdGUYASABKAsyGi5jaGVzc2Nsb2NrLnYxLlNpZGVDb250cm9sEikKBWJsYWNrGAIgASgLMhouY2hlc3NjbG9jay52MS5TaWRlQ29udHJvbBIcCg9kZWZhdWx0X3RpbWVfbXMYAyABKA1IAIgBARI4ChBpbmNyZW1lbnRfdGltaW5nGAQgASgOMh4uY2hlc3NjbG9jay52MS5JbmNyZW1lbnRUaW1pbmdCEgoQX2RlZmF1bHRfdGltZV9tcyIfCgxDb25maWd1cmVBY2sSDwoHZ2FtZV9pZBgBIAEoCSLkAQoETmFjaxITCgtyZWZ1c2VkX3NlcRgBIAEoDRImCgRjb2RlGAIgASgOMhguY2hlc3NjbG9jay52MS5OYWNrLkNvZGUSDgoGcmVhc29uGAMgASgJIo4BCgRDb2RlEhQKEENPREVfVU5TUEVDSUZJRUQQABIcChhDT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QARIQCgxDT0RFX0lOVkFMSUQQAhIaChZDT0RFX0JBRF9DT05GSUdVUkFUSU9OEAMSEAoMQ09ERV9OT1RfTk9XEAQSEgoOQ09ERV9OT1RfUkVBRFkQBSLyAQoMU2lkZVNuYXBzaG90EhMKC2NyZWRpdGVkX21zGAEgASgNEhIKCmNoYXJnZWRfbXMYAiABKA0SDQoFbW92ZXMYAyABKA0SDgoGcGVyaW9kGAQgASgNEhcKD2NyZWRpdGVkX3BlcmlvZBgFIAEoDRIPCgdwcmVzZW50GAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIVCg1pbGxlZ2FsX21vdmVzGAggASgNEhIKCmFyYml0ZXJfbXMYCSABKBESMgoMaWxsZWdhbF9vcGVuGAogASgOMhwuY2hlc3NjbG9jay52MS5JbGxlZ2FsUmVjb3JkIpsCCgxVbmRvU25hcHNob3QSIQoEdHVybhgBIAEoDjITLmNoZXNzY2xvY2sudjEuU2lkZRIWCg50dXJuX2FjdGl2ZV9tcxgCIAEoDRIhCgRmbGFnGAMgASgOMhMuY2hlc3NjbG9jay52MS5TaWRlEioKBXdoaXRlGAQgASgLMhsuY2hlc3NjbG9jay52MS5TaWRlU25hcHNob3QSKgoFYmxhY2sYBSABKAsyGy5jaGVzc2Nsb2NrLnYxLlNpZGVTbmFwc2hvdBIOCgZhZ29fbXMYBiABKA0SGAoLdHVybl9wZXJpb2QYByABKA1IAIgBARIbChN0dXJuX2V4dHJhX2RlbGF5X21zGAggASgNQg4KDF90dXJuX3BlcmlvZCKUBAoNQ2xvY2tTbmFwc2hvdBIqCgZzdGF0dXMYASABKA4yGi5jaGVzc2Nsb2NrLnYxLkNsb2NrU3RhdHVzEiEKBHR1cm4YAiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSKgoFd2hpdGUYAyABKAsyGy5jaGVzc2Nsb2NrLnYxLlNpZGVTbmFwc2hvdBIqCgVibGFjaxgEIAEoCzIbLmNoZXNzY2xvY2sudjEuU2lkZVNuYXBzaG90EhYKDnR1cm5fYWN0aXZlX21zGAUgASgNEiEKBGZsYWcYBiABKA4yEy5jaGVzc2Nsb2NrLnYxLlNpZGUSDwoHc3RhcnRlZBgHIAEoCBIWCg5zaW5jZV9zdGFydF9tcxgIIAEoDRIaChJleHRyYV9pbmNyZW1lbnRfbXMYCSABKA0SKQoGcmVzdWx0GAogASgOMhkuY2hlc3NjbG9jay52MS5HYW1lUmVzdWx0EikKBHVuZG8YCyADKAsyGy5jaGVzc2Nsb2NrLnYxLlVuZG9TbmFwc2hvdBIYCgt0dXJuX3BlcmlvZBgMIAEoDUgAiAEBEhsKE3R1cm5fZXh0cmFfZGVsYXlfbXMYDSABKA0SFgoOZXh0cmFfZGVsYXlfbXMYDiABKA0SJwoHY29udHJvbBgPIAEoCzIWLmNoZXNzY2xvY2sudjEuQ29udHJvbEIOCgxfdHVybl9wZXJpb2QiVgoESGVsZBIPCgdnYW1lX2lkGAEgASgJEg0KBWF0X21zGAIgASgNEi4KCHNuYXBzaG90GAMgASgLMhwuY2hlc3NjbG9jay52MS5DbG9ja1NuYXBzaG90IkoKB1Jlc3RvcmUSDwoHZ2FtZV9pZBgBIAEoCRIuCghzbmFwc2hvdBgCIAEoCzIcLmNoZXNzY2xvY2sudjEuQ2xvY2tTbmFwc2hvdCo8CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIOCgpTSURFX1dISVRFEAESDgoKU0lERV9CTEFDSxACKo4BCgtDbG9ja1N0YXR1cxIYChRDTE9DS19TVEFUVVNfUlVOTklORxAAEhYKEkNMT0NLX1NUQVRVU19SRUFEWRABEhcKE0NMT0NLX1NUQVRVU19QQVVTRUQQAhIYChRDTE9DS19TVEFUVVNfRkxBR0dFRBADEhoKFkNMT0NLX1NUQVRVU19GT1JGRUlURUQQBCqQAQoKR2FtZVJlc3VsdBIUChBHQU1FX1JFU1VMVF9OT05FEAASGgoWR0FNRV9SRVNVTFRfV0hJVEVfV0lOUxABEhQKEEdBTUVfUkVTVUxUX0RSQVcQAhIaChZHQU1FX1JFU1VMVF9CTEFDS19XSU5TEAMSHgoaR0FNRV9SRVNVTFRfRE9VQkxFX0ZPUkZFSVQQBCo8CglEZWxheU1vZGUSFQoRREVMQVlfTU9ERV9TSU1QTEUQABIYChRERUxBWV9NT0RFX0JST05TVEVJThABKlQKD0luY3JlbWVudFRpbWluZxIgChxJTkNSRU1FTlRfVElNSU5HX0JFRk9SRV9NT1ZFEAASHwobSU5DUkVNRU5UX1RJTUlOR19BRlRFUl9NT1ZFEAEqYQoNSWxsZWdhbFJlY29yZBIXChNJTExFR0FMX1JFQ09SRF9OT05FEAASGwoXSUxMRUdBTF9SRUNPUkRfVEFLRUJBQ0sQARIaChZJTExFR0FMX1JFQ09SRF9QRU5BTFRZEAJiBnByb3RvMw");
 
 /**
  * One frame's content. `seq`/`ack` belong to the session layer (docs/protocol.md, "Session").
@@ -242,6 +242,7 @@ export type ClockEvent = Message<"chessclock.v1.ClockEvent"> & {
 
   /**
    * Since 1.1. taken_back: `side`'s illegal-move count after this take-back (FIDE Laws 7.5.5).
+   * Since 1.4 also adjusted with `penalty`: the offender's (the other side's) count after it.
    *
    * @generated from field: uint32 illegal_moves = 13;
    */
@@ -261,6 +262,28 @@ export type ClockEvent = Message<"chessclock.v1.ClockEvent"> & {
    * @generated from field: uint32 increment_ms = 15;
    */
   incrementMs: number;
+
+  /**
+   * Since 1.4. taken_back: true when the arbiter kept both clock times (FIDE Laws 7.1, "the right
+   * not to change the clock times"); false: both times went back to the annulled press.
+   *
+   * @generated from field: bool keep_times = 16;
+   */
+  keepTimes: boolean;
+
+  /**
+   * Since 1.4. control_set: the control now in force.
+   *
+   * @generated from field: chessclock.v1.Control control = 17;
+   */
+  control?: Control | undefined;
+
+  /**
+   * Since 1.4. delay_set: the quickplay delay now in force, ms (0 = none).
+   *
+   * @generated from field: uint32 delay_ms = 18;
+   */
+  delayMs: number;
 };
 
 /**
@@ -359,6 +382,30 @@ export enum ClockEvent_Kind {
    * @generated from enum value: KIND_RESTORED = 13;
    */
   RESTORED = 13,
+
+  /**
+   * Since 1.4. The arbiter set the side on move to `side` (FIDE Laws 6.10.2: a replacement
+   * clock, a clock set wrongly); no time moved, no move counted.
+   *
+   * @generated from enum value: KIND_TURN_SET = 14;
+   */
+  TURN_SET = 14,
+
+  /**
+   * Since 1.4. The arbiter installed a corrected time control, `control` (FIDE Laws 6.10.2);
+   * both times, both counters and the periods already credited are kept.
+   *
+   * @generated from enum value: KIND_CONTROL_SET = 15;
+   */
+  CONTROL_SET = 15,
+
+  /**
+   * Since 1.4. The arbiter set a quickplay delay for both sides (FIDE Guidelines III.4):
+   * `delay_ms` for every turn that begins later (0 = removed).
+   *
+   * @generated from enum value: KIND_DELAY_SET = 16;
+   */
+  DELAY_SET = 16,
 }
 
 /**
@@ -555,6 +602,20 @@ export type Command = Message<"chessclock.v1.Command"> & {
    * @generated from field: uint32 session_elapsed_ms = 6;
    */
   sessionElapsedMs: number;
+
+  /**
+   * Since 1.4. TAKEBACK: keep both clock times (FIDE Laws 7.1); false = rewind them to the press.
+   *
+   * @generated from field: bool keep_times = 7;
+   */
+  keepTimes: boolean;
+
+  /**
+   * Since 1.4. SET_CONTROL: the corrected control.
+   *
+   * @generated from field: chessclock.v1.Control control = 8;
+   */
+  control?: Control | undefined;
 };
 
 /**
@@ -659,6 +720,28 @@ export enum Command_Kind {
    * @generated from enum value: KIND_HOLD = 13;
    */
   HOLD = 13,
+
+  /**
+   * Since 1.4. Set the side on move to `side` (FIDE Laws 6.10.2); ready or paused.
+   *
+   * @generated from enum value: KIND_SET_TURN = 14;
+   */
+  SET_TURN = 14,
+
+  /**
+   * Since 1.4. Install the corrected control `control` (FIDE Laws 6.10.2); ready, paused or flagged.
+   *
+   * @generated from enum value: KIND_SET_CONTROL = 15;
+   */
+  SET_CONTROL = 15,
+
+  /**
+   * Since 1.4. Quickplay delay of `ms` (≥ 0; 0 removes it) for both sides, for every turn that
+   * begins later (FIDE Guidelines III.4). Refused in blitz.
+   *
+   * @generated from enum value: KIND_DELAY = 16;
+   */
+  DELAY = 16,
 }
 
 /**
@@ -925,6 +1008,42 @@ export const ConfigureSchema: GenMessage<Configure> = /*@__PURE__*/
   messageDesc(file_chessclock, 11);
 
 /**
+ * Since 1.4. A whole time control (the Configure fields of one), for a correction mid-game.
+ *
+ * @generated from message chessclock.v1.Control
+ */
+export type Control = Message<"chessclock.v1.Control"> & {
+  /**
+   * @generated from field: chessclock.v1.SideControl white = 1;
+   */
+  white?: SideControl | undefined;
+
+  /**
+   * @generated from field: chessclock.v1.SideControl black = 2;
+   */
+  black?: SideControl | undefined;
+
+  /**
+   * FIDE Laws 6.7.1: default time; absent = none set.
+   *
+   * @generated from field: optional uint32 default_time_ms = 3;
+   */
+  defaultTimeMs?: number | undefined;
+
+  /**
+   * @generated from field: chessclock.v1.IncrementTiming increment_timing = 4;
+   */
+  incrementTiming: IncrementTiming;
+};
+
+/**
+ * Describes the message chessclock.v1.Control.
+ * Use `create(ControlSchema)` to create a new message.
+ */
+export const ControlSchema: GenMessage<Control> = /*@__PURE__*/
+  messageDesc(file_chessclock, 12);
+
+/**
  * @generated from message chessclock.v1.ConfigureAck
  */
 export type ConfigureAck = Message<"chessclock.v1.ConfigureAck"> & {
@@ -939,7 +1058,7 @@ export type ConfigureAck = Message<"chessclock.v1.ConfigureAck"> & {
  * Use `create(ConfigureAckSchema)` to create a new message.
  */
 export const ConfigureAckSchema: GenMessage<ConfigureAck> = /*@__PURE__*/
-  messageDesc(file_chessclock, 12);
+  messageDesc(file_chessclock, 13);
 
 /**
  * A refused message; the receiver keeps its previous state (docs/architecture.md rule 10).
@@ -972,7 +1091,7 @@ export type Nack = Message<"chessclock.v1.Nack"> & {
  * Use `create(NackSchema)` to create a new message.
  */
 export const NackSchema: GenMessage<Nack> = /*@__PURE__*/
-  messageDesc(file_chessclock, 13);
+  messageDesc(file_chessclock, 14);
 
 /**
  * @generated from enum chessclock.v1.Nack.Code
@@ -1023,7 +1142,7 @@ export enum Nack_Code {
  * Describes the enum chessclock.v1.Nack.Code.
  */
 export const Nack_CodeSchema: GenEnum<Nack_Code> = /*@__PURE__*/
-  enumDesc(file_chessclock, 13, 0);
+  enumDesc(file_chessclock, 14, 0);
 
 /**
  * Since 1.2. One side of a stopped clock's state (rules/clock-core.ts SideState).
@@ -1081,6 +1200,14 @@ export type SideSnapshot = Message<"chessclock.v1.SideSnapshot"> & {
    * @generated from field: sint32 arbiter_ms = 9;
    */
   arbiterMs: number;
+
+  /**
+   * Since 1.4. The arbiter's record of this side's latest illegal move that the other record may
+   * still join (a take-back not yet penalised, or a penalty not yet taken back): FIDE Laws 7.5.5.
+   *
+   * @generated from field: chessclock.v1.IllegalRecord illegal_open = 10;
+   */
+  illegalOpen: IllegalRecord;
 };
 
 /**
@@ -1088,7 +1215,7 @@ export type SideSnapshot = Message<"chessclock.v1.SideSnapshot"> & {
  * Use `create(SideSnapshotSchema)` to create a new message.
  */
 export const SideSnapshotSchema: GenMessage<SideSnapshot> = /*@__PURE__*/
-  messageDesc(file_chessclock, 14);
+  messageDesc(file_chessclock, 15);
 
 /**
  * Since 1.2. The clock as it stood at an annulable press (FIDE Laws 7.5.1).
@@ -1127,6 +1254,19 @@ export type UndoSnapshot = Message<"chessclock.v1.UndoSnapshot"> & {
    * @generated from field: uint32 ago_ms = 6;
    */
   agoMs: number;
+
+  /**
+   * Since 1.4. The period the annulled turn began in (its delay); absent = the mover's period
+   * at the press. And the quickplay delay the turn began with, ms.
+   *
+   * @generated from field: optional uint32 turn_period = 7;
+   */
+  turnPeriod?: number | undefined;
+
+  /**
+   * @generated from field: uint32 turn_extra_delay_ms = 8;
+   */
+  turnExtraDelayMs: number;
 };
 
 /**
@@ -1134,7 +1274,7 @@ export type UndoSnapshot = Message<"chessclock.v1.UndoSnapshot"> & {
  * Use `create(UndoSnapshotSchema)` to create a new message.
  */
 export const UndoSnapshotSchema: GenMessage<UndoSnapshot> = /*@__PURE__*/
-  messageDesc(file_chessclock, 15);
+  messageDesc(file_chessclock, 16);
 
 /**
  * Since 1.2. A stopped clock's whole game state (rules/clock-snapshot.ts): durations, not
@@ -1200,11 +1340,39 @@ export type ClockSnapshot = Message<"chessclock.v1.ClockSnapshot"> & {
   result: GameResult;
 
   /**
-   * The last presses, newest first (at most 4).
+   * The last presses, newest first (at most 4; at most 2 with a `control`).
    *
    * @generated from field: repeated chessclock.v1.UndoSnapshot undo = 11;
    */
   undo: UndoSnapshot[];
+
+  /**
+   * Since 1.4. The period the current turn began in (its delay: one per turn); absent = the
+   * period of the side on move. And the quickplay delay the turn began with, ms.
+   *
+   * @generated from field: optional uint32 turn_period = 12;
+   */
+  turnPeriod?: number | undefined;
+
+  /**
+   * @generated from field: uint32 turn_extra_delay_ms = 13;
+   */
+  turnExtraDelayMs: number;
+
+  /**
+   * Since 1.4. The quickplay delay in force for turns yet to begin (FIDE Guidelines III.4), ms.
+   *
+   * @generated from field: uint32 extra_delay_ms = 14;
+   */
+  extraDelayMs: number;
+
+  /**
+   * Since 1.4. The control the arbiter installed during the game (FIDE Laws 6.10.2); absent =
+   * the control the game was configured with.
+   *
+   * @generated from field: chessclock.v1.Control control = 15;
+   */
+  control?: Control | undefined;
 };
 
 /**
@@ -1212,7 +1380,7 @@ export type ClockSnapshot = Message<"chessclock.v1.ClockSnapshot"> & {
  * Use `create(ClockSnapshotSchema)` to create a new message.
  */
 export const ClockSnapshotSchema: GenMessage<ClockSnapshot> = /*@__PURE__*/
-  messageDesc(file_chessclock, 16);
+  messageDesc(file_chessclock, 17);
 
 /**
  * Since 1.2, clock → host, sequenced: the answer to Command HOLD.
@@ -1245,7 +1413,7 @@ export type Held = Message<"chessclock.v1.Held"> & {
  * Use `create(HeldSchema)` to create a new message.
  */
 export const HeldSchema: GenMessage<Held> = /*@__PURE__*/
-  messageDesc(file_chessclock, 17);
+  messageDesc(file_chessclock, 18);
 
 /**
  * Since 1.2, host → clock, sequenced: load this state, stopped, as game `game_id` (which the
@@ -1270,7 +1438,7 @@ export type Restore = Message<"chessclock.v1.Restore"> & {
  * Use `create(RestoreSchema)` to create a new message.
  */
 export const RestoreSchema: GenMessage<Restore> = /*@__PURE__*/
-  messageDesc(file_chessclock, 18);
+  messageDesc(file_chessclock, 19);
 
 /**
  * @generated from enum chessclock.v1.Side
@@ -1362,6 +1530,14 @@ export enum GameResult {
    * @generated from enum value: GAME_RESULT_BLACK_WINS = 3;
    */
   BLACK_WINS = 3,
+
+  /**
+   * Since 1.4. Both sides lost by forfeit (`--`, FIDE Laws 6.7.1 with both players absent):
+   * entered by the arbiter; no PGN movetext token (docs/exports.md).
+   *
+   * @generated from enum value: GAME_RESULT_DOUBLE_FORFEIT = 4;
+   */
+  DOUBLE_FORFEIT = 4,
 }
 
 /**
@@ -1413,4 +1589,32 @@ export enum IncrementTiming {
  */
 export const IncrementTimingSchema: GenEnum<IncrementTiming> = /*@__PURE__*/
   enumDesc(file_chessclock, 4);
+
+/**
+ * Since 1.4. How the arbiter recorded an illegal move (rules/clock-core.ts IllegalRecord).
+ *
+ * @generated from enum chessclock.v1.IllegalRecord
+ */
+export enum IllegalRecord {
+  /**
+   * @generated from enum value: ILLEGAL_RECORD_NONE = 0;
+   */
+  NONE = 0,
+
+  /**
+   * @generated from enum value: ILLEGAL_RECORD_TAKEBACK = 1;
+   */
+  TAKEBACK = 1,
+
+  /**
+   * @generated from enum value: ILLEGAL_RECORD_PENALTY = 2;
+   */
+  PENALTY = 2,
+}
+
+/**
+ * Describes the enum chessclock.v1.IllegalRecord.
+ */
+export const IllegalRecordSchema: GenEnum<IllegalRecord> = /*@__PURE__*/
+  enumDesc(file_chessclock, 5);
 

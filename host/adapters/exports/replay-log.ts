@@ -13,7 +13,7 @@
 // and goes on from there (docs/protocol.md "Restore"). Flags and forfeits are what the replay
 // recomputes; results are not replay inputs, so the `end` line carries the game's result.
 
-import { formatSideControl, hasDelay, type SideControl, type TimeControl } from '../../../protocol/time-control.ts';
+import { timeControlSpec, type TimeControl } from '../../../protocol/time-control.ts';
 import type { ClockInput } from '../../../rules/clock.machine.ts';
 import { rebuildGame } from '../../../rules/rebuild.ts';
 import type { GameRow, Journal } from '../../store/journal.ts';
@@ -25,29 +25,9 @@ export class ReplayExportError extends Error {
   }
 }
 
-/** One side in a form `setup` accepts: the PGN string, or the JSON stage array (seconds) when it has a delay. */
-function sideForm(side: SideControl): unknown {
-  if (!hasDelay(side) || side.kind === 'sandclock') return formatSideControl(side);
-  return side.stages.map((s) => ({
-    ...(s.moves === null ? {} : { moves: s.moves }),
-    seconds: s.baseMs / 1000,
-    ...(s.incrementMs ? { increment: s.incrementMs / 1000 } : {}),
-    delay: s.delayMs / 1000,
-    delayMode: s.delayMode,
-  }));
-}
-
 export function setupLine(tc: TimeControl): string {
-  const same = JSON.stringify(tc.white) === JSON.stringify(tc.black);
-  const line: Record<string, unknown> = { type: 'setup' };
-  if (same) line.timeControl = sideForm(tc.white);
-  else {
-    line.white = sideForm(tc.white);
-    line.black = sideForm(tc.black);
-  }
-  if (tc.defaultTimeMs !== null) line.defaultTime = tc.defaultTimeMs / 1000;
-  line.incrementTiming = tc.incrementTiming;
-  return JSON.stringify(line);
+  const { defaultTime, incrementTiming, ...control } = timeControlSpec(tc);
+  return JSON.stringify({ type: 'setup', ...control, ...(defaultTime === null ? {} : { defaultTime }), incrementTiming });
 }
 
 /** The replay input line (without `t`) of a statechart input; null for those the replay format has no line for. */
@@ -73,11 +53,20 @@ function replayInput(input: ClockInput, origin: number): Record<string, unknown>
       // FIDE Laws 6.10.2: the count decides the period (and any period time credited), as on the clock.
       return { type: 'moves', side: input.side, moves: input.moves };
     case 'TAKEBACK':
-      return { type: 'takeback' };
+      // FIDE Laws 7.1: a take-back that kept the clock times says so.
+      return input.times === 'keep' ? { type: 'takeback', times: 'keep' } : { type: 'takeback' };
     case 'REINSTATE':
       return { type: 'reinstate' };
     case 'INCREMENT':
       return { type: 'increment', ms: input.ms };
+    case 'DELAY':
+      return { type: 'delay', ms: input.ms };
+    case 'SET_TURN':
+      // FIDE Laws 6.10.2: the arbiter set the side on move.
+      return { type: 'turn', side: input.side };
+    case 'SET_CONTROL':
+      // FIDE Laws 6.10.2: the corrected control, whole (a default time it removed is null).
+      return { type: 'control', ...timeControlSpec(input.timeControl) };
     default:
       // RESULT (the replay recomputes times, not results), RESTORE (the restored state is the
       // replayed one: docs/protocol.md "Restore"), NEW_GAME.

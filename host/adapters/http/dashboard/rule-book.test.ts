@@ -132,8 +132,11 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
 
   it('the page’s basisRemainingMs runs a simple delay and a sandclock as the clock does', () => {
     const basis = page.basisRemainingMs as (b: unknown, side: string, elapsedMs: number) => number;
-    const snapshot = (creditedMs: number) => ({ creditedMs, chargedMs: 0, moves: 0, period: 0, creditedPeriod: 0, present: true, forfeited: false, illegalMoves: 0, arbiterMs: 0 });
-    const base = { status: 'paused', turn: 'white', white: snapshot(60_000), black: snapshot(60_000), turnActiveMs: 0, flag: null, started: true, sinceStartMs: 0, extraIncrementMs: 0, result: null, undo: [] };
+    const snapshot = (creditedMs: number) => ({ creditedMs, chargedMs: 0, moves: 0, period: 0, creditedPeriod: 0, present: true, forfeited: false, illegalMoves: 0, illegalOpen: null, arbiterMs: 0 });
+    const base = {
+      status: 'paused', turn: 'white', white: snapshot(60_000), black: snapshot(60_000), turnActiveMs: 0, turnPeriod: 0, turnExtraDelayMs: 0,
+      flag: null, started: true, sinceStartMs: 0, extraIncrementMs: 0, extraDelayMs: 0, result: null, control: null, undo: [],
+    };
     const delayed = parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]);
     const delay = timeControl(delayed, delayed);
     // FIDE Laws 6.2 with a simple (US) delay of 5 s: the first 5 s of the turn cost nothing.
