@@ -98,6 +98,26 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     expect(again.board(id)!.live).toEqual(live);
   });
 
+  it('FIDE Laws 6.7.1: a board set up anew with only another default time shows the new one: presence tracked, the forfeit of both absent players shown (the live state is not kept for the old control)', () => {
+    const j = open(journalFile());
+    const game = j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: presetTimeControl('classical'), clockId: 'clk-1', createdUtcMs: 1 });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
+    const id = boardIdOf(FINAL, 1);
+    expect(host.board(id)).toMatchObject({ defaultTimeMs: null, live: null }); // read once under the old control
+    // The same control in its written form ("40/5400+30:900+30"), with one minute of allowed lateness.
+    const tc = presetTimeControl('classical', { defaultTime: 60 });
+    j.reconfigureGame(game.gameId, { timeControl: tc });
+    const clock = new Boot('clk-1', 1, tc, 1_000, (b, e) => {
+      host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
+    });
+    clock.send({ type: 'START', at: 2_000 });
+    expect(host.board(id)).toMatchObject({ defaultTimeMs: 60_000, live: { status: 'running', present: { white: false, black: false } } });
+    clock.clock.advanceTo(2_000 + 60_000);
+    clock.actor.stop();
+    expect(j.eventsByGame(game.gameId).filter((e) => e.type === 'forfeit').map((e) => e.side)).toEqual(['white', 'black']);
+    expect(host.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: false, black: false } });
+  });
+
   it('a knockout board shows its mini-match: score by this game\'s colours, tie-break stage, decision', () => {
     const j = open(journalFile());
     const matchId = `${FINAL}/r1/b1`;
