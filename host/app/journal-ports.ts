@@ -23,7 +23,7 @@ import { recordFromJournalRow, type BoardStateDraft } from './journal-records.ts
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
 import { LiveGame } from './live-state.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
-import { RESULT_MEANING } from '../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING, SIDES, type Side } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
 import type {
   Actor,
@@ -84,6 +84,18 @@ const CLOCK_COMMANDS = CLOCK_COMMAND_TYPES;
  */
 function controlKey(game: GameRow): string {
   return JSON.stringify(game.timeControlValue);
+}
+
+/**
+ * The sides a game's clock forfeited on lateness (FIDE Laws 6.7.1), White first. The clock
+ * reports one `forfeit` event per absent side: with both absent at the default time, two
+ * (White's, then Black's). A side that moved was at the board, and a forfeit the arbiter
+ * overruled (`reinstated`, Laws 6.7.1 "unless the arbiter decides otherwise") no longer counts.
+ */
+export function forfeitedSides(events: readonly ClockEventRow[]): Side[] {
+  const lastReinstated = events.findLastIndex((e) => e.type === 'reinstated');
+  const standing = events.slice(lastReinstated + 1).filter((e) => e.type === 'forfeit');
+  return SIDES.filter((side) => standing.some((e) => e.side === side) && !events.some((e) => e.type === 'moved' && e.side === side));
 }
 
 function reportedView(r: ResultReportRow): ReportedResultView {
@@ -571,11 +583,12 @@ export class JournalPorts implements HostState, CommandSink {
     const last = events.at(-1);
     let result = keyed as GameResult;
     let how = last?.type === 'flag' ? 'flag' : 'played';
-    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit; the game was
-    // not played (TRF `+`/`-`, not 1/0), whatever the players keyed into the clock.
-    const forfeit = events.find((e) => e.type === 'forfeit');
-    if (forfeit && !events.some((e) => e.type === 'moved' && e.side === forfeit.side)) {
-      result = forfeit.side === 'white' ? '-+' : '+-';
+    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit, and when neither
+    // came both lose (`--`); the game was not played (TRF `+`/`-`, not 1/0), whatever was keyed
+    // into the clock.
+    const absent = forfeitedSides(events);
+    if (absent.length > 0) {
+      result = forfeitResultFor(absent.length === 2 ? 'both' : absent[0]);
       how = 'forfeit-lateness';
     }
     // An arbiter who keyed the result in at the clock reports it as an arbiter (still to be confirmed).
