@@ -2,11 +2,13 @@
 // lose) from the clock to the exports, over the real Host and a simulated clock running the
 // real firmware: the clock's statechart forfeits both absent sides at the default time (one
 // FORFEIT event per side, White first), and the host files the game as `--` (both lost, 0
-// points each), never as one side's win. The arbiter's own entry of `--` works the same way.
+// points each), never as one side's win, and the PGN writes it `0-0`. The arbiter's own entry
+// of `--` works the same way.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { flowing, waitFor } from './e2e-harness.ts';
 import { resultTopic } from '../host/adapters/mqtt/topics.ts';
+import { readPgnWithBoth } from '../host/adapters/exports/pgn-readers.fixture.ts';
 
 const auth = { authorization: `Bearer ${TOKEN}` };
 const EVENT = 'slo-w-2007';
@@ -51,6 +53,13 @@ describe('FIDE Laws 6.7.1: both players absent at the default time', () => {
     const published = r.journal.pendingOutbox(10_000).filter((m) => m.topic === resultTopic({ event: EVENT, round: 1, board: 1 }));
     expect(JSON.parse(String(published.at(-1)!.payload))).toMatchObject({ gameNo: 1, result: '--', forfeit: true, points: { white: 0, black: 0 }, confirmed: true });
 
+    // The PGN feed writes it as FIDE's Olympiad PGNs and lichess broadcasts do: Result "0-0",
+    // the marker "*" every reader accepts, and why (docs/exports.md "Forfeits in PGN").
+    const pgnText = r.exports.pgn(EVENT, 1);
+    const g1 = readPgnWithBoth(pgnText).find((g) => g.tags.GameId === `${EVENT}:1.1.1`)!;
+    expect(g1).toMatchObject({ result: '0-0', sans: [], tags: { Result: '*', Termination: 'rules infraction', Round: '1.1.1' } });
+    expect(g1.comments).toEqual(['Both players lost by forfeit (0-0): neither was at the board within the default time (FIDE Laws 6.7.1).']);
+
     // The mini-match goes on: a double forfeit counts 0-0 (docs/tournament.md), game 2 comes next.
     const g2 = await configuredFor(r, 2, 1);
     expect(g2).toMatchObject({ kind: 'classical', white: game.black, black: game.white });
@@ -77,5 +86,8 @@ describe('FIDE Laws 6.7.1: both players absent at the default time', () => {
     expect((await r.api.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);
     const listed = (await r.api.inject({ url: '/api/results?round=1' })).json();
     expect(listed.results.find((x: { board: number; gameNo?: number }) => x.board === 2)).toMatchObject({ result: '--', confirmed: true });
+    // In the PGN: 0-0; no Law is cited, the clock forfeited nobody (an arbiter's decision).
+    const g1 = readPgnWithBoth(r.exports.pgn(EVENT, 1)).find((g) => g.tags.GameId === `${EVENT}:1.2.1`)!;
+    expect(g1).toMatchObject({ result: '0-0', comments: ['Both players lost by forfeit (0-0).'], tags: { Termination: 'rules infraction' } });
   }, 30_000);
 });

@@ -19,11 +19,11 @@ import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
 import { createHash } from 'node:crypto';
 import { JournalError, type BackgroundAppend, type BackgroundBatch, type Journal } from '../store/journal.ts';
 import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult, ResultReportRow } from '../store/types.ts';
-import { recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
+import { forfeitedSides, recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
 import { LiveGame } from './live-state.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
-import { forfeitResultFor, RESULT_MEANING, SIDES, type Side } from '../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
 import type {
   Actor,
@@ -84,18 +84,6 @@ const CLOCK_COMMANDS = CLOCK_COMMAND_TYPES;
  */
 function controlKey(game: GameRow): string {
   return JSON.stringify(game.timeControlValue);
-}
-
-/**
- * The sides a game's clock forfeited on lateness (FIDE Laws 6.7.1), White first. The clock
- * reports one `forfeit` event per absent side: with both absent at the default time, two
- * (White's, then Black's). A side that moved was at the board, and a forfeit the arbiter
- * overruled (`reinstated`, Laws 6.7.1 "unless the arbiter decides otherwise") no longer counts.
- */
-export function forfeitedSides(events: readonly ClockEventRow[]): Side[] {
-  const lastReinstated = events.findLastIndex((e) => e.type === 'reinstated');
-  const standing = events.slice(lastReinstated + 1).filter((e) => e.type === 'forfeit');
-  return SIDES.filter((side) => standing.some((e) => e.side === side) && !events.some((e) => e.type === 'moved' && e.side === side));
 }
 
 function reportedView(r: ResultReportRow): ReportedResultView {
