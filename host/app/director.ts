@@ -256,6 +256,7 @@ export class Director {
       players: this.matchPlayers(event, id, k),
       firstWhite: k.firstWhite,
       rules: event.knockout,
+      eventTimeControl: event.timeControl,
       classicalStartsUtcMs: k.classicalStartsUtcMs,
     };
   }
