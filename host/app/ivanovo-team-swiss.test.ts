@@ -21,6 +21,7 @@ import { roundPgn } from '../adapters/exports/pgn.ts';
 import { readPgnWithBoth } from '../adapters/exports/pgn-readers.fixture.ts';
 import { parsePgnTags } from '../adapters/exports/pgn-tags.ts';
 import { Director } from './director.ts';
+import { journalStandings } from './journal-standings.ts';
 
 const START = Date.UTC(2018, 1, 13, 12, 0); // 15:00 Moscow time, round 1
 const MIN = 60_000;
@@ -143,6 +144,24 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     expect([col(pab, 5, 8), col(pab, 10, 13), col(pab, 15, 17)]).toEqual([' 1.0', ' 2.0', '005']);
     expect(parsed.forfeitedMatches).toEqual([]); // one board forfeited is not a forfeited match (record 330)
     expect(lines.find((l) => l.startsWith('132'))!.slice(91, 99)).toBe('18/02/13');
+  });
+
+  it('Ivanovo regulation: bye — a bye team that lists a reserve (5 players, 4 boards) has 4 × ½ = 2 board points in the standings and in the TRF (310 equal to 320), the reserve no bye and 0 points', () => {
+    const event = hall.events[0];
+    // Team 5 lists a reserve after its four board players.
+    event.players.push({ rank: 21, name: 'Shkola5, Zapasnoy', sex: null, title: null, rating: null, federation: 'RUS', fideId: null, birthDate: null, team: 5 });
+    event.teams.find((t) => t.id === 5)!.players.push(21);
+    playRound(new Director(journal, hall));
+    const standings = journalStandings(journal, hall, 'ivanovo-2018', 1);
+    expect(standings.teams!.find((t) => t.team === 5)).toMatchObject({ gamePoints: 2, matchPoints: 1, rank: 3 });
+    const trf = eventTrf(journal, hall, 'ivanovo-2018', { upToRound: 1 });
+    expect(checkTrf(trf)).toEqual([]);
+    const parsed = parseTrf(trf);
+    expect(parsed.teams.find((t) => t.team === 5)).toMatchObject({ gamePoints: 2, matchPoints: 1, placement: 3, players: [17, 18, 19, 20, 21] });
+    expect(parsed.pab).toMatchObject({ matchPoints: 1, gamePoints: 2, teams: [5] });
+    const reserve = parsed.players.find((p) => p.rank === 21)!;
+    expect([reserve.points, reserve.rounds[0]]).toEqual([0, { opponent: null, colour: null, code: ' ' }]);
+    expect([17, 18, 19, 20].map((rank) => parsed.players.find((p) => p.rank === rank)!.rounds[0].code)).toEqual(['H', 'H', 'H', 'H']);
   });
 
   it('TRF-2026 record 330 when a whole team does not come', () => {
