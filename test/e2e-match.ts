@@ -170,6 +170,8 @@ export const trfCategory = (rig: MatchRig, category: 'blitz' | 'rapid') => event
 
 
 export interface RigOptions {
+  /** The tournament (default: the Slovenian final fixture, loadSloHall). */
+  readonly hall?: Hall;
   /** How the host reaches clock b: returns the host's line key after wiring it. */
   readonly wire?: (rig: MatchRig, clock: SimClock, table: number) => Promise<void>;
   readonly journalFile?: string;
@@ -203,7 +205,7 @@ export function ptyWiring(ptys: PtyPair[], paths = new Map<number, string>()): N
 export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-ko-'));
   const journal = new Journal(opts.journalFile ?? join(dir, 'clocks.db'), { outboxTopic: journalOutboxTopic, writerThread: opts.writerThread ?? true });
-  const hall = loadSloHall();
+  const hall = opts.hall ?? loadSloHall();
   const { sim, hostClock } = simulatedHall(START);
   const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: opts.log ?? (process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined) }).start();
   const exports = journalExports(journal, hall, () => hostClock.nowUtcMs());

@@ -43,9 +43,9 @@ describe('chessclock export', () => {
 
       const pgn = exp('--pgn', '--round', '1');
       expect(pgn.status).toBe(0);
-      // Board 3's double forfeit is not a game (docs/exports.md "Forfeits in PGN").
-      expect(readPgnWithBoth(pgn.stdout).map((g) => [g.tags.Round, g.tags.Result])).toEqual(
-        [1, 2, 4, 5, 6, 7, 8].map((b) => [`1.${b}`, '1-0']),
+      // Board 3's double forfeit is written 0-0 (docs/exports.md "Forfeits in PGN").
+      expect(readPgnWithBoth(pgn.stdout).map((g) => [g.tags.Round, g.result])).toEqual(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((b) => [`1.${b}`, b === 3 ? '0-0' : '1-0']),
       );
 
       const jsonl = exp('--jsonl');

@@ -168,7 +168,7 @@ describe('the hall\'s tournament and tables', () => {
     const play = (table: number, matchId: string, players: [number, number], firstWhite: number | null, firstGame: number) => {
       const done: FinishedGame[] = [];
       for (;;) {
-        const step = knockoutStep({ matchId, players, firstWhite, rules: event.knockout! }, done, lot);
+        const step = knockoutStep({ matchId, players, firstWhite, rules: event.knockout!, eventTimeControl: event.timeControl }, done, lot);
         if (step.status === 'decided') return { winner: step.winner, decidedBy: step.decidedBy, games: done.length };
         const n = step.next;
         done.push({ gameNo: n.gameNo, stage: n.stage, white: n.white, black: n.black, result: agreedResult(DEFAULT_SEED, table - 1, firstGame + done.length), endedUtcMs: 0 });

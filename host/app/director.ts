@@ -24,6 +24,7 @@ import {
 } from '../domain/model.ts';
 import {
   breakRemainingMs,
+  KnockoutError,
   knockoutStep,
   seededLot,
   type FinishedGame,
@@ -255,6 +256,7 @@ export class Director {
       players: this.matchPlayers(event, id, k),
       firstWhite: k.firstWhite,
       rules: event.knockout,
+      eventTimeControl: event.timeControl,
       classicalStartsUtcMs: k.classicalStartsUtcMs,
     };
   }
@@ -314,7 +316,15 @@ export class Director {
         result: g.result, endedUtcMs: g.endedUtcMs ?? g.reportedUtcMs!,
       });
     }
-    return knockoutStep(spec, finished, this.lot(event, nowUtcMs));
+    try {
+      return knockoutStep(spec, finished, this.lot(event, nowUtcMs));
+    } catch (err) {
+      // Games that no rule of the match decides (an armageddon both players forfeited, FIDE
+      // Laws 6.7.1) or that do not fit it: the arbiter's to settle, said as the director's
+      // refusal (the host logs it; the confirmation stands), never a fault of the request.
+      if (err instanceof KnockoutError) throw new DirectorError(err.message);
+      throw err;
+    }
   }
 
   private createNextGame(

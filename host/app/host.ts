@@ -12,7 +12,7 @@
 //
 // Everything the host knows lives in the journal; the in-memory parts (sessions, which game
 // a clock was last configured for) are rebuilt when a host restarts on the same file.
-import { isGameResult, RESULT_MEANING } from '../../rules/vocabulary.ts';
+import { forfeitResultFor, isGameResult, RESULT_MEANING } from '../../rules/vocabulary.ts';
 import { RESULT_TO_WIRE, SIDE_TO_WIRE } from '../../rules/clock-snapshot-wire.ts';
 import { Command_Kind, GameResult as WireResult } from '../../protocol/gen/chessclock_pb.ts';
 import type { BodyInit, Link, ReceivedMessage } from '../../protocol/session-api.ts';
@@ -749,8 +749,15 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     }
   }
 
-  /** The result as the clock can show it: a forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn); a double forfeit has no form (''). */
+  /**
+   * The result as the clock can show it (a key of WIRE_RESULT): a played result as itself, a
+   * forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn). A double
+   * forfeit (FIDE Laws 6.7.1: both lose) has no clock form: '' (showResultOnClock then only
+   * stops a running clock). This is the one place that decides it: a clock whose protocol
+   * carries a double forfeit result gets it from here.
+   */
   private clockFormOf(result: string): string {
+    if (result === forfeitResultFor('both')) return '';
     return isGameResult(result) ? (RESULT_MEANING[result].pgn ?? '') : result;
   }
 

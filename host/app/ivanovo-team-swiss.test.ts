@@ -21,6 +21,7 @@ import { roundPgn } from '../adapters/exports/pgn.ts';
 import { readPgnWithBoth } from '../adapters/exports/pgn-readers.fixture.ts';
 import { parsePgnTags } from '../adapters/exports/pgn-tags.ts';
 import { Director } from './director.ts';
+import { journalStandings } from './journal-standings.ts';
 
 const START = Date.UTC(2018, 1, 13, 12, 0); // 15:00 Moscow time, round 1
 const MIN = 60_000;
@@ -145,6 +146,24 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     expect(lines.find((l) => l.startsWith('132'))!.slice(91, 99)).toBe('18/02/13');
   });
 
+  it('Ivanovo regulation: bye — a bye team that lists a reserve (5 players, 4 boards) has 4 × ½ = 2 board points in the standings and in the TRF (310 equal to 320), the reserve no bye and 0 points', () => {
+    const event = hall.events[0];
+    // Team 5 lists a reserve after its four board players.
+    event.players.push({ rank: 21, name: 'Shkola5, Zapasnoy', sex: null, title: null, rating: null, federation: 'RUS', fideId: null, birthDate: null, team: 5 });
+    event.teams.find((t) => t.id === 5)!.players.push(21);
+    playRound(new Director(journal, hall));
+    const standings = journalStandings(journal, hall, 'ivanovo-2018', 1);
+    expect(standings.teams!.find((t) => t.team === 5)).toMatchObject({ gamePoints: 2, matchPoints: 1, rank: 3 });
+    const trf = eventTrf(journal, hall, 'ivanovo-2018', { upToRound: 1 });
+    expect(checkTrf(trf)).toEqual([]);
+    const parsed = parseTrf(trf);
+    expect(parsed.teams.find((t) => t.team === 5)).toMatchObject({ gamePoints: 2, matchPoints: 1, placement: 3, players: [17, 18, 19, 20, 21] });
+    expect(parsed.pab).toMatchObject({ matchPoints: 1, gamePoints: 2, teams: [5] });
+    const reserve = parsed.players.find((p) => p.rank === 21)!;
+    expect([reserve.points, reserve.rounds[0]]).toEqual([0, { opponent: null, colour: null, code: ' ' }]);
+    expect([17, 18, 19, 20].map((rank) => parsed.players.find((p) => p.rank === rank)!.rounds[0].code)).toEqual(['H', 'H', 'H', 'H']);
+  });
+
   it('TRF-2026 record 330 when a whole team does not come', () => {
     const director = new Director(journal, hall);
     const games = director.openRound('ivanovo-2018', 1, START);
@@ -156,6 +175,34 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     }
     const parsed = parseTrf(eventTrf(journal, hall, 'ivanovo-2018', { upToRound: 1 }));
     expect(parsed.forfeitedMatches.map((f) => [f.type, f.round, f.white, f.black])).toEqual([['+-', 1, 3, 4]]);
+  });
+
+  it('FIDE Laws 6.7.1, neither team comes (every board of the match "--", both lose): 0 board points and 0 match points each, record 330 "--", both players "-" on every board; the TRF reads back consistent', () => {
+    const director = new Director(journal, hall);
+    const games = director.openRound('ivanovo-2018', 1, START);
+    for (const g of games) {
+      // Teams 3 and 4 both stay away (boards 5-8); teams 1 and 2 draw every board.
+      const result: GameResult = g.board >= 5 ? '--' : '1/2-1/2';
+      journal.reportResult(g.gameId, { result, how: g.board >= 5 ? 'forfeit-lateness' : 'played', source: 'arbiter', arbiter: 'A', utcMs: START + MIN });
+      journal.confirmResult(g.gameId, 'A', START + 2 * MIN);
+    }
+    const event = hall.events.find((e) => e.id === 'ivanovo-2018')!;
+    const scored: ScoredGame[] = journal.gamesByEvent('ivanovo-2018').map((g) => ({ round: 1, board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result! }));
+    const standings = teamStandings(event, roundRecords(event.players.map((p) => p.rank), 1, scored, eventByes(event, 1)), 1);
+    const row = (team: number) => standings.find((t) => t.team === team)!;
+    // A match both teams lost by forfeit is no draw: each lost it (team 5's bye: 1 match point).
+    expect([3, 4].map((t) => [row(t).gamePoints, row(t).matchPoints, row(t).rounds[0].forfeited])).toEqual([[0, 0, true], [0, 0, true]]);
+    expect([1, 2].map((t) => [row(t).gamePoints, row(t).matchPoints])).toEqual([[2, 1], [2, 1]]);
+    // Unplayed for both (C.07 15.1): their Buchholz counts a dummy with their own 0 board points.
+    expect([row(3).buchholz, row(4).buchholz]).toEqual([0, 0]);
+
+    const text = eventTrf(journal, hall, 'ivanovo-2018', { upToRound: 1 });
+    expect(checkTrf(text)).toEqual([]);
+    const parsed = parseTrf(text);
+    expect(parsed.forfeitedMatches.map((f) => [f.type, f.round, f.white, f.black])).toEqual([['--', 1, 3, 4]]);
+    expect(parsed.teams.filter((t) => t.team === 3 || t.team === 4).map((t) => [t.team, t.gamePoints, t.matchPoints])).toEqual([[3, 0, 0], [4, 0, 0]]);
+    const codes = games.filter((g) => g.board >= 5).flatMap((g) => [g.whiteRank, g.blackRank]).map((rank) => parsed.players.find((p) => p.rank === rank)!.rounds[0].code);
+    expect(codes).toEqual(Array(8).fill('-'));
   });
 
   it('PGN: team tags; the game forfeited on lateness (FIDE Laws 6.7.1, no press) is not a game and is left out; chessops and pgn-parser read the rest', () => {

@@ -10,6 +10,7 @@ import { presetTimeControl } from '../../protocol/time-control.ts';
 import { JournalPorts, boardIdOf } from './journal-ports.ts';
 import { journalInput } from '../clocks/clock-event.ts';
 import { Boot } from '../clocks/journaled-clock.fixture.ts';
+import { ClockEvent_Kind } from '../../protocol/gen/chessclock_pb.ts';
 import { buildApi } from '../adapters/http/api.ts';
 import type { ArbiterCommand, ClockEventRecord } from './ports.ts';
 import { journalOutboxTopic } from '../adapters/mqtt/journal-topics.ts';
@@ -96,6 +97,61 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     // Rebuilt from the journal by a restarted host: the same state.
     const again = new JournalPorts({ journal: first, nowUtcMs: () => 0 });
     expect(again.board(id)!.live).toEqual(live);
+  });
+
+  it('FIDE Laws 6.7.1: a board set up anew with only another default time shows the new one: presence tracked, the forfeit of both absent players shown (the live state is not kept for the old control)', () => {
+    const j = open(journalFile());
+    const game = j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: presetTimeControl('classical'), clockId: 'clk-1', createdUtcMs: 1 });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
+    const id = boardIdOf(FINAL, 1);
+    expect(host.board(id)).toMatchObject({ defaultTimeMs: null, live: null }); // read once under the old control
+    // The same control in its written form ("40/5400+30:900+30"), with one minute of allowed lateness.
+    const tc = presetTimeControl('classical', { defaultTime: 60 });
+    j.reconfigureGame(game.gameId, { timeControl: tc });
+    const clock = new Boot('clk-1', 1, tc, 1_000, (b, e) => {
+      host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
+    });
+    clock.send({ type: 'START', at: 2_000 });
+    expect(host.board(id)).toMatchObject({ defaultTimeMs: 60_000, live: { status: 'running', present: { white: false, black: false } } });
+    clock.clock.advanceTo(2_000 + 60_000);
+    clock.actor.stop();
+    expect(j.eventsByGame(game.gameId).filter((e) => e.type === 'forfeit').map((e) => e.side)).toEqual(['white', 'black']);
+    expect(host.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: false, black: false } });
+  });
+
+  it('FIDE Laws 6.7.1: the clock forfeits both absent players (one forfeit event per side): the result keyed at the clock is filed as "--", both lose; one absent player: that player loses; a forfeit the arbiter reinstated: the result keyed', () => {
+    const j = open(journalFile());
+    const tc = presetTimeControl('classical', { defaultTime: 60 });
+    const both = j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
+    const one = j.createGame({ event: FINAL, round: 1, board: 2, kind: 'classical', white: 'Borišek, Jure', black: 'Lenič, Luka', timeControl: tc, clockId: 'clk-2', createdUtcMs: 1 });
+    const reinstated = j.createGame({ event: FINAL, round: 1, board: 3, kind: 'classical', white: 'Krivec, Jana', black: 'Vrhovnik, Ana', timeControl: tc, clockId: 'clk-3', createdUtcMs: 1 });
+    const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
+    const keyed: number[] = [];
+    const boot = (clockId: string) => new Boot(clockId, 1, tc, 1_000, (b, e) => {
+      const row = host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
+      if (e.kind === ClockEvent_Kind.RESULT_ENTERED) keyed.push(row.id);
+    });
+    // Board 1: nobody comes. Board 2: Black comes (his press starts White's clock); White does not.
+    const c1 = boot('clk-1');
+    c1.send({ type: 'START', at: 2_000 });
+    c1.send({ type: 'RESULT', result: '0-1', by: 'players', at: 70_000 });
+    const c2 = boot('clk-2');
+    c2.send({ type: 'PRESS', side: 'black', at: 2_000 });
+    c2.send({ type: 'RESULT', result: '0-1', by: 'players', at: 70_000 });
+    // Board 3: nobody comes, the arbiter overrules the forfeit ("unless the arbiter decides
+    // otherwise"); the game is then drawn without a move.
+    const c3 = boot('clk-3');
+    c3.send({ type: 'START', at: 2_000 });
+    c3.send({ type: 'REINSTATE', at: 70_000 });
+    c3.send({ type: 'RESULT', result: '1/2-1/2', by: 'arbiter', at: 80_000 });
+    for (const c of [c1, c2, c3]) c.actor.stop();
+    expect(j.eventsByGame(both.gameId).filter((e) => e.type === 'forfeit').map((e) => e.side)).toEqual(['white', 'black']);
+    expect(j.eventsByGame(reinstated.gameId).map((e) => e.type)).toEqual(['started', 'forfeit', 'forfeit', 'reinstated', 'result']);
+    expect(keyed).toHaveLength(3);
+    for (const id of keyed) expect(host.fileClockResult(id)).toEqual({ outcome: 'recorded', log: null });
+    expect(j.getGame(both.gameId)).toMatchObject({ result: '--', how: 'forfeit-lateness', reportedBy: 'clock' });
+    expect(j.getGame(one.gameId)).toMatchObject({ result: '-+', how: 'forfeit-lateness', reportedBy: 'clock' });
+    expect(j.getGame(reinstated.gameId)).toMatchObject({ result: '1/2-1/2', how: 'played', reportedBy: 'arbiter:at the clock clk-3' });
   });
 
   it('a knockout board shows its mini-match: score by this game\'s colours, tie-break stage, decision', () => {

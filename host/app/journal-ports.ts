@@ -19,11 +19,11 @@ import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
 import { createHash } from 'node:crypto';
 import { JournalError, type BackgroundAppend, type BackgroundBatch, type Journal } from '../store/journal.ts';
 import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult, ResultReportRow } from '../store/types.ts';
-import { recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
+import { forfeitedSides, recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
 import { LiveGame } from './live-state.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
-import { RESULT_MEANING } from '../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
 import type {
   Actor,
@@ -77,6 +77,15 @@ export function boardIdOf(event: string, board: number): string {
 const CLOCK_COMMANDS = CLOCK_COMMAND_TYPES;
 
 /** A clock's report as the API shows it. */
+/**
+ * What a game's live state was built for: the whole control, default time (FIDE Laws 6.7.1) and
+ * increment timing included. Its written form (`game.timeControl`, "40/5400+30:900+30") leaves
+ * both out, so a board set up anew with only another default time would keep the old state.
+ */
+function controlKey(game: GameRow): string {
+  return JSON.stringify(game.timeControlValue);
+}
+
 function reportedView(r: ResultReportRow): ReportedResultView {
   return { id: r.id, result: r.result, by: r.reportedBy, clockId: r.clockId, atUtcMs: r.utcMs };
 }
@@ -173,9 +182,10 @@ export class JournalPorts implements HostState, CommandSink {
         // the journal's order is not this arrival order, so the game is rebuilt from the journal.
         // Already in it (row.id ≤ lastId): the state was built from the journal after the writer
         // thread committed this event and before the host heard so.
-        if (row.id <= live.lastId && game?.timeControl === live.control) {
+        const control = game ? controlKey(game) : null;
+        if (row.id <= live.lastId && control === live.control) {
           // nothing to feed
-        } else if ((boot !== live.boot && live.boots.has(boot)) || game?.timeControl !== live.control) this.dropLive(row.gameId);
+        } else if ((boot !== live.boot && live.boots.has(boot)) || control !== live.control) this.dropLive(row.gameId);
         else {
           live.lastId = row.id;
           live.boots.add(boot);
@@ -194,9 +204,10 @@ export class JournalPorts implements HostState, CommandSink {
   private liveOf(game: GameRow): LiveClockState | null {
     const gameId = game.gameId;
     let live = this.live.get(gameId);
-    if (!live || live.control !== game.timeControl) {
+    const control = controlKey(game);
+    if (!live || live.control !== control) {
       this.dropLive(gameId);
-      live = { game: new LiveGame(game.timeControlValue), control: game.timeControl, boots: new Set(), boot: null, lastId: 0 };
+      live = { game: new LiveGame(game.timeControlValue), control, boots: new Set(), boot: null, lastId: 0 };
       for (const row of this.journal.eventsByGame(gameId)) {
         live.lastId = Math.max(live.lastId, row.id);
         const r = recordFromJournalRow(row);
@@ -560,11 +571,12 @@ export class JournalPorts implements HostState, CommandSink {
     const last = events.at(-1);
     let result = keyed as GameResult;
     let how = last?.type === 'flag' ? 'flag' : 'played';
-    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit; the game was
-    // not played (TRF `+`/`-`, not 1/0), whatever the players keyed into the clock.
-    const forfeit = events.find((e) => e.type === 'forfeit');
-    if (forfeit && !events.some((e) => e.type === 'moved' && e.side === forfeit.side)) {
-      result = forfeit.side === 'white' ? '-+' : '+-';
+    // FIDE Laws 6.7.1: a player absent at the default time loses by forfeit, and when neither
+    // came both lose (`--`); the game was not played (TRF `+`/`-`, not 1/0), whatever was keyed
+    // into the clock.
+    const absent = forfeitedSides(events);
+    if (absent.length > 0) {
+      result = forfeitResultFor(absent.length === 2 ? 'both' : absent[0]);
       how = 'forfeit-lateness';
     }
     // An arbiter who keyed the result in at the clock reports it as an arbiter (still to be confirmed).

@@ -1,6 +1,7 @@
 // Journal rows in the words of the host's ports (ports.ts): what the live feed, the API and
 // the MQTT outbox hook (adapters/mqtt/journal-topics.ts) hand on. Lives with the host's use
 // cases so that no adapter is imported from below (docs/architecture.md, "Inside host/").
+import { SIDES, type Side } from '../../rules/vocabulary.ts';
 import type { ClockEventRow } from '../store/types.ts';
 import type { ClockEventRecord, LiveClockState } from './ports.ts';
 
@@ -39,3 +40,14 @@ export function recordFromJournalRow(row: ClockEventRow): ClockEventRecord | nul
   };
 }
 
+/**
+ * The sides a game's clock forfeited on lateness (FIDE Laws 6.7.1), White first. The clock
+ * reports one `forfeit` event per absent side: with both absent at the default time, two
+ * (White's, then Black's). A side that moved was at the board, and a forfeit the arbiter
+ * overruled (`reinstated`, Laws 6.7.1 "unless the arbiter decides otherwise") no longer counts.
+ */
+export function forfeitedSides(events: readonly ClockEventRow[]): Side[] {
+  const lastReinstated = events.findLastIndex((e) => e.type === 'reinstated');
+  const standing = events.slice(lastReinstated + 1).filter((e) => e.type === 'forfeit');
+  return SIDES.filter((side) => standing.some((e) => e.side === side) && !events.some((e) => e.type === 'moved' && e.side === side));
+}

@@ -16,7 +16,7 @@ import { roundPgn } from '../adapters/exports/pgn.ts';
 import { readPgnWithBoth } from '../adapters/exports/pgn-readers.fixture.ts';
 import { parseClockText, parsePgnTags } from '../adapters/exports/pgn-tags.ts';
 import { replayLines } from '../adapters/exports/replay-log.ts';
-import { Director } from './director.ts';
+import { Director, DirectorError } from './director.ts';
 import { journalInput } from '../clocks/clock-event.ts';
 import { Boot } from '../clocks/journaled-clock.fixture.ts';
 
@@ -206,5 +206,30 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     expect(upd).toMatchObject({ type: 'next-game', game: { gameNo: 2, white: 'Četrta, Igralka', clockId: 'CLK-01' } });
     j.close();
     journal = save;
+  });
+  it('FIDE Laws 6.7.1, an armageddon both players forfeited ("--"): art. 3 decides nothing, so the director says so, naming the match (a DirectorError the host logs, not a fault), and the match waits until the arbiter corrects the result', () => {
+    const director = new Director(journal, hall);
+    const [first] = director.openRound('slo-w-2007', 1, Date.UTC(2007, 7, 16, 13, 0), { 1: 'CLK-01', 2: 'CLK-02' });
+    let t = Date.UTC(2007, 7, 16, 14, 0);
+    const confirm = (game: GameRow, result: GameResult, reason?: string) => {
+      t += 60 * MIN;
+      journal.reportResult(game.gameId, { result, how: result === '--' ? 'forfeit-lateness' : 'played', source: 'arbiter', arbiter: ARBITER, utcMs: t, reason });
+      journal.confirmResult(game.gameId, ARBITER, t);
+      return director.afterConfirmedResult(game.gameId, t);
+    };
+    // 1-1 in the classical games, 1-1 in the rapid games: the armageddon.
+    let game: GameRow = first;
+    for (const result of ['1/2-1/2', '1/2-1/2', '1-0', '1-0'] as const) {
+      const next = confirm(game, result);
+      expect(next.type).toBe('next-game');
+      game = next.type === 'next-game' ? next.game : game;
+    }
+    expect(game).toMatchObject({ gameNo: 5, kind: 'armageddon' });
+    expect(() => confirm(game, '--')).toThrow(DirectorError);
+    expect(() => director.afterConfirmedResult(game.gameId, t)).toThrow(/match slo-w-2007\/r1\/b1: armageddon double forfeit — no rule decides it; the arbiter must/);
+    expect(journal.getMatch('slo-w-2007/r1/b1')).toMatchObject({ status: 'playing', winner: null });
+    // The arbiter decides: White came after all (a corrected result), and the match is decided.
+    const decided = confirm(game, '+-', 'White was at the board in time: the clock was started late');
+    expect(decided).toMatchObject({ type: 'decided', match: { winner: game.white, decidedBy: 'armageddon' } });
   });
 });

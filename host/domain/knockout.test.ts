@@ -1,6 +1,6 @@
 import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { formatTimeControl } from '../../protocol/time-control.ts';
+import { formatTimeControl, presetTimeControl, type TimeControl } from '../../protocol/time-control.ts';
 import { DEFAULT_KNOCKOUT_RULES } from './model.ts';
 import type { GameResult } from '../store/types.ts';
 import { knockoutMachine, type KnockoutOutput } from './knockout.machine.ts';
@@ -8,7 +8,7 @@ import { breakRemainingMs, knockoutStep, seededLot, type FinishedGame, type Knoc
 
 const H = 3_600_000;
 const T0 = Date.UTC(2007, 7, 19, 8, 0); // 19.08.2007 10:00 CEST
-const spec: KnockoutSpec = { matchId: 'm1', players: [1, 2], firstWhite: 1, rules: { ...DEFAULT_KNOCKOUT_RULES, breakBeforeRapidMs: 30 * 60_000 } };
+const spec: KnockoutSpec = { matchId: 'm1', players: [1, 2], firstWhite: 1, rules: { ...DEFAULT_KNOCKOUT_RULES, breakBeforeRapidMs: 30 * 60_000 }, eventTimeControl: presetTimeControl('classical') };
 const heads = () => 0.1; // lot → first player
 const tails = () => 0.9; // lot → second player
 
@@ -33,6 +33,25 @@ describe('knockout mini-match (Slovenian final 2007, art. 3)', () => {
     expect(finished[0]).toMatchObject({ white: 1, black: 2, stage: 'classical' });
     expect(step).toMatchObject({ status: 'play', next: { gameNo: 2, stage: 'classical', white: 2, black: 1, preset: 'classical' } });
     if (step.status === 'play') expect(formatTimeControl(step.next.timeControl)).toBe('40/5400+30:900+30');
+  });
+
+  it('FIDE Laws 6.7.1: every game of the match, in every stage (classical, rapid, armageddon), carries the event\'s default time and increment timing; each stage keeps its own control', () => {
+    const event = presetTimeControl('classical', { defaultTime: 3600, incrementTiming: 'after-move' });
+    const withDefault: KnockoutSpec = { ...spec, eventTimeControl: event };
+    const controls: TimeControl[] = [];
+    const results: GameResult[] = ['1-0', '1-0', '1-0', '1-0', '1/2-1/2'];
+    for (let n = 0; n < results.length; n++) {
+      const { step } = play(results.slice(0, n), withDefault);
+      if (step.status !== 'play') throw new Error(`decided after ${n} games`);
+      controls.push(step.next.timeControl);
+    }
+    expect(controls.map((tc) => [formatTimeControl(tc), tc.defaultTimeMs, tc.incrementTiming])).toEqual([
+      ['40/5400+30:900+30', 3_600_000, 'after-move'], ['40/5400+30:900+30', 3_600_000, 'after-move'],
+      ['900+10', 3_600_000, 'after-move'], ['900+10', 3_600_000, 'after-move'],
+      ['W360-B300', 3_600_000, 'after-move'],
+    ]);
+    // An event without a default time: none on any game (the clock then tracks no presence).
+    expect(play(['1-0', '1-0', '1-0', '1-0']).step).toMatchObject({ status: 'play', next: { stage: 'armageddon', timeControl: { defaultTimeMs: null, incrementTiming: 'before-move' } } });
   });
 
   it('decided in the classical games: 1½-½', () => {

@@ -32,6 +32,12 @@ export interface KnockoutSpec {
   /** White in game 1 when fixed by the organiser; null = drawn by lot. */
   firstWhite: number | null;
   rules: KnockoutRules;
+  /**
+   * The event's time control (the tournament file's, read by readTimeControlSpec): every game of
+   * the match takes its default time (FIDE Laws 6.7.1) and increment timing, whatever its stage
+   * (`stageTimeControl`), as a Swiss round's games take the event's control whole.
+   */
+  eventTimeControl: TimeControl;
   /** Scheduled starts of the classical games (UTC ms), if the schedule fixes them. */
   classicalStartsUtcMs?: readonly number[];
   classicalGames?: number;
@@ -84,6 +90,16 @@ export function seededLot(seed: number): Lot {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * The control of a game of `stage`: the stage's own (art. 3: `classical`, `rapid`, `armageddon`
+ * presets) with the event's default time (FIDE Laws 6.7.1: a player absent that long after the
+ * game's start loses) and increment timing, so that a no-show in a tie-break game is forfeited by
+ * the clock as in a classical one.
+ */
+export function stageTimeControl(stage: MatchStage, eventTimeControl: TimeControl): TimeControl {
+  return { ...presetTimeControl(stage), defaultTimeMs: eventTimeControl.defaultTimeMs, incrementTiming: eventTimeControl.incrementTiming };
 }
 
 /** Points White and Black score with a result (a forfeit counts as a won game for the match). */
@@ -180,7 +196,7 @@ export function knockoutStep(spec: KnockoutSpec, finished: readonly FinishedGame
       gameNo,
       stage: next.stage,
       preset: next.stage,
-      timeControl: presetTimeControl(next.stage),
+      timeControl: stageTimeControl(next.stage, spec.eventTimeControl),
       white: next.white,
       black: next.black,
       earliestStartUtcMs: earliest,

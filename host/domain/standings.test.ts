@@ -17,8 +17,15 @@ interface MatchSpec {
   boards: Board[];
 }
 
-/** A team event: team t's k-th player has starting rank (t-1)·boards + k; FIDE colours alternate by board. */
-function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[], opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number } = {}) {
+/**
+ * A team event: team t's k-th player has starting rank (t-1)·boards + k; FIDE colours alternate by
+ * board. `reserve`: a team that lists one more player than it has boards (after all the others' ranks).
+ */
+function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[], opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number; reserve?: number } = {}) {
+  return scored(teams, boards, rounds, opts).standings;
+}
+
+function scored(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[], opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number; reserve?: number } = {}) {
   const rank = (team: number, k: number) => (team - 1) * boards + k + 1;
   const games: ScoredGame[] = [];
   const roundList: Round[] = rounds.map((r, i) => {
@@ -49,14 +56,17 @@ function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[
     id: 't', name: 'T', city: null, federation: null, startDate: null, endDate: null, chiefArbiter: null, deputyArbiters: [],
     kind: 'team', type: 'Team Swiss', timeControl: presetTimeControl('sudden-death-60'), timeControlPreset: 'sudden-death-60', rated: false,
     hallFirstTable: 1, boardsPerTeam: boards, plannedRounds: rounds.length, roundRobinUpTo: null, appeal: null, knockout: null, teamScoring: { ...DEFAULT_TEAM_SCORING, byePointsPerPlayer: opts.byePointsPerPlayer ?? DEFAULT_TEAM_SCORING.byePointsPerPlayer },
-    teams: Array.from({ length: teams }, (_, t) => ({ id: t + 1, name: `T${t + 1}`, nickname: null, players: Array.from({ length: boards }, (_, k) => rank(t + 1, k)) })),
-    players: Array.from({ length: teams * boards }, (_, i) => ({
-      rank: i + 1, name: `P${i + 1}`, sex: null, title: null, rating: null, federation: null, fideId: null, birthDate: null, team: Math.floor(i / boards) + 1,
+    teams: Array.from({ length: teams }, (_, t) => ({
+      id: t + 1, name: `T${t + 1}`, nickname: null,
+      players: [...Array.from({ length: boards }, (_, k) => rank(t + 1, k)), ...(opts.reserve === t + 1 ? [teams * boards + 1] : [])],
+    })),
+    players: Array.from({ length: teams * boards + (opts.reserve ? 1 : 0) }, (_, i) => ({
+      rank: i + 1, name: `P${i + 1}`, sex: null, title: null, rating: null, federation: null, fideId: null, birthDate: null, team: i < teams * boards ? Math.floor(i / boards) + 1 : opts.reserve!,
     })),
     rounds: roundList,
   };
   const records = roundRecords(event.players.map((p) => p.rank), rounds.length, games, eventByes(event, rounds.length));
-  return teamStandings(event, records, rounds.length);
+  return { event, records, standings: teamStandings(event, records, rounds.length) };
 }
 
 const m = (a: number, b: number, ...boards: Board[]): MatchSpec => ({ a, b, boards });
@@ -161,6 +171,21 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     const full = tournament(5, 4, rounds, { byeKind: 'H', byePointsPerPlayer: 1 });
     expect(row(full, 5).gamePoints).toBe(6);
     expect(row(full, 4).gamePoints).toBe(5);
+  });
+
+  it('Ivanovo regulation: bye — ½ point per board of the match (4 × ½ = 2) and 1 match point, whoever the team lists: a reserve (5 players for 4 boards) gets nothing and does not make it 2½', () => {
+    // Five teams, four boards; team 5 lists a reserve (its 5th player, rank 21). R1: 1-2 2:2, 3-4 2½:1½, team 5 bye.
+    // Board points: 3 → 2½, 5 → 2 (½ on each of boards 1-4), 1 and 2 → 2, 4 → 1½; with ½ for the
+    // reserve too, team 5 had 2½, level with the match's winner on the first criterion.
+    const { event, records, standings } = scored(5, 4, [{ matches: [m(1, 2, '1', '0', '=', '='), m(3, 4, '1', '=', '0', '1')], bye: 5 }], { reserve: 5 });
+    expect(event.teams[4].players).toEqual([17, 18, 19, 20, 21]);
+    expect(row(standings, 5)).toMatchObject({ gamePoints: 2, matchPoints: 1, boardPoints: [0.5, 0.5, 0.5, 0.5] });
+    expect(row(standings, 5).rounds[0]).toMatchObject({ opponent: null, gamePoints: 2, matchPoints: 1, boardPoints: [0.5, 0.5, 0.5, 0.5] });
+    // Level on 2 board points, 1 match point and Buchholz 2, teams 1, 5 and 2 are told apart on board 1 (1, ½, 0).
+    expect(standings.map((x) => [x.team, x.gamePoints])).toEqual([[3, 2.5], [1, 2], [5, 2], [2, 2], [4, 1.5]]);
+    // The players of boards 1-4 have the bye's ½ in their records (TRF code H); the reserve none.
+    expect([17, 18, 19, 20, 21].map((p) => records.get(p)![0].code)).toEqual(['H', 'H', 'H', 'H', ' ']);
+    expect(eventByes(event, 1).filter((b) => b.round === 1).map((b) => b.player)).toEqual([17, 18, 19, 20]);
   });
 
   it('board 1, then board 2, …; teams level on every criterion share the rank', () => {

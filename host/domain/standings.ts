@@ -7,11 +7,12 @@
 // points of all the team's players; ties broken by а) match points (win 2, draw 1, loss 0),
 // б) the result of the match between the tied teams, в) team Buchholz, then the board-1
 // player's points, board 2, board 3, board 4 (tie-breaks.ts has the definitions, after FIDE
-// C.07). A team without an opponent gets 1 match point and each of its players ½ point.
+// C.07). A team without an opponent gets 1 match point and ½ point per board (its players on
+// boards 1-4; a reserve nothing).
 // Teams still level after every criterion share the rank.
 
 import type { GameResult } from '../../rules/vocabulary.ts';
-import type { ByeKind, TournamentEvent } from './model.ts';
+import type { ByeKind, Team, TournamentEvent } from './model.ts';
 import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Criterion, type Separation } from './tie-breaks.ts';
 
 /** TRF16 result codes (positions 99, 109, …): played 1 = 0, forfeit + -, under one move W D L, byes H F U Z, blank. */
@@ -145,7 +146,7 @@ export interface TeamRound {
   matchPoints: number;
   /** Every board of the match lost by forfeit (TRF-2026 record 330). */
   forfeited: boolean;
-  /** The team's points on each board of the match, board 1 first (a bye: each player's bye points). */
+  /** The team's points on each board of the match, board 1 first (a bye: each board's bye points). */
   boardPoints: number[];
 }
 
@@ -202,16 +203,19 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
         if (lostByForfeit(wRank)) whiteForfeits++;
         if (lostByForfeit(bRank)) blackForfeits++;
       });
-      const mp = (mine: number, theirs: number) => (mine > theirs ? s.win : mine === theirs ? s.draw : s.loss);
       const n = m.boards.length;
-      perTeam.get(m.white)!.push({ round: round.number, opponent: m.black, colour: 'w', gamePoints: white, matchPoints: mp(white, black), forfeited: whiteForfeits === n, boardPoints: whiteBoards });
-      perTeam.get(m.black)!.push({ round: round.number, opponent: m.white, colour: 'b', gamePoints: black, matchPoints: mp(black, white), forfeited: blackForfeits === n, boardPoints: blackBoards });
+      // A team that lost every board by forfeit lost the match, even when its opponent did too
+      // (every board `--`, FIDE Laws 6.7.1: both lose): 0-0 in board points is no draw.
+      const mp = (mine: number, theirs: number, forfeited: boolean) => (forfeited ? s.loss : mine > theirs ? s.win : mine === theirs ? s.draw : s.loss);
+      perTeam.get(m.white)!.push({ round: round.number, opponent: m.black, colour: 'w', gamePoints: white, matchPoints: mp(white, black, whiteForfeits === n), forfeited: whiteForfeits === n, boardPoints: whiteBoards });
+      perTeam.get(m.black)!.push({ round: round.number, opponent: m.white, colour: 'b', gamePoints: black, matchPoints: mp(black, white, blackForfeits === n), forfeited: blackForfeits === n, boardPoints: blackBoards });
     }
     for (const bye of round.byes) {
       if (bye.team === null) continue;
       const team = event.teams.find((t) => t.id === bye.team)!;
-      // Ivanovo: the team without an opponent gets 1 match point; its players' ½ points are in their records (eventByes).
-      const byBoard = team.players.map((p) => CODE_POINTS[records.get(p)![round.number - 1].code]);
+      // Ivanovo: the team without an opponent gets 1 match point; the ½ point of each board is in
+      // the record of the player the team lists on that board (eventByes, teamByePlayers).
+      const byBoard = teamByePlayers(event, team).map((p) => CODE_POINTS[records.get(p)![round.number - 1].code]);
       const gp = byBoard.reduce((sum, x) => sum + x, 0);
       perTeam.get(team.id)!.push({ round: round.number, opponent: null, colour: null, gamePoints: gp, matchPoints: s.byeMatchPoints, forfeited: false, boardPoints: byBoard });
     }
@@ -265,11 +269,22 @@ function rankTeams(perTeam: ReadonlyMap<number, TeamRound[]>, boards: number): T
 export const BYE_CODE_FOR_POINTS: Readonly<Record<number, ByeKind>> = { 0: 'Z', 0.5: 'H', 1: 'F' };
 
 /**
+ * The players a team bye scores for: one per board of a match (`boardsPerTeam`), those the team
+ * lists on boards 1, 2, … (its list is in board order). Ivanovo regulation: a bye is ½ point per
+ * board, 4 × ½ = 2; a reserve listed after them (a 5th player for 4 boards) gets nothing, as in a
+ * round where the team plays without them.
+ */
+export function teamByePlayers(event: TournamentEvent, team: Team): number[] {
+  return team.players.slice(0, event.boardsPerTeam ?? 4);
+}
+
+/**
  * The byes of an event's rounds as per-player byes. A team bye scores what the regulation gives
- * each of the team's players (`teamScoring.byePointsPerPlayer`; Ivanovo: ½), whatever bye code
- * the file or the pairing program wrote for it: the players get the code worth those points (H for
- * ½), so the standings, the board points (Ivanovo's first criterion) and the TRF agree. A U or F
- * code would otherwise give each player 1 point, 4 per team.
+ * each board of the team's match (`teamScoring.byePointsPerPlayer`; Ivanovo: ½) to the player the
+ * team lists on that board (`teamByePlayers`), whatever bye code the file or the pairing program
+ * wrote for it: those players get the code worth those points (H for ½), so the standings, the
+ * board points (Ivanovo's first criterion) and the TRF agree. A U or F code would otherwise give
+ * each player 1 point, 4 per team; a reserve gets no bye (a blank record: not paired).
  */
 export function eventByes(event: TournamentEvent, rounds: number): ScoredBye[] {
   const out: ScoredBye[] = [];
@@ -280,7 +295,7 @@ export function eventByes(event: TournamentEvent, rounds: number): ScoredBye[] {
       else {
         if (teamByeCode === undefined) throw new StandingsError(`event "${event.id}": a team bye worth ${event.teamScoring.byePointsPerPlayer} per player has no TRF bye code (Z 0, H 0.5, F 1)`);
         const team = event.teams.find((t) => t.id === bye.team)!;
-        for (const p of team.players) out.push({ round: round.number, player: p, kind: teamByeCode });
+        for (const p of teamByePlayers(event, team)) out.push({ round: round.number, player: p, kind: teamByeCode });
       }
     }
   }

@@ -50,7 +50,7 @@ export const TOURNAMENT_TEMPLATE = `// Tournament file (docs/tournament.md). JSO
       "timeControl": { "preset": "sudden-death-60", "defaultTime": 900 },  // 15 minutes' allowed lateness
       "hallFirstTable": 11,
       "boardsPerTeam": 4,
-      // Board points first; a team without an opponent: 1 match point, ½ per player.
+      // Board points first; a team without an opponent: 1 match point, ½ per board.
       "teamScoring": { "win": 2, "draw": 1, "loss": 0, "byeMatchPoints": 1, "byePointsPerPlayer": 0.5 },
       "plannedRounds": 3,                     // TRF tag 142 / XXR: a round robin of 4 teams has 3
       "roundRobinUpTo": 8,                    // 8 teams or fewer: the director pairs by the FIDE Berger tables

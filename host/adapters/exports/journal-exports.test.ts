@@ -55,7 +55,7 @@ describe('exports over the journal', () => {
     expect(boards[0]).toMatchObject({ event: 'ivanovo-2018', eventName: 'Белая ладья - первенство г. Иваново', clockId: 'clk-1' });
   });
 
-  it('the live feed is read by chessops and pgn-parser: only the four results, an unplayed game (forfeit without a press, double forfeit) left out, a GameId per game (PGN standard §8.2.6, FIDE Laws 6.7.1)', async () => {
+  it('the live feed is read by chessops and pgn-parser: the four results, a double forfeit as 0-0 with "*" and its comment, an unplayed forfeit win (no press) left out, a GameId per game (PGN standard §8.2.6, FIDE Laws 6.7.1)', async () => {
     const { app, host } = await setup();
     const boards: BoardView[] = (await app.inject({ url: '/api/boards?event=ivanovo-2018' })).json().boards;
     const press = (clockId: string, seq: number, type: 'started' | 'moved', side: 'white' | 'black' | null, move: number | null, utcMs: number) =>
@@ -75,13 +75,14 @@ describe('exports over the journal', () => {
     }
     const res = await app.inject({ url: '/broadcast/round/1/games.pgn?event=ivanovo-2018' });
     expect(res.statusCode).toBe(200);
-    expect(res.body).not.toMatch(/0-0/);
     const games = readPgnWithBoth(res.body);
-    // Boards 2, 3 and 4 were not played: they are not games (docs/exports.md "Forfeits in PGN").
-    expect(games.map((g) => g.tags.Round)).toEqual(['1.1', '1.5', '1.6', '1.7', '1.8']);
-    expect(games.map((g) => g.tags.Result)).toEqual(['1-0', '*', '*', '*', '*']);
+    // Boards 2 and 4 were forfeit wins without a press: not games. Board 3, where both lost,
+    // is the double forfeit 0-0 (docs/exports.md "Forfeits in PGN").
+    expect(games.map((g) => g.tags.Round)).toEqual(['1.1', '1.3', '1.5', '1.6', '1.7', '1.8']);
+    expect(games.map((g) => g.result)).toEqual(['1-0', '0-0', '*', '*', '*', '*']);
+    expect(games[1]).toMatchObject({ sans: [], comments: ['Both players lost by forfeit (0-0).'], tags: { Result: '*', Termination: 'rules infraction' } });
     // Lichess relays keep games apart by GameId when both sides have one.
-    expect(games.map((g) => g.tags.GameId)).toEqual(['ivanovo-2018:1.1.1', 'ivanovo-2018:1.5.1', 'ivanovo-2018:1.6.1', 'ivanovo-2018:1.7.1', 'ivanovo-2018:1.8.1']);
+    expect(games.map((g) => g.tags.GameId)).toEqual(['ivanovo-2018:1.1.1', 'ivanovo-2018:1.3.1', 'ivanovo-2018:1.5.1', 'ivanovo-2018:1.6.1', 'ivanovo-2018:1.7.1', 'ivanovo-2018:1.8.1']);
     // The forfeits are in the TRF, as TRF16 codes: board 2's White "-" and Black "+".
     for (const b of boards) {
       if (!(b.board in results)) {

@@ -96,18 +96,34 @@ describe('PGN', () => {
     expect(games[0].clocks).toEqual(moves.map((m) => Math.ceil(m.clockMs / 1000)));
   });
 
-  it('refuses to write a double forfeit as a game (no PGN result token, §8.2.6) and a name with a control character (§7)', () => {
-    expect(() => formatPgnGame({ ...base, result: '--' })).toThrow(PgnWriteError);
-    expect(() => formatPgnGame({ ...base, result: '--' })).toThrow(/result -- \(both sides lose by forfeit.*\) has no PGN result token/);
+  it('FIDE Laws 6.7.1, both players lost by forfeit: Result tag "0-0" (no §8.2.6 result says it), Termination, a comment saying so, and the marker "*" — read by chessops and pgn-parser, as "*", never as castling or a win', () => {
+    const text = formatPgnGame({ ...base, gameId: 'ivanovo-2018:2.3.1', result: '--', termination: 'rules infraction' });
+    const [g] = parsePgnTags(text);
+    expect(g.tags).toMatchObject({ Result: '0-0', Termination: 'rules infraction' });
+    expect(g.movetext).toBe('{Both players lost by forfeit (0-0).} *');
+    // Between two other games: both readers read all three, the double forfeit without moves.
+    const three = [formatPgnGame({ ...base, result: '1-0' }), text, formatPgnGame({ ...base, round: '1.2', result: '0-1' })].join('\n');
+    const read = readPgnWithBoth(three);
+    expect(read.map((r) => [r.result, r.tags.Result, r.sans])).toEqual([['1-0', '1-0', []], ['0-0', '*', []], ['0-1', '0-1', []]]);
+    expect(read[1].comments).toEqual(['Both players lost by forfeit (0-0).']);
+    expect(read[1].tags).toMatchObject({ Termination: 'rules infraction', GameId: 'ivanovo-2018:2.3.1' });
+    // The caller's own comment (the round PGN's cites the Law) replaces the default one.
+    const cited = formatPgnGame({ ...base, result: '--', comment: 'Both lost (FIDE Laws 6.7.1).' });
+    expect(parsePgnTags(cited)[0].movetext).toBe('{Both lost (FIDE Laws 6.7.1).} *');
+  });
+
+  it('refuses to write a name with a control character (§7)', () => {
+    expect(() => formatPgnGame({ ...base, white: 'Rožič,\nVesna' })).toThrow(PgnWriteError);
     expect(() => formatPgnGame({ ...base, white: 'Rožič,\nVesna' })).toThrow(/PGN tag White: .* holds the control character U\+000A at position 7/);
   });
 
-  it('unplayed games are left out: a confirmed forfeit with no press, a double forfeit even after presses; a forfeit after presses stays a game', () => {
+  it('unplayed games are left out: a confirmed forfeit win with no press; a forfeit after presses and a double forfeit (0-0) stay games', () => {
     const started = [{ type: 'started' }] as never[];
     const pressed = [{ type: 'started' }, { type: 'moved' }] as never[];
     expect(unplayedGame('-+', started)).toBe(true);
     expect(unplayedGame('+-', [])).toBe(true);
-    expect(unplayedGame('--', pressed)).toBe(true);
+    expect(unplayedGame('--', pressed)).toBe(false);
+    expect(unplayedGame('--', [])).toBe(false);
     expect(unplayedGame('+-', pressed)).toBe(false);
     expect(unplayedGame('1-0', [])).toBe(false);
     expect(unplayedGame(null, [])).toBe(false);

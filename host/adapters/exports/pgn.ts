@@ -11,8 +11,10 @@
 // (liveClock): the running side's time with delays and the sandclock, never below 0; seconds
 // are rounded up as the clock's display does (rules/display-format.ts formatPgnClock).
 //
-// Only the four PGN results (§8.2.6) are written. A game that was not played (a forfeit with no
-// press on the clock, or a double forfeit) is not a game and is left out of the file
+// Results are the four PGN results (§8.2.6), and a double forfeit, which has none: its Result
+// tag is `0-0` (as lichess broadcasts read it), a comment says both lost by forfeit,
+// and the movetext ends with `*`, the one marker every reader the suite runs accepts there. A
+// forfeit with no press on the clock (`+-`/`-+`) is not a game and is left out of the file
 // (docs/exports.md, "Forfeits in PGN").
 //
 // The clock does not know the moves. Movetext is the moves when the caller has them (from an
@@ -27,7 +29,8 @@ import { formatPgnClock } from '../../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
 import { rebuildGame } from '../../../rules/rebuild.ts';
 import { pressClocks } from '../../../rules/press-clocks.ts';
-import { RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
+import { forfeitedSides } from '../../app/journal-records.ts';
 
 /** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
 export const clockText = formatPgnClock;
@@ -55,7 +58,7 @@ export interface PgnGame {
   round: string;
   white: string;
   black: string;
-  /** null while the game runs or the result is not yet confirmed → `*`. A double forfeit is refused: it is not a game. */
+  /** null while the game runs or the result is not yet confirmed → `*`. A double forfeit (`--`) is written `0-0`. */
   result: GameResult | null;
   /** The `GameId` tag: one game of the event, e.g. `slo-w-2007:1.1.3` (lichess relays match games by it). */
   gameId?: string | null;
@@ -73,18 +76,44 @@ export interface PgnGame {
   comment?: string | null;
 }
 
-/** The Result tag from the vocabulary (rules/vocabulary.ts): a forfeit as the win it counts as; a double forfeit is not a game. */
+/** The double forfeit (FIDE Laws 6.7.1: neither player came, both lose) in the vocabulary's words. */
+const DOUBLE_FORFEIT: GameResult = forfeitResultFor('both');
+
+/**
+ * The Result tag of a double forfeit (`--`). PGN standard §8.2.6 has no result for it; `0-0` is
+ * what lichess broadcasts read as both lost (lila pull request 16081). Readers that do not
+ * know it (chessops, @mliebelt/pgn-parser) read the game as `*`, unknown: never as a win or a draw.
+ */
+export const DOUBLE_FORFEIT_RESULT_TAG = '0-0';
+
+/**
+ * The movetext's game termination marker of a double forfeit: `*`. The token `0-0` there is
+ * read as castling by chessops (a move, in a game that has none) and refused with the whole
+ * file by pgn-parser; `*` is read by both (docs/exports.md "Forfeits in PGN").
+ */
+const DOUBLE_FORFEIT_MARKER: PgnResultToken = '*';
+
+/** What the movetext of a double forfeit says, when the caller gives no comment of its own. */
+const DOUBLE_FORFEIT_COMMENT = 'Both players lost by forfeit (0-0).';
+
+/** The movetext's termination marker (§8.2.6): the vocabulary's PGN token (rules/vocabulary.ts), a forfeit win as the win it counts as. */
 function pgnResult(r: GameResult | null): PgnResultToken {
   if (r === null) return '*';
+  if (r === DOUBLE_FORFEIT) return DOUBLE_FORFEIT_MARKER;
   const token = RESULT_MEANING[r].pgn;
-  if (token === null) throw new PgnWriteError(`result ${r} (${RESULT_MEANING[r].meaning}) has no PGN result token (PGN standard §8.2.6): the game is not written`);
+  if (token === null) throw new PgnWriteError(`result ${r} (${RESULT_MEANING[r].meaning}) has no PGN result token (PGN standard §8.2.6)`);
   return token;
+}
+
+/** The Result tag: the marker, except for a double forfeit (`0-0`). */
+function resultTag(r: GameResult | null): string {
+  return r === DOUBLE_FORFEIT ? DOUBLE_FORFEIT_RESULT_TAG : pgnResult(r);
 }
 
 export function formatPgnGame(g: PgnGame): string {
   const tags: [string, string][] = [
     ['Event', g.event], ['Site', g.site], ['Date', g.date], ['Round', g.round],
-    ['White', g.white], ['Black', g.black], ['Result', pgnResult(g.result)],
+    ['White', g.white], ['Black', g.black], ['Result', resultTag(g.result)],
   ];
   if (g.gameId) tags.push(['GameId', g.gameId]);
   if (g.whiteElo) tags.push(['WhiteElo', String(g.whiteElo)]);
@@ -109,7 +138,9 @@ export function formatPgnGame(g: PgnGame): string {
   }
   const head = tags.map(([k, v]) => `[${k} ${quote(k, v)}]`).join('\n');
   const tokens: string[] = [];
-  if (g.comment) tokens.push(`{${g.comment.replace(/}/g, ')')}}`);
+  // A double forfeit says so in the movetext too: readers that do not know `0-0` read `*`.
+  const comment = g.comment ?? (g.result === DOUBLE_FORFEIT ? DOUBLE_FORFEIT_COMMENT : null);
+  if (comment) tokens.push(`{${comment.replace(/}/g, ')')}}`);
   (g.moves ?? []).forEach((m, i) => {
     if (i % 2 === 0) tokens.push(`${i / 2 + 1}.`);
     tokens.push(m.san);
@@ -164,13 +195,24 @@ export interface RoundPgnOptions {
 }
 
 /**
- * A game that was not played, which PGN does not record: a confirmed double forfeit (no PGN
- * result says "both lost"), or a confirmed forfeit with no press on the clock (FIDE Laws 6.7.1
- * lateness; FIDE rating regulations do not rate it, and TRF16 writes it `+`/`-`).
+ * A game that was not played, which the PGN leaves out: a confirmed forfeit win with no press on
+ * the clock (FIDE Laws 6.7.1 lateness; FIDE rating regulations do not rate it, TRF16 writes it
+ * `+`/`-`, and a `1-0` without moves would be taken for a game played). A double forfeit is
+ * written (`0-0`, which no game played ends with: docs/exports.md "Forfeits in PGN").
  */
 export function unplayedGame(result: GameResult | null, events: readonly ClockEventRow[]): boolean {
-  if (result === null || !RESULT_MEANING[result].forfeit) return false;
-  return RESULT_MEANING[result].pgn === null || !events.some((e) => e.type === 'moved');
+  if (result === null || !RESULT_MEANING[result].forfeit || result === DOUBLE_FORFEIT) return false;
+  return !events.some((e) => e.type === 'moved');
+}
+
+/**
+ * The comment of a double forfeit: both lost, and when neither came within the default time
+ * (the clock forfeited both, whoever entered the result) the Law, FIDE Laws 6.7.1.
+ */
+function doubleForfeitComment(game: GameRow, events: readonly ClockEventRow[]): string {
+  return game.how === 'forfeit-lateness' || forfeitedSides(events).length === 2
+    ? 'Both players lost by forfeit (0-0): neither was at the board within the default time (FIDE Laws 6.7.1).'
+    : DOUBLE_FORFEIT_COMMENT;
 }
 
 /** The `GameId` tag: event, round, board and game number, the same on every request and after a host restart. */
@@ -180,8 +222,8 @@ export function pgnGameId(eventId: string, round: number, board: number, gameNo:
 
 /**
  * `games.pgn` of a round: every game of every board, the newest game last per board. A result
- * shows only once an arbiter confirmed it; until then the game is `*`. A game confirmed as not
- * played (`unplayedGame`) is left out.
+ * shows only once an arbiter confirmed it; until then the game is `*`. A forfeit win confirmed
+ * as not played (`unplayedGame`) is left out; a double forfeit is written `0-0` with its comment.
  */
 export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: number, opts: RoundPgnOptions): string {
   const event = findEvent(hall, eventId);
@@ -215,6 +257,7 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
         whiteTeam: game.whiteTeam,
         blackTeam: game.blackTeam,
         termination: termination(game),
+        comment: confirmed === DOUBLE_FORFEIT ? doubleForfeitComment(game, events) : null,
         clock: liveClock(game, events, opts.nowUtcMs, confirmed !== null || game.result !== null),
         moves: san.map((m, i) => {
           const side: Side = i % 2 === 0 ? 'white' : 'black';
