@@ -25,9 +25,9 @@ export const GAME_RESULTS = ['1-0', '0-1', '1/2-1/2', '+-', '-+', '--'] as const
 export type GameResult = (typeof GAME_RESULTS)[number];
 
 /**
- * The results a game played at the clock ends with (the clock's own result menu, in the order
- * it offers them: White wins, draw, Black wins). The clock never records a forfeit as a
- * result: a forfeit on lateness is its own state (`forfeited`), and the host turns it into `+-`/`-+`.
+ * The results a game played at the clock ends with (the players' result menu, in the order it
+ * offers them: White wins, draw, Black wins). A forfeit on lateness is the clock's own state
+ * (`forfeited`), which the host files as `+-`, `-+`, or `--` when both sides were absent.
  */
 export const PLAYED_RESULTS = ['1-0', '1/2-1/2', '0-1'] as const satisfies readonly GameResult[];
 export type PlayedResult = (typeof PLAYED_RESULTS)[number];
@@ -59,9 +59,10 @@ export interface ResultMeaning {
   /** Game points of each side: a win 1, a draw ½, a forfeit win 1, a forfeit loss 0. */
   readonly points: { readonly white: number; readonly black: number };
   /**
-   * The PGN `Result` tag (one of the four tokens of PGN standard §8.2.6): a forfeit is written
-   * as the win it counts as. `null` for a double forfeit: no PGN token says "both lost", so such
-   * a game is never written as a PGN game (docs/exports.md, "Forfeits in PGN").
+   * The PGN result token (one of the four of PGN standard §8.2.6): a forfeit is written as the
+   * win it counts as. `null` for a double forfeit: no PGN token says "both lost"; the export
+   * writes its `Result` tag as `0-0` (as lichess broadcasts read it) and ends the movetext with
+   * `*` (docs/exports.md, "Forfeits in PGN").
    */
   readonly pgn: PgnResultToken | null;
 }
