@@ -13,8 +13,12 @@
 //     the running time; the clock's end state must match it to the millisecond.
 
 import fc from 'fast-check';
+import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { replayText } from '../firmware-ts/replay.ts';
+import { other, readTimeControlSpec } from '../protocol/time-control.ts';
+import { clockMachine, readClock, type ClockInput, type ClockOutput } from './clock.machine.ts';
+import { StepClock } from './step-clock.ts';
 
 type Line = Record<string, unknown>;
 type SideName = 'white' | 'black';
@@ -168,6 +172,163 @@ describe('a move-counter correction never credits a period twice (FIDE Laws 6.10
         });
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("a take-back never changes the other side's count, period or credited time (FIDE Laws 7.5.1 with 6.10.2, 7.1)", () => {
+  // The statechart itself, driven by random play: presses, and stops in which the arbiter corrects
+  // either counter and adjusts either time; then a take-back, rewinding or keeping the times.
+  type Stop = { side: SideName; moves: number | null; adjustMs: number };
+  const stop: fc.Arbitrary<Stop> = fc.record({
+    side: fc.constantFrom<SideName>('white', 'black'),
+    moves: fc.option(fc.integer({ min: 0, max: 12 }), { nil: null }),
+    adjustMs: fc.integer({ min: -20_000, max: 20_000 }),
+  });
+  const controls = ['3/60+2:30+1', '2/40:1/20:60+3', '300+5', '120'];
+
+  it('holds for any game, any corrections since the press, rewinding or keeping the times', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...controls),
+        fc.constantFrom('before-move' as const, 'after-move' as const),
+        fc.array(fc.integer({ min: 1, max: 8_000 }), { minLength: 1, maxLength: 10 }),
+        fc.array(stop, { maxLength: 4 }),
+        fc.constantFrom('rewind' as const, 'keep' as const),
+        (text, incrementTiming, thinks, stops, times) => {
+          const tc = readTimeControlSpec({ timeControl: text, incrementTiming }).timeControl;
+          const clock = new StepClock();
+          const actor = createActor(clockMachine, { input: { timeControl: tc }, clock });
+          const outs: ClockOutput[] = [];
+          actor.on('*', (o) => outs.push(o as ClockOutput));
+          actor.start();
+          const send = (e: ClockInput) => {
+            clock.advanceTo(e.at);
+            actor.send(e);
+            clock.advanceTo(e.at);
+          };
+          let t = 0;
+          send({ type: 'START', at: 0 });
+          for (const d of thinks) send({ type: 'PRESS', side: actor.getSnapshot().context.clock.turn, at: (t += d) });
+          fc.pre(!outs.some((o) => o.type === 'flag'));
+          const mover = other(actor.getSnapshot().context.clock.turn);
+          const x = other(mover);
+          const atPress = outs.filter((o) => o.type === 'move').at(-1)!;
+          send({ type: 'PAUSE', at: (t += 500) });
+          for (const s of stops) {
+            if (s.moves !== null) send({ type: 'SET_MOVES', side: s.side, moves: s.moves, at: (t += 100) });
+            send({ type: 'ADJUST', side: s.side, ms: s.adjustMs, at: (t += 100) });
+          }
+          const before = actor.getSnapshot().context.clock;
+          const shownBefore = readClock(before, t);
+          const sinceOnX = outs
+            .slice(outs.indexOf(atPress) + 1)
+            .reduce((sum, o) => sum + (o.type === 'adjusted' && o.side === x ? o.ms : o.type === 'moves-set' && o.side === x ? o.creditedMs : 0), 0);
+          send({ type: 'TAKEBACK', times, at: (t += 100) });
+          const after = actor.getSnapshot().context.clock;
+          const shown = readClock(after, t);
+          actor.stop();
+          // The other side: the same count, period and credited periods, whatever happened since.
+          expect([after[x].moves, after[x].period, after[x].creditedPeriod]).toEqual([before[x].moves, before[x].period, before[x].creditedPeriod]);
+          expect(after.turn).toBe(mover);
+          if (times === 'keep') {
+            expect([shown.white, shown.black]).toEqual([shownBefore.white, shownBefore.black]);
+          } else if (shownBefore[x] > 0) {
+            // Its time at the press, with every change the arbiter made to it since on top
+            // (adjustments as applied, and the period time a counter correction credited).
+            expect(shown[x]).toBe(Math.max(0, atPress.type === 'move' ? atPress[x] + sinceOnX : NaN));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('with the times kept, no period is ever credited twice (FIDE Laws 6.10.2 with 7.1)', () => {
+  // Controls whose periods end within a short game, every stage with the same increment, so an
+  // independent reference needs only: the base of every period ever reached (once each), one
+  // increment per press (an annulled press's increment is kept with the times: 7.1), the opening
+  // increment with before-move timing, and all the running time (keeping the times gives none back).
+  const controls = [
+    { text: '3/60+2:2/30+2:20+2', inc: 2, stages: [{ moves: 3, base: 60 }, { moves: 2, base: 30 }, { moves: null, base: 20 }] },
+    { text: '2/100:1/50:2/25:10', inc: 0, stages: [{ moves: 2, base: 100 }, { moves: 1, base: 50 }, { moves: 2, base: 25 }, { moves: null, base: 10 }] },
+    { text: '*300', inc: 0, stages: [{ moves: null, base: 300 }] },
+  ];
+  type Step = { kind: 'press'; think: number } | { kind: 'keep'; think: number } | { kind: 'correct'; think: number; side: SideName; moves: number };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('press' as const), think: fc.integer({ min: 1, max: 5_000 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('keep' as const), think: fc.integer({ min: 0, max: 5_000 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('correct' as const),
+        think: fc.integer({ min: 0, max: 5_000 }),
+        side: fc.constantFrom<SideName>('white', 'black'),
+        moves: fc.integer({ min: 0, max: 12 }),
+      }),
+    },
+  );
+  function periodOf(stages: (typeof controls)[number]['stages'], moves: number): number {
+    let end = 0;
+    for (let i = 0; i < stages.length; i++) {
+      const m = stages[i].moves;
+      if (m === null) return i;
+      end += m;
+      if (moves < end) return i;
+    }
+    return stages.length - 1;
+  }
+
+  it('in every mode (increment before or after the move, several periods, sandclock), whatever the order of presses, kept take-backs and corrections', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...controls), fc.constantFrom('before-move', 'after-move'), fc.array(step, { maxLength: 40 }), (control, timing, steps) => {
+        const lines: Line[] = [{ type: 'setup', timeControl: control.text, incrementTiming: timing }, { t: 0, type: 'start' }];
+        const moves = { white: 0, black: 0 };
+        const reached = { white: 0, black: 0 };
+        const used = { white: 0, black: 0 };
+        const presses = { white: 0, black: 0 };
+        const annulable: { side: SideName; movesBefore: number }[] = [];
+        let turn: SideName = 'white';
+        let t = 0;
+        for (const s of steps) {
+          t += s.think;
+          used[turn] += s.think;
+          if (s.kind === 'press') {
+            lines.push({ t, type: 'press', side: turn });
+            annulable.push({ side: turn, movesBefore: moves[turn] });
+            moves[turn] += 1;
+            presses[turn] += 1;
+            reached[turn] = Math.max(reached[turn], periodOf(control.stages, moves[turn]));
+            turn = otherSide(turn);
+          } else if (s.kind === 'keep') {
+            const last = annulable.pop();
+            if (last === undefined) continue;
+            lines.push({ t, type: 'pause' }, { t: t + 500, type: 'takeback', times: 'keep' }, { t: t + 1000, type: 'resume' });
+            t += 1000;
+            moves[last.side] = last.movesBefore;
+            turn = last.side;
+          } else {
+            lines.push({ t, type: 'pause' }, { t: t + 500, type: 'moves', side: s.side, moves: s.moves }, { t: t + 1000, type: 'resume' });
+            t += 1000;
+            moves[s.side] = s.moves;
+            reached[s.side] = Math.max(reached[s.side], periodOf(control.stages, s.moves));
+          }
+        }
+        lines.push({ t, type: 'end' });
+        const out = run(lines);
+        fc.pre(!out.some((o) => o.type === 'flag'));
+        const state = out.at(-1)!;
+        if (control.text.startsWith('*')) {
+          // Sandclock: what one glass loses the other gains, kept take-backs or not.
+          expect((state.white as number) + (state.black as number)).toBe(2 * control.stages[0].base * 1000);
+          return;
+        }
+        const opening = timing === 'before-move' ? control.inc * 1000 : 0;
+        const credited = (side: SideName) => control.stages.slice(0, reached[side] + 1).reduce((sum, st) => sum + st.base * 1000, 0) + opening + presses[side] * control.inc * 1000;
+        expect(state).toMatchObject({ type: 'state', white: credited('white') - used.white, black: credited('black') - used.black, moves });
+      }),
+      { numRuns: 500 },
     );
   });
 });
