@@ -6,7 +6,7 @@
 // cut in the middle leaves either the old snapshot or the new one, never half of one.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClockState } from '../rules/clock-core.ts';
+import { completeClockState, type ClockState } from '../rules/clock-core.ts';
 
 /** What is saved: the clock state and the host's game it plays (null: none configured by a host). */
 export interface SavedClock {
@@ -67,7 +67,8 @@ export function fileSnapshotStore(dir: string, name = 'clock-state.json'): Snaps
     if (typeof v !== 'object' || v === null || typeof v.status !== 'string' || typeof v.lastAt !== 'number' || !v.timeControl || !v.white || !v.black) {
       throw new Error(`${path}: not a clock snapshot (missing status, lastAt, timeControl or sides)`);
     }
-    return value as ClockState;
+    // A file an older firmware wrote lacks the newer fields: the game goes on as it stood.
+    return completeClockState(value as ClockState);
   }
 }
 

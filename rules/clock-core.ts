@@ -263,6 +263,34 @@ export function initialClock(timeControl: TimeControl, at = 0): ClockState {
   };
 }
 
+/**
+ * A clock state saved by an older firmware (before the take-back records kept each turn's delay,
+ * the quickplay delay, the open illegal-move record and the corrected control), completed with
+ * what that firmware did: a turn's delay was that of the side's current period, nothing else was
+ * set. A state that has the fields is returned as it is.
+ */
+export function completeClockState(saved: ClockState): ClockState {
+  if (saved.turnPeriod !== undefined && saved.white.illegalOpen !== undefined) return saved;
+  const side = (s: SideState): SideState => ({ ...s, illegalOpen: s.illegalOpen ?? null });
+  const records: UndoRecord[] = [];
+  for (let r = saved.undo; r !== null && r !== undefined; r = r.prev) records.push(r);
+  let undo: UndoRecord | null = null;
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    undo = { ...r, white: side(r.white), black: side(r.black), turnPeriod: r.turnPeriod ?? r[r.turn].period, turnExtraDelayMs: r.turnExtraDelayMs ?? 0, prev: undo };
+  }
+  return {
+    ...saved,
+    controlCorrected: saved.controlCorrected ?? false,
+    white: side(saved.white),
+    black: side(saved.black),
+    turnPeriod: saved.turnPeriod ?? saved[saved.turn].period,
+    turnExtraDelayMs: saved.turnExtraDelayMs ?? 0,
+    extraDelayMs: saved.extraDelayMs ?? 0,
+    undo,
+  };
+}
+
 /** Running time of the current turn at `at` (pauses excluded). */
 export function turnElapsedMs(state: ClockState, at: number): number {
   return state.turnActiveMs + (state.runningSince === null ? 0 : Math.max(0, at - state.runningSince));
