@@ -25,6 +25,21 @@ type SideName = 'white' | 'black';
 const otherSide = (s: SideName): SideName => (s === 'white' ? 'black' : 'white');
 const run = (lines: Line[]): Line[] => replayText(lines.map((l) => JSON.stringify(l)).join('\n')).map((l) => JSON.parse(l) as Line);
 
+/**
+ * The period a side plays in after `moves` completed moves (FIDE Laws 6.1), from a stage list:
+ * the tests' own reference, written from the rule without calling the clock.
+ */
+function periodOf(stages: readonly { readonly moves: number | null }[], moves: number): number {
+  let end = 0;
+  for (let i = 0; i < stages.length; i++) {
+    const m = stages[i].moves;
+    if (m === null) return i;
+    end += m;
+    if (moves < end) return i;
+  }
+  return stages.length - 1;
+}
+
 /** Every mode: a setup line's time control and timing. */
 const modes: fc.Arbitrary<Line> = fc.oneof(
   fc.record({ timeControl: fc.constantFrom('300+5', '180+2', '120'), incrementTiming: fc.constantFrom('before-move', 'after-move') }),
@@ -122,18 +137,6 @@ describe('a move-counter correction never credits a period twice (FIDE Laws 6.10
       moves: fc.integer({ min: 0, max: 50 }),
     }),
   );
-
-  /** The period a side plays in after `moves` completed moves (FIDE Laws 6.1), from the stage list. */
-  function periodOf(stages: (typeof controls)[number]['stages'], moves: number): number {
-    let end = 0;
-    for (let i = 0; i < stages.length; i++) {
-      const m = stages[i].moves;
-      if (m === null) return i;
-      end += m;
-      if (moves < end) return i;
-    }
-    return stages.length - 1;
-  }
 
   it('the end state equals the base of every period ever reached, once, minus the running time', () => {
     fc.assert(
@@ -269,17 +272,6 @@ describe('with the times kept, no period is ever credited twice (FIDE Laws 6.10.
       }),
     },
   );
-  function periodOf(stages: (typeof controls)[number]['stages'], moves: number): number {
-    let end = 0;
-    for (let i = 0; i < stages.length; i++) {
-      const m = stages[i].moves;
-      if (m === null) return i;
-      end += m;
-      if (moves < end) return i;
-    }
-    return stages.length - 1;
-  }
-
   it('in every mode (increment before or after the move, several periods, sandclock), whatever the order of presses, kept take-backs and corrections', () => {
     fc.assert(
       fc.property(fc.constantFrom(...controls), fc.constantFrom('before-move', 'after-move'), fc.array(step, { maxLength: 40 }), (control, timing, steps) => {
