@@ -231,7 +231,7 @@ export class ClockFirmware extends EventEmitter {
     if (out.type === 'flag' && this.sound) this.hardware.beep(FLAG_BEEP.hz, FLAG_BEEP.ms);
     // The menu hears why the clock refused what it sent, a restore from the host, and each
     // illegal move recorded (FIDE Laws 7.5.5: the second one asks the arbiter for the result).
-    for (const event of menuEventsFor(out, this.reading())) this.menu.send(event);
+    for (const event of menuEventsFor(out, () => this.reading())) this.menu.send(event);
     this.repaint();
     if (CHANGES.has(out.type)) this.snapshots?.save(this.state(), this.game);
     this.emit('output', out);

@@ -38,14 +38,15 @@ export type MenuOutput = { type: 'command'; input: ClockInput } | { type: 'sound
 
 /**
  * What the menu hears of the clock's outputs: a refusal's reason, a restore from the host, an
- * illegal move recorded (with both counts as the clock reads them afterwards).
+ * illegal move recorded (with both counts as the clock reads them afterwards). `read` is called
+ * only for an illegal move: a press, the hot path, reads nothing more.
  */
-export function menuEventsFor(out: ClockOutput, reading: ClockReading): MenuEvent[] {
+export function menuEventsFor(out: ClockOutput, read: () => ClockReading): MenuEvent[] {
   if (out.type === 'rejected') return [{ type: 'REJECTED', reason: out.reason }];
   if (out.type === 'restored') return [{ type: 'HOST_RESTORED' }];
-  if (out.type === 'takeback') return [{ type: 'ILLEGAL_MOVE', side: out.side, illegal: reading.illegalMoves }];
+  if (out.type === 'takeback') return [{ type: 'ILLEGAL_MOVE', side: out.side, illegal: read().illegalMoves }];
   // A penalty's `side` is the side given the time; the illegal move was the other side's.
-  if (out.type === 'adjusted' && out.reason === 'penalty') return [{ type: 'ILLEGAL_MOVE', side: other(out.side), illegal: reading.illegalMoves }];
+  if (out.type === 'adjusted' && out.reason === 'penalty') return [{ type: 'ILLEGAL_MOVE', side: other(out.side), illegal: read().illegalMoves }];
   return [];
 }
 

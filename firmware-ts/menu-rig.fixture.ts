@@ -26,7 +26,7 @@ export function rig(timeControl: TimeControl) {
   clock.on('*', (out) => {
     outputs.push(out as ClockOutput);
     // As the firmware does: the menu hears refusals and illegal moves recorded.
-    for (const event of menuEventsFor(out as ClockOutput, readClock(clock.getSnapshot().context.clock, time.now()))) menu.send(event);
+    for (const event of menuEventsFor(out as ClockOutput, () => readClock(clock.getSnapshot().context.clock, time.now()))) menu.send(event);
   });
   menu.on('command', ({ input }) => {
     commands.push(input);
