@@ -16,7 +16,8 @@ import type { BoardSession } from './board-session.ts';
 import { readClock, type ClockState } from '../rules/clock-core.ts';
 import { clockMachine, type ClockInput, type ClockMachine, type ClockOutput } from '../rules/clock.machine.ts';
 import { msUntilDisplayChange, renderDigits, type ClockReading } from '../rules/display-format.ts';
-import { menuMachine, type ButtonName, type GameResult, type MenuMachine } from './menu.machine.ts';
+import { clockView } from './clock-view.ts';
+import { menuEventsFor, menuMachine, type ButtonName, type GameResult, type MenuMachine } from './menu.machine.ts';
 import { menuMode, screenRows } from './menu-text.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { xstateClock, type Timebase } from './timebase.ts';
@@ -53,6 +54,9 @@ const CHANGES = new Set<ClockOutput['type']>([
   'arrived',
   'moves-set',
   'takeback',
+  'turn-set',
+  'control-set',
+  'delay-set',
   'reinstated',
   'increment-set',
   'result',
@@ -155,7 +159,7 @@ export class ClockFirmware extends EventEmitter {
     if (this.hardware.screen.kind === 'digits' && menuMode(menu.value) === 'game') {
       return [renderDigits(reading, 'white'), renderDigits(reading, 'black')];
     }
-    return screenRows(menu.value, menu.context, reading, this.state().timeControl, at);
+    return screenRows(menu.value, menu.context, clockView(this.state(), at), at);
   }
 
   /**
@@ -219,15 +223,15 @@ export class ClockFirmware extends EventEmitter {
     else if (!this.down.delete(key)) return;
     // docs/architecture.md rule 2: the edge is stamped here, where it arrives, and nowhere else.
     const at = this.now();
-    this.menu.send({ type, key, at, clock: this.reading(at), control: this.state().timeControl });
+    this.menu.send({ type, key, at, ...clockView(this.state(), at) });
     this.emit('key', { key, edge: type === 'KEY_DOWN' ? 'down' : 'up', at });
   }
 
   private onClockOutput(out: ClockOutput): void {
     if (out.type === 'flag' && this.sound) this.hardware.beep(FLAG_BEEP.hz, FLAG_BEEP.ms);
-    // The arbiter menu shows why the clock refused what it sent.
-    if (out.type === 'rejected') this.menu.send({ type: 'REJECTED', reason: out.reason });
-    if (out.type === 'restored') this.menu.send({ type: 'HOST_RESTORED' });
+    // The menu hears why the clock refused what it sent, a restore from the host, and each
+    // illegal move recorded (FIDE Laws 7.5.5: the second one asks the arbiter for the result).
+    for (const event of menuEventsFor(out, () => this.reading())) this.menu.send(event);
     this.repaint();
     if (CHANGES.has(out.type)) this.snapshots?.save(this.state(), this.game);
     this.emit('output', out);

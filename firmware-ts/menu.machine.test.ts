@@ -2,77 +2,16 @@
 // firmware wires them (commands in, 'rejected' reasons back), on a simulated time line.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
-import { SimulatedTime } from '../simulator/simulated-time.ts';
+import { presetTimeControl } from '../protocol/time-control.ts';
 import { readClock } from '../rules/clock-core.ts';
-import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
-import { screenRows } from './menu-text.ts';
-import { ARBITER_HOLD_MS, arbiterItemIndex, menuMachine, type ButtonName } from './menu.machine.ts';
-import { xstateClock } from './timebase.ts';
+import { clockMachine, type ClockInput } from '../rules/clock.machine.ts';
+import { play, rig } from './menu-rig.fixture.ts';
+import { ARBITER_ITEMS, menuMachine } from './menu.machine.ts';
 
-const rigs: Array<() => void> = [];
+const actors: Array<() => void> = [];
 afterEach(() => {
-  for (const stop of rigs.splice(0)) stop();
+  for (const stop of actors.splice(0)) stop();
 });
-
-function rig(timeControl: TimeControl) {
-  const time = new SimulatedTime();
-  const actorClock = xstateClock(time);
-  const clock = createActor(clockMachine, { input: { timeControl }, clock: actorClock });
-  const menu = createActor(menuMachine, { input: { sound: false }, clock: actorClock });
-  const commands: ClockInput[] = [];
-  const outputs: ClockOutput[] = [];
-  clock.on('*', (out) => {
-    outputs.push(out as ClockOutput);
-    if (out.type === 'rejected') menu.send({ type: 'REJECTED', reason: out.reason });
-  });
-  menu.on('command', ({ input }) => {
-    commands.push(input);
-    clock.send(input);
-  });
-  clock.start();
-  menu.start();
-  rigs.push(() => {
-    menu.stop();
-    clock.stop();
-  });
-  const state = () => clock.getSnapshot().context.clock;
-  const edge = (type: 'KEY_DOWN' | 'KEY_UP', key: ButtonName) => {
-    const at = time.now();
-    menu.send({ type, key, at, clock: readClock(state(), at), control: state().timeControl });
-  };
-  const tap = (key: ButtonName, times = 1) => {
-    for (let i = 0; i < times; i++) {
-      edge('KEY_DOWN', key);
-      edge('KEY_UP', key);
-    }
-  };
-  const arbiter = () => {
-    edge('KEY_DOWN', 'mode');
-    edge('KEY_DOWN', 'ok');
-    time.advanceBy(ARBITER_HOLD_MS);
-    edge('KEY_UP', 'mode');
-    edge('KEY_UP', 'ok');
-  };
-  const rows = () => {
-    const snap = menu.getSnapshot();
-    return screenRows(snap.value, snap.context, readClock(state(), time.now()), state().timeControl, time.now());
-  };
-  /** From arbiter item 0 to the item of `kind`. */
-  const toItem = (kind: Parameters<typeof arbiterItemIndex>[0], side?: 'white' | 'black') => tap('mode', arbiterItemIndex(kind, side));
-  return { time, clock, menu, commands, outputs, state, edge, tap, arbiter, rows, toItem };
-}
-
-/** Start, then `n` moves per side of `ms` each. */
-function play(r: ReturnType<typeof rig>, n: number, ms = 10_000) {
-  r.tap('startPause');
-  for (let i = 0; i < n; i++) {
-    r.time.advanceBy(ms);
-    r.tap('white');
-    r.time.advanceBy(ms);
-    r.tap('black');
-  }
-}
 
 describe('arbiter menu: the new powers', () => {
   it('FIDE Laws 7.5.1: "take back" names the move it annuls (ok: annul W #n) and ok sends TAKEBACK', () => {
@@ -84,8 +23,9 @@ describe('arbiter menu: the new powers', () => {
     r.arbiter();
     r.toItem('takeback');
     expect(r.rows()).toEqual(['ARB take back   ', 'ok: annul W #3  ']);
+    r.tap('ok'); // the choice of the times (rewind first)
     r.tap('ok');
-    expect(r.commands.at(-1)).toMatchObject({ type: 'TAKEBACK' });
+    expect(r.commands.at(-1)).toMatchObject({ type: 'TAKEBACK', times: 'rewind' });
     expect(r.outputs.at(-1)).toMatchObject({ type: 'takeback', side: 'white', move: 2, illegalMoves: 1 });
     expect(r.rows()).toEqual(['ARB take back   ', 'move annulled   ']);
     r.tap('startPause'); // leave: the LCD shows White's count of annulled moves
@@ -138,7 +78,9 @@ describe('arbiter menu: the new powers', () => {
   it('FIDE Laws 6.7.1: after a forfeit arbiter mode opens on "reinstate"; ok overrules the forfeit', () => {
     const r = rig(presetTimeControl('rapid', { defaultTime: 0 }));
     r.tap('white'); // White is present
-    r.tap('startPause'); // Black is not: lost by default at once
+    r.tap('startPause'); // who is here? White only (the one choice besides both, White being marked)
+    r.tap('plus');
+    r.tap('ok'); // Black is not: lost by default at once
     r.time.advanceBy(1);
     expect(r.state().status).toBe('forfeited');
     r.arbiter();
@@ -164,7 +106,7 @@ describe('arbiter menu: the new powers', () => {
     expect(r.commands.at(-1)).toMatchObject({ type: 'INCREMENT', ms: 6_000 });
     expect(r.outputs.at(-1)).toMatchObject({ type: 'increment-set', ms: 6_000 });
     expect(r.rows()).toEqual(['ARB quickplay   ', 'incr. +6s set   ']);
-    r.tap('mode', 12); // around to the item again: it shows the increment in force
+    r.tap('mode', ARBITER_ITEMS.length); // around to the item again: it shows the increment in force
     expect(r.rows()).toEqual(['ARB quickplay   ', '+6s ok now+6    ']);
   });
 });
@@ -198,6 +140,8 @@ describe('result entry (FIDE Laws 6.9: the clock never records a result on its o
     const r = rig(presetTimeControl('rapid', { defaultTime: 0 }));
     r.tap('white');
     r.tap('startPause');
+    r.tap('plus'); // White only
+    r.tap('ok');
     r.time.advanceBy(1);
     r.tap('ok');
     expect(r.rows()).toEqual(['Result? +/- ok  ', '1-0             ']);
@@ -227,20 +171,31 @@ describe('a power-cut game and the host’s restore (docs/protocol.md "Restore")
   it('FIDE Laws 6.10.1: the keep-or-discard question after a power cut is answered by the host’s restore: the levers press the clock again', () => {
     const menu = createActor(menuMachine, { input: { sound: false, restored: presetTimeControl('rapid') } });
     menu.start();
-    rigs.push(() => menu.stop());
+    actors.push(() => menu.stop());
     expect(menu.getSnapshot().value).toBe('restore');
     const commands: ClockInput[] = [];
     menu.on('command', ({ input }) => commands.push(input));
     const clock = readClock(createActor(clockMachine, { input: { timeControl: presetTimeControl('rapid') } }).getSnapshot().context.clock, 0);
     const control = presetTimeControl('rapid');
     // While the question stands a lever does nothing…
-    menu.send({ type: 'KEY_DOWN', key: 'white', at: 10, clock: { ...clock, status: 'running' }, control });
-    menu.send({ type: 'KEY_UP', key: 'white', at: 20, clock: { ...clock, status: 'running' }, control });
+    menu.send({ type: 'KEY_DOWN', key: 'white', at: 10, clock: { ...clock, status: 'running' }, control, takeback: null });
+    menu.send({ type: 'KEY_UP', key: 'white', at: 20, clock: { ...clock, status: 'running' }, control, takeback: null });
     expect(commands).toEqual([]);
     // …the host loads the journal's game: the question is gone and the lever presses the clock.
     menu.send({ type: 'HOST_RESTORED' });
     expect(menu.getSnapshot().value).not.toBe('restore');
-    menu.send({ type: 'KEY_DOWN', key: 'white', at: 30, clock: { ...clock, status: 'running' }, control });
+    menu.send({ type: 'KEY_DOWN', key: 'white', at: 30, clock: { ...clock, status: 'running' }, control, takeback: null });
     expect(commands).toEqual([{ type: 'PRESS', side: 'white', at: 30 }]);
+  });
+});
+
+describe('setup keeps what its keys do not change', () => {
+  it('setup opened on a control with the increment after the move (as a host may configure it) and confirmed unchanged changes nothing', () => {
+    const control = presetTimeControl('classical', { defaultTime: 900, incrementTiming: 'after-move' });
+    const r = rig(control);
+    r.tap('mode');
+    expect(r.rows()).toEqual(['Control         ', 'classical       ']);
+    r.tap('ok');
+    expect(r.commands.at(-1)).toMatchObject({ type: 'NEW_GAME', timeControl: control });
   });
 });

@@ -1,9 +1,11 @@
 // The menus at the clock: what the keys mean in each situation (docs/firmware.md "Keys").
 //
 // This machine decides nothing about time. It turns key edges into clock inputs
-// (START, PRESS, PAUSE, RESUME, ADJUST, PENALTY, SET_MOVES, ARRIVE, TAKEBACK, REINSTATE,
-// INCREMENT, RESULT, NEW_GAME) for the clock statechart, which alone applies the rules and
-// may still reject them (a REJECTED event then shows the clock's reason). It emits:
+// (START, PRESS, PAUSE, RESUME, ADJUST, PENALTY, SET_MOVES, SET_TURN, SET_CONTROL, ARRIVE,
+// TAKEBACK, REINSTATE, INCREMENT, DELAY, RESULT, NEW_GAME) for the clock statechart, which
+// alone applies the rules and may still reject them (a REJECTED event then shows the clock's
+// reason). What it shows before `ok` (a take-back's times, which commands the clock takes now)
+// it reads from the rule book through the view the firmware hands it (clock-view.ts). It emits:
 //   {type:'command', input}            a clock input, stamped with the key's `at`
 //                                      (a result entered at the clock is the input RESULT)
 //   {type:'sound', on}                 the piezo switched on or off
@@ -13,271 +15,47 @@
 //  - setup (time control, default time, sound): `mode` while the clock is ready, i.e.
 //    before the game starts, or once the game has a result (the next game); players cannot
 //    change times during a game;
-//  - arbiter mode (times, move counters, illegal-move penalty, take-back, arrivals, the
-//    quickplay increment, reinstating a forfeit, result override): hold `mode` + `ok`
-//    together for 2 s while the clock is ready, paused, flagged or forfeited;
+//  - arbiter mode (times, move counters, side on move, a corrected control, illegal-move
+//    penalty, take-back, arrivals, the quickplay increment and delay, reinstating a forfeit,
+//    result override): hold `mode` + `ok` together for 2 s while the clock is ready, paused,
+//    flagged or forfeited;
 //  - result entry: `ok` while the clock is stopped (paused, flag, forfeit) and the game has
-//    no result yet; both players confirm with their levers.
-import { assign, emit, enqueueActions, setup } from 'xstate';
-import {
-  other,
-  parseJsonTimeControl,
-  presetTimeControl,
-  timeControl,
-  type PresetName,
-  type Side,
-  type StageJson,
-  type TimeControl,
-} from '../protocol/time-control.ts';
+//    no result yet; both players confirm with their levers;
+//  - presence: with a default time of 0, a start first asks who is at the board (FIDE Laws
+//    6.7.1 forfeits an arrival after the default time: a forgotten key must not forfeit a
+//    seated player).
+import { and, assign, emit, enqueueActions, setup } from 'xstate';
+import type { Side, TimeControl } from '../protocol/time-control.ts';
+import { other } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import type { ClockReading, GameResult } from '../rules/clock-core.ts';
-import { PLAYED_RESULTS } from '../rules/vocabulary.ts';
-import type { MenuKey } from './hardware-map.ts';
+import { illegalMoveLosers, type ClockReading, type GameResult } from '../rules/clock-core.ts';
+import { arbiterChange, arbiterOk, arbiterItemIndex, arbiterRefusal, ARBITER_ITEMS, NO_PENDING, pendingInputs } from './menu-arbiter.ts';
+import { isLever, type ButtonName, type KeyEvent, type MenuContext, type MenuEvent, type MenuInput, type MenuOutput } from './menu-context.ts';
+import { PRESENCE_CHOICES, presenceChoices, startInputs, startNeedsPresence } from './menu-presence.ts';
+import { ARBITER_RESULTS, nextChoice, RESULTS, resultOptions, win } from './menu-result.ts';
+import { changeSetup, controlItems, correctedTimeControl, cycle, setupFromControl, setupItems, setupTimeControl } from './menu-setup.ts';
 
 export type { GameResult } from '../rules/clock-core.ts';
-/** The results the players enter and confirm with their levers: the played ones (the double forfeit is the arbiter's). */
-export const RESULTS = PLAYED_RESULTS;
-
-/** Every key of the clock: the two levers and the five menu keys. */
-export type ButtonName = Side | MenuKey;
+export * from './menu-arbiter.ts';
+export * from './menu-context.ts';
+export * from './menu-presence.ts';
+export * from './menu-result.ts';
+export * from './menu-setup.ts';
 
 /** Hold mode+ok this long (paused) to enter arbiter mode. */
 export const ARBITER_HOLD_MS = 2000;
 
-/** Every key edge carries the clock's reading and control at that instant (the menu keeps no copy). */
-export type MenuEvent =
-  | { type: 'KEY_DOWN'; key: ButtonName; at: number; clock: ClockReading; control: TimeControl }
-  | { type: 'KEY_UP'; key: ButtonName; at: number; clock: ClockReading; control: TimeControl }
-  /** The clock statechart refused a command the menu sent: its reason becomes the notice. */
-  | { type: 'REJECTED'; reason: string }
-  /**
-   * The host loaded the journal's game (docs/protocol.md "Restore"): a power-cut game waiting
-   * for the arbiter's keep-or-discard is answered, the journal's state is the one kept.
-   */
-  | { type: 'HOST_RESTORED' };
-
-export type MenuOutput = { type: 'command'; input: ClockInput } | { type: 'sound'; on: boolean };
-
-export const SETUP_PRESETS: ReadonlyArray<PresetName | 'custom'> = ['classical', 'rapid', 'armageddon', 'sudden-death-60', 'custom'];
-/** Default time choices in minutes (FIDE Laws 6.7.1); null = none. 0 = present at the start. */
-export const DEFAULT_TIME_CHOICES: ReadonlyArray<number | null> = [null, 0, 5, 10, 15, 30, 60];
-
-export interface CustomStage {
-  /** Moves in this stage; ignored for the last stage (sudden death). */
-  moves: number;
-  minutes: number;
-  incrementSeconds: number;
-}
-
-export interface SetupChoice {
-  preset: PresetName | 'custom';
-  defaultTimeMinutes: number | null;
-  custom: CustomStage[];
-  sound: boolean;
-}
-
-export type SetupItem =
-  | { kind: 'preset' }
-  | { kind: 'stages' }
-  | { kind: 'stage'; index: number; field: 'moves' | 'minutes' | 'incrementSeconds' }
-  | { kind: 'defaultTime' }
-  | { kind: 'sound' };
-
-export type ArbiterItem =
-  | { kind: 'time'; side: Side }
-  | { kind: 'moves'; side: Side }
-  | { kind: 'penalty'; side: Side }
-  | { kind: 'takeback' }
-  | { kind: 'arrive'; side: Side }
-  | { kind: 'increment' }
-  | { kind: 'reinstate' }
-  | { kind: 'result' };
-
-export const ARBITER_ITEMS: readonly ArbiterItem[] = [
-  { kind: 'time', side: 'white' },
-  { kind: 'time', side: 'black' },
-  { kind: 'moves', side: 'white' },
-  { kind: 'moves', side: 'black' },
-  { kind: 'penalty', side: 'white' },
-  { kind: 'penalty', side: 'black' },
-  { kind: 'takeback' },
-  { kind: 'arrive', side: 'white' },
-  { kind: 'arrive', side: 'black' },
-  { kind: 'increment' },
-  { kind: 'reinstate' },
-  { kind: 'result' },
-];
-
-/** The index of the first arbiter item of `kind` (and `side`). */
-export function arbiterItemIndex(kind: ArbiterItem['kind'], side?: Side): number {
-  return ARBITER_ITEMS.findIndex((i) => i.kind === kind && (side === undefined || !('side' in i) || i.side === side));
-}
-
-/** Steps the arbiter cycles through with `ok` on a time item. */
-export const ADJUST_STEPS_MS = [60_000, 10_000, 1_000] as const;
-/** FIDE Guidelines III.4: the quickplay increment offered first, changed in 1 s steps. */
-export const QUICKPLAY_INCREMENT_DEFAULT_MS = 5_000;
-export const QUICKPLAY_INCREMENT_STEP_MS = 1_000;
-export const QUICKPLAY_INCREMENT_MAX_MS = 60_000;
-
-export interface MenuContext {
-  /** Keys held down right now (for the mode+ok combination). */
-  held: ButtonName[];
-  /** The clock's status when mode+ok closed. */
-  comboStatus: ClockReading['status'] | null;
-  itemIndex: number;
-  setup: SetupChoice;
-  /** Arbiter edits not yet sent: a time delta, a new move counter, a quickplay increment. */
-  pending: { ms: number; stepIndex: number; moves: number | null; incrementMs: number | null };
-  /** Last thing the arbiter applied, shown on the second row until the next key. */
-  notice: string | null;
-  /** Why the clock refused the last command (its 'rejected' reason), shown until the next key. */
-  refusal: string | null;
-  /**
-   * The result being entered: `choice` null until someone chooses (the clock never records
-   * a result on its own, FIDE Laws 6.9); `choices` what may be chosen.
-   */
-  result: { choice: GameResult | null; choices: readonly GameResult[]; confirmed: Record<Side, boolean> };
-  restored: TimeControl | null;
-}
-
-export interface MenuInput {
-  sound?: boolean;
-  /** The clock came back from a power cut with this game's control: ask the arbiter first. */
-  restored?: TimeControl | null;
-}
-
-const MAX_STAGES = 3;
-
-/** The setup items, which depend on the preset (a custom control shows its stage editor). */
-export function setupItems(choice: SetupChoice): SetupItem[] {
-  const items: SetupItem[] = [{ kind: 'preset' }];
-  if (choice.preset === 'custom') {
-    items.push({ kind: 'stages' });
-    choice.custom.forEach((_, index) => {
-      const last = index === choice.custom.length - 1;
-      if (!last) items.push({ kind: 'stage', index, field: 'moves' });
-      items.push({ kind: 'stage', index, field: 'minutes' }, { kind: 'stage', index, field: 'incrementSeconds' });
-    });
-  }
-  items.push({ kind: 'defaultTime' }, { kind: 'sound' });
-  return items;
-}
-
-/** The control the setup describes; the shared vocabulary builds and checks it. */
-export function setupTimeControl(choice: SetupChoice): TimeControl {
-  const defaultTime = choice.defaultTimeMinutes === null ? null : choice.defaultTimeMinutes * 60;
-  if (choice.preset !== 'custom') return presetTimeControl(choice.preset, { defaultTime });
-  const stages: StageJson[] = choice.custom.map((s, i) => {
-    const last = i === choice.custom.length - 1;
-    return { ...(last ? {} : { moves: s.moves }), seconds: s.minutes * 60, increment: s.incrementSeconds };
-  });
-  const side = parseJsonTimeControl(stages);
-  return timeControl(side, side, { defaultTime });
-}
-
-/** The setup that describes `control`: its preset if it is one, else a custom control from White's stages. */
-export function setupFromControl(control: TimeControl, sound: boolean): SetupChoice {
-  const defaultTimeMinutes = control.defaultTimeMs === null ? null : Math.round(control.defaultTimeMs / 60_000);
-  const dt = DEFAULT_TIME_CHOICES.includes(defaultTimeMinutes) ? defaultTimeMinutes : null;
-  const custom = control.white.stages.slice(0, MAX_STAGES).map((s) => ({
-    moves: s.moves ?? 40,
-    minutes: Math.max(1, Math.round(s.baseMs / 60_000)),
-    incrementSeconds: Math.round(s.incrementMs / 1000),
-  }));
-  const base: SetupChoice = { preset: 'custom', defaultTimeMinutes: dt, custom, sound };
-  for (const preset of SETUP_PRESETS) {
-    if (preset === 'custom') continue;
-    const candidate = { ...base, preset };
-    if (JSON.stringify(setupTimeControl(candidate)) === JSON.stringify(control)) return candidate;
-  }
-  return base;
-}
-
-const cycle = <T>(list: readonly T[], current: T, delta: number): T => {
-  const i = list.indexOf(current);
-  return list[(((i + delta) % list.length) + list.length) % list.length];
-};
-const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
-
-function changeSetup(choice: SetupChoice, item: SetupItem, delta: number): SetupChoice {
-  switch (item.kind) {
-    case 'preset':
-      return { ...choice, preset: cycle(SETUP_PRESETS, choice.preset, delta) };
-    case 'stages': {
-      const count = clamp(choice.custom.length + delta, 1, MAX_STAGES);
-      const custom = choice.custom.slice(0, count);
-      while (custom.length < count) custom.push({ moves: 40, minutes: 30, incrementSeconds: 30 });
-      return { ...choice, custom };
-    }
-    case 'stage': {
-      const custom = choice.custom.map((s) => ({ ...s }));
-      const stage = custom[item.index];
-      if (item.field === 'moves') stage.moves = clamp(stage.moves + delta, 1, 200);
-      if (item.field === 'minutes') stage.minutes = clamp(stage.minutes + delta, item.index === 0 ? 1 : 0, 600);
-      if (item.field === 'incrementSeconds') stage.incrementSeconds = clamp(stage.incrementSeconds + delta, 0, 600);
-      return { ...choice, custom };
-    }
-    case 'defaultTime':
-      return { ...choice, defaultTimeMinutes: cycle(DEFAULT_TIME_CHOICES, choice.defaultTimeMinutes, delta) };
-    case 'sound':
-      return { ...choice, sound: !choice.sound };
-  }
-}
-
-const isLever = (key: ButtonName): key is Side => key === 'white' || key === 'black';
 const stopped = (clock: ClockReading) => clock.status === 'paused' || clock.status === 'flagged' || clock.status === 'forfeited';
-
-const win = (side: Side): GameResult => (side === 'white' ? '1-0' : '0-1');
-
-/**
- * What the players may enter once the clock has stopped, and what is preselected.
- * FIDE Laws 6.9: after a flag the game is lost by the side whose flag fell, or drawn if the
- * opponent cannot checkmate: only those two, and neither is preselected (the clock never
- * decides the result). Laws 6.7.1: after a forfeit the present side's win is preselected.
- */
-export function resultOptions(clock: ClockReading): { choice: GameResult | null; choices: readonly GameResult[] } {
-  if (clock.status === 'flagged' && clock.flag !== null) {
-    const choices = RESULTS.filter((r) => r === '1/2-1/2' || r === win(other(clock.flag!)));
-    return { choice: null, choices };
-  }
-  if (clock.status === 'forfeited') {
-    const { white, black } = clock.forfeited;
-    return { choice: white && !black ? win('black') : black && !white ? win('white') : null, choices: RESULTS };
-  }
-  return { choice: null, choices: RESULTS };
-}
-
-/** The next choice with plus (+1) or minus (−1); from no choice, the first or the last. */
-function nextChoice(choices: readonly GameResult[], current: GameResult | null, delta: number): GameResult {
-  if (current === null || !choices.includes(current)) return delta > 0 ? choices[0] : choices[choices.length - 1];
-  return cycle(choices, current, delta);
-}
-
-/** The quickplay increment the arbiter item shows: the pending edit, the one in force, or 5 s. */
-export function shownIncrementMs(pending: MenuContext['pending'], clock: ClockReading): number {
-  return pending.incrementMs ?? (clock.extraIncrementMs > 0 ? clock.extraIncrementMs : QUICKPLAY_INCREMENT_DEFAULT_MS);
-}
-
-type KeyEvent = Extract<MenuEvent, { type: 'KEY_DOWN' | 'KEY_UP' }>;
 /** The key event an action runs for (REJECTED runs no key action). */
 const keyEvent = (event: MenuEvent): KeyEvent => event as KeyEvent;
 
-/** The clock inputs for the arbiter's pending edit of the current item. */
-function pendingInputs(context: MenuContext, event: KeyEvent): ClockInput[] {
-  const item = ARBITER_ITEMS[context.itemIndex];
-  const { at, clock } = event;
-  const p = context.pending;
-  if (item.kind === 'time' && p.ms !== 0) return [{ type: 'ADJUST', side: item.side, ms: p.ms, at }];
-  if (item.kind === 'moves' && p.moves !== null && p.moves !== clock.moves[item.side]) {
-    return [{ type: 'SET_MOVES', side: item.side, moves: p.moves, at }];
-  }
-  return [];
-}
-
-const noPending = { ms: 0, stepIndex: 0, moves: null, incrementMs: null };
 const noResult = { choice: null, choices: RESULTS, confirmed: { white: false, black: false } };
 const ARBITER_STATUSES: ReadonlyArray<ClockReading['status']> = ['ready', 'paused', 'flagged', 'forfeited'];
+const currentItem = (context: MenuContext) => ARBITER_ITEMS[context.itemIndex];
+const correctionItem = (c: MenuContext['correction']) => {
+  const items = controlItems(c.choice);
+  return items[Math.min(c.itemIndex, items.length - 1)];
+};
 
 export const menuMachine = setup({
   types: {
@@ -296,6 +74,8 @@ export const menuMachine = setup({
     isLeverDown: ({ event }) => event.type === 'KEY_DOWN' && isLever(event.key),
     isKeyDown: ({ event }, key: ButtonName) => event.type === 'KEY_DOWN' && event.key === key,
     isKeyUp: ({ event }, key: ButtonName) => event.type === 'KEY_UP' && event.key === key,
+    isPlusOrMinus: ({ event }) => event.type === 'KEY_DOWN' && (event.key === 'plus' || event.key === 'minus'),
+    presenceFirst: ({ event }) => startNeedsPresence(event),
     // Setup before a game, or once the game is over (it has a result): for the next game.
     setupAllowed: ({ event }) =>
       event.type === 'KEY_UP' && event.key === 'mode' && (event.clock.status === 'ready' || (event.clock.result !== null && event.clock.status !== 'running')),
@@ -303,6 +83,22 @@ export const menuMachine = setup({
     resultAllowed: ({ event }) => event.type === 'KEY_UP' && event.key === 'ok' && stopped(event.clock) && event.clock.result === null,
     okWithChoice: ({ context, event }) => event.type === 'KEY_DOWN' && event.key === 'ok' && context.result.choice !== null,
     bothConfirmed: ({ context }) => context.result.confirmed.white && context.result.confirmed.black,
+    // FIDE Laws 7.5.1 with 7.1: the choice of the times opens when the clock takes a take-back
+    // now and there is a move to annul (else ok sends it and the clock says why not).
+    takebackChoice: ({ context, event }) =>
+      currentItem(context).kind === 'takeback' && arbiterRefusal('takeback', keyEvent(event)) === null && keyEvent(event).takeback !== null,
+    // FIDE Laws 6.10.2: the control editor opens only when the clock takes a corrected control now.
+    controlEditor: ({ context, event }) => currentItem(context).kind === 'control' && arbiterRefusal('set-control', keyEvent(event)) === null,
+    correctionBuilds: ({ context, event }) => {
+      try {
+        correctedTimeControl(context.correction.choice, keyEvent(event).control);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    // FIDE Laws 7.5.5: the second illegal move of the same player loses (the arbiter decides).
+    illegalMoveLoses: ({ event }) => event.type === 'ILLEGAL_MOVE' && illegalMoveLosers(event.illegal).includes(event.side),
   },
   actions: {
     rememberStatus: assign({ comboStatus: ({ event }) => ('clock' in event ? event.clock.status : null) }),
@@ -317,7 +113,6 @@ export const menuMachine = setup({
             ? context.held.filter((k) => k !== event.key)
             : context.held,
     }),
-    command: emit((_, input: ClockInput) => ({ type: 'command' as const, input })),
     lever: emit(({ event }) => ({ type: 'command' as const, input: { type: 'PRESS' as const, side: keyEvent(event).key as Side, at: keyEvent(event).at } })),
     startPause: emit(({ event: ev }): MenuOutput => {
       const event = keyEvent(ev);
@@ -327,8 +122,18 @@ export const menuMachine = setup({
         event.clock.status === 'ready' ? { type: 'START', at } : event.clock.status === 'running' ? { type: 'PAUSE', at } : { type: 'RESUME', at };
       return { type: 'command', input };
     }),
+    // -- presence (default time 0) --
+    askPresence: assign({ presence: ({ event }) => ({ choice: 'both' as const, choices: presenceChoices(keyEvent(event).clock) }) }),
+    presenceChange: assign({
+      presence: ({ context, event }) => ({ ...context.presence, choice: cycle(context.presence.choices, context.presence.choice, keyEvent(event).key === 'plus' ? 1 : -1) }),
+    }),
+    /** The chosen sides arrive (FIDE Laws 6.7), then the clock starts: presence is what the inputs say. */
+    startWithPresence: enqueueActions(({ context, event, enqueue }) => {
+      const { at, clock } = keyEvent(event);
+      for (const input of startInputs(context.presence.choice, clock, at)) enqueue.emit({ type: 'command', input });
+    }),
     // -- setup --
-    enterItems: assign({ itemIndex: 0, pending: noPending, notice: null }),
+    enterItems: assign({ itemIndex: 0, pending: NO_PENDING, notice: null }),
     /** Setup opens on the control the clock holds, so confirming it unchanged changes nothing. */
     loadSetup: assign({ setup: ({ context, event }) => setupFromControl(keyEvent(event).control, context.setup.sound) }),
     setupNext: assign({ itemIndex: ({ context }) => (context.itemIndex + 1) % setupItems(context.setup).length }),
@@ -347,8 +152,9 @@ export const menuMachine = setup({
     // -- arbiter --
     /** Sends what the current item holds (a time delta, a move counter). */
     commitArbiter: enqueueActions(({ context, event, enqueue }) => {
-      for (const input of pendingInputs(context, keyEvent(event))) enqueue.emit({ type: 'command', input });
-      enqueue.assign({ pending: noPending });
+      const { at, clock } = keyEvent(event);
+      for (const input of pendingInputs(currentItem(context), context.pending, clock, at)) enqueue.emit({ type: 'command', input });
+      enqueue.assign({ pending: NO_PENDING });
     }),
     /**
      * Arbiter mode opens on the first item, or on `reinstate` after a forfeit (what the
@@ -356,72 +162,68 @@ export const menuMachine = setup({
      */
     enterArbiter: assign(({ context }) => ({
       itemIndex: context.comboStatus === 'forfeited' ? arbiterItemIndex('reinstate') : 0,
-      pending: noPending,
+      pending: NO_PENDING,
       notice: null,
+      illegalLoser: null,
       result: noResult,
     })),
-    arbiterNext: assign({ itemIndex: ({ context }) => (context.itemIndex + 1) % ARBITER_ITEMS.length, notice: null }),
-    arbiterChange: assign(({ context, event: ev }) => {
-      const event = keyEvent(ev);
-      const item = ARBITER_ITEMS[context.itemIndex];
-      const sign = event.key === 'plus' ? 1 : -1;
-      const p = context.pending;
-      switch (item.kind) {
-        case 'time':
-          return { pending: { ...p, ms: p.ms + sign * ADJUST_STEPS_MS[p.stepIndex] }, notice: null };
-        case 'moves':
-          return { pending: { ...p, moves: Math.max(0, (p.moves ?? event.clock.moves[item.side]) + sign) }, notice: null };
-        case 'increment': {
-          const ms = clamp(shownIncrementMs(p, event.clock) + sign * QUICKPLAY_INCREMENT_STEP_MS, 0, QUICKPLAY_INCREMENT_MAX_MS);
-          return { pending: { ...p, incrementMs: ms }, notice: null };
-        }
-        case 'result':
-          // The arbiter may record any result (Laws 6.9 "unless...", 6.7.1 "unless the arbiter decides otherwise").
-          return { result: { ...context.result, choice: nextChoice(RESULTS, context.result.choice, sign) }, notice: null };
-        default:
-          return { notice: null };
-      }
+    arbiterNext: assign({ itemIndex: ({ context }) => (context.itemIndex + 1) % ARBITER_ITEMS.length, notice: null, illegalLoser: null }),
+    arbiterChange: assign(({ context, event }) => arbiterChange(context, keyEvent(event))),
+    arbiterOk: enqueueActions(({ context, event, enqueue }) => {
+      const { patch, inputs } = arbiterOk(context, keyEvent(event));
+      enqueue.assign(patch);
+      for (const input of inputs) enqueue.emit({ type: 'command', input });
     }),
-    arbiterOk: enqueueActions(({ context, event: ev, enqueue }) => {
-      const event = keyEvent(ev);
-      const { at } = event;
-      const item = ARBITER_ITEMS[context.itemIndex];
-      const command = (input: ClockInput, notice: string) => {
-        // The notice says what was sent; a refusal from the clock (REJECTED) replaces it.
-        enqueue.assign({ notice });
-        enqueue.emit({ type: 'command', input });
+    /**
+     * FIDE Laws 7.5.5: a side's second illegal move was recorded. The clock says it loses and
+     * lands on the result item with the opponent's win chosen; nothing is sent until the arbiter's
+     * `ok` (a position in which the opponent cannot checkmate is a draw: the arbiter decides).
+     */
+    askIllegalResult: assign(({ event }) => {
+      const side = event.type === 'ILLEGAL_MOVE' ? event.side : 'white';
+      return {
+        itemIndex: arbiterItemIndex('result'),
+        pending: NO_PENDING,
+        notice: null,
+        illegalLoser: side,
+        result: { choice: win(other(side)), choices: ARBITER_RESULTS, confirmed: { white: false, black: false } },
       };
-      switch (item.kind) {
-        case 'time':
-          enqueue.assign({ pending: { ...context.pending, stepIndex: (context.pending.stepIndex + 1) % ADJUST_STEPS_MS.length } });
-          return;
-        case 'penalty':
-          // FIDE Laws 7.5.5 / A.3.1 / B.3: the clock machine gives the opponent the category's penalty.
-          return command({ type: 'PENALTY', side: item.side, at }, 'penalty applied');
-        case 'takeback':
-          // FIDE Laws 7.5.1: the illegal move is annulled; the clock stands paused.
-          return command({ type: 'TAKEBACK', at }, 'move annulled');
-        case 'arrive':
-          // FIDE Laws 6.7: the player is at the board (the default time no longer runs for them).
-          return command({ type: 'ARRIVE', side: item.side, at }, `${item.side === 'white' ? 'White' : 'Black'} present`);
-        case 'increment': {
-          // FIDE Guidelines III.4: an increment for both players from the next move (0 removes it).
-          const ms = shownIncrementMs(context.pending, event.clock);
-          enqueue.assign({ pending: noPending });
-          return command({ type: 'INCREMENT', ms, at }, ms === 0 ? 'incr. removed' : `incr. +${ms / 1000}s set`);
+    }),
+    // -- take-back: FIDE Laws 7.1, the arbiter's choice of the times --
+    openTakeback: assign({ pending: { ...NO_PENDING, takeback: 'rewind' }, notice: null }),
+    toggleTakeback: assign({ pending: ({ context }) => ({ ...context.pending, takeback: context.pending.takeback === 'rewind' ? ('keep' as const) : ('rewind' as const) }) }),
+    sendTakeback: enqueueActions(({ context, event, enqueue }) => {
+      enqueue.assign({ notice: 'move annulled', pending: NO_PENDING });
+      enqueue.emit({ type: 'command', input: { type: 'TAKEBACK', times: context.pending.takeback, at: keyEvent(event).at } });
+    }),
+    // -- corrected control: FIDE Laws 6.10.2 --
+    openCorrection: assign({
+      correction: ({ context, event }) => ({ choice: setupFromControl(keyEvent(event).control, context.setup.sound), itemIndex: 0 }),
+      notice: null,
+    }),
+    correctionNext: assign({
+      correction: ({ context }) => ({ ...context.correction, itemIndex: (context.correction.itemIndex + 1) % controlItems(context.correction.choice).length }),
+    }),
+    correctionChange: assign({
+      correction: ({ context, event }) => {
+        const choice = changeSetup(context.correction.choice, correctionItem(context.correction), keyEvent(event).key === 'plus' ? 1 : -1);
+        return { choice, itemIndex: Math.min(context.correction.itemIndex, controlItems(choice).length - 1) };
+      },
+    }),
+    correctionInvalid: assign({
+      refusal: ({ context, event }) => {
+        try {
+          correctedTimeControl(context.correction.choice, keyEvent(event).control);
+          return null;
+        } catch (err) {
+          return (err as Error).message;
         }
-        case 'reinstate':
-          // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the forfeit is overruled.
-          return command({ type: 'REINSTATE', at }, 'reinstated');
-        case 'result':
-          // Nothing chosen: nothing is recorded.
-          if (context.result.choice === null) return void enqueue.assign({ notice: 'choose with +/-' });
-          return command({ type: 'RESULT', result: context.result.choice, by: 'arbiter', at }, 'result sent');
-        case 'moves':
-          for (const input of pendingInputs(context, event)) enqueue.emit({ type: 'command', input });
-          enqueue.assign({ pending: noPending, notice: 'set' });
-          return;
-      }
+      },
+    }),
+    sendControl: enqueueActions(({ context, event, enqueue }) => {
+      const { at, control } = keyEvent(event);
+      enqueue.assign({ notice: 'control set' });
+      enqueue.emit({ type: 'command', input: { type: 'SET_CONTROL', timeControl: correctedTimeControl(context.correction.choice, control), at } });
     }),
     // -- result entry --
     startResult: assign({ result: ({ event }) => ({ ...resultOptions(keyEvent(event).clock), confirmed: { white: false, black: false } }) }),
@@ -454,11 +256,18 @@ export const menuMachine = setup({
         { moves: 40, minutes: 15, incrementSeconds: 30 },
       ],
       sound: input.sound ?? true,
+      incrementTiming: 'before-move',
     },
-    pending: noPending,
+    pending: NO_PENDING,
+    correction: {
+      choice: { preset: 'classical', defaultTimeMinutes: null, custom: [{ moves: 40, minutes: 90, incrementSeconds: 30 }], sound: input.sound ?? true, incrementTiming: 'before-move' },
+      itemIndex: 0,
+    },
     notice: null,
     refusal: null,
+    illegalLoser: null,
     result: noResult,
+    presence: { choice: 'both', choices: PRESENCE_CHOICES },
     restored: input.restored ?? null,
   }),
   initial: 'boot',
@@ -498,6 +307,7 @@ export const menuMachine = setup({
         idle: {
           on: {
             KEY_DOWN: [
+              { guard: 'presenceFirst', actions: ['trackHeld', 'askPresence'], target: '#menu.presence' },
               { guard: 'isLeverDown', actions: ['trackHeld', 'lever'] },
               { guard: { type: 'isKeyDown', params: 'startPause' }, actions: ['trackHeld', 'startPause'] },
               { actions: 'trackHeld', target: 'maybeCombo' },
@@ -511,6 +321,7 @@ export const menuMachine = setup({
           always: [{ guard: 'comboHeld', actions: 'rememberStatus', target: 'combo' }],
           on: {
             KEY_DOWN: [
+              { guard: 'presenceFirst', actions: ['trackHeld', 'askPresence'], target: '#menu.presence' },
               { guard: 'isLeverDown', actions: ['trackHeld', 'lever'] },
               { guard: { type: 'isKeyDown', params: 'startPause' }, actions: ['trackHeld', 'startPause'] },
               { actions: 'trackHeld', target: 'maybeCombo', reenter: true },
@@ -527,6 +338,7 @@ export const menuMachine = setup({
           always: [{ guard: 'noMenuKeyHeld', target: 'idle' }],
           on: {
             KEY_DOWN: [
+              { guard: and(['isLeverDown', 'presenceFirst']), actions: ['trackHeld', 'askPresence'], target: '#menu.presence' },
               { guard: 'isLeverDown', actions: ['trackHeld', 'lever'] },
               { actions: 'trackHeld' },
             ],
@@ -547,13 +359,24 @@ export const menuMachine = setup({
         },
       },
     },
+    // FIDE Laws 6.7.1 with a default time of 0: who is at the board? (+/- choose, ok starts,
+    // start/pause cancels: the clock stays ready.)
+    presence: {
+      on: {
+        KEY_DOWN: [
+          { guard: 'isPlusOrMinus', actions: ['trackHeld', 'presenceChange'] },
+          { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'startWithPresence'], target: 'game' },
+          { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: 'game' },
+          { actions: 'trackHeld' },
+        ],
+      },
+    },
     // Before the game: choose the control (only while the clock is ready).
     setup: {
       on: {
         KEY_DOWN: [
           { guard: { type: 'isKeyDown', params: 'mode' }, actions: ['trackHeld', 'setupNext'] },
-          { guard: { type: 'isKeyDown', params: 'plus' }, actions: ['trackHeld', 'setupChange'] },
-          { guard: { type: 'isKeyDown', params: 'minus' }, actions: ['trackHeld', 'setupChange'] },
+          { guard: 'isPlusOrMinus', actions: ['trackHeld', 'setupChange'] },
           { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'applySetup'], target: 'game' },
           { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: 'game' },
           { actions: 'trackHeld' },
@@ -562,18 +385,66 @@ export const menuMachine = setup({
     },
     // The arbiter's corrections (FIDE equipment standard (j): within 60 seconds).
     arbiter: {
+      initial: 'items',
       on: {
-        KEY_DOWN: [
-          { guard: { type: 'isKeyDown', params: 'mode' }, actions: ['trackHeld', 'commitArbiter', 'arbiterNext'] },
-          { guard: { type: 'isKeyDown', params: 'plus' }, actions: ['trackHeld', 'arbiterChange'] },
-          { guard: { type: 'isKeyDown', params: 'minus' }, actions: ['trackHeld', 'arbiterChange'] },
-          { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'arbiterOk'] },
-          // start/pause leaves arbiter mode (the clock stays stopped; press it again to resume).
-          { guard: { type: 'isKeyDown', params: 'startPause' }, actions: ['trackHeld', 'commitArbiter'], target: 'game' },
-          { actions: 'trackHeld' },
-        ],
         // What the clock refused, and why (e.g. "no completed move to take back").
         REJECTED: { actions: 'showRejection' },
+        ILLEGAL_MOVE: { guard: 'illegalMoveLoses', actions: 'askIllegalResult', target: '.items' },
+      },
+      states: {
+        items: {
+          on: {
+            KEY_DOWN: [
+              { guard: { type: 'isKeyDown', params: 'mode' }, actions: ['trackHeld', 'commitArbiter', 'arbiterNext'] },
+              { guard: 'isPlusOrMinus', actions: ['trackHeld', 'arbiterChange'] },
+              { guard: and([{ type: 'isKeyDown', params: 'ok' as const }, 'takebackChoice']), actions: ['trackHeld', 'openTakeback'], target: 'takeback' },
+              { guard: and([{ type: 'isKeyDown', params: 'ok' as const }, 'controlEditor']), actions: ['trackHeld', 'openCorrection'], target: 'control' },
+              { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'arbiterOk'] },
+              // start/pause leaves arbiter mode (the clock stays stopped; press it again to resume).
+              { guard: { type: 'isKeyDown', params: 'startPause' }, actions: ['trackHeld', 'commitArbiter'], target: '#menu.game' },
+              { actions: 'trackHeld' },
+            ],
+          },
+        },
+        // FIDE Laws 7.5.1 with 7.1: rewind the times or keep them; the LCD shows both clocks
+        // after each (+/- choose, ok annuls the move, mode or start/pause goes back to the item).
+        takeback: {
+          on: {
+            KEY_DOWN: [
+              { guard: 'isPlusOrMinus', actions: ['trackHeld', 'toggleTakeback'] },
+              { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'sendTakeback'], target: 'items' },
+              { guard: { type: 'isKeyDown', params: 'mode' }, actions: 'trackHeld', target: 'items' },
+              { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: 'items' },
+              { actions: 'trackHeld' },
+            ],
+          },
+        },
+        // FIDE Laws 6.10.2: the corrected control, chosen with the setup's control items (mode
+        // next item, +/- change, ok to the confirmation, start/pause back to the item).
+        control: {
+          on: {
+            KEY_DOWN: [
+              { guard: { type: 'isKeyDown', params: 'mode' }, actions: ['trackHeld', 'correctionNext'] },
+              { guard: 'isPlusOrMinus', actions: ['trackHeld', 'correctionChange'] },
+              { guard: and([{ type: 'isKeyDown', params: 'ok' as const }, 'correctionBuilds']), actions: 'trackHeld', target: 'controlConfirm' },
+              { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'correctionInvalid'] },
+              { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: 'items' },
+              { actions: 'trackHeld' },
+            ],
+          },
+        },
+        // The times stay as they are: the arbiter adjusts them next (ok sends SET_CONTROL; any
+        // other menu key goes back to the editor, start/pause to the item).
+        controlConfirm: {
+          on: {
+            KEY_DOWN: [
+              { guard: { type: 'isKeyDown', params: 'ok' }, actions: ['trackHeld', 'sendControl'], target: 'items' },
+              { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: 'items' },
+              { guard: 'isLeverDown', actions: 'trackHeld' },
+              { actions: 'trackHeld', target: 'control' },
+            ],
+          },
+        },
       },
     },
     // After the game: the result, confirmed by both players with their levers.
@@ -583,8 +454,7 @@ export const menuMachine = setup({
         choosing: {
           on: {
             KEY_DOWN: [
-              { guard: { type: 'isKeyDown', params: 'plus' }, actions: ['trackHeld', 'resultChange'] },
-              { guard: { type: 'isKeyDown', params: 'minus' }, actions: ['trackHeld', 'resultChange'] },
+              { guard: 'isPlusOrMinus', actions: ['trackHeld', 'resultChange'] },
               // Nothing chosen yet: ok does nothing (the clock never records a result on its own).
               { guard: 'okWithChoice', actions: 'trackHeld', target: 'confirming' },
               { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: '#menu.game' },
@@ -598,8 +468,7 @@ export const menuMachine = setup({
             KEY_DOWN: [
               { guard: 'isLeverDown', actions: ['trackHeld', 'confirmLever'] },
               // Changing the choice drops both confirmations.
-              { guard: { type: 'isKeyDown', params: 'plus' }, actions: ['trackHeld', 'resultChange'], target: 'choosing' },
-              { guard: { type: 'isKeyDown', params: 'minus' }, actions: ['trackHeld', 'resultChange'], target: 'choosing' },
+              { guard: 'isPlusOrMinus', actions: ['trackHeld', 'resultChange'], target: 'choosing' },
               { guard: { type: 'isKeyDown', params: 'startPause' }, actions: 'trackHeld', target: '#menu.game' },
               { actions: 'trackHeld' },
             ],

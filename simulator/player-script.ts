@@ -8,7 +8,8 @@
 // speed up, which keeps flags rare but possible.
 import type { Rng } from '../protocol/prng.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { ARBITER_HOLD_MS, ARBITER_ITEMS, RESULTS, type GameResult } from '../firmware-ts/menu.machine.ts';
+import { ARBITER_HOLD_MS, ARBITER_ITEMS, ARBITER_RESULTS, PRESENCE_CHOICES, RESULTS, type GameResult, type Presence } from '../firmware-ts/menu.machine.ts';
+import { menuMode } from '../firmware-ts/menu-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';
 
 export interface PlayerModel {
@@ -102,8 +103,30 @@ export async function arbiterPenalty(ctx: ScriptContext, offender: Side): Promis
  */
 export async function chooseResult(clock: { firmware: VirtualClock['firmware']; tap(key: 'plus'): Promise<unknown> }, wanted: GameResult): Promise<void> {
   const menu = () => clock.firmware.menu.getSnapshot().context.result;
-  for (let i = 0; i <= RESULTS.length && menu().choice !== wanted; i++) await clock.tap('plus');
+  for (let i = 0; i <= ARBITER_RESULTS.length && menu().choice !== wanted; i++) await clock.tap('plus');
   if (menu().choice !== wanted) throw new Error(`the result menu does not offer ${wanted} (offers ${menu().choices.join(', ')})`);
+}
+
+/** The arbiter records the double forfeit in arbiter mode (it opens on "reinstate" after a forfeit). */
+async function arbiterDoubleForfeit(ctx: ScriptContext): Promise<GameResult> {
+  const { clock } = ctx;
+  await clock.hold(['mode', 'ok'], ARBITER_HOLD_MS);
+  const from = clock.firmware.menu.getSnapshot().context.itemIndex;
+  const to = ARBITER_ITEMS.findIndex((i) => i.kind === 'result');
+  for (let i = 0; i < (to - from + ARBITER_ITEMS.length) % ARBITER_ITEMS.length; i++) await clock.tap('mode');
+  await chooseResult(clock, '--');
+  await clock.tap('ok');
+  await clock.tap('startPause'); // leave arbiter mode
+  return clock.results.at(-1)?.result ?? '--';
+}
+
+/** The arbiter answers the clock's question before a start with a default time of 0: who is here. */
+export async function answerPresence(clock: Pick<VirtualClock, 'firmware' | 'tap'>, here: Record<Side, boolean>): Promise<void> {
+  const wanted: Presence = here.white && here.black ? 'both' : here.white ? 'white' : here.black ? 'black' : 'neither';
+  const choice = () => clock.firmware.menu.getSnapshot().context.presence.choice;
+  for (let i = 0; i < PRESENCE_CHOICES.length && choice() !== wanted; i++) await clock.tap('plus');
+  if (choice() !== wanted) throw new Error(`the presence question does not offer ${wanted}`);
+  await clock.tap('ok');
 }
 
 async function enterResult(ctx: ScriptContext, wanted: GameResult | null): Promise<GameResult> {
@@ -140,6 +163,8 @@ export async function playGame(ctx: ScriptContext): Promise<GameSummary> {
   let pauses = 0;
 
   await clock.tap('startPause'); // the arbiter starts the round (Laws 6.6)
+  // With a default time of 0 the clock first asks who is at the board (FIDE Laws 6.7.1).
+  if (menuMode(clock.firmware.menu.getSnapshot().value) === 'presence') await answerPresence(clock, arrived);
   // Present players show themselves with a tap of their own lever (a press by the side
   // not on move changes no time; White's is its first move, so White only waits).
   if (arrived.black && tc.defaultTimeMs !== null) await clock.tap('black');
@@ -186,7 +211,9 @@ export async function playGame(ctx: ScriptContext): Promise<GameSummary> {
     await clock.tap('startPause');
     wanted = ctx.agreedResult ?? RESULTS[Math.floor(rng() * RESULTS.length)];
   }
-  const result = await enterResult(ctx, wanted);
+  // FIDE Laws 6.7.1: neither player came, both lose: a result only the arbiter enters ("--").
+  const bothForfeited = end.status === 'forfeited' && end.forfeited.white && end.forfeited.black;
+  const result = bothForfeited ? await arbiterDoubleForfeit(ctx) : await enterResult(ctx, wanted);
   const final = clock.firmware.reading();
   return { moves: final.moves.white + final.moves.black, result, ended, penalties, pauses, lateArrivals };
 }

@@ -80,9 +80,15 @@ function describe(out: ClockOutput | ResultEntry, soundOn: boolean): string | nu
     case 'result':
       return `result ${out.result} (${out.by})`;
     case 'takeback':
-      return `take-back: ${out.side}'s move ${out.move + 1} annulled (illegal moves: ${out.illegalMoves})`;
+      return `take-back: ${out.side}'s move ${out.move + 1} annulled, times ${out.times === 'keep' ? 'kept' : 'rewound'} (illegal moves: ${out.illegalMoves})`;
+    case 'turn-set':
+      return `${out.side} on move`;
+    case 'control-set':
+      return `control corrected: ${describeTimeControl(out.timeControl)}; times kept`;
     case 'increment-set':
       return `quickplay increment +${out.ms / 1000} s for both sides`;
+    case 'delay-set':
+      return `quickplay delay ${out.ms / 1000} s for both sides`;
     case 'arrived':
       return `${out.side} is present`;
     case 'rejected':

@@ -25,7 +25,7 @@ describe('fleet of simulated clocks (scripted players)', () => {
     expect(b.outputs).toEqual(a.outputs);
     expect(b.reports).toEqual(a.reports);
     // Every game ended with a result, and the clocks' outputs never go back in time.
-    for (const r of a.reports) expect(['1-0', '1/2-1/2', '0-1']).toContain(r.result);
+    for (const r of a.reports) expect(['1-0', '1/2-1/2', '0-1', '--']).toContain(r.result);
     for (const out of a.outputs) {
       const ats = out.map((o) => o.at);
       expect(ats).toEqual([...ats].sort((x, y) => x - y));
@@ -70,6 +70,40 @@ describe('fleet of simulated clocks (scripted players)', () => {
     } finally {
       await fleet.stop();
       for (const h of hosts) h.close();
+    }
+  });
+});
+
+describe('scripted players at a default time of 0 (FIDE Laws 6.7.1)', () => {
+  it('FIDE Laws 6.7.1: the players’ arbiter answers the clock’s question who is present: the present play, a late player is forfeited, two late ones lose both (--)', async () => {
+    const fleet = await Fleet.create({
+      clocks: 4,
+      seed: 4,
+      timeControl: presetTimeControl('rapid', { defaultTime: 0 }),
+      players: { movesMin: 4, movesMax: 6, penaltyProbability: 0, pauseProbability: 0, lateProbability: 0.3 },
+    });
+    try {
+      const reports = await fleet.run();
+      // The seed gives every kind of board: everyone on time, one player late, both late.
+      expect(reports.map((r) => r.lateArrivals).sort()).toEqual([0, 1, 2, 2]);
+      for (const [i, report] of reports.entries()) {
+        const outputs = fleet.clocks[i].outputs;
+        const startedAt = outputs.findIndex((o) => o.type === 'started');
+        const arrivedFirst = outputs.slice(0, startedAt).filter((o) => o.type === 'arrived').length;
+        // Every player at the board when the clock started was marked present before the START.
+        expect(arrivedFirst).toBe(2 - report.lateArrivals);
+        if (report.lateArrivals === 0) {
+          expect(report.ended).not.toBe('forfeit');
+          expect(report.moves).toBeGreaterThanOrEqual(8);
+        } else {
+          expect(report.ended).toBe('forfeit');
+          // Both absent: both lose, which the arbiter records (the players enter only played results).
+          expect(report.result === '--').toBe(report.lateArrivals === 2);
+          if (report.lateArrivals === 2) expect(fleet.clocks[i].results.at(-1)).toMatchObject({ result: '--', by: 'arbiter' });
+        }
+      }
+    } finally {
+      await fleet.stop();
     }
   });
 });

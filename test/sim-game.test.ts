@@ -4,6 +4,7 @@
 // checked on the LCD text and on the events the firmware hands to the host link.
 import { afterEach, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
+import { arbiterItemIndex } from '../firmware-ts/menu.machine.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
@@ -107,7 +108,7 @@ describe('simulated board: full games through the firmware', () => {
     expect(c.screen()[1]).toBe('#1 P1 PAUS #0 P1');
     await c.hold(['mode', 'ok'], 2_000);
     expect(c.screen()).toEqual(['ARB W time 1m   ', '1:30:30         ']);
-    for (let i = 0; i < 4; i++) await c.tap('mode');
+    for (let i = 0; i < arbiterItemIndex('penalty', 'white'); i++) await c.tap('mode');
     expect(c.screen()).toEqual(['ARB illegal W   ', 'ok:+2:00 B      ']);
     await c.tap('ok');
     expect(c.outputs.at(-1)).toMatchObject({ type: 'adjusted', side: 'black', ms: 120_000, reason: 'penalty', black: 5_505_000 });
@@ -180,8 +181,8 @@ describe('simulated board: full games through the firmware', () => {
     expect(c.screen()[1]).toBe('Result 0-1      ');
     // Arbiter override: mode+ok 2 s (a flag has fallen), to the result item, choose, ok.
     await c.hold(['mode', 'ok'], 2_000);
-    for (let i = 0; i < 11; i++) await c.tap('mode');
-    expect(c.screen()).toEqual(['ARB result      ', '-- (+/-)        ']);
+    for (let i = 0; i < arbiterItemIndex('result'); i++) await c.tap('mode');
+    expect(c.screen()).toEqual(['ARB result      ', 'choose with +/- ']);
     await c.tap('ok'); // nothing chosen: nothing recorded
     expect(c.results).toHaveLength(1);
     await c.tap('plus');

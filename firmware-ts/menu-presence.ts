@@ -1,0 +1,36 @@
+// FIDE Laws 6.7.1 with a default time of 0 (docs/firmware.md "Default time 0"): a player not
+// marked present when the clock starts loses at once, so a start at the clock first asks who is
+// at the board, and the menu sends their arrivals before the start. Pure.
+import { SIDES, type Side } from '../protocol/time-control.ts';
+import type { ClockInput } from '../rules/clock.machine.ts';
+import type { ClockReading } from '../rules/clock-core.ts';
+import { isLever, type MenuEvent } from './menu-context.ts';
+
+export type Presence = 'both' | 'white' | 'black' | 'neither';
+export const PRESENCE_CHOICES: readonly Presence[] = ['both', 'white', 'black', 'neither'];
+export const presentSides = (p: Presence): Side[] => (p === 'both' ? ['white', 'black'] : p === 'neither' ? [] : [p]);
+
+/** The presence choices that keep every side already marked present (an arrival is never taken back). */
+export function presenceChoices(clock: ClockReading): Presence[] {
+  return PRESENCE_CHOICES.filter((p) => SIDES.every((s) => !clock.present[s] || presentSides(p).includes(s)));
+}
+
+/**
+ * Whether this key edge starts the clock at a default time of 0 with a side not yet marked
+ * present: the start key, or the lever of the side not on move, which starts the clock of the
+ * side on move while it is ready (docs/replay.md, `press`). Then the menu asks first.
+ */
+export function startNeedsPresence(event: MenuEvent): boolean {
+  if (event.type !== 'KEY_DOWN') return false;
+  const { clock, control, key } = event;
+  if (clock.status !== 'ready' || control.defaultTimeMs !== 0 || (clock.present.white && clock.present.black)) return false;
+  return key === 'startPause' || (isLever(key) && key !== clock.turn);
+}
+
+/** The chosen sides not yet present arrive (FIDE Laws 6.7), then the clock starts: presence is what the inputs say. */
+export function startInputs(choice: Presence, clock: ClockReading, at: number): ClockInput[] {
+  const arrivals: ClockInput[] = presentSides(choice)
+    .filter((side) => !clock.present[side])
+    .map((side) => ({ type: 'ARRIVE', side, at }));
+  return [...arrivals, { type: 'START', at }];
+}
