@@ -97,10 +97,12 @@ export function clockCommandRefusal(type: ArbiterCommandName, status: ClockStatu
     case 'set-turn':
       // FIDE Laws 6.10.2: the side on move is set with the clock stopped and the game not decided.
       if (status === 'finished') return over;
+      if (status === 'forfeited') return `${where} is forfeited: reinstate the game before setting the side on move`;
       return status === 'ready' || status === 'paused' ? null : `${where} is ${status}: only a ready or paused clock can be given the side on move`;
     case 'set-control':
       // FIDE Laws 6.10.2: a clock found set wrongly is corrected while it stands (also at a flag).
       if (status === 'finished') return over;
+      if (status === 'forfeited') return `${where} is forfeited: reinstate the game before correcting its time control`;
       return status === 'ready' || status === 'paused' || status === 'flagged' ? null : `${where} is ${status}: pause the clock before correcting its time control`;
     case 'takeback':
       // FIDE Laws 7.5.1 with 6.10.2: the arbiter stops the clock, then the move is taken back.

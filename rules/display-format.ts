@@ -129,8 +129,8 @@ const STATUS_TEXT: Record<ClockReading['status'], string> = {
 function moveField(view: ClockReading, side: Side): string {
   // `#40P2` = 40 completed moves, next move in period 2. The period follows from the count
   // (FIDE Laws 6.10.2), so an illegal-move count takes its place when there is one:
-  // `#12!1` = 12 moves, one move annulled as illegal (Laws 7.5.1; the second loses in
-  // rapid and blitz, A.4.2 / B.4). From 100 moves the `#` is dropped.
+  // `#12!1` = 12 moves, one illegal move recorded (a take-back or a penalty, Laws 7.5; the
+  // second loses, 7.5.5). From 100 moves the `#` is dropped.
   const moves = view.moves[side];
   const count = moves >= 100 ? String(moves) : `#${moves}`;
   const illegal = view.illegalMoves[side];
