@@ -29,7 +29,7 @@ export interface ClockEventRecord {
   readonly event: string;
   readonly round: number;
   readonly board: number;
-  /** 'started' | 'moved' | 'flag' | 'forfeit' | 'paused' | 'resumed' | 'adjusted' | 'arrived' | 'moves-set' | 'taken-back' | 'reinstated' | 'increment-set' | 'result' */
+  /** A journal event type (host/store/types.ts CLOCK_EVENT_TYPES): 'started' | 'moved' | … | 'turn-set' | 'control-set' | 'delay-set' | 'result' */
   readonly type: string;
   readonly side: Side | null;
   /** Move number completed by `side` (for 'move'), else null. */
