@@ -23,6 +23,7 @@ import {
   type Configure,
   type Restore,
 } from '../protocol/gen/chessclock_pb.ts';
+import { fittingSnapshotBody } from '../protocol/frame-encoder.ts';
 import { createLink, DEFAULT_BAUD_RATE, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
 import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto, timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
@@ -293,7 +294,11 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
         // Held is sequenced after every event still in the outbox, so the host has them all first.
         if (firmware.reading().status === 'running') firmware.command({ type: 'PAUSE' });
         const at = firmware.now();
-        return send({ case: 'held', value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: snapshotToWire(snapshotClock(firmware.state(), at)) } } as BodyInit);
+        // One frame: with a corrected control of many stages the oldest presses are left out (docs/protocol.md "Restore", Size).
+        const wire = snapshotToWire(snapshotClock(firmware.state(), at));
+        const held = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'held' as const, value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
+        if (held === null) return nack(m, Nack_Code.NOT_NOW, 'hold: the clock\'s state does not fit one frame (a corrected control of too many stages): set the clock by hand');
+        return send(held as BodyInit);
       }
       const input = commandInput(cmd, firmware.now());
       if ('error' in input) return nack(m, Nack_Code.INVALID, input.error);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envelope } from './codec.ts';
-import { encodeFrame, frameContent, FrameTooLargeError } from './frame-encoder.ts';
+import { encodeFrame, fittingSnapshotBody, frameContent, FrameTooLargeError } from './frame-encoder.ts';
 import { MAX_FRAME_BYTES, SLIP_END, SLIP_ESC } from './frame-format.ts';
 import { MAX_SNAPSHOT_UNDO } from './envelope-validation.ts';
 import { realisticMoved } from './fixtures/arbitrary.ts';
@@ -106,5 +106,23 @@ describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annula
     // rules/clock-snapshot.ts SNAPSHOT_UNDO_DEPTH_WITH_CONTROL (rules/ may not be imported here): 2.
     for (const n of sizes(snapshot(MAX_SNAPSHOT_UNDO - 2, control))) expect(n).toBeLessThanOrEqual(MAX_FRAME_BYTES);
     expect(() => sizes(snapshot(MAX_SNAPSHOT_UNDO - 1, control))).toThrow(FrameTooLargeError);
+  });
+
+  it('a snapshot that does not fit leaves out its oldest presses until it does (fittingSnapshotBody), and is refused when it cannot fit even without any', () => {
+    // 8 stages a side (MAX_STAGES), every field at its worst: no room for a single press.
+    const stage = (moves: number | null, s: number) => ({ ...(moves === null ? {} : { moves }), seconds: 359_999 - s, increment: 359_999, delay: 359_999, delayMode: 'bronstein' });
+    const stages = (s: number) => [...Array.from({ length: MAX_STAGES - 1 }, (_, i) => stage(40 + i, s)), stage(null, s)];
+    const huge = timeControlToWire(readTimeControlSpec({ white: stages(0), black: stages(1), defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl);
+    const restore = (snap: ReturnType<typeof snapshot>) => (n: number) => ({ case: 'restore' as const, value: { gameId: '9'.repeat(20), snapshot: { ...snap, undo: snap.undo.slice(0, n) } } });
+    expect(fittingSnapshotBody(MAX_SNAPSHOT_UNDO, restore(snapshot(MAX_SNAPSHOT_UNDO, huge)))).toBeNull();
+    // 5 stages a side: 2 presses do not fit, 1 does; the newest press is the one kept.
+    const five = timeControlToWire(readTimeControlSpec({ white: [...stages(0).slice(0, 4), stage(null, 0)], black: [...stages(1).slice(0, 4), stage(null, 1)], defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl);
+    const snap = { ...snapshot(2, five), undo: [{ ...undo(), agoMs: 1 }, { ...undo(), agoMs: 2 }] };
+    expect(() => frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body: restore(snap)(2) }))).toThrow(FrameTooLargeError);
+    const fitted = fittingSnapshotBody(2, restore(snap))!;
+    expect(fitted.value.snapshot.undo.map((u) => u.agoMs)).toEqual([1]);
+    expect(frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body: fitted })).length).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+    // What fits whole is sent whole.
+    expect(fittingSnapshotBody(MAX_SNAPSHOT_UNDO, restore(snapshot(MAX_SNAPSHOT_UNDO)))!.value.snapshot.undo).toHaveLength(MAX_SNAPSHOT_UNDO);
   });
 });

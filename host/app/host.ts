@@ -448,7 +448,8 @@ export class Host implements HostState, CommandSink, NextRoundSink {
         .then(async (note) => {
           // The events the restore made the clock send (paused, …) are journaled before the board shows the restore.
           await this.journalAll();
-          this.inStep.set(clockId, { bootId: boot, gameId: game.gameId });
+          // A clock left as it was (too old for the game's corrections) is not the journal's game: no time command goes to it.
+          if (note.outcome === 'restored' || note.outcome === 'in-step') this.inStep.set(clockId, { bootId: boot, gameId: game.gameId });
           this.restoreNotes.set(game.gameId, note);
         })
         .catch((err) => {
