@@ -47,10 +47,11 @@ const CONTROL = {
   ],
 } as const;
 /**
- * One side's control in a corrected control: a PGN field or JSON stages (docs/tournament.md). A
- * list of types, not `oneOf`: the validator coerces, and a string would match both branches.
+ * One side's control in a corrected control: a PGN field, seconds or JSON stages
+ * (docs/tournament.md), as the config's `{ white, black }` takes them: the one reader checks it
+ * and names what is wrong (a schema's `oneOf` would match a string twice, the validator coercing).
  */
-const SIDE_CONTROL = { type: ['string', 'array'], minLength: 1, minItems: 1 } as const;
+const SIDE_CONTROL = {} as const;
 
 /**
  * Reads the configure body's time control with the one spec reader (protocol/time-control.ts
