@@ -1,11 +1,12 @@
 // The clock's side of the link: host Commands become statechart inputs, statechart outputs
 // become ClockEvents (docs/protocol.md, "Command" and "ClockEvent"; protocol 1.1 adds the
-// arbiter's powers).
+// arbiter's powers, 1.4 the arbiter's corrections and the double forfeit).
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { ClockEvent_Kind, ClockStatus, CommandSchema, Command_Kind, GameResult, Side, type ClockEvent } from '../protocol/gen/chessclock_pb.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
+import { timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { clockEventBody, commandInput } from './host-link.ts';
 import { readClock } from '../rules/clock-core.ts';
@@ -60,7 +61,25 @@ describe('commandInput: host Commands as statechart inputs', () => {
 
   it('FIDE Laws 6.9: ENTER_RESULT is the statechart\'s RESULT by the host', () => {
     expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT, result: GameResult.BLACK_WINS }), 50)).toEqual({ type: 'RESULT', result: '0-1', by: 'host', at: 50 });
-    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT }), 50)).toEqual({ error: 'enter result: "result" must be 1-0, 1/2-1/2 or 0-1' });
+    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT }), 50)).toEqual({ error: 'enter result: "result" must be 1-0, 1/2-1/2, 0-1, --' });
+  });
+
+  it('FIDE Laws 6.7.1: ENTER_RESULT DOUBLE_FORFEIT (protocol 1.4) is the result "--" by the host', () => {
+    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT, result: GameResult.DOUBLE_FORFEIT }), 50)).toEqual({ type: 'RESULT', result: '--', by: 'host', at: 50 });
+  });
+
+  it('FIDE Laws 7.1: TAKEBACK with keep_times keeps both clock times (protocol 1.4)', () => {
+    expect(commandInput(cmd({ kind: Command_Kind.TAKEBACK, keepTimes: true }), 20)).toEqual({ type: 'TAKEBACK', at: 20, times: 'keep' });
+  });
+
+  it('FIDE Laws 6.10.2 / Guidelines III.4: SET_TURN {side}, SET_CONTROL {control}, DELAY {ms ≥ 0} (protocol 1.4)', () => {
+    expect(commandInput(cmd({ kind: Command_Kind.SET_TURN, side: Side.BLACK }), 60)).toEqual({ type: 'SET_TURN', side: 'black', at: 60 });
+    expect(commandInput(cmd({ kind: Command_Kind.SET_TURN }), 60)).toEqual({ error: 'command set turn: "side" must be white or black' });
+    const classical = presetTimeControl('classical');
+    expect(commandInput(cmd({ kind: Command_Kind.SET_CONTROL, control: timeControlToWire(classical) }), 70)).toEqual({ type: 'SET_CONTROL', timeControl: classical, at: 70 });
+    expect(commandInput(cmd({ kind: Command_Kind.SET_CONTROL }), 70)).toEqual({ error: 'command set control: command.control: missing' });
+    expect(commandInput(cmd({ kind: Command_Kind.DELAY, ms: 5000 }), 80)).toEqual({ type: 'DELAY', ms: 5000, at: 80 });
+    expect(commandInput(cmd({ kind: Command_Kind.DELAY, ms: -1 }), 80)).toEqual({ error: 'command delay: "ms" must be 0 or more, got -1' });
   });
 
   it('a kind this firmware does not know is refused, not guessed', () => {
@@ -80,6 +99,33 @@ describe('clockEventBody: statechart outputs as ClockEvents', () => {
     const e = eventFor([...play, { type: 'TAKEBACK', at: 17_000 }], 'takeback')!;
     // Rapid 900+10 (before-move): Black's move at 9 s is annulled; both times are those of that press.
     expect(e).toMatchObject({ kind: ClockEvent_Kind.TAKEN_BACK, side: Side.BLACK, atMs: 17_000, moveNumber: 0, period: 0, illegalMoves: 1, status: ClockStatus.PAUSED, whiteMs: 915_000, blackMs: 906_000 });
+  });
+
+  it('FIDE Laws 7.1: a take-back keeping the times says so (keep_times) and reports the times as they were', () => {
+    const { clock } = run(play);
+    const shown = readClock(clock, 17_000);
+    const e = eventFor([...play, { type: 'TAKEBACK', at: 17_000, times: 'keep' }], 'takeback')!;
+    expect(e).toMatchObject({ kind: ClockEvent_Kind.TAKEN_BACK, side: Side.BLACK, keepTimes: true, whiteMs: shown.white, blackMs: shown.black });
+    expect(eventFor([...play, { type: 'TAKEBACK', at: 17_000 }], 'takeback')!.keepTimes ?? false).toBe(false);
+  });
+
+  it('FIDE Laws 7.5.5: a penalty names the credited side and carries the offender\'s illegal-move count', () => {
+    const e = eventFor([...play, { type: 'PENALTY', side: 'black', at: 16_000 }], 'adjusted')!;
+    expect(e).toMatchObject({ kind: ClockEvent_Kind.ADJUSTED, side: Side.WHITE, penalty: true, illegalMoves: 1 });
+    expect(eventFor([...play, { type: 'ADJUST', side: 'black', ms: 1000, at: 16_000 }], 'adjusted')!.illegalMoves ?? 0).toBe(0);
+  });
+
+  it('FIDE Laws 6.10.2 / Guidelines III.4: turn set, control set (the control whole) and delay set are reported', () => {
+    expect(eventFor([{ type: 'SET_TURN', side: 'black', at: 10 }], 'turn-set')).toMatchObject({ kind: ClockEvent_Kind.TURN_SET, side: Side.BLACK, status: ClockStatus.READY, whiteMs: 910_000, blackMs: 910_000 });
+    const classical = presetTimeControl('classical');
+    const e = eventFor([...play, { type: 'SET_CONTROL', timeControl: classical, at: 16_000 }], 'control-set')!;
+    expect(e.kind).toBe(ClockEvent_Kind.CONTROL_SET);
+    expect(timeControlFromWire(e.control, 'clock_event.control')).toEqual(classical);
+    expect(eventFor([...play, { type: 'DELAY', ms: 5000, at: 16_000 }], 'delay-set')).toMatchObject({ kind: ClockEvent_Kind.DELAY_SET, delayMs: 5000, atMs: 16_000 });
+  });
+
+  it('FIDE Laws 6.7.1: a double forfeit the arbiter keyed in at the clock is reported as DOUBLE_FORFEIT', () => {
+    expect(clockEventBody({ type: 'result', at: 5, result: '--', by: 'arbiter' }, 'forfeited', { white: 1, black: 2 })?.value).toMatchObject({ kind: ClockEvent_Kind.RESULT_ENTERED, result: GameResult.DOUBLE_FORFEIT, byArbiter: true });
   });
 
   it('FIDE Laws 6.7.1: reinstating a forfeit reports the times, paused', () => {

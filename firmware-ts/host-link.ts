@@ -23,12 +23,13 @@ import {
   type Configure,
   type Restore,
 } from '../protocol/gen/chessclock_pb.ts';
+import { fittingSnapshotBody } from '../protocol/frame-encoder.ts';
 import { createLink, DEFAULT_BAUD_RATE, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
 import type { ProtocolVersion } from '../protocol/handshake.ts';
-import { timeControlFromProto } from '../protocol/time-control-codec.ts';
+import { timeControlFromProto, timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
-import type { ClockState, ClockStatus, GameResult } from '../rules/clock-core.ts';
+import { RESULTS, type ClockState, type ClockStatus, type GameResult } from '../rules/clock-core.ts';
 import { snapshotClock } from '../rules/clock-snapshot.ts';
 import { CLOCK_STATUS_TO_WIRE, RESULT_TO_WIRE, SIDE_TO_WIRE, snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
@@ -39,11 +40,8 @@ export const FIRMWARE_VERSION = '0.1.0';
 const SIDE = SIDE_TO_WIRE;
 const STATUS = CLOCK_STATUS_TO_WIRE;
 const RESULT = RESULT_TO_WIRE;
-const FROM_RESULT = new Map<WireResult, GameResult>([
-  [WireResult.WHITE_WINS, '1-0'],
-  [WireResult.DRAW, '1/2-1/2'],
-  [WireResult.BLACK_WINS, '0-1'],
-]);
+/** The results the clock takes from the host: each of the rule book's clock results (rules/vocabulary.ts CLOCK_RESULTS) by its wire value. */
+const FROM_RESULT = new Map<WireResult, GameResult>(RESULTS.map((r) => [RESULT[r], r]));
 
 /**
  * The ClockEvent body for a statechart output, or null for outputs the host does not need.
@@ -74,7 +72,16 @@ export function clockEventBody(
     case 'resumed':
       return ev({ kind: ClockEvent_Kind.RESUMED, whiteMs: out.white, blackMs: out.black });
     case 'adjusted':
-      return ev({ kind: ClockEvent_Kind.ADJUSTED, side: SIDE[out.side], adjustMs: out.ms, penalty: out.reason === 'penalty', whiteMs: out.white, blackMs: out.black });
+      // FIDE Laws 7.5.5: a penalty names the credited side and carries the offender's illegal-move count (since 1.4).
+      return ev({
+        kind: ClockEvent_Kind.ADJUSTED,
+        side: SIDE[out.side],
+        adjustMs: out.ms,
+        penalty: out.reason === 'penalty',
+        ...(out.reason === 'penalty' && out.illegalMoves !== undefined ? { illegalMoves: out.illegalMoves } : {}),
+        whiteMs: out.white,
+        blackMs: out.black,
+      });
     case 'arrived':
       return ev({ kind: ClockEvent_Kind.ARRIVED, side: SIDE[out.side] });
     case 'result':
@@ -91,10 +98,21 @@ export function clockEventBody(
         side: SIDE[out.side],
         moveNumber: out.move,
         illegalMoves: out.illegalMoves,
+        // FIDE Laws 7.1: the arbiter kept both clock times (since 1.4).
+        keepTimes: out.times === 'keep',
         ...(clock ? { period: clock[out.side].period } : {}),
         whiteMs: out.white,
         blackMs: out.black,
       });
+    case 'turn-set':
+      // FIDE Laws 6.10.2: the side the arbiter set on move; no time moved.
+      return ev({ kind: ClockEvent_Kind.TURN_SET, side: SIDE[out.side], whiteMs: out.white, blackMs: out.black });
+    case 'control-set':
+      // FIDE Laws 6.10.2: the corrected control now in force, whole; both times unchanged.
+      return ev({ kind: ClockEvent_Kind.CONTROL_SET, control: timeControlToWire(out.timeControl), whiteMs: out.white, blackMs: out.black });
+    case 'delay-set':
+      // FIDE Guidelines III.4: the quickplay delay now in force for turns yet to begin.
+      return ev({ kind: ClockEvent_Kind.DELAY_SET, delayMs: out.ms });
     case 'reinstated':
       // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the forfeit is overruled.
       return ev({ kind: ClockEvent_Kind.REINSTATED, whiteMs: out.white, blackMs: out.black });
@@ -131,14 +149,25 @@ export function commandInput(cmd: Command, at: number): ClockInput | { error: st
     case Command_Kind.ARRIVE:
       return side ? { type: 'ARRIVE', side, at } : needSide('arrive');
     case Command_Kind.TAKEBACK:
-      return { type: 'TAKEBACK', at };
+      // FIDE Laws 7.1: the arbiter may keep both clock times (since 1.4); else both go back to the press.
+      return cmd.keepTimes ? { type: 'TAKEBACK', at, times: 'keep' } : { type: 'TAKEBACK', at };
+    case Command_Kind.SET_TURN:
+      return side ? { type: 'SET_TURN', side, at } : needSide('set turn');
+    case Command_Kind.SET_CONTROL:
+      try {
+        return { type: 'SET_CONTROL', timeControl: timeControlFromWire(cmd.control, 'command.control'), at };
+      } catch (err) {
+        return { error: `command set control: ${(err as Error).message}` };
+      }
+    case Command_Kind.DELAY:
+      return cmd.ms >= 0 ? { type: 'DELAY', ms: cmd.ms, at } : { error: `command delay: "ms" must be 0 or more, got ${cmd.ms}` };
     case Command_Kind.REINSTATE:
       return { type: 'REINSTATE', at };
     case Command_Kind.INCREMENT:
       return cmd.ms >= 0 ? { type: 'INCREMENT', ms: cmd.ms, at } : { error: `command increment: "ms" must be 0 or more, got ${cmd.ms}` };
     case Command_Kind.ENTER_RESULT: {
       const result = FROM_RESULT.get(cmd.result);
-      return result ? { type: 'RESULT', result, by: 'host', at } : { error: 'enter result: "result" must be 1-0, 1/2-1/2 or 0-1' };
+      return result ? { type: 'RESULT', result, by: 'host', at } : { error: `enter result: "result" must be ${RESULTS.join(', ')}` };
     }
     default:
       return { error: `command kind ${Command_Kind[cmd.kind] ?? cmd.kind} is not a clock input` };
@@ -265,7 +294,11 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
         // Held is sequenced after every event still in the outbox, so the host has them all first.
         if (firmware.reading().status === 'running') firmware.command({ type: 'PAUSE' });
         const at = firmware.now();
-        return send({ case: 'held', value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: snapshotToWire(snapshotClock(firmware.state(), at)) } } as BodyInit);
+        // One frame: with a corrected control of many stages the oldest presses are left out (docs/protocol.md "Restore", Size).
+        const wire = snapshotToWire(snapshotClock(firmware.state(), at));
+        const held = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'held' as const, value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
+        if (held === null) return nack(m, Nack_Code.NOT_NOW, 'hold: the clock\'s state does not fit one frame (a corrected control of too many stages): set the clock by hand');
+        return send(held as BodyInit);
       }
       const input = commandInput(cmd, firmware.now());
       if ('error' in input) return nack(m, Nack_Code.INVALID, input.error);

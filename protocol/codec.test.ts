@@ -4,7 +4,9 @@ import { toBinary, create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, encodeEnvelope, envelope, InvalidEnvelopeError, type EnvelopeInit } from './codec.ts';
 import { envelopeError } from './envelope-validation.ts';
-import { ClockEvent_Kind, ClockStatus, Command_Kind, EnvelopeSchema, Side, StatusSchema } from './gen/chessclock_pb.ts';
+import { ClockEvent_Kind, ClockStatus, Command_Kind, EnvelopeSchema, GameResult, Side, StatusSchema } from './gen/chessclock_pb.ts';
+import { timeControlFromWire, timeControlToWire } from './time-control-codec.ts';
+import { presetTimeControl } from './time-control.ts';
 
 const moved = envelope({
   seq: 7,
@@ -159,5 +161,65 @@ describe('protocol 1.1: the arbiter\'s powers on the wire (FIDE Laws 6.7.1, 6.10
   it('a Command kind beyond this version (as a 1.0 clock sees TAKEBACK) is refused as unknown, naming the field', () => {
     // Envelope{seq 2, command{kind 99}}: what any kind newer than the receiver's schema looks like to it.
     expect(decodeEnvelope(new Uint8Array([0x08, 0x02, 0x42, 0x02, 0x08, 0x63]))).toEqual({ ok: false, error: 'invalid envelope: command.kind: 99 is not a known Kind', seq: 2 });
+  });
+});
+
+describe("protocol 1.4: the arbiter's corrections on the wire (FIDE Laws 6.10.2, 7.1, 7.5.5, 6.7.1, Guidelines III.4)", () => {
+  const rapid = timeControlToWire(presetTimeControl('rapid'));
+  const roundTrip = (init: EnvelopeInit) => {
+    const env = envelope(init);
+    expect(decodeEnvelope(encodeEnvelope(env))).toEqual({ ok: true, envelope: env });
+  };
+
+  it('FIDE Laws 7.1 / 6.10.2 / Guidelines III.4 / 6.7.1: Commands TAKEBACK {keep_times}, SET_TURN {side}, SET_CONTROL {control}, DELAY {ms}, ENTER_RESULT DOUBLE_FORFEIT round-trip', () => {
+    roundTrip({ seq: 1, body: { case: 'command', value: { kind: Command_Kind.TAKEBACK, keepTimes: true } } });
+    roundTrip({ seq: 2, body: { case: 'command', value: { kind: Command_Kind.SET_TURN, side: Side.BLACK } } });
+    roundTrip({ seq: 3, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: rapid } } });
+    roundTrip({ seq: 4, body: { case: 'command', value: { kind: Command_Kind.DELAY, ms: 5000 } } });
+    roundTrip({ seq: 5, body: { case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: GameResult.DOUBLE_FORFEIT } } });
+  });
+
+  it('the control a SET_CONTROL carries decodes to the control sent (timeControlFromWire)', () => {
+    const r = decodeEnvelope(encodeEnvelope(envelope({ seq: 3, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: rapid } } })));
+    expect(r.ok && r.envelope.body.case === 'command' && timeControlFromWire(r.envelope.body.value.control, 'command.control')).toEqual(presetTimeControl('rapid'));
+  });
+
+  it('FIDE Laws 7.1 / 6.10.2 / 7.5.5 / 6.7.1: ClockEvents TAKEN_BACK {keep_times}, TURN_SET, CONTROL_SET, DELAY_SET, a penalty ADJUSTED {illegal_moves}, RESULT_ENTERED DOUBLE_FORFEIT round-trip', () => {
+    roundTrip({ seq: 6, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK, side: Side.WHITE, atMs: 17_000, moveNumber: 1, illegalMoves: 1, keepTimes: true, whiteMs: 897_000, blackMs: 906_000, status: ClockStatus.PAUSED } } });
+    roundTrip({ seq: 7, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TURN_SET, side: Side.BLACK, atMs: 30_000, whiteMs: 600_000, blackMs: 600_000, status: ClockStatus.READY } } });
+    roundTrip({ seq: 8, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET, atMs: 31_000, control: rapid, status: ClockStatus.PAUSED } } });
+    roundTrip({ seq: 9, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.DELAY_SET, atMs: 32_000, delayMs: 5000, status: ClockStatus.PAUSED } } });
+    roundTrip({ seq: 10, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.ADJUSTED, side: Side.WHITE, atMs: 33_000, adjustMs: 60_000, penalty: true, illegalMoves: 2, status: ClockStatus.PAUSED } } });
+    roundTrip({ seq: 11, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.RESULT_ENTERED, atMs: 34_000, result: GameResult.DOUBLE_FORFEIT, byArbiter: true, status: ClockStatus.FORFEITED } } });
+  });
+
+  const badControl = { white: { stages: [{ moves: 40, baseMs: 900_000 }] }, black: { stages: [{ baseMs: 900_000 }] } };
+  const refused: Array<[string, EnvelopeInit, string]> = [
+    ['FIDE Laws 6.10.2: set_turn without side', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_TURN } } }, 'command.side: required for set_turn'],
+    ['FIDE Laws 6.10.2: turn_set without side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TURN_SET } } }, 'clock_event.side: required for a turn_set event'],
+    ['FIDE Laws 6.10.2: set_control without a control', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL } } }, 'command.control: missing'],
+    ['FIDE Laws 6.10.2: set_control with a control whose last stage has a move count', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: badControl } } }, 'command.control.white.stages[0].moves: the last stage lasts the rest of the game, so moves must be 0, got 40'],
+    ['FIDE Laws 6.10.2: control_set without a control', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET } } }, 'clock_event.control: missing'],
+    ['FIDE Laws 6.10.2: control_set with a control missing a side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET, control: { white: rapid.white } } } }, 'clock_event.control.black: missing'],
+    ['FIDE Guidelines III.4: a negative delay', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.DELAY, ms: -1 } } }, 'command.ms: the delay must be 0 or more, got -1'],
+    ['a result beyond this version (5)', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: 5 as GameResult } } }, 'command.result: 5 is not a known GameResult'],
+    [
+      'FIDE Laws 6.10.2: a restore whose corrected control cannot run',
+      { seq: 1, body: { case: 'restore', value: { gameId: '7', snapshot: { status: ClockStatus.PAUSED, turn: Side.WHITE, white: {}, black: {}, control: badControl } } } },
+      'restore.snapshot.control.white.stages[0].moves: the last stage lasts the rest of the game, so moves must be 0, got 40',
+    ],
+  ];
+  for (const [what, init, message] of refused) {
+    it(`refused, naming the field: ${what}`, () => {
+      const env = envelope(init);
+      expect(envelopeError(env)).toBe(message);
+      expect(decodeEnvelope(toBinary(EnvelopeSchema, env))).toEqual({ ok: false, error: `invalid envelope: ${message}`, seq: env.seq });
+    });
+  }
+
+  it('a 1.3 peer reads a 1.4 take-back keeping the times as a plain take-back: keep_times is an unknown field it skips (and keeps)', () => {
+    // Command{kind TAKEBACK, field 7 = 1}: to a schema without field 7, the same bytes minus the known ones.
+    const bytes = encodeEnvelope(envelope({ seq: 2, body: { case: 'command', value: { kind: Command_Kind.TAKEBACK, keepTimes: true } } }));
+    expect(Array.from(bytes)).toEqual([0x08, 0x02, 0x42, 0x04, 0x08, 0x0a, 0x38, 0x01]);
   });
 });

@@ -14,9 +14,10 @@ import {
   type ClockEvent,
   type ClockSnapshot,
   type Command,
+  type Control,
   type Envelope,
 } from './gen/chessclock_pb.ts';
-import { timeControlFromProto } from './time-control-codec.ts';
+import { timeControlFromProto, timeControlFromWire } from './time-control-codec.ts';
 import { TimeControlError } from './time-control.ts';
 
 /**
@@ -125,14 +126,29 @@ const EVENT_KINDS_WITH_SIDE = new Set<ClockEvent_Kind>([
   ClockEvent_Kind.ARRIVED,
   ClockEvent_Kind.MOVES_SET,
   ClockEvent_Kind.TAKEN_BACK,
+  // Since 1.4: FIDE Laws 6.10.2, the side the arbiter set on move.
+  ClockEvent_Kind.TURN_SET,
 ]);
 
-const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES, Command_Kind.ARRIVE]);
+const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES, Command_Kind.ARRIVE, Command_Kind.SET_TURN]);
+
+/** A time control carried whole (since 1.4): what timeControlFromWire says is wrong with it, at `path`; null when runnable. */
+function controlError(control: Control | undefined, path: string): string | null {
+  try {
+    timeControlFromWire(control, path);
+    return null;
+  } catch (e) {
+    if (e instanceof TimeControlError) return e.message;
+    throw e;
+  }
+}
 
 function clockEventError(e: ClockEvent): string | null {
   if (EVENT_KINDS_WITH_SIDE.has(e.kind) && e.side === Side.UNSPECIFIED) {
     return `clock_event.side: required for a ${ClockEvent_Kind[e.kind].toLowerCase()} event`;
   }
+  // FIDE Laws 6.10.2: the corrected control the clock now runs, whole.
+  if (e.kind === ClockEvent_Kind.CONTROL_SET) return controlError(e.control, 'clock_event.control');
   return null;
 }
 
@@ -141,8 +157,11 @@ function commandError(c: Command): string | null {
   if (COMMAND_KINDS_WITH_SIDE.has(c.kind) && c.side === Side.UNSPECIFIED) {
     return `command.side: required for ${Command_Kind[c.kind].toLowerCase()}`;
   }
-  // FIDE Guidelines III.4: an increment is time given, never taken.
+  // FIDE Guidelines III.4: an increment or a delay is time given, never taken.
   if (c.kind === Command_Kind.INCREMENT && c.ms < 0) return `command.ms: the increment must be 0 or more, got ${c.ms}`;
+  if (c.kind === Command_Kind.DELAY && c.ms < 0) return `command.ms: the delay must be 0 or more, got ${c.ms}`;
+  // FIDE Laws 6.10.2: a correction installs a whole, runnable control.
+  if (c.kind === Command_Kind.SET_CONTROL) return controlError(c.control, 'command.control');
   return null;
 }
 
@@ -157,7 +176,8 @@ function snapshotError(snap: ClockSnapshot | undefined, path: string): string | 
     if (!u.white || !u.black) return `${path}.undo[${i}].${u.white ? 'black' : 'white'}: missing`;
     if (u.turn === Side.UNSPECIFIED) return `${path}.undo[${i}].turn: missing`;
   }
-  return null;
+  // Since 1.4: the control the arbiter installed during the game, when there is one, is runnable.
+  return snap.control === undefined ? null : controlError(snap.control, `${path}.control`);
 }
 
 function nonEmpty(value: string, path: string): string | null {

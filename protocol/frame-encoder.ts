@@ -3,7 +3,7 @@
 // leading END that RFC 1055 recommends.
 import { Transform, type TransformCallback } from 'node:stream';
 import { SlipEncoder } from '@serialport/parser-slip-encoder';
-import { encodeEnvelope, type Envelope } from './codec.ts';
+import { encodeEnvelope, envelope, type Envelope, type EnvelopeInit } from './codec.ts';
 import { CRC_BYTES, crc16 } from './crc.ts';
 import { MAX_FRAME_BYTES, PROTOCOL_MAJOR } from './frame-format.ts';
 
@@ -27,6 +27,26 @@ export function frameContent(env: Envelope, version: number = PROTOCOL_MAJOR): U
   out[size - 2] = crc >> 8;
   out[size - 1] = crc & 0xff;
   return out;
+}
+
+/** Whether `env` fits one frame (MAX_FRAME_BYTES before escaping): what frameContent would take. */
+export function fitsOneFrame(env: Envelope): boolean {
+  return 1 + encodeEnvelope(env).length + CRC_BYTES <= MAX_FRAME_BYTES;
+}
+
+/**
+ * A message carrying a ClockSnapshot (Held, Restore) that fits one frame, sequenced and
+ * acknowledged at the worst (seq and ack at their uint32 maximum): `body(presses)` makes it with
+ * the snapshot's newest `presses` undo records. When the whole snapshot does not fit (a corrected
+ * control of many stages: docs/protocol.md "Restore"), the oldest presses are left out one by
+ * one; null when it does not fit even without any.
+ */
+export function fittingSnapshotBody<B extends EnvelopeInit['body']>(presses: number, body: (presses: number) => B): B | null {
+  for (let n = presses; n >= 0; n--) {
+    const b = body(n);
+    if (fitsOneFrame(envelope({ seq: 0xffffffff, ack: 0xffffffff, body: b } as EnvelopeInit))) return b;
+  }
+  return null;
 }
 
 const SLIP_OPTIONS = { bluetoothQuirk: true } as const;

@@ -8,8 +8,12 @@
 // MAJOR version: a receiver never parses a payload of a major it does not speak.
 
 export const PROTOCOL_MAJOR = 1;
-/** Minor versions only add fields and message types (chessclock.proto header): 1.1 the arbiter's powers, 1.2 the restore, 1.3 selective acks (docs/protocol.md, "Versions"). */
-export const PROTOCOL_MINOR = 3;
+/**
+ * Minor versions only add fields and message types (chessclock.proto header): 1.1 the arbiter's
+ * powers, 1.2 the restore, 1.3 selective acks, 1.4 the arbiter's corrections (side on move,
+ * control, quickplay delay, a take-back keeping the times, the double forfeit) (docs/protocol.md, "Versions").
+ */
+export const PROTOCOL_MINOR = 4;
 
 /** RFC 1055 special bytes. */
 export const SLIP_END = 0xc0;

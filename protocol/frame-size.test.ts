@@ -5,11 +5,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envelope } from './codec.ts';
-import { encodeFrame, frameContent } from './frame-encoder.ts';
+import { encodeFrame, fittingSnapshotBody, frameContent, FrameTooLargeError } from './frame-encoder.ts';
 import { MAX_FRAME_BYTES, SLIP_END, SLIP_ESC } from './frame-format.ts';
 import { MAX_SNAPSHOT_UNDO } from './envelope-validation.ts';
 import { realisticMoved } from './fixtures/arbitrary.ts';
-import { ClockEvent_Kind, ClockStatus, GameResult, Side } from './gen/chessclock_pb.ts';
+import { ClockEvent_Kind, ClockStatus, GameResult, IllegalRecord, Side } from './gen/chessclock_pb.ts';
+import { MAX_STAGES, timeControlToWire } from './time-control-codec.ts';
+import { readTimeControlSpec } from './time-control.ts';
 
 const WIRE_BUDGET = 32;
 const UNESCAPED_BUDGET = 30;
@@ -54,33 +56,73 @@ describe('size budget of a moved event (issue: ≤ 32 bytes on the wire incl. SL
   });
 });
 
-describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annulable presses)', () => {
-  it('with every field at its worst for a game under 74 hours and 4 undo records, a Restore and a Held are within MAX_FRAME_BYTES', () => {
-    // Durations up to 2^28 − 1 ms (74 h: a 4-byte varint), counts up to 16,383 (2 bytes), the
-    // arbiter's changes down to −2^27 ms; seq and ack at their uint32 maximum.
-    const big = 2 ** 28 - 1;
-    const count = 16_383;
-    const side = { creditedMs: big, chargedMs: big, moves: count, period: count, creditedPeriod: count, present: true, forfeited: true, illegalMoves: count, arbiterMs: -(2 ** 27) };
-    const snapshot = {
-      status: ClockStatus.FORFEITED,
-      turn: Side.BLACK,
-      white: side,
-      black: side,
-      turnActiveMs: big,
-      flag: Side.BLACK,
-      started: true,
-      sinceStartMs: big,
-      extraIncrementMs: big,
-      result: GameResult.BLACK_WINS,
-      undo: Array.from({ length: MAX_SNAPSHOT_UNDO }, () => ({ turn: Side.BLACK, turnActiveMs: big, flag: Side.BLACK, white: side, black: side, agoMs: big })),
-    };
-    for (const body of [
-      { case: 'restore', value: { gameId: '9'.repeat(20), snapshot } },
-      { case: 'held', value: { gameId: '9'.repeat(20), atMs: big, snapshot } },
-    ] as const) {
-      // The limit is on the frame before SLIP escaping (frame-encoder.ts frameContent).
-      const content = frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body } as Parameters<typeof envelope>[0]));
-      expect(content.length, `${body.case}: ${content.length} bytes`).toBeLessThanOrEqual(MAX_FRAME_BYTES);
-    }
+describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annulable presses, 2 with a corrected control)', () => {
+  // Every field at its worst for a game under 74 hours: durations up to 2^28 − 1 ms (a 4-byte
+  // varint), counts up to 16,383 (2 bytes), the arbiter's changes down to −2^27 ms, periods up to
+  // MAX_STAGES − 1 (a period is a stage of the control), seq and ack at their uint32 maximum.
+  const big = 2 ** 28 - 1;
+  const count = 16_383;
+  const period = MAX_STAGES - 1;
+  const side = { creditedMs: big, chargedMs: big, moves: count, period, creditedPeriod: period, present: true, forfeited: true, illegalMoves: count, arbiterMs: -(2 ** 27), illegalOpen: IllegalRecord.PENALTY };
+  const undo = () => ({ turn: Side.BLACK, turnActiveMs: big, turnPeriod: period, turnExtraDelayMs: big, flag: Side.BLACK, white: side, black: side, agoMs: big });
+  const snapshot = (presses: number, control?: ReturnType<typeof timeControlToWire>) => ({
+    status: ClockStatus.FORFEITED,
+    turn: Side.BLACK,
+    white: side,
+    black: side,
+    turnActiveMs: big,
+    turnPeriod: period,
+    turnExtraDelayMs: big,
+    extraDelayMs: big,
+    flag: Side.BLACK,
+    started: true,
+    sinceStartMs: big,
+    extraIncrementMs: big,
+    result: GameResult.DOUBLE_FORFEIT,
+    undo: Array.from({ length: presses }, undo),
+    ...(control ? { control } : {}),
+  });
+  /** The frame content of a Restore and of a Held carrying `snap` (the limit is before SLIP escaping: frame-encoder.ts frameContent). */
+  const sizes = (snap: ReturnType<typeof snapshot>) =>
+    ([
+      { case: 'restore', value: { gameId: '9'.repeat(20), snapshot: snap } },
+      { case: 'held', value: { gameId: '9'.repeat(20), atMs: big, snapshot: snap } },
+    ] as const).map((body) => frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body } as Parameters<typeof envelope>[0])).length);
+
+  it('with every field at its worst and 4 undo records (protocol 1.4 fields included), a Restore and a Held are within MAX_FRAME_BYTES', () => {
+    for (const n of sizes(snapshot(MAX_SNAPSHOT_UNDO))) expect(n).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+  });
+
+  it('FIDE Laws 6.10.2: with a corrected control of up to 3 stages a side, every field at its worst, the 2 undo records a snapshot then carries fit; a third would not', () => {
+    // 3 stages a side (FIDE controls have 1–3), each with moves, 100 h base, increment and
+    // Bronstein delay, the sides unequal, a default time and the after-move timing.
+    const stage = (moves: number | null, s: number) => ({ ...(moves === null ? {} : { moves }), seconds: 359_999 - s, increment: 359_999, delay: 359_999, delayMode: 'bronstein' });
+    const control = timeControlToWire(readTimeControlSpec({
+      white: [stage(40, 0), stage(20, 0), stage(null, 0)],
+      black: [stage(40, 1), stage(20, 1), stage(null, 1)],
+      defaultTime: 359_999,
+      incrementTiming: 'after-move',
+    }).timeControl);
+    // rules/clock-snapshot.ts SNAPSHOT_UNDO_DEPTH_WITH_CONTROL (rules/ may not be imported here): 2.
+    for (const n of sizes(snapshot(MAX_SNAPSHOT_UNDO - 2, control))) expect(n).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+    expect(() => sizes(snapshot(MAX_SNAPSHOT_UNDO - 1, control))).toThrow(FrameTooLargeError);
+  });
+
+  it('a snapshot that does not fit leaves out its oldest presses until it does (fittingSnapshotBody), and is refused when it cannot fit even without any', () => {
+    // 8 stages a side (MAX_STAGES), every field at its worst: no room for a single press.
+    const stage = (moves: number | null, s: number) => ({ ...(moves === null ? {} : { moves }), seconds: 359_999 - s, increment: 359_999, delay: 359_999, delayMode: 'bronstein' });
+    const stages = (s: number) => [...Array.from({ length: MAX_STAGES - 1 }, (_, i) => stage(40 + i, s)), stage(null, s)];
+    const huge = timeControlToWire(readTimeControlSpec({ white: stages(0), black: stages(1), defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl);
+    const restore = (snap: ReturnType<typeof snapshot>) => (n: number) => ({ case: 'restore' as const, value: { gameId: '9'.repeat(20), snapshot: { ...snap, undo: snap.undo.slice(0, n) } } });
+    expect(fittingSnapshotBody(MAX_SNAPSHOT_UNDO, restore(snapshot(MAX_SNAPSHOT_UNDO, huge)))).toBeNull();
+    // 5 stages a side: 2 presses do not fit, 1 does; the newest press is the one kept.
+    const five = timeControlToWire(readTimeControlSpec({ white: [...stages(0).slice(0, 4), stage(null, 0)], black: [...stages(1).slice(0, 4), stage(null, 1)], defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl);
+    const snap = { ...snapshot(2, five), undo: [{ ...undo(), agoMs: 1 }, { ...undo(), agoMs: 2 }] };
+    expect(() => frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body: restore(snap)(2) }))).toThrow(FrameTooLargeError);
+    const fitted = fittingSnapshotBody(2, restore(snap))!;
+    expect(fitted.value.snapshot.undo.map((u) => u.agoMs)).toEqual([1]);
+    expect(frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body: fitted })).length).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+    // What fits whole is sent whole.
+    expect(fittingSnapshotBody(MAX_SNAPSHOT_UNDO, restore(snapshot(MAX_SNAPSHOT_UNDO)))!.value.snapshot.undo).toHaveLength(MAX_SNAPSHOT_UNDO);
   });
 });

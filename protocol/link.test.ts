@@ -137,7 +137,7 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     }) as Duplex['write'];
     await t.time.runUntil(() => t.host.state === 'closed' && t.clock.state === 'closed');
     await expect(t.host.ready).rejects.toBeInstanceOf(VersionMismatchError);
-    await expect(t.clock.ready).rejects.toThrow(/the clock sends frames of protocol 2\.x, this host speaks 1\.3/);
+    await expect(t.clock.ready).rejects.toThrow(/the clock sends frames of protocol 2\.x, this host speaks 1\.4/);
     expect(nacks[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION } });
   });
 
@@ -150,12 +150,12 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     a.on('data', (c: Buffer) => got.push(...replies.push(c)));
     a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'X', firmwareVersion: '9', protocolMajor: 2, protocolMinor: 0, bootId: 1, firstSeq: 1, sessionId: 7 } } })));
     await time.runUntil(() => got.length > 0);
-    expect(got[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION, reason: 'protocol version mismatch: the clock speaks 2.0, this host speaks 1.3; major versions must be equal (update the host software)' } });
+    expect(got[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION, reason: 'protocol version mismatch: the clock speaks 2.0, this host speaks 1.4; major versions must be equal (update the host software)' } });
     expect(host.state).toBe('closed');
   });
 
   it('a newer minor version: unknown body case and unknown fields are skipped, acked, not fatal', async () => {
-    // The test plays a clock of protocol 1.4 (newer than this code's 1.3) by hand, writing raw protobuf bytes.
+    // The test plays a clock of protocol 1.5 (newer than this code's 1.4) by hand, writing raw protobuf bytes.
     const time = new FakeTime();
     const { a, b } = createLossyPair({ seed: 6, time });
     const host = createLink(b, { role: 'host', time, autoSync: false, random: counter(9) });
@@ -164,9 +164,9 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     const fromHost = new FrameParser();
     const replies: Envelope[] = [];
     a.on('data', (c: Buffer) => replies.push(...fromHost.push(c)));
-    a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'CC-NEW', firmwareVersion: '1.4.0', protocolMajor: 1, protocolMinor: 4, bootId: 77, firstSeq: 1, sessionId: 5 } } })));
+    a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'CC-NEW', firmwareVersion: '1.5.0', protocolMajor: 1, protocolMinor: 5, bootId: 77, firstSeq: 1, sessionId: 5 } } })));
     await time.runUntil(() => host.state === 'up');
-    expect(host.agreedVersion).toEqual({ major: 1, minor: 3 });
+    expect(host.agreedVersion).toEqual({ major: 1, minor: 4 });
 
     const frame = (payload: number[]) => {
       const content = [1, ...payload];
@@ -177,15 +177,15 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     //   08 01          field 1 (seq) varint 1
     //   72 03 08 2a 10 field 14, length 3: { field 1 = 42, field 2 = … }
     a.write(frame([0x08, 0x01, 0x72, 0x03, 0x08, 0x2a, 0x10]).subarray(0)); // (broken inner bytes are the newer peer's business)
-    // seq 2: a moved ClockEvent with an extra field 16 (varint 7) the host does not know.
+    // seq 2: a moved ClockEvent with an extra field 19 (varint 7) the host does not know.
     //   08 02                     seq 2
     //   1a 0e                     field 3 clock_event, length 14
     //      10 01                  side WHITE
     //      18 e8 07               at_ms 1000
     //      20 01                  move_number 1
-    //      80 01 07               field 16 varint 7   ← unknown (two-byte tag)
+    //      98 01 07               field 19 varint 7   ← unknown (two-byte tag)
     //      28 05                  white_ms 5  (after the unknown field: parsing continues)
-    a.write(frame([0x08, 0x02, 0x1a, 0x0e, 0x10, 0x01, 0x18, 0xe8, 0x07, 0x20, 0x01, 0x80, 0x01, 0x07, 0x28, 0x05, 0x30, 0x06]));
+    a.write(frame([0x08, 0x02, 0x1a, 0x0e, 0x10, 0x01, 0x18, 0xe8, 0x07, 0x20, 0x01, 0x98, 0x01, 0x07, 0x28, 0x05, 0x30, 0x06]));
     await time.runUntil(() => delivered.length === 1 && replies.some((e) => e.ack === 2));
     expect(delivered[0].seq).toBe(2);
     expect(delivered[0].body).toMatchObject({ case: 'clockEvent', value: { side: Side.WHITE, atMs: 1000, moveNumber: 1, whiteMs: 5, blackMs: 6 } });

@@ -334,7 +334,8 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     const asked = await confirmation();
     const question = `${asked.title}\n${asked.changes.join('\n')}\n${asked.note}`;
     await answer(true);
-    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'takeback', boardId: 'f-period' });
+    // No body: a take-back rewinding both times (FIDE Laws 7.1's "keep" is asked for by name).
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'takeback', boardId: 'f-period', times: 'rewind' });
     expect(forwarded.length).toBe(before + 1);
     expect(question).toContain('Laws 7.5.1');
     expect(question).toContain('stays paused');

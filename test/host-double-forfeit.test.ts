@@ -79,8 +79,9 @@ describe('FIDE Laws 6.7.1: both players absent at the default time', () => {
     const put = await r.api.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '--' } });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().board).toMatchObject({ result: '--', resultConfirmed: false, live: { status: 'finished' } });
-    // The clock has no result form for a double forfeit (docs/api.md): it is stopped.
+    // A clock of protocol 1.4 holds the double forfeit as its result (docs/api.md): it stops and shows it.
     await waitFor('the clock stopped', () => fw.reading().status === 'paused', 10_000, flowing(r.sim));
+    expect(fw.state().result).toBe('--');
     expect(r.journal.getGame(game.gameId)).toMatchObject({ result: '--', reportedBy: `arbiter:${ARBITER}` });
 
     expect((await r.api.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);

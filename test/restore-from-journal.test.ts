@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
-import { presetTimeControl } from '../protocol/time-control.ts';
+import { presetTimeControl, readTimeControlSpec } from '../protocol/time-control.ts';
 import { readClock } from '../rules/clock-core.ts';
 import { openSerialLine } from '../host/clocks/serial-lines.ts';
 import { journalGameState } from '../host/clocks/restore-clock.ts';
@@ -216,6 +216,71 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     expect(old.clock.firmware.reading()).toEqual(before);
     // The journal still holds the broken clock's game, not the spare's blank times.
     expect(r.journal.eventsByGame(game.gameId).every((e) => e.clockId === 'CLK-01')).toBe(true);
+  }, 60_000);
+
+  /** Board 1 plays 4 moves, then the arbiter corrects its control and sets a quickplay delay (protocol 1.4); the clock breaks. */
+  async function correctedThenBroken(r: MatchRig, game: GameRow) {
+    const broken = r.clocks[0];
+    const id = boardOf(r.host, 1).id;
+    await broken.clock.tap('startPause');
+    await presses(r, broken, 4);
+    await waitFor('4 presses journaled', () => moved(r, game) === 4, 15_000, flowing(r.sim));
+    expect(await r.host.execute({ type: 'pause', boardId: id }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    // FIDE Laws 6.10.2: the clock was set wrongly; Guidelines III.4: a delay for the finish.
+    const corrected = readTimeControlSpec({ timeControl: '40/6000+30:900+30', defaultTime: 900 }).timeControl;
+    expect(await r.host.execute({ type: 'set-control', boardId: id, timeControl: corrected }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    expect(await r.host.execute({ type: 'delay', boardId: id, ms: 5000 }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    await waitFor('the corrections journaled', () => ['control-set', 'delay-set'].every((t) => r.journal.eventsByGame(game.gameId).some((e) => e.type === t)), 10_000, flowing(r.sim));
+    broken.unplugMemory();
+    const session = r.host.lines().find((s) => s.key === 'memory:table-1')!;
+    await waitFor('the host to see the clock gone', () => !session.online, 10_000);
+    await r.host.removeLine('memory:table-1');
+    return { corrected, id };
+  }
+
+  it('FIDE Laws 6.10.2 / 6.10.1: a game whose control was corrected is restored onto a spare with the corrected control and the delay; the game goes on under them', async () => {
+    rig = await buildRig();
+    const r = rig;
+    const game = await configuredFor(r, 1, 1);
+    const { corrected } = await correctedThenBroken(r, game);
+    // The spare comes configured with nothing of this game; it speaks 1.4.
+    const spare = await SimClock.boot('CLK-SPARE', r.sim, presetTimeControl('rapid'));
+    extra.push(spare);
+    r.host.addLine('memory:table-1-spare', spare.memoryLine(), { table: 1 });
+    await waitFor('the spare brought to the journal', () => boardOf(r.host, 1).restore?.clockId === 'CLK-SPARE', 20_000, flowing(r.sim));
+    expect(boardOf(r.host, 1).restore!.outcome).toBe('restored');
+    // The snapshot carried the corrected control: the spare runs it, not the game's configured one.
+    expect(spare.clock.firmware.state()).toMatchObject({ timeControl: corrected, controlCorrected: true, extraDelayMs: 5000 });
+    expect(game.timeControlValue).not.toEqual(corrected);
+    expectAtJournalTimes(r, r.host, game, spare);
+    // Two presses a snapshot with a control carries (docs/protocol.md "Restore", Size): the arbiter can still take the last move back.
+    expect(spare.clock.firmware.state().undo).not.toBeNull();
+    await playOnToResult(r, r.host, game, spare, 4);
+    expect(journalGameState(r.journal, r.journal.getGame(game.gameId)!).rebuilt.mismatches).toEqual([]);
+  }, 60_000);
+
+  it('FIDE Laws 6.10.2: a spare of protocol 1.3 would run the game without its corrected control: it is not restored, the card and the log say why, and time commands to it are refused (409)', async () => {
+    const logs: string[] = [];
+    rig = await buildRig({ log: (l) => logs.push(l) });
+    const r = rig;
+    const game = await configuredFor(r, 1, 1);
+    const { id } = await correctedThenBroken(r, game);
+    const old = await SimClock.boot('CLK-13', r.sim, presetTimeControl('rapid'), { protocolVersion: { major: 1, minor: 3 } });
+    extra.push(old);
+    r.host.addLine('memory:table-1-old', old.memoryLine(), { table: 1 });
+    await waitFor('the card to say why', () => boardOf(r.host, 1).restore?.clockId === 'CLK-13', 20_000, flowing(r.sim));
+    const note = boardOf(r.host, 1).restore!;
+    expect(note.outcome).toBe('refused');
+    expect(note.reason).toBe('its firmware speaks protocol 1.3, which cannot hold the corrected time control 40/6000+30:900+30 (it would run 40/5400+30:900+30) and the quickplay delay of 5 s: restoring this game needs 1.4 (update the clock firmware, or set the clock by hand)');
+    expect(logs.some((l) => l.includes('clock CLK-13: not restored') && l.includes('needs 1.4'))).toBe(true);
+    // The clock was held (paused) and left as it was: no Restore reached it.
+    expect(old.clock.firmware.state()).toMatchObject({ status: 'ready', controlCorrected: false });
+    expect(r.journal.eventsByGame(game.gameId).some((e) => e.clockId === 'CLK-13' && e.type === 'restored')).toBe(false);
+    const before = old.clock.firmware.reading();
+    const out = await r.host.execute({ type: 'adjust', boardId: id, side: 'white', ms: 60_000 }, { arbiter: ARBITER });
+    expect(out).toMatchObject({ ok: false, status: 409 });
+    expect(out.ok ? '' : out.reason).toContain('has not been brought to the journal\'s game yet');
+    expect(old.clock.firmware.reading()).toEqual(before);
   }, 60_000);
 
   it('a clock power-cut and restarted from its state directory comes back paused, and so does the board', async () => {

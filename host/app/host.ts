@@ -16,7 +16,7 @@ import { forfeitResultFor, isGameResult, RESULT_MEANING } from '../../rules/voca
 import { RESULT_TO_WIRE, SIDE_TO_WIRE } from '../../rules/clock-snapshot-wire.ts';
 import { Command_Kind, GameResult as WireResult } from '../../protocol/gen/chessclock_pb.ts';
 import type { BodyInit, Link, ReceivedMessage } from '../../protocol/session-api.ts';
-import { timeControlToProto } from '../../protocol/time-control-codec.ts';
+import { timeControlToProto, timeControlToWire } from '../../protocol/time-control-codec.ts';
 import type { Side } from '../../protocol/time-control.ts';
 import { boardIdOf, JournalPorts } from './journal-ports.ts';
 import { journalStandings } from './journal-standings.ts';
@@ -105,7 +105,19 @@ const COMMAND_MINOR: Partial<Record<ArbiterCommand['type'], { minor: number; wha
   takeback: { minor: 1, what: 'take-back' },
   reinstate: { minor: 1, what: 'reinstating a forfeit' },
   increment: { minor: 1, what: 'the quickplay increment' },
+  'set-turn': { minor: 4, what: 'setting the side on move' },
+  'set-control': { minor: 4, what: 'correcting the time control' },
+  delay: { minor: 4, what: 'the quickplay delay' },
 };
+
+/** The protocol minor `command` needs, with what to call it: a take-back keeping the times (FIDE Laws 7.1) came with 1.4. */
+function minorNeeded(command: ArbiterCommand): { minor: number; what: string } | undefined {
+  if (command.type === 'takeback' && command.times === 'keep') return { minor: 4, what: 'a take-back keeping the clock times' };
+  return COMMAND_MINOR[command.type];
+}
+
+/** Since protocol 1.4 a clock holds the double forfeit as its result (GameResult DOUBLE_FORFEIT). */
+const DOUBLE_FORFEIT_MINOR = 4;
 
 /** Session start elapsed on the wire: a uint32 of ms. */
 const MAX_SESSION_ELAPSED_MS = 0xffffffff;
@@ -436,7 +448,8 @@ export class Host implements HostState, CommandSink, NextRoundSink {
         .then(async (note) => {
           // The events the restore made the clock send (paused, …) are journaled before the board shows the restore.
           await this.journalAll();
-          this.inStep.set(clockId, { bootId: boot, gameId: game.gameId });
+          // A clock left as it was (too old for the game's corrections) is not the journal's game: no time command goes to it.
+          if (note.outcome === 'restored' || note.outcome === 'in-step') this.inStep.set(clockId, { bootId: boot, gameId: game.gameId });
           this.restoreNotes.set(game.gameId, note);
         })
         .catch((err) => {
@@ -727,15 +740,16 @@ export class Host implements HostState, CommandSink, NextRoundSink {
    * running clock stops at once, shows `Result 0-1` on its second row, and nothing resumes it;
    * the clock does not echo it back as an event, so the host's own view says `finished` from
    * the journal's result). The clock has no forfeit form: a forfeit win is shown as the win it
-   * counts as (as the PGN Result tag writes it), a double forfeit only stops a running clock.
+   * counts as (as the PGN Result tag writes it); a double forfeit is the clock's result `--` on a
+   * clock of protocol 1.4 or later, and only stops a running older clock.
    * The journal already holds the result, so a clock that is offline or refuses only costs the
    * display: logged, the command stays applied.
    */
   private async showResultOnClock(game: GameRow, result: string): Promise<void> {
     if (game.clockId === null) return;
-    const wire = WIRE_RESULT[this.clockFormOf(result)];
     const s = this.sessionOf(game.clockId);
     if (!s || !s.online) return this.log(`clock ${game.clockId}: result ${result} not shown (the clock is offline): it runs on until it is stopped at the board`);
+    const wire = WIRE_RESULT[this.clockFormOf(result, s.hello?.protocolMinor ?? 0)];
     const body = wire === undefined
       ? ({ case: 'command', value: { kind: Command_Kind.PAUSE } } as BodyInit)
       : ({ case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: wire } } as BodyInit);
@@ -750,14 +764,14 @@ export class Host implements HostState, CommandSink, NextRoundSink {
   }
 
   /**
-   * The result as the clock can show it (a key of WIRE_RESULT): a played result as itself, a
-   * forfeit win as the win it counts as (rules/vocabulary.ts RESULT_MEANING pgn). A double
-   * forfeit (FIDE Laws 6.7.1: both lose) has no clock form: '' (showResultOnClock then only
-   * stops a running clock). This is the one place that decides it: a clock whose protocol
-   * carries a double forfeit result gets it from here.
+   * The result as a clock speaking protocol minor `minor` can show it (a key of WIRE_RESULT): a
+   * played result as itself, a forfeit win as the win it counts as (rules/vocabulary.ts
+   * RESULT_MEANING pgn). A double forfeit (FIDE Laws 6.7.1: both lose) is the clock's own result
+   * `--` since 1.4 (GameResult DOUBLE_FORFEIT); an older clock has no form for it: ''
+   * (showResultOnClock then only stops a running clock). This is the one place that decides it.
    */
-  private clockFormOf(result: string): string {
-    if (result === forfeitResultFor('both')) return '';
+  private clockFormOf(result: string, minor: number): string {
+    if (result === forfeitResultFor('both')) return minor >= DOUBLE_FORFEIT_MINOR ? result : '';
     return isGameResult(result) ? (RESULT_MEANING[result].pgn ?? '') : result;
   }
 
@@ -785,7 +799,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
       }
     }
     // A command of a later protocol minor than the clock speaks: refused here, with what to do.
-    const needs = COMMAND_MINOR[command.type];
+    const needs = minorNeeded(command);
     const speaks = s.hello?.protocolMinor ?? 0;
     if (needs && speaks < needs.minor) {
       const major = s.hello?.protocolMajor ?? 1;
@@ -807,8 +821,21 @@ export class Host implements HostState, CommandSink, NextRoundSink {
         body = { case: 'command', value: { kind: Command_Kind.ARRIVE, side: WIRE_SIDE[command.side] } } as BodyInit;
         break;
       case 'takeback':
-        // FIDE Laws 7.5.1 with 6.10.2: the clock annuls the last completed move and reports TAKEN_BACK.
-        body = { case: 'command', value: { kind: Command_Kind.TAKEBACK } } as BodyInit;
+        // FIDE Laws 7.5.1 with 6.10.2: the clock annuls the last completed move and reports TAKEN_BACK;
+        // Laws 7.1: the arbiter may keep both clock times (keep_times, since 1.4).
+        body = { case: 'command', value: { kind: Command_Kind.TAKEBACK, keepTimes: command.times === 'keep' } } as BodyInit;
+        break;
+      case 'set-turn':
+        // FIDE Laws 6.10.2: the side on move (a replacement clock); the clock reports TURN_SET.
+        body = { case: 'command', value: { kind: Command_Kind.SET_TURN, side: WIRE_SIDE[command.side] } } as BodyInit;
+        break;
+      case 'set-control':
+        // FIDE Laws 6.10.2: the corrected control, both times kept; the clock reports CONTROL_SET.
+        body = { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: timeControlToWire(command.timeControl) } } as BodyInit;
+        break;
+      case 'delay':
+        // FIDE Guidelines III.4: a delay for both sides on every later turn; the clock reports DELAY_SET.
+        body = { case: 'command', value: { kind: Command_Kind.DELAY, ms: command.ms } } as BodyInit;
         break;
       case 'reinstate':
         // FIDE Laws 6.7.1: the forfeit is overruled; the clock reports REINSTATED.

@@ -289,6 +289,40 @@ describe('API over the journal', () => {
     expect(j.arbiterActions(g.gameId).at(-1)).toMatchObject({ action: 'result', outcome: 'rejected', payload: { result: '1-0' } });
   });
 
+  it('FIDE Laws 6.10.2 / Guidelines III.4: the corrections are journaled with the arbiter (a control in the journal\'s form of a control); a delay is refused in blitz by the control in force, a corrected one included, before it reaches the clock', async () => {
+    const sent: ArbiterCommand[] = [];
+    const { j, host, app } = await setup(async (c) => (sent.push(c), { ok: true }));
+    const id = boardIdOf(FINAL, 1);
+    const gameId = j.boardStates(FINAL)[0].game.gameId;
+    // The clock plays the configured classical control; the arbiter finds it should have been blitz 5 min + 3 s.
+    const clock = new Boot('clk-1', 1, presetTimeControl('classical'), 1_000, (b, e) => {
+      host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
+    });
+    const put = await app.inject({ method: 'PUT', url: `/api/boards/${id}/control`, headers: auth, payload: { timeControl: '300+3' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({ action: 'set-control', arbiter: 'Chief Arbiter', outcome: 'applied', payload: { timeControl: { timeControl: '300+3', defaultTime: null, incrementTiming: 'before-move' } } });
+    // The clock took it (as the commander said) and reported it: the control in force is blitz now.
+    clock.send({ type: 'SET_CONTROL', timeControl: (sent[0] as Extract<ArbiterCommand, { type: 'set-control' }>).timeControl, at: 2_000 });
+    expect(host.board(id)!.live!.clock!.control.white.stages[0]).toMatchObject({ baseMs: 300_000, incrementMs: 3_000 });
+    const delay = await app.inject({ method: 'POST', url: `/api/boards/${id}/delay`, headers: auth, payload: { ms: 2000 } });
+    expect(delay.statusCode).toBe(409);
+    expect(delay.json().message).toBe(`board 1 of ${FINAL} round 1: no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only`);
+    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({ action: 'delay', arbiter: 'Chief Arbiter', outcome: 'rejected', payload: { ms: 2000 } });
+    // Board 2 (still classical) takes it; the side on move and a take-back keeping the times are journaled as sent.
+    const id2 = boardIdOf(FINAL, 2);
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id2}/delay`, headers: auth, payload: { ms: 2000 } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id2}/turn`, headers: auth, payload: { side: 'black' } })).statusCode).toBe(200);
+    expect(sent.slice(1)).toEqual([
+      { type: 'delay', boardId: id2, ms: 2000 },
+      { type: 'set-turn', boardId: id2, side: 'black' },
+    ]);
+    expect(j.arbiterActions(j.boardStates(FINAL)[1].game.gameId).map((a) => [a.action, a.payload, a.outcome])).toEqual([
+      ['delay', { ms: 2000 }, 'applied'],
+      ['set-turn', { side: 'black' }, 'applied'],
+    ]);
+    clock.actor.stop();
+  });
+
   it('passes the clock\'s refusal on and journals it as rejected', async () => {
     const { j, host, app } = await setup(async () => ({ ok: false, status: 409, reason: 'clock NACK: busy' }));
     host.append(ev('clk-1', 1, 'started'));
@@ -365,6 +399,9 @@ describe('a result closes the game (the journal-backed host)', () => {
     ['reinstate', 'POST', 'reinstate', undefined],
     ['arrive', 'POST', 'arrive', { side: 'black' }],
     ['configure', 'PUT', 'config', { timeControl: 'rapid' }],
+    ['delay', 'POST', 'delay', { ms: 5000 }],
+    ['set-turn', 'POST', 'turn', { side: 'black' }],
+    ['set-control', 'PUT', 'control', { preset: 'rapid' }],
   ];
 
   it('FIDE Laws 5.1 / 5.2: a result entered at the host while the clock runs ends the game: live and retained MQTT state say finished with no clock event after it; every clock command is refused (409, naming the board, the result and the correction) and never reaches the clock', async () => {

@@ -5,7 +5,7 @@
 //
 // Arbiter writes: results and confirmations are journal facts (the journal records the
 // arbiter with them); clock commands (configure, start, pause, resume, adjust, penalty, set-moves,
-// arrive, takeback, reinstate, increment) are checked
+// arrive, takeback, reinstate, increment, delay, set-turn, set-control) are checked
 // against the board's live state, handed to the clock through `commander` (the lead's
 // session layer, which answers with the clock's ACK/NACK), and journaled as arbiter actions
 // with their outcome. A refused command changes nothing.
@@ -25,6 +25,7 @@ import { LiveGame } from './live-state.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
 import { forfeitResultFor, RESULT_MEANING } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
+import { timeControlSpec } from '../../protocol/time-control.ts';
 import type {
   Actor,
   ArbiterCommand,
@@ -490,8 +491,10 @@ export class JournalPorts implements HostState, CommandSink {
       this.record(command, actor, game, utcMs, 'rejected', reason);
       return { ok: false, status: 409, reason };
     }
-    const status = this.liveOf(game)?.status ?? 'ready';
-    const refusal = clockCommandRefusal(command.type, status, this.liveOf(game) !== null, where);
+    const live = this.liveOf(game);
+    const status = live?.status ?? 'ready';
+    // The control in force (a correction's, else the configured one): no quickplay finish in blitz (FIDE Guidelines III.2.2).
+    const refusal = clockCommandRefusal(command.type, status, live !== null, where, { timeControl: live?.clock?.control ?? game.timeControlValue });
     if (refusal !== null) {
       this.record(command, actor, game, utcMs, 'rejected', refusal);
       return { ok: false, status: 409, reason: refusal };
@@ -607,7 +610,9 @@ export class JournalPorts implements HostState, CommandSink {
   }
 
   private record(command: ArbiterCommand, actor: Actor, game: GameRow, utcMs: number, outcome: 'applied' | 'rejected', reason: string | null): void {
-    const { type, boardId: _boardId, ...payload } = command;
+    const { type, boardId: _boardId, ...rest } = command;
+    // A corrected control is journaled in the journal's form of a control (the tournament file's, read back whole).
+    const payload = command.type === 'set-control' ? { timeControl: timeControlSpec(command.timeControl) } : rest;
     this.journal.recordArbiterAction({
       utcMs,
       arbiter: actor.arbiter,

@@ -1,13 +1,14 @@
 // The board's live state is the clock's own (issue 11, one rule book): a game's journaled events
 // fed one by one to LiveGame (the statechart, rules/rebuild.ts) give, after every step of a
 // random game in every mode, exactly what the clock itself reads — status, side on move, both
-// times, moves, periods, presence, flags, illegal moves, the quickplay increment — and the
+// times, moves, periods, presence, flags, illegal moves, the quickplay increment and delay, what a
+// take-back would show either way (FIDE Laws 7.1) — and the
 // basis it carries gives the running side's time between events as the clock shows it,
 // simple delay, Bronstein delay and sandclock included (FIDE Laws 6.2, 6.10.2; III.4).
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../../protocol/time-control.ts';
-import { forfeitDeadline, readClock, remainingMs } from '../../rules/clock-core.ts';
+import { forfeitDeadline, readClock, remainingMs, takeBack } from '../../rules/clock-core.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../rules/clock-snapshot.ts';
 import { recordFromJournalRow } from './journal-records.ts';
 import { controls, journals, playJournaled, step } from '../clocks/journaled-clock.fixture.ts';
@@ -30,7 +31,7 @@ describe('LiveGame: the live state is the statechart’s, step by step', () => {
           if (s === null) return;
           const own = readClock(point.state, point.at);
           expect(live.mismatches).toEqual([]);
-          expect({ status: s.status, turn: s.turn ?? own.turn, white: s.whiteMs, black: s.blackMs, moves: s.moves, flag: s.flag, present: s.present, illegal: s.illegalMoves, incr: s.incrementMs }).toEqual({
+          expect({ status: s.status, turn: s.turn ?? own.turn, white: s.whiteMs, black: s.blackMs, moves: s.moves, flag: s.flag, present: s.present, illegal: s.illegalMoves, incr: s.incrementMs, delay: s.delayMs }).toEqual({
             status: point.state.result !== null ? 'finished' : own.status,
             turn: own.turn,
             white: own.white,
@@ -40,7 +41,16 @@ describe('LiveGame: the live state is the statechart’s, step by step', () => {
             present: own.present,
             illegal: own.illegalMoves,
             incr: own.extraIncrementMs,
+            delay: own.extraDelayMs,
           });
+          // FIDE Laws 7.5.1 / 7.1: the preview is what the clock itself would show after a take-back, either way.
+          const onClock = (times: 'rewind' | 'keep') => {
+            const done = takeBack(point.state, point.at, times);
+            return done && { side: done.side, times: { white: readClock(done.state, point.at).white, black: readClock(done.state, point.at).black } };
+          };
+          const rewind = onClock('rewind');
+          const keep = onClock('keep');
+          expect(s.takebackPreview ?? null).toEqual(rewind && keep && { side: rewind.side, move: own.moves[rewind.side], rewind: rewind.times, keep: keep.times });
           expect(s.period).toEqual({ white: own.period.white + 1, black: own.period.black + 1 });
           // Between this report and the next step, the clock runs on: the basis gives its times.
           const next = trace[i + 1];
@@ -58,6 +68,33 @@ describe('LiveGame: the live state is the statechart’s, step by step', () => {
       }),
       { numRuns: 120 },
     );
+  });
+
+  it('FIDE Laws 7.5.1 / 7.1: the take-back preview of a rapid game gives the times of the press (rewind) and the times shown (keep); Guidelines III.4: the delay in force', () => {
+    // Rapid 15 min + 10 s, increment before the move: 910 000 ms each at the start.
+    const tc = presetTimeControl('rapid');
+    const { journal, game } = playJournaled(tc, [
+      { kind: 'start' },
+      { kind: 'wait', ms: 5_000 },
+      { kind: 'press', wrong: false }, // White: 910 000 − 5 000 + 10 000 = 915 000
+      { kind: 'wait', ms: 4_000 },
+      { kind: 'press', wrong: false }, // Black: 910 000 − 4 000 + 10 000 = 916 000
+      { kind: 'wait', ms: 6_000 },
+      { kind: 'pause' }, // White's clock ran 6 s: 909 000
+    ], 0);
+    const live = new LiveGame(tc);
+    for (const r of journal.eventsByGame(game.gameId)) live.feed(recordFromJournalRow(r)!);
+    expect(live.state).toMatchObject({ status: 'paused', whiteMs: 909_000, blackMs: 916_000, delayMs: 0 });
+    // Black's move 1 is the one a take-back annuls. Rewound: Black as at its press, before the
+    // increment (910 000 − 4 000), White's 6 s after it given back (915 000). Kept: as shown.
+    expect(live.state!.takebackPreview).toEqual({ side: 'black', move: 1, rewind: { white: 915_000, black: 906_000 }, keep: { white: 909_000, black: 916_000 } });
+    live.stop();
+    const before = playJournaled(tc, [{ kind: 'start' }, { kind: 'wait', ms: 5_000 }, { kind: 'pause' }, { kind: 'delay', ms: 5_000 }], 0);
+    const fresh = new LiveGame(tc);
+    for (const r of before.journal.eventsByGame(before.game.gameId)) fresh.feed(recordFromJournalRow(r)!);
+    // No completed move: nothing to annul.
+    expect(fresh.state).toMatchObject({ takebackPreview: null, delayMs: 5_000 });
+    fresh.stop();
   });
 
   it('FIDE Laws 6.9: later flags are kept in the order they fell; a take-back that annuls the first flag clears them', () => {

@@ -1,7 +1,8 @@
 // A board's live state: the game's journaled events run through the one statechart, one at a
 // time as they are journaled (rules/rebuild.ts GameRebuilder), and read with the rule book:
 // status, side on move, both times, periods, presence, the illegal-move counts, the quickplay
-// increment (docs/architecture.md rule 5: no rule is derived here a second time). Readers
+// increment and delay, what a take-back would do (docs/architecture.md rule 5: no rule is
+// derived here a second time). Readers
 // show the clock between events from `clock` (rules/clock-snapshot.ts ClockBasis) with
 // `basisRemainingMs`: the running side's time with delays and the sandclock included.
 //
@@ -9,10 +10,10 @@
 // the start and of the session, and every flag that fell, in order (FIDE Laws 6.9: which
 // fell first decides; the clock itself keeps only the first).
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
-import { readClock } from '../../rules/clock-core.ts';
+import { readClock, takeBack, type ClockState } from '../../rules/clock-core.ts';
 import { clockBasis } from '../../rules/clock-snapshot.ts';
 import { GameRebuilder, type RebuildMismatch } from '../../rules/rebuild.ts';
-import type { ClockEventRecord, LiveClockState } from './ports.ts';
+import type { ClockEventRecord, LiveClockState, TakebackPreview } from './ports.ts';
 
 /** One game's live state, fed with its events in journal order. */
 export class LiveGame {
@@ -85,6 +86,8 @@ export class LiveGame {
       sessionAtUtcMs: this.sessionAtUtcMs,
       illegalMoves: r.illegalMoves,
       incrementMs: r.extraIncrementMs,
+      delayMs: r.extraDelayMs,
+      takebackPreview: takebackPreview(state, at),
       clock: clockBasis(state, at),
     };
     return this.live;
@@ -93,6 +96,24 @@ export class LiveGame {
   stop(): void {
     this.rebuilder?.stop();
   }
+}
+
+/**
+ * What a take-back would do now (FIDE Laws 7.5.1 with 6.10.2), for the arbiter's confirmation:
+ * whose move is annulled, its number, and both times after it when they are rewound to the press
+ * or kept (Laws 7.1). The rule book's own take-back on the state at its instant, both ways;
+ * null when there is no completed move to annul.
+ */
+function takebackPreview(state: ClockState, at: number): TakebackPreview | null {
+  const rewind = takeBack(state, at, 'rewind');
+  const keep = takeBack(state, at, 'keep');
+  if (rewind === null || keep === null) return null;
+  const times = (s: ClockState) => {
+    const r = readClock(s, at);
+    return { white: r.white, black: r.black };
+  };
+  // The annulled move is the mover's last completed one: its number is the count before the take-back.
+  return { side: rewind.side, move: state[rewind.side].moves, rewind: times(rewind.state), keep: times(keep.state) };
 }
 
 /**

@@ -257,7 +257,9 @@ export class MemoryPorts implements HostState, CommandSink {
       return { ok: false, status: 409, reason: finishedGameRefusal(command.type, this.withResult(board)) };
     }
     // The rule book's command rule (rules/command-rules.ts), as the journal-backed host and the dashboard read it.
-    const refusal = boardCommandRefusal(command.type, board);
+    // The control in force (a correction's, else the board's own): no quickplay finish in blitz (FIDE Guidelines III.2.2).
+    const timeControl = board.live?.clock?.control ?? this.controls.get(board.id) ?? undefined;
+    const refusal = boardCommandRefusal(command.type, board, timeControl ? { timeControl } : {});
     if (refusal !== null) return { ok: false, status: 409, reason: refusal };
     switch (command.type) {
       case 'configure': {

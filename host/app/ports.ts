@@ -29,7 +29,7 @@ export interface ClockEventRecord {
   readonly event: string;
   readonly round: number;
   readonly board: number;
-  /** 'started' | 'moved' | 'flag' | 'forfeit' | 'paused' | 'resumed' | 'adjusted' | 'arrived' | 'moves-set' | 'taken-back' | 'reinstated' | 'increment-set' | 'result' */
+  /** A journal event type (host/store/types.ts CLOCK_EVENT_TYPES): 'started' | 'moved' | … | 'turn-set' | 'control-set' | 'delay-set' | 'result' */
   readonly type: string;
   readonly side: Side | null;
   /** Move number completed by `side` (for 'move'), else null. */
@@ -112,12 +112,29 @@ export interface LiveClockState {
   readonly illegalMoves?: { readonly white: number; readonly black: number };
   /** The quickplay increment both sides get after each move (FIDE Guidelines III.4), ms; 0 = none. */
   readonly incrementMs?: number;
+  /** The quickplay delay both sides get on every turn that begins from now on (FIDE Guidelines III.4), ms; 0 = none. */
+  readonly delayMs?: number;
+  /**
+   * What a take-back would do now (FIDE Laws 7.5.1 with 6.10.2, the rule book's takeBack on this
+   * state): null when there is no completed move to annul. For the arbiter's confirmation.
+   */
+  readonly takebackPreview?: TakebackPreview | null;
   /**
    * The clock as of `atUtcMs`, for showing it between events with the rule book's
    * `basisRemainingMs(clock, side, nowUtcMs − atUtcMs)` (delays and sandclock included);
    * absent when the game's control is unknown.
    */
   readonly clock?: ClockBasis;
+}
+
+/** The times each choice of a take-back would show (FIDE Laws 7.1: the arbiter may keep the clock times). */
+export interface TakebackPreview {
+  /** Who made the move that would be annulled, and its number (that side's completed moves now). */
+  readonly side: Side;
+  readonly move: number;
+  /** Both remaining times after the take-back, rewound to the press (the default) or kept as they are. */
+  readonly rewind: { readonly white: number; readonly black: number };
+  readonly keep: { readonly white: number; readonly black: number };
 }
 
 export interface PlayerView {

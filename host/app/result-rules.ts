@@ -5,8 +5,9 @@
 //
 // The rules (docs/api.md, "A game with a result"):
 //  - FIDE Laws 5.1 / 5.2: a result ends the game. Its clock takes no command any more (start,
-//    pause, resume, adjust, penalty, set-moves, increment, takeback, reinstate, arrive) and is
-//    not set up anew (configure): 409, naming the board, the result and what to do instead.
+//    pause, resume, adjust, penalty, set-moves, increment, delay, takeback, reinstate, arrive,
+//    set-turn, set-control) and is not set up anew (configure): 409, naming the board, the
+//    result and what to do instead.
 //  - FIDE Laws 8.7: the result stands, even if incorrect, unless the arbiter decides otherwise.
 //    The arbiter's decision is a correction: `PUT /api/boards/:id/result`, journaled with who
 //    made it, what it replaced and why; a confirmed result is only changed with a reason.
@@ -27,6 +28,7 @@ export interface BoardWithResult {
 /** The commands that reach a board's clock (everything but the result commands). */
 export const CLOCK_COMMAND_TYPES: ReadonlySet<ArbiterCommand['type']> = new Set([
   'configure', 'start', 'pause', 'resume', 'adjust', 'penalty', 'set-moves', 'arrive', 'takeback', 'reinstate', 'increment',
+  'delay', 'set-turn', 'set-control',
 ]);
 
 /** What each command would have done, in the refusal's words. */
@@ -42,6 +44,9 @@ const WHAT: Readonly<Record<string, string>> = {
   takeback: 'a take-back',
   reinstate: 'a reinstatement',
   increment: 'an increment',
+  delay: 'a delay',
+  'set-turn': 'setting the side on move',
+  'set-control': 'a corrected time control',
 };
 
 /** How the refusal names the result: `1-0, confirmed by Ana`, `1-0, not confirmed yet`. */

@@ -2,8 +2,11 @@
 // words, and its timestamp (ms on the clock's own monotonic base) mapped to UTC through the
 // time-sync estimate of that clock boot, with the mapping's error bound.
 import { ClockEvent_Kind, ClockStatus, GameResult as WireResult, Side as WireSide, type ClockEvent } from '../../protocol/gen/chessclock_pb.ts';
+import { timeControlFromWire } from '../../protocol/time-control-codec.ts';
 import { clockToUtcMs, hostToUtcMs, type TimeSyncEstimator, type UtcReference } from '../../protocol/time-sync.ts';
-import type { Side } from '../../protocol/time-control.ts';
+import { timeControlSpec, type Side } from '../../protocol/time-control.ts';
+import { RESULT_TO_WIRE } from '../../rules/clock-snapshot-wire.ts';
+import { CLOCK_RESULTS } from '../../rules/vocabulary.ts';
 import type { ClockEventInput, ClockEventType, GameResult } from '../store/journal.ts';
 
 const TYPE: Record<ClockEvent_Kind, ClockEventType> = {
@@ -33,11 +36,8 @@ const STOPPED_STATUS = new Map<ClockStatus, string>([
   [ClockStatus.FORFEITED, 'forfeited'],
 ]);
 
-const RESULT = new Map<WireResult, GameResult>([
-  [WireResult.WHITE_WINS, '1-0'],
-  [WireResult.DRAW, '1/2-1/2'],
-  [WireResult.BLACK_WINS, '0-1'],
-]);
+/** The results a clock reports (rules/vocabulary.ts CLOCK_RESULTS, the double forfeit `--` since 1.4) by their wire value. */
+const RESULT = new Map<WireResult, GameResult>(CLOCK_RESULTS.map((r) => [RESULT_TO_WIRE[r], r]));
 
 function side(s: WireSide): Side | null {
   return s === WireSide.WHITE ? 'white' : s === WireSide.BLACK ? 'black' : null;
@@ -87,7 +87,9 @@ export function journalInput(clockId: string, bootId: number, seq: number, ev: C
   const type = TYPE[ev.kind];
   if (type === undefined) throw new RangeError(`clock ${clockId} seq ${seq}: unknown ClockEvent kind ${ev.kind}`);
   let detail: Record<string, unknown> | null = null;
-  if (type === 'adjusted') detail = { ms: ev.adjustMs, reason: ev.penalty ? 'penalty' : 'arbiter' };
+  // FIDE Laws 7.5.5: a penalty's event names the credited side; since 1.4 it carries the
+  // offender's illegal-move count after it, never 0 (a 1.3 clock sends none: 0 is "not said").
+  if (type === 'adjusted') detail = { ms: ev.adjustMs, reason: ev.penalty ? 'penalty' : 'arbiter', ...(ev.penalty && ev.illegalMoves > 0 ? { illegalMoves: ev.illegalMoves } : {}) };
   if (type === 'result') {
     const result = RESULT.get(ev.result);
     if (result === undefined) throw new RangeError(`clock ${clockId} seq ${seq}: result_entered without a result`);
@@ -98,8 +100,21 @@ export function journalInput(clockId: string, bootId: number, seq: number, ev: C
   if (type === 'moves-set') detail = { moves: ev.moveNumber, period: ev.period, creditedMs: ev.adjustMs };
   // FIDE Laws 6.7.1: the default time counts from the session start, that long before the start.
   if (type === 'started' && ev.sessionElapsedMs > 0) detail = { sessionElapsedMs: ev.sessionElapsedMs };
-  // FIDE Laws 7.5.1 with 6.10.2: `side`'s move annulled; its period and illegal-move count after it.
-  if (type === 'taken-back') detail = { period: ev.period, illegalMoves: ev.illegalMoves };
+  // FIDE Laws 7.5.1 with 6.10.2: `side`'s move annulled; its period and illegal-move count after it,
+  // and whether the arbiter kept both clock times (Laws 7.1; a clock before 1.4 always rewinds).
+  if (type === 'taken-back') detail = { period: ev.period, illegalMoves: ev.illegalMoves, times: ev.keepTimes ? 'keep' : 'rewind' };
+  // FIDE Laws 6.10.2: the corrected control, in the control spec form readTimeControlSpec reads back whole.
+  if (type === 'control-set') {
+    let control;
+    try {
+      control = timeControlFromWire(ev.control, 'clock_event.control');
+    } catch (err) {
+      throw new RangeError(`clock ${clockId} seq ${seq}: control_set: ${(err as Error).message}`);
+    }
+    detail = { timeControl: timeControlSpec(control) };
+  }
+  // FIDE Guidelines III.4: the quickplay delay now in force (0 = none).
+  if (type === 'delay-set') detail = { ms: ev.delayMs };
   // FIDE Guidelines III.4: the quickplay increment now in force (0 = none).
   if (type === 'increment-set') detail = { ms: ev.incrementMs };
   // docs/protocol.md "Restore": the stopped status the clock now stands in.

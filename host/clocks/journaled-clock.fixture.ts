@@ -70,7 +70,12 @@ export type Step =
   | { kind: 'moves'; side: Side; moves: number }
   | { kind: 'arrive'; side: Side }
   | { kind: 'increment'; ms: number }
-  | { kind: 'result'; result: '1-0' | '0-1' | '1/2-1/2'; by: 'players' | 'arbiter' }
+  /** Protocol 1.4: a take-back keeping both times (Laws 7.1), the side on move and a corrected control (6.10.2), the quickplay delay (Guidelines III.4). */
+  | { kind: 'takeback-keep' }
+  | { kind: 'turn'; side: Side }
+  | { kind: 'control'; timeControl: TimeControl }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'result'; result: '1-0' | '0-1' | '1/2-1/2' | '--'; by: 'players' | 'arbiter' }
   /**
    * Restored from the journal: a spare clock replaces this one (Laws 6.10.1, the old one dead
    * mid-turn), this clock reboots (power cut), or the same boot is held and restored (a host restart).
@@ -78,6 +83,12 @@ export type Step =
   | { kind: 'swap'; mode: 'spare' | 'reboot' | 'in-place' };
 
 const side = fc.constantFrom<Side>('white', 'black');
+/** Controls an arbiter installs mid-game (FIDE Laws 6.10.2): periods, delays, unequal sides, another default time and timing. */
+const CORRECTIONS: readonly TimeControl[] = [
+  timeControl(parseSideControl('3/60+2:30+1'), parseSideControl('3/60+2:30+1'), { incrementTiming: 'after-move', defaultTime: null }),
+  timeControl(parseSideControl('300+5'), parseSideControl('240+5'), { incrementTiming: 'before-move', defaultTime: 60 }),
+  timeControl(parseSideControl(delayed('60d5')), parseSideControl(delayed('60d5')), { incrementTiming: 'before-move', defaultTime: null }),
+];
 export const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 10, arbitrary: fc.integer({ min: 0, max: 40_000 }).map((ms) => ({ kind: 'wait' as const, ms })) },
   { weight: 12, arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ kind: 'press' as const, wrong: n === 0 })) },
@@ -87,7 +98,11 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('moves' as const), side, moves: fc.integer({ min: 0, max: 8 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('arrive' as const), side }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('increment' as const), ms: fc.integer({ min: 0, max: 5_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('result' as const), result: fc.constantFrom<'1-0' | '0-1' | '1/2-1/2'>('1-0', '0-1', '1/2-1/2'), by: fc.constantFrom<'players' | 'arbiter'>('players', 'arbiter') }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'takeback-keep' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('turn' as const), side }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('control' as const), timeControl: fc.constantFrom(...CORRECTIONS) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delay' as const), ms: fc.integer({ min: 0, max: 5_000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('result' as const), result: fc.constantFrom<'1-0' | '0-1' | '1/2-1/2' | '--'>('1-0', '0-1', '1/2-1/2', '--'), by: fc.constantFrom<'players' | 'arbiter'>('players', 'arbiter') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('swap' as const), mode: fc.constantFrom<'spare' | 'reboot' | 'in-place'>('spare', 'reboot', 'in-place') }) },
 );
 
@@ -180,6 +195,18 @@ export function playJournaled(tc: TimeControl, steps: readonly Step[], origin: n
         break;
       case 'increment':
         boot.send({ type: 'INCREMENT', ms: s.ms, at });
+        break;
+      case 'takeback-keep':
+        boot.send({ type: 'TAKEBACK', at, times: 'keep' });
+        break;
+      case 'turn':
+        boot.send({ type: 'SET_TURN', side: s.side, at });
+        break;
+      case 'control':
+        boot.send({ type: 'SET_CONTROL', timeControl: s.timeControl, at });
+        break;
+      case 'delay':
+        boot.send({ type: 'DELAY', ms: s.ms, at });
         break;
       case 'result':
         boot.send({ type: 'RESULT', result: s.result, by: s.by, at });

@@ -13,8 +13,13 @@
 //      (Restore). The clock loads it stopped and reports RESTORED, which is journaled.
 //
 // The arbiter resumes (Laws 6.11 / 6.10.1: the arbiter sets a replaced clock and restarts it).
-// What differed is logged and journaled with the restore, for the board's card.
+// What differed is logged and journaled with the restore, for the board's card. A clock older
+// than protocol 1.4 would skip what a game's corrections put in the snapshot (a corrected
+// control, the quickplay delay) and play on under the configured control: such a game is not
+// restored to it; the card and the log say why, and the arbiter sets the clock by hand.
 import type { Held } from '../../protocol/gen/chessclock_pb.ts';
+import { fittingSnapshotBody } from '../../protocol/frame-encoder.ts';
+import { formatTimeControl, type TimeControl } from '../../protocol/time-control.ts';
 import { snapshotDifferences, type ClockSnapshot } from '../../rules/clock-snapshot.ts';
 import { snapshotFromWire, snapshotToWire } from '../../rules/clock-snapshot-wire.ts';
 import { rebuildGame, restoreSnapshot, type RebuiltGame } from '../../rules/rebuild.ts';
@@ -25,13 +30,34 @@ import type { ClockSession } from './clock-session.ts';
 /** The protocol minor that can hold and restore (docs/protocol.md "Versions"). */
 export const RESTORE_MINOR = 2;
 
+/** The protocol minor whose clocks load a snapshot's corrections: a corrected control, the quickplay delay (docs/protocol.md "Versions"). */
+export const CORRECTIONS_MINOR = 4;
+
+/**
+ * What of the journal's snapshot a clock before protocol 1.4 would not load (it skips the fields
+ * it does not know) and so play on without, in the arbiter's words; empty: nothing.
+ * `configured`: the control the game was configured with (what such a clock would run).
+ */
+export function lostBeforeCorrections(snap: ClockSnapshot, configured: TimeControl): string[] {
+  const lost: string[] = [];
+  // FIDE Laws 6.10.2: the clock would run the control it was configured with, the wrong one.
+  if (snap.control !== null) lost.push(`the corrected time control ${formatTimeControl(snap.control)} (it would run ${formatTimeControl(configured)})`);
+  // FIDE Guidelines III.4: the quickplay delay for turns to come, and the one a turn began with.
+  if (snap.extraDelayMs > 0) lost.push(`the quickplay delay of ${snap.extraDelayMs / 1000} s`);
+  if (snap.turnExtraDelayMs > 0 || snap.undo.some((u) => u.turnExtraDelayMs > 0)) lost.push('the quickplay delay a turn began with');
+  return lost;
+}
+
 /** The journal's action name of a restore, and what the board's card shows of the last one. */
 export const RESTORE_ACTION = 'restore-clock';
 
 export interface RestoreNote {
   readonly utcMs: number;
   readonly clockId: string;
-  /** 'restored': the journal's state was sent; 'in-step': the clock already held it; 'refused' / 'failed': it did not take it. */
+  /**
+   * 'restored': the journal's state was sent; 'in-step': the clock already held it; 'refused' /
+   * 'failed': it did not take it (refused also: a clock too old for the game's corrections).
+   */
   readonly outcome: 'restored' | 'in-step' | 'refused' | 'failed';
   /** What the clock held that the journal does not say, in the arbiter's words (empty: nothing). */
   readonly differences: readonly string[];
@@ -98,9 +124,22 @@ export async function bringClockToJournal(s: ClockSession, game: GameRow, deps: 
   if (sameGame && differences.length === 0 && rebuilt.state.status !== 'running') {
     return record({ utcMs: deps.nowUtcMs(), clockId, outcome: 'in-step', differences, mismatches });
   }
+  // A clock before 1.4 would drop the game's corrections and play on without them: it is left
+  // held (paused) as it is, for the arbiter to set by hand (FIDE Laws 6.10.1).
+  const minor = s.hello?.protocolMinor ?? 0;
+  const lost = minor < CORRECTIONS_MINOR ? lostBeforeCorrections(snapshot, game.timeControlValue) : [];
+  if (lost.length > 0) {
+    const reason = `its firmware speaks protocol 1.${minor}, which cannot hold ${lost.join(' and ')}: restoring this game needs 1.${CORRECTIONS_MINOR} (update the clock firmware, or set the clock by hand)`;
+    return record({ utcMs: deps.nowUtcMs(), clockId, outcome: 'refused', differences, mismatches, reason });
+  }
   try {
     if (!sameGame) await deps.configure(s, game);
-    await s.request({ case: 'restore', value: { gameId, snapshot: snapshotToWire(snapshot) } } as BodyInit);
+    // One frame: with a corrected control of many stages, the oldest presses are left out (fewer moves can be taken back).
+    const wire = snapshotToWire(snapshot);
+    const body = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'restore' as const, value: { gameId, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
+    if (body === null) throw new Error(`the journal's state of game ${gameId} does not fit one frame even without its presses (a corrected control of too many stages): set the clock by hand`);
+    if (body.value.snapshot.undo.length < wire.undo.length) deps.log(`clock ${clockId}: game ${gameId} restored with its last ${body.value.snapshot.undo.length} of ${wire.undo.length} presses (one frame): older moves cannot be taken back on it`);
+    await s.request(body as BodyInit);
   } catch (err) {
     const refused = (err as Error).name === 'ClockRefusedError';
     record({ utcMs: deps.nowUtcMs(), clockId, outcome: refused ? 'refused' : 'failed', differences, mismatches, reason: (err as Error).message });

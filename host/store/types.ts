@@ -14,12 +14,14 @@ export const CLOCK_EVENT_TYPES = [
   'paused',
   'resumed',
   'adjusted', // `side`'s time changed by detail.ms; detail.reason 'arbiter', or 'penalty' (FIDE Laws 7.5.5:
-  //            then `side` is the CREDITED side, the offender is the other one — as clock.machine emits it)
+  //            then `side` is the CREDITED side, the offender is the other one — as clock.machine emits it —
+  //            and detail.illegalMoves the offender's count after it, from a clock of protocol 1.4 or later)
   'arrived', // `side` arrived at the board (default-time bookkeeping)
   'result', // players entered a result on the clock: detail.result, detail.confirmedBy
   'moves-set', // arbiter corrected `side`'s move counter to `move` (detail.period 0-based, detail.creditedMs: a later period's time, credited once)
   'taken-back', // FIDE Laws 7.5.1 with 6.10.2: the arbiter annulled `side`'s last move; `move` = its completed moves
-  //              afterwards, detail.period (0-based) and detail.illegalMoves (`side`'s count) after it; times restored
+  //              afterwards, detail.period (0-based) and detail.illegalMoves (`side`'s count) after it; detail.times
+  //              'rewind' (both times back to the press) or 'keep' (FIDE Laws 7.1: the clock times kept)
   'reinstated', // FIDE Laws 6.7.1: the arbiter overruled a forfeit; the clock stands paused, both players present
   'increment-set', // FIDE Guidelines III.4: a quickplay increment of detail.ms for both sides after every later move
   'restored', // the clock loaded the journal's game from the host (docs/protocol.md "Restore"): it stands stopped with
@@ -54,8 +56,9 @@ export interface ClockEventInput {
   uncertaintyMs: number;
   /**
    * Extra fields of the event: `{ ms, reason }` for `adjusted`, `{ result, confirmedBy }` for `result`,
-   * `{ moves, period, creditedMs }` for `moves-set`, `{ period, illegalMoves }` for `taken-back`,
-   * `{ ms }` for `increment-set`, `{ sessionElapsedMs }` for a `started` after its session began.
+   * `{ moves, period, creditedMs }` for `moves-set`, `{ period, illegalMoves, times }` for `taken-back`,
+   * `{ ms }` for `increment-set` and `delay-set`, `{ timeControl }` for `control-set`,
+   * `{ sessionElapsedMs }` for a `started` after its session began.
    */
   detail?: Record<string, unknown> | null;
 }

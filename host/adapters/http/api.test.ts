@@ -440,7 +440,8 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     expect((await post(app, '/api/boards/final-1/takeback', { side: 'white' })).statusCode).toBe(400);
     const ok = await post(app, '/api/boards/final-1/takeback');
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(forwarded).toEqual([{ type: 'takeback', boardId: 'final-1' }]);
+    // No body is a take-back rewinding both times (FIDE Laws 7.1's "keep" is asked for by name).
+    expect(forwarded).toEqual([{ type: 'takeback', boardId: 'final-1', times: 'rewind' }]);
     expect((await post(app, '/api/boards/final-1/takeback', {})).statusCode).toBe(200);
     expect(host.commands.map((c) => [c.command.type, c.outcome])).toEqual([
       ['takeback', 'rejected'],
@@ -482,6 +483,92 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     expect(forwarded).toEqual([{ type: 'increment', boardId: 'final-1', ms: 5000 }]);
   });
 
+  it('FIDE Laws 7.1: POST /takeback {"times":"keep"} keeps both clock times; "rewind" is the default spelled out; another value or field is a 400 naming it', async () => {
+    const { app, host, forwarded } = await setup();
+    host.ingest(ev('clk-1', 'started'));
+    host.ingest(ev('clk-1', 'moved', { side: 'white', move: 1 }));
+    host.ingest(ev('clk-1', 'paused'));
+    expect((await post(app, '/api/boards/final-1/takeback', { times: 'keep' })).statusCode).toBe(200);
+    expect((await post(app, '/api/boards/final-1/takeback', { times: 'rewind' })).statusCode).toBe(200);
+    for (const [payload, field] of [[{ times: 'later' }, 'times'], [{ times: true }, 'times'], [{ times: 'keep', side: 'white' }, 'side']] as const) {
+      const res = await post(app, '/api/boards/final-1/takeback', payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json()).toMatchObject({ field });
+    }
+    expect((await post(app, '/api/boards/final-1/takeback', { times: 'later' })).json().message).toBe('body: "times" must be one of "rewind", "keep", got "later"');
+    expect(forwarded).toEqual([
+      { type: 'takeback', boardId: 'final-1', times: 'keep' },
+      { type: 'takeback', boardId: 'final-1', times: 'rewind' },
+    ]);
+  });
+
+  it('FIDE Laws 6.10.2: POST /turn {side} while ready or paused (409 while running); a side that is not one is a 400', async () => {
+    const { app, host, forwarded } = await setup();
+    expect((await post(app, '/api/boards/final-1/turn', { side: 'black' })).statusCode).toBe(200);
+    expect((await post(app, '/api/boards/final-1/turn', { side: 'red' })).json()).toMatchObject({ statusCode: 400, field: 'side' });
+    expect((await post(app, '/api/boards/final-1/turn', {})).json()).toMatchObject({ statusCode: 400, field: 'side' });
+    host.ingest(ev('clk-1', 'started'));
+    const running = await post(app, '/api/boards/final-1/turn', { side: 'white' });
+    expect(running.statusCode).toBe(409);
+    expect(running.json().message).toBe(`board 1 of ${FINAL} round 1 is running: only a ready or paused clock can be given the side on move`);
+    expect(forwarded).toEqual([{ type: 'set-turn', boardId: 'final-1', side: 'black' }]);
+    expect(host.commands.map((c) => [c.command.type, c.outcome])).toEqual([['set-turn', 'applied'], ['set-turn', 'rejected']]);
+  });
+
+  it('FIDE Laws 6.10.2: PUT /control reads the body as PUT /config reads a control (one reader); what it leaves out stays as the game has it; 409 while running; a bad control is a 400 naming the token', async () => {
+    const { app, host, forwarded } = await setup();
+    // final-1 plays 40/5400+30:900+30; the clock should have had a default time of 15 min.
+    host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, clockId: 'clk-3', timeControl: '900+10', defaultTimeMs: 60_000 });
+    const ok = await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { timeControl: '40/5400+30:900+30' } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { preset: 'rapid', defaultTime: null, incrementTiming: 'after-move' } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { white: '360', black: [{ seconds: 300, delay: 2 }] } })).statusCode).toBe(200);
+    const [classical, rapid, unequal] = forwarded.map((c) => (c.type === 'set-control' ? c.timeControl : null));
+    // The default time the body left out is the game's (60 s here), and so is the timing.
+    expect(classical).toMatchObject({ defaultTimeMs: 60_000, incrementTiming: 'before-move', white: { stages: [{ moves: 40, baseMs: 5_400_000 }, { moves: null, baseMs: 900_000 }] } });
+    expect(rapid).toMatchObject({ defaultTimeMs: null, incrementTiming: 'after-move', white: { stages: [{ baseMs: 900_000, incrementMs: 10_000 }] } });
+    expect(unequal).toMatchObject({ white: { stages: [{ baseMs: 360_000 }] }, black: { stages: [{ baseMs: 300_000, delayMs: 2000 }] } });
+    for (const [payload, field, message] of [
+      [{ timeControl: '40/5400+x' }, 'timeControl', 'body: "timeControl": bad increment "x" in time control "40/5400+x": expected a whole number'],
+      [{ preset: 'bullet' }, 'preset', undefined],
+      [{ timeControl: 'rapid', preset: 'rapid' }, 'timeControl', 'body: "timeControl": time control has both "preset" and "timeControl": give one form'],
+      [{}, 'timeControl', 'body: "timeControl": time control needs "preset", "timeControl", or "white" and "black"'],
+      [{ white: '360' }, 'black', 'body: "black": time control has "white" but no "black"'],
+      [{ timeControl: 'rapid', defaultTime: -1 }, 'defaultTime', undefined],
+      [{ timeControl: 'rapid', delay: 5 }, 'delay', undefined],
+    ] as const) {
+      const res = await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json(), JSON.stringify(payload)).toMatchObject({ field, ...(message ? { message } : {}) });
+    }
+    host.ingest(ev('clk-3', 'started', { whiteMs: 910_000, blackMs: 910_000 }));
+    const running = await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { preset: 'classical' } });
+    expect(running.statusCode).toBe(409);
+    expect(running.json().message).toBe(`board 3 of ${FINAL} round 1 is running: pause the clock before correcting its time control`);
+    expect(forwarded).toHaveLength(3);
+  });
+
+  it('FIDE Guidelines III.4: POST /delay {ms} like /increment: while stopped, 0–60000; refused in blitz with the rule book\'s reason, before it reaches the clock', async () => {
+    const { app, host, forwarded } = await setup();
+    expect((await post(app, '/api/boards/final-1/delay', { ms: 5000 })).statusCode).toBe(200);
+    for (const ms of [-1, 2.5, '5000', 60_001]) {
+      const res = await post(app, '/api/boards/final-1/delay', { ms });
+      expect(res.statusCode, JSON.stringify(ms)).toBe(400);
+      expect(res.json()).toMatchObject({ field: 'ms' });
+    }
+    host.ingest(ev('clk-1', 'started'));
+    const running = await post(app, '/api/boards/final-1/delay', { ms: 5000 });
+    expect(running.statusCode).toBe(409);
+    expect(running.json().message).toMatch(/pause the clock before setting a delay/);
+    // Guidelines III.2.2: no quickplay finish in blitz (5 min + 3 s).
+    host.addBoard({ id: 'blitz-1', event: FINAL, round: 1, board: 4, clockId: 'clk-4', timeControl: '300+3' });
+    const blitz = await post(app, '/api/boards/blitz-1/delay', { ms: 2000 });
+    expect(blitz.statusCode).toBe(409);
+    expect(blitz.json().message).toBe(`board 4 of ${FINAL} round 1: no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only`);
+    expect((await post(app, '/api/boards/blitz-1/increment', { ms: 2000 })).statusCode).toBe(409);
+    expect(forwarded).toEqual([{ type: 'delay', boardId: 'final-1', ms: 5000 }]);
+  });
+
   it('FIDE Laws 6.10.2: a move counter is corrected with the clock stopped (409 while running)', async () => {
     const { app, host } = await setup();
     host.ingest(ev('clk-1', 'started'));
@@ -492,10 +579,12 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
 
   it('every power needs an arbiter token (401), and a board that does not exist is a 404', async () => {
     const { app } = await setup();
-    for (const [url, payload] of [['arrive', { side: 'white' }], ['takeback', undefined], ['reinstate', undefined], ['increment', { ms: 5000 }]] as const) {
+    for (const [url, payload] of [['arrive', { side: 'white' }], ['takeback', undefined], ['reinstate', undefined], ['increment', { ms: 5000 }], ['turn', { side: 'black' }], ['delay', { ms: 5000 }]] as const) {
       expect((await app.inject({ method: 'POST', url: `/api/boards/final-1/${url}`, ...(payload ? { payload } : {}) })).statusCode).toBe(401);
       expect((await post(app, `/api/boards/nope/${url}`, payload)).statusCode).toBe(404);
     }
+    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-1/control', payload: { preset: 'rapid' } })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'PUT', url: '/api/boards/nope/control', headers: auth(), payload: { preset: 'rapid' } })).statusCode).toBe(404);
   });
 });
 
@@ -510,6 +599,10 @@ describe('HTTP API: strict JSON types in bodies (no coercion)', () => {
     ['result:1', 'PUT', '/api/boards/final-1/result', { result: 1 }, 'result'],
     ['ms:"60000" (adjust)', 'POST', '/api/boards/final-1/adjust', { side: 'white', ms: '60000' }, 'ms'],
     ['ms:"60000" (increment)', 'POST', '/api/boards/final-1/increment', { ms: '60000' }, 'ms'],
+    ['ms:"5000" (delay)', 'POST', '/api/boards/final-1/delay', { ms: '5000' }, 'ms'],
+    ['side:["black"] (turn)', 'POST', '/api/boards/final-1/turn', { side: ['black'] }, 'side'],
+    ['defaultTime:"900" (control)', 'PUT', '/api/boards/final-1/control', { preset: 'rapid', defaultTime: '900' }, 'defaultTime'],
+    ['timeControl:5400 (control)', 'PUT', '/api/boards/final-1/control', { timeControl: 5400 }, 'timeControl'],
     ['side:["white"]', 'POST', '/api/boards/final-1/penalty', { side: ['white'] }, 'side'],
     ['white.name:["x"]', 'PUT', '/api/boards/final-1/config', { timeControl: '40/5400+30:900+30', white: { name: ['Tratar, Marko'] } }, 'white.name'],
     ['timeControl:5400', 'PUT', '/api/boards/final-1/config', { timeControl: 5400 }, 'timeControl'],

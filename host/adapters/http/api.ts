@@ -14,8 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
-import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
-import { GAME_RESULTS, SIDES, type GameResult, type Side } from '../../../rules/vocabulary.ts';
+import { GAME_RESULTS, type GameResult } from '../../../rules/vocabulary.ts';
 import { timeChartOf, timeChartSvg, type ChartSize } from '../../../rules/time-chart.ts';
 import { CAPTAIN_PATH, captainBundle, PAGE_PATH, pageBundle } from './dashboard/rule-book-bundle.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
@@ -24,7 +23,9 @@ import { registerCaptainRoutes } from './captain.ts';
 import type { TeamMatchProtocols, TeamMatchView } from '../../app/captains.ts';
 import { startRoundOnBoards } from '../../app/round-start.ts';
 import { registerNextRoundRoutes } from './next-round-api.ts';
-import { ExportRefusedError, type NextRoundSink, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage, type PlayerView } from '../../app/ports.ts';
+import { registerBoardCommandRoutes } from './board-commands-api.ts';
+import { HttpError } from './http-error.ts';
+import { ExportRefusedError, type NextRoundSink, type ArbiterCommand, type BoardView, type ClockEventRecord, type CommandSink, type ExportSource, type HostState, type LotStage } from '../../app/ports.ts';
 
 export interface ApiDeps {
   readonly state: HostState;
@@ -145,23 +146,8 @@ const CONTENT_TYPES: Record<string, string> = {
 const CHART_SIZES: readonly ChartSize[] = ['small', 'full'];
 const BOARD_ID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,64}$' } as const;
 // The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
-const SIDE = { type: 'string', enum: SIDES } as const;
 const RESULT = { type: 'string', enum: GAME_RESULTS } as const;
-/** Printable text only: a control character (a newline) would split a PGN tag line of the broadcast (PGN standard §7). */
-const PRINTABLE = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
-const PLAYER = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: PRINTABLE }, team: { type: 'string', maxLength: 200, pattern: PRINTABLE } },
-} as const;
 const BOARD_PARAMS = { type: 'object', required: ['id'], properties: { id: BOARD_ID } } as const;
-/** FIDE practice: an arbiter correction is minutes, not hours; 3 h caps typos. */
-const MAX_ADJUST_MS = 3 * 3600 * 1000;
-/** A move counter beyond this is a typing error (the longest game played had 269 moves). */
-const MAX_MOVES = 999;
-/** FIDE Guidelines III.4 speaks of 5 s; a minute per move caps typos (ms typed as seconds). */
-const MAX_INCREMENT_MS = 60_000;
 /**
  * Fastify's validator coerces types (`"5000"` passes as the integer 5000, `["1-0"]` as the
  * string "1-0", `null` as 0), which suits query strings and path parameters, where every
@@ -170,7 +156,7 @@ const MAX_INCREMENT_MS = 60_000;
  * its schema's types (nested objects and `oneOf` included), with no coercion; then the schema
  * validates the rest (ranges, enums, required and unknown fields).
  */
-type TypeSchema = { type?: string; properties?: Record<string, TypeSchema>; oneOf?: readonly TypeSchema[]; items?: TypeSchema };
+type TypeSchema = { type?: string | readonly string[]; properties?: Record<string, TypeSchema>; oneOf?: readonly TypeSchema[]; items?: TypeSchema };
 
 function jsonType(v: unknown): string {
   if (v === null) return 'null';
@@ -183,13 +169,15 @@ function typeOk(schema: TypeSchema, v: unknown): boolean {
   if (schema.oneOf) return schema.oneOf.some((s) => typeOk(s, v));
   if (schema.type === undefined) return true;
   const t = jsonType(v);
-  return t === schema.type || (schema.type === 'number' && t === 'integer');
+  // A list of types (`["integer", "null"]`): one of them, as JSON Schema means it.
+  const types: readonly string[] = typeof schema.type === 'string' ? [schema.type] : schema.type;
+  return types.includes(t) || (types.includes('number') && t === 'integer');
 }
 
 /** The first field whose raw JSON type differs from its schema's, as [dotted path, message]. */
 function wrongType(schema: TypeSchema, value: unknown, path: string): [string, string] | null {
   if (!typeOk(schema, value)) {
-    const expected = schema.oneOf ? schema.oneOf.map((s) => s.type ?? 'any').join(' or ') : schema.type;
+    const expected = schema.oneOf ? schema.oneOf.map((s) => s.type ?? 'any').join(' or ') : typeof schema.type === 'string' ? schema.type : schema.type?.join(' or ');
     const got = value === null ? 'null' : `${JSON.stringify(value)} (${jsonType(value)})`;
     return [path, `"${path}" must be ${expected}, got ${got}`];
   }
@@ -254,14 +242,6 @@ function confirmBody(body: unknown): { report?: number; result?: GameResult; rea
   return out;
 }
 
-/** A command without content takes no body or `{}`: a field sent with it is a mistake (400 naming it). */
-function noContent(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or {} (this command takes no fields)');
-  const field = Object.keys(body)[0];
-  if (field !== undefined) throw new HttpError(400, `body: must NOT have additional properties ("${field}": this command takes no fields)`, field);
-}
-
 interface ApiError {
   statusCode: number;
   error: string;
@@ -286,15 +266,6 @@ function apiError(statusCode: number, message: string, field?: string): ApiError
   return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...(field ? { field } : {}) };
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 interface AjvError {
   keyword: string;
@@ -320,20 +291,6 @@ function describeValidation(context: string, errors: readonly AjvError[]): { mes
       return { field: path, message: `${context}: "${path}" must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     default:
       return { field: path, message: `${context}: ${path ? `"${path}" ` : ''}${e.message ?? 'is invalid'}` };
-  }
-}
-
-/**
- * Reads the configure body's time control with the one spec reader (protocol/time-control.ts
- * `readTimeControlSpec`): a preset name, one PGN control, `W…-B…`, or { white, black }; with
- * `defaultTime` and `incrementTiming`. (The body's own `white` and `black` are the players.)
- */
-function readTimeControl(body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming }): TimeControl {
-  try {
-    return readTimeControlSpec({ timeControl: body.timeControl, defaultTime: body.defaultTime ?? null, incrementTiming: body.incrementTiming }).timeControl;
-  } catch (err) {
-    if (err instanceof TimeControlError) throw new HttpError(400, `body: "timeControl": ${err.message}`, 'timeControl');
-    throw err;
   }
 }
 
@@ -862,100 +819,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) },
   });
 
-  app.put<WithId & { Body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming; white?: PlayerView; black?: PlayerView } }>(
-    '/api/boards/:id/config',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['timeControl'],
-      properties: {
-        timeControl: {
-          oneOf: [
-            { type: 'string', minLength: 1 },
-            { type: 'object', additionalProperties: false, required: ['white', 'black'], properties: { white: {}, black: {} } },
-          ],
-        },
-        defaultTime: { type: 'integer', minimum: 0 },
-        // FIDE practice credits the increment before the move; PGN and online play after it.
-        incrementTiming: { type: 'string', enum: INCREMENT_TIMINGS },
-        white: PLAYER,
-        black: PLAYER,
-      },
-    }),
-    async (req, reply) => {
-      boardOr404(req.params.id);
-      const timeControl = readTimeControl(req.body);
-      return run(req, reply, { type: 'configure', boardId: req.params.id, timeControl, white: req.body.white, black: req.body.black });
-    },
-  );
-
-  for (const type of ['pause', 'resume'] as const) {
-    app.post<WithId>(`/api/boards/:id/${type}`, writeOpts(), async (req, reply) => run(req, reply, { type, boardId: req.params.id }));
-  }
-
-  app.post<WithId & { Body: { side: Side; ms: number } }>(
-    '/api/boards/:id/adjust',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['side', 'ms'],
-      properties: { side: SIDE, ms: { type: 'integer', minimum: -MAX_ADJUST_MS, maximum: MAX_ADJUST_MS } },
-    }),
-    async (req, reply) => {
-      if (req.body.ms === 0) throw new HttpError(400, 'body: "ms" must not be 0 (nothing to adjust)', 'ms');
-      return run(req, reply, { type: 'adjust', boardId: req.params.id, side: req.body.side, ms: req.body.ms });
-    },
-  );
-
-  app.post<WithId & { Body: { side: Side } }>(
-    '/api/boards/:id/penalty',
-    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
-    // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
-    async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
-  );
-
-  app.post<WithId & { Body: { side: Side; moves: number } }>(
-    '/api/boards/:id/moves',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['side', 'moves'],
-      properties: { side: SIDE, moves: { type: 'integer', minimum: 0, maximum: MAX_MOVES } },
-    }),
-    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the period follows from it.
-    async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
-  );
-
-  app.post<WithId & { Body: { side: Side } }>(
-    '/api/boards/:id/arrive',
-    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
-    // FIDE Laws 6.7.1: the arbiter saw the player arrive; the default time no longer threatens that side.
-    async (req, reply) => run(req, reply, { type: 'arrive', boardId: req.params.id, side: req.body.side }),
-  );
-
-  // FIDE Laws 7.5.1 with 6.10.2: the last completed move is annulled (clock paused or flagged).
-  app.post<WithId>('/api/boards/:id/takeback', writeOpts(), async (req, reply) => {
-    noContent(req.body);
-    return run(req, reply, { type: 'takeback', boardId: req.params.id });
-  });
-
-  // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": a forfeit is overruled.
-  app.post<WithId>('/api/boards/:id/reinstate', writeOpts(), async (req, reply) => {
-    noContent(req.body);
-    return run(req, reply, { type: 'reinstate', boardId: req.params.id });
-  });
-
-  app.post<WithId & { Body: { ms: number } }>(
-    '/api/boards/:id/increment',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['ms'],
-      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } },
-    }),
-    // FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it).
-    async (req, reply) => run(req, reply, { type: 'increment', boardId: req.params.id, ms: req.body.ms }),
-  );
+  // The arbiter's commands to a board's clock: its setup, pauses, time changes and corrections (board-commands-api.ts).
+  registerBoardCommandRoutes(app, { run, writeOpts, boardOr404, ...(deps.state.boardGame ? { boardGame: (id: string) => deps.state.boardGame!(id) } : {}) });
 
   // FIDE Laws 8.7: the result stands unless the arbiter decides otherwise. Entering a result over
   // one recorded is that decision, a correction: `reason` says why (required over a confirmed result).

@@ -118,6 +118,14 @@ describe('confirmationOf: the figures before → after are what the clock then s
   });
 });
 
+/** A board of `preset` whose clock was started and paused. */
+function hallPaused(preset: string): BoardView {
+  const h = hall(preset);
+  h.send({ type: 'START', at: 0 });
+  h.send({ type: 'PAUSE', at: 1000 });
+  return h.board(1000);
+}
+
 describe('refusalOf: which controls a board takes now, and why not', () => {
   it('follows the rule book for a board with a clock (rules/command-rules.ts)', () => {
     const h = hall('blitz');
@@ -128,6 +136,14 @@ describe('refusalOf: which controls a board takes now, and why not', () => {
     }
     expect(refusalOf('pause', board)).toBeNull();
     expect(refusalOf('start', board)).toBe('board 3 of Final round 1 is running, not ready: only a clock that has not started can be started');
+  });
+
+  it('FIDE Guidelines III.2.2: no quickplay increment in blitz, by the control in force, in the host\'s words', () => {
+    const h = hall('blitz');
+    h.send({ type: 'START', at: 0 });
+    h.send({ type: 'PAUSE', at: 1000 });
+    expect(refusalOf('increment', h.board(1000))).toBe('board 3 of Final round 1: no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only');
+    expect(refusalOf('increment', hallPaused('rapid'))).toBeNull();
   });
 
   it('a board with no clock refuses every clock command in the host\'s words (no Start that would answer 503); its result can still be entered', () => {

@@ -54,7 +54,8 @@ export function refusalOf(kind: ActionKind, b: BoardView): string | null {
   if (CLOCK_ACTIONS.includes(kind)) {
     if (!b.clockId) return `${where} has no clock assigned`;
     if (b.clockOnline === false) return `clock ${b.clockId} of ${where} is offline: nothing can be changed on it`;
-    const facts = b.live ? { movesCompleted: b.live.moves.white + b.live.moves.black } : {};
+    // The control in force (a corrected one included), as the host asks it: no quickplay finish in blitz (FIDE Guidelines III.2.2).
+    const facts = b.live ? { movesCompleted: b.live.moves.white + b.live.moves.black, ...(b.live.clock ? { timeControl: b.live.clock.control } : {}) } : {};
     return boardCommandRefusal(COMMAND_OF[kind], b, facts);
   }
   if (kind === 'confirm') {
