@@ -89,6 +89,9 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect(readTimeControlSpec(events(game.gameId, 'control-set')[0].detail!.timeControl).timeControl).toEqual(corrected);
     expect(actions(game.gameId, 'set-control')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { timeControl: expect.objectContaining({ timeControl: '40/6000+30:900+30', defaultTime: 900 }) } })]);
     expect(r.host.board(id)!.live!.clock!.control).toEqual(corrected);
+    // The PGN names the control the game is played under from now on (docs/exports.md).
+    const pgn = await r.api.inject({ method: 'GET', url: `/api/export/pgn?round=1&event=${EVENT}` });
+    expect(pgn.body).toContain('[TimeControl "40/6000+30:900+30"]');
 
     // FIDE Guidelines III.4: a 5 s delay on every turn that begins from now on.
     expect((await post('delay', { ms: 5000 })).statusCode).toBe(200);

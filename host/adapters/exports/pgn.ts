@@ -27,7 +27,7 @@ import type { ClockEventRow, GameResult, GameRow, Journal } from '../../store/jo
 import { controlCharacterIn, findEvent, type Hall } from '../../domain/model.ts';
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
-import { rebuildGame } from '../../../rules/rebuild.ts';
+import { rebuildGame, type RebuiltGame } from '../../../rules/rebuild.ts';
 import { pressClocks } from '../../../rules/press-clocks.ts';
 import { forfeitResultFor, RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
 import { forfeitedSides } from '../../app/journal-records.ts';
@@ -166,10 +166,15 @@ export function formatPgnGame(g: PgnGame): string {
  * event (the running side's time with delays and the sandclock included). `stopped`: the
  * game has a confirmed result, so no clock runs in the broadcast.
  */
-export function liveClock(game: GameRow, events: readonly ClockEventRow[], nowUtcMs: number, stopped: boolean): PgnGame['clock'] {
+export function liveClock(
+  game: GameRow,
+  events: readonly ClockEventRow[],
+  nowUtcMs: number,
+  stopped: boolean,
+  rebuilt: RebuiltGame = rebuildGame(game.timeControlValue, events),
+): PgnGame['clock'] {
   const last = events.at(-1);
   if (!last) return null;
-  const rebuilt = rebuildGame(game.timeControlValue, events);
   const basis = clockBasis(rebuilt.state, rebuilt.at);
   const running = !stopped && basis.running ? rebuilt.state.turn : null;
   const elapsed = running === null ? 0 : Math.max(0, nowUtcMs - last.utcMs);
@@ -239,6 +244,8 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
       const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
       const clocks = pressClocks(events);
       const san = opts.moves?.[game.gameId] ?? [];
+      // The control the game was played under: a correction the arbiter installed (FIDE Laws 6.10.2) wins.
+      const rebuilt = rebuildGame(game.timeControlValue, events);
       return formatPgnGame({
         event: event.name,
         site: hall.site ?? event.city ?? '?',
@@ -249,7 +256,7 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
         black: game.black,
         result: confirmed,
         gameId: pgnGameId(event.id, round, game.board, game.gameNo),
-        timeControl: game.timeControlValue,
+        timeControl: rebuilt.state.timeControl,
         whiteElo: white?.rating ?? null,
         blackElo: black?.rating ?? null,
         whiteFideId: white?.fideId ?? null,
@@ -258,7 +265,7 @@ export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: n
         blackTeam: game.blackTeam,
         termination: termination(game),
         comment: confirmed === DOUBLE_FORFEIT ? doubleForfeitComment(game, events) : null,
-        clock: liveClock(game, events, opts.nowUtcMs, confirmed !== null || game.result !== null),
+        clock: liveClock(game, events, opts.nowUtcMs, confirmed !== null || game.result !== null, rebuilt),
         moves: san.map((m, i) => {
           const side: Side = i % 2 === 0 ? 'white' : 'black';
           return { san: m, clockMs: clocks.get(`${side}:${Math.floor(i / 2) + 1}`) ?? null };
