@@ -10,7 +10,7 @@ import type { TakebackTimes } from '../../../../../rules/clock-core.ts';
 import { boardCommandRefusal, commandPlace } from '../../../../../rules/command-rules.ts';
 import { isGameResult, other, RESULT_MEANING, SIDE_NAME, type ArbiterCommandName, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
 import type { IncrementTiming } from '../../../../../protocol/time-control.ts';
-import { secondIllegalMoveBy } from './board-text.ts';
+import { secondIllegalMoveBy, sideOnMove } from './board-text.ts';
 import { isPresence, startArrivals } from './presence.ts';
 
 /** The corrected control as the arbiter typed it (PUT /api/boards/:id/control, FIDE Laws 6.10.2). */
@@ -82,7 +82,7 @@ export function refusalOf(kind: ActionKind, b: BoardView, side?: Side): string |
     const facts = b.live ? { movesCompleted: b.live.moves.white + b.live.moves.black, ...(b.live.clock ? { timeControl: b.live.clock.control } : {}) } : {};
     const refusal = boardCommandRefusal(COMMAND_OF[kind], b, facts);
     if (refusal !== null) return refusal;
-    if (kind === 'set-turn' && side && b.live?.turn === side) return `${where}: ${SIDE_NAME[side]} is on move already`;
+    if (kind === 'set-turn' && side && sideOnMove(b) === side) return `${where}: ${SIDE_NAME[side]} is on move already`;
     return null;
   }
   if (kind === 'confirm') {

@@ -45,6 +45,16 @@ export function flagsOf(live: LiveClockState | null): readonly Side[] {
 }
 
 /**
+ * The side on move as the clock has it: `live.turn`, or, before the start (when the board view
+ * names no side on move), the side whose clock the start will run, from the clock's own state
+ * the view carries (`live.clock.snapshot.turn`: White, or the side the arbiter set, FIDE Laws
+ * 6.10.2). Null before the clock reported anything.
+ */
+export function sideOnMove(b: BoardView): Side | null {
+  return b.live?.turn ?? b.live?.clock?.snapshot.turn ?? null;
+}
+
+/**
  * FIDE Laws 7.5.5: the sides whose illegal moves reached the count that loses the game (the rule
  * book's illegalMoveLosers over the clock's count, `live.illegalMoves`), while the game has no
  * result yet: the arbiter has a result to record.

@@ -12,6 +12,7 @@ import { describeTimeControl } from '../../../../../rules/time-control-text.ts';
 import { other, RESULT_MEANING, SIDE_NAME, SIDES, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
 import { readTimeControlSpec, TimeControlError, type TimeControl } from '../../../../../protocol/time-control.ts';
 import type { Action, ControlCorrection } from './actions.ts';
+import { sideOnMove } from './board-text.ts';
 import { startPresenceQuestion } from './presence.ts';
 
 /** One answer of a confirmation's question, with what it means (each line a change). */
@@ -213,7 +214,8 @@ function takebackConfirmation(b: BoardView, elapsed: number): Confirmation {
 /** FIDE Laws 6.10.2: who is on move after, and that no time moves. */
 function setTurnConfirmation(b: BoardView, side: Side, elapsed: number): Confirmation {
   const live = b.live;
-  const from = live?.turn ? SIDE_NAME[live.turn] : 'not reported yet';
+  const onMove = sideOnMove(b);
+  const from = onMove ? SIDE_NAME[onMove] : 'not reported yet';
   const changes = [`Board ${b.board}: on move ${from} → ${SIDE_NAME[side]}`];
   if (live) for (const s of SIDES) changes.push(`${sideWho(b, s)}: time stays ${formatClockTime(shownNow(b, s, elapsed))}`);
   return {
