@@ -191,9 +191,14 @@ function takebackConfirmation(b: BoardView, elapsed: number): Confirmation {
     changes.push(`${sideWho(b, mover)}: moves #${move} → #${Math.max(0, move - 1)}, on move again`);
     changes.push(`${sideWho(b, mover)}: counted as an illegal move (${illegal} recorded so far; a penalty for this same move does not count it again)`);
   }
+  // Without a preview (a host that does not send one) the rewound figures are the clock's to know.
   const times = (after: { white: number; black: number } | null, kept: boolean): string[] =>
     live
-      ? SIDES.map((s) => `${sideWho(b, s)}: ${formatClockTime(shownNow(b, s, elapsed))} → ${after ? formatClockTime(after[s]) : 'as at that press'}${kept ? ' (kept)' : ''}`)
+      ? SIDES.map((s) => {
+          const now = formatClockTime(shownNow(b, s, elapsed));
+          const shown = after ? formatClockTime(after[s]) : kept ? now : 'as at that press';
+          return `${sideWho(b, s)}: ${now} → ${shown}${kept ? ' (kept)' : ''}`;
+        })
       : [];
   return {
     title: `Take back ${who} on board ${b.board}?`,

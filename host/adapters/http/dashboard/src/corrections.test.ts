@@ -81,6 +81,15 @@ describe('take-back with a choice of the clock times (FIDE Laws 7.5.1, 7.1)', ()
     const [before, after] = keep.lines[1].split(': ')[1].split(' → ');
     expect(after.replace(' (kept)', '')).toBe(before);
   });
+
+  it('a host that sends no preview: the rewound figures are left to the clock ("as at that press"), the kept ones are what the clocks show', () => {
+    const g = pausedAfterWhitesMove();
+    const b = g.board();
+    const { takebackPreview: _none, ...live } = b.live!;
+    const [rewind, keep] = confirmationOf({ ...b, live }, { kind: 'takeback', times: 'rewind' }, T0 + 70_000)!.choice!.options;
+    expect(rewind.lines[0]).toBe(`Board 3, White (Novak, Eva): ${g.clock.shows('white')} → as at that press`);
+    expect(keep.lines[1]).toBe(`Board 3, Black (Kos, Nina): ${g.clock.shows('black')} → ${g.clock.shows('black')} (kept)`);
+  });
 });
 
 describe('the second illegal move (FIDE Laws 7.5.5)', () => {
