@@ -108,8 +108,9 @@ function noContent(body: unknown): void {
 }
 
 /**
- * The take-back's optional body, checked by hand (the dashboard's button sends none, which a
- * schema would refuse): none, `{}`, or `{ "times": "rewind" | "keep" }` (FIDE Laws 7.1).
+ * The take-back's optional body, checked by hand (a call without a body, as before the choice
+ * of the times, is still a rewind; a schema would refuse it): none, `{}`, or
+ * `{ "times": "rewind" | "keep" }` (FIDE Laws 7.1). The dashboard always sends `times`.
  */
 function takebackTimes(body: unknown): TakebackTimes {
   if (body === undefined || body === null) return 'rewind';

@@ -11,7 +11,8 @@ import { clockBasis } from '../../../../../rules/clock-snapshot.ts';
 import { boardCommandRefusal } from '../../../../../rules/command-rules.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { parseSideControl, presetTimeControl, timeControl, type Side } from '../../../../../protocol/time-control.ts';
-import { confirmationOf, gameOf, messageFor, refusalOf, requestOf, resultButtonText } from './actions.ts';
+import { gameOf, messageFor, refusalOf, requestOf, resultButtonText } from './actions.ts';
+import { confirmationOf } from './confirmations.ts';
 
 const T0 = Date.UTC(2025, 5, 15, 12);
 
@@ -112,9 +113,9 @@ describe('confirmationOf: the figures before → after are what the clock then s
     h.time.set(3000);
     h.send({ type: 'PRESS', side: 'white', at: 3000 });
     h.send({ type: 'PAUSE', at: 3000 });
-    const c = confirmationOf(h.board(3000), { kind: 'takeback' }, T0 + 4000)!;
+    const c = confirmationOf(h.board(3000), { kind: 'takeback', times: 'rewind' }, T0 + 4000)!;
     expect(c.title).toBe("Take back White's last move (#1) on board 3?");
-    expect(c.changes).toEqual(['Board 3, White (Novak): moves #1 → #0, on move again', 'Board 3, White (Novak): illegal moves 0 → 1']);
+    expect(c.changes).toEqual(['Board 3, White (Novak): moves #1 → #0, on move again', 'Board 3, White (Novak): counted as an illegal move (0 recorded so far; a penalty for this same move does not count it again)']);
   });
 });
 

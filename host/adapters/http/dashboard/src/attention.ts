@@ -16,10 +16,14 @@
 import type { BoardView } from '../../../../app/ports.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime, msUntilDisplayChange } from '../../../../../rules/display-format.ts';
-import { isForfeitResult, isGameResult, RESULT_MEANING, SIDE_NAME, SIDES, type ForfeitResult, type Side } from '../../../../../rules/vocabulary.ts';
+import { illegalMoveLosers } from '../../../../../rules/clock-core.ts';
+import { isForfeitResult, isGameResult, other, RESULT_MEANING, SIDE_NAME, SIDES, type ForfeitResult, type Side } from '../../../../../rules/vocabulary.ts';
 
-/** The kinds, most urgent first: the order of the issue's list (issue 14, item 2). */
-export const ATTENTION_KINDS = ['flag', 'forfeit', 'result', 'paused', 'clock', 'time'] as const;
+/**
+ * The kinds, most urgent first: the order of the issue's list (issue 14, item 2), with a second
+ * illegal move (FIDE Laws 7.5.5: a game lost, its result to record) after a forfeit.
+ */
+export const ATTENTION_KINDS = ['flag', 'forfeit', 'illegal', 'result', 'paused', 'clock', 'time'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 /** Red: act now (a flag, a forfeit due, a conflict, seconds left); amber: look soon. */
@@ -192,6 +196,14 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
     }
   }
 
+  // FIDE Laws 7.5.5: a side's second illegal move loses the game (unless the opponent cannot
+  // checkmate): the arbiter records the result; the page enters nothing.
+  if (!hasResult && live?.illegalMoves) {
+    for (const side of illegalMoveLosers(live.illegalMoves)) {
+      out.push({ kind: 'illegal', severity: 'red', text: `${SIDE_NAME[side]}'s second illegal move · lost unless ${SIDE_NAME[other(side)]} cannot checkmate (FIDE Laws 7.5.5) · record the result`, timeMs: 0 });
+    }
+  }
+
   // FIDE Laws 8.7: a result the arbiter has not confirmed, or clocks that reported another one.
   if (pending.length > 0) {
     const others = [...new Set(pending.map((p) => resultLabel(p.result)))];
@@ -302,6 +314,7 @@ export function nextAttentionUpdateAtMs(boards: readonly BoardView[], nowUtcMs: 
 export const ATTENTION_SYMBOL: Readonly<Record<AttentionKind, string>> = {
   flag: '⚑',
   forfeit: '⊘',
+  illegal: '✗',
   result: '✎',
   paused: '‖',
   clock: '⚠',
@@ -312,6 +325,7 @@ export const ATTENTION_SYMBOL: Readonly<Record<AttentionKind, string>> = {
 export const ATTENTION_KIND_NAME: Readonly<Record<AttentionKind, string>> = {
   flag: 'flag',
   forfeit: 'forfeit',
+  illegal: 'second illegal move',
   result: 'result',
   paused: 'paused',
   clock: 'clock',

@@ -3,9 +3,11 @@
 // from the rule book (rules/): basisRemainingMs and basisDefaultTimeLeftMs for a running clock,
 // formatClockTime for the display, the vocabulary for words; nothing here counts time itself.
 import type { BoardView, LiveClockState } from '../../../../app/ports.ts';
+import { illegalMoveLosers } from '../../../../../rules/clock-core.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
-import { SIDE_NAME, type Side } from '../../../../../rules/vocabulary.ts';
+import { describeTimeControl } from '../../../../../rules/time-control-text.ts';
+import { other, SIDE_NAME, type Side } from '../../../../../rules/vocabulary.ts';
 import { points, resultText } from './words.ts';
 
 /**
@@ -40,6 +42,55 @@ export function flagsOf(live: LiveClockState | null): readonly Side[] {
   if (!live) return [];
   if (Array.isArray(live.flags)) return live.flags;
   return live.flag ? [live.flag] : [];
+}
+
+/**
+ * The side on move as the clock has it: `live.turn`, or, before the start (when the board view
+ * names no side on move), the side whose clock the start will run, from the clock's own state
+ * the view carries (`live.clock.snapshot.turn`: White, or the side the arbiter set, FIDE Laws
+ * 6.10.2). Null before the clock reported anything.
+ */
+export function sideOnMove(b: BoardView): Side | null {
+  return b.live?.turn ?? b.live?.clock?.snapshot.turn ?? null;
+}
+
+/**
+ * FIDE Laws 7.5.5: the sides whose illegal moves reached the count that loses the game (the rule
+ * book's illegalMoveLosers over the clock's count, `live.illegalMoves`), while the game has no
+ * result yet: the arbiter has a result to record.
+ */
+export function secondIllegalMoveBy(b: BoardView): Side[] {
+  const illegal = b.live?.illegalMoves;
+  if (b.result !== null || !illegal) return [];
+  return illegalMoveLosers(illegal);
+}
+
+/**
+ * What the panel says when a side's second illegal move lost the game (FIDE Laws 7.5.5), or ''.
+ * The arbiter decides: the page enters nothing.
+ */
+export function illegalMoveLine(b: BoardView): string {
+  const losers = secondIllegalMoveBy(b);
+  if (losers.length === 0) return '';
+  const each = losers.map((s) => `${SIDE_NAME[s]} has made a second illegal move: under FIDE Laws 7.5.5 the game is lost for ${SIDE_NAME[s]}, unless ${SIDE_NAME[other(s)]} cannot checkmate by any series of legal moves (then it is a draw).`);
+  const ask = losers.length === 1 ? ` Record the result: the result entry below is set to ${SIDE_NAME[other(losers[0])]}'s win.` : ' Record the result the game ended with.';
+  return `${each.join(' ')}${ask}`;
+}
+
+/**
+ * The control the clock runs now, in words (a corrected one included: `live.clock.control`,
+ * FIDE Laws 6.10.2), with the quickplay increment and delay in force (FIDE Guidelines III.4);
+ * '' when the host does not know the control.
+ */
+export function controlLine(b: BoardView): string {
+  const live = b.live;
+  if (!live) return '';
+  const quickplay: string[] = [];
+  if (live.incrementMs) quickplay.push(`+${live.incrementMs / 1000} s increment per move`);
+  if (live.delayMs) quickplay.push(`${live.delayMs / 1000} s delay per turn`);
+  const control = live.clock ? `Control in force: ${describeTimeControl(live.clock.control)}` : '';
+  const extra = quickplay.length ? `quickplay finish: ${quickplay.join(', ')}` : '';
+  return [control, extra].filter(Boolean).join(' · ');
 }
 
 export function matchLine(b: BoardView): string {

@@ -4,7 +4,7 @@
 import type { BoardView } from '../../../../app/ports.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { SIDES, type Side } from '../../../../../rules/vocabulary.ts';
-import { defaultLeftMs, flagsOf, isOffline, remainingNow, statusOf } from './board-text.ts';
+import { defaultLeftMs, flagsOf, isOffline, remainingNow, secondIllegalMoveBy, statusOf } from './board-text.ts';
 
 /** The status filter's choices: what an arbiter looks for across the hall. */
 export const STATUS_FILTERS = {
@@ -61,7 +61,12 @@ export function matchesFilter(b: BoardView, f: HallFilter, nowMs: number): boole
     case 'playing':
       return s === 'running' || s === 'paused';
     case 'attention':
-      return ['flagged', 'forfeited', 'paused', 'pending', 'offline', 'no clock'].includes(s) || (b.live?.present !== undefined && (b.live.present.white === false || b.live.present.black === false) && !b.result);
+      return (
+        ['flagged', 'forfeited', 'paused', 'pending', 'offline', 'no clock'].includes(s) ||
+        (b.live?.present !== undefined && (b.live.present.white === false || b.live.present.black === false) && !b.result) ||
+        // FIDE Laws 7.5.5: a second illegal move, the result still to record.
+        secondIllegalMoveBy(b).length > 0
+      );
     case 'pending':
       return s === 'pending';
     case 'finished':
@@ -103,7 +108,7 @@ export interface RowView {
   readonly status: string;
   /** What the status cell says: the status, `no clock` or `offline` where that matters more. */
   readonly statusText: string;
-  readonly sides: Readonly<Record<Side, { name: string; time: string; moves: string; period: string; illegal: string; onMove: boolean; running: boolean; flag: 'first' | 'second' | null; absent: string }>>;
+  readonly sides: Readonly<Record<Side, { name: string; time: string; moves: string; period: string; illegal: string; illegalLoses: boolean; onMove: boolean; running: boolean; flag: 'first' | 'second' | null; absent: string }>>;
 }
 
 const STATUS_TEXT: Readonly<Record<string, string>> = { pending: 'result pending' };
@@ -113,6 +118,7 @@ export function rowView(b: BoardView, nowMs: number): RowView {
   const flags = flagsOf(live);
   const status = statusOf(b, nowMs);
   const shown = rowStatus(b, nowMs);
+  const losers = secondIllegalMoveBy(b);
   const side = (s: Side) => {
     const player = b[s];
     const ms = remainingNow(b, s, nowMs);
@@ -124,8 +130,9 @@ export function rowView(b: BoardView, nowMs: number): RowView {
       moves: live ? `#${live.moves[s]}` : '',
       // FIDE "period": the stage of the time control this side plays in (40 moves, then the next).
       period: live && live.period ? `P${live.period[s]}` : '',
-      // FIDE Laws 7.5.5: the clock counts one illegal move per take-back.
-      illegal: illegal > 0 ? `${illegal} illegal` : '',
+      // FIDE Laws 7.5.5: the clock counts one illegal move per take-back or penalty; the second loses (the panel and the attention strip say it in full).
+      illegal: illegal > 0 ? `${illegal} illegal${losers.includes(s) ? ' (7.5.5)' : ''}` : '',
+      illegalLoses: losers.includes(s),
       // A game with a result has nobody on move, whatever its clock was left doing.
       onMove: !b.result && !!live && live.turn === s && (live.status === 'running' || live.status === 'paused'),
       running: !b.result && !!live && live.status === 'running' && live.turn === s,

@@ -16,6 +16,7 @@ import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts'
 import { refusalOf } from './actions.ts';
 import { onUnauthorized, setToken, storedToken, api } from './api.ts';
 import { mountAttention } from './attention.ts';
+import { askConfirmation } from './confirm-dialog.ts';
 import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, ticking } from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { button, el, setText } from './dom.ts';
@@ -24,6 +25,7 @@ import { filterFromQuery, hallOrder, jumpMatches, matchesFilter, queryWithFilter
 import './match-panels.ts';
 import { NextRound } from './next-round.ts';
 import { Panel } from './panel.ts';
+import { roundArrivals, roundPresenceQuestion } from './presence.ts';
 import { changesStandings, Standings } from './standings.ts';
 import { store } from './store.ts';
 import { resultText } from './words.ts';
@@ -155,6 +157,7 @@ function repaintTimes(b: BoardView, t: number): void {
     setText(cell.querySelector('.moves'), v.moves);
     setText(cell.querySelector('.period'), v.period);
     setText(cell.querySelector('.illegal'), v.illegal);
+    cell.querySelector('.illegal')!.classList.toggle('loses', v.illegalLoses);
     cell.classList.toggle('on-move', v.onMove);
     cell.classList.toggle('running', v.running);
     cell.classList.toggle('not-arrived', v.absent !== '');
@@ -272,12 +275,47 @@ function renderEvents(): void {
   );
 }
 
+/**
+ * Starts the round's boards (POST …/rounds/:round/start). At a default time of 0 (FIDE Laws
+ * 6.7.1) a board's player not marked present would lose at the start: the page first asks once
+ * for the round who is seated (presence.ts roundPresenceQuestion, every such player ticked),
+ * marks the ticked players present, and starts the round only when every arrival was taken.
+ */
 async function startRound(event: string, round: number, target: HTMLButtonElement): Promise<void> {
+  const name = eventsShown().find((e) => e.key === event)?.name ?? event;
+  const boards = [...store.boards.values()].filter((b) => b.event === event && b.round === round && refusalOf('start', b) === null);
+  const question = roundPresenceQuestion(name, round, boards);
+  let arrivals: ReturnType<typeof roundArrivals> = [];
+  if (question && dialog) {
+    const answer = await askConfirmation(dialog, question);
+    if (!answer.ok) {
+      roundMessages.set(event, { round, kind: 'ok', text: `Start round ${round}: cancelled, nothing was sent` });
+      return renderEvents();
+    }
+    arrivals = roundArrivals(answer.chosen);
+  }
   target.disabled = true;
   try {
+    const refused: string[] = [];
+    // Each arrival is its board's own call; they are independent, so in parallel.
+    await Promise.all(
+      arrivals.map(async (a) => {
+        try {
+          const data = await api<{ board?: BoardView }>('POST', `/api/boards/${encodeURIComponent(a.boardId)}/arrive`, { side: a.side });
+          if (data.board) store.set(data.board);
+        } catch (err) {
+          refused.push(`board ${store.get(a.boardId)?.board ?? a.boardId} ${SIDE_NAME[a.side]}: ${(err as Error).message}`);
+        }
+      }),
+    );
+    if (refused.length > 0) {
+      roundMessages.set(event, { round, kind: 'error', text: `round ${round} not started: an arrival was refused (${refused.join('; ')}); the arrivals taken stand` });
+      return;
+    }
     const data = await api<{ started: string[]; skipped?: { boardId: string; reason: string }[]; arbiter: string }>('POST', `/api/events/${encodeURIComponent(event)}/rounds/${round}/start`);
     const skipped = (data.skipped || []).map((s) => `${s.boardId}: ${s.reason}`);
-    roundMessages.set(event, { round, kind: skipped.length ? 'error' : 'ok', text: `round ${round}: ${data.started.length} started by ${data.arbiter}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}` });
+    const seated = arrivals.length ? `; ${arrivals.length} player${arrivals.length > 1 ? 's' : ''} marked present first` : '';
+    roundMessages.set(event, { round, kind: skipped.length ? 'error' : 'ok', text: `round ${round}: ${data.started.length} started by ${data.arbiter}${seated}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}` });
   } catch (err) {
     roundMessages.set(event, { round, kind: 'error', text: (err as Error).message });
   } finally {

@@ -2,22 +2,30 @@
 // line, or openBoard from the attention strip), it holds what the line has no room for: the
 // board's notes, the full time chart, and, for a signed-in arbiter, the controls. A control the
 // board's status refuses is disabled, and the reason is written in the panel (actions.ts
-// refusalOf: the rule book's words, the host's own). Careful actions ask first (confirm-dialog.ts).
+// refusalOf: the rule book's words, the host's own). Careful actions ask first (confirmations.ts,
+// confirm-dialog.ts). docs/dashboard.md "The hall view" and "The arbiter's corrections".
 import type { BoardView } from '../../../../app/ports.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
-import { confirmationOf, gameOf, messageFor, refusalOf, requestOf, resultButtonText, type Action, type ActionKind, type ActionMessage } from './actions.ts';
+import { formatTimeControl, INCREMENT_TIMINGS, type IncrementTiming } from '../../../../../protocol/time-control.ts';
+import { answeredAction, gameOf, messageFor, refusalOf, requestOf, requestsOf, resultButtonText, suggestedResult, type Action, type ActionKind, type ActionMessage, type ControlCorrection } from './actions.ts';
 import { api } from './api.ts';
-import { flagLine, infoLine, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf } from './board-text.ts';
+import { controlLine, flagLine, illegalMoveLine, infoLine, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf } from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { askConfirmation } from './confirm-dialog.ts';
+import { confirmationOf, correctedControl } from './confirmations.ts';
 import { button, el, setText } from './dom.ts';
+
+/** The corrected control form's default times (FIDE Laws 6.7.1), seconds: the clock's own setup menu offers the same. */
+const DEFAULT_TIME_CHOICES_S = [0, 300, 600, 900, 1800, 3600];
 
 
 export class Panel {
   private boardId: string | null = null;
   /** Each board's last action message, kept for its game: a new game or round clears it. */
   private readonly messages = new Map<string, ActionMessage>();
+  /** The result the entry was last preselected with (FIDE Laws 7.5.5), per board and game: preselected once, never over the arbiter's choice. */
+  private suggested: string | null = null;
   private readonly chart: ChartImage;
   private readonly body: HTMLElement;
 
@@ -51,7 +59,16 @@ export class Panel {
     chartFigure.append(img);
     this.chart = new ChartImage(img, 'full', (b) => `time chart of ${label(b)}: both sides' remaining time per move`);
     const notes = el('div', 'panel-notes');
-    notes.append(el('p', 'panel-status'), el('p', 'panel-match'), el('p', 'panel-flags'), Object.assign(el('p', 'restore'), { role: 'note' }), el('p', 'link-health'));
+    notes.append(
+      el('p', 'panel-status'),
+      el('p', 'panel-control'),
+      // FIDE Laws 7.5.5: a second illegal move; an alert, announced when it appears.
+      Object.assign(el('p', 'panel-illegal'), { role: 'alert' }),
+      el('p', 'panel-match'),
+      el('p', 'panel-flags'),
+      Object.assign(el('p', 'restore'), { role: 'note' }),
+      el('p', 'link-health'),
+    );
     const refusals = el('ul', 'refusals');
     refusals.setAttribute('aria-label', 'controls not available now, and why');
     const message = Object.assign(el('p', 'message'), { role: 'status' });
@@ -70,6 +87,7 @@ export class Panel {
   open(id: string): void {
     const b = this.board(id);
     if (!b) return;
+    if (this.boardId !== id) this.clearInputs();
     this.boardId = id;
     this.root.hidden = false;
     this.root.dataset.board = id;
@@ -87,6 +105,13 @@ export class Panel {
     if (id) this.closed(id);
   }
 
+  /** What was typed or chosen for one board is not sent to the next one opened. */
+  private clearInputs(): void {
+    for (const input of Array.from(this.root.querySelectorAll<HTMLInputElement>('.controls input'))) input.value = '';
+    for (const select of Array.from(this.root.querySelectorAll<HTMLSelectElement>('.controls select'))) select.value = '';
+    this.suggested = null;
+  }
+
   /** The arbiter's controls (shown to a signed-in arbiter only: body.arbiter). */
   private controls(): HTMLElement {
     const box = el('div', 'controls');
@@ -94,46 +119,90 @@ export class Panel {
     clock.append(button('Start', { action: 'start' }, "start the game on this board's clock"), button('Pause', { action: 'pause' }), button('Resume', { action: 'resume' }));
     const powers = el('div', 'row powers');
     powers.append(
-      button('Take back move', { action: 'takeback' }, 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2); the clock must be paused or flagged'),
+      button('Take back move', { action: 'takeback' }, 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2), rewinding or keeping the clock times (7.1); the clock must be paused or flagged'),
       button('Reinstate', { action: 'reinstate' }, 'overrule the forfeit (FIDE Laws 6.7.1, "unless the arbiter decides otherwise")'),
       button('+5 s increment', { action: 'increment', ms: '5000' }, 'quickplay finish: 5 s for both players after every later move (FIDE Guidelines III.4)'),
+      button('+5 s delay', { action: 'delay', ms: '5000' }, 'quickplay finish: a delay of 5 s for both players on every later turn (FIDE Guidelines III.4)'),
     );
-    box.append(clock, powers);
-    for (const side of SIDES) {
-      const group = el('fieldset', 'row group');
-      group.dataset.side = side;
-      const legend = el('legend', '', SIDE_NAME[side]);
-      const seconds = el('input', 'seconds');
-      Object.assign(seconds, { type: 'number', step: '1', placeholder: '± s', inputMode: 'numeric' });
-      seconds.setAttribute('aria-label', `seconds to add to ${SIDE_NAME[side]} (negative to take away)`);
-      const moves = el('input', 'moves-count');
-      Object.assign(moves, { type: 'number', min: '0', step: '1', placeholder: 'moves', inputMode: 'numeric' });
-      moves.setAttribute('aria-label', `${SIDE_NAME[side]}'s corrected move count`);
-      group.append(
-        legend,
-        button('Arrived', { action: 'arrive', side }, `${SIDE_NAME[side]} is at the board: no loss by default (FIDE Laws 6.7.1)`),
-        button('+1 min', { action: 'adjust', side, ms: '60000' }, `give ${SIDE_NAME[side]} one minute`),
-        button('−1 min', { action: 'adjust', side, ms: '-60000' }, `take one minute from ${SIDE_NAME[side]}`),
-        seconds,
-        button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
-        button('Penalty', { action: 'penalty', side }, `illegal move by ${SIDE_NAME[side]}: ${SIDE_NAME[other(side)]} gets extra time (FIDE Laws 7.5.5)`),
-        moves,
-        button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; a later period's time is credited once)`),
-      );
-      box.append(group);
-    }
+    // FIDE Laws 6.10.2: a replacement clock, or a clock running for the wrong side.
+    const turn = el('div', 'row turn');
+    turn.append(...SIDES.map((side) => button(`${SIDE_NAME[side]} on move`, { action: 'set-turn', to: side }, `set ${SIDE_NAME[side]} on move (FIDE Laws 6.10.2): no time moves, no move is counted; the clock must be ready or paused`)));
+    box.append(clock, powers, turn);
+    for (const side of SIDES) box.append(Panel.sideGroup(side));
+    box.append(Panel.controlForm(), Panel.resultRow());
+    box.addEventListener('click', (ev) => {
+      const target = (ev.target as Element).closest<HTMLButtonElement>('button[data-action]');
+      if (target && this.boardId) void this.command(this.boardId, target);
+    });
+    return box;
+  }
+
+  /** One side's controls: arrival, time, penalty, move counter. */
+  private static sideGroup(side: Side): HTMLElement {
+    const group = el('fieldset', 'row group');
+    group.dataset.side = side;
+    const legend = el('legend', '', SIDE_NAME[side]);
+    const seconds = el('input', 'seconds');
+    Object.assign(seconds, { type: 'number', step: '1', placeholder: '± s', inputMode: 'numeric' });
+    seconds.setAttribute('aria-label', `seconds to add to ${SIDE_NAME[side]} (negative to take away)`);
+    const moves = el('input', 'moves-count');
+    Object.assign(moves, { type: 'number', min: '0', step: '1', placeholder: 'moves', inputMode: 'numeric' });
+    moves.setAttribute('aria-label', `${SIDE_NAME[side]}'s corrected move count`);
+    group.append(
+      legend,
+      button('Arrived', { action: 'arrive', side }, `${SIDE_NAME[side]} is at the board: no loss by default (FIDE Laws 6.7.1)`),
+      button('+1 min', { action: 'adjust', side, ms: '60000' }, `give ${SIDE_NAME[side]} one minute`),
+      button('−1 min', { action: 'adjust', side, ms: '-60000' }, `take one minute from ${SIDE_NAME[side]}`),
+      seconds,
+      button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
+      button('Penalty', { action: 'penalty', side }, `illegal move by ${SIDE_NAME[side]}: ${SIDE_NAME[other(side)]} gets extra time (FIDE Laws 7.5.5)`),
+      moves,
+      button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; a later period's time is credited once)`),
+    );
+    return group;
+  }
+
+  /**
+   * FIDE Laws 6.10.2: a control found set wrongly, corrected. The control is typed as the board's
+   * configuration takes it (`40/5400+30:900+30`, a preset, `W360-B300`); the default time and
+   * the increment timing stay as in force unless chosen.
+   */
+  private static controlForm(): HTMLElement {
+    const form = el('fieldset', 'row control-form');
+    const spec = el('input', 'control-spec');
+    Object.assign(spec, { type: 'text', autocomplete: 'off', spellcheck: false });
+    spec.setAttribute('aria-label', 'corrected time control, e.g. 40/5400+30:900+30');
+    const defaultTime = el('select', 'control-default');
+    defaultTime.setAttribute('aria-label', 'default time of the corrected control (FIDE Laws 6.7.1)');
+    defaultTime.append(
+      Object.assign(el('option', 'in-force', 'default time as in force'), { value: '' }),
+      Object.assign(el('option', '', 'no default time'), { value: 'none' }),
+      ...DEFAULT_TIME_CHOICES_S.map((s) => Object.assign(el('option', '', `default time ${s / 60} min`), { value: String(s) })),
+    );
+    const timing = el('select', 'control-timing');
+    timing.setAttribute('aria-label', 'increment timing of the corrected control');
+    timing.append(
+      Object.assign(el('option', 'in-force', 'increment timing as in force'), { value: '' }),
+      ...INCREMENT_TIMINGS.map((t) => Object.assign(el('option', '', t === 'before-move' ? 'increment before the move (FIDE practice)' : 'increment after the move (PGN)'), { value: t })),
+    );
+    form.append(
+      el('legend', '', 'Corrected time control'),
+      spec,
+      defaultTime,
+      timing,
+      button('Correct control', { action: 'set-control' }, 'install the corrected control (FIDE Laws 6.10.2): both times, the move counters and the periods credited stay; the clock must be ready, paused or flagged'),
+    );
+    return form;
+  }
+
+  private static resultRow(): HTMLElement {
     const result = el('div', 'row result-entry');
     const select = el('select', 'result-select');
     select.setAttribute('aria-label', 'result');
     select.append(Object.assign(el('option', '', 'result…'), { value: '' }));
     for (const value of GAME_RESULTS) select.append(Object.assign(el('option', '', RESULT_MEANING[value].label), { value, title: RESULT_MEANING[value].meaning }));
     result.append(select, button('Enter result', { action: 'result' }), button('Confirm', { action: 'confirm' }, "confirm the result (the arbiter's check)"));
-    box.append(result);
-    box.addEventListener('click', (ev) => {
-      const target = (ev.target as Element).closest<HTMLButtonElement>('button[data-action]');
-      if (target && this.boardId) void this.command(this.boardId, target);
-    });
-    return box;
+    return result;
   }
 
   /** The label a control is known by in messages and the refusal list: "+1 min (white)". */
@@ -170,6 +239,8 @@ export class Panel {
       setText(node, text);
       node.hidden = text === '';
     };
+    show('.panel-control', controlLine(b));
+    show('.panel-illegal', illegalMoveLine(b));
     show('.panel-match', matchLine(b));
     show('.panel-flags', flagLine(b));
     const note = restoreLine(b);
@@ -177,6 +248,8 @@ export class Panel {
     root.querySelector<HTMLElement>('.restore')!.dataset.kind = note ? note.kind : '';
     show('.link-health', linkHealthLine(b));
     this.repaintTimes();
+    this.renderControlForm(b);
+    this.preselectResult(b);
 
     // Shown only where they mean something: a side not yet at the board (FIDE Laws 6.7.1).
     for (const side of SIDES) {
@@ -187,7 +260,7 @@ export class Panel {
     for (const control of Array.from(root.querySelectorAll<HTMLButtonElement>('.controls button[data-action]'))) {
       const action = control.dataset.action!;
       const kind = (action === 'adjust-seconds' ? 'adjust' : action) as ActionKind;
-      const refusal = refusalOf(kind, b);
+      const refusal = refusalOf(kind, b, control.dataset.to as Side | undefined);
       control.disabled = refusal !== null;
       const title = refusal ?? control.dataset.help;
       if (title) control.title = title;
@@ -216,26 +289,60 @@ export class Panel {
     this.chart.show(b);
   }
 
+  /** The corrected control form says what stays as in force: the control, its default time and timing. */
+  private renderControlForm(b: BoardView): void {
+    const control = b.live?.clock?.control;
+    const spec = this.root.querySelector<HTMLInputElement>('.control-spec')!;
+    const placeholder = control ? formatTimeControl(control) : (b.timeControl ?? 'time control');
+    if (spec.placeholder !== placeholder) spec.placeholder = placeholder;
+    const defaultMs = control ? control.defaultTimeMs : (b.defaultTimeMs ?? null);
+    setText(this.root.querySelector('.control-default option.in-force'), `default time as in force (${defaultMs === null ? 'none' : `${defaultMs / 60_000} min`})`);
+    setText(this.root.querySelector('.control-timing option.in-force'), `increment timing as in force (${control?.incrementTiming ?? 'before-move'})`);
+  }
+
+  /**
+   * FIDE Laws 7.5.5: after a side's second illegal move the result entry is set to the
+   * opponent's win (suggestedResult), once per board and game, never over the arbiter's own
+   * choice; nothing is entered until the arbiter presses Enter result.
+   */
+  private preselectResult(b: BoardView): void {
+    const suggestion = suggestedResult(b);
+    if (suggestion === null) return;
+    const key = `${b.id}|${gameOf(b)}|${suggestion}`;
+    if (this.suggested === key) return;
+    this.suggested = key;
+    const select = this.root.querySelector<HTMLSelectElement>('.result-select')!;
+    if (select.value === '') select.value = suggestion;
+  }
+
   private say(b: BoardView, kind: 'ok' | 'error', text: string): void {
     this.messages.set(b.id, { game: gameOf(b), kind, text });
     if (this.boardId === b.id) this.render(b);
   }
 
   /** The action a control asks for, read from its inputs, or an Error naming what is wrong. */
-  private actionOf(target: HTMLButtonElement): Action | Error {
+  private actionOf(target: HTMLButtonElement, b: BoardView): Action | Error {
     const action = target.dataset.action!;
     const side = target.dataset.side as Side | undefined;
     const group = side ? this.root.querySelector<HTMLElement>(`.group[data-side="${side}"]`)! : null;
     switch (action) {
       case 'start':
+        return { kind: 'start' };
       case 'pause':
       case 'resume':
-      case 'takeback':
       case 'reinstate':
       case 'confirm':
         return { kind: action };
+      case 'takeback':
+        // The dialog asks which (FIDE Laws 7.1); rewinding is the answer preselected.
+        return { kind: 'takeback', times: 'rewind' };
       case 'increment':
-        return { kind: 'increment', ms: Number(target.dataset.ms) };
+      case 'delay':
+        return { kind: action, ms: Number(target.dataset.ms) };
+      case 'set-turn':
+        return { kind: 'set-turn', side: target.dataset.to as Side };
+      case 'set-control':
+        return this.correctionOf(b);
       case 'arrive':
         return { kind: 'arrive', side: side! };
       case 'penalty':
@@ -268,25 +375,53 @@ export class Panel {
     }
   }
 
+  /** The corrected control form read, and checked by the one reader of a written control before anything is sent. */
+  private correctionOf(b: BoardView): Action | Error {
+    const text = this.root.querySelector<HTMLInputElement>('.control-spec')!.value.trim();
+    if (text === '') return new Error('corrected control: type the control, e.g. 40/5400+30:900+30');
+    const defaultTime = this.root.querySelector<HTMLSelectElement>('.control-default')!.value;
+    const timing = this.root.querySelector<HTMLSelectElement>('.control-timing')!.value;
+    const correction: ControlCorrection = {
+      timeControl: text,
+      ...(defaultTime === '' ? {} : { defaultTime: defaultTime === 'none' ? null : Number(defaultTime) }),
+      ...(timing === '' ? {} : { incrementTiming: timing as IncrementTiming }),
+    };
+    const checked = correctedControl(b, correction);
+    return checked instanceof Error ? checked : { kind: 'set-control', correction };
+  }
+
   private async command(boardId: string, target: HTMLButtonElement): Promise<void> {
     const b = this.board(boardId);
     if (!b) return;
     // The words of the message are those of the button as the arbiter pressed it.
     const name = Panel.controlName(target);
-    let action = this.actionOf(target);
+    let action = this.actionOf(target, b);
     if (action instanceof Error) return this.say(b, 'error', action.message);
     const question = confirmationOf(b, action, this.now());
     if (question !== null) {
       const answer = await askConfirmation(this.dialog, question);
       if (!answer.ok) return this.say(b, 'ok', `${name}: cancelled, nothing was sent`);
-      if (action.kind === 'result' && answer.reason) action = { ...action, reason: answer.reason };
+      action = answeredAction(b, action, answer.chosen, answer.reason);
     }
-    const what = action.kind === 'result' ? `${target.textContent!.trim()} ${action.result}` : name;
+    const what = action.kind === 'result' ? `${target.textContent!.trim()} ${action.result}` : action.kind === 'takeback' ? `${name} (${action.times} the times)` : name;
+    // A start at a default time of 0 marks the chosen players present first (FIDE Laws 6.7.1).
+    const arrived = action.kind === 'start' && action.arrive?.length ? action.arrive : [];
     target.disabled = true;
     try {
-      const data = await api<{ board?: BoardView; arbiter: string }>(...requestOf(boardId, action));
-      if (data.board) this.answered(data.board);
-      this.say(data.board ?? b, 'ok', `${what}: done by ${data.arbiter}`);
+      let data: { board?: BoardView; arbiter: string } | null = null;
+      for (const [i, request] of requestsOf(boardId, action).entries()) {
+        try {
+          data = await api<{ board?: BoardView; arbiter: string }>(...request);
+        } catch (err) {
+          // A refused arrival stops the start: nobody seated is forfeited by it.
+          const step = i < arrived.length ? `${SIDE_NAME[arrived[i]]}'s arrival was refused, the clock was not started` : '';
+          const before = arrived.slice(0, i).map((s) => SIDE_NAME[s]);
+          throw new Error(`${step ? `${name}: ${step}: ` : ''}${(err as Error).message}${before.length && step ? ` (marked present before it: ${before.join(' and ')})` : ''}`);
+        }
+        if (data.board) this.answered(data.board);
+      }
+      const first = arrived.length ? ` (${arrived.map((s) => SIDE_NAME[s]).join(' and ')} marked present first)` : '';
+      this.say(data?.board ?? b, 'ok', `${what}: done by ${data?.arbiter ?? '?'}${first}`);
     } catch (err) {
       this.say(this.board(boardId) ?? b, 'error', (err as Error).message);
     } finally {
