@@ -46,11 +46,11 @@ describe('LiveGame: the live state is the statechart’s, step by step', () => {
           // FIDE Laws 7.5.1 / 7.1: the preview is what the clock itself would show after a take-back, either way.
           const onClock = (times: 'rewind' | 'keep') => {
             const done = takeBack(point.state, point.at, times);
-            return done && { side: done.side, times: { white: readClock(done.state, point.at).white, black: readClock(done.state, point.at).black } };
+            return done && { side: done.side, times: { white: readClock(done.state, point.at).white, black: readClock(done.state, point.at).black }, illegal: done.state[done.side].illegalMoves };
           };
           const rewind = onClock('rewind');
           const keep = onClock('keep');
-          expect(s.takebackPreview ?? null).toEqual(rewind && keep && { side: rewind.side, move: own.moves[rewind.side], rewind: rewind.times, keep: keep.times });
+          expect(s.takebackPreview ?? null).toEqual(rewind && keep && { side: rewind.side, move: own.moves[rewind.side], rewind: rewind.times, keep: keep.times, illegalMoves: rewind.illegal });
           expect(s.period).toEqual({ white: own.period.white + 1, black: own.period.black + 1 });
           // Between this report and the next step, the clock runs on: the basis gives its times.
           const next = trace[i + 1];
@@ -87,7 +87,7 @@ describe('LiveGame: the live state is the statechart’s, step by step', () => {
     expect(live.state).toMatchObject({ status: 'paused', whiteMs: 909_000, blackMs: 916_000, delayMs: 0 });
     // Black's move 1 is the one a take-back annuls. Rewound: Black as at its press, before the
     // increment (910 000 − 4 000), White's 6 s after it given back (915 000). Kept: as shown.
-    expect(live.state!.takebackPreview).toEqual({ side: 'black', move: 1, rewind: { white: 915_000, black: 906_000 }, keep: { white: 909_000, black: 916_000 } });
+    expect(live.state!.takebackPreview).toEqual({ side: 'black', move: 1, rewind: { white: 915_000, black: 906_000 }, keep: { white: 909_000, black: 916_000 }, illegalMoves: 1 });
     live.stop();
     const before = playJournaled(tc, [{ kind: 'start' }, { kind: 'wait', ms: 5_000 }, { kind: 'pause' }, { kind: 'delay', ms: 5_000 }], 0);
     const fresh = new LiveGame(tc);

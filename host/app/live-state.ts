@@ -113,7 +113,7 @@ function takebackPreview(state: ClockState, at: number): TakebackPreview | null 
     return { white: r.white, black: r.black };
   };
   // The annulled move is the mover's last completed one: its number is the count before the take-back.
-  return { side: rewind.side, move: state[rewind.side].moves, rewind: times(rewind.state), keep: times(keep.state) };
+  return { side: rewind.side, move: state[rewind.side].moves, rewind: times(rewind.state), keep: times(keep.state), illegalMoves: rewind.state[rewind.side].illegalMoves };
 }
 
 /**

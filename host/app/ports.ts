@@ -135,6 +135,11 @@ export interface TakebackPreview {
   /** Both remaining times after the take-back, rewound to the press (the default) or kept as they are. */
   readonly rewind: { readonly white: number; readonly black: number };
   readonly keep: { readonly white: number; readonly black: number };
+  /**
+   * The mover's count of illegal moves after the take-back (FIDE Laws 7.5.5: at 2 the game is
+   * lost); the same as now when a penalty already recorded this move.
+   */
+  readonly illegalMoves: number;
 }
 
 export interface PlayerView {

@@ -5,7 +5,7 @@
 // them with the rule book (a take-back's both choices, `live.takebackPreview`), shown with the
 // clock's display rule (formatClockTime). The dialog that asks is confirm-dialog.ts.
 import type { BoardView } from '../../../../app/ports.ts';
-import { adjustTime, penaltyTime, readClock, remainingMs, setControl, setMoves, type ClockState } from '../../../../../rules/clock-core.ts';
+import { adjustTime, illegalMoveLosers, penaltyTime, readClock, remainingMs, setControl, setMoves, type ClockState } from '../../../../../rules/clock-core.ts';
 import { basisState } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { describeTimeControl } from '../../../../../rules/time-control-text.ts';
@@ -189,7 +189,18 @@ function takebackConfirmation(b: BoardView, elapsed: number): Confirmation {
   if (mover && live && move !== null) {
     const illegal = live.illegalMoves?.[mover] ?? 0;
     changes.push(`${sideWho(b, mover)}: moves #${move} → #${Math.max(0, move - 1)}, on move again`);
-    changes.push(`${sideWho(b, mover)}: counted as an illegal move (${illegal} recorded so far; a penalty for this same move does not count it again)`);
+    if (preview) {
+      // The host's count after the take-back (rules/clock-core.ts): a penalty of this same move already counted it.
+      const after = preview.illegalMoves;
+      const lost = illegalMoveLosers({ white: 0, black: 0, [mover]: after }).length > 0;
+      changes.push(
+        after === illegal
+          ? `${sideWho(b, mover)}: illegal moves stay ${illegal} (the penalty already recorded this move)`
+          : `${sideWho(b, mover)}: illegal moves ${illegal} → ${after}${lost ? `: the second, which FIDE Laws 7.5.5 makes a loss for ${SIDE_NAME[mover]}` : ''}`,
+      );
+    } else {
+      changes.push(`${sideWho(b, mover)}: counted as an illegal move (${illegal} recorded so far; a penalty for this same move does not count it again)`);
+    }
   }
   // Without a preview (a host that does not send one) the rewound figures are the clock's to know.
   const times = (after: { white: number; black: number } | null, kept: boolean): string[] =>

@@ -130,6 +130,21 @@ describe('the second illegal move (FIDE Laws 7.5.5)', () => {
     expect(item).toMatchObject({ kind: 'illegal', severity: 'red', text: "Board 3 · White's second illegal move · lost unless Black cannot checkmate (FIDE Laws 7.5.5) · record the result" });
   });
 
+  it("the take-back's confirmation says what it does to the count: nothing after a penalty of the same move, and that the second illegal move loses (FIDE Laws 7.5.5)", () => {
+    const g = game(presetTimeControl('rapid'));
+    g.clock.send({ type: 'START', at: g.at(0) });
+    g.clock.send({ type: 'PRESS', side: 'white', at: g.at(1000) });
+    g.clock.send({ type: 'PAUSE', at: g.at(2000) });
+    g.clock.send({ type: 'PENALTY', side: 'white', at: g.at(2500) });
+    const ask = () => confirmationOf(g.board(), { kind: 'takeback', times: 'rewind' }, T0 + 10_000)!.changes[1];
+    expect(ask()).toBe('Board 3, White (Novak, Eva): illegal moves stay 1 (the penalty already recorded this move)');
+    g.clock.send({ type: 'TAKEBACK', at: g.at(3000) });
+    g.clock.send({ type: 'RESUME', at: g.at(4000) });
+    g.clock.send({ type: 'PRESS', side: 'white', at: g.at(5000) });
+    g.clock.send({ type: 'PAUSE', at: g.at(6000) });
+    expect(ask()).toBe('Board 3, White (Novak, Eva): illegal moves 1 → 2: the second, which FIDE Laws 7.5.5 makes a loss for White');
+  });
+
   it('once the arbiter records a result the notice and the suggestion go; the strip asks to confirm it instead', async () => {
     const g = twoIllegalMoves();
     g.clock.send({ type: 'RESUME', at: g.at(4000) });
