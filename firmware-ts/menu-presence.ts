@@ -1,18 +1,16 @@
 // FIDE Laws 6.7.1 with a default time of 0 (docs/firmware.md "Default time 0"): a player not
 // marked present when the clock starts loses at once, so a start at the clock first asks who is
 // at the board, and the menu sends their arrivals before the start. Pure.
-import { SIDES, type Side } from '../protocol/time-control.ts';
+import { presenceChoices as presenceChoicesFor, presentSides, type Presence } from '../rules/presence.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
 import type { ClockReading } from '../rules/clock-core.ts';
 import { isLever, type MenuEvent } from './menu-context.ts';
 
-export type Presence = 'both' | 'white' | 'black' | 'neither';
-export const PRESENCE_CHOICES: readonly Presence[] = ['both', 'white', 'black', 'neither'];
-export const presentSides = (p: Presence): Side[] => (p === 'both' ? ['white', 'black'] : p === 'neither' ? [] : [p]);
+export { PRESENCE_CHOICES, presentSides, type Presence } from '../rules/presence.ts';
 
 /** The presence choices that keep every side already marked present (an arrival is never taken back). */
 export function presenceChoices(clock: ClockReading): Presence[] {
-  return PRESENCE_CHOICES.filter((p) => SIDES.every((s) => !clock.present[s] || presentSides(p).includes(s)));
+  return presenceChoicesFor(clock.present);
 }
 
 /**

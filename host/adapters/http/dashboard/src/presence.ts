@@ -7,19 +7,10 @@
 // and arrivals out; the dialog is confirm-dialog.ts, the calls panel.ts and main.ts.
 import type { BoardView } from '../../../../app/ports.ts';
 import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
+import { presenceChoices, presentSides, type Presence } from '../../../../../rules/presence.ts';
 import type { ChoiceOption, Confirmation } from './confirmations.ts';
 
-/** Who is at the board: the clock menu's four answers. */
-export type Presence = 'both' | 'white' | 'black' | 'neither';
-const PRESENCE_CHOICES: readonly Presence[] = ['both', 'white', 'black', 'neither'];
-
-export function presentSides(p: Presence): Side[] {
-  return p === 'both' ? [...SIDES] : p === 'neither' ? [] : [p];
-}
-
-export function isPresence(value: string): value is Presence {
-  return (PRESENCE_CHOICES as readonly string[]).includes(value);
-}
+export { isPresence, presentSides, type Presence } from '../../../../../rules/presence.ts';
 
 /**
  * The default time in force on board `b` (FIDE Laws 6.7.1), ms: the control the clock runs (a
@@ -75,8 +66,7 @@ const PRESENCE_LABEL: Readonly<Record<Presence, string>> = {
 export function startPresenceQuestion(b: BoardView): Confirmation | null {
   const absent = absentAtZeroDefault(b);
   if (absent.length === 0) return null;
-  const already = SIDES.filter((s) => !absent.includes(s));
-  const options: ChoiceOption[] = PRESENCE_CHOICES.filter((p) => already.every((s) => presentSides(p).includes(s))).map((p) => ({
+  const options: ChoiceOption[] = presenceChoices({ white: !absent.includes('white'), black: !absent.includes('black') }).map((p) => ({
     value: p,
     label: PRESENCE_LABEL[p],
     lines: presenceLines(b, p),
