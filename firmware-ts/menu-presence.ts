@@ -4,9 +4,8 @@
 import { SIDES, type Side } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
 import type { ClockReading } from '../rules/clock-core.ts';
-import { isLever, type MenuEvent } from './menu-context.ts';
+import { isLever, type MenuEvent, type Presence } from './menu-context.ts';
 
-export type Presence = 'both' | 'white' | 'black' | 'neither';
 export const PRESENCE_CHOICES: readonly Presence[] = ['both', 'white', 'black', 'neither'];
 export const presentSides = (p: Presence): Side[] => (p === 'both' ? ['white', 'black'] : p === 'neither' ? [] : [p]);
 
