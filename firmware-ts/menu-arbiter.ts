@@ -3,11 +3,11 @@
 // input. Pure; the menu machine (menu.machine.ts) owns the keys, the clock statechart the rules.
 import { other, type Side } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import { quickplayRefusal, type ClockReading, type TakebackTimes } from '../rules/clock-core.ts';
+import { quickplayRefusal, type ClockReading } from '../rules/clock-core.ts';
 import { clockCommandRefusal } from '../rules/command-rules.ts';
 import { SIDE_NAME, type ArbiterCommandName, type ClockStatus } from '../rules/vocabulary.ts';
 import type { ClockView } from './clock-view.ts';
-import type { KeyEvent, MenuContext } from './menu-context.ts';
+import type { ArbiterPending, KeyEvent, MenuContext } from './menu-context.ts';
 import { ARBITER_RESULTS, nextChoice } from './menu-result.ts';
 import { clamp } from './menu-setup.ts';
 
@@ -59,22 +59,6 @@ export const QUICKPLAY_INCREMENT_DEFAULT_MS = 5_000;
 export const QUICKPLAY_DELAY_DEFAULT_MS = 5_000;
 export const QUICKPLAY_STEP_MS = 1_000;
 export const QUICKPLAY_MAX_MS = 60_000;
-
-/** Arbiter edits not yet sent. */
-export interface ArbiterPending {
-  /** A time change (time items) and the step `plus`/`minus` change it by. */
-  ms: number;
-  stepIndex: number;
-  /** A new move counter (moves items). */
-  moves: number | null;
-  /** The quickplay increment / delay being chosen. */
-  incrementMs: number | null;
-  delayMs: number | null;
-  /** The side to set on move (null: the other side than the one on move). */
-  turn: Side | null;
-  /** FIDE Laws 7.1: what a take-back does to the clock times. */
-  takeback: TakebackTimes;
-}
 
 export const NO_PENDING: ArbiterPending = { ms: 0, stepIndex: 0, moves: null, incrementMs: null, delayMs: null, turn: null, takeback: 'rewind' };
 

@@ -1,13 +1,12 @@
 // What the menu machine (menu.machine.ts) holds and hears: its context, the events the firmware
 // sends it (key edges with the clock's view, and what the clock answered), what it emits.
+import type { Presence } from '../rules/presence.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
 import { other } from '../protocol/time-control.ts';
-import type { ClockReading, GameResult } from '../rules/clock-core.ts';
+import type { ClockReading, GameResult, TakebackTimes } from '../rules/clock-core.ts';
 import type { ClockView } from './clock-view.ts';
 import type { MenuKey } from './hardware-map.ts';
-import type { ArbiterPending } from './menu-arbiter.ts';
-import type { Presence } from './menu-presence.ts';
 import type { SetupChoice } from './menu-setup.ts';
 
 /** Every key of the clock: the two levers and the five menu keys. */
@@ -79,6 +78,25 @@ export interface MenuContext {
   presence: { choice: Presence; choices: readonly Presence[] };
   restored: TimeControl | null;
 }
+
+/** Arbiter edits not yet sent. */
+export interface ArbiterPending {
+  /** A time change (time items) and the step `plus`/`minus` change it by. */
+  ms: number;
+  stepIndex: number;
+  /** A new move counter (moves items). */
+  moves: number | null;
+  /** The quickplay increment / delay being chosen. */
+  incrementMs: number | null;
+  delayMs: number | null;
+  /** The side to set on move (null: the other side than the one on move). */
+  turn: Side | null;
+  /** FIDE Laws 7.1: what a take-back does to the clock times. */
+  takeback: TakebackTimes;
+}
+
+/** Who is at the board when a start with a default time of 0 asks (the rule book's answers, rules/presence.ts). */
+export type { Presence } from '../rules/presence.ts';
 
 export interface MenuInput {
   sound?: boolean;

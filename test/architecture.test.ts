@@ -2,6 +2,8 @@
 // relative import of every product file is checked against the table, so a loop between
 // rooms, an import upward (the domain reaching into the store, an adapter reached from the
 // app) or product code importing a test helper fails here, naming the file and the import.
+// Within the rooms too, no file may import itself back through others (a file-level import
+// loop, type-only imports included): the loop is named file by file.
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -37,15 +39,48 @@ function roomOf(file: string): string | null {
 
 const isTestCode = (f: string) => /\.test\.ts$|\.fixture\.ts$|(^|\/)testing\//.test(f) || f.startsWith('test/');
 
-const productFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts'], { cwd: ROOT, encoding: 'utf8' })
+/** Every product file: the rooms', the commands', the benchmarks' and the scripts'. */
+const allProductFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts'], { cwd: ROOT, encoding: 'utf8' })
   .split('\n')
-  .filter((f) => f && roomOf(f) !== null && !isTestCode(f));
+  .filter((f) => f && !isTestCode(f));
+
+const productFiles = allProductFiles.filter((f) => roomOf(f) !== null);
 
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:from\s+|import\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) out.push(normalize(join(dirname(file), m[1])));
+  // `… from '…'`, `import('…')`, and a bare `import '…'`.
+  for (const m of text.matchAll(/(?:from\s+|import\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) out.push(normalize(join(dirname(file), m[1])));
   return out;
+}
+
+/**
+ * The file-level import loops among `files`, each named file by file (`a.ts → b.ts → a.ts`),
+ * one at least per group of files that import each other round. A type-only import counts:
+ * the files of a loop still cannot be read, changed or tested apart.
+ */
+function importLoops(files: readonly string[]): string[] {
+  const known = new Set(files);
+  const edges = new Map(files.map((f) => [f, importsOf(f).filter((t) => known.has(t))]));
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const loops = new Set<string>();
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of edges.get(file)!) {
+      if (state.get(next) === 'open') {
+        // The same loop by the same name whichever file the walk entered it by: from its first file in sort order.
+        const loop = stack.slice(stack.indexOf(next));
+        const first = loop.indexOf([...loop].sort()[0]);
+        loops.add([...loop.slice(first), ...loop.slice(0, first), loop[first]].join(' → '));
+      } else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...files].sort()) if (!state.has(file)) visit(file);
+  return [...loops];
 }
 
 describe('the rooms import only downward (README "Architecture")', () => {
@@ -86,5 +121,12 @@ describe('the rooms import only downward (README "Architecture")', () => {
     };
     for (const room of Object.keys(MAY_IMPORT)) visit(room, []);
     expect(loops).toEqual([]);
+  });
+});
+
+describe('no file imports itself back (docs/architecture.md)', () => {
+  it('no product file imports itself back through other files (no file-level import loop)', () => {
+    expect(allProductFiles.length).toBeGreaterThan(productFiles.length); // the commands and scripts are walked too
+    expect(importLoops(allProductFiles)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // TRF all take (docs/exports.md "TRF rank").
 // Ivanovo order: points; ties а) Buchholz, б) number of wins, в) direct encounter, г) cut
 // Buchholz without the one worst result, then without the two worst. Definitions (after FIDE
-// C.07) are in tie-breaks.ts and docs/tournament.md.
+// C.07) are in tie-breaks.ts (ranked by ranking.ts) and docs/tournament.md.
 //
 // A player's board is their place in the team list: the regulation's entry form (Приложение 1)
 // lists the players by board number ("№ доски"), and a reserve (a place past boardsPerTeam)
@@ -12,17 +12,8 @@
 
 import type { TournamentEvent } from './model.ts';
 import { points, StandingsError, type RoundRecord } from './standings.ts';
-import {
-  buchholzContributions,
-  byValue,
-  cutSum,
-  directEncounter,
-  directEncounterScores,
-  gamesBetween,
-  rankWithTieBreaks,
-  wins,
-  type Separation,
-} from './tie-breaks.ts';
+import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Separation } from './ranking.ts';
+import { buchholzContributions, cutSum, gamesBetween, wins } from './tie-breaks.ts';
 
 export interface PlayerTieBreaks {
   player: number;

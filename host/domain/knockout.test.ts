@@ -1,9 +1,7 @@
-import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { formatTimeControl, presetTimeControl, type TimeControl } from '../../protocol/time-control.ts';
 import { DEFAULT_KNOCKOUT_RULES } from './model.ts';
 import type { GameResult } from '../store/types.ts';
-import { knockoutMachine, type KnockoutOutput } from './knockout.machine.ts';
 import { breakRemainingMs, knockoutStep, seededLot, type FinishedGame, type KnockoutSpec, type KnockoutStep } from './knockout.ts';
 
 const H = 3_600_000;
@@ -124,55 +122,5 @@ describe('knockout mini-match (Slovenian final 2007, art. 3)', () => {
     const bad: FinishedGame = { gameNo: 1, stage: 'classical', white: 2, black: 1, result: '1-0', endedUtcMs: T0 };
     expect(() => knockoutStep(spec, [bad], heads)).toThrow(/game 1: expected classical with White 1, Black 2; got classical with White 2, Black 1/);
     expect(() => play(['1/2-1/2', '1/2-1/2', '1-0', '1-0', '--'])).toThrow(/armageddon double forfeit/);
-  });
-});
-
-describe('knockout machine', () => {
-  it('emits the next game, runs the 30-minute break on its clock, and emits the decision', () => {
-    const clock = new SimulatedClock();
-    clock.set(T0);
-    const out: KnockoutOutput[] = [];
-    const actor = createActor(knockoutMachine, { input: { spec, lot: tails, at: T0 }, clock });
-    actor.on('*', (o) => out.push(o));
-    actor.start();
-    const finish = (gameNo: number, white: number, black: number, stage: FinishedGame['stage'], result: GameResult, at: number) => {
-      clock.set(at);
-      actor.send({ type: 'GAME_FINISHED', at, game: { gameNo, stage, white, black, result, endedUtcMs: at } });
-    };
-    expect(actor.getSnapshot().value).toBe('playing');
-    finish(1, 1, 2, 'classical', '1/2-1/2', T0 + 4 * H);
-    finish(2, 2, 1, 'classical', '1/2-1/2', T0 + 9 * H);
-    expect(actor.getSnapshot().value).toBe('break');
-    expect(out.at(-1)).toMatchObject({ type: 'break', untilUtcMs: T0 + 9 * H + 30 * 60_000, game: { gameNo: 3, stage: 'rapid' } });
-    clock.increment(30 * 60_000 - 1);
-    expect(actor.getSnapshot().value).toBe('break');
-    clock.increment(1);
-    expect(actor.getSnapshot().value).toBe('playing');
-    expect(out.slice(-2).map((o) => o.type)).toEqual(['break-over', 'next-game']);
-    // A result that does not fit (wrong game number) is refused and changes nothing.
-    finish(5, 1, 2, 'rapid', '1-0', T0 + 10 * H);
-    expect(out.at(-1)).toMatchObject({ type: 'rejected', reason: expect.stringMatching(/expected game 3, got game 5/) });
-    expect(actor.getSnapshot().context.finished).toHaveLength(2);
-    finish(3, 1, 2, 'rapid', '0-1', T0 + 10 * H);
-    finish(4, 2, 1, 'rapid', '0-1', T0 + 11 * H);
-    expect(out.at(-1)).toMatchObject({ type: 'next-game', game: { gameNo: 5, stage: 'armageddon', white: 2, black: 1 } });
-    finish(5, 2, 1, 'armageddon', '1/2-1/2', T0 + 11 * H + 20 * 60_000);
-    expect(out.at(-1)).toMatchObject({ type: 'decided', winner: 1, loser: 2, decidedBy: 'armageddon' });
-    expect(actor.getSnapshot().status).toBe('done');
-  });
-
-  it('resumes from finished games after a host restart, mid-break (state is a fold over the journal)', () => {
-    const { finished } = play(['1-0', '1-0']); // game 2 ends at T0 + 2 h
-    const restartAt = T0 + 2 * H + 10 * 60_000;
-    const clock = new SimulatedClock();
-    clock.set(restartAt);
-    const out: KnockoutOutput[] = [];
-    const actor = createActor(knockoutMachine, { input: { spec, lot: heads, finished, at: restartAt }, clock });
-    actor.on('*', (o) => out.push(o));
-    actor.start();
-    expect(actor.getSnapshot().value).toBe('break');
-    expect(out[0]).toMatchObject({ type: 'break', untilUtcMs: T0 + 2 * H + 30 * 60_000, game: { gameNo: 3 } });
-    clock.increment(20 * 60_000); // the remaining 20 minutes of the break
-    expect(actor.getSnapshot().value).toBe('playing');
   });
 });

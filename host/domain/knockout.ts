@@ -179,16 +179,7 @@ export function knockoutStep(spec: KnockoutSpec, finished: readonly FinishedGame
 
   const gameNo = finished.length + 1;
   const next = plan(gameNo);
-  let earliest: number | null = null;
-  if (next.stage === 'classical') {
-    const scheduled = spec.classicalStartsUtcMs?.[gameNo - 1] ?? null;
-    earliest = scheduled === null ? lastEnd : lastEnd === null ? scheduled : Math.max(scheduled, lastEnd);
-  } else if (next.stage === 'rapid') {
-    const brk = gameNo === nClassical + 1 ? spec.rules.breakBeforeRapidMs : spec.rules.breakBetweenRapidMs;
-    earliest = lastEnd! + brk;
-  } else {
-    earliest = lastEnd! + spec.rules.breakBeforeArmageddonMs;
-  }
+  const earliest = earliestStartUtcMs(spec, next.stage, gameNo, lastEnd, nClassical);
   return {
     status: 'play',
     score,
@@ -203,6 +194,23 @@ export function knockoutStep(spec: KnockoutSpec, finished: readonly FinishedGame
       colorsByLot: next.byLot,
     },
   };
+}
+
+/**
+ * When game `gameNo` of `stage` may start: a classical game at its scheduled start (and not before
+ * the previous game ended), a rapid game the break after the previous game's end, the armageddon
+ * the break before it (art. 3: "half an hour after the game ends", "immediately").
+ */
+function earliestStartUtcMs(spec: KnockoutSpec, stage: MatchStage, gameNo: number, lastEnd: number | null, nClassical: number): number | null {
+  if (stage === 'classical') {
+    const scheduled = spec.classicalStartsUtcMs?.[gameNo - 1] ?? null;
+    return scheduled === null ? lastEnd : lastEnd === null ? scheduled : Math.max(scheduled, lastEnd);
+  }
+  if (stage === 'rapid') {
+    const brk = gameNo === nClassical + 1 ? spec.rules.breakBeforeRapidMs : spec.rules.breakBetweenRapidMs;
+    return lastEnd! + brk;
+  }
+  return lastEnd! + spec.rules.breakBeforeArmageddonMs;
 }
 
 /** The break countdown: how long until the next game may start (0 when it may start now). */

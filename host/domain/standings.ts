@@ -6,14 +6,14 @@
 // Ivanovo team rules (seeds/004_*.txt, "Награждение"): team places by the total of board
 // points of all the team's players; ties broken by а) match points (win 2, draw 1, loss 0),
 // б) the result of the match between the tied teams, в) team Buchholz, then the board-1
-// player's points, board 2, board 3, board 4 (tie-breaks.ts has the definitions, after FIDE
-// C.07). A team without an opponent gets 1 match point and ½ point per board (its players on
-// boards 1-4; a reserve nothing).
+// player's points, board 2, board 3, board 4 (ranked by ranking.ts, after FIDE C.07). A team
+// without an opponent gets 1 match point and ½ point per board (its players on boards 1-4; a
+// reserve nothing).
 // Teams still level after every criterion share the rank.
 
 import type { GameResult } from '../../rules/vocabulary.ts';
 import type { ByeKind, Team, TournamentEvent } from './model.ts';
-import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Criterion, type Separation } from './tie-breaks.ts';
+import { byValue, directEncounter, directEncounterScores, rankWithTieBreaks, type Criterion, type Separation } from './ranking.ts';
 
 /** TRF16 result codes (positions 99, 109, …): played 1 = 0, forfeit + -, under one move W D L, byes H F U Z, blank. */
 export type TrfCode = '1' | '=' | '0' | '+' | '-' | 'W' | 'D' | 'L' | 'H' | 'F' | 'U' | 'Z' | ' ';

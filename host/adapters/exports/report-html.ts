@@ -12,7 +12,7 @@ import type { GameRow, Journal } from '../../store/journal.ts';
 import { findEvent, playerByRank, teamById, type Hall, type TournamentEvent } from '../../domain/model.ts';
 import { CODE_POINTS, teamStandings, type RoundRecord, type TrfCode } from '../../domain/standings.ts';
 import { boardStandings, fieldStandings, type IndividualStanding } from '../../domain/board-standings.ts';
-import type { Separation } from '../../domain/tie-breaks.ts';
+import type { Separation } from '../../domain/ranking.ts';
 import { completedRounds } from '../../app/round-games.ts';
 import { confirmedRecords } from '../../app/journal-standings.ts';
 import { ExportRefusedError } from '../../app/ports.ts';

@@ -1,0 +1,55 @@
+// The tournament file's event `players`: each player's fields in the widths TRF16 can hold,
+// and starting ranks used once.
+
+import type { Player } from '../model.ts';
+import { show, type FieldChecker } from './field-checker.ts';
+
+const PLAYER_KEYS = ['rank', 'name', 'sex', 'title', 'rating', 'federation', 'fideId', 'birthDate', 'team'] as const;
+
+/** The players read, and each starting rank with the index of its player in the list. */
+export function parsePlayers(c: FieldChecker, raw: unknown, path: string): { players: Player[]; ranks: Map<number, number> } {
+  const players: Player[] = [];
+  (c.array(raw, path) ?? []).forEach((p, i) => {
+    const player = parsePlayer(c, p, `${path}[${i}]`);
+    if (player) players.push(player);
+  });
+  const ranks = new Map<number, number>();
+  players.forEach((p, i) => {
+    if (ranks.has(p.rank)) c.problem(`${path}[${i}].rank`, `starting rank ${p.rank} is also used by players[${ranks.get(p.rank)}]`);
+    else ranks.set(p.rank, i);
+  });
+  return { players, ranks };
+}
+
+function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player | undefined {
+  const o = c.object(raw, path);
+  if (!o) return undefined;
+  c.unknownKeys(o, PLAYER_KEYS, path);
+  const rank = c.int(o, 'rank', path, { min: 1, max: 9999 });
+  const name = c.string(o, 'name', path);
+  if (name !== undefined && name.length > 33) c.problem(`${path}.name`, `longer than the 33 characters TRF16 allows (positions 15-47)`);
+  const sex = c.string(o, 'sex', path, true);
+  if (sex !== undefined && sex !== 'm' && sex !== 'w') c.problem(`${path}.sex`, `must be "m" or "w" (TRF16 position 10), got ${show(sex)}`);
+  const title = c.string(o, 'title', path, true);
+  if (title !== undefined && title.length > 3) c.problem(`${path}.title`, `at most 3 characters (TRF16 positions 11-13), got ${show(title)}`);
+  const federation = c.string(o, 'federation', path, true);
+  if (federation !== undefined && !/^[A-Z]{3}$/.test(federation)) c.problem(`${path}.federation`, `must be a 3-letter FIDE code, got ${show(federation)}`);
+  const rating = c.int(o, 'rating', path, { optional: true, max: 9999 });
+  const fideId = c.int(o, 'fideId', path, { optional: true, min: 1, max: 99_999_999_999 });
+  const team = c.int(o, 'team', path, { optional: true, min: 1 });
+  const birthDate = c.date(o, 'birthDate', path);
+  // A player whose rank and name were read is kept even with other problems (reported above,
+  // so the file is refused): the rounds that pair the player then report nothing false.
+  if (rank === undefined || name === undefined) return undefined;
+  return {
+    rank,
+    name,
+    sex: (sex as Player['sex']) ?? null,
+    title: title ?? null,
+    rating: rating ?? null,
+    federation: federation ?? null,
+    fideId: fideId ?? null,
+    birthDate,
+    team: team ?? null,
+  };
+}
