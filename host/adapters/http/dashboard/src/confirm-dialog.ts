@@ -3,7 +3,7 @@
 // Escape cancels. A correction of a confirmed result asks for the reason in the same dialog; an
 // action that needs a choice (the take-back's clock times, who is at the board at a default time
 // of 0) shows it as radio buttons or checkboxes, each answer with what it changes.
-import type { Choice, Confirmation } from './confirmations.ts';
+import type { Choice, Confirmation } from './confirmation.ts';
 import { el } from './dom.ts';
 
 export interface Answer {

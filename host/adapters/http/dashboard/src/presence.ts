@@ -8,7 +8,7 @@
 import type { BoardView } from '../../../../app/ports.ts';
 import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
 import { presenceChoices, presentSides, type Presence } from '../../../../../rules/presence.ts';
-import type { ChoiceOption, Confirmation } from './confirmations.ts';
+import type { ChoiceOption, Confirmation } from './confirmation.ts';
 
 export { isPresence, presentSides, type Presence } from '../../../../../rules/presence.ts';
 
