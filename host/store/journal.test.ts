@@ -101,6 +101,13 @@ describe('journal', () => {
     expect(j.pendingOutbox()).toHaveLength(0);
   });
 
+  it('an event for a game the journal lacks is refused naming the event and the game (docs/architecture.md rule 10: errors say what and where)', () => {
+    const j = journal();
+    newGame(j);
+    expect(() => j.append(ev(1, { gameId: 999 }))).toThrow(new JournalError('clock event "C1"/"b1"/1: no game 999', 'gameId'));
+    expect(j.eventsAfter(0, 10)).toEqual([]);
+  });
+
   it('fills game, event, round and board from the clock\'s current game', () => {
     const j = journal();
     const game = newGame(j, { round: 2, board: 3 });

@@ -935,7 +935,7 @@ export class Journal {
       game = this.gameOfClockEvent(clockId, e.type, int(e.utcMs, 'utcMs', where));
     } else if (e.gameId !== null) {
       game = this.getGame(int(e.gameId, 'gameId', where, 1));
-      if (!game) throw new JournalError(`${where}: no game ${e.gameId}`, 'gameId');
+      if (!game) throw new JournalError(`${where()}: no game ${e.gameId}`, 'gameId');
     }
     const row = {
       clockId,
