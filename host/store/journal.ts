@@ -126,6 +126,23 @@ export interface JournalOptions {
    * fsync otherwise holds (issue 16). The host sets it (host/start-host.ts); a file journal only.
    */
   writerThread?: boolean;
+  /**
+   * The event loop connection's commits: FULL (the default, and what every host runs: an
+   * acknowledged press must survive a power cut), or NORMAL, only for the benchmark's comparison
+   * of what FULL costs (bench/host-journal.bench.ts).
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** Which events a page of the API lists (`Journal.eventIdPage`); a filter left out or null lists all. */
+export interface EventPageFilter {
+  /** Row ids after this one. */
+  readonly after: number;
+  readonly limit: number;
+  readonly event?: string | null;
+  readonly round?: number | null;
+  readonly board?: number | null;
+  readonly clockId?: string | null;
 }
 
 /** One clock event of a batch for `appendInBackground`; `group` is its clock (its session). */
@@ -393,6 +410,7 @@ export class Journal {
   readonly db: Database.Database;
   private readonly outboxEvents: boolean;
   private readonly outboxTopic: JournalOptions['outboxTopic'];
+  private readonly synchronous: 'FULL' | 'NORMAL';
   private readonly stmt;
   private readonly insertMany: (events: readonly ClockEventInput[]) => AppendResult[];
   /** Whether writes succeed (a full disk, an I/O error): every write reports its outcome here. */
@@ -412,6 +430,7 @@ export class Journal {
   constructor(readonly path: string, options: JournalOptions = {}) {
     this.outboxEvents = options.outboxEvents ?? true;
     this.outboxTopic = options.outboxTopic;
+    this.synchronous = options.synchronous ?? 'FULL';
     this.storage = new StorageHealthTracker(path, options.nowUtcMs ?? (() => Date.now()));
     // A journal that cannot be opened is said in one line naming the file (docs/reliability.md).
     try {
@@ -421,7 +440,7 @@ export class Journal {
     }
     try {
       this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
+      this.db.pragma(`synchronous = ${this.synchronous}`);
       this.db.pragma('foreign_keys = ON');
       // A second process (e.g. `chessclock host --replay` while the host runs) waits for the write lock.
       this.db.pragma('busy_timeout = 5000');
@@ -486,6 +505,15 @@ export class Journal {
       eventsByGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
       lastEventOfGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
       eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
+      // Filtered paging by row id over the (event, round, board, id) index.
+      eventIdPage: db.prepare(`
+        SELECT id FROM clock_events
+        WHERE id > @after
+          AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
+          AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
+          AND id <= @visible
+        ORDER BY id LIMIT @limit`),
+      headEventId: db.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events WHERE id <= ?'),
       currentGames: db.prepare(`
         SELECT g.* FROM games g
         WHERE NOT EXISTS (SELECT 1 FROM games h WHERE h.event = g.event AND h.board = g.board
@@ -737,7 +765,7 @@ export class Journal {
     try {
       return write();
     } finally {
-      this.db.pragma('synchronous = FULL');
+      this.db.pragma(`synchronous = ${this.synchronous}`);
     }
   }
 
@@ -1023,6 +1051,25 @@ export class Journal {
   /** Events in journal (arrival) order after row id `afterId`: for feeds that resume from a cursor. */
   eventsAfter(afterId: number, limit = 1000): ClockEventRow[] {
     return (this.stmt.eventsAfter.all(afterId, this.visibleEventId, limit) as Row[]).map(toEvent);
+  }
+
+  /** The ids of a page of events in journal order, filtered by board and clock (the API's event pages). */
+  eventIdPage(f: EventPageFilter): number[] {
+    const rows = this.stmt.eventIdPage.all({
+      after: f.after,
+      event: f.event ?? null,
+      round: f.round ?? null,
+      board: f.board ?? null,
+      clockId: f.clockId ?? null,
+      visible: this.visibleEventId,
+      limit: f.limit,
+    }) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
+  }
+
+  /** The newest event id the journal shows (0 when none): only what the host knows durable, not a batch being committed. */
+  headEventId(): number {
+    return (this.stmt.headEventId.get(this.visibleEventId) as { head: number }).head;
   }
 
   // ── games ───────────────────────────────────────────────────────────────────────────
