@@ -23,8 +23,11 @@ import {
   type Side,
   type TimeControl,
 } from '../../protocol/time-control.ts';
-import { SCHEMA_STEPS, SCHEMA_VERSION } from './schema.ts';
-import { StorageHealthTracker } from './storage-health.ts';
+import { Checkpointer, type CheckpointOptions } from './checkpointer.ts';
+import { JournalConnection } from './connection.ts';
+import { int, JournalError, json, optInt, parseJson, text, type Row } from './fields.ts';
+import { ReadCache } from './read-cache.ts';
+import type { StorageHealthTracker } from './storage-health.ts';
 import {
   CLOCK_EVENT_TYPES,
   RESULTS,
@@ -49,6 +52,9 @@ import {
 } from './types.ts';
 
 export * from './types.ts';
+export { JournalError } from './fields.ts';
+export { JournalOpenError } from './connection.ts';
+export type { CheckpointReport } from './checkpointer.ts';
 
 /**
  * What the MQTT publisher reads of the outbox: the rows with a topic not yet published, in id
@@ -65,36 +71,6 @@ export function outboxReader(db: Database.Database): Pick<JournalOutboxStore, 'p
     pending: (limit, afterId = 0) => pendingTopics.all(afterId, limit).map((r) => ({ id: r.id, topic: r.topic, payload: r.payload, retain: r.retain === 1 })),
     pendingCount: () => pendingTopicCount.get()!.n,
   };
-}
-
-export class JournalError extends Error {
-  constructor(
-    message: string,
-    /** The offending field, when there is one. */
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'JournalError';
-  }
-}
-
-/** The journal file cannot be opened or is not a journal: what SQLite said, with the path and what to check. */
-export class JournalOpenError extends JournalError {
-  constructor(
-    readonly path: string,
-    cause: unknown,
-  ) {
-    const code = (cause as { code?: string } | null)?.code;
-    const why = (cause as Error)?.message ?? String(cause);
-    const hint =
-      code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
-        ? ' (the file is not a chessclock journal, or it is damaged: restore it from a copy, or give another --db)'
-        : code?.startsWith('SQLITE_READONLY') || code?.startsWith('SQLITE_CANTOPEN') || /directory does not exist/.test(why)
-          ? ' (check that the directory exists and that this user may write there)'
-          : '';
-    super(`cannot open the journal ${path}: ${why}${code ? ` (${code})` : ''}${hint}`);
-    this.name = 'JournalOpenError';
-  }
 }
 
 /** An MQTT message drafted from a journaled fact (the MQTT room's OutboxDraft shape). */
@@ -119,7 +95,7 @@ export interface JournalOptions {
    * the commit that crosses SQLite's wal_autocheckpoint, which then stalls the event loop for
    * the copy and its fsync. The host sets it (host/start-host.ts); a file journal only.
    */
-  checkpointInBackground?: { intervalMs?: number; onCheckpoint?: (r: CheckpointReport) => void } | boolean;
+  checkpointInBackground?: CheckpointOptions | boolean;
   /**
    * Commit the batches of `appendInBackground` on a thread of their own (host/store/writer-worker.mjs,
    * its own connection, WAL, synchronous=FULL) instead of on the event loop, which a commit's
@@ -178,14 +154,6 @@ interface BatchOverlay {
 
 type OutboxTuple = [kind: string, topic: string | null, retain: 0 | 1, payload: string, utcMs: number];
 
-/** One WAL checkpoint of the checkpoint worker (PRAGMA wal_checkpoint's answer in pages, and how long it took). */
-export interface CheckpointReport {
-  readonly busy: number;
-  readonly log: number;
-  readonly checkpointed: number;
-  readonly ms: number;
-}
-
 /** Outbox writes that are not the record (Journal.outboxAside): delivery marks, retained board states. */
 export interface AsideJob {
   readonly marks?: { readonly ids: readonly number[]; readonly utcMs: number };
@@ -204,40 +172,8 @@ export interface JournalOutboxStore {
   markDoneAside(ids: readonly number[]): Promise<void>;
 }
 
-type Row = Record<string, unknown>;
-
 const EVENT_TYPES = new Set<string>(CLOCK_EVENT_TYPES);
 const RESULT_SET = new Set<string>(RESULTS);
-
-/** Where a value comes from, for an error message: a text, or made only when there is an error (a clock event's, per event). */
-type Where = string | (() => string);
-const whereText = (where: Where): string => (typeof where === 'string' ? where : where());
-
-function int(value: unknown, field: string, where: Where, min = 0): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new JournalError(`${whereText(where)}: "${field}" must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`, field);
-  }
-  return value;
-}
-
-function text(value: unknown, field: string, where: Where): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new JournalError(`${whereText(where)}: "${field}" must be a non-empty string, got ${JSON.stringify(value)}`, field);
-  }
-  return value;
-}
-
-function optInt(value: unknown, field: string, where: Where): number | null {
-  return value === undefined || value === null ? null : int(value, field, where);
-}
-
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
-}
-
-function parseJson(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : null;
-}
 
 function toEvent(r: Row): ClockEventRow {
   return {
@@ -261,54 +197,6 @@ function toEvent(r: Row): ClockEventRow {
   };
 }
 
-/**
- * Reads kept until the journal's `games` or `result_reports` change (Journal.reads). What it
- * hands out is frozen, so a caller cannot change the next caller's copy.
- *
- * - A write to those tables calls `clear()` before it runs. Inside a transaction that wrote
- *   them, nothing is cached or served from the cache until the transaction is over (it may
- *   roll back); reads in a transaction that has not written them are the committed state.
- * - Another connection's write to them (a second process on the file) is seen through the
- *   count the schema's triggers keep (schema.ts version 3, `read_generation`), read once per
- *   event-loop turn: a read sees what other processes committed before the turn began. Not
- *   SQLite's `data_version`: that moves at every commit of any other connection, the journal's
- *   writer thread's commits of clock events included (issue 16), which never touch these tables.
- */
-class ReadCache {
-  private readonly values = new Map<string, unknown>();
-  private generation = -1;
-  private generationChecked = false;
-  private writtenInTransaction = false;
-  private readonly readGeneration;
-
-  constructor(private readonly db: Database.Database) {
-    this.readGeneration = db.prepare('SELECT n FROM read_generation WHERE id = 1').pluck();
-  }
-
-  read<T>(key: string, load: () => T): T {
-    if (!this.db.inTransaction) this.writtenInTransaction = false;
-    else if (this.writtenInTransaction) return load();
-    if (!this.generationChecked) {
-      this.generationChecked = true;
-      process.nextTick(() => (this.generationChecked = false));
-      const generation = this.readGeneration.get() as number;
-      if (generation !== this.generation) {
-        this.values.clear();
-        this.generation = generation;
-      }
-    }
-    if (this.values.has(key)) return this.values.get(key) as T;
-    const value = deepFreeze(load());
-    this.values.set(key, value);
-    return value;
-  }
-
-  clear(): void {
-    this.values.clear();
-    if (this.db.inTransaction) this.writtenInTransaction = true;
-  }
-}
-
 function noop(): void {}
 
 /** A prepared event's values in the order the writer thread inserts them (writer-worker.mjs). */
@@ -320,14 +208,6 @@ interface PreparedEvent {
   readonly result: AppendResult;
   readonly params: Row | null;
   readonly outbox: OutboxTuple | null;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 function toGame(r: Row): GameRow {
@@ -407,16 +287,14 @@ const ORDERED_EVENTS = `
   WHERE e.game_id = @gameId AND e.id <= @visible`;
 
 export class Journal {
-  readonly db: Database.Database;
+  private readonly connection: JournalConnection;
+  private readonly db: Database.Database;
   private readonly outboxEvents: boolean;
   private readonly outboxTopic: JournalOptions['outboxTopic'];
-  private readonly synchronous: 'FULL' | 'NORMAL';
   private readonly stmt;
   private readonly insertMany: (events: readonly ClockEventInput[]) => AppendResult[];
   /** Whether writes succeed (a full disk, an I/O error): every write reports its outcome here. */
   readonly storage: StorageHealthTracker;
-  /** Nesting of guarded writes: only the outermost one's outcome is the storage's. */
-  private writeDepth = 0;
   /**
    * Games and result reports as last read (issue 16: the host's feed reads a board's game for
    * every clock event). Every statement that writes the `games` or `result_reports` table
@@ -425,130 +303,107 @@ export class Journal {
    * another connection wrote those tables (schema.ts version 3, `read_generation`).
    */
   private readonly reads: ReadCache;
+  private readonly checkpointer: Checkpointer | null = null;
 
   /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
   constructor(readonly path: string, options: JournalOptions = {}) {
     this.outboxEvents = options.outboxEvents ?? true;
     this.outboxTopic = options.outboxTopic;
-    this.synchronous = options.synchronous ?? 'FULL';
-    this.storage = new StorageHealthTracker(path, options.nowUtcMs ?? (() => Date.now()));
-    // A journal that cannot be opened is said in one line naming the file (docs/reliability.md).
-    try {
-      this.db = new Database(path);
-    } catch (err) {
-      throw new JournalOpenError(path, err);
-    }
-    try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${this.synchronous}`);
-      this.db.pragma('foreign_keys = ON');
-      // A second process (e.g. `chessclock host --replay` while the host runs) waits for the write lock.
-      this.db.pragma('busy_timeout = 5000');
-      this.migrate();
-    } catch (err) {
-      this.db.close();
-      throw err instanceof JournalError ? err : new JournalOpenError(path, err);
-    }
-    const db = this.db;
-    this.reads = new ReadCache(db);
+    const conn = (this.connection = new JournalConnection(path, options));
+    this.storage = conn.storage;
+    this.db = conn.db;
+    this.reads = new ReadCache(conn.db);
     this.stmt = {
       // The id is numbered before the insert (prepareEvent) and duplicates are found before it, so
       // a conflict here is another connection's write: the batch fails whole.
-      insertEvent: db.prepare(`
+      insertEvent: conn.prepare(`
         INSERT INTO clock_events (id, clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
           white_ms, black_ms, mono_ms, utc_ms, uncertainty_ms, detail)
         VALUES (@id, @clockId, @bootId, @seq, @gameId, @event, @round, @board, @type, @side, @move,
           @whiteMs, @blackMs, @monoMs, @utcMs, @uncertaintyMs, @detail)`),
-      maxEventId: db.prepare('SELECT COALESCE(MAX(id), 0) FROM clock_events').pluck(),
-      eventIdByKey: db.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
-      maxSeqOfBoot: db.prepare('SELECT MAX(seq) FROM clock_events WHERE clock_id = ? AND boot_id = ?').pluck(),
-      insertOutbox: db.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
-      gameById: db.prepare('SELECT * FROM games WHERE game_id = ?'),
-      currentGameForClock: db.prepare(
+      maxEventId: conn.prepare('SELECT COALESCE(MAX(id), 0) FROM clock_events').pluck(),
+      eventIdByKey: conn.prepare('SELECT id FROM clock_events WHERE clock_id = ? AND boot_id = ? AND seq = ?'),
+      maxSeqOfBoot: conn.prepare('SELECT MAX(seq) FROM clock_events WHERE clock_id = ? AND boot_id = ?').pluck(),
+      insertOutbox: conn.prepare('INSERT INTO outbox (kind, topic, retain, payload, created_utc_ms) VALUES (?, ?, ?, ?, ?)'),
+      gameById: conn.prepare('SELECT * FROM games WHERE game_id = ?'),
+      currentGameForClock: conn.prepare(
         'SELECT * FROM games WHERE clock_id = ? AND result IS NULL ORDER BY game_id DESC LIMIT 1',
       ),
       // The clock's two newest games, with a result or not (games_by_clock index).
-      newestGamesOfClock: db.prepare('SELECT * FROM games WHERE clock_id = ? ORDER BY game_id DESC LIMIT 2'),
-      gameHasStart: db.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type = 'started' LIMIT 1`),
-      playedGameOfClock: db.prepare(`
+      newestGamesOfClock: conn.prepare('SELECT * FROM games WHERE clock_id = ? ORDER BY game_id DESC LIMIT 2'),
+      gameHasStart: conn.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type = 'started' LIMIT 1`),
+      playedGameOfClock: conn.prepare(`
         SELECT g.* FROM games g WHERE g.clock_id = ? AND (g.result IS NOT NULL
           OR EXISTS (SELECT 1 FROM clock_events e WHERE e.game_id = g.game_id AND e.type = 'started'))
         ORDER BY g.game_id DESC LIMIT 1`),
-      insertReport: db.prepare(`
+      insertReport: conn.prepare(`
         INSERT INTO result_reports (event_id, clock_id, game_id, result, how, reported_by, utc_ms, status)
         VALUES (@eventId, @clockId, @gameId, @result, @how, @reportedBy, @utcMs, @status)
         ON CONFLICT (event_id) DO NOTHING`),
-      reportByEvent: db.prepare('SELECT * FROM result_reports WHERE event_id = ?'),
-      reportById: db.prepare('SELECT * FROM result_reports WHERE id = ?'),
-      reportsOfGame: db.prepare('SELECT * FROM result_reports WHERE game_id = ? ORDER BY id'),
-      pendingReports: db.prepare(`SELECT * FROM result_reports WHERE status = 'pending' ORDER BY id`),
-      resolveReport: db.prepare('UPDATE result_reports SET status = @status, game_id = @gameId, resolved_by = @by, resolved_utc_ms = @utcMs WHERE id = @id'),
-      insertGame: db.prepare(`
+      reportByEvent: conn.prepare('SELECT * FROM result_reports WHERE event_id = ?'),
+      reportById: conn.prepare('SELECT * FROM result_reports WHERE id = ?'),
+      reportsOfGame: conn.prepare('SELECT * FROM result_reports WHERE game_id = ? ORDER BY id'),
+      pendingReports: conn.prepare(`SELECT * FROM result_reports WHERE status = 'pending' ORDER BY id`),
+      resolveReport: conn.prepare('UPDATE result_reports SET status = @status, game_id = @gameId, resolved_by = @by, resolved_utc_ms = @utcMs WHERE id = @id'),
+      insertGame: conn.prepare(`
         INSERT INTO games (event, round, board, game_no, match_id, kind, white, black, white_rank, black_rank,
           white_team, black_team, time_control, time_control_json, clock_id, earliest_start_utc_ms, created_utc_ms)
         VALUES (@event, @round, @board, @gameNo, @matchId, @kind, @white, @black, @whiteRank, @blackRank,
           @whiteTeam, @blackTeam, @timeControl, @timeControlJson, @clockId, @earliestStartUtcMs, @createdUtcMs)`),
-      assignClock: db.prepare('UPDATE games SET clock_id = ? WHERE game_id = ?'),
-      reconfigureGame: db.prepare(`
+      assignClock: conn.prepare('UPDATE games SET clock_id = ? WHERE game_id = ?'),
+      reconfigureGame: conn.prepare(`
         UPDATE games SET time_control = @timeControl, time_control_json = @timeControlJson,
           white = COALESCE(@white, white), black = COALESCE(@black, black) WHERE game_id = @gameId`),
-      gameHasPlay: db.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type IN ('started', 'moved') LIMIT 1`),
-      reportResult: db.prepare(`
+      gameHasPlay: conn.prepare(`SELECT 1 FROM clock_events WHERE game_id = ? AND type IN ('started', 'moved') LIMIT 1`),
+      reportResult: conn.prepare(`
         UPDATE games SET result = @result, how = @how, reported_by = @reportedBy, reported_utc_ms = @utcMs,
           ended_utc_ms = @endedUtcMs, confirmed_by = NULL, confirmed_utc_ms = NULL
         WHERE game_id = @gameId`),
-      confirmResult: db.prepare('UPDATE games SET confirmed_by = ?, confirmed_utc_ms = ? WHERE game_id = ?'),
-      gamesByRound: db.prepare('SELECT * FROM games WHERE event = ? AND round = ? ORDER BY board, game_no'),
-      gamesByEvent: db.prepare('SELECT * FROM games WHERE event = ? ORDER BY round, board, game_no'),
-      gamesByBoard: db.prepare('SELECT * FROM games WHERE event = ? AND round = ? AND board = ? ORDER BY game_no'),
-      gamesByMatch: db.prepare('SELECT * FROM games WHERE match_id = ? ORDER BY game_no'),
-      eventsByGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
-      lastEventOfGame: db.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
-      eventsAfter: db.prepare('SELECT * FROM clock_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
+      confirmResult: conn.prepare('UPDATE games SET confirmed_by = ?, confirmed_utc_ms = ? WHERE game_id = ?'),
+      gamesByRound: conn.prepare('SELECT * FROM games WHERE event = ? AND round = ? ORDER BY board, game_no'),
+      gamesByEvent: conn.prepare('SELECT * FROM games WHERE event = ? ORDER BY round, board, game_no'),
+      gamesByBoard: conn.prepare('SELECT * FROM games WHERE event = ? AND round = ? AND board = ? ORDER BY game_no'),
+      gamesByMatch: conn.prepare('SELECT * FROM games WHERE match_id = ? ORDER BY game_no'),
+      eventsByGame: conn.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start, e.clock_id, e.boot_id, e.seq`),
+      lastEventOfGame: conn.prepare(`${ORDERED_EVENTS} ORDER BY b.boot_start DESC, e.clock_id DESC, e.boot_id DESC, e.seq DESC LIMIT 1`),
+      eventsAfter: conn.prepare('SELECT * FROM clock_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
       // Filtered paging by row id over the (event, round, board, id) index.
-      eventIdPage: db.prepare(`
+      eventIdPage: conn.prepare(`
         SELECT id FROM clock_events
         WHERE id > @after
           AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
           AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
           AND id <= @visible
         ORDER BY id LIMIT @limit`),
-      headEventId: db.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events WHERE id <= ?'),
-      currentGames: db.prepare(`
+      headEventId: conn.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events WHERE id <= ?'),
+      currentGames: conn.prepare(`
         SELECT g.* FROM games g
         WHERE NOT EXISTS (SELECT 1 FROM games h WHERE h.event = g.event AND h.board = g.board
           AND (h.round > g.round OR (h.round = g.round AND h.game_no > g.game_no)))
           AND (@event IS NULL OR g.event = @event)
         ORDER BY g.event, g.board`),
-      currentGameOfBoard: db.prepare('SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1'),
-      upsertClock: db.prepare(`
+      currentGameOfBoard: conn.prepare('SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1'),
+      upsertClock: conn.prepare(`
         INSERT INTO clocks (clock_id, boot_id, firmware, first_seen_utc_ms, last_seen_utc_ms)
         VALUES (@clockId, @bootId, @firmware, @utcMs, @utcMs)
         ON CONFLICT (clock_id) DO UPDATE SET boot_id = excluded.boot_id,
           firmware = COALESCE(excluded.firmware, clocks.firmware), last_seen_utc_ms = excluded.last_seen_utc_ms`),
-      clocks: db.prepare('SELECT * FROM clocks ORDER BY clock_id'),
-      insertAction: db.prepare(`
+      clocks: conn.prepare('SELECT * FROM clocks ORDER BY clock_id'),
+      insertAction: conn.prepare(`
         INSERT INTO arbiter_actions (utc_ms, arbiter, action, game_id, clock_id, event, round, board, payload, outcome, reason)
         VALUES (@utcMs, @arbiter, @action, @gameId, @clockId, @event, @round, @board, @payload, @outcome, @reason)`),
-      actions: db.prepare('SELECT * FROM arbiter_actions WHERE (@gameId IS NULL OR game_id = @gameId) ORDER BY id'),
-      pendingOutbox: db.prepare('SELECT * FROM outbox WHERE published_utc_ms IS NULL ORDER BY id LIMIT ?'),
-      markPublished: db.prepare('UPDATE outbox SET published_utc_ms = ? WHERE id = ? AND published_utc_ms IS NULL'),
-      outboxBacklog: db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL'),
-      upsertMatch: db.prepare(`
+      actions: conn.prepare('SELECT * FROM arbiter_actions WHERE (@gameId IS NULL OR game_id = @gameId) ORDER BY id'),
+      pendingOutbox: conn.prepare('SELECT * FROM outbox WHERE published_utc_ms IS NULL ORDER BY id LIMIT ?'),
+      markPublished: conn.prepare('UPDATE outbox SET published_utc_ms = ? WHERE id = ? AND published_utc_ms IS NULL'),
+      outboxBacklog: conn.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_utc_ms IS NULL'),
+      upsertMatch: conn.prepare(`
         INSERT INTO matches (match_id, event, round, board, player_a, player_b, status, winner, loser, decided_by, score_json, updated_utc_ms)
         VALUES (@matchId, @event, @round, @board, @playerA, @playerB, @status, @winner, @loser, @decidedBy, @score, @updatedUtcMs)
         ON CONFLICT (match_id) DO UPDATE SET status = excluded.status, winner = excluded.winner, loser = excluded.loser,
           decided_by = excluded.decided_by, score_json = excluded.score_json, updated_utc_ms = excluded.updated_utc_ms`),
-      matchById: db.prepare('SELECT * FROM matches WHERE match_id = ?'),
-      matchesByEvent: db.prepare('SELECT * FROM matches WHERE event = ? ORDER BY round, board'),
+      matchById: conn.prepare('SELECT * FROM matches WHERE match_id = ?'),
+      matchesByEvent: conn.prepare('SELECT * FROM matches WHERE event = ? ORDER BY round, board'),
     };
-    // Every write reports to `storage`: statements that write (run outside a transaction
-    // autocommit, and may meet a full disk there) and transactions (which meet it at COMMIT).
-    for (const s of Object.values(this.stmt)) {
-      if (s.reader) continue;
-      const run = s.run.bind(s);
-      s.run = ((...args: unknown[]) => this.guarded(() => run(...(args as [])))) as typeof s.run;
-    }
     const insertMany = this.db.transaction((events: readonly ClockEventInput[]) => {
       const batch = this.newBatch();
       const prepared = events.map((e) => this.prepareEvent(e, batch));
@@ -565,8 +420,8 @@ export class Journal {
         throw err;
       }
     };
-    const onDisk = path !== ':memory:' && path !== '';
-    if (options.checkpointInBackground && onDisk) this.startCheckpointer(options.checkpointInBackground);
+    const onDisk = conn.onDisk;
+    if (options.checkpointInBackground && onDisk) this.checkpointer = new Checkpointer(conn, options.checkpointInBackground);
     // The writer thread checkpoints in its own commits (SQLite's default, every 1,000 WAL pages):
     // they are off the event loop, and only a checkpoint between a connection's own commits lets
     // SQLite start the WAL over. With commits every few ms the checkpoint worker's never did: the
@@ -577,40 +432,12 @@ export class Journal {
 
   /** Runs a write, reporting its storage outcome (only the outermost of nested writes counts). */
   private guarded<T>(write: () => T): T {
-    this.writeDepth++;
-    try {
-      const out = write();
-      if (this.writeDepth === 1) this.storage.succeeded();
-      return out;
-    } catch (err) {
-      if (this.writeDepth === 1) this.storage.failed(err);
-      throw err;
-    } finally {
-      this.writeDepth--;
-    }
+    return this.connection.guarded(write);
   }
 
   /** One write transaction, reported to `storage`. */
   private tx<T>(fn: () => T): T {
-    // BEGIN IMMEDIATE: the writer thread commits from another connection; a deferred transaction
-    // that read first and wrote after its commit would fail (SQLITE_BUSY_SNAPSHOT) instead of waiting.
-    return this.guarded(() => this.db.transaction(fn).immediate());
-  }
-
-  private migrate(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new JournalError(
-        `journal ${this.path} has schema version ${version}, newer than this host understands (${SCHEMA_VERSION}); upgrade the host`,
-      );
-    }
-    // Each missing step in its own transaction: a file stops at the last complete version.
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      this.db.transaction(() => {
-        this.db.exec(SCHEMA_STEPS[v]);
-        this.db.pragma(`user_version = ${v + 1}`);
-      })();
-    }
+    return this.connection.transaction(fn);
   }
 
   close(): void {
@@ -624,42 +451,8 @@ export class Journal {
       // idempotent; a retained state written twice is the same state twice).
       if (this.db.open) this.runAsideHere();
     }
-    if (this.checkpointer) {
-      this.checkpointer.postMessage('close');
-      void this.checkpointer.terminate();
-      this.checkpointer = null;
-      // The automatic checkpoint again, so closing the last connection folds the WAL in as usual.
-      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
-    }
-    if (this.db.open) this.db.close();
-  }
-
-  private checkpointer: Worker | null = null;
-
-  /** See JournalOptions.checkpointInBackground. */
-  private startCheckpointer(options: Exclude<JournalOptions['checkpointInBackground'], boolean | undefined> | true): void {
-    const o = options === true ? {} : options;
-    const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path: this.path, intervalMs: o.intervalMs ?? 1_000 } });
-    worker.unref();
-    worker.on('message', (m: CheckpointReport & { type: string; message?: string }) => {
-      if (m.type === 'checkpoint') o.onCheckpoint?.(m);
-    });
-    // A worker that cannot run leaves the journal as SQLite ships it: checkpoints in the commit.
-    const fallBack = () => {
-      if (this.checkpointer !== worker) return;
-      this.checkpointer = null;
-      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
-    };
-    worker.on('error', fallBack);
-    worker.on('exit', fallBack);
-    // The worker's PASSIVE checkpoints copy the WAL into the file but never start it over: SQLite
-    // does that at a commit after a checkpoint of the committing connection's own, which commits
-    // every few ms never leave room for. So this connection still checkpoints in its commit, once
-    // the WAL holds 4,096 pages (16 MB): by then the worker has copied nearly all of it, so the
-    // commit has little left to copy, and the next commit starts the WAL over. Without it the WAL
-    // grew by every frame ever written until the disk was full (issue 16).
-    this.db.pragma('wal_autocheckpoint = 4096');
-    this.checkpointer = worker;
+    this.checkpointer?.close();
+    this.connection.close();
   }
 
   // ── the writer thread (issue 16) ───────────────────────────────────────────────────
@@ -761,12 +554,7 @@ export class Journal {
    * commit, which syncs the whole WAL (WAL frames are kept in order).
    */
   private withoutOwnFsync<T>(write: () => T): T {
-    this.db.pragma('synchronous = NORMAL');
-    try {
-      return write();
-    } finally {
-      this.db.pragma(`synchronous = ${this.synchronous}`);
-    }
+    return this.connection.withoutOwnFsync(write);
   }
 
   /** Ends the batch in flight: `storage` failed it, or the journal gave up on it (`abandoned`), or it is durable. */
