@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { Journal, type ClockEventInput } from '../host/store/journal.ts';
+import { Journal, type ClockEventInput, type JournalOptions } from '../host/store/journal.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e6; // the bench's one monotonic clock (ms)
 
@@ -25,8 +25,8 @@ function event(clock: number, seq: number): ClockEventInput {
   };
 }
 
-function open(dir: string, name: string, clocks: number): Journal {
-  const j = new Journal(join(dir, name));
+function open(dir: string, name: string, clocks: number, options: JournalOptions = {}): Journal {
+  const j = new Journal(join(dir, name), options);
   for (let c = 0; c < clocks; c++) {
     j.createGame({ event: 'bench', round: 1, board: c + 1, kind: 'standard', white: 'W', black: 'B', timeControl: presetTimeControl('classical'), clockId: `C${c}`, createdUtcMs: 0 });
   }
@@ -86,8 +86,7 @@ export async function run(): Promise<void> {
     line(`duplicate append (${dup}/3000 refused)`, 3000, now() - t0, lat);
     full.close();
 
-    const normal = open(dir, 'normal.db', clocks);
-    normal.db.pragma('synchronous = NORMAL'); // comparison only: the journal ships with FULL
+    const normal = open(dir, 'normal.db', clocks, { synchronous: 'NORMAL' }); // comparison only: the journal ships with FULL
     singles(normal, 3000, clocks, 'append, synchronous=NORMAL (not used)');
     normal.close();
   } finally {

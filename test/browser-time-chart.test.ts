@@ -20,6 +20,7 @@ import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { fileURLToPath } from 'node:url';
 import { playJournaled, type Step } from '../host/clocks/journaled-clock.fixture.ts';
 import { Journal } from '../host/store/journal.ts';
+import { journalSql } from '../host/store/journal-sql.fixture.ts';
 import { ARTIFACTS, launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 
 skipMessage('the time chart browser test');
@@ -60,7 +61,7 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
     );
     // The journal to a file, as the host keeps it: the API reads it through JournalPorts.
     const file = join(dir, 'hall.sqlite');
-    await played.journal.db.backup(file);
+    await journalSql(played.journal).backup(file);
     journal = new Journal(file);
     const ports = new JournalPorts({ journal, nowUtcMs: () => NOW });
     app = await buildApi({ state: ports, commands: ports, tokens: [{ arbiter: 'Chief', token: 'chart-browser-token-0123456789' }], nowUtcMs: () => NOW });

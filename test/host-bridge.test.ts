@@ -11,6 +11,7 @@ import { parsePortsFile } from '../host/clocks/ports-file.ts';
 import { AnchoredClock } from '../host/app/utc.ts';
 import { ARBITER, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { flowing, sleep, waitFor } from './e2e-harness.ts';
+import { journalSql } from '../host/store/journal-sql.fixture.ts';
 
 const moved = (rig: MatchRig) => rig.journal.eventsAfter(0, 10_000).filter((e) => e.type === 'moved');
 
@@ -28,7 +29,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     await c.clock.tap('startPause');
     await waitFor('the start journaled', () => rig!.journal.eventsAfter(0, 100).some((e) => e.type === 'started'), 10_000, flowing(rig.sim));
     // The disk refuses writes (a real SQLite failure: the connection is read-only).
-    rig.journal.db.pragma('query_only = ON');
+    journalSql(rig.journal).pragma('query_only = ON');
     rig.sim.advanceBy(5_000);
     await c.press('white');
     const session = rig.host.lines().find((s) => s.key === 'memory:table-1')!;
@@ -36,7 +37,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     // Not journaled, so not acknowledged: still in the clock's persisted outbox.
     expect(moved(rig)).toHaveLength(0);
     expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
-    rig.journal.db.pragma('query_only = OFF');
+    journalSql(rig.journal).pragma('query_only = OFF');
     await waitFor('the press journaled after the reconnect', () => moved(rig!).length === 1, 15_000, flowing(rig.sim, 5));
     await sleep(300);
     expect(moved(rig)).toHaveLength(1);
@@ -51,7 +52,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     await waitFor('the start journaled', () => rig!.journal.eventsAfter(0, 100).some((e) => e.type === 'started'), 10_000, flowing(rig.sim));
     // The writer thread's own connection meets a real SQLite failure at its next insert (a trigger
     // that aborts it, made here: the schema change reaches the writer's connection).
-    rig.journal.db.exec(`CREATE TRIGGER refuse_events BEFORE INSERT ON clock_events BEGIN SELECT RAISE(ABORT, 'the writer refuses'); END`);
+    journalSql(rig.journal).exec(`CREATE TRIGGER refuse_events BEFORE INSERT ON clock_events BEGIN SELECT RAISE(ABORT, 'the writer refuses'); END`);
     const failures: string[] = [];
     const appendInBackground = rig.host.state.appendInBackground.bind(rig.host.state);
     rig.host.state.appendInBackground = (items) => {
@@ -67,7 +68,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     // Not journaled, so not acknowledged: still in the clock's persisted outbox; the game as it was.
     expect(moved(rig)).toHaveLength(0);
     expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
-    rig.journal.db.exec('DROP TRIGGER refuse_events');
+    journalSql(rig.journal).exec('DROP TRIGGER refuse_events');
     await waitFor('the press journaled after the reconnect', () => moved(rig!).length === 1, 15_000, flowing(rig.sim, 5));
     await waitFor('acknowledged', () => c.clockLink.pending() === 0, 10_000, flowing(rig.sim, 5));
     expect(moved(rig)).toHaveLength(1);

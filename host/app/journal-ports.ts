@@ -106,8 +106,6 @@ export class JournalPorts implements HostState, CommandSink {
   /** Live state per game: its events run through the statechart (filled lazily, then fed each new event). */
   private readonly live = new Map<number, { game: LiveGame; control: string; boots: Set<string>; boot: string | null; lastId: number }>();
   private idIndex = new Map<string, { event: string; board: number }>();
-  private readonly pageStmt;
-  private readonly headStmt;
 
   /** The events' appeal windows (tournament file `appeal`). */
   private readonly appeals = new Map<string, AppealRule>();
@@ -128,16 +126,6 @@ export class JournalPorts implements HostState, CommandSink {
       this.eventNames.set(e.id, e.name);
       if (e.appeal) this.appeals.set(e.id, e.appeal);
     }
-    // Filtered paging by row id over the (event, round, board, id) index.
-    this.pageStmt = this.journal.db.prepare(`
-      SELECT id FROM clock_events
-      WHERE id > @after
-        AND (@event IS NULL OR event = @event) AND (@round IS NULL OR round = @round)
-        AND (@board IS NULL OR board = @board) AND (@clockId IS NULL OR clock_id = @clockId)
-        AND id <= @visible
-      ORDER BY id LIMIT @limit`);
-    // Only what the host knows durable (Journal.visibleEventId): not a batch the writer thread is committing.
-    this.headStmt = this.journal.db.prepare('SELECT COALESCE(MAX(id), 0) AS head FROM clock_events WHERE id <= ?');
   }
 
   // ---- events in -------------------------------------------------------------------
@@ -338,22 +326,14 @@ export class JournalPorts implements HostState, CommandSink {
 
   events(q: EventQuery): EventPage {
     const after = q.after === undefined ? 0 : Number(q.after);
-    const ids = this.pageStmt.all({
-      after,
-      event: q.event ?? null,
-      round: q.round ?? null,
-      board: q.board ?? null,
-      clockId: q.clockId ?? null,
-      visible: this.journal.visibleEventId,
-      limit: q.limit,
-    }) as Array<{ id: number }>;
+    const ids = this.journal.eventIdPage({ after, event: q.event, round: q.round, board: q.board, clockId: q.clockId, limit: q.limit });
     const events: ClockEventRecord[] = [];
-    for (const { id } of ids) {
+    for (const id of ids) {
       const row = this.journal.eventsAfter(id - 1, 1)[0];
       const r = row && recordFromJournalRow(row);
       if (r) events.push(r);
     }
-    return { events, next: ids.length === q.limit ? String(ids.at(-1)!.id) : null };
+    return { events, next: ids.length === q.limit ? String(ids.at(-1)!) : null };
   }
 
   /**
@@ -361,16 +341,16 @@ export class JournalPorts implements HostState, CommandSink {
    * the page are read with no write between them, so `next: null` means nothing up to `head` is left).
    */
   journalEvents(q: JournalRangeQuery): JournalRange {
-    const visible = this.journal.visibleEventId;
-    const head = (this.headStmt.get(visible) as { head: number }).head;
-    const ids = this.pageStmt.all({ after: q.after, event: q.event ?? null, round: q.round ?? null, board: q.board ?? null, clockId: null, visible, limit: q.limit }) as Array<{ id: number }>;
+    // Both read what the host knows durable (Journal.visibleEventId): not a batch the writer thread is committing.
+    const head = this.journal.headEventId();
+    const ids = this.journal.eventIdPage({ after: q.after, event: q.event, round: q.round, board: q.board, limit: q.limit });
     const events: ClockEventRecord[] = [];
-    for (const { id } of ids) {
+    for (const id of ids) {
       const row = this.journal.eventsAfter(id - 1, 1)[0];
       const r = row && recordFromJournalRow(row);
       if (r) events.push(r);
     }
-    return { events, next: ids.length === q.limit ? ids.at(-1)!.id : null, head };
+    return { events, next: ids.length === q.limit ? ids.at(-1)! : null, head };
   }
 
   private events_(): string[] {

@@ -1,12 +1,13 @@
-// The journal's WAL checkpoints, off the host's event loop (issue 16). SQLite's automatic
-// checkpoint runs inside the COMMIT that crosses wal_autocheckpoint, so that commit copies the
-// WAL into the database file and fsyncs it (tens of ms on this machine: the host's p99). The
-// host raises the automatic one to 4,096 pages (Journal option `checkpointInBackground`) and this
-// worker, with a connection of its own, runs a PASSIVE checkpoint every `intervalMs`: it copies
-// what no reader still needs and never waits for or blocks the host's writes. A PASSIVE
-// checkpoint never starts the WAL over, so the committing connection still checkpoints once the
-// WAL holds 4,096 pages, when little is left to copy (host/store/journal.ts startCheckpointer).
-// Plain JavaScript: a worker thread runs it as is (no TypeScript loader).
+// The journal's WAL checkpoints, off the host's event loop (docs/host.md "What is journaled,
+// and when"). SQLite's automatic checkpoint runs inside the COMMIT that crosses
+// wal_autocheckpoint, so that commit copies the WAL into the database file and fsyncs it (tens
+// of ms on this machine: the host's p99). The host raises the automatic one to 4,096 pages
+// (Journal option `checkpointInBackground`) and this worker, with a connection of its own, runs
+// a PASSIVE checkpoint every `intervalMs`: it copies what no reader still needs and never waits
+// for or blocks the host's writes. A PASSIVE checkpoint never starts the WAL over, so the
+// committing connection still checkpoints once the WAL holds 4,096 pages, when little is left
+// to copy (checkpointer.ts, its client). Plain JavaScript: a worker thread runs it as is (no
+// TypeScript loader).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../../protocol/time-control.ts';
 import Database from 'better-sqlite3';
 import { Journal, JournalError, type ClockEventInput } from './journal.ts';
+import { journalSql } from './journal-sql.fixture.ts';
 import { SCHEMA_V1, SCHEMA_VERSION } from './schema.ts';
 
 let dir: string;
@@ -65,8 +66,8 @@ async function killedMidStream(fixtureFile: string, path: string): Promise<numbe
 describe('journal', () => {
   it('uses WAL with synchronous=FULL so an acknowledged event survives a power cut', () => {
     const j = journal();
-    expect(j.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(j.db.pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
+    expect(journalSql(j).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(journalSql(j).pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
   });
 
   it('stores (clock, boot, seq) once: a retransmission is not a second press (idempotent append)', () => {
@@ -99,6 +100,13 @@ describe('journal', () => {
     expect(() => j.append(ev(3, { type: 'jump' as never }))).toThrow(JournalError);
     expect(j.eventsByGame(game.gameId)).toHaveLength(0);
     expect(j.pendingOutbox()).toHaveLength(0);
+  });
+
+  it('an event for a game the journal lacks is refused naming the event and the game (docs/architecture.md rule 10: errors say what and where)', () => {
+    const j = journal();
+    newGame(j);
+    expect(() => j.append(ev(1, { gameId: 999 }))).toThrow(new JournalError('clock event "C1"/"b1"/1: no game 999', 'gameId'));
+    expect(j.eventsAfter(0, 10)).toEqual([]);
   });
 
   it('fills game, event, round and board from the clock\'s current game', () => {
@@ -141,7 +149,7 @@ describe('journal', () => {
     const j = new Journal(path);
     open.push(j);
     const stored = new Set(
-      (j.db.prepare("SELECT seq FROM clock_events WHERE clock_id = 'clock-crash'").all() as { seq: number }[]).map((r) => r.seq),
+      (journalSql(j).prepare("SELECT seq FROM clock_events WHERE clock_id = 'clock-crash'").all() as { seq: number }[]).map((r) => r.seq),
     );
     expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
   });
@@ -152,7 +160,7 @@ describe('journal', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     const j = new Journal(path);
     open.push(j);
-    const rows = j.db.prepare("SELECT id, seq FROM clock_events WHERE clock_id = 'clock-crash' ORDER BY id").all() as { id: number; seq: number }[];
+    const rows = journalSql(j).prepare("SELECT id, seq FROM clock_events WHERE clock_id = 'clock-crash' ORDER BY id").all() as { id: number; seq: number }[];
     const stored = new Set(rows.map((r) => r.seq));
     expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
     // Journal order is the order sent: seq 1, 2, 3, … with no gap, whatever the batches were.
@@ -242,13 +250,13 @@ describe('journal', () => {
       const game = newGame(j);
       await j.appendInBackground(items([ev(1)])).durable;
       // A real failure of the writer's own connection: a trigger aborts its insert.
-      j.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON clock_events WHEN NEW.seq = 3 BEGIN SELECT RAISE(ABORT, 'refused at seq 3'); END`);
+      journalSql(j).exec(`CREATE TRIGGER refuse BEFORE INSERT ON clock_events WHEN NEW.seq = 3 BEGIN SELECT RAISE(ABORT, 'refused at seq 3'); END`);
       const failed = j.appendInBackground(items([ev(2), ev(3)]));
       await expect(failed.durable).rejects.toThrow(/refused at seq 3/);
       expect(j.writing).toBe(false);
       expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1]); // all or none: seq 2 is not stored either
       expect(j.pendingOutbox(10).map((r) => r.kind)).toEqual(['clock-event']); // nor its outbox row
-      j.db.exec('DROP TRIGGER refuse');
+      journalSql(j).exec('DROP TRIGGER refuse');
       const next = j.appendInBackground(items([ev(2), ev(3)]));
       await next.durable;
       expect(next.results.map((r) => (r instanceof Error ? r.message : r.id))).toEqual([2, 3]);
@@ -445,11 +453,11 @@ describe('journal', () => {
     expect(store.pendingCount()).toBe(2);
     // Retained states are written without an fsync of their own (issue 16), and the connection
     // is back at synchronous=FULL (2) after, for the clock events' commits.
-    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(journalSql(j).pragma('synchronous', { simple: true })).toBe(2);
     store.append([{ topic: 'chessclock/state/1', payload: 'running', retain: true }]);
-    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(journalSql(j).pragma('synchronous', { simple: true })).toBe(2);
     expect(() => store.append([{ topic: '', payload: 'x', retain: true }])).toThrow(/topic/);
-    expect(j.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(journalSql(j).pragma('synchronous', { simple: true })).toBe(2);
     expect(store.pending(10).map((r) => r.topic)).toEqual(['chessclock/ev/C1', 'chessclock/status/C1', 'chessclock/state/1']);
   });
 
@@ -464,22 +472,22 @@ describe('journal', () => {
     const j = new Journal(path);
     open.push(j);
     expect(SCHEMA_VERSION).toBe(4);
-    expect(j.db.pragma('user_version', { simple: true })).toBe(4);
+    expect(journalSql(j).pragma('user_version', { simple: true })).toBe(4);
     expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
     expect(j.resultReports({ pending: true })).toEqual([]);
     // v3: every write to games counts (whichever connection writes: the triggers are in the file).
-    const before = j.db.prepare('SELECT n FROM read_generation').pluck().get() as number;
+    const before = journalSql(j).prepare('SELECT n FROM read_generation').pluck().get() as number;
     j.assignClock(1, 'C2');
-    expect(j.db.prepare('SELECT n FROM read_generation').pluck().get()).toBe(before + 1);
+    expect(journalSql(j).prepare('SELECT n FROM read_generation').pluck().get()).toBe(before + 1);
     // v4: a board's current game is found by its board, not by reading every game of its event.
-    const plan = j.db.prepare('EXPLAIN QUERY PLAN SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1').all('slo-w-2007', 1) as Array<{ detail: string }>;
+    const plan = journalSql(j).prepare('EXPLAIN QUERY PLAN SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1').all('slo-w-2007', 1) as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail)).toEqual([expect.stringMatching(/USING INDEX games_by_board \(event=\? AND board=\?\)/)]);
     expect(j.currentGameOfBoard('slo-w-2007', 1)).toMatchObject({ white: 'A', clockId: 'C2' });
     // Opening it again changes nothing (each step runs once).
     j.close();
     const again = new Journal(path);
     open.push(again);
-    expect(again.db.pragma('user_version', { simple: true })).toBe(4);
+    expect(journalSql(again).pragma('user_version', { simple: true })).toBe(4);
   });
 
   it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {
@@ -563,7 +571,7 @@ describe('journal', () => {
     expect(() => ((j.getGame(game.gameId) as { result: string | null }).result = '1-0')).toThrow(TypeError);
     // A write rolled back inside a transaction leaves no trace in what is read after.
     expect(() =>
-      j.db.transaction(() => {
+      journalSql(j).transaction(() => {
         j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 2);
         expect(j.getGame(game.gameId)!.confirmedBy).toBe('Ana Srebrnič');
         throw new Error('roll back');
@@ -592,7 +600,7 @@ describe('journal', () => {
       },
     });
     open.push(j);
-    expect(j.db.pragma('wal_autocheckpoint', { simple: true })).toBe(4096);
+    expect(journalSql(j).pragma('wal_autocheckpoint', { simple: true })).toBe(4096);
     newGame(j);
     j.appendMany(Array.from({ length: 200 }, (_, i) => ev(i + 1)));
     // Wait (bounded by the test's timeout) for a checkpoint that copied the whole WAL written so far.

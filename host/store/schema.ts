@@ -160,11 +160,12 @@ CREATE INDEX result_reports_pending ON result_reports (id) WHERE status = 'pendi
 CREATE INDEX arbiter_actions_by_game ON arbiter_actions (game_id, id);
 `;
 
-// Version 3 (issue 16): a count of the writes to games and result_reports, kept by triggers in
+// Version 3: a count of the writes to games and result_reports, kept by triggers in
 // whichever connection writes them (this host's, or another process's). The host keeps its
-// reads of those tables until the count moves (host/store/journal.ts ReadCache): SQLite's
+// reads of those tables until the count moves (host/store/read-cache.ts): SQLite's
 // data_version would tell it of every other connection's commit, and the journal's writer
-// thread commits clock events from a connection of its own many times a second.
+// thread commits clock events from a connection of its own many times a second
+// (docs/host.md "The journal's writer thread").
 export const SCHEMA_V3 = `
 CREATE TABLE read_generation (
   id  INTEGER PRIMARY KEY CHECK (id = 1),
@@ -180,7 +181,7 @@ ${['games', 'result_reports']
   .join('\n')}
 `;
 
-// Version 4 (issue 16): a board's current game found by its board. The host asks for it for
+// Version 4: a board's current game found by its board. The host asks for it for
 // every board of a view (the dashboard's board list, a clock coming online, a command on a
 // board); games_by_round (event, round, board, …) could only narrow it to the event, so each
 // lookup read every game of the event, and a hall of N boards cost N² rows per board list

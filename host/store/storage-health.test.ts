@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal } from './journal.ts';
+import { journalSql } from './journal-sql.fixture.ts';
 import { storageFaultCode, type StorageHealth } from './storage-health.ts';
 
 const dirs: string[] = [];
@@ -26,14 +27,14 @@ describe('journal storage health', () => {
     const changes: StorageHealth[] = [];
     j.storage.onChange((h) => changes.push(h));
     expect(j.storage.current.ok).toBe(true);
-    j.db.pragma('query_only = ON');
+    journalSql(j).pragma('query_only = ON');
     expect(() => j.seenClock({ clockId: 'CLK-01', utcMs: 1 })).toThrow(/readonly/);
     expect(() => j.recordArbiterAction({ utcMs: 2, arbiter: 'Ana', action: 'pause', outcome: 'applied' })).toThrow(/readonly/);
     const h = j.storage.current;
     expect(h).toMatchObject({ ok: false, code: 'SQLITE_READONLY', failedWrites: 2, sinceUtcMs: 2_000 });
     expect(h.reason).toContain(j.path);
     expect(h.reason).toMatch(/cannot be written/);
-    j.db.pragma('query_only = OFF');
+    journalSql(j).pragma('query_only = OFF');
     j.seenClock({ clockId: 'CLK-01', utcMs: 3 });
     expect(j.storage.current).toEqual({ ok: true, recoveredUtcMs: 3_000 });
     // Told once when it began and once when it cleared, not per write.

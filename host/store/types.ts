@@ -5,7 +5,7 @@
 import type { Side } from '../../protocol/time-control.ts';
 import type { GameResult } from '../../rules/vocabulary.ts';
 
-/** What a clock reports (protocol `ClockEvent` kinds; docs/host-core-api in /tmp/team/HOST-CORE-API.md). */
+/** What a clock reports (protocol `ClockEvent` kinds; docs/host.md "What is journaled, and when"). */
 export const CLOCK_EVENT_TYPES = [
   'started', // arbiter or Black's press started the game (White's clock runs)
   'moved', // `side` pressed: `move` is the number of the move `side` just completed

@@ -1,12 +1,12 @@
-// The journal's writer thread (issue 16; Journal option `writerThread`, docs/host.md "The
-// journal's writer thread"). The host's event loop prepares each batch of clock events — it
-// validates them, finds their games, numbers them (the row ids the feed and API show) and
-// drafts their MQTT outbox rows — and this thread, with a connection of its own, writes the
-// batch in ONE transaction and commits it with synchronous=FULL (the WAL fsynced), so the
-// commit's fsync never holds the host's event loop. It answers `done` only after the commit
-// returned: the host acknowledges nothing to a clock before that. A batch that fails is rolled
-// back whole and answered `failed` with SQLite's message and code; the host then refuses every
-// event in it (the clocks resend them).
+// The journal's writer thread (Journal option `writerThread`, its client writer-thread.ts;
+// docs/host.md "The journal's writer thread"). The host's event loop prepares each batch of
+// clock events — it validates them, finds their games, numbers them (the row ids the feed and
+// API show) and drafts their MQTT outbox rows — and this thread, with a connection of its own,
+// writes the batch in ONE transaction and commits it with synchronous=FULL (the WAL fsynced),
+// so the commit's fsync never holds the host's event loop. It answers `done` only after the
+// commit returned: the host acknowledges nothing to a clock before that. A batch that fails is
+// rolled back whole and answered `failed` with SQLite's message and code; the host then refuses
+// every event in it (the clocks resend them).
 //
 // It also writes what the host's event loop would otherwise write beside it and wait for its
 // lock: the MQTT publisher's delivery marks and retained board states (`aside`). They are not
@@ -31,7 +31,7 @@ try {
   db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   // No ON CONFLICT: the host looked for a duplicate before it numbered the event, so a conflict
   // here means another connection wrote meanwhile; the batch fails and the clocks resend.
-  // Each event is an array in the order of EVENT_COLUMNS (host/store/journal.ts).
+  // Each event is an array in the order of EVENT_COLUMNS (host/store/clock-events.ts).
   const insertEvent = db.prepare(`
     INSERT INTO clock_events (id, clock_id, boot_id, seq, game_id, event, round, board, type, side, move,
       white_ms, black_ms, mono_ms, utc_ms, uncertainty_ms, detail)

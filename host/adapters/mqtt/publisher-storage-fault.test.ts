@@ -15,6 +15,7 @@ import type { EventPayload } from './payload.ts';
 import { cleanups, client, movedEvent, runningState, waitFor as waitUntil } from './publisher-tests.fixture.ts';
 import { storageFaultCode } from '../../store/storage-health.ts';
 import { Journal } from '../../store/journal.ts';
+import { journalSql } from '../../store/journal-sql.fixture.ts';
 
 const BOARD = { clockId: 'clk-9', event: 'Disk Full Open', round: 1, board: 1 };
 const event = (seq: number) => movedEvent(BOARD, seq);
@@ -80,7 +81,7 @@ describe('MqttPublisher when the journal cannot write', () => {
     for (let seq = 1; seq <= 20; seq++) pub.publishEvent(event(seq));
     // A real refusal by SQLite in the writer thread's own connection: triggers in the file refuse
     // every mark and every retained state, as a full disk would refuse the writes.
-    journal.db.exec(`
+    journalSql(journal).exec(`
       CREATE TRIGGER refuse_marks BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;
       CREATE TRIGGER refuse_states BEFORE INSERT ON outbox WHEN NEW.retain = 1 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;`);
     pub.publishStateSoon(event(20), state(event(20)));
@@ -89,7 +90,7 @@ describe('MqttPublisher when the journal cannot write', () => {
     expect(errors.every((e) => /refused by the test/.test(e.message))).toBe(true);
     expect(store.pendingCount()).toBe(20); // acknowledged by the broker, not marked: still owed, not lost
 
-    journal.db.exec('DROP TRIGGER refuse_marks; DROP TRIGGER refuse_states;');
+    journalSql(journal).exec('DROP TRIGGER refuse_marks; DROP TRIGGER refuse_states;');
     await waitFor(() => {
       pub.publishPending();
       return store.pendingCount() === 0 && pub.stats().acked >= 21;
