@@ -161,9 +161,12 @@ describe('the emulated serial line (ATmega328P USART0 at 57,600 baud)', () => {
     let n = 0;
     const toggler = setInterval(() => (n++ % 2 ? uno.release(keys[(n >> 1) % 5]) : uno.press(keys[(n >> 1) % 5])), 5);
     cleanups.push(() => clearInterval(toggler));
-    await waitFor('1,000 I2C writes at the PCF8574', () => latched.length >= sent.length, 30_000);
+    // The LCD set-up may still be finishing when the backlight latches (a loaded machine runs
+    // the emulated AVR slower): its last writes can come first, and are not ours to count.
+    await waitFor('1,000 I2C writes at the PCF8574', () => latched.length >= sent.length && latched[latched.length - 1] === sent[sent.length - 1], 30_000);
     clearInterval(toggler);
-    expect(latched).toEqual(sent);
+    expect(latched.slice(-sent.length)).toEqual(sent);
+    expect(latched.length - sent.length).toBeLessThanOrEqual(16); // at most the set-up's last few commands
     expect(uno.rxOverruns).toBe(0);
     expect(edges.length).toBeGreaterThan(0);
   }, 60_000);
@@ -384,7 +387,9 @@ describe.skipIf(skip !== null)('chessclock clock --board on a serial line to the
     await uno.brownOut();
     await waitFor('the clock process seeing the reset', () => output().includes('the board reset') && output().includes('clock paused'), 20_000);
     await waitFor('Johnny-Five reconnected', () => output().includes('Johnny-Five reconnected'), 30_000);
-    await waitFor('the paused clock repainted on the rebooted board', () => uno.lcd.text()[1] === '#0 P1 PAUS #0 P1', 15_000);
+    // After the reconnect the LCD is set up again and repainted: ~40 I2C bursts through the
+    // emulated AVR at 57,600 baud, which a loaded machine runs at a fraction of real time.
+    await waitFor('the paused clock repainted on the rebooted board', () => uno.lcd.text()[1] === '#0 P1 PAUS #0 P1', 40_000);
     expect(uno.led('white')).toBe(false);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
