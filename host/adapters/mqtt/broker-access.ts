@@ -14,6 +14,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
+import { addressOf, type BurstLog, type SignInLimiter } from './broker-limits.ts';
 
 /** The topics the host publishes under (topics.ts). */
 export const TOPIC_ROOT = 'chessclock/v1/';
@@ -38,6 +39,11 @@ export interface BrokerAccessOptions {
   readonly reservedClientIds?: readonly string[];
   /** Told of every refusal: sign-in, publish or subscribe (never with the password). */
   readonly onRefused?: (what: string) => void;
+  /**
+   * Failed sign-ins limited per address, and told through `log` once per burst instead of
+   * one line each (broker-limits.ts). Absent: every failure is checked and told.
+   */
+  readonly signIns?: { readonly limiter: SignInLimiter; readonly log: BurstLog };
 }
 
 const digest = (s: string | Buffer): Buffer => createHash('sha256').update(s).digest();
@@ -59,13 +65,25 @@ export function installBrokerAccess(aedes: Aedes, opts: BrokerAccessOptions): vo
   const reserved = new Set(opts.reservedClientIds ?? []);
   const refused = opts.onRefused ?? (() => {});
 
+  const address = (client: Client) => addressOf(client.conn) ?? 'unknown';
+  /** A failed sign-in: counted against the address, told once per burst when limited. */
+  const failed = (client: Client, what: string) => {
+    if (!opts.signIns) return refused(what);
+    opts.signIns.limiter.failure(address(client));
+    opts.signIns.log.refused(`sign-in:${address(client)}`, `${what} from ${address(client)}`);
+  };
+
   aedes.authenticate = (client, username, password, done) => {
+    if (opts.signIns?.limiter.blocked(address(client)) && !reserved.has(client.id)) {
+      failed(client, `sign-in refused unchecked: too many failed sign-ins (client "${client.id}")`);
+      return done(authError('too many failed sign-ins', 5), false); // §3.2.2.3 code 5: not authorized
+    }
     if (username === undefined || username === '') {
       if (opts.anonymousRead && password === undefined && !reserved.has(client.id)) {
         ACCESS.set(client, 'read');
         return done(null, true);
       }
-      refused(`sign-in refused: anonymous client "${client.id}"`);
+      failed(client, `sign-in refused: anonymous client "${client.id}"`);
       return done(authError('anonymous access is off', 5), false); // §3.2.2.3 code 5: not authorized
     }
     const presented = digest(password ?? Buffer.alloc(0));
@@ -76,11 +94,11 @@ export function installBrokerAccess(aedes: Aedes, opts: BrokerAccessOptions): vo
       if (ok && found === null) found = a;
     }
     if (found === null) {
-      refused(`sign-in refused: bad username or password for "${username}" (client "${client.id}")`);
+      failed(client, `sign-in refused: bad username or password for "${username}" (client "${client.id}")`);
       return done(authError('bad username or password', 4), false); // §3.2.2.3 code 4
     }
     if (reserved.has(client.id) && found.access !== 'publish') {
-      refused(`sign-in refused: "${username}" may not use the host's client id "${client.id}"`);
+      failed(client, `sign-in refused: "${username}" may not use the host's client id "${client.id}"`);
       return done(authError('client id reserved', 2), false); // §3.2.2.3 code 2: identifier rejected
     }
     ACCESS.set(client, found.access);

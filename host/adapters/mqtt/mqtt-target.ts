@@ -15,6 +15,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { once } from 'node:events';
 import { Aedes } from 'aedes';
 import { installBrokerAccess, redactUrl, type BrokerAccessOptions } from './broker-access.ts';
+import { BurstLog, brokerLimits, guardConnections, SignInLimiter, type BrokerLimits } from './broker-limits.ts';
 
 export type MqttTarget =
   | { readonly kind: 'none' }
@@ -79,13 +80,20 @@ export interface EmbeddedBrokerOptions {
   readonly access?: BrokerAccessOptions;
   /** PEM certificate chain and key: the broker speaks MQTT over TLS (mqtts://). */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** Packet size, connection caps, CONNECT timeout, sign-in failures (broker-limits.ts); defaults DEFAULT_BROKER_LIMITS. */
+  readonly limits?: Partial<BrokerLimits>;
 }
 
-/** Starts an Aedes broker on a TCP (or TLS) listener. */
+/** Starts an Aedes broker on a TCP (or TLS) listener, behind the limits of broker-limits.ts. */
 export async function startEmbeddedBroker(host = '127.0.0.1', port = 0, opts: EmbeddedBrokerOptions = {}): Promise<EmbeddedBroker> {
-  const aedes = await Aedes.createBroker();
-  if (opts.access) installBrokerAccess(aedes, opts.access);
-  const server: Server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, aedes.handle) : createServer(aedes.handle);
+  const limits = brokerLimits(opts.limits);
+  const aedes = await Aedes.createBroker({ connectTimeout: limits.connectTimeoutMs });
+  const onRefused = opts.access?.onRefused;
+  if (opts.access) {
+    installBrokerAccess(aedes, { ...opts.access, signIns: { limiter: new SignInLimiter(limits), log: new BurstLog(onRefused ?? (() => {}), limits.signInWindowMs) } });
+  }
+  const listener = guardConnections(aedes.handle, { limits, ...(onRefused ? { onRefused } : {}) });
+  const server: Server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createServer(listener);
   // A failed TLS handshake (a client that does not trust the certificate) is that client's problem.
   server.on('tlsClientError', () => undefined);
   server.listen(port, host);
