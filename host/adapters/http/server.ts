@@ -110,7 +110,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     ajv: { customOptions: BODY_AJV },
     schemaController: { compilersFactory: { buildValidator: bodiesStrictTextCoerced } },
     ...(opts.https ? { https: { cert: opts.https.cert, key: opts.https.key } } : {}),
-  }) as unknown as FastifyInstance;
+  });
   if (opts.allowedHosts) allowOnlyHosts(app, opts.allowedHosts, opts.log);
   // Security headers on every answer; the CSP is the dashboard's (docs/api.md "Security headers").
   await app.register(helmet, {
