@@ -1,29 +1,29 @@
 // The arbiter's commands to a board's clock over HTTP (docs/api.md "Writes"): the next game's
 // setup, pause and resume, time changes, the move counter, arrivals, take-backs, the side on
 // move, a corrected control, the quickplay increment and delay, and reinstating a forfeit.
-// Each body is checked by its JSON schema (after api.ts's strict check of the raw JSON types),
-// a time control is read by the one spec reader (protocol/time-control.ts readTimeControlSpec),
+// Each body is checked by its JSON schema (strict JSON types: server.ts), a time control is
+// read by the one spec reader (protocol/time-control.ts readTimeControlSpec),
 // and the command goes to the CommandSink with the arbiter's name, which journals it and asks
 // the rule book whether the board's clock takes it now (rules/command-rules.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
 import { TAKEBACK_TIMES, type TakebackTimes } from '../../../rules/clock-core.ts';
 import { SIDES, type Side } from '../../../rules/vocabulary.ts';
-import type { ArbiterCommand, BoardGameJournal, BoardView, PlayerView } from '../../app/ports.ts';
+import type { HostState, PlayerView } from '../../app/ports.ts';
+import { boardOr404 } from './board-reads.ts';
+import type { RunCommand } from './command-run.ts';
 import { HttpError } from './http-error.ts';
+import { BOARD_PARAMS, noBodyIsEmpty } from './schemas.ts';
 
-export interface BoardCommandRouteDeps {
-  /** Hands the command to the CommandSink with the request's arbiter and answers as api.ts does. */
-  readonly run: (req: FastifyRequest, reply: FastifyReply, command: ArbiterCommand) => Promise<FastifyReply>;
-  /** The route options of a write: the arbiter token, the board id, and the body's schema with its strict type check. */
-  readonly writeOpts: (body?: object) => object;
-  readonly boardOr404: (id: string) => BoardView;
-  /** The board's current game as journaled (its configured control), when the host keeps one. */
-  readonly boardGame?: (id: string) => BoardGameJournal | undefined;
+export interface BoardCommandOptions {
+  readonly state: HostState;
+  /** Hands the command to the CommandSink with the request's arbiter and answers (command-run.ts). */
+  readonly run: RunCommand;
 }
 
 // The schemas' words are the rule book's vocabulary (rules/vocabulary.ts), never a copy.
 const SIDE = { type: 'string', enum: SIDES } as const;
+const SIDE_BODY = { type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } } as const;
 /** Printable text only: a control character (a newline) would split a PGN tag line of the broadcast (PGN standard §7). */
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
 const PLAYER = {
@@ -99,39 +99,41 @@ function readCorrectedControl(body: ControlBody, current: TimeControl | null): T
   }
 }
 
-/** A command without content takes no body or `{}`: a field sent with it is a mistake (400 naming it). */
-function noContent(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or {} (this command takes no fields)');
-  const field = Object.keys(body)[0];
-  if (field !== undefined) throw new HttpError(400, `body: must NOT have additional properties ("${field}": this command takes no fields)`, field);
-}
+/** A command without content: no body or `{}`; a field sent with it is a mistake (400 naming it). */
+const NO_CONTENT = { type: 'object', additionalProperties: false } as const;
 
 /**
- * The take-back's optional body, checked by hand (a call without a body, as before the choice
- * of the times, is still a rewind; a schema would refuse it): none, `{}`, or
+ * The take-back's body: none (as before the choice of the times, still a rewind), `{}`, or
  * `{ "times": "rewind" | "keep" }` (FIDE Laws 7.1). The dashboard always sends `times`.
  */
-function takebackTimes(body: unknown): TakebackTimes {
-  if (body === undefined || body === null) return 'rewind';
-  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body: must be empty or an object with "times"');
-  const b = body as Record<string, unknown>;
-  for (const field of Object.keys(b)) if (field !== 'times') throw new HttpError(400, `body: unknown field "${field}"`, field);
-  if (b.times === undefined) return 'rewind';
-  if (!(TAKEBACK_TIMES as readonly unknown[]).includes(b.times)) {
-    throw new HttpError(400, `body: "times" must be one of ${TAKEBACK_TIMES.map((t) => JSON.stringify(t)).join(', ')}, got ${JSON.stringify(b.times)}`, 'times');
+const TAKEBACK = { type: 'object', additionalProperties: false, properties: { times: { type: 'string' } } } as const;
+
+/** The take-back's times; a value that is not one of them is a 400 saying what was sent. */
+function takebackTimes(times: string | undefined): TakebackTimes {
+  if (times === undefined) return 'rewind';
+  if (!(TAKEBACK_TIMES as readonly string[]).includes(times)) {
+    throw new HttpError(400, `body: "times" must be one of ${TAKEBACK_TIMES.map((t) => JSON.stringify(t)).join(', ')}, got ${JSON.stringify(times)}`, 'times');
   }
-  return b.times as TakebackTimes;
+  return times as TakebackTimes;
 }
 
 type WithId = { Params: { id: string } };
 
-export function registerBoardCommandRoutes(app: FastifyInstance, deps: BoardCommandRouteDeps): void {
-  const { run, writeOpts, boardOr404 } = deps;
+/** The route options of a board write: the arbiter's token, the board id, the body's schema. */
+export function writeOpts(app: FastifyInstance, body?: object) {
+  return { onRequest: app.requireArbiter, schema: { params: BOARD_PARAMS, ...(body ? { body } : {}) } };
+}
 
+/** The same for a body that may be left out: none is `{}`. */
+export function optionalBodyOpts(app: FastifyInstance, body: object) {
+  return { ...writeOpts(app, body), preValidation: noBodyIsEmpty };
+}
+
+/** The next game's control and players (PUT …/config) and a corrected control (PUT …/control). */
+function controlRoutes(app: FastifyInstance, { state, run }: BoardCommandOptions): void {
   app.put<WithId & { Body: { timeControl: unknown; defaultTime?: number; incrementTiming?: IncrementTiming; white?: PlayerView; black?: PlayerView } }>(
     '/api/boards/:id/config',
-    writeOpts({
+    writeOpts(app, {
       type: 'object',
       additionalProperties: false,
       required: ['timeControl'],
@@ -145,73 +147,15 @@ export function registerBoardCommandRoutes(app: FastifyInstance, deps: BoardComm
       },
     }),
     async (req, reply) => {
-      boardOr404(req.params.id);
+      boardOr404(state, req.params.id);
       const timeControl = readTimeControl(req.body);
       return run(req, reply, { type: 'configure', boardId: req.params.id, timeControl, white: req.body.white, black: req.body.black });
     },
   );
 
-  for (const type of ['pause', 'resume'] as const) {
-    app.post<WithId>(`/api/boards/:id/${type}`, writeOpts(), async (req, reply) => run(req, reply, { type, boardId: req.params.id }));
-  }
-
-  app.post<WithId & { Body: { side: Side; ms: number } }>(
-    '/api/boards/:id/adjust',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['side', 'ms'],
-      properties: { side: SIDE, ms: { type: 'integer', minimum: -MAX_ADJUST_MS, maximum: MAX_ADJUST_MS } },
-    }),
-    async (req, reply) => {
-      if (req.body.ms === 0) throw new HttpError(400, 'body: "ms" must not be 0 (nothing to adjust)', 'ms');
-      return run(req, reply, { type: 'adjust', boardId: req.params.id, side: req.body.side, ms: req.body.ms });
-    },
-  );
-
-  app.post<WithId & { Body: { side: Side } }>(
-    '/api/boards/:id/penalty',
-    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
-    // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
-    async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
-  );
-
-  app.post<WithId & { Body: { side: Side; moves: number } }>(
-    '/api/boards/:id/moves',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['side', 'moves'],
-      properties: { side: SIDE, moves: { type: 'integer', minimum: 0, maximum: MAX_MOVES } },
-    }),
-    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the period follows from it.
-    async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
-  );
-
-  app.post<WithId & { Body: { side: Side } }>(
-    '/api/boards/:id/arrive',
-    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
-    // FIDE Laws 6.7.1: the arbiter saw the player arrive; the default time no longer threatens that side.
-    async (req, reply) => run(req, reply, { type: 'arrive', boardId: req.params.id, side: req.body.side }),
-  );
-
-  // FIDE Laws 7.5.1 with 6.10.2: the last completed move is annulled (clock paused or flagged);
-  // Laws 7.1: both times go back to its press (`rewind`, the default) or stay (`keep`).
-  app.post<WithId>('/api/boards/:id/takeback', writeOpts(), async (req, reply) => {
-    const times = takebackTimes(req.body);
-    return run(req, reply, { type: 'takeback', boardId: req.params.id, times });
-  });
-
-  app.post<WithId & { Body: { side: Side } }>(
-    '/api/boards/:id/turn',
-    writeOpts({ type: 'object', additionalProperties: false, required: ['side'], properties: { side: SIDE } }),
-    // FIDE Laws 6.10.2: the side on move (a replacement clock, a clock set with the wrong side running).
-    async (req, reply) => run(req, reply, { type: 'set-turn', boardId: req.params.id, side: req.body.side }),
-  );
-
   app.put<WithId & { Body: ControlBody }>(
     '/api/boards/:id/control',
-    writeOpts({
+    writeOpts(app, {
       type: 'object',
       additionalProperties: false,
       properties: {
@@ -226,40 +170,99 @@ export function registerBoardCommandRoutes(app: FastifyInstance, deps: BoardComm
     }),
     // FIDE Laws 6.10.2: the clock was set wrongly; the corrected control keeps both times, both counters and the periods credited.
     async (req, reply) => {
-      const board = boardOr404(req.params.id);
-      const current = board.live?.clock?.control ?? deps.boardGame?.(board.id)?.timeControl ?? null;
+      const board = boardOr404(state, req.params.id);
+      const current = board.live?.clock?.control ?? state.boardGame?.(board.id)?.timeControl ?? null;
       const timeControl = readCorrectedControl(req.body, current);
       return run(req, reply, { type: 'set-control', boardId: req.params.id, timeControl });
     },
   );
+}
 
-  // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": a forfeit is overruled.
-  app.post<WithId>('/api/boards/:id/reinstate', writeOpts(), async (req, reply) => {
-    noContent(req.body);
-    return run(req, reply, { type: 'reinstate', boardId: req.params.id });
-  });
+/** The clocks' time: start, pause and resume, an arbiter's adjustment or penalty, the increment and the delay. */
+function timeRoutes(app: FastifyInstance, { run }: BoardCommandOptions): void {
+  // FIDE Laws 6.5: the arbiter starts the clocks (a round's boards at once: rounds-api.ts).
+  app.post<WithId>('/api/boards/:id/start', writeOpts(app), async (req, reply) => run(req, reply, { type: 'start', boardId: req.params.id }));
+  for (const type of ['pause', 'resume'] as const) {
+    app.post<WithId>(`/api/boards/:id/${type}`, writeOpts(app), async (req, reply) => run(req, reply, { type, boardId: req.params.id }));
+  }
+
+  app.post<WithId & { Body: { side: Side; ms: number } }>(
+    '/api/boards/:id/adjust',
+    writeOpts(app, {
+      type: 'object',
+      additionalProperties: false,
+      required: ['side', 'ms'],
+      properties: { side: SIDE, ms: { type: 'integer', minimum: -MAX_ADJUST_MS, maximum: MAX_ADJUST_MS } },
+    }),
+    async (req, reply) => {
+      if (req.body.ms === 0) throw new HttpError(400, 'body: "ms" must not be 0 (nothing to adjust)', 'ms');
+      return run(req, reply, { type: 'adjust', boardId: req.params.id, side: req.body.side, ms: req.body.ms });
+    },
+  );
+
+  app.post<WithId & { Body: { side: Side } }>(
+    '/api/boards/:id/penalty',
+    writeOpts(app, SIDE_BODY),
+    // FIDE Laws 7.5.5: the offender's opponent gets the extra time; the clock computes how much.
+    async (req, reply) => run(req, reply, { type: 'penalty', boardId: req.params.id, side: req.body.side }),
+  );
 
   app.post<WithId & { Body: { ms: number } }>(
     '/api/boards/:id/increment',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['ms'],
-      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } },
-    }),
+    writeOpts(app, { type: 'object', additionalProperties: false, required: ['ms'], properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } } }),
     // FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it).
     async (req, reply) => run(req, reply, { type: 'increment', boardId: req.params.id, ms: req.body.ms }),
   );
 
   app.post<WithId & { Body: { ms: number } }>(
     '/api/boards/:id/delay',
-    writeOpts({
-      type: 'object',
-      additionalProperties: false,
-      required: ['ms'],
-      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS } },
-    }),
+    writeOpts(app, { type: 'object', additionalProperties: false, required: ['ms'], properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS } } }),
     // FIDE Guidelines III.4: a delay for both sides instead of the increment, on every later turn (0 removes it).
     async (req, reply) => run(req, reply, { type: 'delay', boardId: req.params.id, ms: req.body.ms }),
   );
+}
+
+/** The game on the board: move counters, arrivals, a take-back, the side on move, a forfeit overruled. */
+function gameRoutes(app: FastifyInstance, { run }: BoardCommandOptions): void {
+  app.post<WithId & { Body: { side: Side; moves: number } }>(
+    '/api/boards/:id/moves',
+    writeOpts(app, {
+      type: 'object',
+      additionalProperties: false,
+      required: ['side', 'moves'],
+      properties: { side: SIDE, moves: { type: 'integer', minimum: 0, maximum: MAX_MOVES } },
+    }),
+    // FIDE Laws 6.10.2: a wrong move counter is corrected by the arbiter; the period follows from it.
+    async (req, reply) => run(req, reply, { type: 'set-moves', boardId: req.params.id, side: req.body.side, moves: req.body.moves }),
+  );
+
+  app.post<WithId & { Body: { side: Side } }>(
+    '/api/boards/:id/arrive',
+    writeOpts(app, SIDE_BODY),
+    // FIDE Laws 6.7.1: the arbiter saw the player arrive; the default time no longer threatens that side.
+    async (req, reply) => run(req, reply, { type: 'arrive', boardId: req.params.id, side: req.body.side }),
+  );
+
+  // FIDE Laws 7.5.1 with 6.10.2: the last completed move is annulled (clock paused or flagged);
+  // Laws 7.1: both times go back to its press (`rewind`, the default) or stay (`keep`).
+  app.post<WithId & { Body: { times?: string } }>('/api/boards/:id/takeback', optionalBodyOpts(app, TAKEBACK), async (req, reply) =>
+    run(req, reply, { type: 'takeback', boardId: req.params.id, times: takebackTimes(req.body.times) }),
+  );
+
+  app.post<WithId & { Body: { side: Side } }>(
+    '/api/boards/:id/turn',
+    writeOpts(app, SIDE_BODY),
+    // FIDE Laws 6.10.2: the side on move (a replacement clock, a clock set with the wrong side running).
+    async (req, reply) => run(req, reply, { type: 'set-turn', boardId: req.params.id, side: req.body.side }),
+  );
+
+  // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": a forfeit is overruled.
+  app.post<WithId>('/api/boards/:id/reinstate', optionalBodyOpts(app, NO_CONTENT), async (req, reply) => run(req, reply, { type: 'reinstate', boardId: req.params.id }));
+}
+
+/** The arbiter's commands to a board's clock (docs/api.md "Writes"), as a Fastify plugin. */
+export async function boardCommandRoutes(app: FastifyInstance, opts: BoardCommandOptions): Promise<void> {
+  controlRoutes(app, opts);
+  timeRoutes(app, opts);
+  gameRoutes(app, opts);
 }
