@@ -1,6 +1,6 @@
-// Dashboard — the 200-board hall in the arbiter's page (issue 14, "Tests and proof"): first render,
+// Dashboard — the 200-board hall in the arbiter's page (docs/benchmarks.md "Dashboard"): first render,
 // the main thread's busy fraction at 500 clock events/s, and DOM nodes per board, measured IN THE
-// PAGE with the Performance API (docs/benchmarks.md "Dashboard" explains the method).
+// PAGE with the Performance API (docs/benchmarks-history.md "Dashboard" explains the method).
 //
 // The host runs in a process of its own (bench/support/host-process.ts: startHost through
 // LoadHost, the journal on disk with synchronous=FULL, the director, the API with its /ws feed and
@@ -23,8 +23,8 @@
 //    as a cross-check, the CPU time being what a loaded machine does not inflate. Then, still under
 //    the feed, the availability probe (a MessageChannel ping-pong in the page) counts its turns for
 //    DASHBOARD_BENCH_SPIN_MS (default 8 s), and again alone on a blank page: busy = 1 − the ratio
-//    of the two rates (docs/benchmarks.md "Dashboard": why this, and not the idle probe, settles
-//    the issue's 50%).
+//    of the two rates (docs/benchmarks-history.md "Dashboard": why this, and not the idle probe,
+//    settles the target of 50%).
 //
 //   npm run bench -- dashboard
 //   DASHBOARD_BENCH_BOARDS=200 DASHBOARD_BENCH_RATE=500 DASHBOARD_BENCH_MS=12000 npm run bench -- dashboard

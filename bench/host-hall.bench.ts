@@ -1,4 +1,4 @@
-// Host — hall (issue 5 benchmark): N clocks on in-memory lines into ONE real Host — one
+// Host — hall: N clocks on in-memory lines into ONE real Host — one
 // session actor per clock, the SQLite journal (WAL, synchronous=FULL, a file on disk),
 // the director that configured every clock — and out through the API's WebSocket feed
 // (/ws, real Fastify on 127.0.0.1) to a `ws` client.
@@ -11,9 +11,9 @@
 // the journal committed (event-to-journal) and → the ws client's receipt, one monotonic
 // time base (all in this process). Zero loss: every press journaled once and received once.
 //
-// Group commit (issue 16): each N runs twice in this process, back to back, with the host's
+// Group commit: each N runs twice in this process, back to back, with the host's
 // default (the events of one event-loop turn in one transaction) and with one transaction per
-// event (the figures before issue 16), so the ratio is measured on the same machine load.
+// event (the host before group commit), so the ratio is measured on the same machine load.
 // HOST_HALL_N=100,1000,2000 chooses the N (default 1000,2000).
 //
 //   npm run bench -- host-hall
@@ -156,7 +156,7 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
 }
 
 /**
- * A round start (issue 16): every clock is started by its arbiter within one second (start
+ * A round start: every clock is started by its arbiter within one second (start
  * times spread uniformly), and the time from the first start until every start is journaled,
  * with each start's latency (the start accepted by the clock → the host's feed after commit).
  */
