@@ -40,7 +40,7 @@ const RATE = Number(process.env.DASHBOARD_BENCH_RATE ?? 500);
 const MEASURE_MS = Number(process.env.DASHBOARD_BENCH_MS ?? 12_000);
 const BOARD_COUNTS = (process.env.DASHBOARD_BENCH_BOARDS ?? '100,200').split(',').map(Number).filter((n) => n > 0);
 /** A board on the page: any element carrying its id (a card, a row); boards are counted by distinct id. */
-export const BOARD_SELECTOR = '[data-board-id]';
+const BOARD_SELECTOR = '[data-board-id]';
 /** How long the availability probe runs under the feed, and alone (ms). */
 const SPIN_MS = Number(process.env.DASHBOARD_BENCH_SPIN_MS ?? 8_000);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -178,7 +178,7 @@ function domNodes(): number {
 }
 
 /** The page loaded from scratch; resolves when its boards are painted. */
-async function firstRender(page: Page, url: string, boards: number): Promise<{ paintedMs: number; domMs: number; nodes: number; marks: string[] }> {
+async function firstRender(page: Page, url: string): Promise<{ paintedMs: number; domMs: number; nodes: number; marks: string[] }> {
   await page.goto(url + '/', { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => (window as unknown as { __bench: PageProbe }).__bench.paintedAt !== null, undefined, { timeout: 120_000, polling: 100 });
   const probe = await page.evaluate(() => {
@@ -250,7 +250,7 @@ function idleMs(idle: Array<[number, number]>, starts: number[], from: number, t
 /** Three loads of the page in a quiet hall: the first render's times and the DOM's size, printed; returns the DOM's nodes. */
 async function measureQuiet(page: Page, url: string, n: number): Promise<number> {
   const loads = [];
-  for (let k = 0; k < 3; k++) loads.push(await firstRender(page, url, n));
+  for (let k = 0; k < 3; k++) loads.push(await firstRender(page, url));
   const nodes = median(loads.map((l) => l.nodes));
   console.log(
     `  N = ${n} boards, quiet hall: first render (navigation start → the frame painting all ${n} boards) median ${f1(median(loads.map((l) => l.paintedMs)))} ms of ${loads.map((l) => f1(l.paintedMs)).join(' / ')} ms` +
@@ -274,7 +274,7 @@ async function measureUnderFeed(context: BrowserContext, page: Page, host: HostP
   };
   const presses = feed(clocks, RATE);
   await sleep(2_000);
-  const underLoad = await firstRender(page, host.url, n);
+  const underLoad = await firstRender(page, host.url);
   await sleep(2_000);
   const cpu0 = await host.ask<{ us: number }>('cpu');
   const m0 = await metric();

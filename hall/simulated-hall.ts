@@ -64,7 +64,7 @@ export function fixtureEventIds(): string[] {
 }
 
 /** `--event` values (repeatable, comma lists) as ids; `all` stands for `all` ids. */
-export function eventIds(values: readonly string[], all: readonly string[]): string[] {
+function eventIds(values: readonly string[], all: readonly string[]): string[] {
   const ids: string[] = [];
   for (const v of values) {
     for (const part of v.split(',').map((p) => p.trim())) {
@@ -135,7 +135,7 @@ export function placeRealClocks(entries: readonly PortEntry[], ports: readonly s
 }
 
 /** Hall time per real time when --speed is not given. */
-export const DEFAULT_SPEED = 60;
+const DEFAULT_SPEED = 60;
 
 export interface SimulatedHallOptions {
   /** The tournament to play (default fixtureHall(): the Slovenian women's final). */
@@ -188,7 +188,7 @@ export interface SimulatedHall {
 
 /** The floor arbiter confirms a result this long (hall ms) after the players entered it. */
 const CONFIRM_AFTER_MS = 2 * 60_000;
-export const FLOOR_ARBITER = 'Floor arbiter (simulated)';
+const FLOOR_ARBITER = 'Floor arbiter (simulated)';
 
 /** Starts a simulated hall; the caller prints where it is and closes it. */
 export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promise<SimulatedHall> {

@@ -14,7 +14,7 @@ import type { LoadHost } from './load-host.ts';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export const ARBITER = 'Floor Arbiter (load)';
-export interface HeldBoard {
+interface HeldBoard {
   readonly id: string;
   readonly event: string;
   readonly board: number;

@@ -14,12 +14,12 @@ import { playerByRank, teamById, type Hall, type TeamMatch, type TournamentEvent
 import type { ArbiterActionRow, GameRow, Journal } from '../store/journal.ts';
 import { boardIdOf } from './journal-ports.ts';
 
-export const CAPTAIN_CONFIRM = 'captain-confirm';
-export const CAPTAIN_DISPUTE = 'captain-dispute';
-export const MATCH_CONFIRM = 'match-confirm';
+const CAPTAIN_CONFIRM = 'captain-confirm';
+const CAPTAIN_DISPUTE = 'captain-dispute';
+const MATCH_CONFIRM = 'match-confirm';
 
 /** How a captain's action is signed in the journal's `arbiter` column (like `arbiter:NAME` for a reporter). */
-export const captainActor = (name: string): string => `captain:${name}`;
+const captainActor = (name: string): string => `captain:${name}`;
 
 /** Who a captain token speaks for: one team of one team event. */
 export interface CaptainIdentity {

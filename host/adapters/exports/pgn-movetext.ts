@@ -42,7 +42,7 @@ export interface MovetextGame {
   result: string;
 }
 
-export const PGN_RESULTS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
+const PGN_RESULTS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
 /** §8.2.3 SAN (with the import format's `0-0`, `--` null move and `!?` suffixes). */
 const SAN = /^(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[NBRQ])?|[a-h]x?[a-h]?[1-8]?(?:=?[NBRQ])?|O-O(?:-O)?|0-0(?:-0)?|--|Z0)[+#]?[!?]{0,2}$/;
 const SYMBOL = /[A-Za-z0-9_+#=:\-/.!?*]/;

@@ -21,7 +21,7 @@ import {
 import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfReport } from './trf.ts';
-import { completedRounds, confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
+import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
 
 
 export interface EventTrfOptions {
