@@ -1,4 +1,4 @@
-// Clock core figures (issue: clock core §6):
+// Clock core figures (docs/benchmarks.md "Clock core — statechart and replay"):
 //  - replay throughput: completed moves per second through `chessclock replay`'s
 //    streaming path over a generated stream of ≥ 1,000,000 presses;
 //  - per-press handling time of the statechart (p50/p99 µs), one actor, SimulatedClock.

@@ -1,6 +1,6 @@
-// Dashboard — the 200-board hall in the arbiter's page (issue 14, "Tests and proof"): first render,
+// Dashboard — the 200-board hall in the arbiter's page (docs/benchmarks.md "Dashboard"): first render,
 // the main thread's busy fraction at 500 clock events/s, and DOM nodes per board, measured IN THE
-// PAGE with the Performance API (docs/benchmarks.md "Dashboard" explains the method).
+// PAGE with the Performance API (docs/benchmarks-history.md "Dashboard" explains the method).
 //
 // The host runs in a process of its own (bench/support/host-process.ts: startHost through
 // LoadHost, the journal on disk with synchronous=FULL, the director, the API with its /ws feed and
@@ -23,13 +23,13 @@
 //    as a cross-check, the CPU time being what a loaded machine does not inflate. Then, still under
 //    the feed, the availability probe (a MessageChannel ping-pong in the page) counts its turns for
 //    DASHBOARD_BENCH_SPIN_MS (default 8 s), and again alone on a blank page: busy = 1 − the ratio
-//    of the two rates (docs/benchmarks.md "Dashboard": why this, and not the idle probe, settles
-//    the issue's 50%).
+//    of the two rates (docs/benchmarks-history.md "Dashboard": why this, and not the idle probe,
+//    settles the target of 50%).
 //
 //   npm run bench -- dashboard
 //   DASHBOARD_BENCH_BOARDS=200 DASHBOARD_BENCH_RATE=500 DASHBOARD_BENCH_MS=12000 npm run bench -- dashboard
 import { loadavg } from 'node:os';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, CHROMIUM } from '../test/browser-harness.ts';
 import { connectTo, HostProcess } from './support/host-process-client.ts';
 import { WireClock } from './support/wire-clock.ts';
@@ -40,7 +40,7 @@ const RATE = Number(process.env.DASHBOARD_BENCH_RATE ?? 500);
 const MEASURE_MS = Number(process.env.DASHBOARD_BENCH_MS ?? 12_000);
 const BOARD_COUNTS = (process.env.DASHBOARD_BENCH_BOARDS ?? '100,200').split(',').map(Number).filter((n) => n > 0);
 /** A board on the page: any element carrying its id (a card, a row); boards are counted by distinct id. */
-export const BOARD_SELECTOR = '[data-board-id]';
+const BOARD_SELECTOR = '[data-board-id]';
 /** How long the availability probe runs under the feed, and alone (ms). */
 const SPIN_MS = Number(process.env.DASHBOARD_BENCH_SPIN_MS ?? 8_000);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -68,12 +68,11 @@ interface PageProbe {
 }
 
 /**
- * The in-page probe (a function run by Chromium before the page's scripts, so it must not close
- * over anything). Task starts: each /ws message the page receives (a listener added before the
- * page's own) and each timer callback; idle: every requestIdleCallback's [start, start +
- * timeRemaining()] while measuring.
+ * The in-page probe, three functions run by Chromium before the page's scripts in this order
+ * (each must not close over anything: they share `window.__bench`). This one makes the probe's
+ * state and the availability probe.
  */
-function installProbe(args: { boards: number; selector: string }): void {
+function installProbe(args: { boards: number }): void {
   const w = window as unknown as { __bench: PageProbe };
   const S: PageProbe = { boards: args.boards, domAt: null, paintedAt: null, measuring: false, from: 0, to: 0, wsMessages: 0, wsOpened: 0, taskStarts: [], idle: [], loaf: [], spinOn: false, spinTurns: 0, spinFrom: 0 };
   w.__bench = S;
@@ -94,6 +93,15 @@ function installProbe(args: { boards: number; selector: string }): void {
     if (on) spin.port2.postMessage(0);
     return out;
   };
+}
+
+/**
+ * Task starts: each /ws message the page receives (a listener added before the page's own) and
+ * each timer callback; idle: every requestIdleCallback's [start, start + timeRemaining()] while
+ * measuring; the long animation frames.
+ */
+function installTaskProbe(): void {
+  const S = (window as unknown as { __bench: PageProbe }).__bench;
   const task = () => {
     if (S.measuring) S.taskStarts.push(performance.now());
   };
@@ -128,6 +136,11 @@ function installProbe(args: { boards: number; selector: string }): void {
   } catch {
     // No Long Animation Frames API: the idle probe and the CDP figure remain.
   }
+}
+
+/** First render: when the DOM holds every board (`selector`), and when the frame that paints them is done. */
+function installRenderProbe(args: { selector: string }): void {
+  const S = (window as unknown as { __bench: PageProbe }).__bench;
   // First render: the DOM holds every board, then the frame that paints them is done.
   let pending = false;
   const check = () => {
@@ -165,7 +178,7 @@ function domNodes(): number {
 }
 
 /** The page loaded from scratch; resolves when its boards are painted. */
-async function firstRender(page: Page, url: string, boards: number): Promise<{ paintedMs: number; domMs: number; nodes: number; marks: string[] }> {
+async function firstRender(page: Page, url: string): Promise<{ paintedMs: number; domMs: number; nodes: number; marks: string[] }> {
   await page.goto(url + '/', { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => (window as unknown as { __bench: PageProbe }).__bench.paintedAt !== null, undefined, { timeout: 120_000, polling: 100 });
   const probe = await page.evaluate(() => {
@@ -234,6 +247,85 @@ function idleMs(idle: Array<[number, number]>, starts: number[], from: number, t
   return total;
 }
 
+/** Three loads of the page in a quiet hall: the first render's times and the DOM's size, printed; returns the DOM's nodes. */
+async function measureQuiet(page: Page, url: string, n: number): Promise<number> {
+  const loads = [];
+  for (let k = 0; k < 3; k++) loads.push(await firstRender(page, url));
+  const nodes = median(loads.map((l) => l.nodes));
+  console.log(
+    `  N = ${n} boards, quiet hall: first render (navigation start → the frame painting all ${n} boards) median ${f1(median(loads.map((l) => l.paintedMs)))} ms of ${loads.map((l) => f1(l.paintedMs)).join(' / ')} ms` +
+      ` (DOM complete ${f1(median(loads.map((l) => l.domMs)))} ms); DOM ${nodes} nodes = ${f1(nodes / n)} per board; page marks: ${loads[0].marks.filter((m) => !m.startsWith('bench:')).join(', ') || 'none'}; load avg ${loadavg()[0].toFixed(2)}`,
+  );
+  return nodes;
+}
+
+/**
+ * The page under presses at RATE per second: a first render under the feed, then over
+ * MEASURE_MS the /ws messages received, the main thread's idle time, long animation frames, the
+ * renderer's task time (CDP) and the host's CPU, and the availability probe against a blank page.
+ */
+async function measureUnderFeed(context: BrowserContext, page: Page, host: HostProcess, clocks: WireClock[], n: number): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metric = async () => {
+    const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+    const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
+    return { task: m.TaskDuration, script: m.ScriptDuration, layout: m.LayoutDuration + m.RecalcStyleDuration, cpu: m.ThreadTime, at: m.Timestamp };
+  };
+  const presses = feed(clocks, RATE);
+  await sleep(2_000);
+  const underLoad = await firstRender(page, host.url);
+  await sleep(2_000);
+  const cpu0 = await host.ask<{ us: number }>('cpu');
+  const m0 = await metric();
+  await page.evaluate(() => {
+    const S = (window as unknown as { __bench: PageProbe }).__bench;
+    S.measuring = true;
+    S.from = performance.now();
+  });
+  await sleep(MEASURE_MS);
+  const probe = await page.evaluate(() => {
+    const S = (window as unknown as { __bench: PageProbe }).__bench;
+    S.measuring = false;
+    S.to = performance.now();
+    return { from: S.from, to: S.to, idle: S.idle, starts: S.taskStarts, ws: S.wsMessages, opened: S.wsOpened, loaf: S.loaf.filter((l) => l.start >= S.from && l.start < S.to) };
+  });
+  const m1 = await metric();
+  const cpu1 = await host.ask<{ us: number }>('cpu');
+  // The availability probe (in the page, Performance API clock): its turns per ms under the
+  // feed, against the same probe alone on a blank page in the same renderer afterwards.
+  // busy = 1 − rate under the feed / rate alone: everything that is not the probe counts as
+  // busy (the page's work, rendering, and a core taken by another process), so it is an
+  // upper bound; it needs no timestamps finer than Chromium's coarsened clock.
+  type SpinWindow = { turns: number; ms: number };
+  const spinFor = async (ms: number): Promise<SpinWindow> => {
+    await page.evaluate(() => (window as unknown as { __spin: (on: boolean) => SpinWindow }).__spin(true));
+    await sleep(ms);
+    return page.evaluate(() => (window as unknown as { __spin: (on: boolean) => SpinWindow }).__spin(false));
+  };
+  const spinFeed = await spinFor(SPIN_MS);
+  const nodesAfter = await page.evaluate(domNodes);
+  const offered = presses.stop();
+  await page.goto('about:blank');
+  const spinAlone = await spinFor(SPIN_MS);
+  const spinBusy = 1 - spinFeed.turns / spinFeed.ms / (spinAlone.turns / spinAlone.ms);
+  const windowMs = probe.to - probe.from;
+  const idle = idleMs(probe.idle, probe.starts, probe.from, probe.to);
+  const loafMs = probe.loaf.reduce((s, l) => s + l.duration, 0);
+  const blockingMs = probe.loaf.reduce((s, l) => s + l.blocking, 0);
+  const cdpS = m1.at - m0.at;
+  console.log(
+    `  N = ${n} boards at ${RATE} presses/s (${f1(offered)} made): the page received ${f1(probe.ws / (windowMs / 1000))} /ws messages/s over ${f1(windowMs / 1000)} s (${probe.opened} socket${probe.opened === 1 ? '' : 's'} opened);` +
+      ` first render under the feed ${f1(underLoad.paintedMs)} ms;` +
+      ` main thread busy ${f1(100 * (1 - idle / windowMs))}% (idle probe: ${probe.idle.length} idle callbacks, ${probe.starts.length} tasks seen),` +
+      ` long animation frames ${probe.loaf.length} totalling ${f1(100 * (loafMs / windowMs))}% of the time (blocking ${f1(blockingMs)} ms),` +
+      ` renderer main-thread task time (CDP) ${f1(100 * ((m1.task - m0.task) / cdpS))}% (script ${f1(100 * ((m1.script - m0.script) / cdpS))}%, style+layout ${f1(100 * ((m1.layout - m0.layout) / cdpS))}%),` +
+      ` its CPU time ${f1(100 * ((m1.cpu - m0.cpu) / cdpS))}% of a core = ${f1(((m1.cpu - m0.cpu) * 1000) / Math.max(1, probe.ws))} ms per message;` +
+      ` availability probe: busy ${f1(100 * spinBusy)}% (${f1(spinFeed.turns / spinFeed.ms)} turns/ms over ${f1(spinFeed.ms / 1000)} s under the feed, ${f1(spinAlone.turns / spinAlone.ms)} alone);` +
+      ` DOM ${nodesAfter} nodes after (${f1(nodesAfter / n)} per board); host CPU ${f1(((cpu1.us - cpu0.us) / 1e6 / (windowMs / 1000)) * 100)}% of a core; load avg ${loadavg()[0].toFixed(2)}`,
+  );
+}
+
 export async function run(): Promise<void> {
   if (!existsSync(CHROMIUM)) {
     console.log('  no Chromium (apt-get install chromium): nothing measured');
@@ -249,78 +341,15 @@ export async function run(): Promise<void> {
         const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
         // tsx keeps function names with a `__name` helper the page does not have: give it one.
         await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-        await context.addInitScript(installProbe, { boards: n, selector: BOARD_SELECTOR });
+        await context.addInitScript(installProbe, { boards: n });
+        await context.addInitScript(installTaskProbe);
+        await context.addInitScript(installRenderProbe, { selector: BOARD_SELECTOR });
         const page = await context.newPage();
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
-        const loads = [];
-        for (let k = 0; k < 3; k++) loads.push(await firstRender(page, host.url, n));
-        const nodes = median(loads.map((l) => l.nodes));
-        nodesAt.set(n, nodes);
-        console.log(
-          `  N = ${n} boards, quiet hall: first render (navigation start → the frame painting all ${n} boards) median ${f1(median(loads.map((l) => l.paintedMs)))} ms of ${loads.map((l) => f1(l.paintedMs)).join(' / ')} ms` +
-            ` (DOM complete ${f1(median(loads.map((l) => l.domMs)))} ms); DOM ${nodes} nodes = ${f1(nodes / n)} per board; page marks: ${loads[0].marks.filter((m) => !m.startsWith('bench:')).join(', ') || 'none'}; load avg ${loadavg()[0].toFixed(2)}`,
-        );
+        nodesAt.set(n, await measureQuiet(page, host.url, n));
         if (n === Math.max(...BOARD_COUNTS) && RATE > 0) {
-          const cdp = await context.newCDPSession(page);
-          await cdp.send('Performance.enable');
-          const metric = async () => {
-            const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
-            const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
-            return { task: m.TaskDuration, script: m.ScriptDuration, layout: m.LayoutDuration + m.RecalcStyleDuration, cpu: m.ThreadTime, at: m.Timestamp };
-          };
-          const presses = feed(clocks, RATE);
-          await sleep(2_000);
-          const underLoad = await firstRender(page, host.url, n);
-          await sleep(2_000);
-          const cpu0 = await host.ask<{ us: number }>('cpu');
-          const m0 = await metric();
-          await page.evaluate(() => {
-            const S = (window as unknown as { __bench: PageProbe }).__bench;
-            S.measuring = true;
-            S.from = performance.now();
-          });
-          await sleep(MEASURE_MS);
-          const probe = await page.evaluate(() => {
-            const S = (window as unknown as { __bench: PageProbe }).__bench;
-            S.measuring = false;
-            S.to = performance.now();
-            return { from: S.from, to: S.to, idle: S.idle, starts: S.taskStarts, ws: S.wsMessages, opened: S.wsOpened, loaf: S.loaf.filter((l) => l.start >= S.from && l.start < S.to) };
-          });
-          const m1 = await metric();
-          const cpu1 = await host.ask<{ us: number }>('cpu');
-          // The availability probe (in the page, Performance API clock): its turns per ms under the
-          // feed, against the same probe alone on a blank page in the same renderer afterwards.
-          // busy = 1 − rate under the feed / rate alone: everything that is not the probe counts as
-          // busy (the page's work, rendering, and a core taken by another process), so it is an
-          // upper bound; it needs no timestamps finer than Chromium's coarsened clock.
-          type SpinWindow = { turns: number; ms: number };
-          const spinFor = async (ms: number): Promise<SpinWindow> => {
-            await page.evaluate(() => (window as unknown as { __spin: (on: boolean) => SpinWindow }).__spin(true));
-            await sleep(ms);
-            return page.evaluate(() => (window as unknown as { __spin: (on: boolean) => SpinWindow }).__spin(false));
-          };
-          const spinFeed = await spinFor(SPIN_MS);
-          const nodesAfter = await page.evaluate(domNodes);
-          const offered = presses.stop();
-          await page.goto('about:blank');
-          const spinAlone = await spinFor(SPIN_MS);
-          const spinBusy = 1 - spinFeed.turns / spinFeed.ms / (spinAlone.turns / spinAlone.ms);
-          const windowMs = probe.to - probe.from;
-          const idle = idleMs(probe.idle, probe.starts, probe.from, probe.to);
-          const loafMs = probe.loaf.reduce((s, l) => s + l.duration, 0);
-          const blockingMs = probe.loaf.reduce((s, l) => s + l.blocking, 0);
-          const cdpS = m1.at - m0.at;
-          console.log(
-            `  N = ${n} boards at ${RATE} presses/s (${f1(offered)} made): the page received ${f1(probe.ws / (windowMs / 1000))} /ws messages/s over ${f1(windowMs / 1000)} s (${probe.opened} socket${probe.opened === 1 ? '' : 's'} opened);` +
-              ` first render under the feed ${f1(underLoad.paintedMs)} ms;` +
-              ` main thread busy ${f1(100 * (1 - idle / windowMs))}% (idle probe: ${probe.idle.length} idle callbacks, ${probe.starts.length} tasks seen),` +
-              ` long animation frames ${probe.loaf.length} totalling ${f1(100 * (loafMs / windowMs))}% of the time (blocking ${f1(blockingMs)} ms),` +
-              ` renderer main-thread task time (CDP) ${f1(100 * ((m1.task - m0.task) / cdpS))}% (script ${f1(100 * ((m1.script - m0.script) / cdpS))}%, style+layout ${f1(100 * ((m1.layout - m0.layout) / cdpS))}%),` +
-              ` its CPU time ${f1(100 * ((m1.cpu - m0.cpu) / cdpS))}% of a core = ${f1(((m1.cpu - m0.cpu) * 1000) / Math.max(1, probe.ws))} ms per message;` +
-              ` availability probe: busy ${f1(100 * spinBusy)}% (${f1(spinFeed.turns / spinFeed.ms)} turns/ms over ${f1(spinFeed.ms / 1000)} s under the feed, ${f1(spinAlone.turns / spinAlone.ms)} alone);` +
-              ` DOM ${nodesAfter} nodes after (${f1(nodesAfter / n)} per board); host CPU ${f1(((cpu1.us - cpu0.us) / 1e6 / (windowMs / 1000)) * 100)}% of a core; load avg ${loadavg()[0].toFixed(2)}`,
-          );
+          await measureUnderFeed(context, page, host, clocks, n);
         }
         if (errors.length) console.log(`  page errors: ${errors.join(' | ')}`);
         await context.close();

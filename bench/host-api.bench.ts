@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { MqttPublisher } from '../host/adapters/mqtt/publisher.ts';
-import { SqliteOutboxStore } from '../host/adapters/mqtt/sqlite-outbox-store.ts';
+import { Journal } from '../host/store/journal.ts';
 import { startEmbeddedBroker } from '../host/adapters/mqtt/mqtt-target.ts';
 import { subscribeClockEvents } from '../host/adapters/mqtt/subscriber.ts';
 
@@ -147,9 +147,10 @@ async function saturated(n: number, total: number): Promise<void> {
 }
 
 /**
- * MQTT: events through the durable outbox (SQLite file, synchronous=FULL: one fsync per
- * outbox transaction) and QoS 1 to the embedded Aedes broker, to a deduping subscriber.
- * `batch` events are stored per transaction (1 = one fsync per event).
+ * MQTT: events through the durable outbox (the journal's outbox table, Journal.outboxStore, in a
+ * journal file: synchronous=FULL, one fsync per outbox transaction) and QoS 1 to the embedded
+ * Aedes broker, to a deduping subscriber. `batch` events are stored per transaction (1 = one
+ * fsync per event).
  */
 async function mqttOutbox(n: number, total: number, batch: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-mqtt-'));
@@ -158,7 +159,8 @@ async function mqttOutbox(n: number, total: number, batch: number): Promise<void
   const emittedAt = new Map<string, number>();
   const latencies: number[] = [];
   await subscribeClockEvents(sub, (e) => latencies.push(monotonicNowMs() - emittedAt.get(`${e.clockId}/${e.seq}`)!));
-  const store = new SqliteOutboxStore(join(dir, 'outbox.db'));
+  const journal = new Journal(join(dir, 'journal.db'));
+  const store = journal.outboxStore(() => Date.now());
   const publisher = new MqttPublisher({ client: mqtt.connect(broker.url, { clientId: 'bench-host' }), outbox: store });
   const seqs = new Array<number>(n).fill(0);
   const start = monotonicNowMs();
@@ -188,7 +190,7 @@ async function mqttOutbox(n: number, total: number, batch: number): Promise<void
       `latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, lost ${total - latencies.length}`,
   );
   await publisher.close();
-  store.close();
+  journal.close();
   await sub.endAsync(true);
   await broker.close();
   rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-// Host — ceiling and a hall with the host alone in its process (issue 16, goals 1 and 2).
+// Host — ceiling and a hall with the host alone in its process (goals: press→journal p99 ≤ 20 ms
+// with 2,000 clocks, and the most presses per second the host takes).
 //
 // The host runs in a process of its own (bench/support/host-process.ts: startHost through
 // LoadHost — the journal on disk with synchronous=FULL, group commit, the director, the API
@@ -26,7 +27,7 @@
 //   HOST_CEILING_MQTT=thread,loop npm run bench -- host-ceiling   (each measurement with the MQTT
 //     publisher on its own thread, the default, then on the host's event loop: A/B in one run)
 //
-// Finding the hall's stalls (docs/benchmarks.md, "Where the hall's stalls come from"):
+// Finding the hall's stalls (docs/benchmarks-history.md, "Where the hall's stalls come from"):
 //   HOST_CEILING_TRACE=/tmp/t   a timeline of each hall window in /tmp/t-hall-N-WRITER.txt (and of each
 //     ceiling step in /tmp/t-ceiling-RATE-WRITER.txt): the host's and
 //     this process's event-loop stalls and GC pauses of 20 ms or more, the WAL checkpoints, and

@@ -1,4 +1,4 @@
-// Host — hall (issue 5 benchmark): N clocks on in-memory lines into ONE real Host — one
+// Host — hall: N clocks on in-memory lines into ONE real Host — one
 // session actor per clock, the SQLite journal (WAL, synchronous=FULL, a file on disk),
 // the director that configured every clock — and out through the API's WebSocket feed
 // (/ws, real Fastify on 127.0.0.1) to a `ws` client.
@@ -11,9 +11,9 @@
 // the journal committed (event-to-journal) and → the ws client's receipt, one monotonic
 // time base (all in this process). Zero loss: every press journaled once and received once.
 //
-// Group commit (issue 16): each N runs twice in this process, back to back, with the host's
+// Group commit: each N runs twice in this process, back to back, with the host's
 // default (the events of one event-loop turn in one transaction) and with one transaction per
-// event (the figures before issue 16), so the ratio is measured on the same machine load.
+// event (the host before group commit), so the ratio is measured on the same machine load.
 // HOST_HALL_N=100,1000,2000 chooses the N (default 1000,2000).
 //
 //   npm run bench -- host-hall
@@ -35,16 +35,39 @@ const SYNC_PHASE_MS = 33_000;
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-hall-'));
-  const time = new AcceleratedTime(1);
-  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
-  let measuring = false;
-  const pressedAt = new Map<string, number>();
-  const journaledAt = new Map<string, number[]>();
-  const wsAt = new Map<string, number[]>();
-  let journaled = 0;
-  let wsEvents = 0;
+/**
+ * Each press's times, by its key (clock, side, move): when the clock's statechart accepted it
+ * (pressed while measuring), when the host's feed gave it after the journal committed, when
+ * the ws client received it (every arrival: a second one is a duplicate).
+ */
+class PressTimes {
+  readonly pressedAt = new Map<string, number>();
+  readonly journaledAt = new Map<string, number[]>();
+  readonly wsAt = new Map<string, number[]>();
+
+  /** An arrival of event `e` (only presses made while measuring count). */
+  note(m: Map<string, number[]>, e: Pick<ClockEventRecord, 'clockId' | 'type' | 'side' | 'move'>): void {
+    if (e.type !== 'moved' || e.side === null || e.move === null) return;
+    const key = pressKey(e.clockId, e.side, e.move);
+    if (!this.pressedAt.has(key)) return;
+    const list = m.get(key) ?? [];
+    list.push(monotonicNowMs());
+    m.set(key, list);
+  }
+
+  /** Some press not yet journaled or not yet on /ws. */
+  missing(): boolean {
+    return [...this.pressedAt.keys()].some((k) => !this.journaledAt.has(k) || !this.wsAt.has(k));
+  }
+
+  /** Each press's latency to its first arrival in `m`, sorted. */
+  latencies(m: Map<string, number[]>): number[] {
+    return [...this.pressedAt].filter(([k]) => m.has(k)).map(([k, at]) => m.get(k)![0] - at).sort((a, b) => a - b);
+  }
+}
+
+/** `n` headless clocks on hall time, each press noted while `measuring()`. */
+async function bootClocks(n: number, time: AcceleratedTime, presses: PressTimes, measuring: () => boolean): Promise<LoadClock[]> {
   const clocks: LoadClock[] = [];
   for (let i = 0; i < n; i++) {
     clocks.push(
@@ -52,19 +75,23 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
         time,
         seed: 1,
         onPress: (p) => {
-          if (measuring) pressedAt.set(pressKey(p.clockId, p.side, p.move), p.atRealMs);
+          if (measuring()) presses.pressedAt.set(pressKey(p.clockId, p.side, p.move), p.atRealMs);
         },
       }),
     );
   }
-  const note = (m: Map<string, number[]>, e: Pick<ClockEventRecord, 'clockId' | 'type' | 'side' | 'move'>) => {
-    if (e.type !== 'moved' || e.side === null || e.move === null) return;
-    const key = pressKey(e.clockId, e.side, e.move);
-    if (!pressedAt.has(key)) return;
-    const list = m.get(key) ?? [];
-    list.push(monotonicNowMs());
-    m.set(key, list);
-  };
+  return clocks;
+}
+
+async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-hall-'));
+  const time = new AcceleratedTime(1);
+  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+  let measuring = false;
+  const presses = new PressTimes();
+  let journaled = 0;
+  let wsEvents = 0;
+  const clocks = await bootClocks(n, time, presses, () => measuring);
   const lh = await LoadHost.start(
     {
       dbFile: join(dir, 'bench.db'),
@@ -74,7 +101,7 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
       groupCommit,
       onJournaled: (e) => {
         if (measuring) journaled++;
-        note(journaledAt, e);
+        presses.note(presses.journaledAt, e);
       },
     },
     clocks.map((c) => ({ key: `memory:${c.serialId}`, table: c.index + 1, clockId: c.serialId, open: c.cable.memoryLine() })),
@@ -84,7 +111,7 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
     const m = JSON.parse(String(data)) as { type: string; event?: ClockEventRecord };
     if (m.type !== 'event' || !m.event) return;
     if (measuring) wsEvents++;
-    note(wsAt, m.event);
+    presses.note(presses.wsAt, m.event);
   });
   await new Promise<void>((r) => ws.once('open', () => r()));
   const t0 = monotonicNowMs();
@@ -108,12 +135,11 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   await players.stop();
   const drainUntil = monotonicNowMs() + 30_000;
-  while (monotonicNowMs() < drainUntil && [...pressedAt.keys()].some((k) => !journaledAt.has(k) || !wsAt.has(k))) await sleep(50);
+  while (monotonicNowMs() < drainUntil && presses.missing()) await sleep(50);
 
-  const lat = (m: Map<string, number[]>) =>
-    [...pressedAt].filter(([k]) => m.has(k)).map(([k, at]) => m.get(k)![0] - at).sort((a, b) => a - b);
-  const toJournal = lat(journaledAt);
-  const toWs = lat(wsAt);
+  const { pressedAt, journaledAt, wsAt } = presses;
+  const toJournal = presses.latencies(journaledAt);
+  const toWs = presses.latencies(wsAt);
   const lost = [...pressedAt.keys()].filter((k) => !journaledAt.has(k)).length;
   const lostWs = [...pressedAt.keys()].filter((k) => !wsAt.has(k)).length;
   const dup = [...journaledAt.values()].filter((l) => l.length > 1).length + [...wsAt.values()].filter((l) => l.length > 1).length;
@@ -130,7 +156,7 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
 }
 
 /**
- * A round start (issue 16): every clock is started by its arbiter within one second (start
+ * A round start: every clock is started by its arbiter within one second (start
  * times spread uniformly), and the time from the first start until every start is journaled,
  * with each start's latency (the start accepted by the clock → the host's feed after commit).
  */

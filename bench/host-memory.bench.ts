@@ -1,4 +1,4 @@
-// Host memory per clock (issue 16, goal 4): the host runs in a process of its own
+// Host memory per clock (the goal: under 100 kB per clock): the host runs in a process of its own
 // (bench/support/host-process.ts: the real host with its journal on disk, the director and
 // the API), N simulated clocks run in this process and reach it over loopback TCP, so the
 // host's rss holds none of the simulated clocks' own share. Measured after a full GC

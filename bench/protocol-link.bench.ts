@@ -1,4 +1,4 @@
-// Protocol link figures (issue 3, "Benchmark and spec"): goodput of the reliable session
+// Protocol link figures (docs/protocol.md, docs/benchmarks.md "Protocol — link"): goodput of the reliable session
 // (handshake done, clock → host moved events, each acknowledged).
 //  1. in-memory Duplex pair, real time: what the session code itself can do;
 //  2. a modelled 115200-baud line (11.52 bytes/ms, 1 ms latency) under fake time, clean
@@ -112,7 +112,7 @@ export async function run(): Promise<void> {
   const clean = await modelledLine(5_000, {});
   const perEvent = clean.clockBytesOut / clean.events;
   line('modelled 115200-baud line (fake time), 5,000 events, no loss', clean, `; physical limit ${fmt(LINE_BYTES_PER_S / perEvent)} events/s at ${perEvent.toFixed(2)} bytes/event`);
-  // Selective acks (protocol 1.3, issue 16): the same line and loss, with and without them, in one run.
+  // Selective acks (protocol 1.3): the same line and loss, with and without them, in one run.
   const cleanRate = clean.events / (clean.ms / 1000);
   const withSack = await modelledLine(5_000, { drop: 0.1 });
   line(`modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, selective acks (1.${OUR_VERSION.minor} both ends)`, withSack, `; ${((100 * withSack.events) / (withSack.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`);

@@ -1,4 +1,4 @@
-// Protocol wire figures (issue 3, "Benchmark and spec"):
+// Protocol wire figures (docs/benchmarks.md "Protocol — wire"):
 //  - encode, decode and encode+decode throughput of moved events through encodeFrame and
 //    FrameParser (SLIP + CRC-16 + protobuf + validation), messages/s;
 //  - bytes per moved event on the wire: the worst realistic case and the distribution over

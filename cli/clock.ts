@@ -28,11 +28,17 @@ ${CLOCK_OPTIONS_HELP}
                          (default state dir: ./clock-state; it holds the clock snapshot and the
                           link outbox, so a power cut or restart loses nothing)`;
 
-export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
+interface ClockArgs {
+  readonly options: ClockOptions;
+  /** The Arduino's serial port; null: the simulated board. */
+  readonly board: string | null;
+  /** The host link; null: no host. */
+  readonly linkSpec: string | null;
+  readonly serialId: string;
+}
+
+/** The command line, or the exit status after a word on stderr. */
+async function parseClockArgs(args: string[]): Promise<ClockArgs | number> {
   let options: ClockOptions;
   let board: string | null = null;
   let linkSpec: string | null = null;
@@ -54,26 +60,84 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`chessclock clock: ${(err as Error).message}\n\n${HELP}\n`);
     return 2;
   }
+  return { options, board, linkSpec, serialId };
+}
+
+interface OpenedBoard {
+  readonly hardware: Hardware;
+  /** The simulated board (no --board). */
+  readonly virtual: VirtualBoard | null;
+  /** The Arduino's session (--board). */
+  readonly session: BoardSession | null;
+}
+
+/** The Arduino at `board` through a session that reconnects, or the simulated board. */
+async function openBoard(board: string | null, options: ClockOptions): Promise<OpenedBoard> {
+  if (board) {
+    // A session, not a single connect: when the Arduino resets, Johnny-Five is reconnected
+    // and the clock paused (firmware-ts/board-session.ts; docs/firmware.md).
+    const session = await BoardSession.connect({ open: () => ({ port: board }), map: options.map });
+    return { hardware: session.hardware, virtual: null, session };
+  }
+  const virtual = new VirtualBoard({ map: options.map, now: realTimebase.now });
+  return { hardware: await connectHardware({ io: virtual }, options.map), virtual, session: null };
+}
+
+/** Says on stdout when the Arduino resets and when Johnny-Five is back. */
+function reportBoardSession(board: string, session: BoardSession): void {
+  session.on('reset', (why: string) => process.stdout.write(`board ${board}: ${why}; clock paused, reconnecting\n`));
+  session.on('hardware', () => process.stdout.write(`board ${board}: Johnny-Five reconnected\n`));
+  session.on('retry', (err: Error) => process.stdout.write(`board ${board}: reconnect failed (${err.message}); retrying\n`));
+}
+
+/** The link to the host on `linkSpec`, reopened with backoff; what it does is said on stdout. */
+async function linkToHost(firmware: ClockFirmware, linkSpec: string, serialId: string, stateDir: string): Promise<ReopeningClockLink> {
+  // The device is reopened with backoff after a cable pull; the outbox file keeps what the host has not acknowledged.
+  const link = await linkClockOverReopeningLine(firmware, linkSpec, {
+    serialId,
+    outboxStore: new FileOutboxStore(join(stateDir, 'outbox.json')),
+    bootId: randomInt(0, 2 ** 32 - 1),
+    onEvent: (e) => {
+      if (e.type === 'lost') process.stdout.write(`host line ${linkSpec} lost: ${e.reason}\n`);
+      if (e.type === 'retry') process.stdout.write(`host line ${linkSpec}: reopening in ${e.inMs} ms (${e.reason})\n`);
+      if (e.type === 'open' && e.opens > 1) process.stdout.write(`host line ${linkSpec} open again\n`);
+    },
+  });
+  link.clockLink.link.on('up', () => process.stdout.write(`host link up on ${linkSpec}\n`));
+  link.clockLink.link.on('close', (err: Error | null) => process.stdout.write(`host link closed${err ? `: ${err.message}` : ''}\n`));
+  return link;
+}
+
+/** Headless simulated board: prints what its LCD shows whenever that changes. */
+function printLcd(virtual: VirtualBoard, firmware: ClockFirmware): void {
+  let last = '';
+  const show = () => {
+    const text = virtual.screen().join(' | ');
+    if (text !== last) process.stdout.write(`LCD ${text}\n`);
+    last = text;
+  };
+  firmware.on('paint', show);
+  show();
+}
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const parsed = await parseClockArgs(args);
+  if (typeof parsed === 'number') return parsed;
+  const { options, board, linkSpec, serialId } = parsed;
   const stateDir = options.stateDir ?? 'clock-state';
 
-  let hardware: Hardware;
-  let virtual: VirtualBoard | null = null;
-  let session: BoardSession | null = null;
+  let opened: OpenedBoard;
   try {
-    if (board) {
-      // A session, not a single connect: when the Arduino resets, Johnny-Five is reconnected
-      // and the clock paused (firmware-ts/board-session.ts; docs/firmware.md).
-      const path = board;
-      session = await BoardSession.connect({ open: () => ({ port: path }), map: options.map });
-      hardware = session.hardware;
-    } else {
-      virtual = new VirtualBoard({ map: options.map, now: realTimebase.now });
-      hardware = await connectHardware({ io: virtual }, options.map);
-    }
+    opened = await openBoard(board, options);
   } catch (err) {
     process.stderr.write(`chessclock clock: board ${board ?? '(simulated)'}: ${(err as Error).message}\n`);
     return 1;
   }
+  const { hardware, virtual, session } = opened;
   const firmware = new ClockFirmware({
     hardware,
     time: realTimebase,
@@ -83,45 +147,21 @@ export async function run(args: string[]): Promise<number> {
   });
   if (session) {
     followBoardSession(firmware, session);
-    session.on('reset', (why: string) => process.stdout.write(`board ${board}: ${why}; clock paused, reconnecting\n`));
-    session.on('hardware', () => process.stdout.write(`board ${board}: Johnny-Five reconnected\n`));
-    session.on('retry', (err: Error) => process.stdout.write(`board ${board}: reconnect failed (${err.message}); retrying\n`));
+    reportBoardSession(board!, session);
   }
   if (firmware.restored) process.stdout.write(`restored the game saved in ${stateDir} (paused; the arbiter confirms with ok)\n`);
 
   let link: ReopeningClockLink | null = null;
   if (linkSpec) {
     try {
-      // The device is reopened with backoff after a cable pull; the outbox file keeps what the host has not acknowledged.
-      link = await linkClockOverReopeningLine(firmware, linkSpec, {
-        serialId,
-        outboxStore: new FileOutboxStore(join(stateDir, 'outbox.json')),
-        bootId: randomInt(0, 2 ** 32 - 1),
-        onEvent: (e) => {
-          if (e.type === 'lost') process.stdout.write(`host line ${linkSpec} lost: ${e.reason}\n`);
-          if (e.type === 'retry') process.stdout.write(`host line ${linkSpec}: reopening in ${e.inMs} ms (${e.reason})\n`);
-          if (e.type === 'open' && e.opens > 1) process.stdout.write(`host line ${linkSpec} open again\n`);
-        },
-      });
+      link = await linkToHost(firmware, linkSpec, serialId, stateDir);
     } catch (err) {
       process.stderr.write(`chessclock clock: ${(err as Error).message}\n`);
       firmware.stop();
       return 1;
     }
-    link.clockLink.link.on('up', () => process.stdout.write(`host link up on ${linkSpec}\n`));
-    link.clockLink.link.on('close', (err: Error | null) => process.stdout.write(`host link closed${err ? `: ${err.message}` : ''}\n`));
   }
-  if (virtual) {
-    // Headless simulated board: show what its LCD shows.
-    let last = '';
-    const show = () => {
-      const text = virtual!.screen().join(' | ');
-      if (text !== last) process.stdout.write(`LCD ${text}\n`);
-      last = text;
-    };
-    firmware.on('paint', show);
-    show();
-  }
+  if (virtual) printLcd(virtual, firmware);
   // The clock runs until it is stopped; a ready clock has no timer pending, so hold the loop open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   await new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@
 import { parseCommandOptions } from './command-options.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile } from '../host/domain/tournament-file.ts';
-import { findEvent } from '../host/domain/model.ts';
+import { findEvent, type Hall } from '../host/domain/model.ts';
 import { boardReplay, replaySummary } from '../host/adapters/exports/replay-log.ts';
 import { loadPortsFile, type PortEntry } from '../host/clocks/ports-file.ts';
 import { listUsbSerialPorts, openSerialLine } from '../host/clocks/serial-lines.ts';
@@ -12,7 +12,7 @@ import { systemHostClock } from '../host/app/utc.ts';
 import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings, type SecuritySettings } from './security-options.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
 import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
-import { startHost } from '../host/start-host.ts';
+import { startHost, type RunningHost } from '../host/start-host.ts';
 import { stopSignal, stopWithin } from './stop.ts';
 
 const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
@@ -78,41 +78,7 @@ export async function run(args: string[]): Promise<number> {
     return fail((err as Error).message);
   }
 
-  if (values.replay !== undefined) {
-    let journal: Journal;
-    try {
-      journal = new Journal(values.db);
-    } catch (err) {
-      return fail((err as Error).message);
-    }
-    try {
-      const parts = values.replay.split('/');
-      const eventId = parts.length === 3 ? parts[0] : hall.events.length === 1 ? hall.events[0].id : null;
-      if (eventId === null) return fail(`--replay ${values.replay}: the hall has ${hall.events.length} events; write EVENT/ROUND/BOARD`);
-      const event = findEvent(hall, eventId);
-      const nums = parts.slice(parts.length === 3 ? 1 : 0).map(Number);
-      if (nums.some((n) => !Number.isInteger(n) || n < 1) || nums.length < 1 || nums.length > 2) return fail(`--replay ${values.replay}: expected EVENT/ROUND/BOARD, ROUND/BOARD or BOARD`);
-      const board = nums.at(-1)!;
-      const round = nums.length === 2 ? nums[0] : Math.max(0, ...journal.gamesByEvent(event.id).filter((g) => g.board === board).map((g) => g.round));
-      if (round === 0) return fail(`--replay ${values.replay}: no game on board ${board} of ${event.id}`);
-      let gameNo: number | undefined;
-      if (values.game !== undefined) {
-        gameNo = Number(values.game);
-        if (!Number.isInteger(gameNo) || gameNo < 1) return fail(`--game ${values.game}: expected a game number 1, 2, … of the board's match`);
-      }
-      const replay = boardReplay(journal, event.id, round, board, gameNo);
-      process.stdout.write(replay.text);
-      // The appeal committee's view: the result, who reported it and who confirmed it; and any
-      // journal event the statechart does not reproduce.
-      process.stderr.write(`${replaySummary(replay.game, replay.of)}\n`);
-      for (const m of replay.mismatches) process.stderr.write(`warning: ${m}\n`);
-      return 0;
-    } catch (err) {
-      return fail(`--replay ${values.replay}: ${(err as Error).message}`);
-    } finally {
-      journal.close();
-    }
-  }
+  if (values.replay !== undefined) return printBoardReplay(values.db, hall, values.replay, values.game);
 
   const clock = systemHostClock();
   const log = (line: string) => process.stderr.write(`${new Date(clock.nowUtcMs()).toISOString()} ${line}\n`);
@@ -141,16 +107,67 @@ export async function run(args: string[]): Promise<number> {
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
 
+  const stopScan = await openClockLines(host, tableByPath, values.port ?? [], !values['no-scan'], log);
+
+  log(`stopping (${await stopSignal()})`);
+  stopScan();
+  const code = await stopWithin(() => running.close(), log);
+  log('stopped');
+  return code;
+}
+
+/** `--replay BOARD [--game N]`: the board's game as `chessclock replay` input on stdout, its result and who confirmed it on stderr. */
+function printBoardReplay(dbPath: string, hall: Hall, which: string, game: string | undefined): number {
+  let journal: Journal;
+  try {
+    journal = new Journal(dbPath);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  try {
+    const parts = which.split('/');
+    const eventId = parts.length === 3 ? parts[0] : hall.events.length === 1 ? hall.events[0].id : null;
+    if (eventId === null) return fail(`--replay ${which}: the hall has ${hall.events.length} events; write EVENT/ROUND/BOARD`);
+    const event = findEvent(hall, eventId);
+    const nums = parts.slice(parts.length === 3 ? 1 : 0).map(Number);
+    if (nums.some((n) => !Number.isInteger(n) || n < 1) || nums.length < 1 || nums.length > 2) return fail(`--replay ${which}: expected EVENT/ROUND/BOARD, ROUND/BOARD or BOARD`);
+    const board = nums.at(-1)!;
+    const round = nums.length === 2 ? nums[0] : Math.max(0, ...journal.gamesByEvent(event.id).filter((g) => g.board === board).map((g) => g.round));
+    if (round === 0) return fail(`--replay ${which}: no game on board ${board} of ${event.id}`);
+    let gameNo: number | undefined;
+    if (game !== undefined) {
+      gameNo = Number(game);
+      if (!Number.isInteger(gameNo) || gameNo < 1) return fail(`--game ${game}: expected a game number 1, 2, … of the board's match`);
+    }
+    const replay = boardReplay(journal, event.id, round, board, gameNo);
+    process.stdout.write(replay.text);
+    // The appeal committee's view: the result, who reported it and who confirmed it; and any
+    // journal event the statechart does not reproduce.
+    process.stderr.write(`${replaySummary(replay.game, replay.of)}\n`);
+    for (const m of replay.mismatches) process.stderr.write(`warning: ${m}\n`);
+    return 0;
+  } catch (err) {
+    return fail(`--replay ${which}: ${(err as Error).message}`);
+  } finally {
+    journal.close();
+  }
+}
+
+/**
+ * Opens the clocks' serial lines: the ports file's paths and `--port`, then (with `scan`) every
+ * USB serial port found now and every 2 s. Returns the function that stops the scan.
+ */
+async function openClockLines(host: RunningHost['host'], tableByPath: ReadonlyMap<string, number | undefined>, ports: readonly string[], scan: boolean, log: (line: string) => void): Promise<() => void> {
   const addPath = (path: string) => {
     if (host.lines().some((s) => s.key === path)) return;
     log(`opening ${path}`);
     host.addLine(path, openSerialLine(path), { table: tableByPath.get(path) });
   };
   for (const p of tableByPath.keys()) addPath(p);
-  for (const p of values.port ?? []) addPath(p);
+  for (const p of ports) addPath(p);
   let scanTimer: NodeJS.Timeout | null = null;
   let lastScanError: string | null = null;
-  const scan = async () => {
+  const scanOnce = async () => {
     try {
       for (const p of await listUsbSerialPorts()) addPath(p);
       lastScanError = null;
@@ -160,13 +177,10 @@ export async function run(args: string[]): Promise<number> {
       if (message !== lastScanError) log(`port scan failed: ${message} (trying again every 2 s)`);
       lastScanError = message;
     }
-    scanTimer = setTimeout(scan, 2_000);
+    scanTimer = setTimeout(scanOnce, 2_000);
   };
-  if (!values['no-scan']) await scan();
-
-  log(`stopping (${await stopSignal()})`);
-  if (scanTimer) clearTimeout(scanTimer);
-  const code = await stopWithin(() => running.close(), log);
-  log('stopped');
-  return code;
+  if (scan) await scanOnce();
+  return () => {
+    if (scanTimer) clearTimeout(scanTimer);
+  };
 }

@@ -64,7 +64,7 @@ export function fixtureEventIds(): string[] {
 }
 
 /** `--event` values (repeatable, comma lists) as ids; `all` stands for `all` ids. */
-export function eventIds(values: readonly string[], all: readonly string[]): string[] {
+function eventIds(values: readonly string[], all: readonly string[]): string[] {
   const ids: string[] = [];
   for (const v of values) {
     for (const part of v.split(',').map((p) => p.trim())) {
@@ -135,7 +135,7 @@ export function placeRealClocks(entries: readonly PortEntry[], ports: readonly s
 }
 
 /** Hall time per real time when --speed is not given. */
-export const DEFAULT_SPEED = 60;
+const DEFAULT_SPEED = 60;
 
 export interface SimulatedHallOptions {
   /** The tournament to play (default fixtureHall(): the Slovenian women's final). */
@@ -188,7 +188,7 @@ export interface SimulatedHall {
 
 /** The floor arbiter confirms a result this long (hall ms) after the players entered it. */
 const CONFIRM_AFTER_MS = 2 * 60_000;
-export const FLOOR_ARBITER = 'Floor arbiter (simulated)';
+const FLOOR_ARBITER = 'Floor arbiter (simulated)';
 
 /** Starts a simulated hall; the caller prints where it is and closes it. */
 export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promise<SimulatedHall> {
@@ -230,13 +230,43 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   });
   const { host, journal } = running;
 
+  const { clocks, tableOf } = await simulatedClocks(host, { time, hostClock, free, tables, count, seed: opts.seed ?? DEFAULT_SEED, log });
+
+  const stopConfirming = (opts.confirm ?? true) ? confirmResultsAsFloorArbiter(host, time, log) : () => undefined;
+
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    stopConfirming();
+    await clocks.stop();
+    await running.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  };
+  const address = running.url!;
+  clocks.play();
+
+  return { url: address.replace('0.0.0.0', '127.0.0.1'), token, tokenGenerated: !opts.token && !opts.tokens?.length, host, journal, clocks, tableOf, realLines: real.lines, time, hostClock, api: running.api!, mqtt: running.mqtt, close };
+}
+
+
+/**
+ * The simulated clocks, one per free table from table 1 (clocks beyond the free tables idle
+ * after the last table), booted and linked to the host in memory; `tableOf` maps each one's
+ * serial id to its table.
+ */
+async function simulatedClocks(
+  host: Host,
+  o: { time: AcceleratedTime; hostClock: AnchoredClock; free: readonly number[]; tables: number; count: number; seed: number; log: (line: string) => void },
+): Promise<{ clocks: HallClocks; tableOf: Map<string, number> }> {
+  const { time, hostClock, free, tables } = o;
   const tableOfIndex = (i: number): number | undefined => free[i];
   const boardOf = (c: HallClock) => host.boards().find((b) => b.clockId === c.serialId && b.result === null);
   const clocks = await HallClocks.boot({
-    count,
+    count: o.count,
     time,
-    seed: opts.seed ?? DEFAULT_SEED,
-    log,
+    seed: o.seed,
+    log: o.log,
     // Named after their table; clocks beyond the free tables after the last table (idle).
     serialId: (i) => `sim-${tableOfIndex(i) ?? tables + 1 + i - free.length}`,
     stream: (i) => (tableOfIndex(i) ?? tables + 1 + i - free.length) - 1,
@@ -253,39 +283,33 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
     if (table !== undefined) tableOf.set(c.serialId, table);
     host.addLine(`memory:${c.serialId}`, c.cable.memoryLine(), table !== undefined ? { table } : {});
   }
-
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  if (opts.confirm ?? true) {
-    host.subscribe((event, board) => {
-      if (event.type !== 'result' || !board) return;
-      const confirm = async (attempt: number) => {
-        const out = await host.execute({ type: 'confirm-result', boardId: board.id }, { arbiter: FLOOR_ARBITER });
-        if (!out.ok && attempt < 5) schedule(() => confirm(attempt + 1));
-        else if (!out.ok) log(`board ${board.id}: result not confirmed: ${out.reason}`);
-      };
-      const schedule = (fn: () => Promise<void>) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          fn().catch((err) => log(`board ${board.id}: confirming failed: ${(err as Error).message}`));
-        }, time.realMs(CONFIRM_AFTER_MS));
-        timers.add(t);
-      };
-      schedule(() => confirm(1));
-    });
-  }
-
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    for (const t of timers) clearTimeout(t);
-    await clocks.stop();
-    await running.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  };
-  const address = running.url!;
-  clocks.play();
-
-  return { url: address.replace('0.0.0.0', '127.0.0.1'), token, tokenGenerated: !opts.token && !opts.tokens?.length, host, journal, clocks, tableOf, realLines: real.lines, time, hostClock, api: running.api!, mqtt: running.mqtt, close };
+  return { clocks, tableOf };
 }
 
+/**
+ * The simulated floor arbiter: confirms each result the players keyed in CONFIRM_AFTER_MS
+ * (hall time) later, tried up to five times. Returns the function that drops the
+ * confirmations still to come.
+ */
+function confirmResultsAsFloorArbiter(host: Host, time: AcceleratedTime, log: (line: string) => void): () => void {
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  host.subscribe((event, board) => {
+    if (event.type !== 'result' || !board) return;
+    const confirm = async (attempt: number) => {
+      const out = await host.execute({ type: 'confirm-result', boardId: board.id }, { arbiter: FLOOR_ARBITER });
+      if (!out.ok && attempt < 5) schedule(() => confirm(attempt + 1));
+      else if (!out.ok) log(`board ${board.id}: result not confirmed: ${out.reason}`);
+    };
+    const schedule = (fn: () => Promise<void>) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn().catch((err) => log(`board ${board.id}: confirming failed: ${(err as Error).message}`));
+      }, time.realMs(CONFIRM_AFTER_MS));
+      timers.add(t);
+    };
+    schedule(() => confirm(1));
+  });
+  return () => {
+    for (const t of timers) clearTimeout(t);
+  };
+}

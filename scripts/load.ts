@@ -16,13 +16,10 @@
 // scripted floor arbiter resumes each one once the host has brought it to the journal, and
 // the run reports how many came back and how long it took. See docs/load.md.
 import { parseArgs } from 'node:util';
-import { createServer, type Server } from 'node:net';
-import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SerialPort } from 'serialport';
 import { monotonicNowMs, systemTime } from '../protocol/monotonic.ts';
@@ -33,7 +30,8 @@ import { topicFilter } from '../host/adapters/mqtt/topics.ts';
 import { AcceleratedTime } from '../simulator/accelerated-time.ts';
 import { bootLoadClock, PressLoad, pressKey, type LoadClock, type Press } from '../simulator/load-clocks.ts';
 import { LoadHost, loadTournament, type LineSpec } from './load-host.ts';
-import type { BoardView, RestoreView } from '../host/app/ports.ts';
+import { SUBSCRIBER_ID, startBroker, stopBroker } from './load-broker.ts';
+import { ARBITER, RestartArbiter } from './load-restart-arbiter.ts';
 
 // ─── options ─────────────────────────────────────────────────────────────────────────
 
@@ -132,44 +130,7 @@ function onPress(p: Press): void {
   fates.set(pressKey(p.clockId, p.side, p.move), { press: p, window, journalAtMs: null, journalCount: 0, subAtMs: null });
 }
 
-// ─── broker (embedded Aedes) and subscriber ──────────────────────────────────────────
-
-const SUBSCRIBER_ID = 'load-subscriber';
-interface Broker {
-  aedes: Aedes;
-  server: Server;
-  port: number;
-}
-/**
- * An Aedes broker on 127.0.0.1. After a restart it answers the host's CONNECT only once the
- * subscriber has re-subscribed: an in-memory broker forgets subscriptions, and a host
- * republishing its outbox before the subscriber is back would publish to nobody.
- */
-async function startBroker(port: number): Promise<Broker> {
-  let subscriberBack = false;
-  const held: Array<() => void> = [];
-  const aedes = await Aedes.createBroker({
-    // The host's CONNACK waits (a refusal would make MQTT.js give up for good).
-    authenticate: (client, _u, _p, cb) => {
-      if (client.id === SUBSCRIBER_ID || subscriberBack) cb(null, true);
-      else held.push(() => cb(null, true));
-    },
-  });
-  aedes.on('subscribe', (_subs, client) => {
-    if (client?.id !== SUBSCRIBER_ID) return;
-    subscriberBack = true;
-    for (const admit of held.splice(0)) admit();
-  });
-  const server = createServer(aedes.handle);
-  server.listen(port, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  return { aedes, server, port: typeof address === 'object' && address ? address.port : port };
-}
-async function stopBroker(b: Broker): Promise<void> {
-  await new Promise<void>((r) => b.aedes.close(() => r()));
-  await new Promise<void>((r) => b.server.close(() => r()));
-}
+// ─── the subscriber (the broker: load-broker.ts) ─────────────────────────────────────
 
 function subscribe(url: string): MqttClient {
   const client = mqtt.connect(url, { clientId: SUBSCRIBER_ID, clean: true, reconnectPeriod: 250 });
@@ -332,141 +293,6 @@ async function waitUntil(what: string, cond: () => boolean, timeoutMs: number, p
   return true;
 }
 
-// ─── the floor arbiter after a host restart ──────────────────────────────────────────
-//
-// A restarted host holds every board in play: it pauses the clock, rebuilds the game from the
-// journal, compares and restores (docs/protocol.md "Restore"), and the board stands paused
-// until an arbiter resumes it (FIDE Laws 6.11). This arbiter watches the host's own board
-// views (Host.board, what GET /api/boards/:id serves) and resumes a board through
-// Host.execute (the path of POST /api/boards/:id/resume and the dashboard's button) as soon as
-// its `restore` note is newer than the restart and says 'in-step' or 'restored', and its
-// clock is online (a clock not back yet is resumed when it is).
-
-const ARBITER = 'Floor Arbiter (load)';
-interface HeldBoard {
-  readonly id: string;
-  readonly event: string;
-  readonly board: number;
-  readonly clockId: string | null;
-  /** Its clock has journaled `paused` or `restored` since the restart: the HOLD paused it. */
-  active: boolean;
-  /** When this arbiter first saw the board's restore note (real monotonic ms), and the note. */
-  noteSeenAtMs: number | null;
-  note: RestoreView | null;
-  /** When the host answered the resume with ok (real monotonic ms, hall ms). */
-  resumedAtMs: number | null;
-  resumedAtHallMs: number | null;
-  attempts: number;
-  lastRefusal: string | null;
-  inFlight: boolean;
-}
-class RestartArbiter {
-  readonly boards: HeldBoard[];
-  private stopped = false;
-  private loop: Promise<void> | null = null;
-  private readonly byClock = new Map<string, HeldBoard>();
-  private lastSweepMs: number;
-  /** Real ms spent reading board views (synchronous, on the host's event loop): in all, the longest pass. */
-  pollMs = 0;
-  longestPassMs = 0;
-  polls = 0;
-  viewsRead = 0;
-  /** Boards found running after a resume whose answer was lost. */
-  resumedUnanswered = 0;
-
-  constructor(
-    /** The host to ask (the restarted one: the loop starts once it is up). */
-    private readonly hostNow: () => LoadHost,
-    inPlay: readonly BoardView[],
-    /** The restart: real monotonic ms, journal UTC ms (the host's clock) and hall ms. */
-    readonly restartMs: number,
-    readonly restartUtcMs: number,
-    readonly restartHallMs: number,
-  ) {
-    this.boards = inPlay.map((b) => ({ id: b.id, event: b.event, board: b.board, clockId: b.clockId, active: false, noteSeenAtMs: null, note: null, resumedAtMs: null, resumedAtHallMs: null, attempts: 0, lastRefusal: null, inFlight: false }));
-    for (const b of this.boards) if (b.clockId !== null) this.byClock.set(b.clockId, b);
-    this.lastSweepMs = restartMs;
-  }
-
-  /** A clock event journaled by the restarted host (the feed, after the commit). */
-  sawEvent(clockId: string, type: string): void {
-    if (type !== 'paused' && type !== 'restored') return;
-    const b = this.byClock.get(clockId);
-    if (b) b.active = true;
-  }
-
-  get pending(): number {
-    return this.boards.filter((b) => b.resumedAtMs === null).length;
-  }
-
-  start(periodMs = 250): void {
-    this.loop = (async () => {
-      while (!this.stopped && this.pending > 0) {
-        this.pass();
-        await sleep(periodMs);
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
-    // Resumes already sent are answered (acknowledged or refused) before the figures are read.
-    await waitUntil('the arbiter\'s last resumes to be answered', () => this.boards.every((b) => !b.inFlight), 30_000, true);
-  }
-
-  /**
-   * One look along the rows. A board view costs the host journal reads and a walk over its
-   * sessions (0.3–0.7 ms with 1,064 clocks), so each pass reads only the boards whose clock
-   * was paused since the restart (the HOLD: a running clock pauses, journaled just before
-   * its Held); every 30 s a pass reads the others too, so none is missed (a rare sweep: the
-   * first view of each board after a restart rebuilds its live state from the journal).
-   */
-  private pass(): void {
-    const t0 = monotonicNowMs();
-    const sweep = t0 - this.lastSweepMs >= 30_000;
-    if (sweep) this.lastSweepMs = t0;
-    for (const b of this.boards) {
-      if (b.resumedAtMs !== null || b.inFlight || (!b.active && !sweep)) continue;
-      this.viewsRead++;
-      const view = this.hostNow().host.board(b.id);
-      const note = view?.restore;
-      if (!view || !note || note.utcMs < this.restartUtcMs) continue; // not brought to the journal yet
-      if (b.note === null) b.noteSeenAtMs = monotonicNowMs();
-      b.note = note;
-      if (note.outcome !== 'in-step' && note.outcome !== 'restored') continue; // 'refused' / 'failed': the host tries again when the clock reconnects
-      if (!view.clockOnline) continue;
-      if (b.attempts > 0 && view.live?.status === 'running') {
-        // An earlier resume reached the clock but its answer did not come back (a line lost
-        // meanwhile): the board runs, so it counts as resumed now.
-        b.resumedAtMs = monotonicNowMs();
-        b.resumedAtHallMs = time.now();
-        this.resumedUnanswered++;
-        continue;
-      }
-      b.inFlight = true;
-      b.attempts++;
-      void this.hostNow().host
-        .execute({ type: 'resume', boardId: b.id }, { arbiter: ARBITER })
-        .then((outcome) => {
-          if (outcome.ok) {
-            b.resumedAtMs = monotonicNowMs();
-            b.resumedAtHallMs = time.now();
-          } else b.lastRefusal = `${outcome.status}: ${outcome.reason}`;
-        })
-        .catch((err: unknown) => {
-          b.lastRefusal = (err as Error).message;
-        })
-        .finally(() => {
-          b.inFlight = false;
-        });
-    }
-    const took = monotonicNowMs() - t0;
-    this.pollMs += took;
-    this.longestPassMs = Math.max(this.longestPassMs, took);
-    this.polls++;
-  }
-}
 
 await waitUntil('every clock online and configured', () => clocks.every((c) => c.configured > 0), 120_000);
 log(`${host.online()} clocks online and configured; load average ${load()}`);
@@ -518,7 +344,7 @@ if (FAULTS) {
     const restartUtcMs = hostClock.nowUtcMs();
     const restartHallMs = time.now();
     // Watching from the restart on: the clocks' first events may come while the host starts.
-    restartArbiter = new RestartArbiter(() => host, inPlay, restartMs, restartUtcMs, restartHallMs);
+    restartArbiter = new RestartArbiter(() => host, () => time.now(), (what, cond, timeoutMs) => waitUntil(what, cond, timeoutMs, true), inPlay, restartMs, restartUtcMs, restartHallMs);
     host = await LoadHost.start(hostOpts, lines);
     log('         … and restarted on the same journal; the floor arbiter resumes each board the host brings back');
     restartArbiter.start();

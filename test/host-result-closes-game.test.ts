@@ -17,7 +17,7 @@ import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchR
 import { SimClock, flowing, playMoves, waitFor } from './e2e-harness.ts';
 import { publishHostToMqtt, startHostMqtt, type HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
 import { stateTopic } from '../host/adapters/mqtt/topics.ts';
-import { parsePgnTags } from '../host/adapters/exports/pgn-tags.ts';
+import { readPgnWithBoth } from '../host/adapters/exports/pgn-readers.fixture.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -68,7 +68,7 @@ describe('a result closes the game everywhere (issue 11)', () => {
   }
 
   const clockTags = (r: MatchRig) => {
-    const game = parsePgnTags(r.exports.pgn(EVENT, 1)).find((g) => g.tags.Round === '1.1.1')!;
+    const game = readPgnWithBoth(r.exports.pgn(EVENT, 1)).find((g) => g.tags.Round === '1.1.1')!;
     return [game.tags.WhiteClock, game.tags.BlackClock];
   };
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { startHostMqtt, type HostMqtt } from '../host/adapters/mqtt/host-mqtt.ts';
-import { SqliteOutboxStore } from '../host/adapters/mqtt/sqlite-outbox-store.ts';
+import { Journal, type JournalOutboxStore } from '../host/store/journal.ts';
 import { resultTopic } from '../host/adapters/mqtt/topics.ts';
 import { Mosquitto, freePort, SKIP_MOSQUITTO, SKIP_MOSQUITTO_MESSAGE } from './mosquitto.ts';
 import { testCertificate } from './test-certificate.ts';
@@ -67,17 +67,18 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
-async function hostPublisher(url: string, extra: { ca?: string } = {}): Promise<{ mqtt: HostMqtt; outbox: SqliteOutboxStore }> {
-  const outbox = new SqliteOutboxStore(join(work, `outbox-${Math.random().toString(36).slice(2)}.db`));
+async function hostPublisher(url: string, extra: { ca?: string } = {}): Promise<{ mqtt: HostMqtt; outbox: JournalOutboxStore }> {
+  const journal = new Journal(join(work, `journal-${Math.random().toString(36).slice(2)}.db`));
+  const outbox = journal.outboxStore(() => Date.now());
   const m = (await startHostMqtt({ target: { kind: 'external', url }, outbox, clientId: `chessclock-host-acl-${Math.random().toString(36).slice(2)}`, ...HOST, ...extra, reconnectPeriodMs: 100, onError: () => undefined }))!;
   cleanups.push(async () => {
     await m.close();
-    outbox.close();
+    journal.close();
   });
   return { mqtt: m, outbox };
 }
 
-async function publishAsHost(h: { mqtt: HostMqtt; outbox: SqliteOutboxStore }, topic: string, payload: string, retain: boolean): Promise<void> {
+async function publishAsHost(h: { mqtt: HostMqtt; outbox: JournalOutboxStore }, topic: string, payload: string, retain: boolean): Promise<void> {
   h.outbox.append([{ topic, payload, retain }]);
   h.mqtt.publisher.publishPending();
   await h.mqtt.publisher.idle();

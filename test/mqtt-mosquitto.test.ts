@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { MqttPublisher } from '../host/adapters/mqtt/publisher.ts';
-import { SqliteOutboxStore } from '../host/adapters/mqtt/sqlite-outbox-store.ts';
+import { Journal, type JournalOutboxStore } from '../host/store/journal.ts';
 import { subscribeClockEvents, type EventSubscription } from '../host/adapters/mqtt/subscriber.ts';
 import type { EventPayload } from '../host/adapters/mqtt/payload.ts';
 import type { ClockEventRecord } from '../host/app/ports.ts';
@@ -96,13 +96,14 @@ describe.skipIf(SKIP)('MQTT scale-out through a real Mosquitto (Debian package `
     return { client, seen, sub };
   }
 
-  function host(name: string): { store: SqliteOutboxStore; publisher: MqttPublisher } {
-    const store = new SqliteOutboxStore(join(work, `${name}.db`));
+  function host(name: string): { store: JournalOutboxStore; publisher: MqttPublisher } {
+    const journal = new Journal(join(work, `${name}.db`));
+    const store = journal.outboxStore(() => Date.now());
     const client = track(mqtt.connect(`mqtt://127.0.0.1:${gatePort}`, { clientId: name, reconnectPeriod: 100 }));
     const publisher = new MqttPublisher({ client, outbox: store });
     cleanups.push(async () => {
       await publisher.close();
-      store.close();
+      journal.close();
     });
     return { store, publisher };
   }

@@ -38,7 +38,7 @@ export interface HostProcessOptions {
   readonly mqttUrl?: string;
   /** Host option: 'turn' (group commit, the default) or 'event'. */
   readonly groupCommit?: 'turn' | 'event';
-  /** Where the journal commits clock events: 'thread' (the default) or 'loop' (before issue 16's writer thread). */
+  /** Where the journal commits clock events: 'thread' (the default) or 'loop' (the host before the writer thread). */
   readonly journalWriter?: 'thread' | 'loop';
   /** Where the MQTT publisher runs: on its own thread (true, the default) or on the event loop. */
   readonly mqttThread?: boolean;

@@ -14,12 +14,12 @@ import { playerByRank, teamById, type Hall, type TeamMatch, type TournamentEvent
 import type { ArbiterActionRow, GameRow, Journal } from '../store/journal.ts';
 import { boardIdOf } from './journal-ports.ts';
 
-export const CAPTAIN_CONFIRM = 'captain-confirm';
-export const CAPTAIN_DISPUTE = 'captain-dispute';
-export const MATCH_CONFIRM = 'match-confirm';
+const CAPTAIN_CONFIRM = 'captain-confirm';
+const CAPTAIN_DISPUTE = 'captain-dispute';
+const MATCH_CONFIRM = 'match-confirm';
 
 /** How a captain's action is signed in the journal's `arbiter` column (like `arbiter:NAME` for a reporter). */
-export const captainActor = (name: string): string => `captain:${name}`;
+const captainActor = (name: string): string => `captain:${name}`;
 
 /** Who a captain token speaks for: one team of one team event. */
 export interface CaptainIdentity {
@@ -310,47 +310,14 @@ export class TeamMatchProtocols {
   private view(event: TournamentEvent, round: number, match: number, tm: TeamMatch, actions: readonly ArbiterActionRow[]): TeamMatchView {
     const id = `${event.id}/r${round}/m${match}`;
     const games: (GameRow | undefined)[] = tm.boards.map((b) => this.journal.gamesByBoard(event.id, round, b.board)[0]);
-    const boards: TeamMatchBoard[] = tm.boards.map((b, i) => {
-      const g = games[i];
-      const white = playerByRank(event, b.white);
-      const black = playerByRank(event, b.black);
-      return {
-        board: b.board,
-        boardId: boardIdOf(event.id, b.board),
-        // FIDE team colours: the first-named team has White on boards 1, 3, … (the file's teams say so too).
-        white: { name: g?.white ?? white.name, team: white.team ?? (i % 2 === 0 ? tm.white : tm.black) },
-        black: { name: g?.black ?? black.name, team: black.team ?? (i % 2 === 0 ? tm.black : tm.white) },
-        result: g?.result ?? null,
-        confirmed: !!g && g.result !== null && g.confirmedBy !== null,
-      };
-    });
+    const boards = matchBoards(event, tm, games);
     const points = (team: number) =>
       boards.reduce((sum, b) => {
         if (b.result === null) return sum;
         const p = RESULT_MEANING[b.result as GameResult].points;
         return sum + (b.white.team === team ? p.white : 0) + (b.black.team === team ? p.black : 0);
       }, 0);
-    const gameIds = new Set(games.flatMap((g) => (g ? [g.gameId] : [])));
-    const current = boards.map((b) => b.result);
-    // The first correction of a result of this match after action `id`, if any: an arbiter's result
-    // or adopted report that replaced a result (the journal keeps what it replaced as `previous`).
-    // A first result of a board still in play when the mark was made (a dispute) voids nothing.
-    const voidedAfter = (id: number, seen: readonly (string | null)[]): VoidedBy | undefined => {
-      for (const a of actions) {
-        if (a.id <= id || a.outcome !== 'applied' || a.gameId === null || !gameIds.has(a.gameId)) continue;
-        if (a.action !== 'result' && a.action !== 'confirm-result') continue;
-        const p = (a.payload ?? {}) as { result?: string; previous?: { result?: string | null } | null };
-        const from = p.previous?.result ?? null;
-        if (from === null || from === p.result) continue;
-        const game = games.find((g) => g?.gameId === a.gameId)!;
-        return { board: game.board, from, to: p.result ?? null, arbiter: a.arbiter, atUtcMs: a.utcMs };
-      }
-      // Belt and braces: a result the mark was made on that stands no more, however it changed.
-      const i = current.findIndex((r, k) => seen[k] !== null && seen[k] !== undefined && r !== seen[k]);
-      if (i < 0) return undefined;
-      const g = games[i]!;
-      return { board: boards[i].board, from: seen[i] ?? null, to: current[i], arbiter: g.reportedBy ?? 'host', atUtcMs: g.reportedUtcMs ?? 0 };
-    };
+    const voidedAfter = voidingOf(actions, games, boards);
     const mine = actions.filter((a) => a.outcome === 'applied' && (a.payload as MarkPayload | null)?.matchId === id);
     const captainOf = (team: number): CaptainMark | null => {
       const last = mine.filter((a) => (a.action === CAPTAIN_CONFIRM || a.action === CAPTAIN_DISPUTE) && (a.payload as MarkPayload).team === team).at(-1);
@@ -374,13 +341,7 @@ export class TeamMatchProtocols {
       arbiter = { arbiter: lastArbiter.arbiter, atUtcMs: lastArbiter.utcMs, captainsConfirmed: p.captainsConfirmed ?? {}, ...(p.reason ? { reason: p.reason } : {}), ...(voided ? { void: voided } : {}) };
     }
     const side = (team: number): TeamMatchSide => ({ id: team, name: teamById(event, team).name, points: points(team), captain: captainOf(team) });
-    const appeal = event.appeal;
-    let appealUntilUtcMs: number | null | undefined;
-    if (appeal) {
-      const roundGames = appeal.from === 'round-end' ? this.journal.gamesByRound(event.id, round) : [];
-      const deadlines = games.map((g) => (g ? appealDeadline(appeal, g, roundGames) : null));
-      appealUntilUtcMs = deadlines.some((d) => d === null) ? null : Math.max(...(deadlines as number[]));
-    }
+    const appealUntilUtcMs = this.appealUntil(event, round, games);
     return {
       id,
       event: event.id,
@@ -396,6 +357,61 @@ export class TeamMatchProtocols {
       ...(appealUntilUtcMs !== undefined ? { appealUntilUtcMs } : {}),
     };
   }
+
+  /** When the match's appeal time ends (null: a game still without its deadline); undefined: the event has no appeal. */
+  private appealUntil(event: TournamentEvent, round: number, games: readonly (GameRow | undefined)[]): number | null | undefined {
+    const appeal = event.appeal;
+    if (!appeal) return undefined;
+    const roundGames = appeal.from === 'round-end' ? this.journal.gamesByRound(event.id, round) : [];
+    const deadlines = games.map((g) => (g ? appealDeadline(appeal, g, roundGames) : null));
+    return deadlines.some((d) => d === null) ? null : Math.max(...(deadlines as number[]));
+  }
+}
+
+/** The match's boards as the captains see them: the players (as journaled once a game exists), their teams, each result and whether it is confirmed. */
+function matchBoards(event: TournamentEvent, tm: TeamMatch, games: readonly (GameRow | undefined)[]): TeamMatchBoard[] {
+  return tm.boards.map((b, i) => {
+    const g = games[i];
+    const white = playerByRank(event, b.white);
+    const black = playerByRank(event, b.black);
+    return {
+      board: b.board,
+      boardId: boardIdOf(event.id, b.board),
+      // FIDE team colours: the first-named team has White on boards 1, 3, … (the file's teams say so too).
+      white: { name: g?.white ?? white.name, team: white.team ?? (i % 2 === 0 ? tm.white : tm.black) },
+      black: { name: g?.black ?? black.name, team: black.team ?? (i % 2 === 0 ? tm.black : tm.white) },
+      result: g?.result ?? null,
+      confirmed: !!g && g.result !== null && g.confirmedBy !== null,
+    };
+  });
+}
+
+/**
+ * What voids a mark made at action `id` on the results `seen`: the first correction of a result
+ * of this match after it, if any — an arbiter's result or adopted report that replaced a result
+ * (the journal keeps what it replaced as `previous`); else a result the mark was made on that
+ * stands no more. A first result of a board still in play when the mark was made (a dispute)
+ * voids nothing.
+ */
+function voidingOf(actions: readonly ArbiterActionRow[], games: readonly (GameRow | undefined)[], boards: readonly TeamMatchBoard[]): (id: number, seen: readonly (string | null)[]) => VoidedBy | undefined {
+  const gameIds = new Set(games.flatMap((g) => (g ? [g.gameId] : [])));
+  const current = boards.map((b) => b.result);
+  return (id: number, seen: readonly (string | null)[]): VoidedBy | undefined => {
+    for (const a of actions) {
+      if (a.id <= id || a.outcome !== 'applied' || a.gameId === null || !gameIds.has(a.gameId)) continue;
+      if (a.action !== 'result' && a.action !== 'confirm-result') continue;
+      const p = (a.payload ?? {}) as { result?: string; previous?: { result?: string | null } | null };
+      const from = p.previous?.result ?? null;
+      if (from === null || from === p.result) continue;
+      const game = games.find((g) => g?.gameId === a.gameId)!;
+      return { board: game.board, from, to: p.result ?? null, arbiter: a.arbiter, atUtcMs: a.utcMs };
+    }
+    // Belt and braces: a result the mark was made on that stands no more, however it changed.
+    const i = current.findIndex((r, k) => seen[k] !== null && seen[k] !== undefined && r !== seen[k]);
+    if (i < 0) return undefined;
+    const g = games[i]!;
+    return { board: boards[i].board, from: seen[i] ?? null, to: current[i], arbiter: g.reportedBy ?? 'host', atUtcMs: g.reportedUtcMs ?? 0 };
+  };
 }
 
 function sameResults(a: readonly (string | null)[], b: readonly (string | null)[]): boolean {

@@ -1,4 +1,4 @@
-// The in-memory host ports (tests, the API benchmark, the dashboard demo) follow the same
+// The in-memory host ports (tests, the API benchmark) follow the same
 // contract as the journal-backed host for the issue-6 board fields.
 import { describe, expect, it } from 'vitest';
 import { MemoryPorts } from './memory-ports.ts';

@@ -1,5 +1,5 @@
 // An in-memory implementation of the host ports (HostState, CommandSink, ExportSource)
-// for tests, the API benchmark and a dashboard demo. The real host backs the same ports
+// for tests and the API benchmark. The real host backs the same ports
 // with the SQLite journal; this one keeps everything in arrays and maps but follows the
 // same contract: events are idempotent on (clockId, bootId, seq), every arbiter command is
 // recorded with who issued it, and a refused command changes nothing.

@@ -3,7 +3,7 @@
 // `HostState`, listens to a live event feed and hands arbiter writes to a `CommandSink`;
 // it never reaches into the journal's tables. The host core implements these ports
 // (the lead's orchestration wires them); `memory-ports.ts` is a small in-memory
-// implementation used by tests, the benchmark and the dashboard demo.
+// implementation used by tests and the API benchmark.
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { Journal } from '../../store/journal.ts';
 import { loadTournamentFile } from '../../domain/tournament-file.ts';
 import { Director } from '../../app/director.ts';
-import { parsePgnTags } from './pgn-tags.ts';
 import { checkTrf, parseTrf } from './trf-parser.ts';
 import { JournalPorts } from '../../app/journal-ports.ts';
 import { journalExports } from './journal-exports.ts';
@@ -44,7 +43,7 @@ describe('exports over the journal', () => {
     host.append({ clockId: 'clk-1', bootId: 'b', seq: 1, type: 'started', whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 0, utcMs: START, uncertaintyMs: 2 });
     const res = await app.inject({ url: '/broadcast/round/1/games.pgn?event=ivanovo-2018' });
     expect(res.statusCode).toBe(200);
-    const games = parsePgnTags(res.body);
+    const games = readPgnWithBoth(res.body);
     expect(games).toHaveLength(8);
     expect(games[0].tags).toMatchObject({ Event: 'Белая ладья - первенство г. Иваново', Round: '1.1', TimeControl: '3600', Result: '*' });
     expect(games[0].tags.WhiteTeam).toBeTruthy();

@@ -42,147 +42,174 @@ export interface MovetextGame {
   result: string;
 }
 
-export const PGN_RESULTS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
+const PGN_RESULTS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
 /** §8.2.3 SAN (with the import format's `0-0`, `--` null move and `!?` suffixes). */
 const SAN = /^(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[NBRQ])?|[a-h]x?[a-h]?[1-8]?(?:=?[NBRQ])?|O-O(?:-O)?|0-0(?:-0)?|--|Z0)[+#]?[!?]{0,2}$/;
 const SYMBOL = /[A-Za-z0-9_+#=:\-/.!?*]/;
 
 export function parseMovetextGames(text: string): MovetextGame[] {
-  const games: MovetextGame[] = [];
-  let i = 0;
-  let line = 1;
-  let col = 1;
-  let game: MovetextGame | null = null;
-  let inMovetext = false;
+  return new MovetextReader(text).read();
+}
+
+type Place = { line: number; column: number };
+
+/** Reads a PGN file token by token: where it is in the text, the game it is in, the variations open. */
+class MovetextReader {
+  private readonly games: MovetextGame[] = [];
+  private i = 0;
+  private line = 1;
+  private col = 1;
+  private game: MovetextGame | null = null;
+  private inMovetext = false;
   /** Open variations: where each `(` was. */
-  const open: { line: number; column: number }[] = [];
+  private readonly open: Place[] = [];
 
-  const advance = (n: number) => {
+  constructor(private readonly text: string) {}
+
+  read(): MovetextGame[] {
+    const text = this.text;
+    while (this.i < text.length) {
+      const c = text[this.i];
+      if (c === '\n' || c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v' || c === '\ufeff') {
+        this.advance(1);
+        continue;
+      }
+      const at = { line: this.line, column: this.col };
+      if (c === '%' && this.col === 1) {
+        while (this.i < text.length && text[this.i] !== '\n') this.advance(1);
+        continue;
+      }
+      if (c === '[') {
+        this.tagPair(at);
+        continue;
+      }
+      const g = this.start();
+      this.inMovetext = true;
+      this.movetextToken(g, c, at);
+    }
+    if (this.game !== null) {
+      const g = this.game as MovetextGame;
+      const o = this.open[this.open.length - 1];
+      if (o) throw new PgnSyntaxError(o.line, o.column, 'variation "(" not closed by ")" before the end of the file');
+      throw new PgnSyntaxError(this.line, this.col, `the game from line ${g.line} ends without a result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)`);
+    }
+    return this.games;
+  }
+
+  private advance(n: number): void {
     for (let k = 0; k < n; k++) {
-      if (text[i] === '\n') {
-        line++;
-        col = 1;
-      } else col++;
-      i++;
+      if (this.text[this.i] === '\n') {
+        this.line++;
+        this.col = 1;
+      } else this.col++;
+      this.i++;
     }
-  };
-  const start = (): MovetextGame => {
-    if (!game) {
-      game = { line, tagLines: [], tags: new Map(), tokens: [], result: '' };
-      games.push(game);
-    }
-    return game;
-  };
-  const end = () => {
-    game = null;
-    inMovetext = false;
-  };
+  }
 
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '\n' || c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v' || c === '\ufeff') {
-      advance(1);
-      continue;
+  /** The game being read, or a new one from here. */
+  private start(): MovetextGame {
+    if (!this.game) {
+      this.game = { line: this.line, tagLines: [], tags: new Map(), tokens: [], result: '' };
+      this.games.push(this.game);
     }
-    const at = { line, column: col };
-    if (c === '%' && col === 1) {
-      while (i < text.length && text[i] !== '\n') advance(1);
-      continue;
+    return this.game;
+  }
+
+  private end(): void {
+    this.game = null;
+    this.inMovetext = false;
+  }
+
+  /** A tag pair (§8.1) at `at`: stored as written and unescaped, or refused saying what is wrong. */
+  private tagPair(at: Place): void {
+    const text = this.text;
+    if (this.inMovetext) {
+      throw new PgnSyntaxError(at.line, at.column, `a tag pair inside the movetext of the game from line ${this.game!.line}: that game has no result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)`);
     }
-    if (c === '[') {
-      if (inMovetext) {
-        throw new PgnSyntaxError(at.line, at.column, `a tag pair inside the movetext of the game from line ${game!.line}: that game has no result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)`);
-      }
-      const g = start();
-      const m = /^\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]/.exec(text.slice(i, i + 10_000));
-      if (!m) {
-        const lineText = text.slice(i).split('\n')[0];
-        const name = /^\[[ \t]*([A-Za-z0-9_]*)/.exec(lineText)![1];
-        const why = name === '' ? 'a tag name ([A-Za-z0-9_]) must follow "["'
-          : !/^\[[ \t]*[A-Za-z0-9_]+[ \t]+"/.test(lineText) ? `tag ${name}: its value must be a "string" after the name`
-          : /^\[[ \t]*[A-Za-z0-9_]+[ \t]+"(?:[^"\\]|\\.)*$/.test(lineText) ? `tag ${name}: the string is not closed on its line`
-          : `tag ${name}: "]" must follow the string`;
-        throw new PgnSyntaxError(at.line, at.column, `malformed tag pair ${JSON.stringify(lineText.slice(0, 60))}: ${why} (PGN standard §8.1)`);
-      }
-      const [, name, escaped] = m;
-      if (g.tags.has(name)) throw new PgnSyntaxError(at.line, at.column, `tag ${name} repeated in the game from line ${g.line}`);
-      g.tags.set(name, escaped.replace(/\\(.)/g, '$1'));
-      g.tagLines.push(m[0]);
-      advance(m[0].length);
-      continue;
+    const g = this.start();
+    const m = /^\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]/.exec(text.slice(this.i, this.i + 10_000));
+    if (!m) {
+      const lineText = text.slice(this.i).split('\n')[0];
+      const name = /^\[[ \t]*([A-Za-z0-9_]*)/.exec(lineText)![1];
+      const why = name === '' ? 'a tag name ([A-Za-z0-9_]) must follow "["'
+        : !/^\[[ \t]*[A-Za-z0-9_]+[ \t]+"/.test(lineText) ? `tag ${name}: its value must be a "string" after the name`
+        : /^\[[ \t]*[A-Za-z0-9_]+[ \t]+"(?:[^"\\]|\\.)*$/.test(lineText) ? `tag ${name}: the string is not closed on its line`
+        : `tag ${name}: "]" must follow the string`;
+      throw new PgnSyntaxError(at.line, at.column, `malformed tag pair ${JSON.stringify(lineText.slice(0, 60))}: ${why} (PGN standard §8.1)`);
     }
-    const g = start();
-    inMovetext = true;
+    const [, name, escaped] = m;
+    if (g.tags.has(name)) throw new PgnSyntaxError(at.line, at.column, `tag ${name} repeated in the game from line ${g.line}`);
+    g.tags.set(name, escaped.replace(/\\(.)/g, '$1'));
+    g.tagLines.push(m[0]);
+    this.advance(m[0].length);
+  }
+
+  /** One movetext token starting with `c` at `at`: a comment, a variation's bracket, a NAG, or a word. */
+  private movetextToken(g: MovetextGame, c: string, at: Place): void {
+    const text = this.text;
+    const i = this.i;
     if (c === '{') {
       const close = text.indexOf('}', i + 1);
       if (close === -1) throw new PgnSyntaxError(at.line, at.column, 'comment "{" not closed by "}" before the end of the file');
       g.tokens.push({ kind: 'comment', text: text.slice(i + 1, close) });
-      advance(close + 1 - i);
-      continue;
+      return this.advance(close + 1 - i);
     }
     if (c === '}') throw new PgnSyntaxError(at.line, at.column, '"}" without an opening "{"');
     if (c === ';') {
       let j = i;
       while (j < text.length && text[j] !== '\n') j++;
       g.tokens.push({ kind: 'line-comment', text: text.slice(i + 1, j).replace(/\r$/, '') });
-      advance(j - i);
-      continue;
+      return this.advance(j - i);
     }
     if (c === '(') {
       if (!g.tokens.some((t) => t.kind === 'san')) throw new PgnSyntaxError(at.line, at.column, 'a variation "(" before any move');
-      open.push(at);
+      this.open.push(at);
       g.tokens.push({ kind: 'open' });
-      advance(1);
-      continue;
+      return this.advance(1);
     }
     if (c === ')') {
-      if (open.length === 0) throw new PgnSyntaxError(at.line, at.column, '")" without an opening "("');
-      open.pop();
+      if (this.open.length === 0) throw new PgnSyntaxError(at.line, at.column, '")" without an opening "("');
+      this.open.pop();
       g.tokens.push({ kind: 'close' });
-      advance(1);
-      continue;
+      return this.advance(1);
     }
     if (c === '$') {
       const m = /^\$\d+/.exec(text.slice(i, i + 8));
       if (!m) throw new PgnSyntaxError(at.line, at.column, '"$" must be followed by a number (a NAG, PGN standard §8.2.4)');
       g.tokens.push({ kind: 'nag', text: m[0] });
-      advance(m[0].length);
-      continue;
+      return this.advance(m[0].length);
     }
     if (!SYMBOL.test(c)) throw new PgnSyntaxError(at.line, at.column, `unexpected character ${JSON.stringify(c)}`);
-    let j = i;
+    this.word(g, at);
+  }
+
+  /** A word of symbol characters at `at`: the result (which ends the game), a move number, or a SAN move. */
+  private word(g: MovetextGame, at: Place): void {
+    const text = this.text;
+    let j = this.i;
     while (j < text.length && SYMBOL.test(text[j])) j++;
-    const word = text.slice(i, j);
+    const word = text.slice(this.i, j);
     if ((PGN_RESULTS as readonly string[]).includes(word)) {
-      if (open.length) {
-        const o = open[open.length - 1];
+      if (this.open.length) {
+        const o = this.open[this.open.length - 1];
         throw new PgnSyntaxError(at.line, at.column, `the result ${word} ends the game while the variation opened at line ${o.line}:${o.column} is not closed`);
       }
       g.result = word;
-      advance(word.length);
-      end();
-      continue;
+      this.advance(word.length);
+      return this.end();
     }
     // A move number indication, possibly glued to its move (`12.Nf3`, `12...Nf3`).
     const num = /^\d+\.*/.exec(word);
     if (num && (num[0].includes('.') || num[0] === word)) {
       g.tokens.push({ kind: 'number', text: num[0] });
-      advance(num[0].length);
-      continue;
+      return this.advance(num[0].length);
     }
     if (!SAN.test(word)) {
       throw new PgnSyntaxError(at.line, at.column, `${JSON.stringify(word)} is not a move in SAN, a move number, a NAG or a result (PGN standard §8.2)`);
     }
-    g.tokens.push({ kind: 'san', text: word, depth: open.length });
-    advance(word.length);
+    g.tokens.push({ kind: 'san', text: word, depth: this.open.length });
+    this.advance(word.length);
   }
-  if (game !== null) {
-    const g = game as MovetextGame;
-    const o = open[open.length - 1];
-    if (o) throw new PgnSyntaxError(o.line, o.column, 'variation "(" not closed by ")" before the end of the file');
-    throw new PgnSyntaxError(line, col, `the game from line ${g.line} ends without a result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)`);
-  }
-  return games;
 }
 
 /** The main line's moves (SAN tokens outside variations), in order. */

@@ -7,7 +7,7 @@
 // games of knockout round r fill columns 2r-1 and 2r, the rapid play-off games likewise in the
 // rapid TRF, and the armageddon of round r column r in the blitz TRF (tag 222 `W360-B300`).
 
-import { category, formatTimeControl, PRESETS, type Category } from '../../../protocol/time-control.ts';
+import { category, formatTimeControl, PRESETS, type Category, type TimeControl } from '../../../protocol/time-control.ts';
 import type { GameRow, Journal } from '../../store/journal.ts';
 import { findEvent, type Hall, type TournamentEvent } from '../../domain/model.ts';
 import {
@@ -21,7 +21,7 @@ import {
 import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfReport } from './trf.ts';
-import { completedRounds, confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
+import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
 
 
 export interface EventTrfOptions {
@@ -67,43 +67,17 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
   if (!Number.isInteger(upTo) || upTo < 0 || (upTo === 0 && options.upToRound === undefined)) throw new TrfError(`event "${event.id}" has no games in the journal yet`);
   if (upTo > event.rounds.length) throw new TrfError(`event "${event.id}" has ${event.rounds.length} rounds, not ${upTo}`);
   const games = all.filter((g) => g.round <= upTo);
-  const label = (g: GameRow) => `round ${g.round} board ${g.board}${g.gameNo > 1 ? ` game ${g.gameNo}` : ''}`;
 
-  let scored: ScoredGame[];
-  let rounds: number;
-  /** Tag 142 / XXR: the event's planned rounds, in the columns this file uses. */
-  let plannedRounds: number;
-  let roundDates: (string | null)[];
-  let timeControl = event.timeControl;
-  let presetLabel = event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null;
-  if (event.kind === 'knockout') {
-    const cat = options.category ?? 'standard';
-    const inCat = games.filter((g) => category(g.timeControlValue) === cat);
-    trfRefusal(() => confirmedOrThrow(inCat, label));
-    // Slots per knockout round: the most games of this category any match of the round played.
-    const perRound = Math.max(1, ...inCat.map((g) => inCat.filter((h) => h.matchId === g.matchId).length));
-    const firstOfMatch = (g: GameRow) => Math.min(...inCat.filter((h) => h.matchId === g.matchId).map((h) => h.gameNo));
-    scored = inCat.map((g) => ({
-      round: (g.round - 1) * perRound + (g.gameNo - firstOfMatch(g)) + 1,
-      board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g),
-    }));
-    rounds = upTo * perRound;
-    plannedRounds = event.plannedRounds * perRound;
-    roundDates = Array.from({ length: rounds }, (_, i) => {
-      const ends = inCat.filter((g) => scored[inCat.indexOf(g)].round === i + 1).map((g) => g.endedUtcMs ?? Infinity);
-      return ends.length ? utcDate(Math.min(...ends)) : null;
-    });
-    if (inCat.length) {
-      timeControl = inCat[0].timeControlValue;
-      const tc = inCat[0].kind;
-      presetLabel = tc in PRESETS ? PRESETS[tc as keyof typeof PRESETS].label : null;
-    }
-  } else {
-    scored = trfRefusal(() => confirmedRoundGames(journal, event, upTo));
-    rounds = upTo;
-    plannedRounds = event.plannedRounds;
-    roundDates = event.rounds.slice(0, upTo).map((r) => r.date);
-  }
+  const { scored, rounds, plannedRounds, roundDates, timeControl, presetLabel } = event.kind === 'knockout'
+    ? knockoutColumns(journal, event, games, upTo, options.category ?? 'standard')
+    : {
+      scored: trfRefusal(() => confirmedRoundGames(journal, event, upTo)),
+      rounds: upTo,
+      plannedRounds: event.plannedRounds,
+      roundDates: event.rounds.slice(0, upTo).map((r) => r.date),
+      timeControl: event.timeControl,
+      presetLabel: event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null,
+    };
 
   const byes = event.kind === 'knockout' ? [] : eventByes(event, upTo);
   const records = roundRecords(event.players.map((p) => p.rank), rounds, scored, byes);
@@ -137,6 +111,48 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
   };
   if (event.kind === 'team') addTeamSection(report, event, records, upTo);
   return report;
+}
+
+/** The round columns of a TRF, their games and dates, and the time control the file names. */
+interface TrfColumns {
+  readonly scored: ScoredGame[];
+  readonly rounds: number;
+  /** Tag 142 / XXR: the event's planned rounds, in the columns this file uses. */
+  readonly plannedRounds: number;
+  readonly roundDates: (string | null)[];
+  readonly timeControl: TimeControl;
+  readonly presetLabel: string | null;
+}
+
+/**
+ * A knockout's file of one category (classical, rapid or blitz games): each knockout round has
+ * as many columns as the most games of the category a match of the round played, a match's
+ * games in its columns in order; a column's date is its first game's end.
+ */
+function knockoutColumns(journal: Journal, event: TournamentEvent, games: readonly GameRow[], upTo: number, cat: Category): TrfColumns {
+  const label = (g: GameRow) => `round ${g.round} board ${g.board}${g.gameNo > 1 ? ` game ${g.gameNo}` : ''}`;
+  const inCat = games.filter((g) => category(g.timeControlValue) === cat);
+  trfRefusal(() => confirmedOrThrow(inCat, label));
+  // Slots per knockout round: the most games of this category any match of the round played.
+  const perRound = Math.max(1, ...inCat.map((g) => inCat.filter((h) => h.matchId === g.matchId).length));
+  const firstOfMatch = (g: GameRow) => Math.min(...inCat.filter((h) => h.matchId === g.matchId).map((h) => h.gameNo));
+  const scored = inCat.map((g) => ({
+    round: (g.round - 1) * perRound + (g.gameNo - firstOfMatch(g)) + 1,
+    board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g),
+  }));
+  const rounds = upTo * perRound;
+  const roundDates = Array.from({ length: rounds }, (_, i) => {
+    const ends = inCat.filter((g) => scored[inCat.indexOf(g)].round === i + 1).map((g) => g.endedUtcMs ?? Infinity);
+    return ends.length ? utcDate(Math.min(...ends)) : null;
+  });
+  let timeControl = event.timeControl;
+  let presetLabel = event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null;
+  if (inCat.length) {
+    timeControl = inCat[0].timeControlValue;
+    const tc = inCat[0].kind;
+    presetLabel = tc in PRESETS ? PRESETS[tc as keyof typeof PRESETS].label : null;
+  }
+  return { scored, rounds, plannedRounds: event.plannedRounds * perRound, roundDates, timeControl, presetLabel };
 }
 
 function addTeamSection(report: TrfReport, event: TournamentEvent, records: ReturnType<typeof roundRecords>, upTo: number): void {

@@ -50,98 +50,16 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   const file: TrfFile = parseTrf(text);
   const tag = (id: string) => file.tags.get(id)?.[0];
   if (file.players.length === 0) throw new TrfImportError('the TRF has no 001 player lines');
-  // As the tournament file: a name goes into PGN tags, where a control character breaks the line (PGN standard §7).
-  for (const [line, what, value] of [...file.players.map((p) => [p.line, `player ${p.rank}'s name (columns 15-47)`, p.name] as const), ...file.teams.map((t) => [t.line, `team ${t.team}'s name (columns 9-40)`, t.name] as const)]) {
-    const bad = controlCharacterIn(value);
-    if (bad) throw new TrfImportError(`TRF line ${line}: ${what} holds ${bad}`);
-  }
-  let tc = options.timeControl;
-  const t222 = tag('222');
-  if (t222) tc = parseTag222(t222);
-  if (!tc) throw new TrfImportError('the TRF has no tag 222 (time control): pass one');
-  if (options.defaultTimeMs !== undefined) tc = { ...tc, defaultTimeMs: options.defaultTimeMs };
+  refuseControlCharacters(file);
+  const tc = importedTimeControl(file, options);
 
-  const ranks = new Set(file.players.map((p) => p.rank));
   const scoring = { ...DEFAULT_TEAM_SCORING, ...(file.pab ? { byeMatchPoints: file.pab.matchPoints } : {}) };
   const teamOf = new Map<number, number>();
   for (const t of file.teams) for (const p of t.players) teamOf.set(p, t.team);
+  const ctx: TrfContext = { file, ranks: new Set(file.players.map((p) => p.rank)), byRank: new Map(file.players.map((p) => [p.rank, p])), teamOf, scoring };
   const nRounds = Math.max(0, ...file.players.map((p) => p.rounds.length));
-  const byRank = new Map(file.players.map((p) => [p.rank, p]));
-  /** Points before round r (0-based), from the round codes (TRF16 default points). */
-  const scoreBefore = (p: TrfPlayerLine, r: number) => p.rounds.slice(0, r).reduce((s, x) => s + CODE_POINTS[x.code], 0);
   const rounds: Round[] = [];
-  for (let r = 0; r < nRounds; r++) {
-    const pairs: BoardPairing[] = [];
-    const byes: Bye[] = [];
-    for (const p of file.players) {
-      const f = p.rounds[r];
-      if (!f) continue;
-      if (f.opponent !== null && f.colour === 'w') {
-        if (!ranks.has(f.opponent)) throw new TrfImportError(`line ${p.line}: round ${r + 1} opponent ${f.opponent} has no 001 line`);
-        pairs.push({ board: 0, white: p.rank, black: f.opponent });
-      } else if (f.opponent === null && ['H', 'F', 'U', 'Z'].includes(f.code)) {
-        byes.push({ player: p.rank, team: null, kind: f.code as Bye['kind'] });
-      }
-    }
-    const teamMatches: TeamMatch[] = [];
-    if (file.teams.length) {
-      const boardIndex = (rank: number) => file.teams.find((t) => t.team === teamOf.get(rank))?.players.indexOf(rank) ?? 0;
-      const groups = new Map<string, BoardPairing[]>();
-      for (const b of pairs) {
-        const key = [teamOf.get(b.white), teamOf.get(b.black)].sort().join('-');
-        groups.set(key, [...(groups.get(key) ?? []), b]);
-      }
-      for (const boards of groups.values()) {
-        boards.sort((a, b) => Math.min(boardIndex(a.white), boardIndex(a.black)) - Math.min(boardIndex(b.white), boardIndex(b.black)));
-        teamMatches.push({ white: teamOf.get(boards[0].white)!, black: teamOf.get(boards[0].black)!, boards });
-      }
-      // FIDE board order for teams: a team's score before the round is its match points (team
-      // game points compared match by match), its rank its pairing number.
-      const teamScore = (team: number) => {
-        const t = file.teams.find((x) => x.team === team)!;
-        let mp = 0;
-        for (let q = 0; q < r; q++) {
-          const mine = t.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
-          const opponents = new Set(t.players.map((rank) => byRank.get(rank)!.rounds[q]?.opponent).filter((o): o is number => o !== null && o !== undefined).map((o) => teamOf.get(o)));
-          if (opponents.size !== 1) {
-            if (opponents.size === 0 && mine > 0) mp += scoring.byeMatchPoints; // a team bye
-            continue;
-          }
-          const theirTeam = file.teams.find((x) => x.team === [...opponents][0])!;
-          const theirs = theirTeam.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
-          mp += mine > theirs ? scoring.win : mine === theirs ? scoring.draw : scoring.loss;
-        }
-        return mp;
-      };
-      teamMatches.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, teamScore));
-      let n = 0;
-      for (const m of teamMatches) for (const b of m.boards) b.board = ++n;
-      // A team whose players all have a bye code had the team's bye (record 320 names it too).
-      const pabTeam = file.pab?.teams[r] ?? 0;
-      const teamByes: Bye[] = [];
-      for (const t of file.teams) {
-        if (t.players.length && t.players.every((p) => byes.some((b) => b.player === p))) {
-          teamByes.push({ player: null, team: t.team, kind: byes.find((b) => b.player === t.players[0])!.kind });
-        } else if (t.team === pabTeam) {
-          throw new TrfImportError(`record 320 gives team ${t.team} the bye in round ${r + 1} but its players' round fields disagree`);
-        }
-      }
-      byes.splice(0, byes.length, ...byes.filter((b) => !teamByes.some((tb) => file.teams.find((t) => t.team === tb.team)!.players.includes(b.player!))), ...teamByes);
-    } else {
-      pairs.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, (rank) => scoreBefore(byRank.get(rank)!, r)));
-      pairs.forEach((b, i) => (b.board = i + 1));
-    }
-    const d = file.roundDates[r];
-    rounds.push({
-      number: r + 1,
-      date: d && /^\d{2}\/\d{2}\/\d{2}$/.test(d) ? `20${d}` : null,
-      startUtcMs: null,
-      boards: teamMatches.length ? teamMatches.flatMap((m) => m.boards) : pairs,
-      teamMatches,
-      knockout: [],
-      byes,
-    });
-  }
+  for (let r = 0; r < nRounds; r++) rounds.push(importRound(ctx, r));
   const boardsPerTeam = file.teams.length ? Math.max(...file.teams.map((t) => t.players.length)) : null;
   return {
     id: options.id,
@@ -179,6 +97,131 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
     knockout: null,
     teamScoring: scoring,
   };
+}
+
+/** As the tournament file: a name goes into PGN tags, where a control character breaks the line (PGN standard §7). */
+function refuseControlCharacters(file: TrfFile): void {
+  for (const [line, what, value] of [...file.players.map((p) => [p.line, `player ${p.rank}'s name (columns 15-47)`, p.name] as const), ...file.teams.map((t) => [t.line, `team ${t.team}'s name (columns 9-40)`, t.name] as const)]) {
+    const bad = controlCharacterIn(value);
+    if (bad) throw new TrfImportError(`TRF line ${line}: ${what} holds ${bad}`);
+  }
+}
+
+/** Tag 222, else the caller's time control; the caller's default time over either. */
+function importedTimeControl(file: TrfFile, options: TrfImportOptions): TimeControl {
+  let tc = options.timeControl;
+  const t222 = file.tags.get('222')?.[0];
+  if (t222) tc = parseTag222(t222);
+  if (!tc) throw new TrfImportError('the TRF has no tag 222 (time control): pass one');
+  if (options.defaultTimeMs !== undefined) tc = { ...tc, defaultTimeMs: options.defaultTimeMs };
+  return tc;
+}
+
+/** What every round of an import reads: the file, its players by rank, each player's team, the team scoring. */
+interface TrfContext {
+  readonly file: TrfFile;
+  readonly ranks: ReadonlySet<number>;
+  readonly byRank: ReadonlyMap<number, TrfPlayerLine>;
+  readonly teamOf: ReadonlyMap<number, number>;
+  readonly scoring: TournamentEvent['teamScoring'];
+}
+
+/** Round `r` (0-based): its pairs and byes from the players' round fields, its boards numbered in the FIDE board order. */
+function importRound(ctx: TrfContext, r: number): Round {
+  const { file, ranks, byRank } = ctx;
+  /** Points before round r (0-based), from the round codes (TRF16 default points). */
+  const scoreBefore = (p: TrfPlayerLine, r: number) => p.rounds.slice(0, r).reduce((s, x) => s + CODE_POINTS[x.code], 0);
+  const pairs: BoardPairing[] = [];
+  const byes: Bye[] = [];
+  for (const p of file.players) {
+    const f = p.rounds[r];
+    if (!f) continue;
+    if (f.opponent !== null && f.colour === 'w') {
+      if (!ranks.has(f.opponent)) throw new TrfImportError(`line ${p.line}: round ${r + 1} opponent ${f.opponent} has no 001 line`);
+      pairs.push({ board: 0, white: p.rank, black: f.opponent });
+    } else if (f.opponent === null && ['H', 'F', 'U', 'Z'].includes(f.code)) {
+      byes.push({ player: p.rank, team: null, kind: f.code as Bye['kind'] });
+    }
+  }
+  let teamMatches: TeamMatch[] = [];
+  if (file.teams.length) {
+    teamMatches = teamMatchesOf(ctx, r, pairs);
+    const teamByes = teamByesOf(ctx, r, byes);
+    byes.splice(0, byes.length, ...byes.filter((b) => !teamByes.some((tb) => file.teams.find((t) => t.team === tb.team)!.players.includes(b.player!))), ...teamByes);
+  } else {
+    pairs.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, (rank) => scoreBefore(byRank.get(rank)!, r)));
+    pairs.forEach((b, i) => (b.board = i + 1));
+  }
+  const d = file.roundDates[r];
+  return {
+    number: r + 1,
+    date: d && /^\d{2}\/\d{2}\/\d{2}$/.test(d) ? `20${d}` : null,
+    startUtcMs: null,
+    boards: teamMatches.length ? teamMatches.flatMap((m) => m.boards) : pairs,
+    teamMatches,
+    knockout: [],
+    byes,
+  };
+}
+
+/**
+ * Round `r`'s team matches: the pairs grouped by the two teams, each match's boards in team
+ * board order, the matches in the FIDE board order, the boards numbered from 1 in that order.
+ */
+function teamMatchesOf(ctx: TrfContext, r: number, pairs: readonly BoardPairing[]): TeamMatch[] {
+  const { file, teamOf } = ctx;
+  const teamMatches: TeamMatch[] = [];
+  const boardIndex = (rank: number) => file.teams.find((t) => t.team === teamOf.get(rank))?.players.indexOf(rank) ?? 0;
+  const groups = new Map<string, BoardPairing[]>();
+  for (const b of pairs) {
+    const key = [teamOf.get(b.white), teamOf.get(b.black)].sort().join('-');
+    groups.set(key, [...(groups.get(key) ?? []), b]);
+  }
+  for (const boards of groups.values()) {
+    boards.sort((a, b) => Math.min(boardIndex(a.white), boardIndex(a.black)) - Math.min(boardIndex(b.white), boardIndex(b.black)));
+    teamMatches.push({ white: teamOf.get(boards[0].white)!, black: teamOf.get(boards[0].black)!, boards });
+  }
+  teamMatches.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, (team) => teamMatchPointsBefore(ctx, team, r)));
+  let n = 0;
+  for (const m of teamMatches) for (const b of m.boards) b.board = ++n;
+  return teamMatches;
+}
+
+/**
+ * FIDE board order for teams: a team's score before round `r` is its match points (team game
+ * points compared match by match), its rank its pairing number.
+ */
+function teamMatchPointsBefore(ctx: TrfContext, team: number, r: number): number {
+  const { file, byRank, teamOf, scoring } = ctx;
+  const t = file.teams.find((x) => x.team === team)!;
+  let mp = 0;
+  for (let q = 0; q < r; q++) {
+    const mine = t.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
+    const opponents = new Set(t.players.map((rank) => byRank.get(rank)!.rounds[q]?.opponent).filter((o): o is number => o !== null && o !== undefined).map((o) => teamOf.get(o)));
+    if (opponents.size !== 1) {
+      if (opponents.size === 0 && mine > 0) mp += scoring.byeMatchPoints; // a team bye
+      continue;
+    }
+    const theirTeam = file.teams.find((x) => x.team === [...opponents][0])!;
+    const theirs = theirTeam.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
+    mp += mine > theirs ? scoring.win : mine === theirs ? scoring.draw : scoring.loss;
+  }
+  return mp;
+}
+
+/** A team whose players all have a bye code had the team's bye in round `r` (record 320 names it too). */
+function teamByesOf(ctx: TrfContext, r: number, byes: readonly Bye[]): Bye[] {
+  const { file } = ctx;
+  const pabTeam = file.pab?.teams[r] ?? 0;
+  const teamByes: Bye[] = [];
+  for (const t of file.teams) {
+    if (t.players.length && t.players.every((p) => byes.some((b) => b.player === p))) {
+      teamByes.push({ player: null, team: t.team, kind: byes.find((b) => b.player === t.players[0])!.kind });
+    } else if (t.team === pabTeam) {
+      throw new TrfImportError(`record 320 gives team ${t.team} the bye in round ${r + 1} but its players' round fields disagree`);
+    }
+  }
+  return teamByes;
 }
 
 /**

@@ -80,7 +80,7 @@ describe('GET /api/boards/:id/chart.svg', async () => {
     expect(none.json().message).toBe('no board "no-such-board-9"');
   });
 
-  it('the in-memory host (MemoryPorts, the dashboard demo and browser tests) serves the same chart from the same events, and a new game starts an empty one', async () => {
+  it('the in-memory host (MemoryPorts, the API benchmark and browser tests) serves the same chart from the same events, and a new game starts an empty one', async () => {
     const memory = new MemoryPorts();
     memory.addBoard({ id, event: played.game.event, round: 1, board: played.game.board, clockId: 'A', white: { name: 'W' }, black: { name: 'B' }, control: played.game.timeControlValue });
     const memApp = await buildApi({ state: memory, commands: memory, tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });

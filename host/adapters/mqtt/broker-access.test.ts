@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { startHostMqtt, type HostMqtt } from './host-mqtt.ts';
 import type { MqttPublisher } from './publisher.ts';
-import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
+import { Journal, type JournalOutboxStore } from '../../store/journal.ts';
 import { parseMqttReaders, redactUrl } from './broker-access.ts';
 import { resultTopic } from './topics.ts';
 import { testCertificate } from '../../../test/test-certificate.ts';
@@ -23,14 +23,15 @@ const BOARD = { event: 'Slovenian Final 2025/26', round: 1, board: 1 };
 const TRUE_RESULT = JSON.stringify({ v: 1, ...BOARD, gameNo: 1, result: '1-0', confirmed: true, confirmedBy: 'Chief Arbiter' });
 const FORGED = JSON.stringify({ v: 1, ...BOARD, gameNo: 1, result: '0-1', confirmed: true, confirmedBy: 'Chief Arbiter' });
 
-async function host(extra: Partial<Parameters<typeof startHostMqtt>[0]> = {}): Promise<{ mqtt: HostMqtt<MqttPublisher>; outbox: SqliteOutboxStore; refused: string[]; brokerUrl: string }> {
+async function host(extra: Partial<Parameters<typeof startHostMqtt>[0]> = {}): Promise<{ mqtt: HostMqtt<MqttPublisher>; outbox: JournalOutboxStore; refused: string[]; brokerUrl: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mqtt-access-'));
-  const outbox = new SqliteOutboxStore(join(dir, 'outbox.db'));
+  const journal = new Journal(join(dir, 'journal.db'));
+  const outbox = journal.outboxStore(() => Date.now());
   const refused: string[] = [];
   const m = (await startHostMqtt({ target: 'embedded:0', outbox, clientId: 'chessclock-host-test', readers: [READER], onRefused: (w) => refused.push(w), reconnectPeriodMs: 100, ...extra }))!;
   cleanups.push(async () => {
     await m.close();
-    outbox.close();
+    journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
   const address = m.broker!.server.address() as { port: number };

@@ -1,8 +1,8 @@
 // The durable outbox the MQTT publisher drains. A message is stored before anything is
 // sent and removed only after the broker's PUBACK (MQTT 3.1.1 §4.3.2: the sender owns a
 // QoS 1 message until it is acknowledged), so a crash or a broker outage loses nothing:
-// whatever is still here is resent on the next connection. The journal's outbox table
-// implements the same interface once it lands; `SqliteOutboxStore` is the stand-alone one.
+// whatever is still here is resent on the next connection. The journal's outbox table is the
+// store (Journal.outboxStore, host/store/outbox.ts).
 
 export interface OutboxDraft {
   readonly topic: string;

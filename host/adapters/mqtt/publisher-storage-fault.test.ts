@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MqttPublisher, type MqttPublisherOptions } from './publisher.ts';
-import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
 import { startEmbeddedBroker } from './mqtt-target.ts';
 import { subscribeClockEvents } from './subscriber.ts';
 import type { EventPayload } from './payload.ts';
@@ -40,13 +39,14 @@ describe('MqttPublisher when the journal cannot write', () => {
   it('reports the fault instead of throwing from its timers; marks and retained states are written once the journal writes again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const store = new SqliteOutboxStore(join(dir, 'outbox.db'));
-    cleanups.push(() => store.close());
+    const journal = new Journal(join(dir, 'journal.db'));
+    cleanups.push(() => journal.close());
+    const store = journal.outboxStore(() => 1_750_000_000_000);
     const { pub, seen, errors } = await publisherOn(store);
 
     // Stored while the journal writes; then it refuses every write while the PUBACKs come in.
     for (let seq = 1; seq <= 20; seq++) pub.publishEvent(event(seq));
-    store.db.pragma('query_only = ON');
+    journalSql(journal).pragma('query_only = ON');
     pub.publishStateSoon(event(20), state(event(20)));
     await waitFor(() => seen.length === 20, '20 events at the subscriber');
     await waitFor(() => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)), 'both faults reported');
@@ -62,7 +62,7 @@ describe('MqttPublisher when the journal cannot write', () => {
     expect(storageFaultCode(refused)).toMatch(/^SQLITE_READONLY/);
 
     // Space returns: the next drain marks them, the gathered state is stored and sent.
-    store.db.pragma('query_only = OFF');
+    journalSql(journal).pragma('query_only = OFF');
     await waitFor(() => {
       pub.publishPending();
       return store.pendingCount() === 0 && pub.stats().acked >= 21;

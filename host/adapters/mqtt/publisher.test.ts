@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { MqttPublisher } from './publisher.ts';
-import { SqliteOutboxStore } from './sqlite-outbox-store.ts';
+import { Journal, type JournalOutboxStore } from '../../store/journal.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-target.ts';
 import { subscribeClockEvents } from './subscriber.ts';
 import { encodeEvent, type EventPayload } from './payload.ts';
@@ -21,7 +21,14 @@ afterEach(async () => {
 function tempDb(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mqtt-pub-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, 'outbox.db');
+  return join(dir, 'journal.db');
+}
+
+/** The host's outbox, the journal's (Journal.outboxStore), on the journal file at `path`; closed after the test. */
+function journalOutbox(path = tempDb()): JournalOutboxStore & { close(): void } {
+  const journal = new Journal(path);
+  cleanups.push(() => journal.close());
+  return { ...journal.outboxStore(() => Date.now()), close: () => journal.close() };
 }
 
 async function broker(): Promise<EmbeddedBroker> {
@@ -89,8 +96,7 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
     const sub = client(b.url, 'sub');
     const seen: EventPayload[] = [];
     await subscribeClockEvents(sub, (e) => seen.push(e));
-    const store = new SqliteOutboxStore(tempDb());
-    cleanups.push(() => store.close());
+    const store = journalOutbox();
     const pub = new MqttPublisher({ client: client(b.url, 'host-1'), outbox: store });
     cleanups.push(() => pub.close());
 
@@ -114,11 +120,11 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
 
   it('gathers retained states: the newest per board, all boards in one outbox transaction (one fsync, not one per press)', async () => {
     const b = await broker();
-    const store = new SqliteOutboxStore(tempDb());
-    cleanups.push(() => store.close());
+    const store = journalOutbox();
     const appends: number[] = [];
-    const append = store.append.bind(store);
-    store.append = (drafts) => {
+    // The journal's store takes retained states aside (Journal.outboxAside), as on the host.
+    const append = store.appendRetainedAside;
+    store.appendRetainedAside = (drafts) => {
       appends.push(drafts.length);
       return append(drafts);
     };
@@ -143,13 +149,12 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
 
   it('gathers delivery marks: the PUBACKs of markBatchMs are marked in one outbox transaction, and a close marks what was gathered', async () => {
     const b = await broker();
-    const store = new SqliteOutboxStore(tempDb());
-    cleanups.push(() => store.close());
+    const store = journalOutbox();
     const marks: number[] = [];
-    const markDone = store.markDone.bind(store);
-    store.markDone = (ids) => {
+    const markDone = store.markDoneAside;
+    store.markDoneAside = (ids) => {
       marks.push(ids.length);
-      markDone(ids);
+      return markDone(ids);
     };
     // Longer than the test: only the close writes the marks.
     const pub = new MqttPublisher({ client: client(b.url, 'host-3'), outbox: store, markBatchMs: 60_000 });
@@ -175,8 +180,7 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
         held.push(() => cb(null));
       } else cb(null);
     };
-    const store = new SqliteOutboxStore(tempDb());
-    cleanups.push(() => store.close());
+    const store = journalOutbox();
     const pub = new MqttPublisher({ client: client(b.url, 'host-1'), outbox: store });
     cleanups.push(() => pub.close());
 
@@ -202,7 +206,7 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
     const path = tempDb();
 
     // Run 1: the broker is unreachable (nothing listens on port 1), the host stops.
-    const first = new SqliteOutboxStore(path);
+    const first = journalOutbox(path);
     const offline = new MqttPublisher({ client: mqtt.connect('mqtt://127.0.0.1:1', { reconnectPeriod: 50 }), outbox: first });
     for (let seq = 1; seq <= 20; seq++) offline.publishEvent(event(seq));
     await offline.close();
@@ -215,8 +219,7 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
     await waitFor(() => seen.length === 5, 'the 5 early events');
 
     // Run 2 on the same outbox file: everything goes out, nothing twice downstream.
-    const second = new SqliteOutboxStore(path);
-    cleanups.push(() => second.close());
+    const second = journalOutbox(path);
     const pub = new MqttPublisher({ client: client(b.url, 'host-1'), outbox: second });
     cleanups.push(() => pub.close());
     await pub.idle();
@@ -229,8 +232,7 @@ describe('MqttPublisher with the embedded Aedes broker', () => {
   // the host). A state gathered at the last press must not be stored after it.
   it('a retained state drafted by the journal with a result is not overtaken by a state gathered at the press before it', async () => {
     const b = await broker();
-    const store = new SqliteOutboxStore(tempDb());
-    cleanups.push(() => store.close());
+    const store = journalOutbox();
     const pub = new MqttPublisher({ client: client(b.url, 'host-r'), outbox: store, stateBatchMs: 30 });
     cleanups.push(() => pub.close());
     const press = event(7);
