@@ -21,6 +21,7 @@ export const SECURITY_OPTIONS = {
   'https-key': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'ws-max-clients': { type: 'string' },
+  'ws-max-per-address': { type: 'string' },
 } as const;
 
 export const TOKENS_ENV = 'CHESSCLOCK_TOKENS';
@@ -43,7 +44,8 @@ export const SECURITY_HELP = `secrets and access (docs/host.md "Secrets", docs/m
   --https-key FILE       ...and its PEM key
   --allowed-host NAME    a Host header the API answers when bound beyond loopback
                          (repeatable; default: the --http address and localhost)
-  --ws-max-clients N     live-feed WebSocket clients at most (default 200)`;
+  --ws-max-clients N     live-feed WebSocket clients at most (default 200)
+  --ws-max-per-address N live-feed WebSocket clients from one address at most (default 20)`;
 
 export interface SecurityValues {
   readonly token?: string | readonly string[];
@@ -59,6 +61,7 @@ export interface SecurityValues {
   readonly 'https-key'?: string;
   readonly 'allowed-host'?: readonly string[];
   readonly 'ws-max-clients'?: string;
+  readonly 'ws-max-per-address'?: string;
 }
 
 export interface SecuritySettings {
@@ -80,6 +83,7 @@ export interface SecuritySettings {
     https?: { cert: Buffer; key: Buffer };
     allowedHosts?: string[];
     wsMaxClients?: number;
+    wsMaxClientsPerAddress?: number;
   };
 }
 
@@ -140,11 +144,8 @@ export function readSecurityOptions(values: SecurityValues, env: NodeJS.ProcessE
     for (const h of values['allowed-host']) if (!/^[A-Za-z0-9.:[\]-]+$/.test(h)) throw new Error(`--allowed-host ${JSON.stringify(h)}: expected a host name or address (no scheme, no path)`);
     http.allowedHosts = [...values['allowed-host']];
   }
-  if (values['ws-max-clients'] !== undefined) {
-    const n = Number(values['ws-max-clients']);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--ws-max-clients ${values['ws-max-clients']}: expected a whole number ≥ 1`);
-    http.wsMaxClients = n;
-  }
+  if (values['ws-max-clients'] !== undefined) http.wsMaxClients = wholeNumber('--ws-max-clients', values['ws-max-clients']);
+  if (values['ws-max-per-address'] !== undefined) http.wsMaxClientsPerAddress = wholeNumber('--ws-max-per-address', values['ws-max-per-address']);
   return { tokens, captains, mqtt, http };
 }
 
@@ -171,4 +172,11 @@ export function securityWarnings(opts: {
     if (!loopback(host)) out.push(`warning: the host signs in to ${host} without TLS (use mqtts:// or wss://, docs/mqtt.md)`);
   }
   return out;
+}
+
+/** An option's value as a whole number ≥ 1, or an error naming the option. */
+function wholeNumber(option: string, value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new Error(`${option} ${value}: expected a whole number ≥ 1`);
+  return n;
 }

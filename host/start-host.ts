@@ -48,6 +48,8 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
     readonly allowedHosts?: readonly string[];
     /** Live-feed WebSocket clients at most (`--ws-max-clients`). */
     readonly wsMaxClients?: number;
+    /** Live-feed WebSocket clients from one address at most (`--ws-max-per-address`). */
+    readonly wsMaxClientsPerAddress?: number;
     readonly signInLimit?: ApiDeps['signInLimit'];
   };
   /** MQTT from the journal's outbox (docs/mqtt.md); absent or target null = none. */
@@ -143,6 +145,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
         ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),
         ...(opts.http.https ? { https: opts.http.https } : {}),
         ...(opts.http.wsMaxClients !== undefined ? { wsMaxClients: opts.http.wsMaxClients } : {}),
+        ...(opts.http.wsMaxClientsPerAddress !== undefined ? { wsMaxClientsPerAddress: opts.http.wsMaxClientsPerAddress } : {}),
         ...(opts.http.signInLimit ? { signInLimit: opts.http.signInLimit } : {}),
         allowedHosts: allowedHostsFor(opts.http.listen.host, opts.http.allowedHosts ?? [], {
           hostname: hostname(),

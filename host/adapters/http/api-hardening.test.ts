@@ -93,9 +93,9 @@ describe('allowed hosts beyond loopback', () => {
     expect(log.some((l) => l.includes('refused Host "attacker.example:8080"'))).toBe(true);
   });
 
-  it('the default list: loopback binds check nothing; a LAN bind allows its address, the machine\'s names and the configured ones', () => {
+  it('the default list: a loopback bind allows the loopback names; a LAN bind allows its address, the machine\'s names and the configured ones', () => {
     const machine = { hostname: 'hallpc', addresses: ['127.0.0.1', '192.168.1.10', 'fe80::1'] };
-    expect(allowedHostsFor('127.0.0.1', [], machine)).toBeNull();
+    expect(allowedHostsFor('127.0.0.1', [], machine)).toEqual(['127.0.0.1', 'localhost', '[::1]']);
     expect(allowedHostsFor('192.168.1.10', [], machine)).toEqual(['192.168.1.10', 'hallpc', 'localhost', '127.0.0.1', '[::1]']);
     expect(allowedHostsFor('0.0.0.0', ['Hall.LAN'], machine)).toEqual(['hall.lan', '127.0.0.1', '192.168.1.10', '[fe80::1]', 'hallpc', 'localhost', '[::1]']);
     expect(hostName('[::1]:8080')).toBe('[::1]');

@@ -19,7 +19,7 @@ import { teamMatchRoutes } from './captain.ts';
 import { commandRunner } from './command-run.ts';
 import { captainBundle, pageBundle } from './dashboard/rule-book-bundle.ts';
 import { exportRoutes } from './exports-api.ts';
-import { DEFAULT_WS_MAX_CLIENTS, feedRoutes, LiveFeed } from './feed.ts';
+import { DEFAULT_WS_MAX_CLIENTS, DEFAULT_WS_MAX_CLIENTS_PER_ADDRESS, DEFAULT_WS_PING_INTERVAL_MS, feedRoutes, LiveFeed } from './feed.ts';
 import { nextRoundRoutes } from './next-round-api.ts';
 import { pageRoutes } from './pages.ts';
 import { pictureRoutes } from './pictures-api.ts';
@@ -66,6 +66,10 @@ export interface ApiDeps {
   readonly wsMaxBufferedBytes?: number;
   /** Live-feed WebSocket clients at most (default 200); one more is refused with 503. */
   readonly wsMaxClients?: number;
+  /** Live-feed WebSocket clients from one address at most (default 20); one more is refused with 503. */
+  readonly wsMaxClientsPerAddress?: number;
+  /** A ping to every live-feed client this often; one that has not answered the last is dropped (default 30 s). */
+  readonly wsPingIntervalMs?: number;
   /**
    * Host names the API answers (the Host header without its port, case-insensitive), against
    * DNS rebinding when it listens beyond loopback; absent or null: any (loopback only).
@@ -111,6 +115,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     timeRate: deps.timeRate ?? 1,
     maxBufferedBytes: deps.wsMaxBufferedBytes ?? 4 * 1024 * 1024,
     maxClients: deps.wsMaxClients ?? DEFAULT_WS_MAX_CLIENTS,
+    maxClientsPerAddress: deps.wsMaxClientsPerAddress ?? DEFAULT_WS_MAX_CLIENTS_PER_ADDRESS,
+    pingIntervalMs: deps.wsPingIntervalMs ?? DEFAULT_WS_PING_INTERVAL_MS,
     log,
   });
   const run = commandRunner({ state, commands, feed });

@@ -25,17 +25,18 @@ export function isLoopback(host: string): boolean {
 
 /**
  * The Host names the API answers when it listens on `listenHost` (docs/api.md "Allowed hosts"):
- * null (any) on loopback, where no other machine can reach it; beyond loopback the configured
- * names, the listen address itself, this machine's name and addresses, and localhost. A page on
- * any other name (DNS rebinding) gets 403.
+ * the configured names, the listen address itself, localhost, 127.0.0.1 and [::1]; beyond
+ * loopback also this machine's name and addresses. A page on any other name gets 403, on
+ * loopback too: a page in the hall PC's own browser whose name an attacker rebinds to
+ * 127.0.0.1 (DNS rebinding) would otherwise reach the API as same-origin, and could lock the
+ * arbiter out by failing sign-ins from the arbiter's own address.
  */
-export function allowedHostsFor(listenHost: string, configured: readonly string[] = [], machine: { hostname: string; addresses: readonly string[] }): string[] | null {
-  if (isLoopback(listenHost) && configured.length === 0) return null;
+export function allowedHostsFor(listenHost: string, configured: readonly string[] = [], machine: { hostname: string; addresses: readonly string[] }): string[] {
   const wildcard = listenHost === '0.0.0.0' || listenHost === '::';
   const names = [
     ...configured,
     ...(wildcard ? machine.addresses : [listenHost]),
-    machine.hostname,
+    ...(isLoopback(listenHost) ? [] : [machine.hostname]),
     'localhost',
     '127.0.0.1',
     '::1',

@@ -100,7 +100,58 @@ function answerErrors(app: FastifyInstance): void {
     if (status === 500) app.log.error(err);
     return reply.code(status).send(apiError(status, err.message));
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send(apiError(404, `no route ${req.method} ${req.url.split('?')[0]}`)));
+  const routes = routeTable(app);
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allow = routes.methodsFor(path);
+    // A path that exists under other methods: 405 with the methods it has (RFC 9110 §15.5.6).
+    if (allow.length > 0) return reply.code(405).header('allow', allow.join(', ')).send(apiError(405, `${req.method} is not allowed on ${path}: ${allow.join(', ')}`));
+    return reply.code(404).send(apiError(404, `no route ${req.method} ${path}`));
+  });
+}
+
+/** A route's URL as a regular expression: `:param` (with or without its own pattern) one segment, `*` the rest. */
+export function routePattern(url: string): RegExp {
+  let out = '';
+  for (let i = 0; i < url.length; ) {
+    if (url[i] === ':' && url[i + 1] !== ':') {
+      i += 1;
+      while (i < url.length && /[A-Za-z0-9_-]/.test(url[i])) i += 1;
+      if (url[i] === '(') {
+        let depth = 0;
+        do {
+          if (url[i] === '(') depth += 1;
+          else if (url[i] === ')') depth -= 1;
+          i += 1;
+        } while (depth > 0 && i < url.length);
+      }
+      out += '[^/]+';
+    } else if (url[i] === '*') {
+      out += '.*';
+      i += 1;
+    } else {
+      out += url[i].replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+      i += url[i] === ':' ? 2 : 1; // "::" is a literal colon
+    }
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/** Every route's methods by URL pattern, as the routes are added (the 405's Allow header). */
+function routeTable(app: FastifyInstance): { methodsFor(path: string): string[] } {
+  const byUrl = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    const entry = byUrl.get(route.url) ?? { pattern: routePattern(route.url), methods: new Set<string>() };
+    for (const m of [route.method].flat()) entry.methods.add(m.toUpperCase());
+    byUrl.set(route.url, entry);
+  });
+  return {
+    methodsFor(path) {
+      const methods = new Set<string>();
+      for (const { pattern, methods: ms } of byUrl.values()) if (pattern.test(path)) for (const m of ms) methods.add(m);
+      return [...methods].sort();
+    },
+  };
 }
 
 /** The server with its validator, defences and error answers; the routes come as plugins (api.ts). */
