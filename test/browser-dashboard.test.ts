@@ -141,7 +141,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     expect(await text('final-2', '.side.black .time')).toBe('0.0');
   });
 
-  /** Opens a board's side panel from its line (the controls live in the panel, not in the line: ). */
+  /** Opens a board's side panel from its line (the controls live in the panel, not in the line: docs/dashboard.md "The hall view (`/`) and its side panel"). */
   async function openPanel(boardId: string) {
     await page.click(`article[data-board-id="${boardId}"] .label`);
     await page.locator(`#panel[data-board="${boardId}"]`).waitFor({ state: 'visible', timeout: 5000 });

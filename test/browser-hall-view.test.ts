@@ -138,7 +138,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   const card = (id: string, p = page) => p.locator(`article[data-board-id="${id}"]`);
   const text = (id: string, selector: string, p = page) => card(id, p).locator(selector).innerText();
   /**
-   * The board's side panel, opened from its line (: the controls are in the panel, none
+   * The board's side panel, opened from its line (docs/dashboard.md "The hall view (`/`) and its side panel": the controls are in the panel, none
    * in a line): a click on the line's label.
    */
   async function panel(id: string, p = page) {

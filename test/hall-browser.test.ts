@@ -127,7 +127,7 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     await expect.poll(() => page.locator('#arbiter').innerText()).toBe(`arbiter: ${hall.token.arbiter}`);
     await expect.poll(() => sim.clock.firmware.reading().status, { timeout: 15_000 }).toBe('running');
 
-    // The controls are in the board's side panel, opened from its line (docs/dashboard.md "The hall view (`\/`) and its side panel").
+    // The controls are in the board's side panel, opened from its line (docs/dashboard.md "The hall view (`/`) and its side panel").
     await card(target.id).locator('.label').click();
     const panel = page.locator(`#panel[data-board="${target.id}"]`);
     await panel.waitFor({ state: 'visible' });
