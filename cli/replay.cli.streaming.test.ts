@@ -1,4 +1,4 @@
-// `chessclock replay` streams one long game too (issue §5: streaming, constant memory): written
+// `chessclock replay` streams one long game too (docs/replay.md: streaming, constant memory): written
 // from the spec by the independent test suite; these failed before the replay stream routed
 // games to lanes in chunks.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,8 +15,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('chessclock replay: one long game streams too (issue §5)', () => {
-  it('issue §5 streaming: output for the first moves of one game appears before the input ends', async () => {
+describe('chessclock replay: one long game streams too (docs/replay.md, the opening list)', () => {
+  it('streaming: output for the first moves of one game appears before the input ends', async () => {
     // 20 000 lines of one game (~0.9 MB, ~1.6 MB of output), then a wait with stdin open.
     let first = GAME_HEADER;
     for (let i = 1; i <= 20000; i++) first += pressLine(i);
@@ -27,7 +27,7 @@ describe('chessclock replay: one long game streams too (issue §5)', () => {
     expect(parseLines(r.stdout)[0]).toMatchObject({ t: 100, type: 'move', side: 'white', move: 1, white: 3619900 });
   }, 60000);
 
-  it('issue §5 constant memory: one game of 200 000 lines costs no more than 64 MB over 100 000 lines', async () => {
+  it('constant memory: one game of 200 000 lines costs no more than 64 MB over 100 000 lines', async () => {
     const small = join(dir, 'one-100k.jsonl');
     const big = join(dir, 'one-200k.jsonl');
     await writeLines(small, oneLongGame(100000));

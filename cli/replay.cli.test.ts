@@ -1,4 +1,4 @@
-// The `chessclock replay [FILE]` command as a user runs it (issue 2 §5): the real
+// The `chessclock replay [FILE]` command as a user runs it (docs/replay.md, the opening list): the real
 // `node bin/chessclock.mjs replay` in a child process, on a temp file and on stdin.
 // Expected figures are worked out by hand in the comments.
 
@@ -48,8 +48,8 @@ const BAD = lines([
   { t: 5000, type: 'press', side: 'white' },
 ]) + '{"t":6000,"type":"press","side":\n';
 
-describe('chessclock replay: exit status and streams (issue §5)', () => {
-  it('issue §5: a good FILE → exit 0, JSON Lines on stdout, nothing on stderr', async () => {
+describe('chessclock replay: exit status and streams (docs/replay.md, the opening list)', () => {
+  it('a good FILE → exit 0, JSON Lines on stdout, nothing on stderr', async () => {
     const file = join(dir, 'good.jsonl');
     writeFileSync(file, GOOD);
     const r = await run([file]);
@@ -59,14 +59,14 @@ describe('chessclock replay: exit status and streams (issue §5)', () => {
     expect(contractOnly(parse(r.stdout))).toEqual(GOOD_OUT);
   });
 
-  it('issue §5: without FILE it reads stdin', async () => {
+  it('without FILE it reads stdin', async () => {
     const r = await run([], GOOD);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(contractOnly(parse(r.stdout))).toEqual(GOOD_OUT);
   });
 
-  it('issue §5: bad input in FILE → exit 2, exactly one stderr line "line N: …", earlier output kept', async () => {
+  it('bad input in FILE → exit 2, exactly one stderr line "line N: …", earlier output kept', async () => {
     const file = join(dir, 'bad.jsonl');
     writeFileSync(file, BAD);
     const r = await run([file]);
@@ -75,7 +75,7 @@ describe('chessclock replay: exit status and streams (issue §5)', () => {
     expect(contractOnly(parse(r.stdout))).toEqual([GOOD_OUT[0]]);
   });
 
-  it('issue §5: bad input on stdin → exit 2, one stderr line, earlier output kept', async () => {
+  it('bad input on stdin → exit 2, one stderr line, earlier output kept', async () => {
     const r = await run([], BAD);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^line 4: [^\n]+\n$/);
@@ -87,13 +87,13 @@ describe('chessclock replay: exit status and streams (issue §5)', () => {
     ['an unknown side', '{"t":1,"type":"press","side":"red"}', 3],
     ['t going backwards', '{"t":1,"type":"start"}\n{"t":0,"type":"pause"}', 4],
     ['a bad time control', '{"type":"setup","timeControl":"40/5400+x"}', 3],
-  ])('issue §5: %s (%s) → exit 2 naming line %i', async (_what, tail, lineNo) => {
+  ])('%s (%s) → exit 2 naming line %i', async (_what, tail, lineNo) => {
     const r = await run([], lines([{ type: 'setup', preset: 'rapid' }, { t: 0, type: 'pause' }]) + tail + '\n');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^line ${lineNo}: [^\\n]+\\n$`));
   });
 
-  it('issue §5: a line before any setup → exit 2, line 1', async () => {
+  it('a line before any setup → exit 2, line 1', async () => {
     const r = await run([], '{"t":0,"type":"start"}\n');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^line 1: [^\n]+\n$/);
@@ -108,8 +108,8 @@ describe('chessclock replay: exit status and streams (issue §5)', () => {
   });
 });
 
-describe('chessclock replay: streaming (issue §5, "constant memory for a file of millions of lines")', () => {
-  it('issue §5: with many games, output for early games is written before the input has ended', async () => {
+describe('chessclock replay: streaming (docs/replay.md: "memory stays constant for files of millions of lines")', () => {
+  it('with many games, output for early games is written before the input has ended', async () => {
     // 30 000 lines = 300 games of 100 lines, then a wait for output with stdin still open.
     // A reader that slurped all input first would print nothing until stdin closed.
     let first = '';
@@ -125,7 +125,7 @@ describe('chessclock replay: streaming (issue §5, "constant memory for a file o
     expect(states[300].moves).toEqual({ white: 1, black: 0 });
   }, 60000);
 
-  it('issue §5: peak RSS of 200 000 lines (2 000 games) stays within 64 MB of 100 000 lines', async () => {
+  it('peak RSS of 200 000 lines (2 000 games) stays within 64 MB of 100 000 lines', async () => {
     const small = join(dir, 'many-100k.jsonl');
     const big = join(dir, 'many-200k.jsonl');
     await writeLines(small, manyShortGames(100000));

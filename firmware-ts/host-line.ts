@@ -1,4 +1,4 @@
-// The clock's line to the host that survives cable pulls (issue 15, "Cable pulls"): the
+// The clock's line to the host that survives cable pulls (docs/reliability.md "Faults"): the
 // clock's link writes to this stream for its whole life, as the firmware writes to its
 // UART, and the device under it (a serial port, a pty, a TCP socket) is opened again with
 // backoff whenever it goes away — as the host reopens its end (host/clocks/session.machine.ts).

@@ -1,4 +1,4 @@
-// An independent check of the `chessclock replay` contract (issue 2, §2, §3 and §5),
+// An independent check of the `chessclock replay` contract (docs/replay.md: "Input", "setup", "Timed inputs" and "Output"),
 // written from the specification, not from the code. Every expected figure is worked out
 // by hand in the comments next to it; nothing here calls the code under test to compute
 // what it should say.
@@ -13,13 +13,13 @@ type Out = Record<string, unknown>;
 type In = Record<string, unknown>;
 type SideName = 'white' | 'black';
 
-/** The output types the contract defines (issue §5); others may be added and are ignored. */
+/** The output types the contract defines (docs/replay.md "Output"); others may be added and are ignored. */
 const CONTRACT_TYPES = new Set(['move', 'flag', 'forfeit', 'state']);
 
 function replay(lines: In[]): Out[] {
   const raw = replayText(lines.map((l) => JSON.stringify(l)).join('\n'));
   const parsed = raw.map((l) => JSON.parse(l) as Out);
-  // issue §5: every output line is JSON with an integer `t`.
+  // docs/replay.md "Output": every output line is JSON with an integer `t`.
   for (const o of parsed) expect(Number.isInteger(o.t)).toBe(true);
   return parsed.filter((o) => CONTRACT_TYPES.has(o.type as string));
 }
@@ -69,9 +69,9 @@ function steadyGame(moves: number, wMs: number, bMs: number): In[] {
 const moveOf = (out: Out[], side: SideName, n: number): Out | undefined =>
   out.find((o) => o.type === 'move' && o.side === side && o.move === n);
 
-describe('replay contract: output lines (issue §5)', () => {
-  it('issue §5 move line: both times after the increment; state line at end', () => {
-    // rapid = 900+10, increment before the move (issue §2, FIDE practice):
+describe('replay contract: output lines (docs/replay.md "Output")', () => {
+  it('move line: both times after the increment; state line at end', () => {
+    // rapid = 900+10, increment before the move (before-move, FIDE practice: docs/replay.md "setup"):
     // at the start each side holds 900 000 + 10 000 = 910 000.
     // White moves at 5 000: 910 000 − 5 000 + 10 000 (increment for move 2) = 915 000.
     // At 6 000 Black has run 1 000: 910 000 − 1 000 = 909 000.
@@ -82,13 +82,13 @@ describe('replay contract: output lines (issue §5)', () => {
     ]);
   });
 
-  it('issue §5 state line while ready: both hold base + first increment (issue §2 before-move)', () => {
+  it('state line while ready: both hold base + first increment (before-move, docs/replay.md "setup")', () => {
     // classical 40/5400+30: 5 400 000 + 30 000 = 5 430 000 each.
     const out = replay([setup({ preset: 'classical' }), end(0)]);
     expect(out).toEqual([state(0, 'ready', 'white', 5430000, 5430000, { white: 0, black: 0 })]);
   });
 
-  it('issue §5 output is exactly one JSON object per line', () => {
+  it('output is exactly one JSON object per line', () => {
     const raw = replayText(
       [setup({ preset: 'rapid' }), start(0), press(1000, 'white'), end(2000)].map((l) => JSON.stringify(l)).join('\n'),
     );
@@ -99,8 +99,8 @@ describe('replay contract: output lines (issue §5)', () => {
   });
 });
 
-describe('replay contract: time-control kinds (issue §2)', () => {
-  it('issue §2 sudden death 3600: time used is charged, nothing added', () => {
+describe('replay contract: time-control kinds (docs/replay.md "setup")', () => {
+  it('sudden death 3600: time used is charged, nothing added', () => {
     // White: 3 600 000 − 12 345 = 3 587 655. Black runs 12 345 → 20 000: 7 655 used → 3 592 345.
     const out = replay([setup({ timeControl: '3600' }), start(0), press(12345, 'white'), press(20000, 'black'), end(20000)]);
     expect(out).toEqual([
@@ -110,7 +110,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     ]);
   });
 
-  it('issue §2 increment after-move (PGN convention): start at base, credit after each move', () => {
+  it('increment after-move (PGN convention): start at base, credit after each move', () => {
     // 900+10 after-move: start 900 000. White moves at 5 000: 900 000 − 5 000 + 10 000 = 905 000.
     // (before-move would give 910 000 − 5 000 + 10 000 = 915 000, see the first test.)
     const out = replay([
@@ -125,7 +125,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     ]);
   });
 
-  it('issue §2 classical 40/5400+30:900+30: a 41-move game crossing the move-40 bonus, to the ms', () => {
+  it('classical 40/5400+30:900+30: a 41-move game crossing the move-40 bonus, to the ms', () => {
     // White thinks 100 000 per move, Black 60 000. Start: 5 400 000 + 30 000 = 5 430 000 each.
     // After k ≤ 39 moves: White 5 430 000 − 100 000k + 30 000k = 5 430 000 − 70 000k,
     //                     Black 5 430 000 − 60 000k + 30 000k = 5 430 000 − 30 000k.
@@ -149,7 +149,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     expect(moveOf(out, 'white', 41)).toEqual(move(6500000, 'white', 41, 3460000, 5130000));
   });
 
-  it('issue §2 before-move: completing move 40 credits the increment of the stage of move 41 (40/5400+30:900+60)', () => {
+  it('before-move: completing move 40 credits the increment of the stage of move 41 (40/5400+30:900+60)', () => {
     // White 100 000 per move. Start 5 430 000. After 39: 5 430 000 − 70 000·39 = 2 700 000.
     // Move 40: 2 700 000 − 100 000 + 900 000 (bonus) + 60 000 (stage-2 increment, move 41) = 3 560 000.
     // Move 41: 3 560 000 − 100 000 + 60 000 = 3 520 000.
@@ -159,7 +159,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     expect(moveOf(out, 'white', 41)?.white).toBe(3520000);
   });
 
-  it('issue §2 after-move: completing move k credits the increment of the stage of move k (40/5400+30:900+60)', () => {
+  it('after-move: completing move k credits the increment of the stage of move k (40/5400+30:900+60)', () => {
     // Start 5 400 000 (no increment before the first move). After k ≤ 40: 5 400 000 − 70 000k,
     // plus the bonus at 40: 5 400 000 − 2 800 000 + 900 000 = 3 500 000.
     // Move 41 is played in stage 2: 3 500 000 − 100 000 + 60 000 = 3 460 000.
@@ -173,7 +173,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     expect(moveOf(out, 'white', 41)?.white).toBe(3460000);
   });
 
-  it('issue §2 40/7200:20/3600:1800: bonus at move 40 and 60, none at 80 or after (periods do not repeat)', () => {
+  it('40/7200:20/3600:1800: bonus at move 40 and 60, none at 80 or after (periods do not repeat)', () => {
     // No increment. White 10 000 per move, Black 5 000.
     // White after k: 7 200 000 − 10 000k + 3 600 000·[k≥40] + 1 800 000·[k≥60].
     // Black after k: 7 200 000 − 5 000k  + 3 600 000·[k≥40] + 1 800 000·[k≥60].
@@ -190,7 +190,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     expect(moveOf(out, 'white', 80)?.white).toBe(11800000);
   });
 
-  it('issue §2 the last period is final: 40/7200:20/3600:20/1800 adds nothing at move 80', () => {
+  it('the last period is final: 40/7200:20/3600:20/1800 adds nothing at move 80', () => {
     // Same game; the move count "20" of the last period must not add another 1 800 000 at 80.
     const out = replay([setup({ timeControl: '40/7200:20/3600:20/1800' }), ...steadyGame(81, 10000, 5000)]);
     // White after 79: 7 200 000 − 790 000 + 5 400 000 = 11 810 000; after 80: 11 800 000; after 81: 11 790 000.
@@ -199,7 +199,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     expect(moveOf(out, 'white', 81)?.white).toBe(11790000);
   });
 
-  it('issue §2 JSON stages: bonus and per-stage increment ({moves:2,seconds:60,increment:1},{seconds:30,increment:2})', () => {
+  it('JSON stages: bonus and per-stage increment ({moves:2,seconds:60,increment:1},{seconds:30,increment:2})', () => {
     // Start 60 000 + 1 000 = 61 000 each (before-move).
     // White 1 at 10 000: 61 000 − 10 000 + 1 000 (move 2 in stage 1) = 52 000.
     // Black 1 at 15 000: 61 000 − 5 000 + 1 000 = 57 000.
@@ -226,7 +226,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
 
 
 
-  it('issue §3 sandclock *60: time charged to the side on move is credited to the other; flag at 0', () => {
+  it('sandclock *60: time charged to the side on move is credited to the other; flag at 0', () => {
     // Start 60 000 each. White moves at 10 000: White 50 000, Black 70 000.
     // Black moves at 40 000 (30 000 used): Black 40 000, White 80 000.
     // White runs from 40 000 with 80 000: flag at 120 000; Black then holds 40 000 + 80 000 = 120 000.
@@ -239,17 +239,17 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     ]);
   });
 
-  it('issue §3 sandclock: the mid-move reading already credits the other side', () => {
+  it('sandclock: the mid-move reading already credits the other side', () => {
     // At 25 000 White has run 25 000: White 35 000, Black 85 000 (sum stays 120 000).
     const out = replay([setup({ timeControl: '*60' }), start(0), end(25000)]);
     expect(out).toEqual([state(25000, 'running', 'white', 35000, 85000, { white: 0, black: 0 })]);
   });
 
-  describe('issue §3 simple vs Bronstein delay (5 s on 300 s)', () => {
+  describe('simple vs Bronstein delay (5 s on 300 s)', () => {
     const simple = { timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] };
     const bronstein = { timeControl: [{ seconds: 300, delay: 5, delayMode: 'bronstein' }] };
 
-    it('issue §3 completed moves: both charge max(0, used − delay)', () => {
+    it('completed moves: both charge max(0, used − delay)', () => {
       // White 3 000 used: simple charges 0; Bronstein charges 3 000, gives back min(3 000, 5 000) → 300 000.
       // Black 8 000 used: simple 8 000 − 5 000 = 3 000; Bronstein 8 000 − 5 000 = 3 000 → 297 000.
       const lines = [start(0), press(3000, 'white'), press(11000, 'black')];
@@ -258,7 +258,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
       expect(ofType(replay([setup(bronstein), ...lines]), 'move')).toEqual(expected);
     });
 
-    it('issue §3 the same presses read differently mid-move: simple holds, Bronstein counts down', () => {
+    it('the same presses read differently mid-move: simple holds, Bronstein counts down', () => {
       // At 3 000 into White's turn: simple has charged nothing (300 000);
       // Bronstein has charged 3 000 (297 000), to be given back at the press.
       const lines = [start(0), end(3000)];
@@ -266,7 +266,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
       expect(replay([setup(bronstein), ...lines])).toEqual([state(3000, 'running', 'white', 297000, 300000, { white: 0, black: 0 })]);
     });
 
-    it('issue §3 the same presses give different flags: simple flags delay later', () => {
+    it('the same presses give different flags: simple flags delay later', () => {
       // White always moves 1 000 after Black (inside the delay: stays 300 000).
       // Black 1: 151 000 − 1 000 = 150 000 used, 145 000 charged → 155 000 (both modes).
       // Black 2: 302 000 − 152 000 = 150 000 used (< 155 000, so Bronstein has not flagged),
@@ -298,7 +298,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
       expect(ofType(b, 'flag')).toEqual([flag(313000, 'black', 300000, 0)]);
     });
 
-    it('issue §3 simple delay: pauses are excluded from the delay', () => {
+    it('simple delay: pauses are excluded from the delay', () => {
       // White runs 0 → 2 000, paused 2 000 → 102 000, runs 102 000 → 106 000: 6 000 running.
       // Charged 6 000 − 5 000 = 1 000 → 299 000 (had the pause eaten the delay: 296 000).
       // Bronstein: 6 000 used, 5 000 given back → also 299 000.
@@ -308,7 +308,7 @@ describe('replay contract: time-control kinds (issue §2)', () => {
     });
   });
 
-  it('issue §2 armageddon preset: White 6 min, Black 5 min, no increment; Black flags', () => {
+  it('armageddon preset: White 6 min, Black 5 min, no increment; Black flags', () => {
     // White 360 000 − 20 000 = 340 000; Black 300 000 − 30 000 = 270 000; White 340 000 − 10 000 = 330 000.
     // Black runs from 60 000 with 270 000: flag at 330 000.
     const lines = [start(0), press(20000, 'white'), press(50000, 'black'), press(60000, 'white'), end(400000)];
@@ -320,11 +320,11 @@ describe('replay contract: time-control kinds (issue §2)', () => {
       state(400000, 'flagged', 'black', 330000, 0, { white: 2, black: 1 }, 'black'),
     ];
     expect(replay([setup({ preset: 'armageddon' }), ...lines])).toEqual(expected);
-    // issue §5: the same control given per side.
+    // docs/replay.md "setup": the same control given per side.
     expect(replay([setup({ white: '360', black: '300' }), ...lines])).toEqual(expected);
   });
 
-  it('issue §2 armageddon: White who never moves flags at exactly 360 000', () => {
+  it('armageddon: White who never moves flags at exactly 360 000', () => {
     const out = replay([setup({ white: '360', black: '300' }), start(0), end(360000)]);
     expect(out).toEqual([
       flag(360000, 'white', 0, 300000),
@@ -333,12 +333,12 @@ describe('replay contract: time-control kinds (issue §2)', () => {
   });
 });
 
-describe('replay contract: the flag (issue §3)', () => {
+describe('replay contract: the flag (docs/replay.md "Timed inputs")', () => {
   // sudden-death-60: White moves at 1 000 (3 599 000), Black at 2 000 (3 599 000).
   // White runs from 2 000 with 3 599 000: flag at 2 000 + 3 599 000 = 3 601 000.
   const opening = [setup({ preset: 'sudden-death-60' }), start(0), press(1000, 'white'), press(2000, 'black')];
 
-  it('issue §3 flag at the exact computed instant, both times frozen', () => {
+  it('flag at the exact computed instant, both times frozen', () => {
     const out = replay([...opening, end(3700000)]);
     expect(out.slice(2)).toEqual([
       flag(3601000, 'white', 0, 3599000),
@@ -346,7 +346,7 @@ describe('replay contract: the flag (issue §3)', () => {
     ]);
   });
 
-  it('issue §3 a press at exactly the flag instant is too late (deadlines before inputs)', () => {
+  it('a press at exactly the flag instant is too late (deadlines before inputs)', () => {
     const out = replay([...opening, press(3601000, 'white'), end(3601000)]);
     expect(out.slice(2)).toEqual([
       flag(3601000, 'white', 0, 3599000),
@@ -354,7 +354,7 @@ describe('replay contract: the flag (issue §3)', () => {
     ]);
   });
 
-  it('issue §3 a press 1 ms before the flag is in time', () => {
+  it('a press 1 ms before the flag is in time', () => {
     // White: 3 599 000 − (3 600 999 − 2 000) = 1.
     const out = replay([...opening, press(3600999, 'white'), end(3600999)]);
     expect(out.slice(2)).toEqual([
@@ -363,12 +363,12 @@ describe('replay contract: the flag (issue §3)', () => {
     ]);
   });
 
-  it('issue §3 end at exactly the flag instant reads flagged (deadlines before inputs)', () => {
+  it('end at exactly the flag instant reads flagged (deadlines before inputs)', () => {
     const out = replay([...opening, end(3601000)]);
     expect(last(out)).toEqual(state(3601000, 'flagged', 'white', 0, 3599000, { white: 1, black: 1 }, 'white'));
   });
 
-  it('issue §3 after the flag presses do nothing and no time is added (increment mode: other clock stops)', () => {
+  it('after the flag presses do nothing and no time is added (increment mode: other clock stops)', () => {
     // rapid: White moves at 5 000 → 915 000. Black runs from 5 000 with 910 000: flag at 915 000.
     // White's clock must not run afterwards, and presses add no increment.
     const out = replay([
@@ -387,7 +387,7 @@ describe('replay contract: the flag (issue §3)', () => {
     ]);
   });
 
-  it('FIDE Laws 6.10.2 / issue §3: after a flag the arbiter adjusts and resumes; the first flag is remembered', () => {
+  it('FIDE Laws 6.10.2: after a flag the arbiter adjusts and resumes; the first flag is remembered', () => {
     // 300 s sudden death: White flags at 300 000. Arbiter adds 60 000 at 310 000, resumes at 320 000.
     // White moves at 330 000: 60 000 − 10 000 = 50 000. Black runs from 330 000 with 300 000:
     // flag at 630 000. The state still names White, whose flag fell first.
@@ -407,7 +407,7 @@ describe('replay contract: the flag (issue §3)', () => {
     ]);
   });
 
-  it('FIDE Laws 6.10.2 / issue §3: resume after a flag with no time added does nothing', () => {
+  it('FIDE Laws 6.10.2: resume after a flag with no time added does nothing', () => {
     // Reading of "may resume if the side on move now has time left": with 0 left nothing runs.
     const out = replay([setup({ timeControl: '300' }), start(0), resume(310000), press(320000, 'white'), end(400000)]);
     expect(out).toEqual([
@@ -417,7 +417,7 @@ describe('replay contract: the flag (issue §3)', () => {
   });
 });
 
-describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, issue §3)', () => {
+describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, docs/replay.md "Timed inputs")', () => {
   const ivanovo = setup({ preset: 'sudden-death-60', defaultTime: 900 });
 
   it('FIDE Laws 6.7.1: both absent at 15:00 → two forfeit lines, White first; White\'s time ran from the start (6.7.2)', () => {
@@ -443,7 +443,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
     expect(ofType(out, 'forfeit')).toEqual([forfeit(900000, 'white')]);
   });
 
-  it('issue §3: arriving at exactly start + default time is too late; 1 ms before is in time', () => {
+  it('arriving at exactly start + default time is too late; 1 ms before is in time', () => {
     const late = replay([ivanovo, start(0), arrive(1, 'white'), arrive(900000, 'black'), end(900000)]);
     expect(late).toEqual([
       forfeit(900000, 'black'),
@@ -453,12 +453,12 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
     expect(inTime).toEqual([state(1000000, 'running', 'white', 2600000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('issue §3: the countdown runs from start, not from setup (start at 50 000 → forfeit at 950 000)', () => {
+  it('the countdown runs from start, not from setup (start at 50 000 → forfeit at 950 000)', () => {
     const out = replay([ivanovo, start(50000), arrive(60000, 'white'), end(1000000)]);
     expect(ofType(out, 'forfeit')).toEqual([forfeit(950000, 'black')]);
   });
 
-  it('issue §3: a press of the own lever that does nothing else is an arrival (Black, not on move)', () => {
+  it('a press of the own lever that does nothing else is an arrival (Black, not on move)', () => {
     // Black presses at 1 000 while White is on move: no move, but Black is present.
     // White's move at 2 000 is White's arrival. No forfeit; White 3 600 000 − 2 000 = 3 598 000;
     // Black runs 2 000 → 1 000 000: 3 600 000 − 998 000 = 2 602 000.
@@ -469,13 +469,13 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
     ]);
   });
 
-  it('issue §3: White\'s press while ready does nothing else but is White\'s arrival', () => {
+  it('White\'s press while ready does nothing else but is White\'s arrival', () => {
     // White presses before the start (ignored as a press), Black arrives; clock runs from 0.
     const out = replay([ivanovo, press(0, 'white'), start(0), arrive(10, 'black'), end(1000000)]);
     expect(out).toEqual([state(1000000, 'running', 'white', 2600000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('issue §3: Black\'s press while ready starts White\'s clock and is Black\'s arrival', () => {
+  it('Black\'s press while ready starts White\'s clock and is Black\'s arrival', () => {
     // The countdown starts at the press (20 000): White absent → forfeit at 920 000.
     // White's clock ran 20 000 → 920 000: 3 600 000 − 900 000 = 2 700 000.
     const out = replay([ivanovo, press(20000, 'black'), end(1000000)]);
@@ -485,7 +485,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
     ]);
   });
 
-  it('issue §3: pauses do not stop the default-time countdown; after a forfeit resume and presses do nothing', () => {
+  it('pauses do not stop the default-time countdown; after a forfeit resume and presses do nothing', () => {
     // Paused at 100 000 (White charged 100 000 → 3 500 000); forfeits still at 900 000.
     const out = replay([ivanovo, start(0), pause(100000), resume(950000), press(960000, 'white'), end(1000000)]);
     expect(out).toEqual([
@@ -495,7 +495,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
     ]);
   });
 
-  it('issue §3: a default-time deadline passed while flagged forfeits at the moment of the resume', () => {
+  it('a default-time deadline passed while flagged forfeits at the moment of the resume', () => {
     // 300 s with default 900 s; White arrived, Black never. White flags at 300 000 (Black 300 000).
     // While flagged nothing else is scheduled: no forfeit at 900 000.
     // Arbiter adds 600 000 to White at 400 000 and resumes at 1 000 000: Black forfeits at 1 000 000,
@@ -515,7 +515,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
     ]);
   });
 
-  it('issue §3: while flagged the passed default time stays unannounced', () => {
+  it('while flagged the passed default time stays unannounced', () => {
     const out = replay([setup({ timeControl: '300', defaultTime: 900 }), start(0), arrive(1000, 'white'), end(1000000)]);
     expect(out).toEqual([
       flag(300000, 'white', 0, 300000),
@@ -529,7 +529,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, iss
   });
 });
 
-describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3; issue §2, §3)', () => {
+describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3; docs/replay.md "Timed inputs")', () => {
   // Penalty at the start, before any time runs: the opponent (not on move unless White) gains it.
   // White offends at 0, so Black (not running) gets the penalty; read at 0.
   const penaltyFor = (s: In) => replay([s, start(0), penalty(0, 'white'), end(0)]);
@@ -580,7 +580,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
     expect(out).toEqual([state(11000, 'running', 'white', 3649000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('issue §3: adjust never goes below zero; a side at zero flags as soon as its clock runs', () => {
+  it('adjust never goes below zero; a side at zero flags as soon as its clock runs', () => {
     // Black (not on move) set to 0 at 1 000 (−10⁹ clamps to 0): no flag while White runs.
     // White moves at 2 000: Black's clock starts with 0 → flag at 2 000.
     const out = replay([
@@ -599,7 +599,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
     ]);
   });
 
-  it('issue §3: adjusting the running side to exactly zero flags at once', () => {
+  it('adjusting the running side to exactly zero flags at once', () => {
     // At 1 000 White holds 3 599 000; −3 599 000 leaves 0 → flag at 1 000.
     const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'white', -3599000), end(5000)]);
     expect(out).toEqual([
@@ -608,12 +608,12 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
     ]);
   });
 
-  it('issue §3: adjusting the running side below zero clamps to 0 and flags at once', () => {
+  it('adjusting the running side below zero clamps to 0 and flags at once', () => {
     const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'white', -1e9), end(5000)]);
     expect(ofType(out, 'flag')).toEqual([flag(1000, 'white', 0, 3600000)]);
   });
 
-  it('issue §3: adjusting to zero while a simple delay still runs flags when the delay ends', () => {
+  it('adjusting to zero while a simple delay still runs flags when the delay ends', () => {
     // 300 s, simple delay 5 s. At 2 000 White's main time is untouched (300 000): −300 000 → 0.
     // The delay runs until 0 + 5 000: flag at 5 000.
     const out = replay([
@@ -628,7 +628,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
     ]);
   });
 
-  it('issue §3: at zero with a simple delay, a move within the delay is in time; next turn flags after the delay', () => {
+  it('at zero with a simple delay, a move within the delay is in time; next turn flags after the delay', () => {
     // White at 0 from 2 000, moves at 4 999 (inside the 5 000 delay): 0 charged → 0.
     // Black moves at 10 000: 5 001 used, 1 charged → 299 999.
     // White's new turn starts at 10 000 with 0: flag at 10 000 + 5 000 = 15 000.
@@ -648,7 +648,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
     ]);
   });
 
-  it('issue §3: adjusting the running side to zero after its simple delay has run out flags at once', () => {
+  it('adjusting the running side to zero after its simple delay has run out flags at once', () => {
     // At 7 000 White's main time is 300 000 − (7 000 − 5 000) = 298 000; −298 000 → 0: flag at 7 000.
     const out = replay([
       setup({ timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] }),
@@ -660,7 +660,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   });
 
 
-  it('issue §3/§5: a flag that falls at once at the last line\'s t is written even when the stream ends there', () => {
+  it('a flag that falls at once at the last line\'s t is written even when the stream ends there', () => {
     // The adjust at 1 000 leaves White at 0: the flag falls at 1 000, an instant the input has
     // already reached, so the output must carry it although no later line follows.
     const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'white', -1e9)]);
@@ -668,10 +668,10 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   });
 });
 
-describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; issue §3)', () => {
+describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; docs/replay.md "Timed inputs")', () => {
   const sd = setup({ timeControl: '3600' });
 
-  it('FIDE Laws 6.11 / issue §3: presses while paused do nothing; resume continues the same side', () => {
+  it('FIDE Laws 6.11: presses while paused do nothing; resume continues the same side', () => {
     // White runs 0 → 1 000 and 3 000 → 4 000: 3 598 000; the presses at 2 000 are ignored.
     const out = replay([sd, start(0), pause(1000), press(2000, 'white'), press(2000, 'black'), end(2500), resume(3000), end(4000)]);
     expect(out).toEqual([
@@ -691,12 +691,12 @@ describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; issue
     expect(out).toEqual([state(2000, 'running', 'white', 3598000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('issue §3: a press by Black while ready starts White\'s clock (no move is counted)', () => {
+  it('a press by Black while ready starts White\'s clock (no move is counted)', () => {
     const out = replay([sd, press(500, 'black'), end(10500)]);
     expect(out).toEqual([state(10500, 'running', 'white', 3590000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('issue §3: a press by White while ready does nothing', () => {
+  it('a press by White while ready does nothing', () => {
     const out = replay([sd, press(500, 'white'), end(10500)]);
     expect(out).toEqual([state(10500, 'ready', 'white', 3600000, 3600000, { white: 0, black: 0 })]);
   });
@@ -707,8 +707,8 @@ describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; issue
   });
 });
 
-describe('replay contract: several games in one stream (issue §5)', () => {
-  it('issue §5: each setup starts a new game; t may restart at 0 in the next game', () => {
+describe('replay contract: several games in one stream (docs/replay.md "Input")', () => {
+  it('each setup starts a new game; t may restart at 0 in the next game', () => {
     // Game 1 (rapid): White 910 000 − 5 000 + 10 000 = 915 000. Game 2 (armageddon, t from 0):
     // White 360 000 − 1 000 = 359 000; flag from game 1 does not carry over.
     const out = replay([
@@ -729,7 +729,7 @@ describe('replay contract: several games in one stream (issue §5)', () => {
     ]);
   });
 
-  it('issue §5: a pending flag of the previous game never fires in the next', () => {
+  it('a pending flag of the previous game never fires in the next', () => {
     // Game 1: 300 s, White would flag at 300 000, but a new setup comes before any line reaches
     // that instant; game 2's timeline starts over at 0, so nothing of game 1 may appear.
     // Game 2: 3 600 000 − 400 000 = 3 200 000.
@@ -774,7 +774,7 @@ describe('replay extension: set-moves, the arbiter\'s move-counter correction (F
   });
 });
 
-describe('replay contract: bad input (issue §5)', () => {
+describe('replay contract: bad input (docs/replay.md, exit status, and "Input")', () => {
   /** Feeds lines one by one; returns what was written and the error thrown. */
   function feed(lines: string[]): { out: Out[]; error: unknown } {
     const written: string[] = [];
@@ -802,35 +802,35 @@ describe('replay contract: bad input (issue §5)', () => {
     return out;
   }
 
-  it('issue §5: malformed JSON → line N, earlier lines already written', () => {
+  it('malformed JSON → line N, earlier lines already written', () => {
     expect(expectError([...good, '{"t":6000,"type":"press"'], 4)).toEqual(goodOut);
   });
 
-  it('issue §5: unknown type names the type', () => {
+  it('unknown type names the type', () => {
     expect(expectError([...good, j({ t: 6000, type: 'jump' })], 4, ['jump'])).toEqual(goodOut);
   });
 
-  it('issue §5: unknown side names the side', () => {
+  it('unknown side names the side', () => {
     expect(expectError([...good, j({ t: 6000, type: 'press', side: 'red' })], 4, ['red'])).toEqual(goodOut);
     expectError([...good, j({ t: 6000, type: 'adjust', side: 'green', ms: 1000 })], 4, ['green']);
     expectError([...good, j({ t: 6000, type: 'arrive', side: 'blue' })], 4, ['blue']);
     expectError([...good, j({ t: 6000, type: 'penalty', side: 'pink' })], 4, ['pink']);
   });
 
-  it('issue §5: a press without a side is an error', () => {
+  it('a press without a side is an error', () => {
     expectError([...good, j({ t: 6000, type: 'press' })], 4);
   });
 
-  it('issue §5: missing setup → line 1', () => {
+  it('missing setup → line 1', () => {
     expectError([j(start(0))], 1);
     expectError(['', j(press(10, 'black'))], 2);
   });
 
-  it('issue §5: t going backwards within a game → that line', () => {
+  it('t going backwards within a game → that line', () => {
     expect(expectError([...good, j(press(4999, 'black'))], 4, ['4999'])).toEqual(goodOut);
   });
 
-  it('issue §5: t is an integer number of milliseconds', () => {
+  it('t is an integer number of milliseconds', () => {
     expectError([...good, j({ t: 6000.5, type: 'press', side: 'black' })], 4);
     expectError([...good, j({ t: '6000', type: 'press', side: 'black' })], 4);
   });
@@ -842,26 +842,26 @@ describe('replay contract: bad input (issue §5)', () => {
     ['90m', '90m'],
     ['40/5400+30:abc', 'abc'],
     ['*x', 'x'],
-  ])('issue §2/§5: a bad PGN time control %s names the token %s', (tc, token) => {
+  ])('a bad PGN time control %s names the token %s', (tc, token) => {
     expect(expectError([...good, j(setup({ timeControl: tc }))], 4, [token])).toEqual(goodOut);
   });
 
-  it('issue §2/§5: a bad JSON time control names the field', () => {
+  it('a bad JSON time control names the field', () => {
     expectError([j(setup({ timeControl: [{ seconds: -1 }] }))], 1, ['seconds']);
     expectError([j(setup({ timeControl: [{ seconds: 300, delayMode: 'fischer' }] }))], 1, ['delayMode']);
     expectError([j(setup({ timeControl: [{ seconds: 300, incremnt: 5 }] }))], 1, ['incremnt']);
   });
 
-  it('issue §5: an unknown preset names it', () => {
+  it('an unknown preset names it', () => {
     expectError([j(setup({ preset: 'bullet' }))], 1, ['bullet']);
   });
 
-  it('issue §5: a bad defaultTime or incrementTiming names the field', () => {
+  it('a bad defaultTime or incrementTiming names the field', () => {
     expectError([j(setup({ preset: 'rapid', defaultTime: -5 }))], 1, ['defaultTime']);
     expectError([j(setup({ preset: 'rapid', incrementTiming: 'sometimes' }))], 1, ['incrementTiming']);
   });
 
-  it('issue §5: deadlines before the bad line were already written', () => {
+  it('deadlines before the bad line were already written', () => {
     // 300 s: White flags at 300 000; the bad line at 400 000 comes after that output.
     const { out, error } = feed([j(setup({ timeControl: '300' })), j(start(0)), j(end(350000)), '{oops']);
     expect(error).toBeInstanceOf(ReplayError);

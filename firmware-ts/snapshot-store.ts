@@ -1,5 +1,5 @@
 // The clock state on disk, written at every press so a power cut loses nothing that
-// was shown: after the restart the clock resumes, paused, exactly there (issue 4).
+// was shown: after the restart the clock resumes, paused, exactly there (docs/firmware.md "Power cut and restart").
 //
 // The write is atomic: the new state goes to a temporary file, is flushed to the disk
 // (fsync), then renamed over the old one (rename is atomic on POSIX file systems), so a

@@ -123,7 +123,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
     if (opts.mqtt) {
       // Every fact's message is drafted in the fact's own transaction (the durable outbox);
       // events go out as they are journaled, with each board's retained state.
-      // The publisher runs on a thread of its own, reading the journal's file (issue 16); a journal
+      // The publisher runs on a thread of its own, reading the journal's file; a journal
       // in memory has no file for it to read, and keeps it on the event loop.
       const outbox = journal.outboxStore(() => clock.nowUtcMs());
       const onDisk = journal.path !== ':memory:' && journal.path !== '';

@@ -2,7 +2,7 @@
 // and never emitted as 'error' (docs/architecture.md rule 6): a serial line carries noise, partial
 // frames after a reconnect, and peers of other versions. SLIP unescaping (`Unslip` below)
 // keeps the exact behaviour of serialport's SlipDecoder (@serialport/parser-slip-encoder),
-// which this file drove until issue 16: that one copied its whole buffer for every byte it
+// which this file drove before: that one copied its whole buffer for every byte it
 // appended (~8 µs per 30-byte frame, 6% of a busy host's CPU); this one appends in place.
 // What this file adds for a hostile line:
 //  - a bound: bytes are unescaped in small slices and a frame growing past MAX_FRAME_BYTES

@@ -1,4 +1,4 @@
-// The issue's size requirement: a `moved` event is at most 32 bytes on the wire, framing
+// The size requirement: a `moved` event is at most 32 bytes on the wire, framing
 // and CRC included (docs/protocol.md, "Size budget"). Before SLIP escaping the worst
 // realistic case is 30 bytes; each 0xC0/0xDB byte inside the frame costs one more (RFC 1055),
 // which the remaining 2 bytes absorb. bench/protocol-wire.bench.ts prints the distribution.
@@ -23,7 +23,7 @@ const moved = (seq: number, ack: number) =>
     body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.BLACK, atMs: 25_200_000, moveNumber: 200, whiteMs: 7_200_000, blackMs: 7_200_000 } },
   });
 
-describe('size budget of a moved event (issue: ≤ 32 bytes on the wire incl. SLIP END, version, CRC)', () => {
+describe('size budget of a moved event (docs/protocol.md "Size budget": ≤ 32 bytes on the wire incl. SLIP END, version, CRC)', () => {
   it('worst realistic values (seq 16383, 7 h clock, move 200, 2 h each): 30 bytes on the wire', () => {
     const wire = encodeFrame(moved(16383, 0));
     // END + version + seq 3 + body header 2 + side 2 + at 5 + move 3 + white 5 + black 5 + CRC 2 + END

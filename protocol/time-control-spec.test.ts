@@ -1,7 +1,7 @@
 // The one time-control reader (readTimeControlSpec): every written form a room takes in (a
 // tournament file, the API's configure body, a replay setup line, a TRF tag 222, the host's
 // `formatTimeControl` form) means the same control, and no form drops the default time or the
-// increment timing (issue 11: the API's copy dropped `incrementTiming`). Errors name the bad
+// increment timing. Errors name the bad
 // token or field (docs/architecture.md rule 10).
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// Tests of the time-control vocabulary against issue 2 §2 (and the PGN standard §9.6.1,
+// Tests of the time-control vocabulary against docs/replay.md "setup" (and the PGN standard §9.6.1,
 // FIDE Laws A.1/B.1, 7.5.5, A.3). Expected values are written out by hand in milliseconds.
 
 import { describe, expect, it } from 'vitest';
@@ -36,27 +36,27 @@ function expectTcError(fn: () => unknown, ...mentions: string[]) {
 
 const both = (pgn: string): TimeControl => timeControl(parsePgnTimeControl(pgn), parsePgnTimeControl(pgn));
 
-describe('PGN TimeControl parser (PGN standard §9.6.1; issue §2)', () => {
-  it('issue §2: 3600 is sudden death, 3 600 000 ms', () => {
+describe('PGN TimeControl parser (PGN standard §9.6.1; docs/replay.md "setup")', () => {
+  it('3600 is sudden death, 3 600 000 ms', () => {
     expect(parsePgnTimeControl('3600')).toEqual({ kind: 'stages', stages: [st(null, 3600000)] });
   });
 
-  it('issue §2: 900+10 is 900 000 ms + 10 000 ms per move', () => {
+  it('900+10 is 900 000 ms + 10 000 ms per move', () => {
     expect(parsePgnTimeControl('900+10')).toEqual({ kind: 'stages', stages: [st(null, 900000, 10000)] });
   });
 
-  it('issue §2: 40/5400+30:900+30 is two periods, the last for the rest of the game', () => {
+  it('40/5400+30:900+30 is two periods, the last for the rest of the game', () => {
     expect(parsePgnTimeControl('40/5400+30:900+30')).toEqual({
       kind: 'stages',
       stages: [st(40, 5400000, 30000), st(null, 900000, 30000)],
     });
   });
 
-  it('issue §2: 40/7200:20/3600:1800 is three periods (40, then 20 more, then the rest)', () => {
+  it('40/7200:20/3600:1800 is three periods (40, then 20 more, then the rest)', () => {
     expect(parsePgnTimeControl('40/7200:20/3600:1800').stages).toEqual([st(40, 7200000), st(20, 3600000), st(null, 1800000)]);
   });
 
-  it('issue §2: the last period is final — a move count given for it adds nothing', () => {
+  it('the last period is final — a move count given for it adds nothing', () => {
     const stages = parsePgnTimeControl('40/7200:20/3600:20/1800').stages;
     expect(stages).toHaveLength(3);
     expect(stages[2].baseMs).toBe(1800000);
@@ -64,7 +64,7 @@ describe('PGN TimeControl parser (PGN standard §9.6.1; issue §2)', () => {
     expect(stages[2].moves).toBeNull();
   });
 
-  it('issue §2: *60 is a sandclock of 60 000 ms', () => {
+  it('*60 is a sandclock of 60 000 ms', () => {
     const sc = parsePgnTimeControl('*60');
     expect(sc.kind).toBe('sandclock');
     expect(sc.stages[0].baseMs).toBe(60000);
@@ -81,25 +81,25 @@ describe('PGN TimeControl parser (PGN standard §9.6.1; issue §2)', () => {
     ['-60', '-60'],
     ['*x', 'x'],
     ['900+', '900+'],
-  ])('issue §2: %s is rejected naming the bad token %s', (text, token) => {
+  ])('%s is rejected naming the bad token %s', (text, token) => {
     expectTcError(() => parsePgnTimeControl(text), token);
   });
 
-  it('issue §2: an empty control is rejected', () => {
+  it('an empty control is rejected', () => {
     expectTcError(() => parsePgnTimeControl(''));
   });
 
-  it('issue §2: a sudden-death period before the last is malformed and named', () => {
+  it('a sudden-death period before the last is malformed and named', () => {
     expectTcError(() => parsePgnTimeControl('3600:40/900'), '3600');
   });
 
-  it('issue §2: a zero move count is malformed and named', () => {
+  it('a zero move count is malformed and named', () => {
     expectTcError(() => parsePgnTimeControl('0/5400:900'), '0/5400');
   });
 });
 
-describe('JSON stage form (issue §2)', () => {
-  it('issue §2: seconds, increment, delay and delayMode become ms', () => {
+describe('JSON stage form (docs/replay.md "setup")', () => {
+  it('seconds, increment, delay and delayMode become ms', () => {
     expect(
       parseJsonTimeControl([
         { moves: 40, seconds: 5400, increment: 30 },
@@ -108,7 +108,7 @@ describe('JSON stage form (issue §2)', () => {
     ).toEqual({ kind: 'stages', stages: [st(40, 5400000, 30000), st(null, 900000, 30000, 5000, 'bronstein')] });
   });
 
-  it('issue §2: a delay without a mode is a simple delay', () => {
+  it('a delay without a mode is a simple delay', () => {
     expect(parseJsonTimeControl([{ seconds: 300, delay: 5 }]).stages[0]).toEqual(st(null, 300000, 0, 5000, 'simple'));
   });
 
@@ -122,45 +122,45 @@ describe('JSON stage form (issue §2)', () => {
     [[{ seconds: 300, incremnt: 5 }], 'incremnt'],
     [[{ moves: 0, seconds: 300 }, { seconds: 60 }], 'moves'],
     [[{ seconds: 300 }, { seconds: 60 }], 'moves'],
-  ])('issue §2: %j is rejected naming the field %s', (value, field) => {
+  ])('%j is rejected naming the field %s', (value, field) => {
     expectTcError(() => parseJsonTimeControl(value), field);
   });
 
-  it('issue §2: not an array, or an empty one, is rejected', () => {
+  it('not an array, or an empty one, is rejected', () => {
     expectTcError(() => parseJsonTimeControl({ seconds: 300 }));
     expectTcError(() => parseJsonTimeControl([]));
   });
 
-  it('issue §2: parseSideControl accepts either written form', () => {
+  it('parseSideControl accepts either written form', () => {
     expect(parseSideControl('900+10')).toEqual(parseSideControl([{ seconds: 900, increment: 10 }]));
   });
 });
 
-describe('presets named after the regulations (issue §2, seeds/DIGEST.md)', () => {
-  it('issue §2: classical = 40/5400+30:900+30 for both', () => {
+describe('presets named after the regulations (docs/replay.md "setup", docs/regulations.md)', () => {
+  it('classical = 40/5400+30:900+30 for both', () => {
     const tc = presetTimeControl('classical');
     const expected: SideControl = { kind: 'stages', stages: [st(40, 5400000, 30000), st(null, 900000, 30000)] };
     expect(tc.white).toEqual(expected);
     expect(tc.black).toEqual(expected);
   });
 
-  it('issue §2: rapid = 900+10', () => {
+  it('rapid = 900+10', () => {
     const tc = presetTimeControl('rapid');
     expect(tc.white.stages).toEqual([st(null, 900000, 10000)]);
     expect(tc.black.stages).toEqual([st(null, 900000, 10000)]);
   });
 
-  it('issue §2: armageddon = White 360 s, Black 300 s, no increment', () => {
+  it('armageddon = White 360 s, Black 300 s, no increment', () => {
     const tc = presetTimeControl('armageddon');
     expect(tc.white.stages).toEqual([st(null, 360000)]);
     expect(tc.black.stages).toEqual([st(null, 300000)]);
   });
 
-  it('issue §2: sudden-death-60 = 3600', () => {
+  it('sudden-death-60 = 3600', () => {
     expect(presetTimeControl('sudden-death-60').white.stages).toEqual([st(null, 3600000)]);
   });
 
-  it('issue §2: defaults — no default time (FIDE default 0 = not set), increment before the move', () => {
+  it('defaults — no default time (FIDE default 0 = not set), increment before the move', () => {
     const tc = presetTimeControl('rapid');
     expect(tc.defaultTimeMs).toBeNull();
     expect(tc.incrementTiming).toBe('before-move');
@@ -172,11 +172,11 @@ describe('presets named after the regulations (issue §2, seeds/DIGEST.md)', () 
     expect(tc.incrementTiming).toBe('after-move');
   });
 
-  it('issue §2: an unknown preset is rejected by name', () => {
+  it('an unknown preset is rejected by name', () => {
     expectTcError(() => presetTimeControl('bullet'), 'bullet');
   });
 
-  it('issue §2: a bad default time or increment timing names the field', () => {
+  it('a bad default time or increment timing names the field', () => {
     expectTcError(() => presetTimeControl('rapid', { defaultTime: -1 }), 'defaultTime');
     expectTcError(() => presetTimeControl('rapid', { incrementTiming: 'never' as 'after-move' }), 'incrementTiming');
   });
@@ -216,7 +216,7 @@ describe('category and illegal-move penalty (FIDE Laws A.1, B.1, 7.5.5, A.3.1, B
   });
 });
 
-describe('formatting (issue §2; FIDE TRF tag 222 notation for unequal controls)', () => {
+describe('formatting (docs/replay.md "setup"; FIDE TRF tag 222 notation for unequal controls)', () => {
   it.each(['3600', '900+10', '40/5400+30:900+30', '40/7200:20/3600:1800', '*60'])('PGN round trip: %s', (pgn) => {
     expect(formatSideControl(parsePgnTimeControl(pgn))).toBe(pgn);
     expect(formatTimeControl(both(pgn))).toBe(pgn);

@@ -367,7 +367,7 @@ function readControl(value: unknown, opts: TimeControlOptions): ReadTimeControl 
  * The one reader of a time control as people write it; every room that takes one in (the
  * tournament file, the API's configure body, a replay setup line, a TRF tag 222, a board set
  * up from the host's `formatTimeControl` form) calls it, so each form means the same
- * everywhere and no reader drops a field (issue 11: the API's copy dropped `incrementTiming`).
+ * everywhere and no reader drops a field (such as `incrementTiming`).
  *
  * `spec` is one of
  *  - a string: a preset name (`classical`, PRESETS), `W<pgn>-B<pgn>` for unequal controls

@@ -1,4 +1,4 @@
-// Unslip (protocol/frame-decoder.ts) replaced serialport's SlipDecoder for speed (issue 16); it
+// Unslip (protocol/frame-decoder.ts) replaced serialport's SlipDecoder for speed; it
 // must cut and unescape every byte stream exactly as SlipDecoder does (RFC 1055 with its
 // handling of a bad escape), or the frame counters and the fuzz tests' promises change.
 import { describe, expect, it } from 'vitest';

@@ -22,7 +22,7 @@ function boot(input: ClockMachineInput) {
 const rapid = () => presetTimeControl('rapid');
 
 describe('clock statechart', () => {
-  it('issue §3: deadlines before inputs even when the flag timer has not fired yet (timer late on a busy board)', () => {
+  it('deadlines before inputs (docs/replay.md "Timed inputs") even when the flag timer has not fired yet (timer late on a busy board)', () => {
     // The board stamps the press at 900 000 ms; its timer loop has not run yet.
     // Rapid 15 min + 10 s, before-move: White holds 910 000 ms at the start.
     const { actor, out } = boot({ timeControl: rapid() });

@@ -1,6 +1,6 @@
-// Property tests (fast-check) over random press sequences, issue 2 §6: the clock driven
+// Property tests (fast-check) over random press sequences: the clock driven
 // through `chessclock replay` (replayText, which runs the statechart on a SimulatedClock)
-// is compared with an independent reference written here from issue §2/§3:
+// is compared with an independent reference written here from docs/replay.md "setup" and "Timed inputs":
 //   remaining = credited − charged, charged = running time − delay allowances;
 //   the flag instant is the computed deadline; nothing changes while paused.
 // The reference never calls the code under test.
@@ -43,14 +43,14 @@ function replayGame(c: Control, events: Ev[], endAt: number): Out[] {
 }
 
 /**
- * The reference clock, in the conservation form of issue §6: per side the time credited
+ * The reference clock, in its conservation form: per side the time credited
  * (base, increments), the running time charged, and the delay allowances.
  */
 function reference(c: Control, events: Ev[], endAt: number): Out[] {
   const baseMs = c.baseS * 1000;
   const incMs = c.incS * 1000;
   const delayMs = c.delayS * 1000;
-  // issue §2: before-move credits the first increment at the start; after-move does not.
+  // docs/replay.md "setup": before-move credits the first increment at the start; after-move does not.
   const credited = { white: baseMs + (c.timing === 'before-move' ? incMs : 0), black: baseMs + (c.timing === 'before-move' ? incMs : 0) };
   const runMs = { white: 0, black: 0 }; // running time of completed turns
   const allowanceMs = { white: 0, black: 0 }; // delay allowances of completed turns
@@ -64,7 +64,7 @@ function reference(c: Control, events: Ev[], endAt: number): Out[] {
 
   const settled = (s: SideName) => credited[s] - (runMs[s] - allowanceMs[s]);
   const turnRun = (t: number) => turnRunPrev + (status === 'running' ? t - segStart : 0);
-  // issue §3: a simple delay is not charged during the turn; Bronstein is given back only at the press.
+  // docs/replay.md "setup": a simple delay is not charged during the turn; Bronstein is given back only at the press.
   const liveAllowance = (r: number) => (delayMs > 0 && c.delayMode === 'simple' ? Math.min(r, delayMs) : 0);
   const remaining = (s: SideName, t: number) => {
     if (status === 'flagged' && s === turn) return 0;
@@ -78,7 +78,7 @@ function reference(c: Control, events: Ev[], endAt: number): Out[] {
     const rFlag = settled(turn) + (delayMs > 0 && c.delayMode === 'simple' ? delayMs : 0);
     return segStart + (rFlag - turnRunPrev);
   };
-  // issue §3: deadlines before inputs at the same millisecond.
+  // docs/replay.md "Timed inputs": deadlines before inputs at the same millisecond.
   const fireDeadlines = (t: number) => {
     const d = deadline();
     if (d !== null && d <= t) {
@@ -154,8 +154,8 @@ const stepsArb = (kinds: fc.Arbitrary<Ev['kind']>) => fc.array(fc.record({ gap: 
 const anyKind = fc.constantFrom<Ev['kind']>('white', 'black', 'white', 'black', 'pause', 'resume');
 const pressKind = fc.constantFrom<Ev['kind']>('white', 'black');
 
-describe('clock properties (issue §6; fast-check over random press sequences)', () => {
-  it('issue §6 time is conserved: every move, flag and end reading equals credited − (running − delay allowances)', () => {
+describe('clock properties (fast-check over random press sequences)', () => {
+  it('time is conserved: every move, flag and end reading equals credited − (running − delay allowances)', () => {
     fc.assert(
       fc.property(controlArb, stepsArb(anyKind), fc.integer({ min: 0, max: 500000 }), (c, steps, tail) => {
         const events = timed(steps);
@@ -166,7 +166,7 @@ describe('clock properties (issue §6; fast-check over random press sequences)',
     );
   });
 
-  it('issue §3 the flag falls at exactly the computed deadline, and a press at it is too late', () => {
+  it('the flag falls at exactly the computed deadline, and a press at it is too late', () => {
     // A random opening of presses, then the side on move presses exactly at its deadline
     // (too late: the flag comes first) or 1 ms before (in time).
     fc.assert(
@@ -204,7 +204,7 @@ describe('clock properties (issue §6; fast-check over random press sequences)',
     );
   });
 
-  it('FIDE Laws 6.11 / issue §3: nothing changes while paused — a pause only shifts later output by its length', () => {
+  it('FIDE Laws 6.11: nothing changes while paused — a pause only shifts later output by its length', () => {
     fc.assert(
       fc.property(
         controlArb,

@@ -1,4 +1,4 @@
-// Attention first (issue 14, item 2; docs/dashboard.md "Attention"), in a real Chromium (Debian
+// Attention first (docs/dashboard.md "Attention"), in a real Chromium (Debian
 // package `chromium`, driven by playwright-core) against the real API. Each kind of the strip
 // appears because the test CAUSES it, never because a board was written that way:
 //
@@ -173,7 +173,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     await page.screenshot({ path: join(ARTIFACTS, 'attention-strip.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
   });
 
-  it('on a floor arbiter\'s phone (390×844) the full strip is one row: the first board is still on the first screen, nothing scrolls sideways (issue 14, item 5)', async () => {
+  it('on a floor arbiter\'s phone (390×844) the full strip is one row: the first board is still on the first screen, nothing scrolls sideways', async () => {
     const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     watchErrors(phone, errors);
     await phone.clock.setFixedTime(T0_UTC + hall.now());
@@ -196,7 +196,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     expect(result.passes.some((p) => p.id === 'color-contrast')).toBe(true); // the contrast rule did run on the items
   });
 
-  it('one click on an item opens its board (issue 14, item 2)', async () => {
+  it('one click on an item opens its board', async () => {
     await page.click('#attention li[data-attention-board="b12"] button');
     // The board's side panel opens on it (src/panel.ts), its line marked open.
     await page.waitForSelector('#panel[data-board="b12"]:not([hidden])');

@@ -1,4 +1,4 @@
-// Accessibility of the dashboard's pages (issue 14, "Tests and proof": axe-core run in the page
+// Accessibility of the dashboard's pages (docs/dashboard.md "Proof: accessibility, screenshots, the 200-board hall": axe-core run in the page
 // finds no serious or critical violations): axe-core (@axe-core/playwright) in a real Chromium
 // (Debian package `chromium`, playwright-core) on the real API and journal (test/dashboard-hall.ts),
 // with the WCAG 2.0, 2.1 and 2.2 A and AA rules (tags wcag2a, wcag2aa, wcag21a, wcag21aa,

@@ -141,7 +141,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     expect(await text('final-2', '.side.black .time')).toBe('0.0');
   });
 
-  /** Opens a board's side panel from its line (issue 14: the controls live in the panel, not in the line). */
+  /** Opens a board's side panel from its line (the controls live in the panel, not in the line: docs/dashboard.md "The hall view (`/`) and its side panel"). */
   async function openPanel(boardId: string) {
     await page.click(`article[data-board-id="${boardId}"] .label`);
     await page.locator(`#panel[data-board="${boardId}"]`).waitFor({ state: 'visible', timeout: 5000 });
@@ -174,7 +174,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     expect(await text('final-1', '.side.black .time')).toBe(blackPaused);
 
     // +1 min for White (an arbiter correction, FIDE Laws 6.10.2) asks first, saying exactly
-    // what changes (issue 14, careful actions): White's time before → after, from the rule book.
+    // what changes (docs/dashboard.md: careful actions ask first): White's time before → after, from the rule book.
     const white = panel.locator('.group[data-side="white"]');
     await white.locator('button[data-ms="60000"]').click();
     const dialog = page.locator('dialog#confirm');
@@ -216,7 +216,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
   });
 
-  it("a confirmation's Cancel (or Escape) changes nothing; Confirm applies exactly what it said (issue 14, careful actions; FIDE Laws 7.5.5)", async () => {
+  it("a confirmation's Cancel (or Escape) changes nothing; Confirm applies exactly what it said (careful actions ask first; FIDE Laws 7.5.5)", async () => {
     const panel = await openPanel('final-1');
     const dialog = page.locator('dialog#confirm');
     const before = forwarded.length;
@@ -257,7 +257,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('running');
   });
 
-  it('sign-in state: the token field is gone once signed in; Sign out brings it back (issue 14)', async () => {
+  it('sign-in state: the token field is gone once signed in; Sign out brings it back', async () => {
     expect(await page.locator('#token').isVisible()).toBe(false);
     expect(await page.locator('#sign-out').isVisible()).toBe(true);
     expect(await page.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');

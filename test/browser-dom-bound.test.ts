@@ -1,4 +1,4 @@
-// The 200-board hall stays small in the DOM (issue 14, "Tests and proof": the DOM nodes per board
+// The 200-board hall stays small in the DOM (docs/dashboard.md "Proof: accessibility, screenshots, the 200-board hall": the DOM nodes per board
 // are bounded). A structural bound, not a timing: the arbiter's page `/` in a real Chromium
 // (Debian package `chromium`, playwright-core) on the real API and journal (test/dashboard-hall.ts:
 // the generated tournament of the load runs, with running clocks, beside two played events), at
@@ -16,7 +16,7 @@ skipMessage('the DOM bound browser test');
  * DOM nodes per board at most, over the whole page and per board added from 100 to 200: the
  * figure docs/dashboard.md states. The compact hall view's line (label, status, both players with
  * their times, period and moves, the control) takes 42 (2026-12-02); a page that builds every
- * control of every board on every card takes more than a hundred (the cards before issue 14: 115
+ * control of every board on every card takes more than a hundred (the cards before the compact line: 115
  * per board, 21 buttons each). 60 leaves room for a line to say a little more, not for controls.
  */
 export const DOM_NODES_PER_BOARD_BOUND = 60;

@@ -138,7 +138,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   const card = (id: string, p = page) => p.locator(`article[data-board-id="${id}"]`);
   const text = (id: string, selector: string, p = page) => card(id, p).locator(selector).innerText();
   /**
-   * The board's side panel, opened from its line (issue 14: the controls are in the panel, none
+   * The board's side panel, opened from its line (docs/dashboard.md "The hall view (`/`) and its side panel": the controls are in the panel, none
    * in a line): a click on the line's label.
    */
   async function panel(id: string, p = page) {
@@ -150,7 +150,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     return p.locator('#panel');
   }
   const panelText = async (id: string, selector: string) => (await panel(id)).locator(selector).innerText();
-  /** The confirmation dialog (issue 14, careful actions): what it says will change, then Cancel or Confirm. */
+  /** The confirmation dialog (docs/dashboard.md: careful actions ask first): what it says will change, then Cancel or Confirm. */
   async function confirmation(p = page): Promise<{ title: string; changes: string[]; note: string; dialog: ReturnType<Page['locator']> }> {
     const dialog = p.locator('dialog#confirm');
     await dialog.waitFor({ state: 'visible' });
@@ -386,7 +386,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
       expect(clocks.get(id)!.actor.getSnapshot().matches('running')).toBe(true);
     }
     await expect.poll(() => row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
-    // Round 3 under way, and the event's last round here: Start round is no longer offered (issue 14:
+    // Round 3 under way, and the event's last round here: Start round is no longer offered (once,
     // "Start round 2" was offered after the last round); the round's message stays.
     await expect.poll(() => row.locator('button[data-action="start-round"]').count()).toBe(0);
     expect(await row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
@@ -438,13 +438,13 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await pub.screenshot({ path: join(ARTIFACTS, 'hall-public.png'), fullPage: true });
   });
 
-  it('fits a 768×1024 tablet: no horizontal scroll, touch-size buttons, no control in a line (issue 14)', async () => {
+  it('fits a 768×1024 tablet: no horizontal scroll, touch-size buttons, no control in a line', async () => {
     const tablet = await openPage('/', { width: 768, height: 1024 });
     await signIn(tablet);
     await expect.poll(() => tablet.locator('article.board').count()).toBe(8);
     const overflow = () => tablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await overflow()).toBe(0);
-    // The lines carry no control (issue 14: 200 boards made 3,003 buttons); a line opens the panel.
+    // The lines carry no control (a control per board made 3,003 buttons for 200 boards); a line opens the panel.
     expect(await tablet.locator('article.board button, article.board input, article.board select').count()).toBe(0);
     await panel('f-period', tablet);
     const small = await tablet.locator('button:visible').evaluateAll((buttons) =>
@@ -458,7 +458,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(await pubTablet.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   });
 
-  it('finds a board: the status and round filters are kept in the URL; a number or a player jumps to the board and opens its panel; Enter on a line opens it (issue 14)', async () => {
+  it('finds a board: the status and round filters are kept in the URL; a number or a player jumps to the board and opens its panel; Enter on a line opens it', async () => {
     const p = await openPage('/', { width: 1280, height: 900 });
     await expect.poll(() => p.locator('article.board').count()).toBe(8);
     // Status filter: only the boards in play (running or paused).
@@ -495,7 +495,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await p.close();
   });
 
-  it('marks a board with no clock: "no clock" on its line, and no Start that would answer 503, the reason written in the panel (issue 14)', async () => {
+  it('marks a board with no clock: "no clock" on its line, and no Start that would answer 503, the reason written in the panel', async () => {
     expect(await card('f-ko').locator('.status').textContent()).toBe('no clock');
     const p = await panel('f-ko');
     const start = p.locator('button[data-action="start"]');
@@ -528,7 +528,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
       expect(first, path).not.toBeNull();
       expect(first!.y, `${path}: the first board starts on the first screen`).toBeLessThan(844 - 60);
       const header = await phone.locator('header.top').boundingBox();
-      // Issue 14: the old header took 210 px of an 844 px phone screen.
+      // A header of 210 px would take a quarter of an 844 px phone screen.
       expect(header!.height, `${path}: header height`).toBeLessThanOrEqual(150);
       expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBe(0);
       if (path === '/') {
@@ -543,7 +543,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     }
   });
 
-  it('a 401 (a token the host no longer knows) signs the page out, saying why (issue 14, sign-in state)', async () => {
+  it('a 401 (a token the host no longer knows) signs the page out, saying why (sign-in state)', async () => {
     const p = await openPage('/', { width: 1280, height: 900 });
     await signIn(p);
     expect(await p.locator('#token').isVisible()).toBe(false);

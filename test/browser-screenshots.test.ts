@@ -1,9 +1,9 @@
-// Pictures of the pages for docs/dashboard.md "Screenshots" (issue 14, "Tests and proof": screenshots
+// Pictures of the pages for docs/dashboard.md "Proof: accessibility, screenshots, the 200-board hall" (screenshots
 // at 1400×900 and 390×844 saved by the tests): `/` signed out, `/` signed in as the arbiter,
 // `/public`, and the standings page of a team event, in a real Chromium (Debian package
 // `chromium`, playwright-core) on the real API and journal (test/dashboard-hall.ts: 24 generated
 // boards with running clocks beside two played events). Saved to artifacts/ (not committed).
-// At 390×844, a floor arbiter's phone (issue 14 item 5), the first board must show on the first
+// At 390×844, a floor arbiter's phone (docs/dashboard.md "Proof: accessibility, screenshots, the 200-board hall"), the first board must show on the first
 // screen without scrolling: its top lies inside the viewport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -77,7 +77,7 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
     }
   });
 
-  it('issue 14 item 5: at 390×844 a floor arbiter sees the first board whole on the first screen, on `/` and `/public`, with one event and with the whole hall (a team event\'s standings included)', { timeout: 90_000 }, async () => {
+  it('at 390×844 a floor arbiter sees the first board whole on the first screen, on `/` and `/public`, with one event and with the whole hall (a team event\'s standings included)', { timeout: 90_000 }, async () => {
     const where: string[] = [];
     for (const path of [`/?event=${GENERATED}`, `/public?event=${GENERATED}`, '/', '/public']) {
       const page = await live(path, { width: 390, height: 844 });
@@ -98,7 +98,7 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
     console.log(where.join('; '));
   });
 
-  it('issue 14 item 2: on a wide screen the attention strip stays in sight below the header while the hall scrolls, and a line brought into view is not hidden under them', { timeout: 60_000 }, async () => {
+  it('on a wide screen the attention strip stays in sight below the header while the hall scrolls, and a line brought into view is not hidden under them', { timeout: 60_000 }, async () => {
     const page = await live('/', { width: 1400, height: 900 });
     try {
       await page.locator('#attention .attention-count').waitFor();

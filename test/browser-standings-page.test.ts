@@ -1,4 +1,4 @@
-// The standings and crosstable page of an event (GET /events/:event/standings, issue 14 item 6),
+// The standings and crosstable page of an event (GET /events/:event/standings, docs/dashboard.md "Standings page"),
 // in a real Chromium (Debian package `chromium`, playwright-core) against the real API and journal
 // (test/dashboard-hall.ts): every figure the page shows is the standings module's
 // (host/domain/standings.ts teamStandings, board-standings.ts fieldStandings and boardStandings
@@ -141,7 +141,7 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
     }
   });
 
-  it('issue 14 item 6: on `/` and `/public` each event\'s name in its event row opens its standings page', { timeout: 60_000 }, async () => {
+  it('on `/` and `/public` each event\'s name in its event row opens its standings page', { timeout: 60_000 }, async () => {
     for (const path of ['/', '/public']) {
       const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
       try {

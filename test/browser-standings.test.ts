@@ -206,7 +206,7 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     expect(await pub.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await pub.screenshot({ path: join(ARTIFACTS, 'standings-public.png'), fullPage: true });
 
-    // On a phone (390 px, issue 14): the standings are not cut off: the page does not scroll
+    // On a phone (390 px): the standings are not cut off: the page does not scroll
     // sideways, and the table scrolls inside its own box until its last column is in view.
     const phone = await openPage(team, `/public?event=${IVANOVO}`, { width: 390, height: 844 });
     const scroller = phone.locator(`#standings .standing[data-event="${IVANOVO}"] .table-scroll`);

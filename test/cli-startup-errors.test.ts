@@ -1,4 +1,4 @@
-// Start-up errors are one line, never a stack trace (issue 15, "Faults become reports";
+// Start-up errors are one line, never a stack trace (the "Start-up mistakes" fault of
 // docs/reliability.md): every command answers --help with its usage and an unknown option
 // with the usage and the option's name; a bad path is named in one line — the journal
 // (missing directory, not a database), the ports file, and the clock's --link device. The real

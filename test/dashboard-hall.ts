@@ -1,4 +1,4 @@
-// A hall for the dashboard's page tests (issue 14: axe-core, screenshots, the DOM bound, the
+// A hall for the dashboard's page tests (docs/dashboard.md "Proof: accessibility, screenshots, the 200-board hall": axe-core, screenshots, the DOM bound, the
 // standings page): the real API with the dashboard (buildApi, listening on 127.0.0.1) over a
 // JournalPorts on a real SQLite journal, opened by the real director, with
 // - `load`: the generated tournament of the load runs and benches (scripts/load-host.ts

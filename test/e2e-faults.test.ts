@@ -1,4 +1,4 @@
-// issue 5, Tests — faults: a clock unplugged mid-game (its pty closed) and plugged back;
+// End to end, faults (docs/reliability.md "Faults"): a clock unplugged mid-game (its pty closed) and plugged back;
 // the host killed mid-round and restarted on the same journal file; corrupt bytes and
 // noise on a line. In every case each press appears in the journal exactly once, in order
 // (journal key (clock, boot, seq); the clock's outbox resends what was not acknowledged).

@@ -1,4 +1,4 @@
-// issue 5, Tests: a full knockout mini-match of the Slovenian women's final 2007 (seeds,
+// End to end: a full knockout mini-match of the Slovenian women's final 2007 (docs/regulations.md,
 // art. 3) played on simulated clocks linked to the real Host over in-memory lines (the same
 // match over real pty pairs: e2e-pty.test.ts). 2 classical draws → rapid 1-1 after the
 // 30-minute break → armageddon draw → Black advances; checked in the journal, the TRF (by

@@ -1,4 +1,4 @@
-// issue 5, Tests: the Slovenian final mini-match (see e2e-knockout.test.ts) with every
+// End to end: the Slovenian final mini-match (see e2e-knockout.test.ts) with every
 // clock on a REAL serial line: a socat pty pair, the host opening its end with the
 // `serialport` package at 115200 (host/clocks/serial-lines.ts), the clock its own end.
 // Needs the Debian package `socat`; skipped locally without it, never under CI.

@@ -1,4 +1,4 @@
-// Issue 12: the clock firmware against the real StandardFirmata 2.4 binary, on an emulated
+// docs/firmware.md "The emulated Uno (`simulator/uno/`)": the clock firmware against the real StandardFirmata 2.4 binary, on an emulated
 // Arduino Uno (simulator/uno/emulated-uno.ts: avr8js running the Intel HEX that
 // avrgirl-arduino ships, the one `chessclock flash` writes to a real board). Johnny-Five
 // speaks Firmata to it at 57,600 baud through firmata.js, exactly as to /dev/ttyACM0; keys are
@@ -172,7 +172,7 @@ describe('the emulated serial line (ATmega328P USART0 at 57,600 baud)', () => {
   }, 60_000);
 });
 
-describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a host over a socat pty (issue 12)', () => {
+describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a host over a socat pty', () => {
   it('every press journaled with the rule book’s times (0 ms error against the stamps), LCD equal to the virtual board after every press, arbiter menu by the buttons, a brown-out mid-game resumed paused with exact times, result confirmed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uno-e2e-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-// issue 5 "Done when": a newcomer runs the host against simulated clocks and watches the
+// docs/load.md "`chessclock hall` — a hall to watch": a newcomer runs the host against simulated clocks and watches the
 // boards. The simulated hall (`chessclock hall`, what `npm start` runs) as `npm start` sets
 // it up — the Slovenian women's final on 2 simulated clocks, the embedded MQTT broker — at
 // high speed, its dashboard in a real Chromium (Debian package `chromium`, driven by
@@ -127,7 +127,7 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     await expect.poll(() => page.locator('#arbiter').innerText()).toBe(`arbiter: ${hall.token.arbiter}`);
     await expect.poll(() => sim.clock.firmware.reading().status, { timeout: 15_000 }).toBe('running');
 
-    // The controls are in the board's side panel, opened from its line (issue 14).
+    // The controls are in the board's side panel, opened from its line (docs/dashboard.md "The hall view (`/`) and its side panel").
     await card(target.id).locator('.label').click();
     const panel = page.locator(`#panel[data-board="${target.id}"]`);
     await panel.waitFor({ state: 'visible' });

@@ -1,5 +1,5 @@
-// `chessclock hall` (what `npm start` runs, issue 6 "npm start: the main job on an embedded
-// default") as a person starts it: a process that plays the Slovenian women's final on
+// `chessclock hall` (what `npm start` runs, docs/load.md: the main job, on an embedded broker by
+// default) as a person starts it: a process that plays the Slovenian women's final on
 // simulated clocks, prints the dashboard URL, an arbiter token and the embedded MQTT broker,
 // publishes the games' clock events there (docs/mqtt.md topics and payload), accepts the
 // printed token, and stops cleanly on Ctrl-C (SIGINT), removing its temporary journal. Bad

@@ -1,5 +1,5 @@
-// The host's serial bridge: acknowledgement only after the journal write (issue 5; lead's
-// request L1), arbiter commands refused whole when the clock is offline or says no, the
+// The host's serial bridge: acknowledgement only after the journal write (docs/host.md "What is journaled,
+// and when"), arbiter commands refused whole when the clock is offline or says no, the
 // clock-time → UTC mapping and its bound, the backoff, the ports file.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeSyncEstimator, type MemoryOutboxStore } from '../protocol/session-api.ts';
@@ -44,7 +44,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     expect(session.connections).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
-  it('issue 16 writer thread: a commit that fails on the writer thread acknowledges nothing, closes the line, reports it, and the press is journaled once after the reconnect', async () => {
+  it('writer thread: a commit that fails on the writer thread acknowledges nothing, closes the line, reports it, and the press is journaled once after the reconnect', async () => {
     rig = await buildRig({ writerThread: true });
     await configuredFor(rig, 1);
     const c = rig.clocks[0];
@@ -75,7 +75,7 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     expect(session.connections).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
-  it('group commit (issue 16): events of several clocks that arrive in one event-loop turn are journaled in one transaction, and each is acknowledged only after it', async () => {
+  it('group commit: events of several clocks that arrive in one event-loop turn are journaled in one transaction, and each is acknowledged only after it', async () => {
     rig = await buildRig();
     await configuredFor(rig, 1, 1);
     await configuredFor(rig, 1, 2);

@@ -1,5 +1,5 @@
-// Issue 11, as the user found it: `chessclock host` killed (SIGKILL) mid-game and started again
-// on the same `--db` did not resume the games in progress. The real command in a child
+// A fault as a user meets it: `chessclock host` killed (SIGKILL) mid-game and started again
+// on the same `--db` must resume the games in progress. The real command in a child
 // process, its clocks on real serial lines (socat pty pairs, the serialport package): the
 // unchanged firmware on virtual boards in this process. After the kill the clocks play on
 // into their outboxes; the restarted host delivers those presses first, holds every board and
@@ -47,7 +47,7 @@ function stderrOf(child: ChildProcess): { lines: string[]; waitFor(re: RegExp, t
   };
 }
 
-describe.skipIf(skip !== null)('`chessclock host` killed mid-game and restarted on the same journal (issue 11)', () => {
+describe.skipIf(skip !== null)('`chessclock host` killed mid-game and restarted on the same journal resumes its games (docs/protocol.md "Restore: Held and Restore")', () => {
   const children: ChildProcess[] = [];
   const ptys: PtyPair[] = [];
   const clocks: SimClock[] = [];

@@ -1,4 +1,4 @@
-// Disk full (issue 15, "Faults become reports"): the journal's disk has no space left. The host
+// Disk full (docs/reliability.md "Faults"): the journal's disk has no space left. The host
 // stays up, acknowledges nothing it could not write, reports the fault on /api/health, and
 // recovers by itself once space returns. The disk is a real one: a 4 MiB tmpfs mounted by the
 // test (that needs root, as CI has), filled with a file until the kernel answers ENOSPC, so

@@ -1,4 +1,4 @@
-// Link health (issue 15, "Faults become reports"; docs/reliability.md): a clock on a noisy line
+// Link health (docs/reliability.md "Faults": a noisy line): a clock on a noisy line
 // has some of its frames corrupted (one byte each, on the real frame decoder's CRC-16 path). The
 // host drops each of them, counts it, and the clock's session resends; the figures reach the
 // board's view (the dashboard's card) and GET /metrics in the Prometheus text format, summed

@@ -1,7 +1,7 @@
-// Issue 11, "a result closes the game everywhere", end to end: the real Host on a real SQLite
+// A result closes the game everywhere (docs/api.md "A game with a result"), end to end: the real Host on a real SQLite
 // journal, the HTTP API, MQTT through the embedded Aedes broker (publishHostToMqtt, as
 // `chessclock host` wires it), and simulated clocks running the real firmware on in-memory
-// lines. Each finding of the issue first, then what the host does about it:
+// lines. Each fault once found first, then what the host does about it:
 //  - a result entered at the host ended nothing: the live and the retained MQTT state said
 //    `running` (FIDE Laws 5.1 / 5.2: the result ends the game);
 //  - the result the players keyed in later at a clock that had been offline went to no game,
@@ -36,7 +36,7 @@ async function startedThenAway(r: MatchRig) {
   return { game, clock, id };
 }
 
-describe('a result closes the game everywhere (issue 11)', () => {
+describe('a result closes the game everywhere (docs/api.md "A game with a result")', () => {
   let rig: MatchRig | null = null;
   const cleanups: Array<() => unknown> = [];
   afterEach(async () => {

@@ -1,4 +1,4 @@
-// Scale-out end to end (issue 6): two whole hosts — each with its SQLite journal, its
+// Scale-out end to end (docs/mqtt.md): two whole hosts — each with its SQLite journal, its
 // tournament and simulated clocks (the unchanged firmware on virtual boards, players
 // pressing at accelerated time) — publish to one real Mosquitto broker (Debian package
 // `mosquitto`) through their journals' durable outboxes. A subscriber to the whole hall
@@ -112,7 +112,7 @@ class HallHost {
   }
 }
 
-describe.skipIf(SKIP)('two hosts with simulated clocks publish to one Mosquitto (issue 6: scale-out)', () => {
+describe.skipIf(SKIP)('two hosts with simulated clocks publish to one Mosquitto (docs/mqtt.md: scale-out)', () => {
   let broker: Mosquitto;
   let gate: TcpGate;
   let brokerUrl: string;

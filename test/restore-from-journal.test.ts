@@ -1,4 +1,4 @@
-// Issue 11, "the journal is the truth, and any clock can be brought to it" (docs/protocol.md
+// The journal is the truth, and any clock can be brought to it (docs/protocol.md
 // "Restore"): a clock that connects to a board whose game is under way — after the host was
 // killed and restarted on the same journal, a spare swapped in for a broken clock (FIDE Laws
 // 6.10.1), a clock power-cut and restarted from its state directory — is held, compared with
@@ -86,7 +86,7 @@ async function reopen(rig: MatchRig, file: string, addLines: (host: Host) => voi
   return host;
 }
 
-describe('a restarted host brings every board back to the journal (issue 11)', () => {
+describe('a restarted host brings every board back to the journal (docs/protocol.md "Restore: Held and Restore")', () => {
   let rig: MatchRig | null = null;
   const ptys: PtyPair[] = [];
   afterEach(async () => {

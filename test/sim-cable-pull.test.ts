@@ -1,5 +1,5 @@
 // A cable pull between a clock and the host, over real ptys (socat) with the real serialport
-// package (issue 15, "Cable pulls"): the device vanishes under both ends (socat killed), the
+// package (docs/reliability.md "Faults": cable pull): the device vanishes under both ends (socat killed), the
 // players go on pressing, and a new device appears at the same stable path (as a USB clock
 // gets its /dev/serial/by-id name back). The clock reopens its line with backoff
 // (firmware-ts/host-line.ts, what `chessclock sim --link` and `clock --link` run), the host

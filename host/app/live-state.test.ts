@@ -1,4 +1,4 @@
-// The board's live state is the clock's own (issue 11, one rule book): a game's journaled events
+// The board's live state is the clock's own (docs/architecture.md "The rule book"): a game's journaled events
 // fed one by one to LiveGame (the statechart, rules/rebuild.ts) give, after every step of a
 // random game in every mode, exactly what the clock itself reads — status, side on move, both
 // times, moves, periods, presence, flags, illegal moves, the quickplay increment and delay, what a

@@ -3,11 +3,11 @@
 // the host synchronously, and requests to the clock (Configure, Command) answered by the
 // clock's ack, ConfigureAck or Nack.
 //
-// "Acknowledge only after the write is durable" (issue 5; docs/protocol.md): the host's link
+// "Acknowledge only after the write is durable" (docs/host.md "What is journaled, and when"; docs/protocol.md): the host's link
 // runs with `deferAck` (protocol/link.ts): a sequenced message is acknowledged only once the
 // handler called its `handled()`, and the ack covers only messages handled in order. The
 // host gathers the clock events that arrive in one event-loop turn, from every clock, and
-// journals them in ONE transaction (group commit: one fsync for the batch, issue 16); only
+// journals them in ONE transaction (group commit: one fsync for the batch); only
 // after that commit does it call `handled()` for each, so an ack still leaves only after the
 // event is durable. A failed write closes the link instead: closing stops the Session, so the
 // ack it owes is never sent and the clock keeps the event in its outbox for the next session.

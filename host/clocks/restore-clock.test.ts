@@ -1,4 +1,4 @@
-// The journal is the truth (issue 11): a game rebuilt from its journaled events through the
+// The journal is the truth (docs/protocol.md "Restore: Held and Restore"): a game rebuilt from its journaled events through the
 // one statechart (rules/rebuild.ts) is exactly the clock's own game, in every mode, across
 // presses, pauses, the arbiter's powers, flags, forfeits and clocks swapped or restarted
 // mid-game (FIDE Laws 6.10.1) — checked through the real path of an event: the statechart's
@@ -19,7 +19,7 @@ import { Boot, controls, journals, playJournaled, step } from './journaled-clock
 
 afterAll(() => journals.forEach((j) => j.close()));
 
-describe('a game rebuilt from the journal is the clock’s own game (issue 11: the journal is the truth)', () => {
+describe('a game rebuilt from the journal is the clock’s own game (docs/protocol.md "Restore: Held and Restore")', () => {
   it('in every mode, across the arbiter’s powers, flags, forfeits, swapped and restarted clocks (FIDE Laws 6.10.1)', () => {
     fc.assert(
       fc.property(controls, fc.array(step, { minLength: 1, maxLength: 45 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (tc, steps, origin) => {

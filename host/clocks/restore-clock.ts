@@ -1,4 +1,4 @@
-// Bringing a clock to the journal's game (docs/protocol.md "Restore"; issue 11): the journal
+// Bringing a clock to the journal's game (docs/protocol.md "Restore: Held and Restore"): the journal
 // is the truth. A clock that connects to a board whose game is under way — a new clock, the
 // same clock after a reboot or a power cut, a spare swapped in (FIDE Laws 6.10.1), or any
 // clock after the host restarted — is

@@ -154,7 +154,7 @@ describe('journal', () => {
     expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
   });
 
-  it('issue 16 writer thread: keeps every event whose batch was answered durable when the process is killed mid-stream (SIGKILL), in the order sent', async () => {
+  it('writer thread: keeps every event whose batch was answered durable when the process is killed mid-stream (SIGKILL), in the order sent', async () => {
     const path = join(dir, 'crash-thread.db');
     const acknowledged = await killedMidStream('./crash-writer-thread.fixture.ts', path);
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
@@ -167,7 +167,7 @@ describe('journal', () => {
     expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
   });
 
-  describe('issue 16 writer thread (appendInBackground with writerThread)', () => {
+  describe('writer thread (appendInBackground with writerThread)', () => {
     function threaded(name = 'thread.db'): Journal {
       const j = new Journal(join(dir, name), { writerThread: true });
       open.push(j);
@@ -451,7 +451,7 @@ describe('journal', () => {
     now = T0 + 5;
     store.markDone([rows[0].id, rows[0].id]);
     expect(store.pendingCount()).toBe(2);
-    // Retained states are written without an fsync of their own (issue 16), and the connection
+    // Retained states are written without an fsync of their own, and the connection
     // is back at synchronous=FULL (2) after, for the clock events' commits.
     expect(journalSql(j).pragma('synchronous', { simple: true })).toBe(2);
     store.append([{ topic: 'chessclock/state/1', payload: 'running', retain: true }]);
@@ -561,7 +561,7 @@ describe('journal', () => {
     expect(j.append(ev(1)).row).toBeUndefined();
   });
 
-  it('a game read twice is read again after any change: its own writes, a rolled-back one, another process\'s from the next turn (issue 16 read cache)', async () => {
+  it('a game read twice is read again after any change: its own writes, a rolled-back one, another process\'s from the next turn (the read cache)', async () => {
     const j = journal();
     const game = newGame(j);
     expect(j.getGame(game.gameId)!.result).toBeNull();
@@ -587,7 +587,7 @@ describe('journal', () => {
     expect(j.resultReports({ gameId: game.gameId })).toEqual([]);
   });
 
-  it('checkpoints the WAL in a worker thread, not inside a commit until the WAL holds 4,096 pages (issue 16: the commit that crossed wal_autocheckpoint stalled the host; the WAL must still start over)', async () => {
+  it('checkpoints the WAL in a worker thread, not inside a commit until the WAL holds 4,096 pages (a commit that crosses wal_autocheckpoint would stall the host; the WAL must still start over)', async () => {
     const reports: Array<{ log: number; checkpointed: number }> = [];
     let wake: () => void = () => {};
     const j = new Journal(join(dir, 'bg.db'), {

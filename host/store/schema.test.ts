@@ -1,6 +1,6 @@
 // The journal's SQL CHECKs are generated from the rule book's vocabulary (rules/vocabulary.ts):
 // SQLite itself accepts every game result and side of the vocabulary and refuses any other
-// word, so the journal and the API cannot disagree on what a result is (issue 11, one vocabulary).
+// word, so the journal and the API cannot disagree on what a result is (docs/architecture.md "The rule book": one vocabulary).
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GAME_RESULTS, SIDES } from '../../rules/vocabulary.ts';

@@ -1,4 +1,4 @@
-// Whether the journal can write (issue 15, "Faults become reports"). A full disk, an I/O error
+// Whether the journal can write (docs/reliability.md "Faults": faults become reports). A full disk, an I/O error
 // or a file turned read-only is a fault of the storage, not of the request that met it: the
 // host stays up, acknowledges nothing it could not write (a clock keeps such an event in its
 // outbox and sends it again), says so on /api/health and the dashboard, and clears the fault

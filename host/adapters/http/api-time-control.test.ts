@@ -1,6 +1,6 @@
 // The configure body is read by the one time-control reader (protocol/time-control.ts
 // readTimeControlSpec), so it keeps what the API's own copy dropped: `incrementTiming`
-// (issue 11, "the API's copy drops incrementTiming"). Checked where it matters: the control
+// (docs/architecture.md "The rule book": one reader of a time control). Checked where it matters: the control
 // forwarded to the board's clock, through the wire form, runs in the clock's statechart with
 // the increment credited after the move, not before it.
 import { afterEach, describe, expect, it } from 'vitest';

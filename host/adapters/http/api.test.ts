@@ -371,7 +371,7 @@ describe('WebSocket feed /ws', () => {
     ws.terminate();
   });
 
-  it('a batch fed in one turn that is bigger than the client\'s buffer bound reaches it whole: only what it left of earlier turns counts as stalled (issue 16)', async () => {
+  it('a batch fed in one turn that is bigger than the client\'s buffer bound reaches it whole: only what it left of earlier turns counts as stalled', async () => {
     const { app, host } = await setup({ wsMaxBufferedBytes: 4096 });
     await app.ready();
     const { ws, next: nextMessage } = await openFeed(app, '/ws');

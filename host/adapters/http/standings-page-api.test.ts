@@ -1,5 +1,5 @@
-// GET /events/:event/standings (docs/api.md "Pictures and print views", issue 14 item 6: "a
-// standings and crosstable page per event") through Fastify's inject, over JournalPorts on a real
+// GET /events/:event/standings (docs/api.md "Pictures and print views", docs/dashboard.md "Standings page": a
+// standings and crosstable page per event) through Fastify's inject, over JournalPorts on a real
 // SQLite journal: the Ivanovo 2018 team event opened by the director, its results entered and
 // confirmed by an arbiter, with a player and a team whose names are markup. What is checked: the
 // status, the content type, the CSP (its one inline sheet allowed by hash, CSP Level 3 §2.3.1, and

@@ -1,4 +1,4 @@
-// The MQTT publisher on a thread of its own (issue 16): the durable-outbox publisher
+// The MQTT publisher on a thread of its own (docs/mqtt.md "Delivery: from the host to the broker"): the durable-outbox publisher
 // (publisher.ts) and its MQTT.js client run in a worker thread (publisher-thread-worker.ts), so
 // that publishing, the broker's PUBACKs and the outbox reads leave the host's event loop, which
 // takes the clocks' presses. In a hall of 2,000 clocks they were a quarter of what the loop

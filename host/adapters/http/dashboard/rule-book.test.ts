@@ -1,4 +1,4 @@
-// The dashboard's rule book (issue 11, one rule book; issue 14, a typed front end): the server
+// The dashboard's rule book (docs/architecture.md "The rule book"; docs/dashboard.md): the server
 // bundles the page (src/main.ts, with its match panels, at /app.js) and the captains' page
 // (src/captain.ts, at /captain.js) at start, each carrying the rule book's own modules from rules/;
 // what the pages compute with them is what the rule book computes (the same modules the firmware

@@ -1,4 +1,4 @@
-// The panel's pure parts (issue 14, careful actions): what a confirmation says will change is
+// The panel's pure parts (docs/dashboard.md: careful actions ask first): what a confirmation says will change is
 // what the clock then shows. Each figure is checked against the real clock statechart
 // (rules/clock.machine.ts) given the same command at the same instant, and read with the clock's
 // own display rule; the refusals are the rule book's, with the host's words for a board without a
@@ -100,7 +100,7 @@ describe('confirmationOf: the figures before → after are what the clock then s
     const board = h.board(0);
     for (const kind of ['start', 'pause', 'resume', 'confirm'] as const) expect(confirmationOf(board, { kind }, T0)).toBeNull();
     expect(confirmationOf(board, { kind: 'result', result: '1-0' }, T0)).toBeNull();
-    expect(resultButtonText(board)).toBe('Enter result'); // the first entry is not a correction (issue 14)
+    expect(resultButtonText(board)).toBe('Enter result'); // the first entry is not a correction (docs/dashboard.md: careful actions ask first)
     const entered = { ...board, result: '1-0' };
     expect(resultButtonText(entered)).toBe('Correct result');
     expect(confirmationOf(entered, { kind: 'result', result: '0-1' }, T0)).toMatchObject({ changes: ['Board 3: 1-0 → 0-1 (unconfirmed)'], needsReason: false });
@@ -178,7 +178,7 @@ describe('requestOf: the API call of each action (docs/api.md)', () => {
   });
 });
 
-describe('messageFor: an action message belongs to the game it was about (issue 14: messages stayed into the next round)', () => {
+describe('messageFor: an action message belongs to the game it was about (docs/dashboard.md: messages belong to a game)', () => {
   it('stays while the board plays the same game, whatever its clock does; goes with a new round or a new game of the mini-match', () => {
     const h = hall('blitz');
     const b = h.board(0);

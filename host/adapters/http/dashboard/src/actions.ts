@@ -189,7 +189,7 @@ export interface ActionMessage {
   readonly text: string;
 }
 
-/** The message still to show for `b`: none once the board has moved on to another game or round (issue 14). */
+/** The message still to show for `b`: none once the board has moved on to another game or round (docs/dashboard.md: messages belong to a game). */
 export function messageFor(m: ActionMessage | undefined, b: BoardView): ActionMessage | null {
   return m && m.game === gameOf(b) ? m : null;
 }

@@ -1,4 +1,4 @@
-// Attention first (issue 14, item 2): the boards that need the arbiter, most urgent first.
+// Attention first (docs/dashboard.md "Attention"): the boards that need the arbiter, most urgent first.
 // The boards are the host's own views: a MemoryPorts fed by the unchanged clock statechart
 // (rules/clock.machine.ts) on a SimulatedClock (test/browser-harness.ts SimulatedBoard), so
 // flags and forfeits fall when the statechart says, and every time is the rule book's.
@@ -40,7 +40,7 @@ class Hall {
 
 const brief = (items: readonly AttentionItem[]) => items.map((i) => [i.boardId, i.kind, i.severity, i.text]);
 
-describe('attention: which boards need the arbiter (issue 14, item 2)', () => {
+describe('attention: which boards need the arbiter (docs/dashboard.md "Attention")', () => {
   it('a quiet hall needs nothing: running games with time, a confirmed result', async () => {
     const hall = new Hall();
     hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });
@@ -208,7 +208,7 @@ describe('attention: which boards need the arbiter (issue 14, item 2)', () => {
   });
 });
 
-describe('attention: when the list next changes by time alone (issue 14, item 2: re-read then, not every frame)', () => {
+describe('attention: when the list next changes by time alone (docs/dashboard.md "Attention": re-read then, not every frame)', () => {
   it('the 2-minute and 20-second crossings of a running side, to the millisecond', () => {
     const hall = new Hall();
     hall.add(12, presetTimeControl('armageddon')).send({ type: 'START', at: 0 });

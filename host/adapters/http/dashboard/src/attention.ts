@@ -1,4 +1,4 @@
-// Attention first (issue 14, item 2): which boards need the arbiter now, most urgent first.
+// Attention first (docs/dashboard.md "Attention"): which boards need the arbiter now, most urgent first.
 //
 // The pure part (everything above "the strip") takes the boards as the API serves them
 // (BoardView, host/app/ports.ts) and the host's time (UTC ms) and answers a list, with no DOM
@@ -7,7 +7,7 @@
 // default time left `basisDefaultTimeLeftMs` (rules/clock-snapshot.ts), the figures
 // `formatClockTime` (rules/display-format.ts); nothing is re-derived here.
 //
-// The rules an arbiter would expect where the issue leaves them open (which boards show,
+// The rules an arbiter would expect (which boards show,
 // under which kind, how red and amber are chosen) are written with their reasons in
 // docs/dashboard.md, section "Attention".
 //
@@ -20,7 +20,7 @@ import { illegalMoveLosers } from '../../../../../rules/clock-core.ts';
 import { isForfeitResult, isGameResult, other, RESULT_MEANING, SIDE_NAME, SIDES, type ForfeitResult, type Side } from '../../../../../rules/vocabulary.ts';
 
 /**
- * The kinds, most urgent first: the order of the issue's list (issue 14, item 2), with a second
+ * The kinds, most urgent first: the order of docs/dashboard.md "Attention", with a second
  * illegal move (FIDE Laws 7.5.5: a game lost, its result to record) after a forfeit.
  */
 export const ATTENTION_KINDS = ['flag', 'forfeit', 'illegal', 'result', 'paused', 'clock', 'time'] as const;
@@ -29,11 +29,11 @@ export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 /** Red: act now (a flag, a forfeit due, a conflict, seconds left); amber: look soon. */
 export type AttentionSeverity = 'red' | 'amber';
 
-/** Time under this is low time (issue 14: "time under 2 minutes"); also the forfeit's warning. */
+/** Time under this is low time (docs/dashboard.md "Attention": under 2 minutes); also the forfeit's warning. */
 export const LOW_TIME_MS = 2 * 60_000;
-/** Time under this is shown red (issue 14: "under 20 s in red"). */
+/** Time under this is shown red (docs/dashboard.md "Attention": red under 20 s). */
 export const CRITICAL_TIME_MS = 20_000;
-/** A forfeit due within this is announced as due (issue 14: "due within 2 minutes"). */
+/** A forfeit due within this is announced as due (docs/dashboard.md "Attention": within 2 minutes). */
 export const FORFEIT_WARNING_MS = 2 * 60_000;
 /**
  * While an item shows a running time, the list is re-read at least this often even if the

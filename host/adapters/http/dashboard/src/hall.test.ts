@@ -1,4 +1,4 @@
-// The hall view's pure parts (issue 14, a hall that scales): the filter kept in the URL, jumping
+// The hall view's pure parts (docs/dashboard.md "The hall view (`/`) and its side panel"): the filter kept in the URL, jumping
 // to a board by number or player, the line's view model (times by the rule book's display rule,
 // FIDE equipment standard: rounded up), and when a chart image is asked for again.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The live board store (issue 14: fluid with 200 boards and 500 clock events/s): however many
+// The live board store (docs/dashboard.md: fluid with 200 boards and 500 clock events/s): however many
 // feed messages arrive between two frames, the listeners hear once, with each changed board once
 // and its view before the frame's first change; a hello replaces every board (docs/api.md "Live feed").
 import { describe, expect, it } from 'vitest';
