@@ -29,7 +29,7 @@ import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto, timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
-import { RESULTS, type ClockState, type ClockStatus, type GameResult } from '../rules/clock-core.ts';
+import { RESULTS, type ClockState, type ClockStatus, type GameResult } from '../rules/clock-state.ts';
 import { snapshotClock } from '../rules/clock-snapshot.ts';
 import { CLOCK_STATUS_TO_WIRE, RESULT_TO_WIRE, SIDE_TO_WIRE, snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';

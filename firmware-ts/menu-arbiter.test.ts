@@ -3,7 +3,7 @@
 // move, a replacement clock, a corrected control, the quickplay delay, the double forfeit.
 import { describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { play, rig } from './menu-rig.fixture.ts';
 import { ARBITER_ITEMS, arbiterItemIndex } from './menu.machine.ts';
 

@@ -3,7 +3,8 @@
 // input. Pure; the menu machine (menu.machine.ts) owns the keys, the clock statechart the rules.
 import { other, type Side } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import { quickplayRefusal, type ClockReading } from '../rules/clock-core.ts';
+import { quickplayRefusal } from '../rules/arbiter-corrections.ts';
+import type { ClockReading } from '../rules/clock-state.ts';
 import { clockCommandRefusal } from '../rules/command-rules.ts';
 import { SIDE_NAME, type ArbiterCommandName, type ClockStatus } from '../rules/vocabulary.ts';
 import type { ClockView } from './clock-view.ts';

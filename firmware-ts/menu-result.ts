@@ -1,7 +1,7 @@
 // The results the menus offer (docs/firmware.md "Result entry", "Arbiter mode"): the players'
 // played results, the arbiter's (with the double forfeit), and what is preselected. Pure.
 import { other, type Side } from '../protocol/time-control.ts';
-import { RESULTS as CLOCK_RESULTS, type ClockReading, type GameResult } from '../rules/clock-core.ts';
+import { RESULTS as CLOCK_RESULTS, type ClockReading, type GameResult } from '../rules/clock-state.ts';
 import { PLAYED_RESULTS } from '../rules/vocabulary.ts';
 import { cycle } from './menu-setup.ts';
 

@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import { createActor } from 'xstate';
 import type { TimeControl } from '../protocol/time-control.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { clockView } from './clock-view.ts';
 import { screenRows } from './menu-text.ts';

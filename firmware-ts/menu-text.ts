@@ -2,7 +2,7 @@
 // machine's snapshot and the clock's view (clock-view.ts) in, two 16-character rows out
 // (the clock display when no menu is open).
 import { illegalMovePenaltyMs, other } from '../protocol/time-control.ts';
-import type { GameResult } from '../rules/clock-core.ts';
+import type { GameResult } from '../rules/clock-state.ts';
 import { fitLcd, formatClockTime, LCD_COLS, renderLcd } from '../rules/display-format.ts';
 import { describeTimeControlShort } from '../rules/time-control-text.ts';
 import type { ClockView } from './clock-view.ts';

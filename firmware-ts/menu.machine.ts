@@ -28,14 +28,15 @@ import { and, assign, emit, enqueueActions, setup } from 'xstate';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import { other } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import { illegalMoveLosers, type ClockReading, type GameResult } from '../rules/clock-core.ts';
+import type { ClockReading, GameResult } from '../rules/clock-state.ts';
+import { illegalMoveLosers } from '../rules/illegal-moves.ts';
 import { arbiterChange, arbiterOk, arbiterItemIndex, arbiterRefusal, ARBITER_ITEMS, NO_PENDING, pendingInputs } from './menu-arbiter.ts';
 import { isLever, type ButtonName, type KeyEvent, type MenuContext, type MenuEvent, type MenuInput, type MenuOutput } from './menu-context.ts';
 import { PRESENCE_CHOICES, presenceChoices, startInputs, startNeedsPresence } from './menu-presence.ts';
 import { ARBITER_RESULTS, nextChoice, RESULTS, resultOptions, win } from './menu-result.ts';
 import { changeSetup, controlItems, correctedTimeControl, cycle, setupFromControl, setupItems, setupTimeControl } from './menu-setup.ts';
 
-export type { GameResult } from '../rules/clock-core.ts';
+export type { GameResult } from '../rules/clock-state.ts';
 export * from './menu-arbiter.ts';
 export * from './menu-context.ts';
 export * from './menu-presence.ts';

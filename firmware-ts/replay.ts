@@ -13,7 +13,7 @@ import {
   type Side,
   type TimeControl,
 } from '../protocol/time-control.ts';
-import { periodForMoves } from '../rules/clock-core.ts';
+import { periodForMoves } from '../rules/periods.ts';
 import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { StepClock } from '../rules/step-clock.ts';
 

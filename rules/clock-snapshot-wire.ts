@@ -14,7 +14,7 @@ import {
 } from '../protocol/gen/chessclock_pb.ts';
 import type { Side } from '../protocol/time-control.ts';
 import { timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
-import type { ClockStatus, GameResult, IllegalRecord, SideState } from './clock-core.ts';
+import type { ClockStatus, GameResult, IllegalRecord, SideState } from './clock-state.ts';
 import type { ClockSnapshot, SnapshotStatus } from './clock-snapshot.ts';
 
 /** The rule book's words on the wire (protocol/chessclock.proto enums): one table each, for the clock and the host. */

@@ -10,7 +10,9 @@
 // replaced clock is set by the arbiter and the game goes on when the arbiter resumes it).
 import { MAX_SNAPSHOT_UNDO } from '../protocol/envelope-validation.ts';
 import { formatTimeControl, SIDES, type Side, type TimeControl } from '../protocol/time-control.ts';
-import { forfeitDeadline, remainingMs, resumeClock, turnElapsedMs, type ClockState, type GameResult, type SideState, type UndoRecord } from './clock-core.ts';
+import { resumeClock } from './clock-core.ts';
+import { forfeitDeadline, remainingMs, turnElapsedMs } from './clock-reading.ts';
+import type { ClockState, GameResult, SideState, UndoRecord } from './clock-state.ts';
 
 /**
  * How many annulable presses a snapshot carries (newest first). A take-back needs the clock

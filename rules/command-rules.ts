@@ -8,7 +8,7 @@
 // Pure; typed with the vocabulary (rules/vocabulary.ts), not with the host's ports, because the
 // dashboard's browser bundle imports it too (host/adapters/http/dashboard/src/actions.ts).
 import type { TimeControl } from '../protocol/time-control.ts';
-import { quickplayRefusal } from './clock-core.ts';
+import { quickplayRefusal } from './arbiter-corrections.ts';
 import type { ArbiterCommandName, ClockStatus } from './vocabulary.ts';
 
 /** What the rule needs to know of a board, as the host's BoardView and the dashboard hold it. */

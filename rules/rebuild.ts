@@ -14,7 +14,8 @@
 // reproduce (another type, other times) is a mismatch, reported with the event's index, so a
 // journal that is not the clock's own story is noticed rather than trusted.
 import { other, readTimeControlSpec, type Side, type TimeControl } from '../protocol/time-control.ts';
-import { readClock, RESULTS, type ClockState, type GameResult } from './clock-core.ts';
+import { readClock } from './clock-reading.ts';
+import { RESULTS, type ClockState, type GameResult } from './clock-state.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine.ts';
 import { snapshotClock, type ClockSnapshot } from './clock-snapshot.ts';
 import { StepClock } from './step-clock.ts';

@@ -15,7 +15,9 @@
 // (FIDE Laws 6.10.2: the move-40 control), compares the chart with the scoresheet by move,
 // and a pause or an adjournment would stretch a time axis without a move being played.
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { periodEnd, readClock, type ClockState } from './clock-core.ts';
+import { readClock } from './clock-reading.ts';
+import type { ClockState } from './clock-state.ts';
+import { periodEnd } from './periods.ts';
 import { formatPgnClock } from './display-format.ts';
 import { pressClocks } from './press-clocks.ts';
 import { GameRebuilder, type JournaledClockEvent, type RebuildMismatch } from './rebuild.ts';

@@ -1,7 +1,7 @@
 // The one vocabulary (rules/vocabulary.ts): each list is whole and its meanings agree with
 // each other, and the clock's own words (rules/clock-core.ts) are a part of it, not a copy.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { RESULTS as CLOCK_RESULTS, type ClockStatus as MachineStatus, type GameResult as ClockGameResult } from './clock-core.ts';
+import { RESULTS as CLOCK_RESULTS, type ClockStatus as MachineStatus, type GameResult as ClockGameResult } from './clock-state.ts';
 import {
   ARBITER_COMMANDS,
   ARBITER_COMMAND_MEANING,

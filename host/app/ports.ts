@@ -7,7 +7,7 @@
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
-import type { TakebackTimes } from '../../rules/clock-core.ts';
+import type { TakebackTimes } from '../../rules/takeback.ts';
 import type { JournaledClockEvent } from '../../rules/rebuild.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
 import type { LinkFigures } from '../clocks/clock-session.ts';

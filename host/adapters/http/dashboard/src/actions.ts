@@ -6,7 +6,7 @@
 //    the times, who is present at a start).
 // What a careful action will change, asked before it is sent, is confirmations.ts.
 import type { BoardView } from '../../../../app/ports.ts';
-import type { TakebackTimes } from '../../../../../rules/clock-core.ts';
+import type { TakebackTimes } from '../../../../../rules/takeback.ts';
 import { boardCommandRefusal, commandPlace } from '../../../../../rules/command-rules.ts';
 import { isGameResult, other, RESULT_MEANING, SIDE_NAME, type ArbiterCommandName, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
 import type { IncrementTiming } from '../../../../../protocol/time-control.ts';
