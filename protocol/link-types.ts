@@ -1,12 +1,13 @@
 // What a Link's users see (protocol/link.ts): the message bodies and a received message, the
 // link's options (a clock's identity, automatic time sync, acknowledgement after handling), its
-// states and counters, and the errors it fails with.
+// states and counters, the errors it fails with, and how a body is kept in the outbox.
+import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { Nack_Code, type Hello, type Nack } from './gen/chessclock_pb.ts';
-import type { Envelope, EnvelopeInit } from './codec.ts';
+import { envelope, EnvelopeSchema, type Envelope, type EnvelopeInit } from './codec.ts';
 import type { FrameCounters } from './frame-decoder.ts';
 import type { ProtocolVersion, Role } from './handshake.ts';
 import type { TimeSource } from './monotonic.ts';
-import type { OutboxStore } from './outbox.ts';
+import type { OutboxCodec, OutboxStore } from './outbox.ts';
 import type { SessionCounters, SessionOptions } from './session.ts';
 import type { TimeSyncOptions } from './time-sync.ts';
 
@@ -17,6 +18,16 @@ export type BodyInit = NonNullable<EnvelopeInit['body']>;
 
 /** Bodies the link handles itself; everything else is the application's. */
 export const CONTROL = new Set(['hello', 'helloAck', 'ackOnly', 'syncRequest', 'syncResponse']);
+
+/** A body in the outbox (persisted by the firmware): its envelope's bytes. */
+export const BODY_CODEC: OutboxCodec<Body> = {
+  encode: (body) => toBinary(EnvelopeSchema, envelope({ body })),
+  decode: (bytes) => {
+    const env = fromBinary(EnvelopeSchema, bytes);
+    if (env.body.case === undefined) throw new Error('outbox entry has no known body');
+    return env.body as Body;
+  },
+};
 
 export interface ReceivedMessage {
   readonly body: Body;

@@ -17,31 +17,21 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { randomInt } from 'node:crypto';
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { envelope, EnvelopeSchema, type Envelope } from './codec.ts';
+import { envelope, type Envelope } from './codec.ts';
 import { DeliveryLedger } from './delivery-ledger.ts';
 import { encodeFrame, frameContent, slipEncode } from './frame-encoder.ts';
 import { FrameParser, type DroppedFrame } from './frame-decoder.ts';
 import { Nack_Code, type Hello, type HelloAck, type Nack } from './gen/chessclock_pb.ts';
 import { OUR_VERSION, SACK_MINOR, frameVersionReason, helloError, negotiate, HandshakeRefusedError, VersionMismatchError, type ProtocolVersion, type Role } from './handshake.ts';
 import { receivedMessages } from './link-messages.ts';
-import { AUTO_SYNC_DEFAULTS, CONTROL, LinkClosedError, NackError, type Body, type BodyInit, type LinkCounters, type LinkOptions, type LinkState, type ReceivedMessage } from './link-types.ts';
+import { AUTO_SYNC_DEFAULTS, BODY_CODEC, CONTROL, LinkClosedError, NackError, type Body, type BodyInit, type LinkCounters, type LinkOptions, type LinkState, type ReceivedMessage } from './link-types.ts';
 import { systemTime, type TimeSource, type TimerHandle } from './monotonic.ts';
-import { Outbox, type OutboxCodec, type OutboxEntry } from './outbox.ts';
+import { Outbox, type OutboxEntry } from './outbox.ts';
 import { Session, type SessionCounters } from './session.ts';
 import { TimeSyncEstimator, type SyncSample } from './time-sync.ts';
 
 const U32 = 0x1_0000_0000;
 const u32 = (ms: number): number => ((Math.floor(ms) % U32) + U32) % U32;
-
-const bodyCodec: OutboxCodec<Body> = {
-  encode: (body) => toBinary(EnvelopeSchema, envelope({ body })),
-  decode: (bytes) => {
-    const env = fromBinary(EnvelopeSchema, bytes);
-    if (env.body.case === undefined) throw new Error('outbox entry has no known body');
-    return env.body as Body;
-  },
-};
 
 interface Pending {
   resolve: () => void;
@@ -113,7 +103,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     this.random = opts.random ?? (() => randomInt(0, 2 ** 32 - 1));
     if (opts.role === 'clock' && !opts.identity) throw new TypeError('createLink: role "clock" needs `identity` (serialId, firmwareVersion, bootId)');
     const bootId = opts.role === 'clock' ? opts.identity!.bootId : (opts.bootId ?? this.random());
-    this.outbox = new Outbox<Body>({ bootId, codec: bodyCodec, capacity: opts.outboxCapacity, store: opts.outboxStore });
+    this.outbox = new Outbox<Body>({ bootId, codec: BODY_CODEC, capacity: opts.outboxCapacity, store: opts.outboxStore });
     this.parser = new FrameParser({ onDropped: (d) => this.dropped(d) });
     this.ready = new Promise<void>((resolve, reject) => {
       this.readyResolve = resolve;
