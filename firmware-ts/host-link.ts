@@ -29,7 +29,8 @@ import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto, timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
-import { RESULTS, type ClockState, type ClockStatus, type GameResult } from '../rules/clock-state.ts';
+import type { ClockState } from '../rules/clock-state.ts';
+import { CLOCK_RESULTS, type ClockResult, type ClockRunStatus } from '../rules/vocabulary.ts';
 import { snapshotClock } from '../rules/clock-snapshot.ts';
 import { CLOCK_STATUS_TO_WIRE, RESULT_TO_WIRE, SIDE_TO_WIRE, snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
@@ -41,7 +42,7 @@ const SIDE = SIDE_TO_WIRE;
 const STATUS = CLOCK_STATUS_TO_WIRE;
 const RESULT = RESULT_TO_WIRE;
 /** The results the clock takes from the host: each of the rule book's clock results (rules/vocabulary.ts CLOCK_RESULTS) by its wire value. */
-const FROM_RESULT = new Map<WireResult, GameResult>(RESULTS.map((r) => [RESULT[r], r]));
+const FROM_RESULT = new Map<WireResult, ClockResult>(CLOCK_RESULTS.map((r) => [RESULT[r], r]));
 
 /**
  * The ClockEvent body for a statechart output, or null for outputs the host does not need.
@@ -50,7 +51,7 @@ const FROM_RESULT = new Map<WireResult, GameResult>(RESULTS.map((r) => [RESULT[r
  */
 export function clockEventBody(
   out: ClockOutput,
-  status: ClockStatus,
+  status: ClockRunStatus,
   times: { white: number; black: number },
   clock?: Pick<ClockState, 'white' | 'black'> & Partial<Pick<ClockState, 'turn'>>,
 ): BodyInit | null {
@@ -167,7 +168,7 @@ export function commandInput(cmd: Command, at: number): ClockInput | { error: st
       return cmd.ms >= 0 ? { type: 'INCREMENT', ms: cmd.ms, at } : { error: `command increment: "ms" must be 0 or more, got ${cmd.ms}` };
     case Command_Kind.ENTER_RESULT: {
       const result = FROM_RESULT.get(cmd.result);
-      return result ? { type: 'RESULT', result, by: 'host', at } : { error: `enter result: "result" must be ${RESULTS.join(', ')}` };
+      return result ? { type: 'RESULT', result, by: 'host', at } : { error: `enter result: "result" must be ${CLOCK_RESULTS.join(', ')}` };
     }
     default:
       return { error: `command kind ${Command_Kind[cmd.kind] ?? cmd.kind} is not a clock input` };

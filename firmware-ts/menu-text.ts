@@ -2,7 +2,7 @@
 // machine's snapshot and the clock's view (clock-view.ts) in, two 16-character rows out
 // (the clock display when no menu is open).
 import { illegalMovePenaltyMs, other } from '../protocol/time-control.ts';
-import type { GameResult } from '../rules/clock-state.ts';
+import type { ClockResult } from '../rules/vocabulary.ts';
 import { fitLcd, formatClockTime, LCD_COLS, renderLcd } from '../rules/display-format.ts';
 import { describeTimeControlShort } from '../rules/time-control-text.ts';
 import type { ClockView } from './clock-view.ts';
@@ -32,7 +32,7 @@ function arbiterStep(value: unknown): 'items' | 'takeback' | 'control' | 'contro
  * A result in 16 columns: the double forfeit `--` (FIDE Laws 6.7.1: both lose) in words, so it
  * cannot be read as "nothing chosen".
  */
-export function resultText(result: GameResult): string {
+export function resultText(result: ClockResult): string {
   return result === '--' ? '0-0 both forfeit' : result;
 }
 

@@ -14,7 +14,8 @@ import {
   type TimeControl,
 } from '../protocol/time-control.ts';
 import { periodForMoves } from '../rules/periods.ts';
-import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
+import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { StepClock } from '../rules/step-clock.ts';
 
 export class ReplayError extends Error {

@@ -17,7 +17,8 @@
 
 import { other, type Side } from '../protocol/time-control.ts';
 import { turnChargeMs, turnElapsedMs } from './clock-reading.ts';
-import { withSide, type ClockState, type GameResult, type SideState, type UndoRecord } from './clock-state.ts';
+import { withSide, type ClockState, type SideState, type UndoRecord } from './clock-state.ts';
+import type { ClockResult } from './vocabulary.ts';
 import { periodEnd, periodTimeMs, stageOf } from './periods.ts';
 
 /** Stops the running clock at `at`, keeping the turn's running time (pause, flag, forfeit). */
@@ -203,7 +204,7 @@ export function resumeClock(state: ClockState, at: number): ClockState {
 }
 
 /** A result recorded at the clock or by the host: the game is over at the clock. */
-export function recordResult(state: ClockState, result: GameResult, at: number): ClockState {
+export function recordResult(state: ClockState, result: ClockResult, at: number): ClockState {
   return { ...state, result, lastAt: at };
 }
 

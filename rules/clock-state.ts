@@ -4,18 +4,10 @@
 // (`completeClockState`) are built here too. Pure data and construction, no arithmetic of time.
 
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { CLOCK_RESULTS, type ClockResult } from './vocabulary.ts';
+// The clock's words (its run statuses, the results it holds) are the vocabulary's (rules/vocabulary.ts
+// CLOCK_RUN_STATUSES, CLOCK_RESULTS: the played results and the double forfeit `--`).
+import type { ClockResult, ClockRunStatus } from './vocabulary.ts';
 
-export type ClockStatus = 'ready' | 'running' | 'paused' | 'flagged' | 'forfeited';
-
-/**
- * The results a game at the clock can end with (rules/vocabulary.ts CLOCK_RESULTS, in the order
- * the result menu offers them): the three played results (PGN standard §8.2.6) and the double
- * forfeit `--` (FIDE Laws 6.7.1 with both players absent: both lose), which the arbiter enters.
- * A single forfeit on lateness is the clock's own state (`forfeited`), never an entered result.
- */
-export type GameResult = ClockResult;
-export const RESULTS: readonly GameResult[] = CLOCK_RESULTS;
 /** Who recorded a result: both players at the clock, the arbiter at the clock, or the arbiter at the host. */
 export type ResultSource = 'players' | 'arbiter' | 'host';
 
@@ -84,7 +76,7 @@ export interface ClockState {
    * the control the game was configured with, so a snapshot of the game carries it.
    */
   readonly controlCorrected: boolean;
-  readonly status: ClockStatus;
+  readonly status: ClockRunStatus;
   /** The side on move (whose clock runs, or would run). */
   readonly turn: Side;
   readonly white: SideState;
@@ -125,11 +117,11 @@ export interface ClockState {
   /** The last completed move, for a take-back; null before the first move. */
   readonly undo: UndoRecord | null;
   /** The game's result once recorded: the game is over at the clock (only a new game or a correction changes it). */
-  readonly result: GameResult | null;
+  readonly result: ClockResult | null;
 }
 
 export interface ClockReading {
-  status: ClockStatus;
+  status: ClockRunStatus;
   turn: Side;
   white: number;
   black: number;
@@ -146,7 +138,7 @@ export interface ClockReading {
   extraIncrementMs: number;
   /** Guidelines III.4: the quickplay delay for both sides, 0 = none. */
   extraDelayMs: number;
-  result: GameResult | null;
+  result: ClockResult | null;
 }
 
 export function initialClock(timeControl: TimeControl, at = 0): ClockState {

@@ -17,13 +17,11 @@ import { other, type Side, type TimeControl } from '../protocol/time-control.ts'
 import { adjustTime, reinstate, setControl, setExtraDelay, setExtraIncrement, setTurn, quickplayRefusal, QUICKPLAY_BLITZ_REFUSAL, penaltyTime, setMoves } from './arbiter-corrections.ts';
 import { recordResult, completeMove, fallFlag, forfeitAbsent, markPresent, pauseClock, resumeClock, startClock } from './clock-core.ts';
 import { flagDeadline, forfeitDeadline, nextDeadline, readClock, remainingMs, turnElapsedMs } from './clock-reading.ts';
-import { initialClock, type ClockState, type GameResult, type ResultSource } from './clock-state.ts';
+import { initialClock, type ClockState, type ResultSource } from './clock-state.ts';
 import { takeBack, type TakebackTimes } from './takeback.ts';
 
 import { loadSnapshot, type ClockSnapshot } from './clock-snapshot.ts';
-
-export { readClock } from './clock-reading.ts';
-export { RESULTS, type ClockState, type GameResult, type ResultSource } from './clock-state.ts';
+import type { ClockResult } from './vocabulary.ts';
 
 export type ClockInput =
   /** `sessionAt` (≤ at): the session's start, from which the default time counts (FIDE Laws 6.7.1). */
@@ -51,7 +49,7 @@ export type ClockInput =
   /** FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it). */
   | { type: 'INCREMENT'; ms: number; at: number }
   /** The game's result: entered at the clock (players, arbiter) or sent by the host (also a correction). */
-  | { type: 'RESULT'; result: GameResult; by: ResultSource; at: number }
+  | { type: 'RESULT'; result: ClockResult; by: ResultSource; at: number }
   | { type: 'NEW_GAME'; timeControl: TimeControl; at: number }
   /**
    * The journal's game, from the host (docs/protocol.md "Restore"): the clock takes this
@@ -79,7 +77,7 @@ export type ClockOutput =
   | { type: 'delay-set'; at: number; ms: number }
   | ({ type: 'reinstated'; at: number } & Times)
   | { type: 'increment-set'; at: number; ms: number }
-  | { type: 'result'; at: number; result: GameResult; by: ResultSource }
+  | { type: 'result'; at: number; result: ClockResult; by: ResultSource }
   | { type: 'new-game'; at: number }
   | ({ type: 'restored'; at: number } & Times)
   | { type: 'rejected'; at: number; input: ClockInput['type']; reason: string };
@@ -564,4 +562,3 @@ export const clockMachine = setup({
 });
 
 export type ClockMachine = typeof clockMachine;
-export { other };

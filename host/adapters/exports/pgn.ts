@@ -23,13 +23,13 @@
 
 import type { Side, TimeControl } from '../../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../../protocol/time-control.ts';
-import type { ClockEventRow, GameResult, GameRow, Journal } from '../../store/journal.ts';
+import type { ClockEventRow, GameRow, Journal } from '../../store/journal.ts';
 import { controlCharacterIn, findEvent, type Hall } from '../../domain/model.ts';
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
 import { rebuildGame, type RebuiltGame } from '../../../rules/rebuild.ts';
 import { pressClocks } from '../../../rules/press-clocks.ts';
-import { forfeitResultFor, RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING, type PgnResultToken, type GameResult } from '../../../rules/vocabulary.ts';
 import { forfeitedSides } from '../../app/journal-records.ts';
 
 /** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
