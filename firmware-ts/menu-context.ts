@@ -98,7 +98,6 @@ export interface ArbiterPending {
 }
 
 /** Who is at the board when a start with a default time of 0 asks (the rule book's answers, rules/presence.ts). */
-export type { Presence } from '../rules/presence.ts';
 
 export interface MenuInput {
   sound?: boolean;

@@ -6,8 +6,6 @@ import type { ClockInput } from '../rules/clock.machine.ts';
 import type { ClockReading } from '../rules/clock-state.ts';
 import { isLever, type MenuEvent } from './menu-context.ts';
 
-export { PRESENCE_CHOICES, presentSides, type Presence } from '../rules/presence.ts';
-
 /** The presence choices that keep every side already marked present (an arrival is never taken back). */
 export function presenceChoices(clock: ClockReading): Presence[] {
   return presenceChoicesFor(clock.present);

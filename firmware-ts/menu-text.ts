@@ -8,7 +8,8 @@ import { describeTimeControlShort } from '../rules/time-control-text.ts';
 import type { ClockView } from './clock-view.ts';
 import { ADJUST_STEPS_MS, ARBITER_ITEMS, quickplayItemRefusal, shownQuickplayMs, shownTurn } from './menu-arbiter.ts';
 import { controlItems, setupItems, setupTimeControl, type SetupChoice } from './menu-setup.ts';
-import type { MenuContext, Presence } from './menu.machine.ts';
+import type { MenuContext } from './menu-context.ts';
+import type { Presence } from '../rules/presence.ts';
 
 const SIDE_LETTER = { white: 'W', black: 'B' } as const;
 const SIDE_WORD = { white: 'White', black: 'Black' } as const;

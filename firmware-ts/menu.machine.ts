@@ -33,15 +33,10 @@ import { CLOCK_RESULTS, PLAYED_RESULTS, type ClockResult } from '../rules/vocabu
 import { illegalMoveLosers } from '../rules/illegal-moves.ts';
 import { arbiterChange, arbiterOk, arbiterItemIndex, arbiterRefusal, ARBITER_ITEMS, NO_PENDING, pendingInputs } from './menu-arbiter.ts';
 import { isLever, type ButtonName, type KeyEvent, type MenuContext, type MenuEvent, type MenuInput, type MenuOutput } from './menu-context.ts';
-import { PRESENCE_CHOICES, presenceChoices, startInputs, startNeedsPresence } from './menu-presence.ts';
+import { PRESENCE_CHOICES } from '../rules/presence.ts';
+import { presenceChoices, startInputs, startNeedsPresence } from './menu-presence.ts';
 import { nextChoice, resultOptions, win } from './menu-result.ts';
 import { changeSetup, controlItems, correctedTimeControl, cycle, setupFromControl, setupItems, setupTimeControl } from './menu-setup.ts';
-
-export * from './menu-arbiter.ts';
-export * from './menu-context.ts';
-export * from './menu-presence.ts';
-export * from './menu-result.ts';
-export * from './menu-setup.ts';
 
 /** Hold mode+ok this long (paused) to enter arbiter mode. */
 export const ARBITER_HOLD_MS = 2000;

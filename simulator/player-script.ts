@@ -8,7 +8,9 @@
 // speed up, which keeps flags rare but possible.
 import type { Rng } from '../protocol/prng.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { ARBITER_HOLD_MS, ARBITER_ITEMS, PRESENCE_CHOICES, type Presence } from '../firmware-ts/menu.machine.ts';
+import { ARBITER_ITEMS } from '../firmware-ts/menu-arbiter.ts';
+import { ARBITER_HOLD_MS } from '../firmware-ts/menu.machine.ts';
+import { PRESENCE_CHOICES, type Presence } from '../rules/presence.ts';
 import { CLOCK_RESULTS, PLAYED_RESULTS, type ClockResult } from '../rules/vocabulary.ts';
 import { menuMode } from '../firmware-ts/menu-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';

@@ -11,7 +11,8 @@ import { boardCommandRefusal, commandPlace } from '../../../../../rules/command-
 import { isGameResult, other, RESULT_MEANING, SIDE_NAME, type ArbiterCommandName, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
 import type { IncrementTiming } from '../../../../../protocol/time-control.ts';
 import { secondIllegalMoveBy, sideOnMove } from './board-text.ts';
-import { isPresence, startArrivals } from './presence.ts';
+import { isPresence } from '../../../../../rules/presence.ts';
+import { startArrivals } from './presence.ts';
 
 /** The corrected control as the arbiter typed it (PUT /api/boards/:id/control, FIDE Laws 6.10.2). */
 export interface ControlCorrection {
