@@ -51,18 +51,15 @@ export function markPresent(state: ClockState, side: Side, at: number): ClockSta
   return { ...withSide(state, side, { present: true }), lastAt: at };
 }
 
-/** What a press credits the mover, and the period it moves into (see completeMove). */
-interface PressCredit {
-  readonly creditMs: number;
-  readonly period: number;
-  readonly creditedPeriod: number;
-}
+// The sides after a press: every field written out, since object spread is the most expensive
+// step of a replayed press, and one literal shape keeps property access monomorphic.
 
 /**
- * The time a press by the side on move credits it, having used `chargeMs` of its turn: the
- * period bonus, the increment, the quickplay increment and the Bronstein refund.
+ * The side on move after its press, having used `chargeMs` of its turn: its move counted and
+ * charged; credited the period bonus, the increment, the quickplay increment and the Bronstein
+ * refund; its illegal-move record closed.
  */
-function pressCredit(state: ClockState, chargeMs: number): PressCredit {
+function moverAfterPress(state: ClockState, chargeMs: number): SideState {
   const tc = state.timeControl;
   const mover = state.turn;
   const side = state[mover];
@@ -99,20 +96,12 @@ function pressCredit(state: ClockState, chargeMs: number): PressCredit {
     // Bronstein delay: the time used on this move is given back, up to the delay.
     credit += Math.min(chargeMs, delayStage.delayMs);
   }
-  return { creditMs: credit, period, creditedPeriod };
-}
-
-// The sides after a press: every field written out, since object spread is the most expensive
-// step of a replayed press, and one literal shape keeps property access monomorphic.
-
-/** The side that pressed: its move counted, charged, credited, its illegal-move record closed. */
-function moverAfterPress(side: SideState, chargeMs: number, credit: PressCredit): SideState {
   return {
-    creditedMs: side.creditedMs + credit.creditMs,
+    creditedMs: side.creditedMs + credit,
     chargedMs: side.chargedMs + chargeMs,
-    moves: side.moves + 1,
-    period: credit.period,
-    creditedPeriod: credit.creditedPeriod,
+    moves,
+    period,
+    creditedPeriod,
     present: side.present,
     forfeited: side.forfeited,
     illegalMoves: side.illegalMoves,
@@ -169,7 +158,7 @@ export function completeMove(state: ClockState, at: number): ClockState {
   const mover = state.turn;
   const elapsed = turnElapsedMs(state, at);
   const charge = turnChargeMs(state, elapsed);
-  const moverState = moverAfterPress(state[mover], charge, pressCredit(state, charge));
+  const moverState = moverAfterPress(state, charge);
   const oppState = waitingAfterPress(state, charge);
   return {
     timeControl: state.timeControl,
