@@ -19,8 +19,6 @@ import { sideOnMove } from './board-text.ts';
 import { startPresenceQuestion } from './presence.ts';
 import type { Confirmation } from './confirmation.ts';
 
-export type { Choice, ChoiceOption, Confirmation } from './confirmation.ts';
-
 function sideWho(b: BoardView, side: Side): string {
   const player = b[side];
   return `Board ${b.board}, ${SIDE_NAME[side]}${player ? ` (${player.name})` : ''}`;
