@@ -5,7 +5,8 @@
 //     and with 10 % chunk loss: what the protocol achieves on a real clock's line;
 //  3. a socat pty pair opened with `serialport` at 115200 baud, real time (a pty does not
 //     pace bytes at the baud rate, so this can exceed the physical limit printed next to it).
-import { createLink, type Link, type ReceivedMessage } from '../protocol/link.ts';
+import { createLink, type Link } from '../protocol/link.ts';
+import type { ReceivedMessage } from '../protocol/link-types.ts';
 import { monotonicNowMs, systemTime } from '../protocol/monotonic.ts';
 import { FakeTime } from '../protocol/testing/fake-time.ts';
 import { createLossyPair, type Impairment } from '../protocol/lossy-line.ts';

@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import five from 'johnny-five';
 import type { Side } from '../protocol/time-control.ts';
 import { checkCapabilities, MENU_KEYS, type ButtonWiring, type HardwareMap, type PinCapability } from './hardware-map.ts';
-import type { ButtonName } from './menu.machine.ts';
+import type { ButtonName } from './menu-context.ts';
 import { LCD_COLS } from '../rules/display-format.ts';
 
 /** Where the screen's text goes: the 16×2 LCD, or two 4-digit displays. */

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';
-import { arbiterItemIndex } from './menu.machine.ts';
+import { arbiterItemIndex } from './menu-arbiter.ts';
 import { memorySnapshotStore } from './snapshot-store.ts';
 
 const clocks: VirtualClock[] = [];

@@ -13,11 +13,14 @@ import { createActor, type Actor } from 'xstate';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import type { Hardware } from './board.ts';
 import type { BoardSession } from './board-session.ts';
-import { readClock, type ClockState } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
+import type { ClockState } from '../rules/clock-state.ts';
 import { clockMachine, type ClockInput, type ClockMachine, type ClockOutput } from '../rules/clock.machine.ts';
 import { msUntilDisplayChange, renderDigits, type ClockReading } from '../rules/display-format.ts';
 import { clockView } from './clock-view.ts';
-import { menuEventsFor, menuMachine, type ButtonName, type GameResult, type MenuMachine } from './menu.machine.ts';
+import { menuEventsFor, type ButtonName } from './menu-context.ts';
+import { menuMachine, type MenuMachine } from './menu.machine.ts';
+import type { ClockResult } from '../rules/vocabulary.ts';
 import { menuMode, screenRows } from './menu-text.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { xstateClock, type Timebase } from './timebase.ts';
@@ -26,7 +29,7 @@ import { xstateClock, type Timebase } from './timebase.ts';
  * A result entered at the clock (both players with their levers, or the arbiter in arbiter
  * mode), once the statechart recorded it: the firmware's 'result' event, for the host link.
  */
-export type ResultEntry = { type: 'result'; result: GameResult; by: 'players' | 'arbiter'; at: number };
+export type ResultEntry = { type: 'result'; result: ClockResult; by: 'players' | 'arbiter'; at: number };
 
 export interface FirmwareOptions {
   hardware: Hardware;
@@ -167,7 +170,7 @@ export class ClockFirmware extends EventEmitter {
    * 'host', so the game is over at the clock too. null records nothing (a new game clears
    * the result).
    */
-  showResult(result: GameResult | null): void {
+  showResult(result: ClockResult | null): void {
     if (result === null) return;
     this.command({ type: 'RESULT', result, by: 'host' });
   }

@@ -3,7 +3,9 @@
 // from the statechart's state. The firmware builds one with every key edge and every repaint;
 // the menu keeps no copy and decides nothing about time.
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { readClock, takeBack, TAKEBACK_TIMES, type ClockReading, type ClockState, type TakebackTimes } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
+import type { ClockReading, ClockState } from '../rules/clock-state.ts';
+import { takeBack, TAKEBACK_TIMES, type TakebackTimes } from '../rules/takeback.ts';
 
 /**
  * FIDE Laws 7.5.1 with 7.1: the last completed move, and the clock as it would read after its
@@ -24,7 +26,7 @@ export interface ClockView {
   takeback: TakebackPreview | null;
 }
 
-/** The view of `state` at `at`, with the take-back preview from rules/clock-core.ts `takeBack`. */
+/** The view of `state` at `at`, with the take-back preview from rules/takeback.ts `takeBack`. */
 export function clockView(state: ClockState, at: number): ClockView {
   const clock = readClock(state, at);
   // Nothing is previewed while the clock runs: a press is the hot path, and a take-back needs a stopped clock.

@@ -9,7 +9,7 @@ import { presetTimeControl } from '../protocol/time-control.ts';
 import { timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { clockEventBody, commandInput } from './host-link.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 
 const cmd = (init: MessageInitShape<typeof CommandSchema>) => create(CommandSchema, init);
 

@@ -29,7 +29,8 @@ import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto, timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
 import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
-import { RESULTS, type ClockState, type ClockStatus, type GameResult } from '../rules/clock-core.ts';
+import type { ClockState } from '../rules/clock-state.ts';
+import { CLOCK_RESULTS, type ClockResult, type ClockRunStatus } from '../rules/vocabulary.ts';
 import { snapshotClock } from '../rules/clock-snapshot.ts';
 import { CLOCK_STATUS_TO_WIRE, RESULT_TO_WIRE, SIDE_TO_WIRE, snapshotFromWire, snapshotToWire } from '../rules/clock-snapshot-wire.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
@@ -41,7 +42,7 @@ const SIDE = SIDE_TO_WIRE;
 const STATUS = CLOCK_STATUS_TO_WIRE;
 const RESULT = RESULT_TO_WIRE;
 /** The results the clock takes from the host: each of the rule book's clock results (rules/vocabulary.ts CLOCK_RESULTS) by its wire value. */
-const FROM_RESULT = new Map<WireResult, GameResult>(RESULTS.map((r) => [RESULT[r], r]));
+const FROM_RESULT = new Map<WireResult, ClockResult>(CLOCK_RESULTS.map((r) => [RESULT[r], r]));
 
 /**
  * The ClockEvent body for a statechart output, or null for outputs the host does not need.
@@ -50,7 +51,7 @@ const FROM_RESULT = new Map<WireResult, GameResult>(RESULTS.map((r) => [RESULT[r
  */
 export function clockEventBody(
   out: ClockOutput,
-  status: ClockStatus,
+  status: ClockRunStatus,
   times: { white: number; black: number },
   clock?: Pick<ClockState, 'white' | 'black'> & Partial<Pick<ClockState, 'turn'>>,
 ): BodyInit | null {
@@ -167,7 +168,7 @@ export function commandInput(cmd: Command, at: number): ClockInput | { error: st
       return cmd.ms >= 0 ? { type: 'INCREMENT', ms: cmd.ms, at } : { error: `command increment: "ms" must be 0 or more, got ${cmd.ms}` };
     case Command_Kind.ENTER_RESULT: {
       const result = FROM_RESULT.get(cmd.result);
-      return result ? { type: 'RESULT', result, by: 'host', at } : { error: `enter result: "result" must be ${RESULTS.join(', ')}` };
+      return result ? { type: 'RESULT', result, by: 'host', at } : { error: `enter result: "result" must be ${CLOCK_RESULTS.join(', ')}` };
     }
     default:
       return { error: `command kind ${Command_Kind[cmd.kind] ?? cmd.kind} is not a clock input` };
@@ -200,6 +201,125 @@ export interface ClockLink {
   close(reason?: string): void;
 }
 
+/** What the handlers of the host's messages work with (see linkClockToHost). */
+interface HostMessageContext {
+  readonly firmware: ClockFirmware;
+  readonly send: (body: BodyInit) => void;
+  /** Refuses the message with a sequenced Nack saying why. */
+  readonly nack: (m: ReceivedMessage, code: Nack_Code, reason: string) => void;
+  /** Runs a statechart input; while it runs a 'rejected' output is its answer: that reason, or null. */
+  readonly refusalOf: (input: Parameters<ClockFirmware['command']>[0]) => string | null;
+}
+
+/** Configure: a new game with the host's control, unless the clock is running or the control is bad. */
+function onConfigure(ctx: HostMessageContext, m: ReceivedMessage, cfg: Configure): void {
+  const { firmware } = ctx;
+  if (firmware.reading().status === 'running') return ctx.nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
+  let tc;
+  try {
+    tc = timeControlFromProto(cfg);
+  } catch (err) {
+    return ctx.nack(m, Nack_Code.BAD_CONFIGURATION, (err as Error).message);
+  }
+  firmware.command({ type: 'NEW_GAME', timeControl: tc });
+  firmware.showResult(null);
+  firmware.setGame(cfg.gameId);
+  ctx.send({ case: 'configureAck', value: { gameId: cfg.gameId } } as BodyInit);
+}
+
+/** docs/protocol.md "Restore": the journal's game, loaded stopped (FIDE Laws 6.10.1); the arbiter resumes. */
+function onRestore(ctx: HostMessageContext, m: ReceivedMessage, r: Restore): void {
+  const { firmware } = ctx;
+  if (r.gameId !== (firmware.gameId ?? '')) {
+    return ctx.nack(m, Nack_Code.NOT_READY, `restore of game ${r.gameId}: the clock is configured for ${firmware.gameId ? `game ${firmware.gameId}` : 'no game'}; configure it first`);
+  }
+  let snapshot;
+  try {
+    snapshot = snapshotFromWire(r.snapshot!, 'restore.snapshot');
+  } catch (err) {
+    return ctx.nack(m, Nack_Code.INVALID, (err as Error).message);
+  }
+  const refusal = ctx.refusalOf({ type: 'RESTORE', snapshot });
+  if (refusal) ctx.nack(m, Nack_Code.NOT_NOW, `restore: ${refusal}`);
+}
+
+/**
+ * docs/protocol.md "Restore": HOLD stops the clock (a PAUSED event), then says what the clock
+ * holds. The Held is sequenced after every event still in the outbox, so the host has them all first.
+ */
+function onHold(ctx: HostMessageContext, m: ReceivedMessage): void {
+  const { firmware } = ctx;
+  if (firmware.reading().status === 'running') firmware.command({ type: 'PAUSE' });
+  const at = firmware.now();
+  // One frame: with a corrected control of many stages the oldest presses are left out (docs/protocol.md "Restore", Size).
+  const wire = snapshotToWire(snapshotClock(firmware.state(), at));
+  const held = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'held' as const, value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
+  if (held === null) return ctx.nack(m, Nack_Code.NOT_NOW, 'hold: the clock\'s state does not fit one frame (a corrected control of too many stages): set the clock by hand');
+  ctx.send(held as BodyInit);
+}
+
+/** A Command from the host: a statechart input stamped on arrival (NEW_GAME and HOLD handled here). */
+function onCommand(ctx: HostMessageContext, m: ReceivedMessage, cmd: Command): void {
+  const { firmware } = ctx;
+  // ENTER_RESULT (the arbiter's result at the host) is the statechart's RESULT by 'host': the
+  // game is over at the clock too (a running clock stops); it is not echoed back as an event.
+  if (cmd.kind === Command_Kind.NEW_GAME) {
+    if (firmware.reading().status === 'running') return ctx.nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
+    firmware.command({ type: 'NEW_GAME', timeControl: firmware.state().timeControl });
+    return firmware.showResult(null);
+  }
+  if (cmd.kind === Command_Kind.HOLD) return onHold(ctx, m);
+  const input = commandInput(cmd, firmware.now());
+  if ('error' in input) return ctx.nack(m, Nack_Code.INVALID, input.error);
+  const refusal = ctx.refusalOf(input);
+  if (refusal) ctx.nack(m, Nack_Code.NOT_NOW, `${Command_Kind[cmd.kind]?.toLowerCase() ?? 'command'}: ${refusal}`);
+}
+
+/** The Status heartbeat: the clock's times, turn, status, counters and what its display shows. */
+function statusBody(firmware: ClockFirmware): BodyInit {
+  const r = firmware.reading();
+  const row = firmware.screen()[0] ?? '';
+  return {
+    case: 'status',
+    value: {
+      atMs: firmware.now() >>> 0,
+      whiteMs: r.white,
+      blackMs: r.black,
+      turn: SIDE[r.turn],
+      status: STATUS[r.status],
+      whiteMoves: r.moves.white,
+      blackMoves: r.moves.black,
+      displayWhite: row.slice(0, 8).trim(),
+      displayBlack: row.slice(8).trim(),
+    },
+  } as BodyInit;
+}
+
+/**
+ * Sends on `link`, counting those not yet settled. A send is settled by the host's ack; an
+ * unacknowledged event stays in the outbox and is resent after a reconnect, so a failure here
+ * is not an error of the clock.
+ */
+function trackedSends(link: Link): { send: (body: BodyInit) => void; pending: () => number; drained: () => Promise<void> } {
+  let inFlight = 0;
+  const drainWaiters: Array<() => void> = [];
+  const send = (body: BodyInit) => {
+    inFlight++;
+    void link
+      .send(body)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) for (const fn of drainWaiters.splice(0)) fn();
+      });
+  };
+  return {
+    send,
+    pending: () => inFlight,
+    drained: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve))),
+  };
+}
+
 /** Links the firmware to a host over any Duplex (serial port, pty, TCP socket, in-memory pair). */
 export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options: ClockLinkOptions): ClockLink {
   const timers = options.timers ?? firmware.time;
@@ -215,21 +335,10 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
     outboxStore: options.outboxStore,
     ...(options.protocolVersion ? { version: options.protocolVersion } : {}),
   });
-  // A send is settled by the host's ack; an unacknowledged event stays in the outbox and is
-  // resent after a reconnect, so a failure here is not an error of the clock.
-  let inFlight = 0;
-  const drainWaiters: Array<() => void> = [];
-  const send = (body: BodyInit) => {
-    inFlight++;
-    void link
-      .send(body)
-      .catch(() => undefined)
-      .finally(() => {
-        inFlight--;
-        if (inFlight === 0) for (const fn of drainWaiters.splice(0)) fn();
-      });
-  };
+  const { send, pending, drained } = trackedSends(link);
 
+  // While a host command is applied, a 'rejected' output from the statechart is its answer.
+  let pendingCommand: ((reason: string) => void) | null = null;
   // A result entered at the clock (players or arbiter) is the statechart's RESULT input, so it
   // reaches the host as that output, like every other clock event.
   const onOutput = (out: ClockOutput) => {
@@ -240,68 +349,11 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
   };
   firmware.on('output', onOutput);
 
-  const nack = (m: ReceivedMessage, code: Nack_Code, reason: string) =>
-    send({ case: 'nack', value: { refusedSeq: m.seq, code, reason: reason.slice(0, 128) } } as BodyInit);
-
-  // While a host command is applied, a 'rejected' output from the statechart is its answer.
-  let pendingCommand: ((reason: string) => void) | null = null;
-
-  const onMessage = (m: ReceivedMessage) => {
-    if (m.body.case === 'configure') {
-      const cfg = m.body.value as Configure;
-      if (firmware.reading().status === 'running') return nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
-      let tc;
-      try {
-        tc = timeControlFromProto(cfg);
-      } catch (err) {
-        return nack(m, Nack_Code.BAD_CONFIGURATION, (err as Error).message);
-      }
-      firmware.command({ type: 'NEW_GAME', timeControl: tc });
-      firmware.showResult(null);
-      firmware.setGame(cfg.gameId);
-      send({ case: 'configureAck', value: { gameId: cfg.gameId } } as BodyInit);
-    } else if (m.body.case === 'restore') {
-      // docs/protocol.md "Restore": the journal's game, loaded stopped (FIDE Laws 6.10.1); the arbiter resumes.
-      const r = m.body.value as Restore;
-      if (r.gameId !== (firmware.gameId ?? '')) {
-        return nack(m, Nack_Code.NOT_READY, `restore of game ${r.gameId}: the clock is configured for ${firmware.gameId ? `game ${firmware.gameId}` : 'no game'}; configure it first`);
-      }
-      let snapshot;
-      try {
-        snapshot = snapshotFromWire(r.snapshot!, 'restore.snapshot');
-      } catch (err) {
-        return nack(m, Nack_Code.INVALID, (err as Error).message);
-      }
-      let refusal: string | null = null;
-      pendingCommand = (reason) => (refusal = reason);
-      try {
-        firmware.command({ type: 'RESTORE', snapshot });
-      } finally {
-        pendingCommand = null;
-      }
-      if (refusal) nack(m, Nack_Code.NOT_NOW, `restore: ${refusal}`);
-    } else if (m.body.case === 'command') {
-      const cmd = m.body.value as Command;
-      // ENTER_RESULT (the arbiter's result at the host) is the statechart's RESULT by 'host': the
-      // game is over at the clock too (a running clock stops); it is not echoed back as an event.
-      if (cmd.kind === Command_Kind.NEW_GAME) {
-        if (firmware.reading().status === 'running') return nack(m, Nack_Code.NOT_NOW, 'the clock is running: pause it before a new game');
-        firmware.command({ type: 'NEW_GAME', timeControl: firmware.state().timeControl });
-        return firmware.showResult(null);
-      }
-      if (cmd.kind === Command_Kind.HOLD) {
-        // docs/protocol.md "Restore": stop (a PAUSED event), then say what the clock holds. The
-        // Held is sequenced after every event still in the outbox, so the host has them all first.
-        if (firmware.reading().status === 'running') firmware.command({ type: 'PAUSE' });
-        const at = firmware.now();
-        // One frame: with a corrected control of many stages the oldest presses are left out (docs/protocol.md "Restore", Size).
-        const wire = snapshotToWire(snapshotClock(firmware.state(), at));
-        const held = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'held' as const, value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
-        if (held === null) return nack(m, Nack_Code.NOT_NOW, 'hold: the clock\'s state does not fit one frame (a corrected control of too many stages): set the clock by hand');
-        return send(held as BodyInit);
-      }
-      const input = commandInput(cmd, firmware.now());
-      if ('error' in input) return nack(m, Nack_Code.INVALID, input.error);
+  const ctx: HostMessageContext = {
+    firmware,
+    send,
+    nack: (m, code, reason) => send({ case: 'nack', value: { refusedSeq: m.seq, code, reason: reason.slice(0, 128) } } as BodyInit),
+    refusalOf: (input) => {
       let refusal: string | null = null;
       pendingCommand = (reason) => (refusal = reason);
       try {
@@ -309,38 +361,28 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
       } finally {
         pendingCommand = null;
       }
-      if (refusal) nack(m, Nack_Code.NOT_NOW, `${Command_Kind[cmd.kind]?.toLowerCase() ?? 'command'}: ${refusal}`);
-    }
+      return refusal;
+    },
+  };
+  const onMessage = (m: ReceivedMessage) => {
+    if (m.body.case === 'configure') onConfigure(ctx, m, m.body.value as Configure);
+    else if (m.body.case === 'restore') onRestore(ctx, m, m.body.value as Restore);
+    else if (m.body.case === 'command') onCommand(ctx, m, m.body.value as Command);
   };
   link.on('message', onMessage);
 
   let heartbeat: ReturnType<typeof timers.setTimer> | null = null;
   const statusEvery = options.statusIntervalMs ?? 1000;
   const beat = () => {
-    const r = firmware.reading();
-    const row = firmware.screen()[0] ?? '';
-    link.post({
-      case: 'status',
-      value: {
-        atMs: firmware.now() >>> 0,
-        whiteMs: r.white,
-        blackMs: r.black,
-        turn: SIDE[r.turn],
-        status: STATUS[r.status],
-        whiteMoves: r.moves.white,
-        blackMoves: r.moves.black,
-        displayWhite: row.slice(0, 8).trim(),
-        displayBlack: row.slice(8).trim(),
-      },
-    } as BodyInit);
+    link.post(statusBody(firmware));
     heartbeat = timers.setTimer(beat, statusEvery);
   };
   if (statusEvery > 0) heartbeat = timers.setTimer(beat, statusEvery);
 
   return {
     link,
-    pending: () => inFlight,
-    drained: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve))),
+    pending,
+    drained,
     close(reason = 'closed by the clock') {
       firmware.off('output', onOutput);
       link.off('message', onMessage);

@@ -3,9 +3,9 @@
 // move, a replacement clock, a corrected control, the quickplay delay, the double forfeit.
 import { describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { play, rig } from './menu-rig.fixture.ts';
-import { ARBITER_ITEMS, arbiterItemIndex } from './menu.machine.ts';
+import { ARBITER_ITEMS, arbiterItemIndex } from './menu-arbiter.ts';
 
 describe('take-back: the arbiter chooses what happens to the clock times (FIDE Laws 7.1, 7.5.1)', () => {
   /** Rapid (910 000 ms each): W 5 s, B 3 s, W 4 s (illegal), paused 1 s later. */

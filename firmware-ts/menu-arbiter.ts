@@ -3,12 +3,13 @@
 // input. Pure; the menu machine (menu.machine.ts) owns the keys, the clock statechart the rules.
 import { other, type Side } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import { quickplayRefusal, type ClockReading } from '../rules/clock-core.ts';
+import { quickplayRefusal } from '../rules/arbiter-corrections.ts';
+import type { ClockReading } from '../rules/clock-state.ts';
 import { clockCommandRefusal } from '../rules/command-rules.ts';
-import { SIDE_NAME, type ArbiterCommandName, type ClockStatus } from '../rules/vocabulary.ts';
+import { CLOCK_RESULTS, SIDE_NAME, type ArbiterCommandName, type BoardStatus } from '../rules/vocabulary.ts';
 import type { ClockView } from './clock-view.ts';
 import type { ArbiterPending, KeyEvent, MenuContext } from './menu-context.ts';
-import { ARBITER_RESULTS, nextChoice } from './menu-result.ts';
+import { nextChoice } from './menu-result.ts';
 import { clamp } from './menu-setup.ts';
 
 export type ArbiterItem =
@@ -95,7 +96,7 @@ export function shownTurn(pending: ArbiterPending, clock: ClockReading): Side {
 }
 
 /** The clock's status as the rule book's command rules read it: `finished` once the game has a result. */
-export function commandStatusOf(clock: ClockReading): ClockStatus {
+export function commandStatusOf(clock: ClockReading): BoardStatus {
   return clock.result !== null ? 'finished' : clock.status;
 }
 
@@ -144,7 +145,7 @@ export function arbiterChange(ctx: MenuContext, event: KeyEvent): Partial<MenuCo
     case 'result':
       // The arbiter may record any result the clock holds, the double forfeit included
       // (Laws 6.9 "unless...", 6.7.1 "unless the arbiter decides otherwise").
-      return { result: { ...ctx.result, choice: nextChoice(ARBITER_RESULTS, ctx.result.choice, sign) }, notice: null };
+      return { result: { ...ctx.result, choice: nextChoice(CLOCK_RESULTS, ctx.result.choice, sign) }, notice: null };
     default:
       return { notice: null };
   }

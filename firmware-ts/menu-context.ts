@@ -4,7 +4,9 @@ import type { Presence } from '../rules/presence.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import type { ClockInput, ClockOutput } from '../rules/clock.machine.ts';
 import { other } from '../protocol/time-control.ts';
-import type { ClockReading, GameResult, TakebackTimes } from '../rules/clock-core.ts';
+import type { ClockReading } from '../rules/clock-state.ts';
+import type { ClockResult } from '../rules/vocabulary.ts';
+import type { TakebackTimes } from '../rules/takeback.ts';
 import type { ClockView } from './clock-view.ts';
 import type { MenuKey } from './hardware-map.ts';
 import type { SetupChoice } from './menu-setup.ts';
@@ -73,7 +75,7 @@ export interface MenuContext {
    * The result being entered: `choice` null until someone chooses (the clock never records
    * a result on its own, FIDE Laws 6.9); `choices` what may be chosen.
    */
-  result: { choice: GameResult | null; choices: readonly GameResult[]; confirmed: Record<Side, boolean> };
+  result: { choice: ClockResult | null; choices: readonly ClockResult[]; confirmed: Record<Side, boolean> };
   /** Who is at the board, asked before a start with a default time of 0. */
   presence: { choice: Presence; choices: readonly Presence[] };
   restored: TimeControl | null;
@@ -96,7 +98,6 @@ export interface ArbiterPending {
 }
 
 /** Who is at the board when a start with a default time of 0 asks (the rule book's answers, rules/presence.ts). */
-export type { Presence } from '../rules/presence.ts';
 
 export interface MenuInput {
   sound?: boolean;

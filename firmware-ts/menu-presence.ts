@@ -3,10 +3,8 @@
 // at the board, and the menu sends their arrivals before the start. Pure.
 import { presenceChoices as presenceChoicesFor, presentSides, type Presence } from '../rules/presence.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import type { ClockReading } from '../rules/clock-core.ts';
+import type { ClockReading } from '../rules/clock-state.ts';
 import { isLever, type MenuEvent } from './menu-context.ts';
-
-export { PRESENCE_CHOICES, presentSides, type Presence } from '../rules/presence.ts';
 
 /** The presence choices that keep every side already marked present (an arrival is never taken back). */
 export function presenceChoices(clock: ClockReading): Presence[] {

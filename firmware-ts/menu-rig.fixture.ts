@@ -4,11 +4,13 @@ import { afterEach } from 'vitest';
 import { createActor } from 'xstate';
 import type { TimeControl } from '../protocol/time-control.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
 import { clockView } from './clock-view.ts';
 import { screenRows } from './menu-text.ts';
-import { ARBITER_HOLD_MS, arbiterItemIndex, menuEventsFor, menuMachine, type ButtonName } from './menu.machine.ts';
+import { arbiterItemIndex } from './menu-arbiter.ts';
+import { menuEventsFor, type ButtonName } from './menu-context.ts';
+import { ARBITER_HOLD_MS, menuMachine } from './menu.machine.ts';
 import { xstateClock } from './timebase.ts';
 
 const rigs: Array<() => void> = [];

@@ -2,13 +2,14 @@
 // machine's snapshot and the clock's view (clock-view.ts) in, two 16-character rows out
 // (the clock display when no menu is open).
 import { illegalMovePenaltyMs, other } from '../protocol/time-control.ts';
-import type { GameResult } from '../rules/clock-core.ts';
+import type { ClockResult } from '../rules/vocabulary.ts';
 import { fitLcd, formatClockTime, LCD_COLS, renderLcd } from '../rules/display-format.ts';
 import { describeTimeControlShort } from '../rules/time-control-text.ts';
 import type { ClockView } from './clock-view.ts';
 import { ADJUST_STEPS_MS, ARBITER_ITEMS, quickplayItemRefusal, shownQuickplayMs, shownTurn } from './menu-arbiter.ts';
 import { controlItems, setupItems, setupTimeControl, type SetupChoice } from './menu-setup.ts';
-import type { MenuContext, Presence } from './menu.machine.ts';
+import type { MenuContext } from './menu-context.ts';
+import type { Presence } from '../rules/presence.ts';
 
 const SIDE_LETTER = { white: 'W', black: 'B' } as const;
 const SIDE_WORD = { white: 'White', black: 'Black' } as const;
@@ -32,7 +33,7 @@ function arbiterStep(value: unknown): 'items' | 'takeback' | 'control' | 'contro
  * A result in 16 columns: the double forfeit `--` (FIDE Laws 6.7.1: both lose) in words, so it
  * cannot be read as "nothing chosen".
  */
-export function resultText(result: GameResult): string {
+export function resultText(result: ClockResult): string {
   return result === '--' ? '0-0 both forfeit' : result;
 }
 

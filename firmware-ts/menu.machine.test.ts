@@ -3,10 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { clockMachine, type ClockInput } from '../rules/clock.machine.ts';
 import { play, rig } from './menu-rig.fixture.ts';
-import { ARBITER_ITEMS, menuMachine } from './menu.machine.ts';
+import { ARBITER_ITEMS } from './menu-arbiter.ts';
+import { menuMachine } from './menu.machine.ts';
 
 const actors: Array<() => void> = [];
 afterEach(() => {

@@ -28,19 +28,15 @@ import { and, assign, emit, enqueueActions, setup } from 'xstate';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import { other } from '../protocol/time-control.ts';
 import type { ClockInput } from '../rules/clock.machine.ts';
-import { illegalMoveLosers, type ClockReading, type GameResult } from '../rules/clock-core.ts';
+import type { ClockReading } from '../rules/clock-state.ts';
+import { CLOCK_RESULTS, PLAYED_RESULTS, type ClockResult } from '../rules/vocabulary.ts';
+import { illegalMoveLosers } from '../rules/illegal-moves.ts';
 import { arbiterChange, arbiterOk, arbiterItemIndex, arbiterRefusal, ARBITER_ITEMS, NO_PENDING, pendingInputs } from './menu-arbiter.ts';
 import { isLever, type ButtonName, type KeyEvent, type MenuContext, type MenuEvent, type MenuInput, type MenuOutput } from './menu-context.ts';
-import { PRESENCE_CHOICES, presenceChoices, startInputs, startNeedsPresence } from './menu-presence.ts';
-import { ARBITER_RESULTS, nextChoice, RESULTS, resultOptions, win } from './menu-result.ts';
+import { PRESENCE_CHOICES } from '../rules/presence.ts';
+import { presenceChoices, startInputs, startNeedsPresence } from './menu-presence.ts';
+import { nextChoice, resultOptions, win } from './menu-result.ts';
 import { changeSetup, controlItems, correctedTimeControl, cycle, setupFromControl, setupItems, setupTimeControl } from './menu-setup.ts';
-
-export type { GameResult } from '../rules/clock-core.ts';
-export * from './menu-arbiter.ts';
-export * from './menu-context.ts';
-export * from './menu-presence.ts';
-export * from './menu-result.ts';
-export * from './menu-setup.ts';
 
 /** Hold mode+ok this long (paused) to enter arbiter mode. */
 export const ARBITER_HOLD_MS = 2000;
@@ -49,7 +45,7 @@ const stopped = (clock: ClockReading) => clock.status === 'paused' || clock.stat
 /** The key event an action runs for (REJECTED runs no key action). */
 const keyEvent = (event: MenuEvent): KeyEvent => event as KeyEvent;
 
-const noResult = { choice: null, choices: RESULTS, confirmed: { white: false, black: false } };
+const noResult = { choice: null, choices: PLAYED_RESULTS, confirmed: { white: false, black: false } };
 const ARBITER_STATUSES: ReadonlyArray<ClockReading['status']> = ['ready', 'paused', 'flagged', 'forfeited'];
 const currentItem = (context: MenuContext) => ARBITER_ITEMS[context.itemIndex];
 const correctionItem = (c: MenuContext['correction']) => {
@@ -186,7 +182,7 @@ export const menuMachine = setup({
         pending: NO_PENDING,
         notice: null,
         illegalLoser: side,
-        result: { choice: win(other(side)), choices: ARBITER_RESULTS, confirmed: { white: false, black: false } },
+        result: { choice: win(other(side)), choices: CLOCK_RESULTS, confirmed: { white: false, black: false } },
       };
     }),
     // -- take-back: FIDE Laws 7.1, the arbiter's choice of the times --
@@ -239,7 +235,7 @@ export const menuMachine = setup({
     }),
     sendPlayersResult: emit(({ context, event }): MenuOutput => ({
       type: 'command',
-      input: { type: 'RESULT', result: context.result.choice as GameResult, by: 'players', at: keyEvent(event).at },
+      input: { type: 'RESULT', result: context.result.choice as ClockResult, by: 'players', at: keyEvent(event).at },
     })),
   },
 }).createMachine({

@@ -27,6 +27,109 @@ export interface ReplayStreamOptions {
 const WORKER_URL = new URL('./replay-worker.mjs', import.meta.url);
 const INLINE = -1;
 
+/** Finished chunks written in input order, stopping at the first error; wakes the reader on each. */
+class InOrderOutput {
+  nextId = 0;
+  nextToWrite = 0;
+  failed: string | null = null;
+  fatal: Error | null = null;
+  /** The pending 'drain' of the output, if a write filled its buffer. */
+  writing: Promise<void> = Promise.resolve();
+  private readonly finished = new Map<number, ReplayChunkResult>();
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly output: Writable) {}
+
+  get stopped(): boolean {
+    return this.failed !== null || this.fatal !== null;
+  }
+
+  signal(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** Resolves at the next finished chunk (or failure). */
+  progress(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  accept(result: ReplayChunkResult): void {
+    this.finished.set(result.id, result);
+    while (this.failed === null && this.finished.has(this.nextToWrite)) {
+      const r = this.finished.get(this.nextToWrite)!;
+      this.finished.delete(this.nextToWrite);
+      this.nextToWrite += 1;
+      if (r.output !== '' && !this.output.write(r.output)) {
+        this.writing = new Promise<void>((resolve) => this.output.once('drain', resolve));
+      }
+      if (r.error !== null) this.failed = r.error;
+    }
+    this.signal();
+  }
+}
+
+/** Where games are replayed: this thread (INLINE) or a worker thread, started when first needed. */
+class ReplayLanes {
+  readonly inline = new ChunkReplayer();
+  readonly workers: Worker[] = [];
+  private readonly busy: number[] = [];
+
+  constructor(
+    private readonly out: InOrderOutput,
+    private readonly workerCount: number,
+    private readonly inlineLines: number,
+  ) {}
+
+  /** The lane for a new game: this thread at first, then the least busy worker. */
+  forNewGame(lineNo: number): number {
+    if (this.workerCount === 0 || lineNo <= this.inlineLines) return INLINE;
+    let best = 0;
+    for (let k = 1; k < this.workerCount; k++) if ((this.busy[k] ?? 0) < (this.busy[best] ?? 0)) best = k;
+    return best;
+  }
+
+  run(lane: number, chunk: ReplayChunk): void {
+    if (lane === INLINE) return this.out.accept(this.inline.run(chunk));
+    this.busy[lane] = (this.busy[lane] ?? 0) + 1;
+    this.worker(lane).postMessage(chunk);
+  }
+
+  private worker(index: number): Worker {
+    while (this.workers.length <= index) {
+      const w = new Worker(WORKER_URL, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const k = this.workers.length;
+      w.on('message', (result: ReplayChunkResult) => {
+        this.busy[k] -= 1;
+        this.out.accept(result);
+      });
+      w.on('error', (err) => {
+        this.out.fatal = err;
+        this.out.signal();
+      });
+      this.workers.push(w);
+      this.busy.push(0);
+    }
+    return this.workers[index];
+  }
+}
+
+/**
+ * Each whole line of `text` to `take`, in order (LF or CRLF); returns what follows the last
+ * newline. Lines are split by hand: readline's per-line events cost more than the clock.
+ */
+async function eachLine(text: string, take: (line: string) => Promise<void>): Promise<string> {
+  let start = 0;
+  let nl: number;
+  while ((nl = text.indexOf('\n', start)) !== -1) {
+    const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl; // CRLF
+    await take(text.slice(start, end));
+    start = nl + 1;
+  }
+  return text.slice(start);
+}
+
 export async function replayStream(
   input: Readable,
   output: Writable,
@@ -34,66 +137,10 @@ export async function replayStream(
   options: ReplayStreamOptions = {},
 ): Promise<number> {
   const workerCount = options.workers ?? availableParallelism();
-  const inlineLines = options.inlineLines ?? 50_000;
   const chunkLines = options.chunkLines ?? 4_096;
   const inFlightLimit = Math.max(4, workerCount * 4);
-
-  let nextId = 0;
-  let nextToWrite = 0;
-  let failed: string | null = null;
-  let fatal: Error | null = null;
-  const finished = new Map<number, ReplayChunkResult>();
-  let wake: (() => void) | null = null;
-  const signal = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const progress = (): Promise<void> => new Promise<void>((resolve) => (wake = resolve));
-
-  let writing: Promise<void> = Promise.resolve();
-  /** Writes finished chunks in input order; stops at the first error. */
-  const accept = (result: ReplayChunkResult): void => {
-    finished.set(result.id, result);
-    while (failed === null && finished.has(nextToWrite)) {
-      const r = finished.get(nextToWrite)!;
-      finished.delete(nextToWrite);
-      nextToWrite += 1;
-      if (r.output !== '' && !output.write(r.output)) {
-        writing = new Promise<void>((resolve) => output.once('drain', resolve));
-      }
-      if (r.error !== null) failed = r.error;
-    }
-    signal();
-  };
-
-  const inline = new ChunkReplayer();
-  const workers: Worker[] = [];
-  const busy: number[] = [];
-  const worker = (index: number): Worker => {
-    while (workers.length <= index) {
-      const w = new Worker(WORKER_URL, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-      const k = workers.length;
-      w.on('message', (result: ReplayChunkResult) => {
-        busy[k] -= 1;
-        accept(result);
-      });
-      w.on('error', (err) => {
-        fatal = err;
-        signal();
-      });
-      workers.push(w);
-      busy.push(0);
-    }
-    return workers[index];
-  };
-  /** The lane for a new game: this thread at first, then the least busy worker. */
-  const laneForNewGame = (lineNo: number): number => {
-    if (workerCount === 0 || lineNo <= inlineLines) return INLINE;
-    let best = 0;
-    for (let k = 1; k < workerCount; k++) if ((busy[k] ?? 0) < (busy[best] ?? 0)) best = k;
-    return best;
-  };
+  const out = new InOrderOutput(output);
+  const lanes = new ReplayLanes(out, workerCount, options.inlineLines ?? 50_000);
 
   let lane = INLINE;
   let lineNo = 0;
@@ -101,21 +148,17 @@ export async function replayStream(
   let pendingFirst = 1;
   const flush = async (): Promise<void> => {
     if (pending.length === 0) return;
-    const chunk: ReplayChunk = { id: nextId++, firstLine: pendingFirst, lines: pending };
+    const chunk: ReplayChunk = { id: out.nextId++, firstLine: pendingFirst, lines: pending };
     pending = [];
-    if (lane === INLINE) accept(inline.run(chunk));
-    else {
-      busy[lane] = (busy[lane] ?? 0) + 1;
-      worker(lane).postMessage(chunk);
-    }
-    while (failed === null && fatal === null && nextId - nextToWrite >= inFlightLimit) await progress();
-    await writing;
+    lanes.run(lane, chunk);
+    while (!out.stopped && out.nextId - out.nextToWrite >= inFlightLimit) await out.progress();
+    await out.writing;
   };
   const take = async (line: string): Promise<void> => {
     lineNo += 1;
     if (isSetupLine(line)) {
       await flush();
-      lane = laneForNewGame(lineNo);
+      lane = lanes.forNewGame(lineNo);
     }
     if (pending.length === 0) pendingFirst = lineNo;
     pending.push(line);
@@ -126,34 +169,25 @@ export async function replayStream(
   let rest = '';
   try {
     for await (const data of input) {
-      if (failed !== null || fatal !== null) break;
-      const text = rest + (typeof data === 'string' ? data : decoder.write(data as Buffer));
-      let start = 0;
-      let nl: number;
-      // Lines are split by hand: readline's per-line events cost more than the clock.
-      while ((nl = text.indexOf('\n', start)) !== -1) {
-        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl; // CRLF
-        await take(text.slice(start, end));
-        start = nl + 1;
-      }
-      rest = text.slice(start);
+      if (out.stopped) break;
+      rest = await eachLine(rest + (typeof data === 'string' ? data : decoder.write(data as Buffer)), take);
       // What this read brought is replayed now: a live feed sees its output at once.
       await flush();
     }
-    if (failed === null && fatal === null) {
+    if (!out.stopped) {
       rest += decoder.end();
       if (rest !== '') await take(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
       await flush();
     }
-    while (failed === null && fatal === null && nextToWrite < nextId) await progress();
-    await writing;
-    if (fatal) throw fatal;
-    if (failed !== null) {
-      errors.write(`${failed}\n`);
+    while (!out.stopped && out.nextToWrite < out.nextId) await out.progress();
+    await out.writing;
+    if (out.fatal) throw out.fatal;
+    if (out.failed !== null) {
+      errors.write(`${out.failed}\n`);
       return 2;
     }
     return 0;
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(lanes.workers.map((w) => w.terminate()));
   }
 }

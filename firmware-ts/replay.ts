@@ -13,8 +13,9 @@ import {
   type Side,
   type TimeControl,
 } from '../protocol/time-control.ts';
-import { periodForMoves } from '../rules/clock-core.ts';
-import { clockMachine, readClock, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
+import { periodForMoves } from '../rules/periods.ts';
+import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.machine.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { StepClock } from '../rules/step-clock.ts';
 
 export class ReplayError extends Error {
@@ -228,24 +229,10 @@ export class Replayer {
       side = line.side;
     }
     switch (type) {
-      case 'start': {
-        // FIDE Laws 6.7.1: the default time counts from the session's start, given when the board starts late.
-        // The session may have begun before the clock's time line does (a negative `session`).
-        const session = line.session;
-        if (session === undefined || session === null) return { type: 'START', at };
-        if (typeof session !== 'number' || !Number.isSafeInteger(session)) {
-          throw new ReplayError(this.lineNo, `"session" must be a whole number of milliseconds, got ${describe(session)}`);
-        }
-        if (session > at) throw new ReplayError(this.lineNo, `"session" ${session} is after "t" ${at}: the session starts at or before the clock`);
-        return { type: 'START', at, sessionAt: session };
-      }
-      case 'takeback': {
-        // FIDE Laws 7.1: the arbiter may keep the clock times.
-        const times = line.times;
-        if (times === undefined || times === null || times === 'rewind') return { type: 'TAKEBACK', at };
-        if (times === 'keep') return { type: 'TAKEBACK', at, times: 'keep' };
-        throw new ReplayError(this.lineNo, `"times" must be "rewind" or "keep", got ${describe(times)}`);
-      }
+      case 'start':
+        return this.startInput(line, at);
+      case 'takeback':
+        return this.takebackInput(line, at);
       case 'turn':
         return { type: 'SET_TURN', side, at };
       case 'control': {
@@ -257,22 +244,12 @@ export class Replayer {
           throw err;
         }
       }
-      case 'delay': {
-        const ms = line.ms;
-        if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
-          throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds ≥ 0, got ${describe(ms)}`);
-        }
-        return { type: 'DELAY', ms, at };
-      }
+      case 'delay':
+        return { type: 'DELAY', ms: this.msOf(line, true), at };
       case 'reinstate':
         return { type: 'REINSTATE', at };
-      case 'increment': {
-        const ms = line.ms;
-        if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
-          throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds ≥ 0, got ${describe(ms)}`);
-        }
-        return { type: 'INCREMENT', ms, at };
-      }
+      case 'increment':
+        return { type: 'INCREMENT', ms: this.msOf(line, true), at };
       case 'press':
         return { type: 'PRESS', side, at };
       case 'arrive':
@@ -283,38 +260,66 @@ export class Replayer {
         return { type: 'RESUME', at };
       case 'penalty':
         return { type: 'PENALTY', side, at };
-      case 'adjust': {
-        const ms = line.ms;
-        if (typeof ms !== 'number' || !Number.isSafeInteger(ms)) {
-          throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds, got ${describe(ms)}`);
-        }
-        return { type: 'ADJUST', side, ms, at };
-      }
+      case 'adjust':
+        return { type: 'ADJUST', side, ms: this.msOf(line, false), at };
       case 'moves':
-      case 'set-moves': {
-        const moves = line.moves;
-        if (typeof moves !== 'number' || !Number.isSafeInteger(moves) || moves < 0) {
-          throw new ReplayError(this.lineNo, `"moves" must be a whole number ≥ 0, got ${describe(moves)}`);
-        }
-        const period = line.period;
-        if (period !== undefined && (typeof period !== 'number' || !Number.isSafeInteger(period) || period < 0)) {
-          throw new ReplayError(this.lineNo, `"period" must be a whole number ≥ 0, got ${describe(period)}`);
-        }
-        if (typeof period === 'number') {
-          // The period follows from the count (FIDE Laws 6.10.2); a period that contradicts it is refused.
-          const tc = this.actor!.getSnapshot().context.clock.timeControl;
-          const derived = periodForMoves(tc, side, moves);
-          if (period !== derived) {
-            const reason = `period ${period} contradicts ${moves} completed moves (period ${derived})`;
-            this.write(outputLine({ type: 'rejected', at, input: 'SET_MOVES', reason }, type)!);
-            return 'refused';
-          }
-        }
-        return { type: 'SET_MOVES', side, moves, at };
-      }
+      case 'set-moves':
+        return this.setMovesInput(type, line, side, at);
       default: // 'end'
         return null;
     }
+  }
+
+  /** FIDE Laws 6.7.1: the default time counts from the session's start, given when the board starts late. */
+  private startInput(line: Json, at: number): ClockInput {
+    // The session may have begun before the clock's time line does (a negative `session`).
+    const session = line.session;
+    if (session === undefined || session === null) return { type: 'START', at };
+    if (typeof session !== 'number' || !Number.isSafeInteger(session)) {
+      throw new ReplayError(this.lineNo, `"session" must be a whole number of milliseconds, got ${describe(session)}`);
+    }
+    if (session > at) throw new ReplayError(this.lineNo, `"session" ${session} is after "t" ${at}: the session starts at or before the clock`);
+    return { type: 'START', at, sessionAt: session };
+  }
+
+  /** FIDE Laws 7.1: the arbiter may keep the clock times. */
+  private takebackInput(line: Json, at: number): ClockInput {
+    const times = line.times;
+    if (times === undefined || times === null || times === 'rewind') return { type: 'TAKEBACK', at };
+    if (times === 'keep') return { type: 'TAKEBACK', at, times: 'keep' };
+    throw new ReplayError(this.lineNo, `"times" must be "rewind" or "keep", got ${describe(times)}`);
+  }
+
+  /** The line's `ms`: a whole number of milliseconds (≥ 0 when `nonNegative`). */
+  private msOf(line: Json, nonNegative: boolean): number {
+    const ms = line.ms;
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || (nonNegative && ms < 0)) {
+      throw new ReplayError(this.lineNo, `"ms" must be a whole number of milliseconds${nonNegative ? ' ≥ 0' : ''}, got ${describe(ms)}`);
+    }
+    return ms;
+  }
+
+  /** FIDE Laws 6.10.2: the arbiter's correction of a move counter; a `period` that contradicts the count is refused. */
+  private setMovesInput(type: string, line: Json, side: Side, at: number): ClockInput | 'refused' {
+    const moves = line.moves;
+    if (typeof moves !== 'number' || !Number.isSafeInteger(moves) || moves < 0) {
+      throw new ReplayError(this.lineNo, `"moves" must be a whole number ≥ 0, got ${describe(moves)}`);
+    }
+    const period = line.period;
+    if (period !== undefined && (typeof period !== 'number' || !Number.isSafeInteger(period) || period < 0)) {
+      throw new ReplayError(this.lineNo, `"period" must be a whole number ≥ 0, got ${describe(period)}`);
+    }
+    if (typeof period === 'number') {
+      // The period follows from the count (FIDE Laws 6.10.2); a period that contradicts it is refused.
+      const tc = this.actor!.getSnapshot().context.clock.timeControl;
+      const derived = periodForMoves(tc, side, moves);
+      if (period !== derived) {
+        const reason = `period ${period} contradicts ${moves} completed moves (period ${derived})`;
+        this.write(outputLine({ type: 'rejected', at, input: 'SET_MOVES', reason }, type)!);
+        return 'refused';
+      }
+    }
+    return { type: 'SET_MOVES', side, moves, at };
   }
 
   private setup(line: Json): void {

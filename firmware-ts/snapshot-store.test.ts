@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { createActor } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSideControl, timeControl } from '../protocol/time-control.ts';
-import { clockMachine, readClock, type ClockOutput } from '../rules/clock.machine.ts';
+import { clockMachine, type ClockOutput } from '../rules/clock.machine.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { StepClock } from '../rules/step-clock.ts';
 import { fileSnapshotStore } from './snapshot-store.ts';
 

@@ -6,7 +6,7 @@
 // cut in the middle leaves either the old snapshot or the new one, never half of one.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { completeClockState, type ClockState } from '../rules/clock-core.ts';
+import { completeClockState, type ClockState } from '../rules/clock-state.ts';
 
 /** What is saved: the clock state and the host's game it plays (null: none configured by a host). */
 export interface SavedClock {

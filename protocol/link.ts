@@ -12,148 +12,26 @@
 // Entries restored from a previous boot are sent first, in a session opened under that
 // old boot id; then the clock greets again with its current boot id.
 //
-// Time is injected (`time`), defaulting to protocol/monotonic.ts.
+// Time is injected (`time`), defaulting to protocol/monotonic.ts. What users see (options,
+// messages, counters, errors) is protocol/link-types.ts; what was delivered, delivery-ledger.ts.
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { randomInt } from 'node:crypto';
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { envelope, EnvelopeSchema, type Envelope, type EnvelopeInit } from './codec.ts';
+import { envelope, type Envelope } from './codec.ts';
+import { DeliveryLedger } from './delivery-ledger.ts';
 import { encodeFrame, frameContent, slipEncode } from './frame-encoder.ts';
-import { FrameParser, type DroppedFrame, type FrameCounters } from './frame-decoder.ts';
+import { FrameParser, type DroppedFrame } from './frame-decoder.ts';
 import { Nack_Code, type Hello, type HelloAck, type Nack } from './gen/chessclock_pb.ts';
 import { OUR_VERSION, SACK_MINOR, frameVersionReason, helloError, negotiate, HandshakeRefusedError, VersionMismatchError, type ProtocolVersion, type Role } from './handshake.ts';
+import { receivedMessages } from './link-messages.ts';
+import { AUTO_SYNC_DEFAULTS, BODY_CODEC, CONTROL, LinkClosedError, NackError, type Body, type BodyInit, type LinkCounters, type LinkOptions, type LinkState, type ReceivedMessage } from './link-types.ts';
 import { systemTime, type TimeSource, type TimerHandle } from './monotonic.ts';
-import { Outbox, type OutboxCodec, type OutboxEntry, type OutboxStore } from './outbox.ts';
-import { Session, type SessionCounters, type SessionOptions } from './session.ts';
-import { TimeSyncEstimator, type SyncSample, type TimeSyncOptions } from './time-sync.ts';
-
-/** A message body (what `send` takes and 'message' gives). */
-export type Body = Exclude<Envelope['body'], { case: undefined }>;
-/** A body as a plain init object: `{ case: 'clockEvent', value: { kind, side, atMs, … } }`. */
-export type BodyInit = NonNullable<EnvelopeInit['body']>;
-
-/** Bodies the link handles itself; everything else is the application's. */
-const CONTROL = new Set(['hello', 'helloAck', 'ackOnly', 'syncRequest', 'syncResponse']);
-
-export interface ReceivedMessage {
-  readonly body: Body;
-  /** The sender's seq (0 = unsequenced, e.g. a Status heartbeat: best effort, may be lost). */
-  readonly seq: number;
-  /** The boot the seq belongs to: (peer, bootId, seq) names a sequenced message uniquely. */
-  readonly bootId: number;
-  /**
-   * With `deferAck`: call when the application is done with the message (e.g. its journal
-   * write is durable); only then is it acknowledged. Idempotent; a no-op otherwise.
-   */
-  readonly handled: () => void;
-  /**
-   * Our monotonic ms when the frame that made it deliverable arrived (its own frame, or —
-   * for a message held behind a gap — the one that filled the gap).
-   */
-  readonly arrivedAtMs: number;
-}
-
-export interface ClockIdentity {
-  readonly serialId: string;
-  readonly firmwareVersion: string;
-  /** Random per boot (uint32): names this boot's seq space. */
-  readonly bootId: number;
-  readonly capabilities?: readonly string[];
-}
-
-export interface AutoSyncOptions {
-  /** Exchanges of the initial sync phase, and their spacing. */
-  readonly phaseExchanges?: number;
-  readonly phaseIntervalMs?: number;
-  /** Spacing afterwards. */
-  readonly intervalMs?: number;
-  /** An unanswered request is given up after this long. */
-  readonly timeoutMs?: number;
-}
-
-export const AUTO_SYNC_DEFAULTS: Required<AutoSyncOptions> = {
-  phaseExchanges: 128,
-  phaseIntervalMs: 250,
-  intervalMs: 2_000,
-  timeoutMs: 1_000,
-};
-
-export interface LinkOptions {
-  readonly role: Role;
-  readonly time?: TimeSource;
-  readonly session?: SessionOptions;
-  /** Clock role: who we are (sent in Hello). */
-  readonly identity?: ClockIdentity;
-  /** Host role: the id of our own seq space (random if absent). */
-  readonly bootId?: number;
-  /** Persist the outbox here (the firmware does; restored entries are resent). */
-  readonly outboxStore?: OutboxStore;
-  readonly outboxCapacity?: number;
-  /** Host role: extra admission policy; return a reason to refuse the clock. */
-  readonly admit?: (hello: Hello) => string | null;
-  /** Host role: exchange time sync requests automatically (default on). */
-  readonly autoSync?: false | AutoSyncOptions;
-  readonly timeSync?: TimeSyncOptions;
-  /** Clock role: first Hello repeat interval; it doubles up to `maxHelloIntervalMs`. */
-  readonly helloIntervalMs?: number;
-  readonly maxHelloIntervalMs?: number;
-  /**
-   * Acknowledge a sequenced message only once the application has handled it (called
-   * `message.handled()`, or `onMessage`'s promise resolved), not when it arrives: "ack only
-   * after the write is durable". Delivery stays in order and exactly once.
-   */
-  readonly deferAck?: boolean;
-  /**
-   * Called for every received message, in order. With `deferAck` the message is handled
-   * when the returned promise resolves; if it rejects the link closes (the peer resends the
-   * unacknowledged messages on the next link).
-   */
-  readonly onMessage?: (m: ReceivedMessage) => void | Promise<void>;
-  /** The version we claim (tests of negotiation; the frame byte follows `major`). */
-  readonly version?: ProtocolVersion;
-  /** Random uint32 source (session ids, host boot id); injectable for reproducible tests. */
-  readonly random?: () => number;
-}
-
-export type LinkState = 'connecting' | 'up' | 'closed';
-
-export interface LinkCounters extends FrameCounters, SessionCounters {
-  framesOut: number;
-  bytesIn: number;
-  bytesOut: number;
-  handshakes: number;
-  nacksSent: number;
-  unknownSkipped: number;
-  syncRequests: number;
-  syncTimeouts: number;
-}
-
-export class LinkClosedError extends Error {
-  constructor(readonly reason: string) {
-    super(`link closed: ${reason}`);
-    this.name = 'LinkClosedError';
-  }
-}
-
-/** The peer refused a sequenced message (Nack), e.g. a Configure the clock cannot run. */
-export class NackError extends Error {
-  constructor(readonly nack: Nack) {
-    super(`peer refused seq ${nack.refusedSeq} (${Nack_Code[nack.code] ?? nack.code}): ${nack.reason}`);
-    this.name = 'NackError';
-  }
-}
+import { Outbox, type OutboxEntry } from './outbox.ts';
+import { Session, type SessionCounters } from './session.ts';
+import { TimeSyncEstimator, type SyncSample } from './time-sync.ts';
 
 const U32 = 0x1_0000_0000;
 const u32 = (ms: number): number => ((Math.floor(ms) % U32) + U32) % U32;
-
-const bodyCodec: OutboxCodec<Body> = {
-  encode: (body) => toBinary(EnvelopeSchema, envelope({ body })),
-  decode: (bytes) => {
-    const env = fromBinary(EnvelopeSchema, bytes);
-    if (env.body.case === undefined) throw new Error('outbox entry has no known body');
-    return env.body as Body;
-  },
-};
 
 interface Pending {
   resolve: () => void;
@@ -193,10 +71,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private readonly own = { framesOut: 0, bytesIn: 0, bytesOut: 0, handshakes: 0, nacksSent: 0, unknownSkipped: 0, syncRequests: 0, syncTimeouts: 0 };
   private readonly pending = new Map<string, Pending>();
   private readonly refused = new Map<string, Nack>();
-  /** Highest seq delivered per peer boot: a reconnect must not deliver them again. */
-  private readonly deliveredThrough = new Map<number, number>();
-  /** deferAck: per peer boot, delivered seqs not yet handled (ascending) and those handled early. */
-  private readonly unhandled = new Map<number, { queue: number[]; done: Set<number> }>();
+  /** What was delivered of each peer boot and, with deferAck, handled. */
+  private readonly ledger = new DeliveryLedger();
   /** Arrival time of the frame being handled (stamped on delivered messages). */
   private lastArrival = 0;
   private helloTimer: TimerHandle | null = null;
@@ -227,7 +103,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     this.random = opts.random ?? (() => randomInt(0, 2 ** 32 - 1));
     if (opts.role === 'clock' && !opts.identity) throw new TypeError('createLink: role "clock" needs `identity` (serialId, firmwareVersion, bootId)');
     const bootId = opts.role === 'clock' ? opts.identity!.bootId : (opts.bootId ?? this.random());
-    this.outbox = new Outbox<Body>({ bootId, codec: bodyCodec, capacity: opts.outboxCapacity, store: opts.outboxStore });
+    this.outbox = new Outbox<Body>({ bootId, codec: BODY_CODEC, capacity: opts.outboxCapacity, store: opts.outboxStore });
     this.parser = new FrameParser({ onDropped: (d) => this.dropped(d) });
     this.ready = new Promise<void>((resolve, reject) => {
       this.readyResolve = resolve;
@@ -328,41 +204,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
 
   /** Received application messages, in order; ends when the link closes. */
   [Symbol.asyncIterator](): AsyncIterator<ReceivedMessage> {
-    const queue: ReceivedMessage[] = [];
-    let wake: (() => void) | null = null;
-    let ended = this.st === 'closed';
-    const onMessage = (m: ReceivedMessage) => {
-      queue.push(m);
-      wake?.();
-    };
-    const onClose = () => {
-      ended = true;
-      wake?.();
-    };
-    this.on('message', onMessage);
-    this.once('close', onClose);
-    const detach = () => {
-      this.off('message', onMessage);
-      this.off('close', onClose);
-    };
-    return {
-      next: async (): Promise<IteratorResult<ReceivedMessage>> => {
-        for (;;) {
-          const m = queue.shift();
-          if (m) return { value: m, done: false };
-          if (ended) {
-            detach();
-            return { value: undefined, done: true };
-          }
-          await new Promise<void>((r) => (wake = r));
-          wake = null;
-        }
-      },
-      return: async (): Promise<IteratorResult<ReceivedMessage>> => {
-        detach();
-        return { value: undefined, done: true };
-      },
-    };
+    return receivedMessages(this, this.st === 'closed');
   }
 
   // ─── handshake ──────────────────────────────────────────────────────────────
@@ -462,8 +304,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   }
 
   private up(ourBoot: number, peerBoot: number, peerFirstSeq: number): void {
-    const already = this.deliveredThrough.get(peerBoot) ?? 0;
-    const ceiling = this.opts.deferAck ? this.handledThrough(peerBoot) : Infinity;
+    const already = this.ledger.deliveredUpTo(peerBoot);
+    const ceiling = this.opts.deferAck ? this.ledger.handledThrough(peerBoot) : Infinity;
     const info: SessionInfo = {
       id: this.sessionId,
       ourBoot,
@@ -557,14 +399,8 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   }
 
   private deliver(body: Body, seq: number, peerBoot: number): void {
-    this.deliveredThrough.set(peerBoot, seq);
-    let handled = () => {};
-    if (this.opts.deferAck) {
-      let u = this.unhandled.get(peerBoot);
-      if (!u) this.unhandled.set(peerBoot, (u = { queue: [], done: new Set() }));
-      u.queue.push(seq);
-      handled = () => this.markHandled(peerBoot, seq);
-    }
+    this.ledger.delivered(peerBoot, seq, this.opts.deferAck === true);
+    const handled = this.opts.deferAck ? () => this.markHandled(peerBoot, seq) : () => {};
     this.emitMessage({ body, seq, bootId: peerBoot, arrivedAtMs: this.lastArrival, handled });
   }
 
@@ -584,19 +420,9 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     );
   }
 
-  /** The highest seq of `peerBoot` such that every delivered seq up to it is handled. */
-  private handledThrough(peerBoot: number): number {
-    const u = this.unhandled.get(peerBoot);
-    if (u && u.queue.length > 0) return u.queue[0] - 1;
-    return this.deliveredThrough.get(peerBoot) ?? 0;
-  }
-
   private markHandled(peerBoot: number, seq: number): void {
-    const u = this.unhandled.get(peerBoot);
-    if (!u || this.st === 'closed') return;
-    u.done.add(seq);
-    while (u.queue.length > 0 && u.done.has(u.queue[0])) u.done.delete(u.queue.shift()!);
-    if (this.current && this.current.peerBoot === peerBoot) this.current.session.setAckCeiling(this.handledThrough(peerBoot));
+    if (this.st === 'closed' || !this.ledger.markHandled(peerBoot, seq)) return;
+    if (this.current && this.current.peerBoot === peerBoot) this.current.session.setAckCeiling(this.ledger.handledThrough(peerBoot));
   }
 
   private acked(entries: readonly OutboxEntry<Body>[]): void {

@@ -3,7 +3,8 @@
 // outboxes drain. fast-check picks the impairments; FakeTime makes each run deterministic.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createLink, type ReceivedMessage } from './link.ts';
+import { createLink } from './link.ts';
+import type { ReceivedMessage } from './link-types.ts';
 import { FakeTime } from './testing/fake-time.ts';
 import { createLossyPair } from './lossy-line.ts';
 import { ClockEvent_Kind, Command_Kind, Side } from './gen/chessclock_pb.ts';

@@ -4,7 +4,8 @@
 // peer on either side gets cumulative acks only, and every pairing delivers each message once,
 // in order, over a line that drops one chunk in ten each way (the modelled 115,200-baud line).
 import { describe, expect, it } from 'vitest';
-import { createLink, type ReceivedMessage } from './link.ts';
+import { createLink } from './link.ts';
+import type { ReceivedMessage } from './link-types.ts';
 import { FakeTime } from './testing/fake-time.ts';
 import { createLossyPair } from './lossy-line.ts';
 import { Outbox } from './outbox.ts';

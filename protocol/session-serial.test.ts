@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPtyPair, ptySkipReason, type PtyPair } from './pty.ts';
 import { openSerialLink, type SerialLink } from './session-serial.ts';
 import { systemTime, type TimeSource } from './monotonic.ts';
-import type { ReceivedMessage } from './link.ts';
+import type { ReceivedMessage } from './link-types.ts';
 import { ClockEvent_Kind, Side } from './gen/chessclock_pb.ts';
 import { timeControlToProto } from './time-control-codec.ts';
 import { presetTimeControl } from './time-control.ts';

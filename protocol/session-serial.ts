@@ -2,7 +2,8 @@
 // (a USB-serial adapter, an RS-485 dongle, or one end of a socat pty pair in tests).
 // 115200 baud 8N1, no flow control: the line the clocks use.
 import { SerialPort } from 'serialport';
-import { createLink, type Link, type LinkOptions } from './link.ts';
+import { createLink, type Link } from './link.ts';
+import type { LinkOptions } from './link-types.ts';
 
 export const DEFAULT_BAUD_RATE = 115_200;
 

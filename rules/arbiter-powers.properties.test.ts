@@ -17,7 +17,8 @@ import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { replayText } from '../firmware-ts/replay.ts';
 import { other, readTimeControlSpec } from '../protocol/time-control.ts';
-import { clockMachine, readClock, type ClockInput, type ClockOutput } from './clock.machine.ts';
+import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine.ts';
+import { readClock } from './clock-reading.ts';
 import { StepClock } from './step-clock.ts';
 
 type Line = Record<string, unknown>;

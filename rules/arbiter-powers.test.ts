@@ -8,7 +8,8 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { clockMachine, readClock, type ClockOutput } from './clock.machine.ts';
+import { clockMachine, type ClockOutput } from './clock.machine.ts';
+import { readClock } from './clock-reading.ts';
 import { replayText } from '../firmware-ts/replay.ts';
 import { StepClock } from './step-clock.ts';
 

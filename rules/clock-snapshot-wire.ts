@@ -14,19 +14,20 @@ import {
 } from '../protocol/gen/chessclock_pb.ts';
 import type { Side } from '../protocol/time-control.ts';
 import { timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
-import type { ClockStatus, GameResult, IllegalRecord, SideState } from './clock-core.ts';
+import type { IllegalRecord, SideState } from './clock-state.ts';
+import type { ClockResult, ClockRunStatus } from './vocabulary.ts';
 import type { ClockSnapshot, SnapshotStatus } from './clock-snapshot.ts';
 
 /** The rule book's words on the wire (protocol/chessclock.proto enums): one table each, for the clock and the host. */
 export const SIDE_TO_WIRE: Readonly<Record<Side, WireSide>> = { white: WireSide.WHITE, black: WireSide.BLACK };
-export const CLOCK_STATUS_TO_WIRE: Readonly<Record<ClockStatus, WireStatus>> = {
+export const CLOCK_STATUS_TO_WIRE: Readonly<Record<ClockRunStatus, WireStatus>> = {
   ready: WireStatus.READY,
   running: WireStatus.RUNNING,
   paused: WireStatus.PAUSED,
   flagged: WireStatus.FLAGGED,
   forfeited: WireStatus.FORFEITED,
 };
-export const RESULT_TO_WIRE: Readonly<Record<GameResult, WireResult>> = {
+export const RESULT_TO_WIRE: Readonly<Record<ClockResult, WireResult>> = {
   '1-0': WireResult.WHITE_WINS,
   '1/2-1/2': WireResult.DRAW,
   '0-1': WireResult.BLACK_WINS,
@@ -108,7 +109,7 @@ export function snapshotFromWire(w: WireSnapshot, where = 'snapshot'): ClockSnap
   if (!status) throw new RangeError(`${where}.status: ${WireStatus[w.status] ?? w.status} is not a stopped clock's status`);
   const turn = sideOf(w.turn);
   if (!turn) throw new RangeError(`${where}.turn: missing`);
-  const result = (Object.keys(RESULT) as GameResult[]).find((k) => RESULT[k] === w.result) ?? null;
+  const result = (Object.keys(RESULT) as ClockResult[]).find((k) => RESULT[k] === w.result) ?? null;
   const white = sideFromWire(w.white, `${where}.white`);
   const black = sideFromWire(w.black, `${where}.black`);
   let control = null;

@@ -10,7 +10,10 @@
 // replaced clock is set by the arbiter and the game goes on when the arbiter resumes it).
 import { MAX_SNAPSHOT_UNDO } from '../protocol/envelope-validation.ts';
 import { formatTimeControl, SIDES, type Side, type TimeControl } from '../protocol/time-control.ts';
-import { forfeitDeadline, remainingMs, resumeClock, turnElapsedMs, type ClockState, type GameResult, type SideState, type UndoRecord } from './clock-core.ts';
+import { resumeClock } from './clock-core.ts';
+import { forfeitDeadline, remainingMs, turnElapsedMs } from './clock-reading.ts';
+import type { ClockState, SideState, UndoRecord } from './clock-state.ts';
+import type { ClockResult } from './vocabulary.ts';
 
 /**
  * How many annulable presses a snapshot carries (newest first). A take-back needs the clock
@@ -56,7 +59,7 @@ export interface ClockSnapshot {
   readonly extraIncrementMs: number;
   /** FIDE Guidelines III.4: the quickplay delay in force for turns yet to begin, ms. */
   readonly extraDelayMs: number;
-  readonly result: GameResult | null;
+  readonly result: ClockResult | null;
   /**
    * The control the arbiter installed during the game (FIDE Laws 6.10.2), when it is not the one
    * the game was configured with; null: the configured control.

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import { presetTimeControl, parsePgnTimeControl, parseJsonTimeControl, timeControl } from '../protocol/time-control.ts';
-import { clockMachine, readClock, type ClockInput, type ClockMachineInput, type ClockOutput } from './clock.machine.ts';
+import { clockMachine, type ClockInput, type ClockMachineInput, type ClockOutput } from './clock.machine.ts';
+import { readClock } from './clock-reading.ts';
 
 function boot(input: ClockMachineInput) {
   const clock = new SimulatedClock();

@@ -6,7 +6,7 @@
 // Time comes only from events: every input carries `at`, the integer millisecond at
 // which it arrived on the clock's monotonic time base (docs/architecture.md rule 2). Flag and forfeit
 // are scheduled with `after` at the exact deadline computed from the context; the
-// machine never counts ticks. The arithmetic lives in clock-core.ts.
+// machine never counts ticks. The arithmetic lives in clock-core.ts and the modules it names.
 //
 // Presence (FIDE Laws 6.7) is data in the context rather than a parallel region:
 // the forfeit deadline is a delay computed from it, and XState delay functions see
@@ -14,42 +14,14 @@
 
 import { assign, emit, enqueueActions, raise, setup } from 'xstate';
 import { other, type Side, type TimeControl } from '../protocol/time-control.ts';
-import {
-  adjustTime,
-  recordResult,
-  reinstate,
-  setControl,
-  setExtraDelay,
-  setExtraIncrement,
-  setTurn,
-  quickplayRefusal,
-  takeBack,
-  QUICKPLAY_BLITZ_REFUSAL,
-  completeMove,
-  fallFlag,
-  flagDeadline,
-  forfeitAbsent,
-  forfeitDeadline,
-  initialClock,
-  markPresent,
-  nextDeadline,
-  pauseClock,
-  penaltyTime,
-  readClock,
-  remainingMs,
-  resumeClock,
-  setMoves,
-  startClock,
-  turnElapsedMs,
-  type ClockState,
-  type GameResult,
-  type ResultSource,
-  type TakebackTimes,
-} from './clock-core.ts';
+import { adjustTime, reinstate, setControl, setExtraDelay, setExtraIncrement, setTurn, quickplayRefusal, QUICKPLAY_BLITZ_REFUSAL, penaltyTime, setMoves } from './arbiter-corrections.ts';
+import { recordResult, completeMove, fallFlag, forfeitAbsent, markPresent, pauseClock, resumeClock, startClock } from './clock-core.ts';
+import { flagDeadline, forfeitDeadline, nextDeadline, readClock, remainingMs, turnElapsedMs } from './clock-reading.ts';
+import { initialClock, type ClockState, type ResultSource } from './clock-state.ts';
+import { takeBack, type TakebackTimes } from './takeback.ts';
 
 import { loadSnapshot, type ClockSnapshot } from './clock-snapshot.ts';
-
-export { readClock, RESULTS, type ClockState, type GameResult, type ResultSource } from './clock-core.ts';
+import type { ClockResult } from './vocabulary.ts';
 
 export type ClockInput =
   /** `sessionAt` (≤ at): the session's start, from which the default time counts (FIDE Laws 6.7.1). */
@@ -77,7 +49,7 @@ export type ClockInput =
   /** FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it). */
   | { type: 'INCREMENT'; ms: number; at: number }
   /** The game's result: entered at the clock (players, arbiter) or sent by the host (also a correction). */
-  | { type: 'RESULT'; result: GameResult; by: ResultSource; at: number }
+  | { type: 'RESULT'; result: ClockResult; by: ResultSource; at: number }
   | { type: 'NEW_GAME'; timeControl: TimeControl; at: number }
   /**
    * The journal's game, from the host (docs/protocol.md "Restore"): the clock takes this
@@ -105,7 +77,7 @@ export type ClockOutput =
   | { type: 'delay-set'; at: number; ms: number }
   | ({ type: 'reinstated'; at: number } & Times)
   | { type: 'increment-set'; at: number; ms: number }
-  | { type: 'result'; at: number; result: GameResult; by: ResultSource }
+  | { type: 'result'; at: number; result: ClockResult; by: ResultSource }
   | { type: 'new-game'; at: number }
   | ({ type: 'restored'; at: number } & Times)
   | { type: 'rejected'; at: number; input: ClockInput['type']; reason: string };
@@ -590,4 +562,3 @@ export const clockMachine = setup({
 });
 
 export type ClockMachine = typeof clockMachine;
-export { other };

@@ -10,7 +10,7 @@ import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine
 import { StepClock } from './step-clock.ts';
 import { parseSideControl, timeControl } from '../protocol/time-control.ts';
 import { boardCommandRefusal, clockCommandRefusal, commandPlace, commandStatus } from './command-rules.ts';
-import { CLOCK_COMMANDS, CLOCK_STATUSES, type ClockCommandName, type ClockStatus } from './vocabulary.ts';
+import { BOARD_STATUSES, CLOCK_COMMANDS, type BoardStatus, type ClockCommandName } from './vocabulary.ts';
 
 const side60 = parseSideControl('60');
 
@@ -18,7 +18,7 @@ const side60 = parseSideControl('60');
  * A clock brought into `status` by real inputs; each state has a completed move and time left
  * on move (`moved` false: a started clock paused before any move, for the take-back case).
  */
-function clockIn(status: ClockStatus, moved = true) {
+function clockIn(status: BoardStatus, moved = true) {
   const steps = new StepClock();
   const tc = timeControl(side60, side60, { defaultTime: status === 'forfeited' ? 30 : null });
   const actor = createActor(clockMachine, { input: { timeControl: tc }, clock: steps });
@@ -83,7 +83,7 @@ function input(cmd: ClockCommandName, at: number): ClockInput {
 
 describe('the rule book refuses exactly what the clock statechart refuses (one rule set; FIDE Laws 6.7.1, 6.10.2, 7.5.1)', () => {
   // Every status and every clock command of the vocabulary (rules/vocabulary.ts): a new one is checked here at once.
-  for (const status of CLOCK_STATUSES) {
+  for (const status of BOARD_STATUSES) {
     it(`a ${status} clock`, () => {
       const differences: string[] = [];
       for (const cmd of CLOCK_COMMANDS) {

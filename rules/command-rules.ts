@@ -8,8 +8,8 @@
 // Pure; typed with the vocabulary (rules/vocabulary.ts), not with the host's ports, because the
 // dashboard's browser bundle imports it too (host/adapters/http/dashboard/src/actions.ts).
 import type { TimeControl } from '../protocol/time-control.ts';
-import { quickplayRefusal } from './clock-core.ts';
-import type { ArbiterCommandName, ClockStatus } from './vocabulary.ts';
+import { quickplayRefusal } from './arbiter-corrections.ts';
+import type { ArbiterCommandName, BoardStatus } from './vocabulary.ts';
 
 /** What the rule needs to know of a board, as the host's BoardView and the dashboard hold it. */
 export interface BoardForCommands {
@@ -19,7 +19,7 @@ export interface BoardForCommands {
   /** The game's result once entered (at the clock or at the host), else null. */
   readonly result: string | null;
   /** The board's clock as of its last event; null before the clock reported the game. */
-  readonly live: { readonly status: ClockStatus; readonly moves?: { readonly white: number; readonly black: number } } | null;
+  readonly live: { readonly status: BoardStatus; readonly moves?: { readonly white: number; readonly black: number } } | null;
 }
 
 /** Facts about the game the caller may know beyond its status. */
@@ -40,7 +40,7 @@ export interface CommandFacts {
  * result entered at the host ends the game even if its clock was left running), else the
  * clock's, `ready` before the clock reported the game.
  */
-export function commandStatus(board: Pick<BoardForCommands, 'result' | 'live'>): ClockStatus {
+export function commandStatus(board: Pick<BoardForCommands, 'result' | 'live'>): BoardStatus {
   if (board.result !== null && board.result !== undefined) return 'finished';
   return board.live?.status ?? 'ready';
 }
@@ -60,7 +60,7 @@ export function boardCommandRefusal(type: ArbiterCommandName, board: BoardForCom
  * it can. `hasGame`: the clock has reported a game (an event) for the board's current game.
  * The result commands (`result`, `confirm-result`) never reach the clock: null.
  */
-export function clockCommandRefusal(type: ArbiterCommandName, status: ClockStatus, hasGame: boolean, where: string, facts: CommandFacts = {}): string | null {
+export function clockCommandRefusal(type: ArbiterCommandName, status: BoardStatus, hasGame: boolean, where: string, facts: CommandFacts = {}): string | null {
   // A game with a result is over at the clock too: nothing but a new game (configure) changes it.
   const over = `${where} has a result: the game is over`;
   switch (type) {

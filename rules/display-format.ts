@@ -15,7 +15,7 @@
 // seconds with tenths below 20 s. Each unit is used while its rounded-up value is in
 // its range, so 19 901-20 000 ms shows 0:20 and 19 900 ms shows 19.9 (never "20.0").
 import type { Side } from '../protocol/time-control.ts';
-import type { ClockReading } from './clock-core.ts';
+import type { ClockReading } from './clock-state.ts';
 
 export type { ClockReading };
 

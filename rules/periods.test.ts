@@ -3,7 +3,7 @@
 // classical control. The clock, the host's live state and the exports all read them here.
 import { describe, expect, it } from 'vitest';
 import { parsePgnTimeControl, timeControl } from '../protocol/time-control.ts';
-import { periodEnd, periodForMoves } from './clock-core.ts';
+import { periodEnd, periodForMoves } from './periods.ts';
 
 const both = (pgn: string) => {
   const side = parsePgnTimeControl(pgn);

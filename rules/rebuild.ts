@@ -14,10 +14,12 @@
 // reproduce (another type, other times) is a mismatch, reported with the event's index, so a
 // journal that is not the clock's own story is noticed rather than trusted.
 import { other, readTimeControlSpec, type Side, type TimeControl } from '../protocol/time-control.ts';
-import { readClock, RESULTS, type ClockState, type GameResult } from './clock-core.ts';
+import { readClock } from './clock-reading.ts';
+import type { ClockState } from './clock-state.ts';
 import { clockMachine, type ClockInput, type ClockOutput } from './clock.machine.ts';
 import { snapshotClock, type ClockSnapshot } from './clock-snapshot.ts';
 import { StepClock } from './step-clock.ts';
+import { CLOCK_RESULTS, type ClockResult } from './vocabulary.ts';
 import { createActor } from 'xstate';
 
 /** One journaled clock event, as the journal keeps it (host/store/types.ts ClockEventRow). */
@@ -228,8 +230,8 @@ function inputOf(e: JournaledClockEvent, at: number, clock: ClockState, before: 
       return side ? { type: 'ARRIVE', side, at } : needSide();
     case 'result': {
       const result = e.detail?.result;
-      if (!(RESULTS as readonly unknown[]).includes(result)) return `a result "${String(result)}" the clock cannot show`;
-      return { type: 'RESULT', result: result as GameResult, by: e.detail?.confirmedBy === 'arbiter' ? 'arbiter' : 'players', at };
+      if (!(CLOCK_RESULTS as readonly unknown[]).includes(result)) return `a result "${String(result)}" the clock cannot show`;
+      return { type: 'RESULT', result: result as ClockResult, by: e.detail?.confirmedBy === 'arbiter' ? 'arbiter' : 'players', at };
     }
     case 'moves-set':
       return side && e.move !== null ? { type: 'SET_MOVES', side, moves: e.move, at } : 'a move-counter correction without its side and count';

@@ -4,7 +4,7 @@
 // quickplay finish in blitz; the count of illegal moves of Laws 7.5.5. Exact to the millisecond.
 import { describe, expect, it } from 'vitest';
 import { replayText } from '../firmware-ts/replay.ts';
-import { illegalMoveLosers } from './clock-core.ts';
+import { illegalMoveLosers } from './illegal-moves.ts';
 
 type Line = Record<string, unknown>;
 const run = (lines: Line[]): Line[] => replayText(lines.map((l) => JSON.stringify(l)).join('\n')).map((l) => JSON.parse(l) as Line);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseSideControl, presetTimeControl, timeControl, type Side } from '../protocol/time-control.ts';
 import { journals, playJournaled, type Step } from '../host/clocks/journaled-clock.fixture.ts';
 import type { ClockEventRow } from '../host/store/journal.ts';
-import { readClock } from './clock-core.ts';
+import { readClock } from './clock-reading.ts';
 import { pressClocks } from './press-clocks.ts';
 import { escapeXml, timeChartOf, timeChartSvg, type TimeChart } from './time-chart.ts';
 

@@ -15,7 +15,9 @@
 // (FIDE Laws 6.10.2: the move-40 control), compares the chart with the scoresheet by move,
 // and a pause or an adjournment would stretch a time axis without a move being played.
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { periodEnd, readClock, type ClockState } from './clock-core.ts';
+import { readClock } from './clock-reading.ts';
+import type { ClockState } from './clock-state.ts';
+import { periodEnd } from './periods.ts';
 import { formatPgnClock } from './display-format.ts';
 import { pressClocks } from './press-clocks.ts';
 import { GameRebuilder, type JournaledClockEvent, type RebuildMismatch } from './rebuild.ts';
@@ -196,16 +198,22 @@ const MS_STEPS = [1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_00
 
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
-/**
- * The chart as an SVG document: `<title>` and `<desc>` (what it shows, in words, with every
- * marker), a text label on every marker, White solid and Black dashed, each line carrying its
- * figures in `data-moves` and `data-ms`. Only presentation attributes, no style element or
- * attribute: served as an image it needs nothing the dashboard's CSP forbids.
- */
-export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
+/** Where the drawing puts things: the picture, the plot inside it, and the scales of both axes. */
+interface ChartPlot {
+  readonly full: boolean;
+  readonly g: { readonly width: number; readonly height: number; readonly left: number; readonly top: number; readonly right: number; readonly bottom: number };
+  readonly plotW: number;
+  readonly plotH: number;
+  readonly xMax: number;
+  readonly msMax: number;
+  readonly X: (move: number) => number;
+  readonly Y: (ms: number) => number;
+  readonly names: Record<Side, string>;
+}
+
+/** The plot of `chart` at `opts.size`; the full chart's legend names each of `kinds` on a line of its own, below the plot. */
+function chartPlot(chart: TimeChart, opts: ChartSvgOptions, kinds: readonly ChartMarkerKind[]): ChartPlot {
   const full = opts.size === 'full';
-  const kinds = [...new Set(chart.markers.map((m) => m.kind))];
-  // The full chart's legend names each marker kind on a line of its own, below the plot.
   const base = GEOMETRY[opts.size];
   const legendRows = full ? kinds.length : 0;
   const g = { ...base, height: base.height + 16 * legendRows, bottom: base.bottom + 16 * legendRows };
@@ -216,70 +224,79 @@ export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
   const msMax = Math.max(1_000, ...all.map((p) => p.ms), ...chart.markers.map((m) => m.ms));
   const X = (move: number) => r1(g.left + (move / xMax) * plotW);
   const Y = (ms: number) => r1(g.top + (1 - ms / msMax) * plotH);
-  const names: Record<Side, string> = { white: opts.white, black: opts.black };
-  const e = escapeXml;
+  return { full, g, plotW, plotH, xMax, msMax, X, Y, names: { white: opts.white, black: opts.black } };
+}
 
-  const title = `Time chart: ${opts.white} (White) – ${opts.black} (Black)`;
-  const lastOf = (side: Side) => chart.points[side].at(-1);
+/** The chart in words (`<desc>`): what it shows, each side's last figure, every marker, and any mismatch. */
+function chartDescription(chart: TimeChart, names: Record<Side, string>): string {
   const summary = SIDES.map((s) => {
-    const last = lastOf(s);
+    const last = chart.points[s].at(-1);
     return last ? `${SIDE_NAME[s]} (${names[s]}, ${LINE[s].words}): ${formatPgnClock(last.ms)} left after move ${last.move}` : `${SIDE_NAME[s]} (${names[s]}): no move yet`;
   });
-  const desc = [
+  return [
     `Remaining time of each side after each of its moves, from the clock's journal; x: move number, y: time left`,
     ...summary,
     ...chart.markers.map((m) => `${MARKER_LEGEND[m.kind].letter}: ${m.text}`),
     ...(chart.mismatches.length > 0 ? [`${chart.mismatches.length} journaled event(s) differ from the clock's rules (first: event ${chart.mismatches[0].index}, ${chart.mismatches[0].reason})`] : []),
   ].join('. ');
+}
 
+/** The full chart's frame: the caption, both axes with ticks, and the first period's control where the game reached it. */
+function chartFrame(chart: TimeChart, opts: ChartSvgOptions, p: ChartPlot): string[] {
+  const { g, plotW, plotH, xMax, msMax, X, Y } = p;
+  const e = escapeXml;
   const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" role="img" aria-labelledby="chart-title chart-desc" font-family="DejaVu Sans, Arial, sans-serif" data-size="${opts.size}" data-plot="${g.left} ${g.top} ${plotW} ${plotH}" data-x-max="${xMax}" data-ms-max="${msMax}">`,
-    `<title id="chart-title">${e(title)}</title>`,
-    `<desc id="chart-desc">${e(desc)}</desc>`,
-    `<rect x="0" y="0" width="${g.width}" height="${g.height}" fill="#ffffff"/>`,
-  );
-  if (full) {
-    out.push(`<text x="${g.left}" y="18" font-size="14" font-weight="bold" fill="#000">${e(opts.caption ? `${opts.caption}: ${opts.white} – ${opts.black}` : `${opts.white} – ${opts.black}`)}</text>`);
-    // Axes with ticks: time on the left, moves below.
-    const msStep = MS_STEPS.find((s) => msMax / s <= 6) ?? 3_600_000 * Math.ceil(msMax / 6 / 3_600_000);
-    out.push(`<g data-axis="time" font-size="11" fill="#000" stroke="none">`);
-    for (let ms = 0; ms <= msMax; ms += msStep) {
-      out.push(`<line x1="${g.left}" x2="${g.left + plotW}" y1="${Y(ms)}" y2="${Y(ms)}" stroke="#dddddd" stroke-width="1"/><text x="${g.left - 6}" y="${Y(ms) + 4}" text-anchor="end">${e(formatPgnClock(ms))}</text>`);
-    }
-    out.push(`<text x="14" y="${g.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${g.top + plotH / 2})">time left (h:mm:ss)</text></g>`);
-    const moveStep = [1, 2, 5, 10, 20, 50, 100].find((s) => xMax / s <= 12) ?? 200;
-    out.push(`<g data-axis="moves" font-size="11" fill="#000">`);
-    for (let m = 0; m <= xMax; m += moveStep) out.push(`<line x1="${X(m)}" x2="${X(m)}" y1="${g.top + plotH}" y2="${g.top + plotH + 4}" stroke="#000"/><text x="${X(m)}" y="${g.top + plotH + 16}" text-anchor="middle">${m}</text>`);
-    out.push(`<text x="${g.left + plotW / 2}" y="${g.top + plotH + 32}" text-anchor="middle">move</text></g>`);
-    out.push(`<rect x="${g.left}" y="${g.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#000" stroke-width="1"/>`);
-    // The first period's control (classical: move 40), where the game reached it.
-    const ends = [...new Set(SIDES.map((s) => chart.periodEnds[s]).filter((n): n is number => n !== null && n <= xMax))];
-    for (const n of ends) {
-      // The label on the side of the line with room for it.
-      const right = X(n) < g.left + plotW - 140;
-      out.push(`<g data-period-end="${n}"><line x1="${X(n)}" x2="${X(n)}" y1="${g.top}" y2="${g.top + plotH}" stroke="#777" stroke-dasharray="2 3"/><text x="${right ? X(n) + 4 : X(n) - 4}" y="${g.top + 12}" font-size="11" fill="#333" text-anchor="${right ? 'start' : 'end'}">time control: move ${n}</text></g>`);
-    }
+  out.push(`<text x="${g.left}" y="18" font-size="14" font-weight="bold" fill="#000">${e(opts.caption ? `${opts.caption}: ${opts.white} – ${opts.black}` : `${opts.white} – ${opts.black}`)}</text>`);
+  // Axes with ticks: time on the left, moves below.
+  const msStep = MS_STEPS.find((s) => msMax / s <= 6) ?? 3_600_000 * Math.ceil(msMax / 6 / 3_600_000);
+  out.push(`<g data-axis="time" font-size="11" fill="#000" stroke="none">`);
+  for (let ms = 0; ms <= msMax; ms += msStep) {
+    out.push(`<line x1="${g.left}" x2="${g.left + plotW}" y1="${Y(ms)}" y2="${Y(ms)}" stroke="#dddddd" stroke-width="1"/><text x="${g.left - 6}" y="${Y(ms) + 4}" text-anchor="end">${e(formatPgnClock(ms))}</text>`);
   }
+  out.push(`<text x="14" y="${g.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${g.top + plotH / 2})">time left (h:mm:ss)</text></g>`);
+  const moveStep = [1, 2, 5, 10, 20, 50, 100].find((s) => xMax / s <= 12) ?? 200;
+  out.push(`<g data-axis="moves" font-size="11" fill="#000">`);
+  for (let m = 0; m <= xMax; m += moveStep) out.push(`<line x1="${X(m)}" x2="${X(m)}" y1="${g.top + plotH}" y2="${g.top + plotH + 4}" stroke="#000"/><text x="${X(m)}" y="${g.top + plotH + 16}" text-anchor="middle">${m}</text>`);
+  out.push(`<text x="${g.left + plotW / 2}" y="${g.top + plotH + 32}" text-anchor="middle">move</text></g>`);
+  out.push(`<rect x="${g.left}" y="${g.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#000" stroke-width="1"/>`);
+  // The first period's control (classical: move 40), where the game reached it.
+  const ends = [...new Set(SIDES.map((s) => chart.periodEnds[s]).filter((n): n is number => n !== null && n <= xMax))];
+  for (const n of ends) {
+    // The label on the side of the line with room for it.
+    const right = X(n) < g.left + plotW - 140;
+    out.push(`<g data-period-end="${n}"><line x1="${X(n)}" x2="${X(n)}" y1="${g.top}" y2="${g.top + plotH}" stroke="#777" stroke-dasharray="2 3"/><text x="${right ? X(n) + 4 : X(n) - 4}" y="${g.top + 12}" font-size="11" fill="#333" text-anchor="${right ? 'start' : 'end'}">time control: move ${n}</text></g>`);
+  }
+  return out;
+}
+
+/** Each side's line, carrying its figures in `data-moves` and `data-ms`. */
+function sideLines(chart: TimeChart, p: ChartPlot): string[] {
+  const out: string[] = [];
   for (const side of SIDES) {
     const pts = chart.points[side];
     if (pts.length === 0) continue;
     const line = LINE[side];
     out.push(
-      `<polyline data-side="${side}" data-moves="${pts.map((p) => p.move).join(' ')}" data-ms="${pts.map((p) => p.ms).join(' ')}" points="${pts.map((p) => `${X(p.move)},${Y(p.ms)}`).join(' ')}" fill="none" stroke="${line.stroke}" stroke-width="${full ? 2 : 1.5}"${line.dash ? ` stroke-dasharray="${full ? line.dash : '3 2'}"` : ''}><title>${e(`${SIDE_NAME[side]}: ${names[side]}`)}</title></polyline>`,
+      `<polyline data-side="${side}" data-moves="${pts.map((q) => q.move).join(' ')}" data-ms="${pts.map((q) => q.ms).join(' ')}" points="${pts.map((q) => `${p.X(q.move)},${p.Y(q.ms)}`).join(' ')}" fill="none" stroke="${line.stroke}" stroke-width="${p.full ? 2 : 1.5}"${line.dash ? ` stroke-dasharray="${p.full ? line.dash : '3 2'}"` : ''}><title>${escapeXml(`${SIDE_NAME[side]}: ${p.names[side]}`)}</title></polyline>`,
     );
   }
-  // Markers at the same move are stacked upwards, each joined to its point by a thin line.
+  return out;
+}
+
+/** The markers: markers at the same move are stacked upwards, each joined to its point by a thin line. */
+function markerGlyphs(chart: TimeChart, p: ChartPlot): string[] {
+  const e = escapeXml;
+  const out: string[] = [];
   const stacked = new Map<number, number>();
   for (const m of chart.markers) {
     const { letter } = MARKER_LEGEND[m.kind];
-    const cx = X(m.x);
-    const at = Y(m.ms);
+    const cx = p.X(m.x);
+    const at = p.Y(m.ms);
     const k = stacked.get(cx) ?? 0;
     stacked.set(cx, k + 1);
-    const cy = full ? r1(Math.max(g.top + 9, at - 20 * k)) : at;
+    const cy = p.full ? r1(Math.max(p.g.top + 9, at - 20 * k)) : at;
     const attrs = `data-kind="${m.kind}" data-side="${m.side}" data-move="${m.move}" data-ms="${m.ms}"${m.deltaMs !== null ? ` data-delta-ms="${m.deltaMs}"` : ''}`;
-    if (full) {
+    if (p.full) {
       out.push(
         `<g ${attrs}><title>${e(m.text)}</title>${cy !== at ? `<line x1="${cx}" x2="${cx}" y1="${at}" y2="${cy}" stroke="#000" stroke-width="0.75"/>` : ''}<circle cx="${cx}" cy="${cy}" r="8" fill="#ffffff" stroke="${LINE[m.side].stroke}" stroke-width="1.5"${LINE[m.side].dash ? ' stroke-dasharray="3 2"' : ''}/><text x="${cx}" y="${cy + 4}" font-size="11" font-weight="bold" text-anchor="middle" fill="#000">${letter}</text></g>`,
       );
@@ -287,20 +304,48 @@ export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
       out.push(`<g ${attrs}><title>${e(m.text)}</title><circle cx="${cx}" cy="${cy}" r="2.5" fill="#000"/></g>`);
     }
   }
-  if (all.length === 0) {
+  return out;
+}
+
+/** The full chart's legend: lines by pattern and name, markers by letter. */
+function chartLegend(p: ChartPlot, kinds: readonly ChartMarkerKind[]): string[] {
+  const e = escapeXml;
+  const y0 = p.g.top + p.plotH + 50; // below the move axis
+  const out: string[] = [];
+  out.push(`<g data-legend="" font-size="11" fill="#000">`);
+  SIDES.forEach((s, i) => {
+    const x = p.g.left + i * 300;
+    out.push(`<line x1="${x}" x2="${x + 28}" y1="${y0 - 4}" y2="${y0 - 4}" stroke="${LINE[s].stroke}" stroke-width="2"${LINE[s].dash ? ` stroke-dasharray="${LINE[s].dash}"` : ''}/><text x="${x + 34}" y="${y0}">${e(`${SIDE_NAME[s]}: ${p.names[s]} (${LINE[s].words})`)}</text>`);
+  });
+  kinds.forEach((k, i) => out.push(`<text x="${p.g.left}" y="${y0 + 18 + 16 * i}"><tspan font-weight="bold">${MARKER_LEGEND[k].letter}</tspan> ${e(MARKER_LEGEND[k].words)}</text>`));
+  out.push(`</g>`);
+  return out;
+}
+
+/**
+ * The chart as an SVG document: `<title>` and `<desc>` (what it shows, in words, with every
+ * marker), a text label on every marker, White solid and Black dashed, each line carrying its
+ * figures in `data-moves` and `data-ms`. Only presentation attributes, no style element or
+ * attribute: served as an image it needs nothing the dashboard's CSP forbids.
+ */
+export function timeChartSvg(chart: TimeChart, opts: ChartSvgOptions): string {
+  const kinds = [...new Set(chart.markers.map((m) => m.kind))];
+  const p = chartPlot(chart, opts, kinds);
+  const { full, g, plotW, plotH, xMax, msMax } = p;
+  const e = escapeXml;
+  const title = `Time chart: ${opts.white} (White) – ${opts.black} (Black)`;
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" role="img" aria-labelledby="chart-title chart-desc" font-family="DejaVu Sans, Arial, sans-serif" data-size="${opts.size}" data-plot="${g.left} ${g.top} ${plotW} ${plotH}" data-x-max="${xMax}" data-ms-max="${msMax}">`,
+    `<title id="chart-title">${e(title)}</title>`,
+    `<desc id="chart-desc">${e(chartDescription(chart, p.names))}</desc>`,
+    `<rect x="0" y="0" width="${g.width}" height="${g.height}" fill="#ffffff"/>`,
+  ];
+  if (full) out.push(...chartFrame(chart, opts, p));
+  out.push(...sideLines(chart, p), ...markerGlyphs(chart, p));
+  if (chart.points.white.length + chart.points.black.length === 0) {
     out.push(`<text x="${g.width / 2}" y="${g.height / 2 + 4}" font-size="${full ? 14 : 10}" text-anchor="middle" fill="#000">no moves yet</text>`);
   }
-  if (full) {
-    // The legend: lines by pattern and name, markers by letter.
-    const y0 = g.top + plotH + 50; // below the move axis
-    out.push(`<g data-legend="" font-size="11" fill="#000">`);
-    SIDES.forEach((s, i) => {
-      const x = g.left + i * 300;
-      out.push(`<line x1="${x}" x2="${x + 28}" y1="${y0 - 4}" y2="${y0 - 4}" stroke="${LINE[s].stroke}" stroke-width="2"${LINE[s].dash ? ` stroke-dasharray="${LINE[s].dash}"` : ''}/><text x="${x + 34}" y="${y0}">${e(`${SIDE_NAME[s]}: ${names[s]} (${LINE[s].words})`)}</text>`);
-    });
-    kinds.forEach((k, i) => out.push(`<text x="${g.left}" y="${y0 + 18 + 16 * i}"><tspan font-weight="bold">${MARKER_LEGEND[k].letter}</tspan> ${e(MARKER_LEGEND[k].words)}</text>`));
-    out.push(`</g>`);
-  }
+  if (full) out.push(...chartLegend(p, kinds));
   out.push('</svg>');
   return out.join('\n') + '\n';
 }

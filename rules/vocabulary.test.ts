@@ -1,14 +1,15 @@
 // The one vocabulary (rules/vocabulary.ts): each list is whole and its meanings agree with
 // each other, and the clock's own words (rules/clock-core.ts) are a part of it, not a copy.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { RESULTS as CLOCK_RESULTS, type ClockStatus as MachineStatus, type GameResult as ClockGameResult } from './clock-core.ts';
+import type { ClockReading, ClockState } from './clock-state.ts';
 import {
   ARBITER_COMMANDS,
   ARBITER_COMMAND_MEANING,
   CLOCK_COMMANDS,
-  CLOCK_RESULTS as VOCABULARY_CLOCK_RESULTS,
-  CLOCK_STATUSES,
-  CLOCK_STATUS_MEANING,
+  BOARD_STATUSES,
+  BOARD_STATUS_MEANING,
+  CLOCK_RESULTS,
+  CLOCK_RUN_STATUSES,
   FORFEIT_RESULTS,
   forfeitResultFor,
   GAME_RESULTS,
@@ -20,7 +21,9 @@ import {
   RESULT_MEANING,
   PGN_RESULT_TOKENS,
   SIDES,
-  type ClockStatus,
+  type BoardStatus,
+  type ClockResult,
+  type ClockRunStatus,
   type PlayedResult,
 } from './vocabulary.ts';
 
@@ -60,20 +63,23 @@ describe('game results: played ones and the forfeit codes, one list', () => {
     expect(isForfeitResult('1-0')).toBe(false);
   });
 
-  it("the clock's results (rules/clock-core.ts) are the played results, in its menu's order, and the double forfeit (FIDE Laws 6.7.1: both absent, both lose)", () => {
+  it("the clock's results (rules/clock-state.ts) are the played results, in its menu's order, and the double forfeit (FIDE Laws 6.7.1: both absent, both lose)", () => {
     expect(CLOCK_RESULTS).toEqual(['1-0', '1/2-1/2', '0-1', '--']);
     expect(CLOCK_RESULTS.slice(0, 3)).toEqual(PLAYED_RESULTS);
-    expect(CLOCK_RESULTS).toBe(VOCABULARY_CLOCK_RESULTS);
     expect(RESULT_MEANING['--'].points).toEqual({ white: 0, black: 0 });
-    expectTypeOf<ClockGameResult>().toEqualTypeOf<PlayedResult | '--'>();
+    expectTypeOf<ClockResult>().toEqualTypeOf<PlayedResult | '--'>();
+    expectTypeOf<NonNullable<ClockState['result']>>().toEqualTypeOf<ClockResult>();
+    expectTypeOf<NonNullable<ClockReading['result']>>().toEqualTypeOf<ClockResult>();
   });
 });
 
 describe('clock statuses and arbiter commands', () => {
-  it("the host's statuses are the clock's own and `finished` (a game with a result)", () => {
-    expect(CLOCK_STATUSES).toEqual(['ready', 'running', 'paused', 'flagged', 'forfeited', 'finished']);
-    expect(Object.keys(CLOCK_STATUS_MEANING)).toEqual([...CLOCK_STATUSES]);
-    expectTypeOf<MachineStatus>().toEqualTypeOf<Exclude<ClockStatus, 'finished'>>();
+  it("a board's statuses (what the host shows) are its clock's run statuses and `finished` (a game with a result)", () => {
+    expect(CLOCK_RUN_STATUSES).toEqual(['ready', 'running', 'paused', 'flagged', 'forfeited']);
+    expect(BOARD_STATUSES).toEqual([...CLOCK_RUN_STATUSES, 'finished']);
+    expect(Object.keys(BOARD_STATUS_MEANING)).toEqual([...BOARD_STATUSES]);
+    expectTypeOf<ClockState['status']>().toEqualTypeOf<ClockRunStatus>();
+    expectTypeOf<ClockRunStatus>().toEqualTypeOf<Exclude<BoardStatus, 'finished'>>();
   });
 
   it('every arbiter command either reaches the clock or is a journal fact, and says what it does', () => {

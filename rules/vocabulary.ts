@@ -90,16 +90,23 @@ export function forfeitResultFor(absent: Side | 'both'): ForfeitResult {
   return absent === 'white' ? '-+' : '+-';
 }
 
-// ---- clock statuses ------------------------------------------------------------------
+// ---- clock and board statuses ---------------------------------------------------------
 
 /**
- * A board's clock as the host shows it (API `live.status`, the dashboard, MQTT state): the
- * clock's own states (rules/clock-core.ts `ClockStatus`) and `finished`, a game with a result.
+ * A clock's own states (rules/clock-state.ts `ClockState.status`, the statechart's; the wire's
+ * `ClockStatus`): set up, running, stopped by the arbiter, a flag fallen, a loss by default.
  */
-export const CLOCK_STATUSES = ['ready', 'running', 'paused', 'flagged', 'forfeited', 'finished'] as const;
-export type ClockStatus = (typeof CLOCK_STATUSES)[number];
+export const CLOCK_RUN_STATUSES = ['ready', 'running', 'paused', 'flagged', 'forfeited'] as const;
+export type ClockRunStatus = (typeof CLOCK_RUN_STATUSES)[number];
 
-export const CLOCK_STATUS_MEANING: Readonly<Record<ClockStatus, string>> = {
+/**
+ * A board as the host shows it (API `live.status`, the dashboard, MQTT state): its clock's run
+ * status, or `finished`, a game with a result.
+ */
+export const BOARD_STATUSES = [...CLOCK_RUN_STATUSES, 'finished'] as const;
+export type BoardStatus = (typeof BOARD_STATUSES)[number];
+
+export const BOARD_STATUS_MEANING: Readonly<Record<BoardStatus, string>> = {
   ready: 'set up, not started',
   running: 'the clock of the side on move runs',
   paused: 'stopped by the arbiter (FIDE Laws 6.11; a player may stop it to call the arbiter, 6.12.2)',

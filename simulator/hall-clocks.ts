@@ -20,7 +20,7 @@ import type { ReceivedMessage } from '../protocol/session-api.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import type { AcceleratedTime } from './accelerated-time.ts';
 import { ClockCable } from './clock-cable.ts';
-import { RESULTS, type GameResult } from '../firmware-ts/menu.machine.ts';
+import { PLAYED_RESULTS, type ClockResult } from '../rules/vocabulary.ts';
 import { DEFAULT_PLAYERS, playGame, type GameSummary, type PlayerModel, type ScriptContext } from './player-script.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -82,12 +82,12 @@ export function gameRng(seed: number, stream: number, gameNo: number): Rng {
  * The result the players of game `gameNo` on stream `stream` agree on if they end it
  * themselves (a flag or a forfeit decides otherwise): the first draw of the game's stream.
  */
-export function agreedResult(seed: number, stream: number, gameNo: number): GameResult {
+export function agreedResult(seed: number, stream: number, gameNo: number): ClockResult {
   return drawResult(gameRng(seed, stream, gameNo));
 }
 
-function drawResult(rng: Rng): GameResult {
-  return RESULTS[Math.floor(rng() * RESULTS.length)];
+function drawResult(rng: Rng): ClockResult {
+  return PLAYED_RESULTS[Math.floor(rng() * PLAYED_RESULTS.length)];
 }
 
 export class HallClocks {

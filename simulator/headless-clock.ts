@@ -11,7 +11,7 @@ import type five from 'johnny-five';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import type { Hardware, Screen } from '../firmware-ts/board.ts';
 import { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
-import type { ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../firmware-ts/menu-context.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import type { Timebase } from '../firmware-ts/timebase.ts';
 

@@ -19,7 +19,7 @@ import { realTimebase } from '../firmware-ts/monotonic.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import type { ClockFirmware } from '../firmware-ts/clock-firmware.ts';
 import type { ClockOutput } from '../rules/clock.machine.ts';
-import type { ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../firmware-ts/menu-context.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
 import { mulberry32, type Rng } from '../protocol/prng.ts';
 import { presetTimeControl, type Side } from '../protocol/time-control.ts';

@@ -8,7 +8,10 @@
 // speed up, which keeps flags rare but possible.
 import type { Rng } from '../protocol/prng.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
-import { ARBITER_HOLD_MS, ARBITER_ITEMS, ARBITER_RESULTS, PRESENCE_CHOICES, RESULTS, type GameResult, type Presence } from '../firmware-ts/menu.machine.ts';
+import { ARBITER_ITEMS } from '../firmware-ts/menu-arbiter.ts';
+import { ARBITER_HOLD_MS } from '../firmware-ts/menu.machine.ts';
+import { PRESENCE_CHOICES, type Presence } from '../rules/presence.ts';
+import { CLOCK_RESULTS, PLAYED_RESULTS, type ClockResult } from '../rules/vocabulary.ts';
 import { menuMode } from '../firmware-ts/menu-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';
 
@@ -71,12 +74,12 @@ export interface ScriptContext {
    * the results follow the seed alone, not the timing of the game (hall/simulated-hall.ts relies on it
    * to show a tie-break with its default seed).
    */
-  agreedResult?: GameResult;
+  agreedResult?: ClockResult;
 }
 
 export interface GameSummary {
   moves: number;
-  result: GameResult;
+  result: ClockResult;
   ended: 'agreed' | 'flag' | 'forfeit';
   penalties: number;
   pauses: number;
@@ -101,14 +104,14 @@ export async function arbiterPenalty(ctx: ScriptContext, offender: Side): Promis
  * In result entry (or on the arbiter's result item), taps `plus` until `wanted` is chosen.
  * Throws when the menu does not offer it (after a flag only the opponent's win and the draw).
  */
-export async function chooseResult(clock: { firmware: VirtualClock['firmware']; tap(key: 'plus'): Promise<unknown> }, wanted: GameResult): Promise<void> {
+export async function chooseResult(clock: { firmware: VirtualClock['firmware']; tap(key: 'plus'): Promise<unknown> }, wanted: ClockResult): Promise<void> {
   const menu = () => clock.firmware.menu.getSnapshot().context.result;
-  for (let i = 0; i <= ARBITER_RESULTS.length && menu().choice !== wanted; i++) await clock.tap('plus');
+  for (let i = 0; i <= CLOCK_RESULTS.length && menu().choice !== wanted; i++) await clock.tap('plus');
   if (menu().choice !== wanted) throw new Error(`the result menu does not offer ${wanted} (offers ${menu().choices.join(', ')})`);
 }
 
 /** The arbiter records the double forfeit in arbiter mode (it opens on "reinstate" after a forfeit). */
-async function arbiterDoubleForfeit(ctx: ScriptContext): Promise<GameResult> {
+async function arbiterDoubleForfeit(ctx: ScriptContext): Promise<ClockResult> {
   const { clock } = ctx;
   await clock.hold(['mode', 'ok'], ARBITER_HOLD_MS);
   const from = clock.firmware.menu.getSnapshot().context.itemIndex;
@@ -129,12 +132,12 @@ export async function answerPresence(clock: Pick<VirtualClock, 'firmware' | 'tap
   await clock.tap('ok');
 }
 
-async function enterResult(ctx: ScriptContext, wanted: GameResult | null): Promise<GameResult> {
+async function enterResult(ctx: ScriptContext, wanted: ClockResult | null): Promise<ClockResult> {
   const { clock } = ctx;
   await clock.tap('ok');
   const offered = clock.firmware.menu.getSnapshot().context.result;
   // After a flag nothing is preselected (FIDE Laws 6.9): the players agree on the opponent's win.
-  const flagWin: GameResult | null = offered.choice === null ? (offered.choices.find((r) => r !== '1/2-1/2') ?? null) : null;
+  const flagWin: ClockResult | null = offered.choice === null ? (offered.choices.find((r) => r !== '1/2-1/2') ?? null) : null;
   const choice = wanted ?? offered.choice ?? flagWin;
   if (choice) await chooseResult(clock, choice);
   await clock.tap('ok');
@@ -203,13 +206,13 @@ export async function playGame(ctx: ScriptContext): Promise<GameSummary> {
 
   const end = clock.firmware.reading();
   let ended: GameSummary['ended'] = 'agreed';
-  let wanted: GameResult | null = null;
+  let wanted: ClockResult | null = null;
   if (end.status === 'flagged') ended = 'flag';
   else if (end.status === 'forfeited') ended = 'forfeit';
   else {
     // Resignation or an agreed draw: the players stop the clock and enter the result.
     await clock.tap('startPause');
-    wanted = ctx.agreedResult ?? RESULTS[Math.floor(rng() * RESULTS.length)];
+    wanted = ctx.agreedResult ?? PLAYED_RESULTS[Math.floor(rng() * PLAYED_RESULTS.length)];
   }
   // FIDE Laws 6.7.1: neither player came, both lose: a result only the arbiter enters ("--").
   const bothForfeited = end.status === 'forfeited' && end.forfeited.white && end.forfeited.black;

@@ -3,7 +3,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { arbiterItemIndex } from '../firmware-ts/menu.machine.ts';
+import { arbiterItemIndex } from '../firmware-ts/menu-arbiter.ts';
 import { runTerminal } from './terminal-ui.ts';
 import { VirtualClock } from './virtual-clock.ts';
 

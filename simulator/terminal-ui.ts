@@ -6,7 +6,9 @@
 // this one terminal clock; its keys are listed here once (KEY_HELP, docs/simulator.md).
 import type { ClockOutput } from '../rules/clock.machine.ts';
 import type { ResultEntry } from '../firmware-ts/clock-firmware.ts';
-import { ARBITER_HOLD_MS, setupTimeControl, type ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../firmware-ts/menu-context.ts';
+import { setupTimeControl } from '../firmware-ts/menu-setup.ts';
+import { ARBITER_HOLD_MS } from '../firmware-ts/menu.machine.ts';
 import { menuMode } from '../firmware-ts/menu-text.ts';
 import { describeTimeControl } from '../rules/time-control-text.ts';
 import type { VirtualClock } from './virtual-clock.ts';

@@ -14,7 +14,7 @@ import { EventEmitter } from 'node:events';
 import { Firmata } from 'mock-firmata';
 import type { Side } from '../protocol/time-control.ts';
 import type { HardwareMap, PinName } from '../firmware-ts/hardware-map.ts';
-import type { ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../firmware-ts/menu-context.ts';
 import { Hd44780 } from './hd44780.ts';
 import { Ht16k33Digits } from './ht16k33.ts';
 

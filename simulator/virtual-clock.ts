@@ -11,7 +11,7 @@ import { connectHardware, type Hardware } from '../firmware-ts/board.ts';
 import { ClockFirmware, type ResultEntry } from '../firmware-ts/clock-firmware.ts';
 import type { ClockOutput } from '../rules/clock.machine.ts';
 import { parseHardwareMap, type HardwareMap } from '../firmware-ts/hardware-map.ts';
-import type { ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../firmware-ts/menu-context.ts';
 import type { SnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import type { ClockLink } from '../firmware-ts/host-link.ts';
 import type { Timebase } from '../firmware-ts/timebase.ts';

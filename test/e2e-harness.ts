@@ -19,7 +19,7 @@ import { VirtualClock } from '../simulator/virtual-clock.ts';
 import { ClockCable } from '../simulator/clock-cable.ts';
 import { AnchoredClock } from '../host/app/utc.ts';
 import type { Line } from '../host/clocks/clock-session.ts';
-import type { GameResult } from '../firmware-ts/menu.machine.ts';
+import type { ClockResult } from '../rules/vocabulary.ts';
 import { chooseResult } from '../simulator/player-script.ts';
 
 /** The simulated time line of a test and the host clock on it. */
@@ -159,7 +159,7 @@ export class SimClock {
   }
 
   /** The players stop the clock, key in the result and both confirm it with their levers. */
-  async enterResult(result: GameResult): Promise<void> {
+  async enterResult(result: ClockResult): Promise<void> {
     const c = this.clock;
     if (c.firmware.reading().status === 'running') await c.tap('startPause');
     await c.tap('ok');

@@ -23,7 +23,7 @@ import { eventTrf } from '../host/adapters/exports/trf-event.ts';
 import { UNSYNCED_UNCERTAINTY_MS } from '../host/clocks/clock-event.ts';
 import { SimClock, simulatedHall, playMoves, waitFor, flowing } from './e2e-harness.ts';
 import type { AnchoredClock } from '../host/app/utc.ts';
-import type { GameResult } from '../firmware-ts/menu.machine.ts';
+import type { ClockResult } from '../rules/vocabulary.ts';
 import type { SimulatedTime } from '../simulator/simulated-time.ts';
 
 export const MIN = 60_000;
@@ -60,7 +60,7 @@ export async function configuredFor(rig: MatchRig, gameNo: number, board = 1): P
 }
 
 /** The players play a game and key the result in; the arbiter confirms it over the API. */
-export async function playAndConfirm(rig: MatchRig, game: GameRow, moves: number, thinkMs: number, result: GameResult): Promise<void> {
+export async function playAndConfirm(rig: MatchRig, game: GameRow, moves: number, thinkMs: number, result: ClockResult): Promise<void> {
   const clock = rig.clocks[game.board - 1];
   // The clock shows the game the host configured: its control is the game's.
   expect(clock.clock.firmware.state().timeControl).toEqual(game.timeControlValue);

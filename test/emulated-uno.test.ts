@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { connectHardware } from '../firmware-ts/board.ts';
 import { checkCapabilities, FIRMATA_MODES, HardwareMapError, parseHardwareMap, UNO_DEFAULTS } from '../firmware-ts/hardware-map.ts';
 import { linkClockToHost, openHostLine, type ClockLink } from '../firmware-ts/host-link.ts';
-import type { ButtonName } from '../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../firmware-ts/menu-context.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { AnchoredClock } from '../host/app/utc.ts';

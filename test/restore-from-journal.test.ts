@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ptySkipReason, type PtyPair } from '../protocol/session-api.ts';
 import { presetTimeControl, readTimeControlSpec } from '../protocol/time-control.ts';
-import { readClock } from '../rules/clock-core.ts';
+import { readClock } from '../rules/clock-reading.ts';
 import { openSerialLine } from '../host/clocks/serial-lines.ts';
 import { journalGameState } from '../host/clocks/restore-clock.ts';
 import { Host } from '../host/app/host.ts';

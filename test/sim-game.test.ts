@@ -4,7 +4,7 @@
 // checked on the LCD text and on the events the firmware hands to the host link.
 import { afterEach, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../protocol/time-control.ts';
-import { arbiterItemIndex } from '../firmware-ts/menu.machine.ts';
+import { arbiterItemIndex } from '../firmware-ts/menu-arbiter.ts';
 import { memorySnapshotStore } from '../firmware-ts/snapshot-store.ts';
 import { SimulatedTime } from '../simulator/simulated-time.ts';
 import { VirtualClock } from '../simulator/virtual-clock.ts';

@@ -11,7 +11,9 @@ import { Nack_Code, type Configure } from '../../protocol/gen/chessclock_pb.ts';
 import { createLink, type BodyInit, type Link, type ReceivedMessage } from '../../protocol/session-api.ts';
 import { timeControlFromProto } from '../../protocol/time-control-codec.ts';
 import type { Side } from '../../protocol/time-control.ts';
-import { completeMove, initialClock, readClock, startClock, type ClockState } from '../../rules/clock-core.ts';
+import { completeMove, startClock } from '../../rules/clock-core.ts';
+import { readClock } from '../../rules/clock-reading.ts';
+import { initialClock, type ClockState } from '../../rules/clock-state.ts';
 import { clockEventBody } from '../../firmware-ts/host-link.ts';
 
 /** One monotonic time base shared by every process of the bench (CLOCK_MONOTONIC). */

@@ -18,12 +18,12 @@
 import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
 import { createHash } from 'node:crypto';
 import { JournalError, type BackgroundAppend, type BackgroundBatch, type Journal } from '../store/journal.ts';
-import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult, ResultReportRow } from '../store/types.ts';
+import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, ResultReportRow } from '../store/types.ts';
 import { forfeitedSides, recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
 import { LiveGame } from './live-state.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
-import { forfeitResultFor, RESULT_MEANING } from '../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING, type GameResult } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
 import { timeControlSpec } from '../../protocol/time-control.ts';
 import type {

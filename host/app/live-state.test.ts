@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { presetTimeControl } from '../../protocol/time-control.ts';
-import { forfeitDeadline, readClock, remainingMs, takeBack } from '../../rules/clock-core.ts';
+import { forfeitDeadline, readClock, remainingMs } from '../../rules/clock-reading.ts';
+import { takeBack } from '../../rules/takeback.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../rules/clock-snapshot.ts';
 import { recordFromJournalRow } from './journal-records.ts';
 import { controls, journals, playJournaled, step } from '../clocks/journaled-clock.fixture.ts';

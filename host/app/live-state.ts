@@ -10,7 +10,9 @@
 // the start and of the session, and every flag that fell, in order (FIDE Laws 6.9: which
 // fell first decides; the clock itself keeps only the first).
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
-import { readClock, takeBack, type ClockState } from '../../rules/clock-core.ts';
+import { readClock } from '../../rules/clock-reading.ts';
+import type { ClockState } from '../../rules/clock-state.ts';
+import { takeBack } from '../../rules/takeback.ts';
 import { clockBasis } from '../../rules/clock-snapshot.ts';
 import { GameRebuilder, type RebuildMismatch } from '../../rules/rebuild.ts';
 import type { ClockEventRecord, LiveClockState, TakebackPreview } from './ports.ts';

@@ -5,16 +5,13 @@
 // (the lead's orchestration wires them); `memory-ports.ts` is a small in-memory
 // implementation used by tests and the API benchmark.
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
-import type { ArbiterCommandName, ClockStatus, GameResult } from '../../rules/vocabulary.ts';
+import type { ArbiterCommandName, BoardStatus, GameResult } from '../../rules/vocabulary.ts';
 import type { ClockBasis } from '../../rules/clock-snapshot.ts';
-import type { TakebackTimes } from '../../rules/clock-core.ts';
+import type { TakebackTimes } from '../../rules/takeback.ts';
 import type { JournaledClockEvent } from '../../rules/rebuild.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
 import type { LinkFigures } from '../clocks/clock-session.ts';
 import type { StorageHealth } from '../store/storage-health.ts';
-
-/** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
-export type { ClockStatus };
 
 /**
  * One clock event as journaled: keyed by (clockId, bootId, seq), which makes every
@@ -78,7 +75,7 @@ export interface LiveClockState {
   readonly bootId: string;
   /** Sequence number of the last event folded in. */
   readonly seq: number;
-  readonly status: ClockStatus;
+  readonly status: BoardStatus;
   /** Side on move (whose clock runs while `running`); null before the start. */
   readonly turn: Side | null;
   readonly whiteMs: number;

@@ -12,6 +12,7 @@
 //    The arbiter's decision is a correction: `PUT /api/boards/:id/result`, journaled with who
 //    made it, what it replaced and why; a confirmed result is only changed with a reason.
 import { commandPlace } from '../../rules/command-rules.ts';
+import { CLOCK_COMMANDS } from '../../rules/vocabulary.ts';
 import type { ArbiterCommand, LiveClockState } from './ports.ts';
 
 /** What the refusal needs to know of a board with a result. */
@@ -25,11 +26,8 @@ export interface BoardWithResult {
   readonly confirmedBy: string | null;
 }
 
-/** The commands that reach a board's clock (everything but the result commands). */
-export const CLOCK_COMMAND_TYPES: ReadonlySet<ArbiterCommand['type']> = new Set([
-  'configure', 'start', 'pause', 'resume', 'adjust', 'penalty', 'set-moves', 'arrive', 'takeback', 'reinstate', 'increment',
-  'delay', 'set-turn', 'set-control',
-]);
+/** The commands that reach a board's clock (everything but the result commands): the vocabulary's CLOCK_COMMANDS. */
+export const CLOCK_COMMAND_TYPES: ReadonlySet<ArbiterCommand['type']> = new Set(CLOCK_COMMANDS);
 
 /** What each command would have done, in the refusal's words. */
 const WHAT: Readonly<Record<string, string>> = {

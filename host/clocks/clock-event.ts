@@ -6,8 +6,8 @@ import { timeControlFromWire } from '../../protocol/time-control-codec.ts';
 import { clockToUtcMs, hostToUtcMs, type TimeSyncEstimator, type UtcReference } from '../../protocol/time-sync.ts';
 import { timeControlSpec, type Side } from '../../protocol/time-control.ts';
 import { RESULT_TO_WIRE } from '../../rules/clock-snapshot-wire.ts';
-import { CLOCK_RESULTS } from '../../rules/vocabulary.ts';
-import type { ClockEventInput, ClockEventType, GameResult } from '../store/journal.ts';
+import { CLOCK_RESULTS, type GameResult } from '../../rules/vocabulary.ts';
+import type { ClockEventInput, ClockEventType } from '../store/journal.ts';
 
 const TYPE: Record<ClockEvent_Kind, ClockEventType> = {
   [ClockEvent_Kind.MOVED]: 'moved',

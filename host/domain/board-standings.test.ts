@@ -6,7 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { GameResult } from '../store/types.ts';
+import type { GameResult } from '../../rules/vocabulary.ts';
 import { loadTournamentFile } from './tournament-file.ts';
 import { boardStandings, individualStandings } from './board-standings.ts';
 import { eventByes, roundRecords, type ScoredGame } from './standings.ts';

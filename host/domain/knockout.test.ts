@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTimeControl, presetTimeControl, type TimeControl } from '../../protocol/time-control.ts';
 import { DEFAULT_KNOCKOUT_RULES } from './model.ts';
-import type { GameResult } from '../store/types.ts';
+import type { GameResult } from '../../rules/vocabulary.ts';
 import { breakRemainingMs, knockoutStep, seededLot, type FinishedGame, type KnockoutSpec, type KnockoutStep } from './knockout.ts';
 
 const H = 3_600_000;

@@ -5,7 +5,7 @@
 // arithmetic; boards are scored from the first-named team's side ('1' = it won that board).
 
 import { describe, expect, it } from 'vitest';
-import type { GameResult } from '../store/types.ts';
+import type { GameResult } from '../../rules/vocabulary.ts';
 import { presetTimeControl } from '../../protocol/time-control.ts';
 import { DEFAULT_TEAM_SCORING, type Round, type TournamentEvent } from './model.ts';
 import { eventByes, roundRecords, teamStandings, type ScoredGame } from './standings.ts';

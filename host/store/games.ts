@@ -7,7 +7,8 @@ import type { ClockEvents } from './clock-events.ts';
 import type { JournalConnection } from './connection.ts';
 import { int, JournalError, optInt, text, type Row } from './fields.ts';
 import type { ReadCache } from './read-cache.ts';
-import type { BoardState, GameResult, GameRow, NewGame } from './types.ts';
+import type { BoardState, GameRow, NewGame } from './types.ts';
+import type { GameResult } from '../../rules/vocabulary.ts';
 
 export function toGame(r: Row): GameRow {
   return {

@@ -1145,7 +1145,7 @@ export const Nack_CodeSchema: GenEnum<Nack_Code> = /*@__PURE__*/
   enumDesc(file_chessclock, 14, 0);
 
 /**
- * Since 1.2. One side of a stopped clock's state (rules/clock-core.ts SideState).
+ * Since 1.2. One side of a stopped clock's state (rules/clock-state.ts SideState).
  *
  * @generated from message chessclock.v1.SideSnapshot
  */
@@ -1591,7 +1591,7 @@ export const IncrementTimingSchema: GenEnum<IncrementTiming> = /*@__PURE__*/
   enumDesc(file_chessclock, 4);
 
 /**
- * Since 1.4. How the arbiter recorded an illegal move (rules/clock-core.ts IllegalRecord).
+ * Since 1.4. How the arbiter recorded an illegal move (rules/clock-state.ts IllegalRecord).
  *
  * @generated from enum chessclock.v1.IllegalRecord
  */

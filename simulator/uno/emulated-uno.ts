@@ -56,7 +56,7 @@ import {
 } from 'avr8js';
 import type { Side } from '../../protocol/time-control.ts';
 import type { HardwareMap, PinName } from '../../firmware-ts/hardware-map.ts';
-import type { ButtonName } from '../../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../../firmware-ts/menu-context.ts';
 import { monotonicNowMs } from '../../firmware-ts/monotonic.ts';
 import { Hd44780 } from '../hd44780.ts';
 import { parseIntelHex, standardFirmataHexPath } from './intel-hex.ts';

@@ -13,7 +13,7 @@ import { BoardSession } from '../../firmware-ts/board-session.ts';
 import { ClockFirmware, followBoardSession, type ResultEntry } from '../../firmware-ts/clock-firmware.ts';
 import { parseHardwareMap, type HardwareMap } from '../../firmware-ts/hardware-map.ts';
 import type { ClockLink } from '../../firmware-ts/host-link.ts';
-import type { ButtonName } from '../../firmware-ts/menu.machine.ts';
+import type { ButtonName } from '../../firmware-ts/menu-context.ts';
 import { realTimebase } from '../../firmware-ts/monotonic.ts';
 import type { SnapshotStore } from '../../firmware-ts/snapshot-store.ts';
 import type { Timebase } from '../../firmware-ts/timebase.ts';

@@ -20,7 +20,9 @@ import type { ClockEventRow, GameRow, Journal } from '../../store/journal.ts';
 import { findEvent, type Hall, type TournamentEvent } from '../../domain/model.ts';
 import { GameRebuilder } from '../../../rules/rebuild.ts';
 import { RESULT_MEANING } from '../../../rules/vocabulary.ts';
-import { clockText, pgnGameId, pressClocks } from './pgn.ts';
+import { pgnGameId } from './pgn.ts';
+import { formatPgnClock } from '../../../rules/display-format.ts';
+import { pressClocks } from '../../../rules/press-clocks.ts';
 import { firstMove, mainLine, parseMovetextGames, writeMovetextGame, type MovetextGame } from './pgn-movetext.ts';
 
 export interface MergeWarning {
@@ -151,7 +153,7 @@ export function mergeClockTimes(journal: Journal, hall: Hall, eventId: string, m
     return writeMovetextGame(stripClockCommands(input), (ply) => {
       const p = presses.get(keys[ply]);
       if (!p) return null;
-      return p.emtMs === null ? `[%clk ${clockText(p.clockMs)}]` : `[%clk ${clockText(p.clockMs)}] [%emt ${clockText(p.emtMs)}]`;
+      return p.emtMs === null ? `[%clk ${formatPgnClock(p.clockMs)}]` : `[%clk ${formatPgnClock(p.clockMs)}] [%emt ${formatPgnClock(p.emtMs)}]`;
     });
   });
   return { pgn: texts.join('\n'), warnings, merged };

@@ -9,6 +9,7 @@
 // The moves are not played here (the chess rules of chessops are a test dependency): a token is
 // checked for the SAN form only. Any other token is refused with its line:column. Lines starting
 // with `%` (§6, the escape mechanism) are skipped, as the standard asks of readers.
+import { PGN_RESULT_TOKENS } from '../../../rules/vocabulary.ts';
 
 export class PgnSyntaxError extends Error {
   constructor(
@@ -38,11 +39,10 @@ export interface MovetextGame {
   /** Tag values, unescaped (§7). */
   tags: Map<string, string>;
   tokens: MovetextToken[];
-  /** The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`. */
+  /** The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*` (rules/vocabulary.ts PGN_RESULT_TOKENS). */
   result: string;
 }
 
-const PGN_RESULTS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
 /** §8.2.3 SAN (with the import format's `0-0`, `--` null move and `!?` suffixes). */
 const SAN = /^(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[NBRQ])?|[a-h]x?[a-h]?[1-8]?(?:=?[NBRQ])?|O-O(?:-O)?|0-0(?:-0)?|--|Z0)[+#]?[!?]{0,2}$/;
 const SYMBOL = /[A-Za-z0-9_+#=:\-/.!?*]/;
@@ -189,7 +189,7 @@ class MovetextReader {
     let j = this.i;
     while (j < text.length && SYMBOL.test(text[j])) j++;
     const word = text.slice(this.i, j);
-    if ((PGN_RESULTS as readonly string[]).includes(word)) {
+    if ((PGN_RESULT_TOKENS as readonly string[]).includes(word)) {
       if (this.open.length) {
         const o = this.open[this.open.length - 1];
         throw new PgnSyntaxError(at.line, at.column, `the result ${word} ends the game while the variation opened at line ${o.line}:${o.column} is not closed`);

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseSideControl, presetTimeControl, timeControl } from '../../../protocol/time-control.ts';
 import { journals, playJournaled } from '../../clocks/journaled-clock.fixture.ts';
+import { formatPgnClock } from '../../../rules/display-format.ts';
 import { Journal } from '../../store/journal.ts';
-import { clockText, formatPgnGame, liveClock, pgnGameId, PgnWriteError, unplayedGame, type PgnGame } from './pgn.ts';
+import { formatPgnGame, liveClock, pgnGameId, PgnWriteError, unplayedGame, type PgnGame } from './pgn.ts';
 import { readPgnWithBoth, timeControlFieldIsValid } from './pgn-readers.fixture.ts';
 import { eventJson, gameJsonl, journalJsonl } from './jsonl.ts';
 import { replayLines, setupLine } from './replay-log.ts';
@@ -19,12 +20,12 @@ const base: PgnGame = {
 
 describe('PGN', () => {
   it('h:mm:ss as the PGN supplement and broadcast relays read it, rounded up like the clock\'s display (FIDE equipment standard (b): the time available)', () => {
-    expect(clockText(5_400_000)).toBe('1:30:00');
-    expect(clockText(59_999)).toBe('0:01:00');
-    expect(clockText(59_000)).toBe('0:00:59');
-    expect(clockText(400)).toBe('0:00:01'); // still time left: never 0:00:00 before the flag
-    expect(clockText(0)).toBe('0:00:00');
-    expect(clockText(-5)).toBe('0:00:00');
+    expect(formatPgnClock(5_400_000)).toBe('1:30:00');
+    expect(formatPgnClock(59_999)).toBe('0:01:00');
+    expect(formatPgnClock(59_000)).toBe('0:00:59');
+    expect(formatPgnClock(400)).toBe('0:00:01'); // still time left: never 0:00:00 before the flag
+    expect(formatPgnClock(0)).toBe('0:00:00');
+    expect(formatPgnClock(-5)).toBe('0:00:00');
   });
 
   it('Seven Tag Roster first (PGN §8.1.1), strings escaped (§7), unknown result `*` while the game runs', () => {

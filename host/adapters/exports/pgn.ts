@@ -23,17 +23,14 @@
 
 import type { Side, TimeControl } from '../../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../../protocol/time-control.ts';
-import type { ClockEventRow, GameResult, GameRow, Journal } from '../../store/journal.ts';
+import type { ClockEventRow, GameRow, Journal } from '../../store/journal.ts';
 import { controlCharacterIn, findEvent, type Hall } from '../../domain/model.ts';
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../../rules/clock-snapshot.ts';
 import { rebuildGame, type RebuiltGame } from '../../../rules/rebuild.ts';
 import { pressClocks } from '../../../rules/press-clocks.ts';
-import { forfeitResultFor, RESULT_MEANING, type PgnResultToken } from '../../../rules/vocabulary.ts';
+import { forfeitResultFor, RESULT_MEANING, type PgnResultToken, type GameResult } from '../../../rules/vocabulary.ts';
 import { forfeitedSides } from '../../app/journal-records.ts';
-
-/** h:mm:ss as the clock shows it: the rule book's rounding (up), never a copy of it. */
-export const clockText = formatPgnClock;
 
 export class PgnWriteError extends Error {
   constructor(message: string) {
@@ -130,10 +127,10 @@ export function formatPgnGame(g: PgnGame): string {
   } else tags.push(['TimeControl', formatTimeControl(g.timeControl)]);
   if (g.termination) tags.push(['Termination', g.termination]);
   if (g.clock) {
-    tags.push(['WhiteClock', clockText(g.clock.whiteMs)], ['BlackClock', clockText(g.clock.blackMs)]);
+    tags.push(['WhiteClock', formatPgnClock(g.clock.whiteMs)], ['BlackClock', formatPgnClock(g.clock.blackMs)]);
     const running = g.clock.running;
     if (running !== null) {
-      tags.push(['Clock', `${running === 'white' ? 'W' : 'B'}/${clockText(running === 'white' ? g.clock.whiteMs : g.clock.blackMs)}`]);
+      tags.push(['Clock', `${running === 'white' ? 'W' : 'B'}/${formatPgnClock(running === 'white' ? g.clock.whiteMs : g.clock.blackMs)}`]);
     }
   }
   const head = tags.map(([k, v]) => `[${k} ${quote(k, v)}]`).join('\n');
@@ -144,7 +141,7 @@ export function formatPgnGame(g: PgnGame): string {
   (g.moves ?? []).forEach((m, i) => {
     if (i % 2 === 0) tokens.push(`${i / 2 + 1}.`);
     tokens.push(m.san);
-    if (m.clockMs !== null) tokens.push(`{[%clk ${clockText(m.clockMs)}]}`);
+    if (m.clockMs !== null) tokens.push(`{[%clk ${formatPgnClock(m.clockMs)}]}`);
   });
   tokens.push(pgnResult(g.result));
   // §8.2.5: movetext lines of at most 79 characters.
@@ -189,9 +186,6 @@ function termination(game: GameRow): string | null {
   if (RESULT_MEANING[game.result].forfeit) return 'rules infraction';
   return 'normal';
 }
-
-/** The mover's remaining time after each press, ply by ply, from the journal's `moved` events (the rule book's reading, shared with the time chart). */
-export { pressClocks };
 
 export interface RoundPgnOptions {
   nowUtcMs: number;

@@ -10,7 +10,8 @@ import { buildApi } from './api.ts';
 import { MemoryPorts } from '../../app/memory-ports.ts';
 import type { ArbiterCommand } from '../../app/ports.ts';
 import { timeControlFromProto, timeControlToProto } from '../../../protocol/time-control-codec.ts';
-import { clockMachine, readClock } from '../../../rules/clock.machine.ts';
+import { clockMachine } from '../../../rules/clock.machine.ts';
+import { readClock } from '../../../rules/clock-reading.ts';
 import { StepClock } from '../../../rules/step-clock.ts';
 import type { TimeControl } from '../../../protocol/time-control.ts';
 

@@ -7,7 +7,7 @@
 // the rule book whether the board's clock takes it now (rules/command-rules.ts).
 import type { FastifyInstance } from 'fastify';
 import { INCREMENT_TIMINGS, readTimeControlSpec, TimeControlError, type IncrementTiming, type TimeControl } from '../../../protocol/time-control.ts';
-import { TAKEBACK_TIMES, type TakebackTimes } from '../../../rules/clock-core.ts';
+import { TAKEBACK_TIMES, type TakebackTimes } from '../../../rules/takeback.ts';
 import { SIDES, type Side } from '../../../rules/vocabulary.ts';
 import type { HostState, PlayerView } from '../../app/ports.ts';
 import { boardOr404 } from './board-reads.ts';

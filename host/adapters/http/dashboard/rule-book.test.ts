@@ -51,7 +51,7 @@ function sampleMs(): number[] {
   return [...out];
 }
 
-const VOCABULARY = ['GAME_RESULTS', 'FORFEIT_RESULTS', 'RESULT_MEANING', 'SIDES', 'SIDE_NAME', 'CLOCK_STATUSES', 'CLOCK_COMMANDS'] as const;
+const VOCABULARY = ['GAME_RESULTS', 'FORFEIT_RESULTS', 'RESULT_MEANING', 'SIDES', 'SIDE_NAME', 'BOARD_STATUSES', 'CLOCK_COMMANDS'] as const;
 
 describe('the served bundles (/app.js, /captain.js) carry the rule book itself', () => {
   let app: FastifyInstance;
@@ -117,7 +117,7 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
   it('the page refuses each command in each status with the reason the hosts give (rules/command-rules.ts)', () => {
     const refusal = page.boardCommandRefusal as typeof commandRules.boardCommandRefusal;
     const differences: string[] = [];
-    for (const status of vocabulary.CLOCK_STATUSES) {
+    for (const status of vocabulary.BOARD_STATUSES) {
       for (const command of vocabulary.ARBITER_COMMANDS) {
         for (const movesCompleted of [0, 3]) {
           const board = { event: 'Slovenian Final', round: 1, board: 2, result: status === 'finished' ? '1-0' : null, live: { status, moves: { white: movesCompleted, black: 0 } } };

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import type { BoardView, LiveClockState } from '../../../../app/ports.ts';
-import { clockMachine, readClock, type ClockInput } from '../../../../../rules/clock.machine.ts';
+import { clockMachine, type ClockInput } from '../../../../../rules/clock.machine.ts';
+import { readClock } from '../../../../../rules/clock-reading.ts';
 import { clockBasis } from '../../../../../rules/clock-snapshot.ts';
 import { boardCommandRefusal } from '../../../../../rules/command-rules.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';

@@ -6,12 +6,13 @@
 //    the times, who is present at a start).
 // What a careful action will change, asked before it is sent, is confirmations.ts.
 import type { BoardView } from '../../../../app/ports.ts';
-import type { TakebackTimes } from '../../../../../rules/clock-core.ts';
+import type { TakebackTimes } from '../../../../../rules/takeback.ts';
 import { boardCommandRefusal, commandPlace } from '../../../../../rules/command-rules.ts';
 import { isGameResult, other, RESULT_MEANING, SIDE_NAME, type ArbiterCommandName, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
 import type { IncrementTiming } from '../../../../../protocol/time-control.ts';
 import { secondIllegalMoveBy, sideOnMove } from './board-text.ts';
-import { isPresence, startArrivals } from './presence.ts';
+import { isPresence } from '../../../../../rules/presence.ts';
+import { startArrivals } from './presence.ts';
 
 /** The corrected control as the arbiter typed it (PUT /api/boards/:id/control, FIDE Laws 6.10.2). */
 export interface ControlCorrection {

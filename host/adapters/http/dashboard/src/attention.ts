@@ -16,7 +16,7 @@
 import type { BoardView } from '../../../../app/ports.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime, msUntilDisplayChange } from '../../../../../rules/display-format.ts';
-import { illegalMoveLosers } from '../../../../../rules/clock-core.ts';
+import { illegalMoveLosers } from '../../../../../rules/illegal-moves.ts';
 import { isForfeitResult, isGameResult, other, RESULT_MEANING, SIDE_NAME, SIDES, type ForfeitResult, type Side } from '../../../../../rules/vocabulary.ts';
 
 /**

@@ -3,7 +3,7 @@
 // from the rule book (rules/): basisRemainingMs and basisDefaultTimeLeftMs for a running clock,
 // formatClockTime for the display, the vocabulary for words; nothing here counts time itself.
 import type { BoardView, LiveClockState } from '../../../../app/ports.ts';
-import { illegalMoveLosers } from '../../../../../rules/clock-core.ts';
+import { illegalMoveLosers } from '../../../../../rules/illegal-moves.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { describeTimeControl } from '../../../../../rules/time-control-text.ts';

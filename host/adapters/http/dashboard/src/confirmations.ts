@@ -1,11 +1,14 @@
 // What a careful action will change, asked before it is sent (unit-tested in actions.test.ts):
 // the figures before → after, computed with the rule book on the clock basis the board carries
-// (rules/clock-core.ts adjustTime, penaltyTime, setMoves, setTurn, setControl: the very
+// (rules/arbiter-corrections.ts adjustTime, penaltyTime, setMoves, setTurn, setControl: the very
 // functions the clock statechart runs), or read from the board view where the host computed
 // them with the rule book (a take-back's both choices, `live.takebackPreview`), shown with the
 // clock's display rule (formatClockTime). The dialog that asks is confirm-dialog.ts.
 import type { BoardView } from '../../../../app/ports.ts';
-import { adjustTime, illegalMoveLosers, penaltyTime, readClock, remainingMs, setControl, setMoves, type ClockState } from '../../../../../rules/clock-core.ts';
+import { adjustTime, penaltyTime, setControl, setMoves } from '../../../../../rules/arbiter-corrections.ts';
+import { readClock, remainingMs } from '../../../../../rules/clock-reading.ts';
+import type { ClockState } from '../../../../../rules/clock-state.ts';
+import { illegalMoveLosers } from '../../../../../rules/illegal-moves.ts';
 import { basisState } from '../../../../../rules/clock-snapshot.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { describeTimeControl } from '../../../../../rules/time-control-text.ts';
@@ -15,8 +18,6 @@ import type { Action, ControlCorrection } from './actions.ts';
 import { sideOnMove } from './board-text.ts';
 import { startPresenceQuestion } from './presence.ts';
 import type { Confirmation } from './confirmation.ts';
-
-export type { Choice, ChoiceOption, Confirmation } from './confirmation.ts';
 
 function sideWho(b: BoardView, side: Side): string {
   const player = b[side];
@@ -163,7 +164,7 @@ function takebackConfirmation(b: BoardView, elapsed: number): Confirmation {
     const illegal = live.illegalMoves?.[mover] ?? 0;
     changes.push(`${sideWho(b, mover)}: moves #${move} → #${Math.max(0, move - 1)}, on move again`);
     if (preview) {
-      // The host's count after the take-back (rules/clock-core.ts): a penalty of this same move already counted it.
+      // The host's count after the take-back (rules/takeback.ts): a penalty of this same move already counted it.
       const after = preview.illegalMoves;
       const lost = illegalMoveLosers({ white: 0, black: 0, [mover]: after }).length > 0;
       changes.push(

@@ -3,7 +3,8 @@
 // FIDE equipment standard: rounded up), and when a chart image is asked for again.
 import { describe, expect, it } from 'vitest';
 import type { BoardView, LiveClockState } from '../../../../app/ports.ts';
-import { initialClock, startClock } from '../../../../../rules/clock-core.ts';
+import { startClock } from '../../../../../rules/clock-core.ts';
+import { initialClock } from '../../../../../rules/clock-state.ts';
 import { clockBasis } from '../../../../../rules/clock-snapshot.ts';
 import { parseSideControl, timeControl } from '../../../../../protocol/time-control.ts';
 import { chartKey, chartUrl } from './chart.ts';

@@ -10,8 +10,6 @@ import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts'
 import { presenceChoices, presentSides, type Presence } from '../../../../../rules/presence.ts';
 import type { ChoiceOption, Confirmation } from './confirmation.ts';
 
-export { isPresence, presentSides, type Presence } from '../../../../../rules/presence.ts';
-
 /**
  * The default time in force on board `b` (FIDE Laws 6.7.1), ms: the control the clock runs (a
  * corrected one included, `live.clock.control`), else the board's configured `defaultTimeMs`;
