@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { ChunkReplayer, isSetupLine, type ReplayChunk, type ReplayChunkResult } from './replay.ts';
+import { ChunkReplayer, isSetupLine, MAX_LINE_CHARS, type ReplayChunk, type ReplayChunkResult } from './replay.ts';
 
 export interface ReplayStreamOptions {
   /** Worker threads for large inputs; 0 replays on this thread only. Default: the core count. */
@@ -171,6 +171,13 @@ export async function replayStream(
     for await (const data of input) {
       if (out.stopped) break;
       rest = await eachLine(rest + (typeof data === 'string' ? data : decoder.write(data as Buffer)), take);
+      if (rest.length > MAX_LINE_CHARS) {
+        // A line with no end in sight is not held whole: its first part is refused as too long, in order.
+        await take(rest.slice(0, MAX_LINE_CHARS + 1));
+        rest = '';
+        await flush();
+        break;
+      }
       // What this read brought is replayed now: a live feed sees its output at once.
       await flush();
     }

@@ -18,12 +18,30 @@ import { clockMachine, type ClockInput, type ClockOutput } from '../rules/clock.
 import { readClock } from '../rules/clock-reading.ts';
 import { StepClock } from '../rules/step-clock.ts';
 
+/**
+ * The longest input line read (docs/replay.md "Input"): a real line is a few hundred
+ * characters; a longer one is refused before it is held whole.
+ */
+export const MAX_LINE_CHARS = 65_536;
+
+/** C0 and C1 control characters, DEL, line and paragraph separators and bidi controls. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with every control character written as `\uXXXX`: an error message quotes the input
+ * (JSON.parse's own messages do), and an escape sequence in bad input must not drive the
+ * arbiter's terminal.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export class ReplayError extends Error {
   constructor(
     readonly line: number,
     message: string,
   ) {
-    super(`line ${line}: ${message}`);
+    super(`line ${line}: ${escapeControls(message)}`);
     this.name = 'ReplayError';
   }
 }
@@ -161,6 +179,9 @@ export class Replayer {
 
   line(text: string): void {
     this.lineNo += 1;
+    if (text.length > MAX_LINE_CHARS) throw new ReplayError(this.lineNo, `the line is longer than ${MAX_LINE_CHARS} characters`);
+    // A byte-order mark before the first line is the editor's, not the input's (RFC 8259 §8.1 lets a parser ignore it).
+    if (this.lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     // Most lines of a long replay are presses written exactly like this; they need no
     // general JSON parse (a line in any other spelling takes the general path below).
     const press = PRESS_LINE.exec(text);
