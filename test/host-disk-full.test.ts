@@ -5,52 +5,18 @@
 // every SQLite write to the WAL meets a real SQLITE_FULL; deleting the file gives space back.
 // (SQLite's max_page_count was tried first: it refuses only writes that grow the file, and a
 // small write fits in a page's free space, so it does not model a full disk.)
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryOutboxStore } from '../protocol/session-api.ts';
 import { buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { flowing, waitFor } from './e2e-harness.ts';
+import { fillDisk, isRoot, smallDisk } from './small-disk.ts';
 
 const moved = (rig: MatchRig) => rig.journal.eventsAfter(0, 10_000).filter((e) => e.type === 'moved');
 
-const isRoot = process.getuid?.() === 0;
 if (!isRoot && process.env.CI) throw new Error('the disk-full test mounts a tmpfs and needs root under CI');
 if (!isRoot) console.warn('host-disk-full: skipped, mounting a small tmpfs needs root (CI runs it as root)');
-
-/** A small real disk: a tmpfs of `sizeMiB`, unmounted by the returned function. */
-function smallDisk(sizeMiB: number): { dir: string; unmount: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'small-disk-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMiB}m`, 'tmpfs', dir]);
-  return {
-    dir,
-    unmount: () => {
-      execFileSync('umount', ['-l', dir]);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Fills the disk with a file until the kernel says ENOSPC; returns the file to delete for space. */
-function fillDisk(dir: string): string {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  try {
-    for (let size = 256 * 1024; size >= 512; ) {
-      try {
-        writeSync(fd, Buffer.alloc(size));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-        size = Math.floor(size / 2);
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
 
 describe('disk full: the host stays up, acknowledges nothing unwritten, reports and recovers', () => {
   let rig: MatchRig | null = null;

@@ -55,6 +55,7 @@ import { clockInstantToUtc, journalInput } from '../clocks/clock-event.ts';
 import { bringClockToJournal, lastRestoreNote, RESTORE_MINOR, type RestoreNote } from '../clocks/restore-clock.ts';
 import { eventBoardAt, tableOf } from '../domain/tables.ts';
 import type { HostClock } from './utc.ts';
+import { storageFaultReason } from './storage-fault.ts';
 
 export interface HostOptions {
   readonly journal: Journal;
@@ -172,7 +173,7 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     // A storage fault is reported, not fatal (docs/reliability.md): said once when it begins
     // and once when it clears; /api/health and the dashboard show it meanwhile.
     this.stopStorageReports = opts.journal.storage.onChange((h) =>
-      this.log(h.ok ? `journal writes again: the storage fault cleared` : `journal storage fault: ${h.reason}`),
+      this.log(h.ok ? `journal writes again: the storage fault cleared (${h.cleared?.failedWrites ?? 0} writes refused meanwhile)` : `journal storage fault: ${h.reason}`),
     );
   }
 
@@ -358,8 +359,9 @@ export class Host implements HostState, CommandSink, NextRoundSink {
     try {
       this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.clock.nowUtcMs() });
     } catch (err) {
-      // Only a note of who was seen when: the clock is served all the same.
-      this.log(`clock ${hello.serialId}: could not note it as seen: ${(err as Error).message}`);
+      // Only a note of who was seen when: the clock is served all the same. A storage fault is
+      // told once by the journal's own line, not at every greeting (docs/reliability.md, "Disk full").
+      if (storageFaultReason(err) === null) this.log(`clock ${hello.serialId}: could not note it as seen: ${(err as Error).message}`);
     }
     try {
       this.syncClock(s);

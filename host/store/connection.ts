@@ -45,6 +45,7 @@ export class JournalConnection {
   readonly storage: StorageHealthTracker;
   /** Nesting of guarded writes: only the outermost one's outcome is the storage's. */
   private writeDepth = 0;
+  private totalChangesStmt: Database.Statement | null = null;
   private readonly synchronous: 'FULL' | 'NORMAL';
 
   /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
@@ -103,9 +104,12 @@ export class JournalConnection {
   /** Runs a write, reporting its storage outcome (only the outermost of nested writes counts). */
   guarded<T>(write: () => T): T {
     this.writeDepth++;
+    // During a fault only a write that changed a row clears it (storage-health.ts): one that
+    // changed none committed without touching the disk.
+    const changesBefore = this.writeDepth === 1 && this.storage.faulty ? this.totalChanges() : null;
     try {
       const out = write();
-      if (this.writeDepth === 1) this.storage.succeeded();
+      if (this.writeDepth === 1) this.storage.succeeded(undefined, changesBefore === null || this.totalChanges() > changesBefore);
       return out;
     } catch (err) {
       if (this.writeDepth === 1) this.storage.failed(err);
@@ -113,6 +117,12 @@ export class JournalConnection {
     } finally {
       this.writeDepth--;
     }
+  }
+
+  /** Rows changed by this connection since it opened (SQLite's total_changes()). */
+  private totalChanges(): number {
+    this.totalChangesStmt ??= this.db.prepare('SELECT total_changes()').pluck();
+    return this.totalChangesStmt.get() as number;
   }
 
   /** One write transaction, reported to `storage`. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal } from './journal.ts';
 import { journalSql } from './journal-sql.fixture.ts';
-import { storageFaultCode, type StorageHealth } from './storage-health.ts';
+import { StorageHealthTracker, storageFaultCode, type StorageHealth } from './storage-health.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -40,6 +40,35 @@ describe('journal storage health', () => {
     // Told once when it began and once when it cleared, not per write.
     expect(changes.map((c) => c.ok)).toEqual([false, true]);
     j.close();
+  });
+
+  it('docs/reliability.md "Disk full": a write that changed no row does not clear the fault (it commits on a full disk without touching it); one that stored a row does, told with the count of refused writes', () => {
+    const j = journal();
+    const changes: StorageHealth[] = [];
+    j.storage.onChange((h) => changes.push(h));
+    // The fault as a full disk reports it (a real one: test/host-disk-full-mqtt.test.ts).
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    j.storage.failed(full);
+    j.storage.failed(full);
+    expect(j.markPublished([12_345], 1)).toBe(0); // no such row: succeeds, stores nothing
+    expect(j.storage.current).toMatchObject({ ok: false, code: 'SQLITE_FULL', failedWrites: 2 });
+    j.seenClock({ clockId: 'CLK-01', utcMs: 3 });
+    expect(j.storage.current.ok).toBe(true);
+    expect(changes.map((c) => [c.ok, c.cleared?.failedWrites])).toEqual([[false, undefined], [true, 2]]);
+    j.close();
+  });
+
+  it('docs/reliability.md "Disk full": a fault in which a retried write failed (the clocks\' events, the MQTT outbox) clears only once a write of that kind stored something', () => {
+    const t = new StorageHealthTracker('/srv/hall/clocks.db', () => 1_000);
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    t.failed(full, 'MQTT outbox');
+    t.failed(full, 'clock events');
+    t.succeeded(); // another write, on the event loop's connection
+    t.succeeded('clock events');
+    t.succeeded('MQTT outbox', false); // a mark of rows already marked: stored nothing
+    expect(t.current.ok).toBe(false);
+    t.succeeded('MQTT outbox');
+    expect(t.current).toEqual({ ok: true, recoveredUtcMs: 1_000 });
   });
 
   it('a bad value is the caller\'s error, not the storage\'s: health stays ok', () => {

@@ -2,7 +2,14 @@
 // or a file turned read-only is a fault of the storage, not of the request that met it: the
 // host stays up, acknowledges nothing it could not write (a clock keeps such an event in its
 // outbox and sends it again), says so on /api/health and the dashboard, and clears the fault
-// by itself with the first write that succeeds once space returns.
+// by itself once space returns.
+//
+// What "cleared" means (docs/reliability.md, "Disk full"): a write that stored something
+// succeeded, and every kind of retried write that failed during the fault (the clocks' events,
+// the MQTT outbox's marks and retained states) has since stored something. A write that changes
+// no row (a mark of rows already marked, an empty transaction) commits on a full disk without
+// touching it, and a small write may fit in space the WAL file already has: either alone once
+// cleared the fault while the disk was still full, and the next refused write began it again.
 //
 // Only SQLite's storage result codes count: a constraint or a malformed value is the caller's
 // error and says nothing about the disk.
@@ -18,7 +25,7 @@ export function storageFaultCode(err: unknown): string | null {
 }
 
 /** What an arbiter reads about a storage fault: what happened and what to do. */
-export function describeStorageFault(code: string, message: string, path: string): string {
+export function describeStorageFault(code: string, message: string, path?: string): string {
   const what = code.startsWith('SQLITE_FULL')
     ? `the journal's disk is full`
     : code.startsWith('SQLITE_READONLY')
@@ -26,7 +33,7 @@ export function describeStorageFault(code: string, message: string, path: string
       : code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')
         ? 'the journal file is damaged'
         : `the journal's disk failed to write`;
-  return `${what} (${code}: ${message}) at ${path}: clock events are not acknowledged until it can write again; the clocks keep them and send them again`;
+  return `${what} (${code}: ${message})${path === undefined ? '' : ` at ${path}`}: clock events are not acknowledged until it can write again; the clocks keep them and send them again`;
 }
 
 export interface StorageHealth {
@@ -42,11 +49,22 @@ export interface StorageHealth {
   readonly failedWrites?: number;
   /** When the last fault cleared (UTC ms), or null if none has. */
   readonly recoveredUtcMs: number | null;
+  /** Told with the change that clears a fault (onChange only): the fault that cleared. */
+  readonly cleared?: { readonly code: string; readonly sinceUtcMs: number; readonly failedWrites: number };
 }
+
+/**
+ * Writes that are tried again until they are stored: the clocks' events (the clocks resend
+ * them) and the MQTT outbox's marks and retained states (the publisher retries them). A fault
+ * in which one failed clears only once one of that kind stored something again.
+ */
+export type RetriedWrite = 'clock events' | 'MQTT outbox';
 
 /** Tracks the journal's storage faults: fed by every write's outcome. */
 export class StorageHealthTracker {
   private fault: { code: string; reason: string; sinceUtcMs: number; failedWrites: number } | null = null;
+  /** The retried writes that failed in this fault and have not stored anything since. */
+  private readonly awaiting = new Set<RetriedWrite>();
   private recoveredUtcMs: number | null = null;
   private readonly listeners = new Set<(h: StorageHealth) => void>();
 
@@ -55,10 +73,16 @@ export class StorageHealthTracker {
     private readonly nowUtcMs: () => number,
   ) {}
 
-  /** A write failed: records it if it is a storage fault. Returns whether it was one. */
-  failed(err: unknown): boolean {
+  /** Whether a storage fault is current. */
+  get faulty(): boolean {
+    return this.fault !== null;
+  }
+
+  /** A write (of `kind`, if retried) failed: records it if it is a storage fault. Returns whether it was one. */
+  failed(err: unknown, kind?: RetriedWrite): boolean {
     const code = storageFaultCode(err);
     if (code === null) return false;
+    if (kind) this.awaiting.add(kind);
     if (this.fault) {
       this.fault.failedWrites++;
       if (this.fault.code === code) return true;
@@ -73,12 +97,19 @@ export class StorageHealthTracker {
     return true;
   }
 
-  /** A write succeeded: the storage works again. */
-  succeeded(): void {
-    if (!this.fault) return;
+  /**
+   * A write (of `kind`, if retried) succeeded. `stored`: whether it changed a row; one that
+   * changed none did not touch the disk and says nothing about it. The fault clears once no
+   * retried kind that failed awaits a stored write (the module's head).
+   */
+  succeeded(kind?: RetriedWrite, stored = true): void {
+    if (!this.fault || !stored) return;
+    if (kind) this.awaiting.delete(kind);
+    if (this.awaiting.size > 0) return;
+    const { code, sinceUtcMs, failedWrites } = this.fault;
     this.fault = null;
     this.recoveredUtcMs = this.nowUtcMs();
-    this.emit();
+    this.emit({ cleared: { code, sinceUtcMs, failedWrites } });
   }
 
   get current(): StorageHealth {
@@ -92,8 +123,8 @@ export class StorageHealthTracker {
     return () => this.listeners.delete(fn);
   }
 
-  private emit(): void {
-    const h = this.current;
+  private emit(extra: Partial<StorageHealth> = {}): void {
+    const h = { ...this.current, ...extra };
     for (const fn of this.listeners) {
       try {
         fn(h);

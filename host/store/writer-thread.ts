@@ -28,7 +28,7 @@ interface InFlight {
   readonly done: Promise<void>;
 }
 
-type WriterMessage = { type: string; n?: number; k?: number; message?: string; code?: string | null };
+type WriterMessage = { type: string; n?: number; k?: number; message?: string; code?: string | null; stored?: boolean };
 
 function noop(): void {}
 
@@ -60,7 +60,7 @@ export class WriterThread {
     worker.unref();
     worker.on('message', (m: WriterMessage) => {
       if (m.type === 'broken') return this.stop(worker, m);
-      if (m.type === 'aside-done' || m.type === 'aside-failed') return this.settleAside(m.k!, m.type === 'aside-done' ? null : writerError(m));
+      if (m.type === 'aside-done' || m.type === 'aside-failed') return this.settleAside(m.k!, m.type === 'aside-done' ? null : writerError(m), m.stored ?? true);
       if (this.inFlight?.n !== m.n) return;
       if (m.type === 'done') this.settle(null, null);
       else this.settle(writerError(m), null);
@@ -146,26 +146,30 @@ export class WriterThread {
     this.inFlight = null;
     if (storage) {
       this.sequencer.forget();
-      this.conn.storage.failed(storage);
+      this.conn.storage.failed(storage, 'clock events');
       b.reject(storage);
     } else if (abandoned) {
       this.sequencer.forget();
       b.reject(abandoned);
     } else {
       this.sequencer.committed(b.overlay);
-      this.conn.storage.succeeded();
+      this.conn.storage.succeeded('clock events');
       b.resolve();
     }
   }
 
-  private settleAside(k: number, err: Error | null): void {
+  /** Ends an aside job; `stored`: whether it changed a row (a mark of rows already marked changes none). */
+  private settleAside(k: number, err: Error | null, stored: boolean): void {
     const j = this.asideJobs.get(k);
     if (!j) return;
     this.asideJobs.delete(k);
     if (err) {
-      this.conn.storage.failed(err);
+      this.conn.storage.failed(err, 'MQTT outbox');
       j.reject(err);
-    } else j.resolve();
+    } else {
+      this.conn.storage.succeeded('MQTT outbox', stored);
+      j.resolve();
+    }
   }
 
   /** Writes here the aside jobs the writer thread did not answer (it stopped, or the journal closes). */

@@ -42,14 +42,18 @@ try {
     for (const o of outbox) insertOutbox.run(o);
   }).immediate;
   const markPublished = db.prepare('UPDATE outbox SET published_utc_ms = ? WHERE id = ? AND published_utc_ms IS NULL');
+  // Returns the rows it changed: a mark of rows already marked changes none, and commits on a
+  // full disk without touching it (storage-health.ts: such a write does not clear a fault).
   const writeAside = db.transaction((marks, rows) => {
-    if (marks) for (const id of marks.ids) markPublished.run(marks.utcMs, id);
-    if (rows) for (const o of rows) insertOutbox.run(o);
+    let changed = 0;
+    if (marks) for (const id of marks.ids) changed += markPublished.run(marks.utcMs, id).changes;
+    if (rows) for (const o of rows) changed += insertOutbox.run(o).changes;
+    return changed;
   }).immediate;
   aside = (marks, rows) => {
     db.pragma('synchronous = NORMAL');
     try {
-      writeAside(marks, rows);
+      return writeAside(marks, rows);
     } finally {
       db.pragma('synchronous = FULL');
     }
@@ -72,8 +76,8 @@ parentPort.on('message', (m) => {
     }
   } else if (m.type === 'aside') {
     try {
-      aside(m.marks ?? null, m.rows ?? null);
-      parentPort.postMessage({ type: 'aside-done', k: m.k });
+      const changed = aside(m.marks ?? null, m.rows ?? null);
+      parentPort.postMessage({ type: 'aside-done', k: m.k, stored: changed > 0 });
     } catch (err) {
       parentPort.postMessage({ type: 'aside-failed', k: m.k, message: err.message, code: err.code ?? null });
     }

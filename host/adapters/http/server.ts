@@ -8,6 +8,7 @@ import websocket from '@fastify/websocket';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { ExportRefusedError } from '../../app/ports.ts';
+import { storageFaultReason } from '../../app/storage-fault.ts';
 import { apiError, describeValidation, type AjvError } from './api-error.ts';
 import { HttpError } from './http-error.ts';
 
@@ -87,7 +88,10 @@ function allowOnlyHosts(app: FastifyInstance, hosts: readonly string[], log: (li
   });
 }
 
-/** Every refusal answers with the same body: a schema violation names its field; a 5xx is logged. */
+/**
+ * Every refusal answers with the same body: a schema violation names its field; a write the
+ * journal's storage refused (a full disk) is 503 with the reason (docs/api.md "Conventions", the errors table); a 500 is logged.
+ */
 function answerErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, _req, reply) => {
     if ('validation' in err && err.validation) {
@@ -96,6 +100,8 @@ function answerErrors(app: FastifyInstance): void {
     }
     if (err instanceof HttpError) return reply.code(err.statusCode).send(apiError(err.statusCode, err.message, err.field));
     if (err instanceof ExportRefusedError) return reply.code(409).send(apiError(409, err.message));
+    const storage = storageFaultReason(err);
+    if (storage !== null) return reply.code(503).send(apiError(503, storage));
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) app.log.error(err);
     return reply.code(status).send(apiError(status, err.message));

@@ -35,6 +35,18 @@ async function publisherOn(store: MqttPublisherOptions['outbox']): Promise<{ pub
 
 const waitFor = (check: () => boolean, what: string) => waitUntil(check, what, 15_000);
 
+/**
+ * docs/reliability.md "Disk full": each kind of refused write (the marks, the retained states)
+ * told once as its refusals begin and once as it is stored again, not at every try.
+ */
+function toldOncePerKind(errors: readonly Error[]): void {
+  const told = errors.map((e) => e.message);
+  expect(told.filter((m) => /could not mark \d+ acknowledged/.test(m))).toHaveLength(1);
+  expect(told.filter((m) => /could not store the boards' retained states/.test(m))).toHaveLength(1);
+  expect(told.filter((m) => /mark acknowledged messages published: done again after \d+ refused tries/.test(m))).toHaveLength(1);
+  expect(told.filter((m) => /store the boards' retained states: done again after \d+ refused tries/.test(m))).toHaveLength(1);
+}
+
 describe('MqttPublisher when the journal cannot write', () => {
   it('reports the fault instead of throwing from its timers; marks and retained states are written once the journal writes again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-'));
@@ -68,6 +80,7 @@ describe('MqttPublisher when the journal cannot write', () => {
       return store.pendingCount() === 0 && pub.stats().acked >= 21;
     }, 'the outbox emptied after the journal writes again');
     expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    toldOncePerKind(errors);
   });
 
   it('with the journal\'s writer thread: a refused mark or retained state written there is reported, kept, and written once the journal writes again (MQTT 3.1.1 §4.3.2: a message stays owed until marked)', async () => {
@@ -97,5 +110,6 @@ describe('MqttPublisher when the journal cannot write', () => {
     }, 'the outbox emptied after the journal writes again');
     expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(store.pending(10, 0)).toEqual([]);
+    toldOncePerKind(errors);
   });
 });

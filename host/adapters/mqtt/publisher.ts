@@ -25,6 +25,7 @@ import { eventsTopic, stateTopic } from './topics.ts';
 import { encodeEvent, encodeState } from './payload.ts';
 import type { OutboxDraft, OutboxMessage, OutboxStore } from './outbox-store.ts';
 import type { ClockEventRecord, LiveClockState } from '../../app/ports.ts';
+import { RefusedWrites } from './refused-writes.ts';
 
 /** Outbox rows read at most to learn others' retained states before storing a batch of ours. */
 const LEARN_BATCH = 1000;
@@ -91,6 +92,10 @@ export class MqttPublisher {
   private published = 0;
   private acked = 0;
   private readonly onConnect = (): void => this.handleConnect();
+  /** Each kind of outbox write's refusals (a full disk): told at their start and end, retried with a backoff. */
+  private readonly stateWrites: RefusedWrites;
+  private readonly markWrites: RefusedWrites;
+  private readonly reconnectWrites: RefusedWrites;
 
   constructor(opts: MqttPublisherOptions) {
     this.client = opts.client;
@@ -100,6 +105,10 @@ export class MqttPublisher {
     this.stateBatchMs = opts.stateBatchMs ?? 250;
     this.markBatchMs = opts.markBatchMs ?? 100;
     this.onError = opts.onError ?? (() => {});
+    const report = (err: Error): void => this.onError(err);
+    this.stateWrites = new RefusedWrites('store the boards\' retained states', report);
+    this.markWrites = new RefusedWrites('mark acknowledged messages published', report);
+    this.reconnectWrites = new RefusedWrites('store the retained states to re-send after the reconnect', report);
     this.client.on('connect', this.onConnect);
     // Leftovers from a previous run go out first (MQTT.js queues them until connected).
     this.pump();
@@ -159,11 +168,11 @@ export class MqttPublisher {
     this.stateBatch.clear();
     if (drafts.length === 0) return;
     const aside = this.outbox.appendRetainedAside;
-    this.writeOutbox('store the boards\' retained states', aside && (() => aside.call(this.outbox, drafts)), () => this.outbox.append(drafts), (stored) => {
+    this.writeOutbox(this.stateWrites, undefined, aside && (() => aside.call(this.outbox, drafts)), () => this.outbox.append(drafts), (stored) => {
       // Stored on another thread: read once stored (stored here, the caller's pump reads them).
       if (stored) return aside ? this.pump() : undefined;
-      // The journal cannot write (a full disk): kept for the next try, unless a newer state of
-      // the board was gathered meanwhile.
+      // The journal cannot write (a full disk): kept for the next try, after the backoff
+      // (refused-writes.ts), unless a newer state of the board was gathered meanwhile.
       for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
       if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
     });
@@ -176,57 +185,59 @@ export class MqttPublisher {
   private asideWrites = 0;
 
   /**
-   * An outbox write: handed off to another thread where the store has an aside for it
+   * An outbox write of `kind`: handed off to another thread where the store has an aside for it
    * (`handOff`, the journal's writer thread), else made here now (`here`). `then` learns
-   * whether it was stored, when it is known.
+   * whether it was stored, when it is known. `what` words a refusal if the kind's own words do not.
    */
-  private writeOutbox(what: string, handOff: (() => Promise<void>) | undefined, here: () => void, then: (stored: boolean) => void): void {
-    if (handOff) return this.handedOff(handOff(), what, then);
-    then(this.tryWrite(what, here));
+  private writeOutbox(kind: RefusedWrites, what: string | undefined, handOff: (() => Promise<void>) | undefined, here: () => void, then: (stored: boolean) => void): void {
+    if (handOff) return this.handedOff(handOff(), kind, what, then);
+    then(this.tryWrite(kind, what, here));
     this.resolveIdle();
   }
 
   /**
    * Follows an outbox write handed off to another thread: counted (the publisher is not idle)
-   * until answered; a refusal is reported through onError, as `tryWrite` does; `then` learns
-   * whether it was stored.
+   * until answered; a refusal goes to its kind, as in `tryWrite`; `then` learns whether it was stored.
    */
-  private handedOff(write: Promise<void>, what: string, then: (stored: boolean) => void): void {
+  private handedOff(write: Promise<void>, kind: RefusedWrites, what: string | undefined, then: (stored: boolean) => void): void {
     this.asideWrites++;
     write.then(
       () => {
         this.asideWrites--;
+        kind.succeeded();
         then(true);
         this.resolveIdle();
       },
       (err: Error) => {
         this.asideWrites--;
-        if (!this.closed) this.onError(new Error(`MQTT outbox: could not ${what}: ${err.message}`));
+        if (!this.closed) kind.failed(err, what);
         then(false);
         this.resolveIdle();
       },
     );
   }
 
+  /** Stores the gathered states after `stateBatchMs`, or after the backoff while the journal refuses them. */
   private publishStateLater(): void {
     this.stateBatchScheduled = true;
     this.stateBatchTimer = setTimeout(() => {
       this.flushStateBatch();
       this.pump();
-    }, this.stateBatchMs);
+    }, Math.max(this.stateBatchMs, this.stateWrites.retryMs));
   }
 
   /**
    * Runs an outbox write from a timer or a broker callback, where a throw would end the
-   * process: a storage fault (a full disk) is reported through onError and the write is
-   * tried again later by the caller (docs/reliability.md). Returns whether it succeeded.
+   * process: a storage fault (a full disk) goes to its kind, which tells it once, and the write
+   * is tried again later by the caller (docs/reliability.md). Returns whether it succeeded.
    */
-  private tryWrite(what: string, write: () => void): boolean {
+  private tryWrite(kind: RefusedWrites, what: string | undefined, write: () => void): boolean {
     try {
       write();
+      kind.succeeded();
       return true;
     } catch (err) {
-      this.onError(new Error(`MQTT outbox: could not ${what}: ${(err as Error).message}`));
+      kind.failed(err as Error, what);
       return false;
     }
   }
@@ -319,7 +330,7 @@ export class MqttPublisher {
       // Appended after everything pending, so a newer state is never overtaken by an older one.
       const states = [...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true }));
       const aside = this.outbox.appendRetainedAside;
-      this.writeOutbox('store the retained states to re-send after the reconnect', aside && (() => aside.call(this.outbox, states)), () => this.outbox.append(states), (stored) => {
+      this.writeOutbox(this.reconnectWrites, undefined, aside && (() => aside.call(this.outbox, states)), () => this.outbox.append(states), (stored) => {
         // Stored on another thread: read once stored (stored here, the pump below reads them).
         if (stored && aside) this.pump();
       });
@@ -385,10 +396,10 @@ export class MqttPublisher {
     }
   }
 
-  /** Writes the gathered delivery marks within `markBatchMs`, all in one outbox transaction. */
+  /** Writes the gathered delivery marks within `markBatchMs` (or the backoff while refused), all in one outbox transaction. */
   private flushMarksSoon(): void {
     if (this.markTimer || this.closed) return;
-    this.markTimer = setTimeout(() => this.flushMarks(), this.markBatchMs);
+    this.markTimer = setTimeout(() => this.flushMarks(), Math.max(this.markBatchMs, this.markWrites.retryMs));
   }
 
   private flushMarks(): void {
@@ -397,12 +408,12 @@ export class MqttPublisher {
     if (this.ackedIds.length === 0) return;
     const ids = this.ackedIds.splice(0);
     const aside = this.outbox.markDoneAside;
-    this.writeOutbox(`mark ${ids.length} acknowledged messages published`, aside && (() => aside.call(this.outbox, ids)), () => this.outbox.markDone(ids), (marked) => {
+    this.writeOutbox(this.markWrites, `mark ${ids.length} acknowledged messages published`, aside && (() => aside.call(this.outbox, ids)), () => this.outbox.markDone(ids), (marked) => {
       if (!marked) this.markLater(ids);
     });
   }
 
-  /** Marks the journal refused (a full disk): kept and tried again; until then they only count as pending. */
+  /** Marks the journal refused (a full disk): kept and tried again after the backoff; until then they only count as pending. */
   private markLater(ids: readonly number[]): void {
     this.ackedIds.unshift(...ids);
     this.flushMarksSoon();
