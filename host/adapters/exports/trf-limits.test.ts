@@ -15,7 +15,7 @@ function playerLine(rank: number, rounds: string[]): string {
 }
 
 /** `players` players (even), paired 1-2, 3-4, … in each of `rounds` rounds, results not yet in. */
-export function bigTrf(rounds: number, players: number, xxr = rounds): string {
+function bigTrf(rounds: number, players: number, xxr = rounds): string {
   const lines = ['012 Big', '222 5400+30', `XXR ${xxr}`];
   for (let i = 1; i <= players; i++) {
     const opponent = i % 2 === 1 ? i + 1 : i - 1;

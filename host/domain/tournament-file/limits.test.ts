@@ -17,7 +17,7 @@ function issuesOf(text: string): string[] {
 }
 
 /** An individual event of `n` players, one per line, paired in one round; ranks above 9999 are problems. */
-export function bigTournamentText(n: number): string {
+function bigTournamentText(n: number): string {
   const players = Array.from({ length: n }, (_, i) => `    { "rank": ${i + 1}, "name": "Player, N${i + 1}" }`);
   const boards = Array.from({ length: Math.floor(n / 2) }, (_, b) => `{ "board": ${b + 1}, "white": ${2 * b + 1}, "black": ${2 * b + 2} }`);
   return [
