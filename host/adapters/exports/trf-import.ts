@@ -56,8 +56,13 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   const scoring = { ...DEFAULT_TEAM_SCORING, ...(file.pab ? { byeMatchPoints: file.pab.matchPoints } : {}) };
   const teamOf = new Map<number, number>();
   for (const t of file.teams) for (const p of t.players) teamOf.set(p, t.team);
-  const ctx: TrfContext = { file, ranks: new Set(file.players.map((p) => p.rank)), byRank: new Map(file.players.map((p) => [p.rank, p])), teamOf, scoring };
-  const nRounds = Math.max(0, ...file.players.map((p) => p.rounds.length));
+  const ctx: TrfContext = {
+    file, ranks: new Set(file.players.map((p) => p.rank)), byRank: new Map(file.players.map((p) => [p.rank, p])), teamOf, scoring,
+    pointsBefore: new Map(file.players.map((p) => [p, pointsBeforeEachRound(p)])),
+    teamById: new Map([...file.teams].reverse().map((t) => [t.team, t])), // the first of a number, as a search finds it
+    teamMatchPoints: new Map(),
+  };
+  const nRounds = file.players.reduce((n, p) => Math.max(n, p.rounds.length), 0);
   const rounds: Round[] = [];
   for (let r = 0; r < nRounds; r++) rounds.push(importRound(ctx, r));
   const boardsPerTeam = file.teams.length ? Math.max(...file.teams.map((t) => t.players.length)) : null;
@@ -124,13 +129,25 @@ interface TrfContext {
   readonly byRank: ReadonlyMap<number, TrfPlayerLine>;
   readonly teamOf: ReadonlyMap<number, number>;
   readonly scoring: TournamentEvent['teamScoring'];
+  /** A player's points before each round (index r: rounds 0 … r-1), summed once rather than per comparison. */
+  readonly pointsBefore: ReadonlyMap<TrfPlayerLine, readonly number[]>;
+  readonly teamById: ReadonlyMap<number, TrfFile['teams'][number]>;
+  /** A team's match points before each round, extended as the rounds are imported. */
+  readonly teamMatchPoints: Map<number, number[]>;
+}
+
+/** Points before round r (0-based) at index r, from the round codes (TRF16 default points). */
+function pointsBeforeEachRound(p: TrfPlayerLine): number[] {
+  const before = [0];
+  for (const x of p.rounds) before.push(before[before.length - 1] + CODE_POINTS[x.code]);
+  return before;
 }
 
 /** Round `r` (0-based): its pairs and byes from the players' round fields, its boards numbered in the FIDE board order. */
 function importRound(ctx: TrfContext, r: number): Round {
   const { file, ranks, byRank } = ctx;
   /** Points before round r (0-based), from the round codes (TRF16 default points). */
-  const scoreBefore = (p: TrfPlayerLine, r: number) => p.rounds.slice(0, r).reduce((s, x) => s + CODE_POINTS[x.code], 0);
+  const scoreBefore = (p: TrfPlayerLine, r: number) => { const b = ctx.pointsBefore.get(p)!; return b[Math.min(r, b.length - 1)]; };
   const pairs: BoardPairing[] = [];
   const byes: Bye[] = [];
   for (const p of file.players) {
@@ -189,24 +206,25 @@ function teamMatchesOf(ctx: TrfContext, r: number, pairs: readonly BoardPairing[
 
 /**
  * FIDE board order for teams: a team's score before round `r` is its match points (team game
- * points compared match by match), its rank its pairing number.
+ * points compared match by match), its rank its pairing number. Each round's match points are
+ * added once per team and kept (ctx.teamMatchPoints), not summed again for every comparison.
  */
 function teamMatchPointsBefore(ctx: TrfContext, team: number, r: number): number {
-  const { file, byRank, teamOf, scoring } = ctx;
-  const t = file.teams.find((x) => x.team === team)!;
-  let mp = 0;
-  for (let q = 0; q < r; q++) {
-    const mine = t.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
-    const opponents = new Set(t.players.map((rank) => byRank.get(rank)!.rounds[q]?.opponent).filter((o): o is number => o !== null && o !== undefined).map((o) => teamOf.get(o)));
-    if (opponents.size !== 1) {
-      if (opponents.size === 0 && mine > 0) mp += scoring.byeMatchPoints; // a team bye
-      continue;
-    }
-    const theirTeam = file.teams.find((x) => x.team === [...opponents][0])!;
-    const theirs = theirTeam.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
-    mp += mine > theirs ? scoring.win : mine === theirs ? scoring.draw : scoring.loss;
-  }
-  return mp;
+  const before = ctx.teamMatchPoints.get(team) ?? [0];
+  ctx.teamMatchPoints.set(team, before);
+  for (let q = before.length - 1; q < r; q++) before.push(before[q] + teamMatchPointsIn(ctx, ctx.teamById.get(team)!, q));
+  return before[r];
+}
+
+/** The match points a team scored in round `q` (0-based): a win, draw or loss against one team, or a team bye. */
+function teamMatchPointsIn(ctx: TrfContext, t: TrfFile['teams'][number], q: number): number {
+  const { byRank, teamOf, scoring } = ctx;
+  const mine = t.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
+  const opponents = new Set(t.players.map((rank) => byRank.get(rank)!.rounds[q]?.opponent).filter((o): o is number => o !== null && o !== undefined).map((o) => teamOf.get(o)));
+  if (opponents.size !== 1) return opponents.size === 0 && mine > 0 ? scoring.byeMatchPoints : 0; // a team bye
+  const theirTeam = ctx.teamById.get([...opponents][0]!)!;
+  const theirs = theirTeam.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
+  return mine > theirs ? scoring.win : mine === theirs ? scoring.draw : scoring.loss;
 }
 
 /** A team whose players all have a bye code had the team's bye in round `r` (record 320 names it too). */

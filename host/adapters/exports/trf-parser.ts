@@ -78,9 +78,21 @@ export interface TrfFile {
 
 const CODES = new Set(Object.keys(CODE_POINTS));
 
-/** Columns start..end (1-based, inclusive) of a line, padded with blanks past its end. */
+/**
+ * The longest line read: a 001 line of 6,500 rounds (92 + 10 columns a round). A longer one is
+ * refused at its first column too many rather than read (docs/exports.md "Reading a TRF").
+ */
+export const MAX_TRF_LINE = 65_536;
+
+/** The 001 line reaches at least the points, columns 81-84 (TRF16; bbpPairings reads 84 columns). */
+const PLAYER_LINE_MIN = 84;
+
+/**
+ * Columns start..end (1-based, inclusive) of a line, padded with blanks past its end. Only the
+ * field is cut and padded (not the whole line): a long line's fields cost their own width each.
+ */
 export function col(line: string, start: number, end: number): string {
-  return line.padEnd(end).slice(start - 1, end);
+  return line.slice(start - 1, end).padEnd(end - start + 1);
 }
 
 function intField(line: string, n: number, start: number, end: number, what: string, blankOk = true): number | null {
@@ -101,10 +113,15 @@ function pointsField(line: string, n: number, start: number, end: number, what: 
 }
 
 function parsePlayer(line: string, n: number): TrfPlayerLine {
+  const rank = intField(line, n, 5, 8, 'starting rank', false)!;
+  if (line.length < PLAYER_LINE_MIN) {
+    throw new TrfParseError(n, `${line.length + 1}-${PLAYER_LINE_MIN}`, `player line cut short: it ends at column ${line.length}, before the points at columns 81-84 (TRF16 001 record: name 15-47, rating 49-52, … points 81-84)`);
+  }
   const rounds: TrfRound[] = [];
   // Round r: opponent at 92+10(r-1) … +3, colour at +5, result at +7 (TRF16).
   for (let start = 92; start <= line.length; start += 10) {
     const r = (start - 92) / 10 + 1;
+    refuseCutRound(line, n, start, r);
     const opponent = intField(line, n, start, start + 3, `round ${r} opponent`);
     const colourRaw = col(line, start + 5, start + 5);
     const codeRaw = col(line, start + 7, start + 7);
@@ -114,7 +131,6 @@ function parsePlayer(line: string, n: number): TrfPlayerLine {
     const colour = colourRaw.toLowerCase();
     rounds.push({ opponent: opponent === 0 ? null : opponent, colour: colour === 'w' || colour === 'b' ? colour : null, code });
   }
-  const rank = intField(line, n, 5, 8, 'starting rank', false)!;
   return {
     line: n,
     rank,
@@ -129,6 +145,16 @@ function parsePlayer(line: string, n: number): TrfPlayerLine {
     placement: intField(line, n, 86, 89, 'rank'),
     rounds,
   };
+}
+
+/**
+ * A round field holds 8 columns, opponent to result (92-99 for round 1; TRF16): one that the
+ * line's end cuts after something was written in it is refused, not read as a shorter field.
+ * Trailing blanks alone, where a round would start, read as before (a round not paired).
+ */
+function refuseCutRound(line: string, n: number, start: number, r: number): void {
+  if (line.length >= start + 7 || line.slice(start - 1).trim() === '') return;
+  throw new TrfParseError(n, `${line.length + 1}-${start + 7}`, `round ${r} is cut off: the line ends at column ${line.length}, inside the round's field ${start}-${start + 7} (opponent ${start}-${start + 3}, colour ${start + 5}, result ${start + 7}; a blank result is written as a blank)`);
 }
 
 function parseTeam(line: string, n: number): TrfTeamLine {
@@ -153,8 +179,10 @@ function parseTeam(line: string, n: number): TrfTeamLine {
 
 export function parseTrf(text: string): TrfFile {
   const file: TrfFile = { tags: new Map(), roundDates: [], players: [], teams: [], pab: null, forfeitedMatches: [], xxr: null };
+  let xxrLine = 0;
   text.split(/\r\n|\r|\n/).forEach((line, i) => {
     const n = i + 1;
+    if (line.length > MAX_TRF_LINE) throw new TrfParseError(n, `${MAX_TRF_LINE + 1}-${line.length}`, `line is ${line.length} characters long; at most ${MAX_TRF_LINE} are read (6,500 rounds of a 001 line)`);
     if (line.trim() === '' || line.startsWith('###')) return; // blank and comment lines (TRF remark 1)
     const id = line.slice(0, 3);
     if (id === '001') {
@@ -178,6 +206,7 @@ export function parseTrf(text: string): TrfFile {
       const m = /^XXR\s+(\d+)\s*$/.exec(line);
       if (!m || Number(m[1]) < 1) throw new TrfParseError(n, '5-', `XXR must give the number of rounds, got "${line.slice(3).trim()}"`);
       file.xxr = Number(m[1]);
+      xxrLine = n;
     } else if (id === '132') {
       for (let start = 92; start <= line.length; start += 10) file.roundDates.push(col(line, start, start + 7).trim());
     } else if (/^\d\d2$/.test(id)) {
@@ -187,7 +216,21 @@ export function parseTrf(text: string): TrfFile {
     }
     // Other records (NRS, 013, 240, 250, 260, 299, 300, 80x, XX? other than XXR) are not needed here and are skipped.
   });
+  refuseXxrBelowRounds(file, xxrLine);
   return file;
+}
+
+/** XXR is the planned total of rounds (JaVaFo): fewer than the round fields a player line carries contradicts the file. */
+function refuseXxrBelowRounds(file: TrfFile, xxrLine: number): void {
+  if (file.xxr === null) return;
+  const longest = file.players.reduce<TrfPlayerLine | undefined>((a, p) => (a === undefined || p.rounds.length > a.rounds.length ? p : a), undefined);
+  if (!longest || longest.rounds.length <= file.xxr) return;
+  const first = 92 + 10 * file.xxr;
+  throw new TrfParseError(
+    xxrLine,
+    '5-',
+    `XXR ${file.xxr} plans ${file.xxr} rounds, but line ${longest.line} carries ${longest.rounds.length} round fields (round ${file.xxr + 1} at columns ${first}-${first + 7}); XXR is the total number of rounds`,
+  );
 }
 
 export interface TrfProblem {

@@ -10,11 +10,14 @@ import type { EntrantRef } from './knockout.ts';
 /** A team event: each player in exactly one team, given by the player's `team` or the team's list (which sets it). */
 export function linkTeams(c: FieldChecker, players: Player[], teams: Team[], path: string): void {
   const ids = new Set<number>();
+  // A lookup per listed player, not a search; the first player of a rank, as a search would find.
+  const byRank = new Map<number, Player>();
+  for (const p of players) if (!byRank.has(p.rank)) byRank.set(p.rank, p);
   teams.forEach((t, i) => {
     if (ids.has(t.id)) c.problem(`${path}.teams[${i}].id`, `team id ${t.id} is used twice`);
     ids.add(t.id);
     for (const rank of t.players) {
-      const p = players.find((x) => x.rank === rank)!;
+      const p = byRank.get(rank)!;
       if (p.team !== null && p.team !== t.id) c.problem(`${path}.teams[${i}].players`, `player ${rank} is listed with team ${p.team} too`);
       p.team = t.id;
     }

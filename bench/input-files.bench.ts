@@ -1,0 +1,59 @@
+// Input that grows: what `chessclock tournament validate` and `import-trf` cost as their input
+// grows (docs/benchmarks.md; docs/tournament.md "Limits", docs/exports.md "Reading a TRF").
+// A tournament file of n players, one per line, paired in one round (ranks above 9999 do not
+// fit TRF16 and are each a problem located at its line: the worst case of locating), read and
+// checked by parseTournamentText; and a TRF of 100 players with r round columns, imported by
+// importTrf. Time per size, in the process (the command adds node's start, about 0.6 s). Both
+// grow linearly: doubling the input should about double the time.
+import { parseTournamentText, TournamentFileError } from '../host/domain/tournament-file.ts';
+import { importTrf } from '../host/adapters/exports/trf-import.ts';
+
+const PLAYERS = (process.env.INPUT_BENCH_PLAYERS ?? '8000,16000,32000,100000').split(',').map(Number);
+const ROUNDS = (process.env.INPUT_BENCH_ROUNDS ?? '1000,2000,5000').split(',').map(Number);
+const TRF_PLAYERS = 100;
+
+function tournamentText(n: number): string {
+  const players = Array.from({ length: n }, (_, i) => `    { "rank": ${i + 1}, "name": "Player, N${i + 1}" }`);
+  const boards = Array.from({ length: Math.floor(n / 2) }, (_, b) => `{ "board": ${b + 1}, "white": ${2 * b + 1}, "black": ${2 * b + 2} }`);
+  return [
+    '{ "events": [{ "id": "big", "name": "Big", "kind": "individual", "timeControl": "classical",',
+    '  "players": [',
+    players.join(',\n'),
+    '  ],',
+    `  "rounds": [{ "number": 1, "boards": [${boards.join(', ')}] }] }] }`,
+  ].join('\n');
+}
+
+/** 100 players paired 1-2, 3-4, … in each of `rounds` rounds, results not yet in (TRF16 001 columns). */
+function trfText(rounds: number): string {
+  const lines = ['012 Big', '222 5400+30', `XXR ${rounds}`];
+  for (let i = 1; i <= TRF_PLAYERS; i++) {
+    const opponent = i % 2 === 1 ? i + 1 : i - 1;
+    const fields = Array.from({ length: rounds }, (_, k) => `${String(opponent).padStart(4)} ${(i % 2 === 1) === (k % 2 === 0) ? 'w' : 'b'}  `);
+    lines.push(`001 ${String(i).padStart(4)} m    ${`Player, N${i}`.padEnd(33)} 2000 SLO ${''.padStart(11)} ${''.padEnd(10)}  0.0 ${String(i).padStart(4)}  ${fields.join('  ')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function run(): Promise<void> {
+  for (const n of PLAYERS) {
+    const text = tournamentText(n);
+    const t0 = performance.now();
+    let problems = 0;
+    try {
+      parseTournamentText(text);
+    } catch (err) {
+      if (!(err instanceof TournamentFileError)) throw err;
+      problems = err.issues.length;
+    }
+    const s = (performance.now() - t0) / 1000;
+    console.log(`validate: ${n} players (${(text.length / 1e6).toFixed(1)} MB), ${problems} problems located: ${s.toFixed(2)} s`);
+  }
+  for (const r of ROUNDS) {
+    const text = trfText(r);
+    const t0 = performance.now();
+    const event = importTrf(text, { id: 'big' });
+    const s = (performance.now() - t0) / 1000;
+    console.log(`import-trf: ${TRF_PLAYERS} players × ${r} round columns (${(text.length / 1e6).toFixed(1)} MB), ${event.rounds.length} rounds: ${s.toFixed(2)} s`);
+  }
+}
