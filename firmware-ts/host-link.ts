@@ -16,7 +16,7 @@ import { SerialPort } from 'serialport';
 import {
   ClockEvent_Kind,
   Command_Kind,
-  GameResult as WireResult,
+  type GameResult as WireResult,
   Nack_Code,
   Side as WireSide,
   type Command,
@@ -27,7 +27,6 @@ import { fittingSnapshotBody } from '../protocol/frame-encoder.ts';
 import { createLink, DEFAULT_BAUD_RATE, type BodyInit, type Link, type OutboxStore, type ReceivedMessage, type TimeSource } from '../protocol/session-api.ts';
 import type { ProtocolVersion } from '../protocol/handshake.ts';
 import { timeControlFromProto, timeControlFromWire, timeControlToWire } from '../protocol/time-control-codec.ts';
-import type { Side } from '../protocol/time-control.ts';
 import type { ClockFirmware } from './clock-firmware.ts';
 import type { ClockState } from '../rules/clock-state.ts';
 import { CLOCK_RESULTS, type ClockResult, type ClockRunStatus } from '../rules/vocabulary.ts';

@@ -13,7 +13,7 @@ import type { Presence } from '../rules/presence.ts';
 
 const SIDE_LETTER = { white: 'W', black: 'B' } as const;
 const SIDE_WORD = { white: 'White', black: 'Black' } as const;
-const STEP_TEXT: Record<number, string> = { 60_000: '1m', 10_000: '10s', 1_000: '1s' };
+const STEP_TEXT: Record<number, string> = { 60000: '1m', 10000: '10s', 1000: '1s' };
 
 /** The top-level menu state. */
 export type MenuMode = 'game' | 'setup' | 'arbiter' | 'result' | 'restore' | 'presence';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Duplex } from 'node:stream';
-import { createLink, type Link } from './link.ts';
+import { createLink, } from './link.ts';
 import { LinkClosedError, type LinkOptions, type ReceivedMessage } from './link-types.ts';
 import { FakeTime, settle } from './testing/fake-time.ts';
 import { createLossyPair, type Impairment } from './lossy-line.ts';

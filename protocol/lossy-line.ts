@@ -112,7 +112,7 @@ class Line {
       this.stats.dropped++;
       return;
     }
-    let data = Buffer.from(chunk);
+    const data = Buffer.from(chunk);
     if (rCorrupt < (imp.corrupt ?? 0) && data.length > 0) {
       const bit = Math.floor(rBit * data.length * 8);
       data[bit >> 3] ^= 1 << (bit & 7);

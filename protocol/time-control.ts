@@ -195,7 +195,7 @@ export const PRESETS: Readonly<Record<PresetName, { white: string; black: string
 };
 
 export function isPresetName(name: string): name is PresetName {
-  return Object.prototype.hasOwnProperty.call(PRESETS, name);
+  return  Object.hasOwn(PRESETS, name);
 }
 
 export interface TimeControlOptions {

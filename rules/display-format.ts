@@ -11,7 +11,7 @@
 // is also how DGT clocks behave (0:00 appears together with the flag symbol).
 // Consequence: 3 599 001 ms still shows 1:00:00; 3 599 000 ms shows 59:59.
 //
-// Units (FIDE equipment practice, issue 4): h:mm:ss at one hour or more, m:ss below,
+// Units (FIDE equipment practice; docs/firmware.md "Display"): h:mm:ss at one hour or more, m:ss below,
 // seconds with tenths below 20 s. Each unit is used while its rounded-up value is in
 // its range, so 19 901-20 000 ms shows 0:20 and 19 900 ms shows 19.9 (never "20.0").
 import type { Side } from '../protocol/time-control.ts';
@@ -22,7 +22,6 @@ export type { ClockReading };
 const SECOND = 1000;
 const TENTH = 100;
 const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
 /** Below 20 s the display shows tenths. */
 const TENTHS_BELOW_TENTHS = 200;
 /** From 10 h the LCD field (7 characters) cannot hold h:mm:ss; it shows `10h00` (minutes, rounded up). */

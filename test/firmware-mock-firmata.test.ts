@@ -117,7 +117,7 @@ describe('firmware on mock-firmata (Johnny-Five components, captured callbacks)'
     const hardware = await connectHardware({ io: cap.io }, map);
     const fw = new ClockFirmware({ hardware, time, timeControl: presetTimeControl('armageddon') });
     firmwares.push(fw);
-    const displays = { 0x70: new Ht16k33Digits(), 0x71: new Ht16k33Digits() } as Record<number, Ht16k33Digits>;
+    const displays = { 112: new Ht16k33Digits(), 113: new Ht16k33Digits() } as Record<number, Ht16k33Digits>;
     const show = () => {
       for (const { address, bytes } of cap.i2c.splice(0)) displays[address]?.write(bytes);
       return [displays[0x70].text(), displays[0x71].text()];

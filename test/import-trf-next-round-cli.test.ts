@@ -124,7 +124,7 @@ describe('chessclock tournament import-trf --next-round', () => {
 
   it('without --host: prints the round to append to the tournament file, which then loads with it; a played last round is refused naming line and column', { timeout: 60_000 }, async () => {
     const { trf, file } = await afterRound1();
-    const played = trf.replace(/^(001    2.{93}.{7}) /m, '$11');
+    const played = trf.replace(/^(001 {4}2.{93}.{7}) /m, '$11');
     expect(played).not.toBe(trf);
     const playedFile = join(dir, 'played.trf');
     writeFileSync(playedFile, played);

@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import { isRoundRobin, roundRobinRounds } from '../domain/berger.ts';
 import { restoreApprovedRounds } from './next-round.ts';
 import { category } from '../../protocol/time-control.ts';
-import { type Journal, type GameRow, type MatchRow } from '../store/journal.ts';
+import type { Journal, GameRow, MatchRow } from '../store/journal.ts';
 import {
   describeEntrant,
   findEvent,

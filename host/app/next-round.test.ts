@@ -60,7 +60,7 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     // TRF-2026 tag 142 / JaVaFo XXR: the planned total the engine checks the played rounds against.
     expect(payload.engine!.input).toMatch(/\r\n142 3\r\n/);
     expect(payload.engine!.input).toMatch(/\r\nXXR 3\r\n/);
-    expect(payload.engine!.input).toMatch(/^001    4 .* 0000 - U\r$/m);
+    expect(payload.engine!.input).toMatch(/^001 {4}4 .* 0000 - U\r$/m);
     // Scores after round 1: 1, 2, 3 (won), 4 (bye) 1 point; the stand-in pairs 1-2, 3-4 (colours to fewer whites), 5-6, 7 the bye.
     expect(payload.engine!.output).toBe('4\n2 1\n4 3\n5 6\n7 0\n');
     expect(payload.round!.boards).toEqual([{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }, { board: 3, white: 5, black: 6 }]);

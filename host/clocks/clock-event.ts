@@ -1,7 +1,7 @@
 // A ClockEvent from the wire as a journal row: the clock's kind and side in the journal's
 // words, and its timestamp (ms on the clock's own monotonic base) mapped to UTC through the
 // time-sync estimate of that clock boot, with the mapping's error bound.
-import { ClockEvent_Kind, ClockStatus, GameResult as WireResult, Side as WireSide, type ClockEvent } from '../../protocol/gen/chessclock_pb.ts';
+import { ClockEvent_Kind, ClockStatus, type GameResult as WireResult, Side as WireSide, type ClockEvent } from '../../protocol/gen/chessclock_pb.ts';
 import { timeControlFromWire } from '../../protocol/time-control-codec.ts';
 import { clockToUtcMs, hostToUtcMs, type TimeSyncEstimator, type UtcReference } from '../../protocol/time-sync.ts';
 import { timeControlSpec, type Side } from '../../protocol/time-control.ts';

@@ -84,7 +84,7 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
   }
 
   const guard = (role: Role): Guard =>
-    async function (req, reply) {
+    async (req, reply) => {
       if (await blocked(req, reply)) return reply;
       const token = ArbiterTokens.bearer(req.headers.authorization);
       const arbiter = token === null || role !== 'arbiter' ? null : arbiters.identify(token);

@@ -3,7 +3,7 @@
 // event and can do nothing but that team's match protocol: it is never an arbiter token (an
 // arbiter route answers a captain token with 403, and the same secret in both roles is refused
 // at start). Compared in constant time like the arbiter tokens (arbiter-tokens.ts).
-import { ArbiterTokens, digest, identifyToken, jsonErrorWithoutText, MIN_TOKEN_LENGTH, type ArbiterToken } from './arbiter-tokens.ts';
+import { type ArbiterTokens, digest, identifyToken, jsonErrorWithoutText, MIN_TOKEN_LENGTH, type ArbiterToken } from './arbiter-tokens.ts';
 import type { CaptainIdentity } from '../../app/captains.ts';
 
 export interface CaptainToken extends CaptainIdentity {

@@ -11,7 +11,7 @@
 // msUntilDisplayChange). The public page (body[data-view=public]) is read-only: cards with large
 // times and the small time chart, no panel, no control.
 import type { BoardView } from '../../../../app/ports.ts';
-import { formatClockTime, msUntilDisplayChange } from '../../../../../rules/display-format.ts';
+import { msUntilDisplayChange } from '../../../../../rules/display-format.ts';
 import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
 import { refusalOf } from './actions.ts';
 import { onUnauthorized, setToken, storedToken, api } from './api.ts';
@@ -79,7 +79,7 @@ function sideCells(side: Side): HTMLElement {
 }
 
 function rowFor(b: BoardView): HTMLElement {
-  let row = rows.get(b.id);
+  const row = rows.get(b.id);
   if (row) return row;
   const r = el('article', 'board');
   r.dataset.boardId = b.id;
