@@ -249,7 +249,7 @@ describe('FrameEncoder / FrameDecoder streams', () => {
 
   it('the encoder fails the stream on an invalid envelope (a programming error)', async () => {
     const bad = envelope({ seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.UNSPECIFIED } } });
-    await expect(pipeline(Readable.from([bad]), new FrameEncoder(), async function* (src) { for await (const _ of src); })).rejects.toThrow(
+    await expect(pipeline(Readable.from([bad]), new FrameEncoder(), async (src: AsyncIterable<unknown>) => { for await (const _ of src); })).rejects.toThrow(
       'clock_event.side: required for a moved event',
     );
   });

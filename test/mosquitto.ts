@@ -57,6 +57,7 @@ export class Mosquitto {
     writeFileSync(
       conf,
       [
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a placeholder the caller writes, filled in here
         ...(this.options.listener?.map((l) => l.replace('${port}', String(this.port))) ?? [`listener ${this.port} 127.0.0.1`]),
         ...(this.options.access ?? ['allow_anonymous true']),
         // Started as root, Mosquitto drops to the `mosquitto` user, who cannot read the test's files.

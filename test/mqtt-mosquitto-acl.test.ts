@@ -129,6 +129,7 @@ describe.skipIf(SKIP)('the shipped Mosquitto password file and ACL (docs/mosquit
     writeFileSync(join(work, 'hall.key'), cert.key);
     const broker = new Mosquitto(await freePort(), work, {
       access: shippedAccess(),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the broker wrapper's placeholder for the port it picks
       listener: ['listener ${port} 127.0.0.1', `certfile ${join(work, 'hall.crt')}`, `keyfile ${join(work, 'hall.key')}`],
     });
     cleanups.push(() => broker.kill());

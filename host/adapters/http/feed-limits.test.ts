@@ -13,7 +13,7 @@ import { JournalPorts } from '../../app/journal-ports.ts';
 
 const TOKEN = 'tok-anna-0123456789abcdef';
 const WRONG = 'tok-guess-0000000000000000';
-const cleanups: Array<() => Promise<unknown> | void> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
