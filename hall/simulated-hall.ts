@@ -231,7 +231,7 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   const { host, journal } = running;
 
   const tableOfIndex = (i: number): number | undefined => free[i];
-  const boardOf = (c: HallClock) => host.boards().find((b) => b.clockId === c.serialId && b.result === null);
+  const boardOf = (c: HallClock) => host.state.boards().find((b) => b.clockId === c.serialId && b.result === null);
   const clocks = await HallClocks.boot({
     count,
     time,
@@ -256,7 +256,7 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
 
   const timers = new Set<ReturnType<typeof setTimeout>>();
   if (opts.confirm ?? true) {
-    host.subscribe((event, board) => {
+    host.state.subscribe((event, board) => {
       if (event.type !== 'result' || !board) return;
       const confirm = async (attempt: number) => {
         const out = await host.execute({ type: 'confirm-result', boardId: board.id }, { arbiter: FLOOR_ARBITER });
