@@ -1,12 +1,12 @@
-// Host — API and feed: clock events from N in-memory event sources, journaled in the
-// in-memory host, pushed through the API's WebSocket feed (/ws, real Fastify on
+// Host — API and feed: clock events from N in-memory event sources, journaled by the host's
+// JournalPorts in a journal in memory (SQLite `:memory:`), pushed through the API's WebSocket feed (/ws, real Fastify on
 // 127.0.0.1) to a `ws` client. Latency = source emit → client receipt, measured on one
 // monotonic time base (both ends run in this process). Every event must arrive.
 //
 //   npm run bench -- host-api
 import WebSocket from 'ws';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryPorts } from '../host/app/memory-ports.ts';
+import { JournalBoards } from '../host/app/journal-boards.fixture.ts';
 import type { ClockEventRecord } from '../host/app/ports.ts';
 import { monotonicNowMs } from '../protocol/monotonic.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 interface Rig {
-  host: MemoryPorts;
+  host: JournalBoards;
   latencies: number[];
   received: () => number;
   emit: (clock: number) => void;
@@ -34,19 +34,21 @@ interface Rig {
 }
 
 async function rig(n: number): Promise<Rig> {
-  const host = new MemoryPorts();
+  const host = new JournalBoards();
   for (let i = 0; i < n; i++) {
-    host.addBoard({ id: `b${i + 1}`, event: 'Bench Open', round: 1, board: i + 1, clockId: `clk-${i + 1}`, white: { name: `W${i + 1}` }, black: { name: `B${i + 1}` }, timeControl: '5400+30' });
+    host.addBoard({ event: 'Bench Open', round: 1, board: i + 1, clockId: `clk-${i + 1}`, white: { name: `W${i + 1}` }, black: { name: `B${i + 1}` }, timeControl: '5400+30' });
   }
   const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'bench', token: TOKEN }], dashboard: false, wsMaxBufferedBytes: 1 << 30 });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const ws = new WebSocket(url.replace('http', 'ws') + '/ws');
   const latencies: number[] = [];
+  /** When each event (clock/seq) left its source: latency is measured from here (the journal keeps whole ms). */
+  const emittedAt = new Map<string, number>();
   let received = 0;
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString());
     if (m.type !== 'event') return;
-    latencies.push(monotonicNowMs() - m.event.monoMs);
+    latencies.push(monotonicNowMs() - emittedAt.get(`${m.event.clockId}/${m.event.seq}`)!);
     received++;
   });
   await new Promise<void>((resolve, reject) => {
@@ -75,14 +77,16 @@ async function rig(n: number): Promise<Rig> {
         move: seq === 1 ? null : Math.floor(seq / 2),
         whiteMs: remaining[clock],
         blackMs: remaining[clock],
-        monoMs: monotonicNowMs(), // the bench's stamp: latency is measured from here
+        monoMs: seq * 1000,
         utcMs: 1_750_000_000_000 + seq,
       };
+      emittedAt.set(`${e.clockId}/${seq}`, monotonicNowMs());
       host.ingest(e);
     },
     async close() {
       ws.close();
       await app.close();
+      host.close();
     },
   };
 }
@@ -197,7 +201,7 @@ async function mqttOutbox(n: number, total: number, batch: number): Promise<void
 }
 
 export async function run(): Promise<void> {
-  console.log('Host — API and feed: N in-memory event sources → MemoryPorts → /ws (Fastify, 127.0.0.1) → ws client');
+  console.log('Host — API and feed: N in-memory event sources → JournalPorts (journal in memory) → /ws (Fastify, 127.0.0.1) → ws client');
   for (const n of [100, 1000]) await paced(n, n === 100 ? 1000 : 2000, 5000);
   for (const n of [100, 1000]) await saturated(n, 50_000);
   await mqttOutbox(1000, 1000, 1);

@@ -261,7 +261,7 @@ async function simulatedClocks(
 ): Promise<{ clocks: HallClocks; tableOf: Map<string, number> }> {
   const { time, hostClock, free, tables } = o;
   const tableOfIndex = (i: number): number | undefined => free[i];
-  const boardOf = (c: HallClock) => host.boards().find((b) => b.clockId === c.serialId && b.result === null);
+  const boardOf = (c: HallClock) => host.state.boards().find((b) => b.clockId === c.serialId && b.result === null);
   const clocks = await HallClocks.boot({
     count: o.count,
     time,
@@ -293,7 +293,7 @@ async function simulatedClocks(
  */
 function confirmResultsAsFloorArbiter(host: Host, time: AcceleratedTime, log: (line: string) => void): () => void {
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  host.subscribe((event, board) => {
+  host.state.subscribe((event, board) => {
     if (event.type !== 'result' || !board) return;
     const confirm = async (attempt: number) => {
       const out = await host.execute({ type: 'confirm-result', boardId: board.id }, { arbiter: FLOOR_ARBITER });

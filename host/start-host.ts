@@ -128,11 +128,11 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
       const outbox = journal.outboxStore(() => clock.nowUtcMs());
       const onDisk = journal.path !== ':memory:' && journal.path !== '';
       mqtt = onDisk && opts.mqttThread !== false ? await startHostMqttThread({ ...opts.mqtt, outbox, journalPath: journal.path }) : await startHostMqtt({ ...opts.mqtt, outbox });
-      if (mqtt) stopPublishing = publishHostToMqtt(host, mqtt);
+      if (mqtt) stopPublishing = publishHostToMqtt(host.state, mqtt);
     }
     if (opts.http) {
       api = await buildApi({
-        state: host,
+        state: host.state,
         commands: host,
         nextRounds: host,
         exports,
@@ -155,7 +155,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
       });
       registerMetrics(api, {
         lines: () => host.lineFigures(),
-        health: () => host.health(),
+        health: () => host.state.health(),
         outboxBacklog: () => journal.outboxBacklog(),
         mqtt: () => mqtt?.publisher.stats() ?? null,
       });

@@ -1,5 +1,5 @@
 // Which arbiter clock command a board's clock can take in its present status: one rule set for
-// every CommandSink (the journal-backed host and the in-memory one) and for the dashboard,
+// the host (host/app/journal-ports.ts) and for the dashboard,
 // which disables a button with the same reason the host would answer (host/adapters/http/dashboard/app.js),
 // so a refusal reads the same wherever it comes from. The clock itself still has the last word
 // (its NACK). command-rules.test.ts holds this rule against the statechart

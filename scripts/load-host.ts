@@ -127,7 +127,7 @@ export class LoadHost {
       ...(opts.api ? { http: { listen: { host: '127.0.0.1', port: 0 }, tokens: [], dashboard: opts.dashboard ?? false } } : {}),
     });
     const lh = new LoadHost(running, running.host, running.journal, running.mqtt, running.api, running.url);
-    if (opts.onJournaled) running.host.subscribe((event) => opts.onJournaled!(event));
+    if (opts.onJournaled) running.host.state.subscribe((event) => opts.onJournaled!(event));
     for (const l of lines) running.host.addLine(l.key, l.open);
     return lh;
   }

@@ -104,7 +104,7 @@ export class RestartArbiter {
     for (const b of this.boards) {
       if (b.resumedAtMs !== null || b.inFlight || (!b.active && !sweep)) continue;
       this.viewsRead++;
-      const view = this.hostNow().host.board(b.id);
+      const view = this.hostNow().host.state.board(b.id);
       const note = view?.restore;
       if (!view || !note || note.utcMs < this.restartUtcMs) continue; // not brought to the journal yet
       if (b.note === null) b.noteSeenAtMs = monotonicNowMs();

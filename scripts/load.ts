@@ -330,7 +330,7 @@ if (FAULTS) {
   await measure('faults', async () => {
     // 1. Kill the host and start it again on the same journal. Boards in play = a game
     //    running at the kill (not finished, not unstarted): the restarted host holds them all.
-    const atKill = host.host.boards();
+    const atKill = host.host.state.boards();
     const inPlay = atKill.filter((b) => b.result === null && b.live?.status === 'running');
     for (const b of atKill) {
       if (inPlay.includes(b)) continue;
@@ -492,7 +492,7 @@ if (restartArbiter) {
     `   presses on a paused clock ${players.pausedPresses}: taken as a move by a paused clock ${players.pausedPressesAccepted}, moves because the clock was resumed while the key went down ${players.pausedPressesResumedMeanwhile}; press keys made twice ${pressKeysRepeated}`,
     `   the arbiter's reading of board views: ${arb.viewsRead} views in ${arb.polls} passes, ${arb.pollMs.toFixed(0)} ms on the event loop (longest pass ${arb.longestPassMs.toFixed(0)} ms)`,
     ...(notResumed.length
-      ? [`   NOT resumed: ${notResumed.slice(0, 10).map((b) => `${b.id} (${b.note ? `note ${b.note.outcome}` : 'no note since the restart'}${b.lastRefusal ? `; last refusal ${b.lastRefusal}` : ''}; online ${host.host.board(b.id)?.clockOnline})`).join('; ')}${notResumed.length > 10 ? '; …' : ''}`]
+      ? [`   NOT resumed: ${notResumed.slice(0, 10).map((b) => `${b.id} (${b.note ? `note ${b.note.outcome}` : 'no note since the restart'}${b.lastRefusal ? `; last refusal ${b.lastRefusal}` : ''}; online ${host.host.state.board(b.id)?.clockOnline})`).join('; ')}${notResumed.length > 10 ? '; …' : ''}`]
       : []),
     ...(hostTrouble.length ? [`   host log on restores (${hostTrouble.length}): ${hostTrouble.slice(0, 10).join(' | ')}`] : []),
   );

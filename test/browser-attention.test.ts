@@ -20,7 +20,8 @@ import type { FastifyInstance } from 'fastify';
 import { AxeBuilder } from '@axe-core/playwright';
 import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryPorts } from '../host/app/memory-ports.ts';
+import { JournalBoards } from '../host/app/journal-boards.fixture.ts';
+import { boardIdOf } from '../host/app/board-views.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 import { ARBITER, TOKEN, boardId, buildRig, closeRig, configuredFor, type MatchRig } from './e2e-match.ts';
 import { flowing, playMoves, waitFor } from './e2e-harness.ts';
@@ -30,6 +31,8 @@ skipMessage('the attention strip browser test');
 /** Hall time 0 = this UTC instant (2026-03-14 09:00 UTC). */
 const T0_UTC = Date.UTC(2026, 2, 14, 9, 0, 0);
 const EVENT = 'Ljubljana Open 2026';
+/** The boards (ids as the host gives them: boardIdOf). */
+const [B4, B5, B7, B9, B12] = [4, 5, 7, 9, 12].map((n) => boardIdOf(EVENT, n));
 
 type Row = [board: string, kind: string, severity: string, text: string];
 
@@ -59,11 +62,11 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   let url: string;
   const errors: string[] = [];
   const hall = new SimulatedClock();
-  const host = new MemoryPorts();
+  const host = new JournalBoards({ nowUtcMs: () => T0_UTC + hall.now() });
   const clocks = new Map<string, SimulatedBoard>();
 
   function addBoard(board: number, control: TimeControl | null): SimulatedBoard | null {
-    const id = `b${board}`;
+    const id = boardIdOf(EVENT, board);
     const clockId = control ? `clk-${board}` : null;
     host.addBoard({ id, event: EVENT, round: 1, board, clockId, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, ...(control ? { control } : { timeControl: '900+10' }) });
     if (!control) return null;
@@ -99,23 +102,24 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    host.close();
   });
 
   it('a board with no clock is listed before any game starts', async () => {
-    await expect.poll(() => strip(page), WAIT).toEqual([['b9', 'clock', 'amber', 'Board 9 · no clock']]);
+    await expect.poll(() => strip(page), WAIT).toEqual([[B9, 'clock', 'amber', 'Board 9 · no clock']]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('1 board needs the arbiter');
   });
 
   it('FIDE Laws 6.7.1 and 6.11: an absent player (amber) and a paused board', async () => {
     for (const c of clocks.values()) c.send({ type: 'START', at: 0 });
-    clocks.get('b7')!.send({ type: 'PRESS', side: 'white', at: 0 }); // Black's 5:00 runs
-    clocks.get('b4')!.send({ type: 'ARRIVE', side: 'black', at: 0 }); // White is late
+    clocks.get(B7)!.send({ type: 'PRESS', side: 'white', at: 0 }); // Black's 5:00 runs
+    clocks.get(B4)!.send({ type: 'ARRIVE', side: 'black', at: 0 }); // White is late
     await hallAt(1_000);
-    clocks.get('b5')!.send({ type: 'PAUSE', at: 1_000 });
+    clocks.get(B5)!.send({ type: 'PAUSE', at: 1_000 });
     await expect.poll(() => strip(page), WAIT).toEqual([
-      ['b4', 'forfeit', 'amber', 'Board 4 · White absent · default in 6:59'],
-      ['b5', 'paused', 'amber', 'Board 5 · paused'],
-      ['b9', 'clock', 'amber', 'Board 9 · no clock'],
+      [B4, 'forfeit', 'amber', 'Board 4 · White absent · default in 6:59'],
+      [B5, 'paused', 'amber', 'Board 5 · paused'],
+      [B9, 'clock', 'amber', 'Board 9 · no clock'],
     ]);
   });
 
@@ -123,52 +127,52 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     // No clock event happens here: only time passes. The strip re-reads the list when it changes.
     await hallAt(250_000);
     await expect.poll(() => strip(page), WAIT).toEqual([
-      ['b4', 'forfeit', 'amber', 'Board 4 · White absent · default in 2:50'],
-      ['b5', 'paused', 'amber', 'Board 5 · paused'],
-      ['b9', 'clock', 'amber', 'Board 9 · no clock'],
-      ['b7', 'time', 'amber', 'Board 7 · Black 0:50'],
-      ['b12', 'time', 'amber', 'Board 12 · White 1:50'],
+      [B4, 'forfeit', 'amber', 'Board 4 · White absent · default in 2:50'],
+      [B5, 'paused', 'amber', 'Board 5 · paused'],
+      [B9, 'clock', 'amber', 'Board 9 · no clock'],
+      [B7, 'time', 'amber', 'Board 7 · Black 0:50'],
+      [B12, 'time', 'amber', 'Board 12 · White 1:50'],
     ]);
   });
 
   it('FIDE Laws 6.9: a flag falls when Black\'s time runs out (red, first); a forfeit due within 2 minutes turns red', async () => {
     await hallAt(300_000); // Black's 5:00 on board 7 runs out now: the statechart's flag timer fires
-    expect(clocks.get('b7')!.actor.getSnapshot().matches('flagged')).toBe(true);
+    expect(clocks.get(B7)!.actor.getSnapshot().matches('flagged')).toBe(true);
     await expect.poll(() => strip(page), WAIT).toEqual([
-      ['b7', 'flag', 'red', 'Board 7 · Black flag fell'],
-      ['b4', 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00'],
-      ['b5', 'paused', 'amber', 'Board 5 · paused'],
-      ['b9', 'clock', 'amber', 'Board 9 · no clock'],
-      ['b12', 'time', 'amber', 'Board 12 · White 1:00'],
+      [B7, 'flag', 'red', 'Board 7 · Black flag fell'],
+      [B4, 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00'],
+      [B5, 'paused', 'amber', 'Board 5 · paused'],
+      [B9, 'clock', 'amber', 'Board 9 · no clock'],
+      [B12, 'time', 'amber', 'Board 12 · White 1:00'],
     ]);
     // Not colour alone (WCAG 1.4.1): the symbol, "!" for red, and the kind in words.
-    const flag = page.locator('#attention li[data-attention-board="b7"] button');
+    const flag = page.locator(`#attention li[data-attention-board="${B7}"] button`);
     expect(await flag.locator('.attention-symbol').innerText()).toBe('⚑!');
     expect(await flag.locator('.attention-kind').textContent()).toBe('urgent flag: ');
     expect(await flag.locator('.attention-event').textContent()).toBe(''); // one event: no need to name it
-    expect(await page.locator('#attention li[data-attention-board="b5"] .attention-symbol').innerText()).toBe('‖');
+    expect(await page.locator(`#attention li[data-attention-board="${B5}"] .attention-symbol`).innerText()).toBe('‖');
   });
 
   it('low time under 20 s is red, in the clock\'s tenths', async () => {
     await hallAt(345_000);
-    await expect.poll(() => strip(page), WAIT).toContainEqual(['b12', 'time', 'red', 'Board 12 · White 15.0']);
-    expect((await strip(page)).map((r) => r[0])).toEqual(['b7', 'b4', 'b5', 'b9', 'b12']);
+    await expect.poll(() => strip(page), WAIT).toContainEqual([B12, 'time', 'red', 'Board 12 · White 15.0']);
+    expect((await strip(page)).map((r) => r[0])).toEqual([B7, B4, B5, B9, B12]);
   });
 
   it('FIDE Laws 6.7.1: the default time elapses with White absent: lost by default; board 12\'s flag falls too (order: flags by board, then the forfeit)', async () => {
     // Keyed updates: board 12's item is moved (from last to second), not rebuilt.
-    await page.$eval('#attention li[data-attention-board="b12"]', (li) => ((li as HTMLElement & { probe?: string }).probe = 'same node'));
+    await page.$eval(`#attention li[data-attention-board="${B12}"]`, (li) => ((li as HTMLElement & { probe?: string }).probe = 'same node'));
     await hallAt(420_000);
-    expect(clocks.get('b4')!.actor.getSnapshot().matches('forfeited')).toBe(true);
+    expect(clocks.get(B4)!.actor.getSnapshot().matches('forfeited')).toBe(true);
     await expect.poll(() => strip(page), WAIT).toEqual([
-      ['b7', 'flag', 'red', 'Board 7 · Black flag fell'],
-      ['b12', 'flag', 'red', 'Board 12 · White flag fell'],
-      ['b4', 'forfeit', 'red', 'Board 4 · White lost by default'],
-      ['b5', 'paused', 'amber', 'Board 5 · paused'],
-      ['b9', 'clock', 'amber', 'Board 9 · no clock'],
+      [B7, 'flag', 'red', 'Board 7 · Black flag fell'],
+      [B12, 'flag', 'red', 'Board 12 · White flag fell'],
+      [B4, 'forfeit', 'red', 'Board 4 · White lost by default'],
+      [B5, 'paused', 'amber', 'Board 5 · paused'],
+      [B9, 'clock', 'amber', 'Board 9 · no clock'],
     ]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('5 boards need the arbiter');
-    expect(await page.$eval('#attention li[data-attention-board="b12"]', (li) => (li as HTMLElement & { probe?: string }).probe)).toBe('same node');
+    expect(await page.$eval(`#attention li[data-attention-board="${B12}"]`, (li) => (li as HTMLElement & { probe?: string }).probe)).toBe('same node');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'attention-strip.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
   });
@@ -196,14 +200,14 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     expect(result.passes.some((p) => p.id === 'color-contrast')).toBe(true); // the contrast rule did run on the items
   });
 
-  it('one click on an item opens its board', async () => {
-    await page.click('#attention li[data-attention-board="b12"] button');
+  it('one click on an item opens its board (docs/dashboard.md "Attention")', async () => {
+    await page.click(`#attention li[data-attention-board="${B12}"] button`);
     // The board's side panel opens on it (src/panel.ts), its line marked open.
-    await page.waitForSelector('#panel[data-board="b12"]:not([hidden])');
-    expect(await page.locator('[data-board-id="b12"]').getAttribute('class')).toContain('open');
+    await page.waitForSelector(`#panel[data-board="${B12}"]:not([hidden])`);
+    expect(await page.locator(`[data-board-id="${B12}"]`).getAttribute('class')).toContain('open');
     // Another item opens another board in the same panel.
-    await page.click('#attention li[data-attention-board="b4"] button');
-    await page.waitForSelector('#panel[data-board="b4"]:not([hidden])');
+    await page.click(`#attention li[data-attention-board="${B4}"] button`);
+    await page.waitForSelector(`#panel[data-board="${B4}"]:not([hidden])`);
     expect(errors).toEqual([]);
   });
 });
@@ -218,7 +222,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
   beforeAll(async () => {
     rig = await buildRig();
     // The rig's own API serves no pages; this one serves the dashboard over the same host.
-    app = await buildApi({ state: rig.host, commands: rig.host, exports: rig.exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => rig.hostClock.nowUtcMs() });
+    app = await buildApi({ state: rig.host.state, commands: rig.host, exports: rig.exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => rig.hostClock.nowUtcMs() });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     await configuredFor(rig, 1, 1);
     await configuredFor(rig, 1, 2);
@@ -238,7 +242,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
 
   it('both clocks connected and ready: only the open event\'s board, which has no clock in this hall, is listed', async () => {
     // The tournament file's hall has two tables with clocks (the women's final); the open event's board has none.
-    expect(rig.host.boards().filter((b) => b.clockId === null).map((b) => b.id)).toEqual(['slo-open-2007-1']);
+    expect(rig.host.state.boards().filter((b) => b.clockId === null).map((b) => b.id)).toEqual(['slo-open-2007-1']);
     await expect.poll(() => strip(page), WAIT).toEqual([['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock']]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('1 board needs the arbiter');
   });
@@ -248,8 +252,8 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     const clock = rig.clocks[0];
     await playMoves(clock, rig.sim, 2, 5_000);
     await clock.enterResult('1-0');
-    await waitFor('the clock\'s result journaled', () => rig.host.board(board1)?.result === '1-0', 10_000, flowing(rig.sim));
-    expect(rig.host.board(board1)).toMatchObject({ result: '1-0', resultConfirmed: false });
+    await waitFor('the clock\'s result journaled', () => rig.host.state.board(board1)?.result === '1-0', 10_000, flowing(rig.sim));
+    expect(rig.host.state.board(board1)).toMatchObject({ result: '1-0', resultConfirmed: false });
     // Before the board with no clock: a result to confirm is more urgent (the round's standings wait for it).
     await expect.poll(() => strip(page), WAIT).toEqual([
       [board1, 'result', 'amber', 'Board 1 · 1-0 to confirm'],
@@ -257,7 +261,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     ]);
     // Two boards numbered 1: with items from two events, each names its event.
     const eventOf = (id: string) => page.locator(`#attention li[data-attention-board="${id}"] .attention-event`).innerText();
-    expect(await eventOf(board1)).toBe(rig.host.board(board1)!.eventName ?? rig.host.board(board1)!.event);
+    expect(await eventOf(board1)).toBe(rig.host.state.board(board1)!.eventName ?? rig.host.state.board(board1)!.event);
     expect(await eventOf('slo-open-2007-1')).toBe('Državno prvenstvo - finale (absolutno)');
     const res = await app.inject({ method: 'POST', url: `/api/boards/${board1}/result/confirm`, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode, res.body).toBe(200);
@@ -270,7 +274,7 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     expect(session.online).toBe(true);
     rig.clocks[1].unplugMemory();
     await waitFor('the line of table 2 down', () => !session.online, 10_000, flowing(rig.sim, 5));
-    expect(rig.host.board(board2)!.clockOnline).toBe(false);
+    expect(rig.host.state.board(board2)!.clockOnline).toBe(false);
     await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2)), WAIT).toEqual([[board2, 'clock', 'amber', 'Board 2 · clock CLK-02 offline']]);
     rig.clocks[1].plugMemory();
     await waitFor('the line of table 2 up again', () => session.online, 10_000, flowing(rig.sim, 5));

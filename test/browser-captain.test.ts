@@ -17,8 +17,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { boardIdOf, JournalPorts } from '../host/app/journal-ports.ts';
 import { TeamMatchProtocols } from '../host/app/captains.ts';
-import { journalStandings } from '../host/app/journal-standings.ts';
-import type { HostState } from '../host/app/ports.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile, parseTournament } from '../host/domain/tournament-file.ts';
 import type { Hall as TournamentHall } from '../host/domain/model.ts';
@@ -53,8 +51,7 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     open(journal);
     const ports = new JournalPorts({ journal, hall, nowUtcMs: clock });
     // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
-    const state: HostState = Object.assign(ports, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
-    const app = await buildApi({ state, commands: ports, tokens: [ARBITER], captains, teamMatches: new TeamMatchProtocols(journal, hall, clock), nowUtcMs: clock });
+    const app = await buildApi({ state: ports, commands: ports, tokens: [ARBITER], captains, teamMatches: new TeamMatchProtocols(journal, hall, clock), nowUtcMs: clock });
     return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }), journal };
   }
 

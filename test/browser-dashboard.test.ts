@@ -1,7 +1,8 @@
 // The arbiter dashboard in a real Chromium (Debian package `chromium`, driven by
 // playwright-core) against the real API (Fastify on 127.0.0.1) fed by simulated clocks:
 // the unchanged clock statechart (rules/clock.machine.ts) on one shared
-// SimulatedClock, its outputs journaled in a MemoryPorts and pushed over /ws.
+// SimulatedClock, its outputs journaled in a JournalPorts on a journal in memory (JournalBoards)
+// and pushed over /ws.
 //
 // Time is exact: the page's Date.now() is pinned with Playwright's clock to the same hall
 // time the simulated clocks and the API use, so the running side's time the page computes
@@ -15,8 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryPorts } from '../host/app/memory-ports.ts';
-import type { ArbiterCommand, HostState } from '../host/app/ports.ts';
+import { JournalBoards } from '../host/app/journal-boards.fixture.ts';
 import { StorageHealthTracker } from '../host/store/storage-health.ts';
 import Database from 'better-sqlite3';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER as SKIP, skipMessage } from './browser-harness.ts';
@@ -26,7 +26,9 @@ skipMessage('the dashboard browser test');
 const TOKEN = 'arbiter-token-for-the-browser-test';
 /** Hall time 0 = this UTC instant (2025-06-15 12:00 UTC). */
 const T0_UTC = Date.UTC(2025, 5, 15, 12, 0, 0);
-const FINAL = 'Slovenian Final 2025/26';
+/** The events' keys (their boards' ids: `final-1`, …, `ivanovo-1`). */
+const FINAL = 'Final';
+const IVANOVO = 'Ivanovo';
 
 describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)', () => {
   let app: FastifyInstance;
@@ -34,29 +36,31 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
   let page: Page;
   let url: string;
   const hall = new SimulatedClock();
-  const host = new MemoryPorts();
-  const forwarded: ArbiterCommand[] = [];
   const boards = new Map<string, SimulatedBoard>();
-
-  beforeAll(async () => {
-    host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
-    host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', white: { name: 'Borišek, Jure' }, black: { name: 'Lenič, Luka' }, timeControl: 'W360-B300' });
-    host.addBoard({ id: 'ivanovo-1', event: 'Ivanovo Team Ch. 2018', round: 3, board: 1, clockId: 'clk-3', white: { name: 'Ivanova, Anna', team: 'White Rook' }, black: { name: 'Petrova, Olga', team: 'Shuya' }, timeControl: '3600' });
-    // A knockout tie-break game waiting for the end of its 30-minute break (no clock yet).
-    host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, white: { name: 'Muhvič, Anja' }, black: { name: 'Vrhovnik, Ana' }, timeControl: '900+10', startsAtUtcMs: T0_UTC + 30 * 60_000, game: { no: 3, kind: 'rapid', matchId: 'final-r1-b3' } });
-    boards.set('final-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-1', { event: FINAL, round: 1, board: 1 }, presetTimeControl('classical')));
-    boards.set('final-2', new SimulatedBoard(host, hall, T0_UTC, 'clk-2', { event: FINAL, round: 1, board: 2 }, presetTimeControl('armageddon')));
-    boards.set('ivanovo-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-3', { event: 'Ivanovo Team Ch. 2018', round: 3, board: 1 }, presetTimeControl('sudden-death-60')));
-    // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
-    host.forward = (command) => {
-      forwarded.push(command);
+  // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
+  const host = new JournalBoards({
+    nowUtcMs: () => T0_UTC + hall.now(),
+    clock: async (command) => {
       const b = boards.get(command.boardId)!;
       const at = hall.now();
       if (command.type === 'pause') b.send({ type: 'PAUSE', at });
       if (command.type === 'resume') b.send({ type: 'RESUME', at });
       if (command.type === 'adjust') b.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
       if (command.type === 'penalty') b.send({ type: 'PENALTY', side: command.side, at });
-    };
+      return { ok: true };
+    },
+  });
+  const forwarded = host.forwarded;
+
+  beforeAll(async () => {
+    host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
+    host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', white: { name: 'Borišek, Jure' }, black: { name: 'Lenič, Luka' }, timeControl: 'W360-B300' });
+    host.addBoard({ id: 'ivanovo-1', event: IVANOVO, round: 3, board: 1, clockId: 'clk-3', white: { name: 'Ivanova, Anna', team: 'White Rook' }, black: { name: 'Petrova, Olga', team: 'Shuya' }, timeControl: '3600' });
+    // A knockout tie-break game waiting for the end of its 30-minute break (no clock yet).
+    host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, white: { name: 'Muhvič, Anja' }, black: { name: 'Vrhovnik, Ana' }, timeControl: '900+10', startsAtUtcMs: T0_UTC + 30 * 60_000, gameNo: 3, kind: 'rapid', matchId: 'final-r1-b3' });
+    boards.set('final-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-1', { event: FINAL, round: 1, board: 1 }, presetTimeControl('classical')));
+    boards.set('final-2', new SimulatedBoard(host, hall, T0_UTC, 'clk-2', { event: FINAL, round: 1, board: 2 }, presetTimeControl('armageddon')));
+    boards.set('ivanovo-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-3', { event: IVANOVO, round: 3, board: 1 }, presetTimeControl('sudden-death-60')));
     app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
@@ -73,6 +77,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    host.close();
   });
 
   /** Moves hall time to `ms` for the clocks (timers due fire: flags) and for the page. */
@@ -164,7 +169,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     await panel.locator('button[data-action="pause"]').click();
     await expect.poll(() => page.locator('[data-board-id="final-1"]').getAttribute('data-status')).toBe('paused');
     expect(forwarded).toEqual([{ type: 'pause', boardId: 'final-1' }]);
-    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'pause', boardId: 'final-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
+    expect(host.actions().at(-1)).toMatchObject({ action: 'pause', boardId: 'final-1', arbiter: 'Chief Arbiter', outcome: 'applied' });
     expect(boards.get('final-1')!.actor.getSnapshot().matches('paused')).toBe(true);
     await expectTimes('final-1');
     const blackPaused = await text('final-1', '.side.black .time');
@@ -207,7 +212,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
       ['final-2', TOKEN],
     );
     expect(refused.message).toBe(reason);
-    expect(host.commands.at(-1)).toMatchObject({ outcome: 'rejected', arbiter: 'Chief Arbiter', reason });
+    expect(host.actions().at(-1)).toMatchObject({ outcome: 'rejected', arbiter: 'Chief Arbiter', reason });
 
     await hallAt(346_000);
     for (const id of boards.keys()) await expectTimes(id);
@@ -285,7 +290,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     }
     db.close();
     const storage = new StorageHealthTracker('/srv/hall/clocks.db', () => T0_UTC);
-    (host as HostState).health = () => ({ ok: storage.current.ok, journal: storage.current });
+    host.health = () => ({ ok: storage.current.ok, journal: storage.current });
     const alert = page.locator('#health');
     expect(await alert.isHidden()).toBe(true);
     expect(storage.failed(full)).toBe(true);

@@ -1,5 +1,6 @@
 // The hall on the day, in a real Chromium (Debian package `chromium`, driven by
-// playwright-core) against the real API over a MemoryPorts fed by simulated clocks (the
+// playwright-core) against the real API over a JournalPorts on a journal in memory (JournalBoards)
+// fed by simulated clocks (the
 // unchanged clock statechart on one SimulatedClock; see browser-harness.ts): what an arbiter
 // reads on a board card (period, who flagged first, a late player's default time, the knockout
 // match score and stage, pending results), what the arbiter does (confirm/correct a result,
@@ -13,8 +14,10 @@ import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { presetTimeControl, type TimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
-import { MemoryPorts } from '../host/app/memory-ports.ts';
-import type { ArbiterCommand, BoardView, ExportSource, MatchScoreView } from '../host/app/ports.ts';
+import { JournalBoards } from '../host/app/journal-boards.fixture.ts';
+import { boardIdOf } from '../host/app/board-views.ts';
+import type { BoardView, ExportSource } from '../host/app/ports.ts';
+import type { GameKind } from '../host/store/types.ts';
 import { formatPgnGame } from '../host/adapters/exports/pgn.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 
@@ -26,9 +29,9 @@ const T0_UTC = Date.UTC(2026, 2, 14, 9, 0, 0);
 const FINAL = 'Slovenian Women Final 2026';
 const IVANOVO = 'Ivanovo Team Ch. 2018';
 
-const SF2_TIED: MatchScoreView = { id: 'sf-2', whiteScore: 1, blackScore: 1, stage: 'rapid', decided: false, winner: null, decidedBy: null };
-// The regulation's golden game: a draw decides the match for Black.
-const SF1_DECIDED: MatchScoreView = { id: 'sf-1', whiteScore: 2.5, blackScore: 2.5, stage: 'armageddon', decided: true, winner: 'Vrhovnik, Ana', decidedBy: 'armageddon' };
+/** The boards: the final's six, the Ivanovo event's two (ids as the host gives them: boardIdOf). */
+const [PERIOD, LATE, FLAGS, KO, DECIDED, START] = [1, 2, 3, 4, 5, 6].map((n) => boardIdOf(FINAL, n));
+const [IV1, IV2] = [1, 2].map((n) => boardIdOf(IVANOVO, n));
 
 describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter actions, public view (Debian package `chromium`)', () => {
   let app: FastifyInstance;
@@ -36,16 +39,42 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   let page: Page;
   let url: string;
   const hall = new SimulatedClock();
-  const host = new MemoryPorts();
-  const forwarded: ArbiterCommand[] = [];
   const clocks = new Map<string, SimulatedBoard>();
   const controls = new Map<string, TimeControl>();
+  // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
+  const host = new JournalBoards({
+    nowUtcMs: () => T0_UTC + hall.now(),
+    clock: async (command) => {
+      const clock = clocks.get(command.boardId);
+      const at = hall.now();
+      if (command.type === 'start') clock?.send({ type: 'START', at });
+      if (command.type === 'pause') clock?.send({ type: 'PAUSE', at });
+      if (command.type === 'resume') clock?.send({ type: 'RESUME', at });
+      if (command.type === 'adjust') clock?.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
+      if (command.type === 'penalty') clock?.send({ type: 'PENALTY', side: command.side, at });
+      if (command.type === 'set-moves') clock?.send({ type: 'SET_MOVES', side: command.side, moves: command.moves, at });
+      if (command.type === 'takeback') clock?.send({ type: 'TAKEBACK', at });
+      return { ok: true };
+    },
+  });
+  const forwarded = host.forwarded;
 
-  function addBoard(id: string, event: string, round: number, board: number, white: string, black: string, control: TimeControl, extra: { clock?: boolean; game?: BoardView['game']; match?: MatchScoreView } = {}): void {
+  function addBoard(id: string, event: string, round: number, board: number, white: string, black: string, control: TimeControl, extra: { clock?: boolean; kind?: GameKind; matchId?: string } = {}): void {
     const clockId = extra.clock === false ? null : `clk-${id}`;
-    host.addBoard({ id, event, round, board, clockId, white: { name: white }, black: { name: black }, control, game: extra.game, match: extra.match });
+    host.addBoard({ id, event, round, board, clockId, white, black, control, ...(extra.kind ? { kind: extra.kind } : {}), ...(extra.matchId ? { matchId: extra.matchId } : {}) });
     controls.set(id, control);
     if (clockId) clocks.set(id, new SimulatedBoard(host, hall, T0_UTC, clockId, { event, round, board }, control));
+  }
+
+  /** A knockout mini-match's earlier games on a board of the final, drawn and confirmed (the director's part in the host). */
+  function drawnGames(matchId: string, board: number, white: string, black: string, games: number): void {
+    host.journal.saveMatch({ matchId, event: FINAL, round: 1, board, playerA: white, playerB: black, status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 0 });
+    for (let no = 1; no <= games; no++) {
+      const [w, b] = no % 2 === 1 ? [white, black] : [black, white];
+      const game = host.journal.createGame({ event: FINAL, round: 1, board, gameNo: no, matchId, kind: 'classical', white: w, black: b, timeControl: presetTimeControl('classical'), createdUtcMs: 0 });
+      host.journal.reportResult(game.gameId, { result: '1/2-1/2', how: 'played', source: 'arbiter', arbiter: 'Floor Arbiter', utcMs: T0_UTC - 86_400_000 });
+      host.journal.confirmResult(game.gameId, 'Chief Arbiter', T0_UTC - 86_400_000);
+    }
   }
 
   /** The broadcast PGN of a round, by the host's own PGN formatter (PGN standard §8). */
@@ -75,32 +104,22 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
 
   beforeAll(async () => {
     const classical = presetTimeControl('classical');
-    addBoard('f-period', FINAL, 1, 1, 'Tratar, Marko', 'Sebenik, Matej', classical);
+    addBoard(PERIOD, FINAL, 1, 1, 'Tratar, Marko', 'Sebenik, Matej', classical);
     // FIDE Laws 6.7.1: the event sets a default time of 30 minutes.
-    addBoard('f-late', FINAL, 1, 2, 'Borišek, Jure', 'Lenič, Luka', presetTimeControl('classical', { defaultTime: 1800 }));
-    addBoard('f-flags', FINAL, 1, 3, 'Novak, Eva', 'Kos, Nina', presetTimeControl('armageddon'));
-    addBoard('f-ko', FINAL, 1, 4, 'Muhvič, Anja', 'Zupan, Lara', presetTimeControl('rapid'), { clock: false, game: { no: 3, kind: 'rapid', matchId: 'sf-2' }, match: SF2_TIED });
-    addBoard('f-decided', FINAL, 1, 5, 'Krivec, Jana', 'Vrhovnik, Ana', presetTimeControl('armageddon'), { clock: false, game: { no: 5, kind: 'armageddon', matchId: 'sf-1' }, match: SF1_DECIDED });
-    addBoard('f-start', FINAL, 1, 6, 'Bogataj, Mia', 'Golob, Tina', presetTimeControl('rapid'));
-    addBoard('iv-1', IVANOVO, 3, 1, 'Ivanova, Anna', 'Petrova, Olga', presetTimeControl('sudden-death-60'));
-    addBoard('iv-2', IVANOVO, 3, 2, 'Smirnova, Daria', 'Orlova, Vera', presetTimeControl('sudden-death-60'));
+    addBoard(LATE, FINAL, 1, 2, 'Borišek, Jure', 'Lenič, Luka', presetTimeControl('classical', { defaultTime: 1800 }));
+    addBoard(FLAGS, FINAL, 1, 3, 'Novak, Eva', 'Kos, Nina', presetTimeControl('armageddon'));
+    // Semifinal 2: tied 1–1 after the classical games, its first rapid game next.
+    drawnGames('sf-2', 4, 'Muhvič, Anja', 'Zupan, Lara', 2);
+    addBoard(KO, FINAL, 1, 4, 'Muhvič, Anja', 'Zupan, Lara', presetTimeControl('rapid'), { clock: false, kind: 'rapid', matchId: 'sf-2' });
+    // Semifinal 1: tied 2–2 after the classical and rapid games: the regulation's golden game, where a draw decides the match for Black.
+    drawnGames('sf-1', 5, 'Krivec, Jana', 'Vrhovnik, Ana', 4);
+    addBoard(DECIDED, FINAL, 1, 5, 'Krivec, Jana', 'Vrhovnik, Ana', presetTimeControl('armageddon'), { clock: false, kind: 'armageddon', matchId: 'sf-1' });
+    addBoard(START, FINAL, 1, 6, 'Bogataj, Mia', 'Golob, Tina', presetTimeControl('rapid'));
+    addBoard(IV1, IVANOVO, 3, 1, 'Ivanova, Anna', 'Petrova, Olga', presetTimeControl('sudden-death-60'));
+    addBoard(IV2, IVANOVO, 3, 2, 'Smirnova, Daria', 'Orlova, Vera', presetTimeControl('sudden-death-60'));
     // The floor arbiter entered the golden game's draw; the chief arbiter has not confirmed it yet.
-    expect(await host.execute({ type: 'result', boardId: 'f-decided', result: '1/2-1/2' }, { arbiter: 'Floor Arbiter' })).toMatchObject({ ok: true });
+    expect(await host.execute({ type: 'result', boardId: DECIDED, result: '1/2-1/2' }, { arbiter: 'Floor Arbiter' })).toMatchObject({ ok: true });
 
-    // Accepted arbiter commands reach the board's clock as its inputs, stamped with hall time.
-    host.forward = (command) => {
-      forwarded.push(command);
-      const clock = clocks.get(command.boardId);
-      if (!clock) return;
-      const at = hall.now();
-      if (command.type === 'start') clock.send({ type: 'START', at });
-      if (command.type === 'pause') clock.send({ type: 'PAUSE', at });
-      if (command.type === 'resume') clock.send({ type: 'RESUME', at });
-      if (command.type === 'adjust') clock.send({ type: 'ADJUST', side: command.side, ms: command.ms, at });
-      if (command.type === 'penalty') clock.send({ type: 'PENALTY', side: command.side, at });
-      if (command.type === 'set-moves') clock.send({ type: 'SET_MOVES', side: command.side, moves: command.moves, at });
-      if (command.type === 'takeback') clock.send({ type: 'TAKEBACK', at });
-    };
     app = await buildApi({ state: host, commands: host, exports: exportsOf, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
@@ -111,6 +130,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    host.close();
   });
 
   const pages: Page[] = [];
@@ -176,212 +196,218 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
 
   it('shows the period, a late player\'s default time going down, the match score and stage, and who flagged first', async () => {
     await expect.poll(() => page.locator('article.board').count()).toBe(8);
-    for (const id of ['f-period', 'f-late', 'f-flags']) clocks.get(id)!.send({ type: 'START', at: 0 });
+    for (const id of [PERIOD, LATE, FLAGS]) clocks.get(id)!.send({ type: 'START', at: 0 });
     await hallAt(500);
-    clocks.get('f-flags')!.send({ type: 'PRESS', side: 'white', at: 500 }); // Black's 5 minutes run
+    clocks.get(FLAGS)!.send({ type: 'PRESS', side: 'white', at: 500 }); // Black's 5 minutes run
     await hallAt(1000);
-    clocks.get('f-late')!.send({ type: 'PRESS', side: 'white', at: 1000 }); // White is there; Black is not
+    clocks.get(LATE)!.send({ type: 'PRESS', side: 'white', at: 1000 }); // White is there; Black is not
 
     // 41 moves by White, 40 by Black: both have completed the first period's 40 moves (classical
     // 90 min/40 moves + 15 min): period 2 (FIDE Laws 6.10 / the regulation's "+15 min after move 40").
     for (let i = 0; i <= 80; i++) {
       const at = 1000 + i * 100;
       hall.set(at);
-      clocks.get('f-period')!.send({ type: 'PRESS', side: i % 2 === 0 ? 'white' : 'black', at });
+      clocks.get(PERIOD)!.send({ type: 'PRESS', side: i % 2 === 0 ? 'white' : 'black', at });
     }
     await hallAt(9000);
-    await expect.poll(() => text('f-period', '.side.white .moves')).toBe('#41');
-    expect(await text('f-period', '.side.white .period')).toBe('P2');
-    expect(await text('f-period', '.side.black .moves')).toBe('#40');
-    expect(await text('f-period', '.side.black .period')).toBe('P2');
-    await expectTimes('f-period');
+    await expect.poll(() => text(PERIOD, '.side.white .moves')).toBe('#41');
+    expect(await text(PERIOD, '.side.white .period')).toBe('P2');
+    expect(await text(PERIOD, '.side.black .moves')).toBe('#40');
+    expect(await text(PERIOD, '.side.black .period')).toBe('P2');
+    await expectTimes(PERIOD);
 
     // FIDE Laws 6.7.1: Black has until start + 30 min; the page computes it from host time.
     await hallAt(60_000);
-    await expect.poll(() => text('f-late', '.side.black .absent')).toBe('not arrived · default time 29:00');
-    expect(await card('f-late').locator('.side.white .absent').isVisible()).toBe(false);
+    await expect.poll(() => text(LATE, '.side.black .absent')).toBe('not arrived · default time 29:00');
+    expect(await card(LATE).locator('.side.white .absent').isVisible()).toBe(false);
     await hallAt(90_400);
-    await expect.poll(() => text('f-late', '.side.black .absent')).toBe('not arrived · default time 28:30'); // 1709.6 s, rounded up
-    await expectTimes('f-late');
-    clocks.get('f-late')!.send({ type: 'ARRIVE', side: 'black', at: 90_400 });
-    await expect.poll(() => card('f-late').locator('.side.black .absent').isVisible()).toBe(false);
-    expect(await card('f-late').locator('.side.black').getAttribute('class')).not.toContain('not-arrived');
+    await expect.poll(() => text(LATE, '.side.black .absent')).toBe('not arrived · default time 28:30'); // 1709.6 s, rounded up
+    await expectTimes(LATE);
+    clocks.get(LATE)!.send({ type: 'ARRIVE', side: 'black', at: 90_400 });
+    await expect.poll(() => card(LATE).locator('.side.black .absent').isVisible()).toBe(false);
+    expect(await card(LATE).locator('.side.black').getAttribute('class')).not.toContain('not-arrived');
 
     // The knockout: the score of the mini-match and the tie-break stage of this game.
-    expect(await text('f-ko', '.match')).toBe('Match 1–1 · rapid tie-break, game 3');
-    expect(await text('f-decided', '.match')).toBe('Match 2½–2½ · decided: Vrhovnik, Ana wins (armageddon)');
-    expect(await card('f-period').locator('.match').isVisible()).toBe(false);
+    expect(await text(KO, '.match')).toBe('Match 1–1 · rapid tie-break, game 3');
+    // The golden game's draw counts once entered; the match is decided when the arbiter confirms it.
+    expect(await text(DECIDED, '.match')).toBe('Match 2½–2½ · armageddon tie-break, game 5');
+    expect(await card(PERIOD).locator('.match').isVisible()).toBe(false);
 
     // FIDE Laws 6.9: Black's flag falls (the clock's own deadline, 300 s after White's press).
     await hallAt(300_600);
-    await expect.poll(() => card('f-flags').getAttribute('data-status')).toBe('flagged');
-    expect(await text('f-flags', '.flags')).toBe("Black's flag fell first");
-    expect(await card('f-flags').locator('.side.black .flag').getAttribute('data-first')).toBe('true');
-    expect(await card('f-flags').locator('.side.white .flag').isVisible()).toBe(false);
+    await expect.poll(() => card(FLAGS).getAttribute('data-status')).toBe('flagged');
+    expect(await text(FLAGS, '.flags')).toBe("Black's flag fell first");
+    expect(await card(FLAGS).locator('.side.black .flag').getAttribute('data-first')).toBe('true');
+    expect(await card(FLAGS).locator('.side.white .flag').isVisible()).toBe(false);
     // FIDE Laws III.3.1: when both flags have fallen, which fell first matters. A clock that keeps
     // counting the other side after the first flag reports White's later.
     await hallAt(660_500);
-    clocks.get('f-flags')!.report({ type: 'flag', side: 'white', move: null, whiteMs: 0, blackMs: 0, monoMs: 660_500 });
-    await expect.poll(() => text('f-flags', '.flags')).toBe("Black's flag fell first, then White's");
-    expect(await card('f-flags').locator('.side.white .flag').isVisible()).toBe(true);
-    expect(await card('f-flags').locator('.side.white .flag').getAttribute('data-first')).toBe('false');
+    clocks.get(FLAGS)!.report({ type: 'flag', side: 'white', move: null, whiteMs: 0, blackMs: 0, monoMs: 660_500 });
+    await expect.poll(() => text(FLAGS, '.flags')).toBe("Black's flag fell first, then White's");
+    expect(await card(FLAGS).locator('.side.white .flag').isVisible()).toBe(true);
+    expect(await card(FLAGS).locator('.side.white .flag').getAttribute('data-first')).toBe('false');
     await page.screenshot({ path: join(ARTIFACTS, 'hall-cards.png'), fullPage: true });
   });
 
   it('lists the pending result; Confirm and a correction from the page reach the host', async () => {
     // Everyone sees the pending result; only a signed-in arbiter gets Confirm.
-    const pending = page.locator('#pending li[data-board-id="f-decided"]');
+    const pending = page.locator(`#pending li[data-board-id="${DECIDED}"]`);
     await expect.poll(() => pending.innerText()).toContain('1/2-1/2');
     expect(await pending.locator('button').isVisible()).toBe(false);
-    expect(await card('f-decided').getAttribute('data-status')).toBe('pending');
-    expect(await text('f-decided', '.result')).toBe('1/2-1/2 (unconfirmed)');
+    expect(await card(DECIDED).getAttribute('data-status')).toBe('pending');
+    expect(await text(DECIDED, '.result')).toBe('1/2-1/2 (unconfirmed)');
     await signIn(page);
 
     await pending.locator('button[data-action="confirm"]').click();
-    await expect.poll(() => host.board('f-decided')!.resultConfirmed).toBe(true);
+    await expect.poll(() => host.board(DECIDED)!.resultConfirmed).toBe(true);
     const results = (await (await fetch(`${url}/api/results?round=1`)).json()) as { results: { board: number; result: string; confirmed: boolean; by: string }[] };
     expect(results.results.find((r) => r.board === 5)).toMatchObject({ result: '1/2-1/2', confirmed: true, by: 'arbiter:Chief Arbiter' });
     await expect.poll(() => page.locator('#pending').isVisible()).toBe(false);
-    await expect.poll(() => card('f-decided').getAttribute('data-status')).toBe('finished');
+    await expect.poll(() => card(DECIDED).getAttribute('data-status')).toBe('finished');
 
     // A correction: the arbiter enters a different result over the confirmed one.
-    expect(await (await panel('f-decided')).locator('button[data-action="result"]').innerText()).toBe('Correct result');
-    await (await panel('f-decided')).locator('select.result-select').selectOption('0-1');
+    expect(await (await panel(DECIDED)).locator('button[data-action="result"]').innerText()).toBe('Correct result');
+    await (await panel(DECIDED)).locator('select.result-select').selectOption('0-1');
     // A confirmed result is corrected only with a reason: the page asks for it, saying what changes (cancelled: nothing sent).
-    await (await panel('f-decided')).locator('button[data-action="result"]').click();
+    await (await panel(DECIDED)).locator('button[data-action="result"]').click();
     const asked = await confirmation();
     expect(asked.changes).toEqual(['Board 5: ½-½ (confirmed) → 0-1 (unconfirmed)']); // the vocabulary's words (rules/vocabulary.ts RESULT_MEANING)
     expect(await asked.dialog.locator('.confirm-reason').isVisible()).toBe(true);
     await answer(false);
-    await expect.poll(() => panelText('f-decided', '.message')).toContain('cancelled, nothing was sent');
-    expect(host.board('f-decided')!.result).toBe('1/2-1/2');
+    await expect.poll(() => panelText(DECIDED, '.message')).toContain('cancelled, nothing was sent');
+    expect(host.board(DECIDED)!.result).toBe('1/2-1/2');
     // Confirm without a reason is refused in the dialog itself; with one, it is sent.
-    await (await panel('f-decided')).locator('button[data-action="result"]').click();
+    await (await panel(DECIDED)).locator('button[data-action="result"]').click();
     const again = await confirmation();
     await again.dialog.locator('button.ok').click();
     expect(await again.dialog.locator('.confirm-problem').innerText()).toContain('say why');
-    expect(host.board('f-decided')!.result).toBe('1/2-1/2');
+    expect(host.board(DECIDED)!.result).toBe('1/2-1/2');
     await again.dialog.locator('input[name="reason"]').fill('the scoresheets show 0-1');
     await answer(true);
-    await expect.poll(() => panelText('f-decided', '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
-    const board = (await (await fetch(`${url}/api/boards/f-decided`)).json()) as { board: BoardView };
+    await expect.poll(() => panelText(DECIDED, '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
+    const board = (await (await fetch(`${url}/api/boards/${DECIDED}`)).json()) as { board: BoardView };
     expect(board.board).toMatchObject({ result: '0-1', resultConfirmed: false });
-    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'result', boardId: 'f-decided', result: '0-1', reason: 'the scoresheets show 0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
+    expect(host.actions().at(-1)).toMatchObject({ action: 'result', boardId: DECIDED, payload: { result: '0-1', reason: 'the scoresheets show 0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
     await expect.poll(() => pending.innerText()).toContain('0-1');
+    // The director decides the match on the armageddon (Black wins it): a page opened now shows it decided.
+    host.journal.saveMatch({ matchId: 'sf-1', event: FINAL, round: 1, board: 5, playerA: 'Krivec, Jana', playerB: 'Vrhovnik, Ana', status: 'decided', winner: 'Vrhovnik, Ana', loser: 'Krivec, Jana', decidedBy: 'armageddon', score: null, updatedUtcMs: T0_UTC });
+    const later = await openPage('/', { width: 1280, height: 900 });
+    await expect.poll(() => text(DECIDED, '.match', later)).toBe('Match 2–3 · decided: Vrhovnik, Ana wins (armageddon)');
+    pages.splice(pages.indexOf(later), 1);
+    await later.close();
   });
 
   it('adjusts by a typed number of seconds; a bad amount is refused on the card', async () => {
-    const group = (await panel('f-period')).locator('.group[data-side="white"]');
+    const group = (await panel(PERIOD)).locator('.group[data-side="white"]');
     await group.locator('input.seconds').fill('0');
     await group.locator('button[data-action="adjust-seconds"]').click();
-    await expect.poll(() => panelText('f-period', '.message')).toContain('type a whole number of seconds other than 0');
+    await expect.poll(() => panelText(PERIOD, '.message')).toContain('type a whole number of seconds other than 0');
     const before = forwarded.length;
     await group.locator('input.seconds').fill('-90');
     await group.locator('button[data-action="adjust-seconds"]').click();
     // The confirmation says the figures before → after (the rule book's adjustTime on the board's clock basis).
-    const shownBefore = clocks.get('f-period')!.shows('white');
+    const shownBefore = clocks.get(PERIOD)!.shows('white');
     const said = await confirmation();
     expect(said.changes).toHaveLength(1);
     expect(said.changes[0]).toMatch(new RegExp(`^Board 1, White \\(Tratar, Marko\\): ${shownBefore.replace(/[.:]/g, '\\$&')} → \\S+$`));
     const promised = said.changes[0].split(' → ')[1];
     await answer(true);
-    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'adjust', boardId: 'f-period', side: 'white', ms: -90_000 });
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'adjust', boardId: PERIOD, side: 'white', ms: -90_000 });
     expect(forwarded.length).toBe(before + 1); // the refused "0" never reached the host
-    await expectTimes('f-period');
+    await expectTimes(PERIOD);
     // The page's clock is pinned: what the dialog promised is what the clock shows now.
-    expect(clocks.get('f-period')!.shows('white')).toBe(promised);
+    expect(clocks.get(PERIOD)!.shows('white')).toBe(promised);
   });
 
   it('corrects a move counter (FIDE Laws 6.10.2): the clock takes it, the card shows it, no time is credited; a bad count is refused on the card', async () => {
-    const group = (await panel('f-period')).locator('.group[data-side="black"]');
-    const clock = clocks.get('f-period')!;
+    const group = (await panel(PERIOD)).locator('.group[data-side="black"]');
+    const clock = clocks.get(PERIOD)!;
     // A counter is corrected with the clock stopped (it may credit a period's time): pause first.
-    await (await panel('f-period')).locator('button[data-action="pause"]').click();
-    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('paused');
+    await (await panel(PERIOD)).locator('button[data-action="pause"]').click();
+    await expect.poll(() => card(PERIOD).getAttribute('data-status')).toBe('paused');
     const blackBefore = clock.shows('black');
     await group.locator('input.moves-count').fill('-1');
     await group.locator('button[data-action="set-moves"]').click();
-    await expect.poll(() => panelText('f-period', '.message')).toContain('type the number of moves completed');
+    await expect.poll(() => panelText(PERIOD, '.message')).toContain('type the number of moves completed');
     const before = forwarded.length;
     await group.locator('input.moves-count').fill('38');
     await group.locator('button[data-action="set-moves"]').click();
     expect((await confirmation()).changes[0]).toBe('Board 1, Black (Sebenik, Matej): moves #40 → #38');
     await answer(true);
-    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'set-moves', boardId: 'f-period', side: 'black', moves: 38 });
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'set-moves', boardId: PERIOD, side: 'black', moves: 38 });
     expect(forwarded.length).toBe(before + 1); // the refused "-1" never reached the host
     expect(clock.actor.getSnapshot().context.clock.black.moves).toBe(38);
-    await expect.poll(() => text('f-period', '.side.black .moves')).toBe('#38');
+    await expect.poll(() => text(PERIOD, '.side.black .moves')).toBe('#38');
     expect(clock.shows('black')).toBe(blackBefore);
-    await expectTimes('f-period');
-    await (await panel('f-period')).locator('button[data-action="resume"]').click();
-    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
+    await expectTimes(PERIOD);
+    await (await panel(PERIOD)).locator('button[data-action="resume"]').click();
+    await expect.poll(() => card(PERIOD).getAttribute('data-status')).toBe('running');
   });
 
   it('takes back an illegal move (FIDE Laws 7.5.1 with 6.10.2): the page asks first and says what changes; the clock annuls it, the card follows', async () => {
-    const clock = clocks.get('f-period')!;
+    const clock = clocks.get(PERIOD)!;
     await hallAt(hall.now() + 7_000);
     const mover = clock.actor.getSnapshot().context.clock.turn;
     clock.send({ type: 'PRESS', side: mover, at: hall.now() });
     const movesAfterPress = clock.actor.getSnapshot().context.clock[mover].moves;
-    await (await panel('f-period')).locator('button[data-action="pause"]').click();
-    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('paused');
+    await (await panel(PERIOD)).locator('button[data-action="pause"]').click();
+    await expect.poll(() => card(PERIOD).getAttribute('data-status')).toBe('paused');
     const before = forwarded.length;
     // Declining the question sends nothing (checked below: only the accepted one reached the host).
-    await (await panel('f-period')).locator('button[data-action="takeback"]').click();
+    await (await panel(PERIOD)).locator('button[data-action="takeback"]').click();
     await confirmation();
     await answer(false);
-    await (await panel('f-period')).locator('button[data-action="takeback"]').click();
+    await (await panel(PERIOD)).locator('button[data-action="takeback"]').click();
     const asked = await confirmation();
     const question = `${asked.title}\n${asked.changes.join('\n')}\n${asked.note}`;
     await answer(true);
     // No body: a take-back rewinding both times (FIDE Laws 7.1's "keep" is asked for by name).
-    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'takeback', boardId: 'f-period', times: 'rewind' });
+    await expect.poll(() => forwarded.at(-1)).toEqual({ type: 'takeback', boardId: PERIOD, times: 'rewind' });
     expect(forwarded.length).toBe(before + 1);
     expect(question).toContain('Laws 7.5.1');
     expect(question).toContain('stays paused');
     expect(clock.actor.getSnapshot().context.clock[mover].moves).toBe(movesAfterPress - 1);
-    await expect.poll(() => text('f-period', `.side.${mover} .moves`)).toBe(`#${movesAfterPress - 1}`);
-    await expect.poll(() => text('f-period', `.side.${mover} .illegal`)).toBe('1 illegal');
-    await expectTimes('f-period');
-    await (await panel('f-period')).locator('button[data-action="resume"]').click();
-    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
+    await expect.poll(() => text(PERIOD, `.side.${mover} .moves`)).toBe(`#${movesAfterPress - 1}`);
+    await expect.poll(() => text(PERIOD, `.side.${mover} .illegal`)).toBe('1 illegal');
+    await expectTimes(PERIOD);
+    await (await panel(PERIOD)).locator('button[data-action="resume"]').click();
+    await expect.poll(() => card(PERIOD).getAttribute('data-status')).toBe('running');
   });
 
   it('shows on the card what a clock brought to the journal had differently, and that it waits to be resumed (docs/protocol.md "Restore")', async () => {
-    const clock = clocks.get('f-period')!;
+    const clock = clocks.get(PERIOD)!;
     // A spare clock replaced the board's clock (FIDE Laws 6.10.1); the host restored the journal's game to it.
-    host.setRestore('f-period', { utcMs: T0_UTC + 3_600_000, clockId: 'clk-spare', outcome: 'restored', differences: ['the clock held no game from this host, not game 7'], mismatches: [] });
+    host.setRestore(PERIOD, { utcMs: T0_UTC + 3_600_000, clockId: 'clk-spare', outcome: 'restored', differences: ['the clock held no game from this host, not game 7'], mismatches: [] });
     await hallAt(hall.now() + 2_000);
     clock.send({ type: 'PAUSE', at: hall.now() }); // the restored clock stands paused
-    const note = (await panel('f-period')).locator('.restore');
+    const note = (await panel(PERIOD)).locator('.restore');
     await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7 — paused: resume when play goes on');
     expect(await note.getAttribute('data-kind')).toBe('warning');
-    await (await panel('f-period')).locator('button[data-action="resume"]').click();
-    await expect.poll(() => card('f-period').getAttribute('data-status')).toBe('running');
+    await (await panel(PERIOD)).locator('button[data-action="resume"]').click();
+    await expect.poll(() => card(PERIOD).getAttribute('data-status')).toBe('running');
     // What differed stays on the card for the arbiter; the "resume" hint goes.
     await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7');
     // A clock that held exactly the journal's game is mentioned only while it waits, paused.
-    host.setRestore('f-period', { utcMs: T0_UTC + 3_700_000, clockId: 'clk-f-period', outcome: 'in-step', differences: [], mismatches: [] });
+    host.setRestore(PERIOD, { utcMs: T0_UTC + 3_700_000, clockId: `clk-${PERIOD}`, outcome: 'in-step', differences: [], mismatches: [] });
     await hallAt(hall.now() + 1_000);
     clock.send({ type: 'PAUSE', at: hall.now() });
-    await expect.poll(() => note.innerText()).toContain('clock clk-f-period held, matching the journal at 10:01:40 UTC — paused: resume when play goes on');
+    await expect.poll(() => note.innerText()).toContain(`clock clk-${PERIOD} held, matching the journal at 10:01:40 UTC — paused: resume when play goes on`);
     expect(await note.getAttribute('data-kind')).toBe('ok');
-    await (await panel('f-period')).locator('button[data-action="resume"]').click();
+    await (await panel(PERIOD)).locator('button[data-action="resume"]').click();
     await expect.poll(() => note.isVisible()).toBe(false);
-    host.setRestore('f-period', null);
   });
 
   it('starts one board and a whole round from the page; an API refusal shows on the card', async () => {
     await hallAt(700_000);
-    await (await panel('f-start')).locator('button[data-action="start"]').click();
-    await expect.poll(() => card('f-start').getAttribute('data-status')).toBe('running');
-    expect(clocks.get('f-start')!.actor.getSnapshot().matches('running')).toBe(true);
-    expect(forwarded.at(-1)).toEqual({ type: 'start', boardId: 'f-start' });
+    await (await panel(START)).locator('button[data-action="start"]').click();
+    await expect.poll(() => card(START).getAttribute('data-status')).toBe('running');
+    expect(clocks.get(START)!.actor.getSnapshot().matches('running')).toBe(true);
+    expect(forwarded.at(-1)).toEqual({ type: 'start', boardId: START });
 
     // Start round: every board of the Ivanovo event's current round (3) starts.
     const row = page.locator(`#events .event[data-event="${IVANOVO}"]`);
     await row.locator('button[data-action="start-round"]').click();
-    for (const id of ['iv-1', 'iv-2']) {
+    for (const id of [IV1, IV2]) {
       await expect.poll(() => card(id).getAttribute('data-status')).toBe('running');
       expect(clocks.get(id)!.actor.getSnapshot().matches('running')).toBe(true);
     }
@@ -391,11 +417,11 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => row.locator('button[data-action="start-round"]').count()).toBe(0);
     expect(await row.locator('.message').innerText()).toBe('round 3: 2 started by Chief Arbiter');
     await hallAt(712_300);
-    for (const id of ['f-start', 'iv-1', 'iv-2']) await expectTimes(id);
+    for (const id of [START, IV1, IV2]) await expectTimes(id);
 
     // Starting a game that is already running is not offered: the button is disabled and says
     // why, in the host's words (the rule book's rules/command-rules.ts, docs/architecture.md "The rule book").
-    const start = (await panel('f-period')).locator('button[data-action="start"]');
+    const start = (await panel(PERIOD)).locator('button[data-action="start"]');
     const reason = `board 1 of ${FINAL} round 1 is running, not ready: only a clock that has not started can be started`;
     await expect.poll(() => start.getAttribute('title')).toBe(reason);
     expect(await start.isDisabled()).toBe(true);
@@ -403,9 +429,9 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     // the host refuses, and its reason appears on the card.
     await start.evaluate((b) => ((b as HTMLButtonElement).disabled = false));
     await start.click();
-    await expect.poll(async () => (await panel('f-period')).locator('.message').getAttribute('data-kind')).toBe('error');
-    expect(await panelText('f-period', '.message')).toBe(reason);
-    expect(host.commands.at(-1)).toMatchObject({ command: { type: 'start', boardId: 'f-period' }, outcome: 'rejected', reason });
+    await expect.poll(async () => (await panel(PERIOD)).locator('.message').getAttribute('data-kind')).toBe('error');
+    expect(await panelText(PERIOD, '.message')).toBe(reason);
+    expect(host.actions().at(-1)).toMatchObject({ action: 'start', boardId: PERIOD, outcome: 'rejected', reason });
     // The card's next render follows the rule book again.
     expect(await start.isDisabled()).toBe(true);
   });
@@ -416,11 +442,11 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => pub.locator('article.board:visible').count()).toBe(6); // the final's boards only
     expect(await pub.locator('button, input, textarea, #token, .controls, .restore').count()).toBe(0);
     expect(await pub.locator('#event-filter').inputValue()).toBe(FINAL);
-    await expectTimes('f-period', pub);
-    await expectTimes('f-start', pub);
-    const fontPx = await card('f-period', pub).locator('.side.white .time').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    await expectTimes(PERIOD, pub);
+    await expectTimes(START, pub);
+    const fontPx = await card(PERIOD, pub).locator('.side.white .time').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
     expect(fontPx).toBeGreaterThanOrEqual(48); // legible from the back of the hall
-    expect(await text('f-ko', '.match', pub)).toBe('Match 1–1 · rapid tie-break, game 3');
+    expect(await text(KO, '.match', pub)).toBe('Match 1–1 · rapid tie-break, game 3');
 
     const link = pub.locator(`#events .event[data-event="${FINAL}"] a.pgn`);
     const href = await link.getAttribute('href');
@@ -446,7 +472,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(await overflow()).toBe(0);
     // The lines carry no control (a control per board made 3,003 buttons for 200 boards); a line opens the panel.
     expect(await tablet.locator('article.board button, article.board input, article.board select').count()).toBe(0);
-    await panel('f-period', tablet);
+    await panel(PERIOD, tablet);
     const small = await tablet.locator('button:visible').evaluateAll((buttons) =>
       buttons.map((b) => b.getBoundingClientRect()).filter((r) => r.height < 40 || r.width < 40).length,
     );
@@ -472,51 +498,51 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await p.selectOption('#status-filter', '');
     await p.selectOption('#round-filter', '3');
     expect(new URL(p.url()).searchParams.get('round')).toBe('3');
-    await expect.poll(visibleIds).toEqual(['iv-1', 'iv-2']);
+    await expect.poll(visibleIds).toEqual([IV1, IV2]);
     await p.reload();
     await p.locator('#connection[data-state="live"]').waitFor();
-    await expect.poll(visibleIds).toEqual(['iv-1', 'iv-2']);
+    await expect.poll(visibleIds).toEqual([IV1, IV2]);
     expect(await p.locator('#round-filter').inputValue()).toBe('3');
     // Jump by a player's name (accents ignored): the board is shown (the filter gives way) and its panel opens.
     await p.fill('#jump', 'lenic');
     await p.press('#jump', 'Enter');
-    await p.locator('#panel[data-board="f-late"]').waitFor({ state: 'visible' });
-    expect(await p.locator('article[data-board-id="f-late"]').isVisible()).toBe(true);
+    await p.locator(`#panel[data-board="${LATE}"]`).waitFor({ state: 'visible' });
+    expect(await p.locator(`article[data-board-id="${LATE}"]`).isVisible()).toBe(true);
     // Jump by board number: board 3 of the first event in the hall's order.
     await p.fill('#jump', '3');
     await p.press('#jump', 'Enter');
-    await p.locator('#panel[data-board="f-flags"]').waitFor({ state: 'visible' });
+    await p.locator(`#panel[data-board="${FLAGS}"]`).waitFor({ state: 'visible' });
     // Keyboard: Enter on a focused line opens its panel; Escape closes it.
-    await p.locator('article[data-board-id="f-start"]').focus();
+    await p.locator(`article[data-board-id="${START}"]`).focus();
     await p.keyboard.press('Enter');
-    await p.locator('#panel[data-board="f-start"]').waitFor({ state: 'visible' });
+    await p.locator(`#panel[data-board="${START}"]`).waitFor({ state: 'visible' });
     await p.keyboard.press('Escape');
     await p.locator('#panel').waitFor({ state: 'hidden' });
     await p.close();
   });
 
   it('marks a board with no clock: "no clock" on its line, and no Start that would answer 503, the reason written in the panel', async () => {
-    expect(await card('f-ko').locator('.status').textContent()).toBe('no clock');
-    const p = await panel('f-ko');
+    expect(await card(KO).locator('.status').textContent()).toBe('no clock');
+    const p = await panel(KO);
     const start = p.locator('button[data-action="start"]');
     expect(await start.isDisabled()).toBe(true);
     const reason = `board 4 of ${FINAL} round 1 has no clock assigned`;
     expect(await start.getAttribute('title')).toBe(reason);
     expect(await p.locator('.refusals li', { hasText: 'Start' }).innerText()).toContain(reason);
-    // (The journal host answers a Start there with 503 and these words: host/app/host.ts commandClock.)
+    // (The journal host answers a Start there with 503 and these words: host/app/clock-fleet.ts, ClockFleet.command.)
   });
 
   it('shows the full time chart in the panel and the small one on each public card (docs/dashboard.md "Time chart")', async () => {
-    const p = await panel('f-period');
+    const p = await panel(PERIOD);
     const full = p.locator('img.chart-full');
     await expect.poll(() => full.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(720);
-    expect(await full.getAttribute('src')).toMatch(/^\/api\/boards\/f-period\/chart\.svg\?size=full&v=/);
+    expect(await full.getAttribute('src')).toMatch(new RegExp(`^/api/boards/${PERIOD}/chart\\.svg\\?size=full&v=`));
     expect(await full.getAttribute('alt')).toContain('time chart');
     const pub = await openPage('/public', { width: 1280, height: 900 });
-    const small = card('f-period', pub).locator('img.chart-small');
+    const small = card(PERIOD, pub).locator('img.chart-small');
     await expect.poll(() => small.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(160);
     // A board with no game journaled yet asks for no chart (the host would answer 404).
-    expect(await card('f-ko', pub).locator('img.chart-small').isVisible()).toBe(false);
+    expect(await card(KO, pub).locator('img.chart-small').isVisible()).toBe(false);
     await pub.close();
   });
 
@@ -549,11 +575,11 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(await p.locator('#token').isVisible()).toBe(false);
     // The host's own answer to an unknown token, then served for the page's next call (as after a
     // restart with other tokens: this host cannot drop a token while it runs).
-    const refused = await fetch(`${url}/api/boards/f-period/pause`, { method: 'POST', headers: { authorization: 'Bearer not-a-token-the-host-knows-at-all' } });
+    const refused = await fetch(`${url}/api/boards/${PERIOD}/pause`, { method: 'POST', headers: { authorization: 'Bearer not-a-token-the-host-knows-at-all' } });
     expect(refused.status).toBe(401);
     const body = await refused.text();
     await p.route('**/api/boards/*/pause', (route) => route.fulfill({ status: 401, contentType: 'application/json', body }));
-    const pnl = await panel('f-period', p);
+    const pnl = await panel(PERIOD, p);
     await pnl.locator('button[data-action="pause"]').click();
     await expect.poll(() => p.locator('#arbiter').innerText()).toBe(`signed out: ${JSON.parse(body).message}`);
     expect(await p.locator('#token').isVisible()).toBe(true);

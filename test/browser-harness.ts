@@ -1,6 +1,7 @@
 // What the dashboard browser tests share: Debian `chromium` driven by playwright-core, and a
 // board's clock simulated by the unchanged clock statechart (rules/clock.machine.ts) on a
-// shared SimulatedClock, its outputs journaled in a MemoryPorts as clock events.
+// shared SimulatedClock, its outputs journaled as clock events in a JournalPorts over a journal
+// in memory (host/app/journal-boards.fixture.ts JournalBoards).
 //
 // Hall time is exact: hall time `ms` is UTC `t0Utc + ms` for the clocks, the API and (with
 // Playwright's clock pinned) the page, so what the page computes between events can be
@@ -17,7 +18,7 @@ import { ClockEventSchema } from '../protocol/gen/chessclock_pb.ts';
 import type { Side, TimeControl } from '../protocol/time-control.ts';
 import { clockEventBody } from '../firmware-ts/host-link.ts';
 import { journalInput } from '../host/clocks/clock-event.ts';
-import type { MemoryPorts } from '../host/app/memory-ports.ts';
+import type { JournalBoards } from '../host/app/journal-boards.fixture.ts';
 import type { ClockEventRecord } from '../host/app/ports.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -59,7 +60,7 @@ export class SimulatedBoard {
   readonly actor: Actor<typeof clockMachine>;
   private seq = 0;
   constructor(
-    readonly host: MemoryPorts,
+    readonly host: JournalBoards,
     readonly hall: SimulatedClock,
     readonly t0Utc: number,
     readonly clockId: string,

@@ -14,8 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { JournalPorts } from '../host/app/journal-ports.ts';
-import { journalStandings } from '../host/app/journal-standings.ts';
-import type { BoardView, HostState, StandingsView } from '../host/app/ports.ts';
+import type { BoardView, StandingsView } from '../host/app/ports.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile } from '../host/domain/tournament-file.ts';
 import { Director } from '../host/app/director.ts';
@@ -54,8 +53,7 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     new Director(journal, hall).openRound(eventId, 1, START, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, `${eventId}-clk-${i + 1}`])));
     const host = new JournalPorts({ journal, hall, nowUtcMs: () => START });
     // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
-    const state: HostState = Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
-    const app = await buildApi({ state, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], nowUtcMs: () => START });
+    const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], nowUtcMs: () => START });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     return { app, url, host, journal };
   }

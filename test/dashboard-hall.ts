@@ -18,8 +18,6 @@ import { presetTimeControl } from '../protocol/time-control.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { JournalPorts } from '../host/app/journal-ports.ts';
-import { journalStandings } from '../host/app/journal-standings.ts';
-import type { HostState } from '../host/app/ports.ts';
 import { Director } from '../host/app/director.ts';
 import { Journal } from '../host/store/journal.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
@@ -111,8 +109,7 @@ export async function startDashboardHall(opts: DashboardHallOptions): Promise<Da
     for (let m = 0; m < g.board % 23; m++) boot.send({ type: 'PRESS', side: boot.state().turn, at: boot.now + 20_000 + ((g.board * 7 + m * 13) % 70) * 1_000 });
     if (g.board % 17 === 0) boot.send({ type: 'PAUSE', at: boot.now + 5_000 });
   }
-  const state: HostState = Object.assign(ports, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
-  const app = await buildApi({ state, commands: ports, exports: journalExports(journal, hall, () => Date.now()), tokens: [{ arbiter: HALL_ARBITER, token: HALL_TOKEN }], nowUtcMs: () => Date.now() });
+  const app = await buildApi({ state: ports, commands: ports, exports: journalExports(journal, hall, () => Date.now()), tokens: [{ arbiter: HALL_ARBITER, token: HALL_TOKEN }], nowUtcMs: () => Date.now() });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url, app, journal, ports, hall, boards: opts.boards,

@@ -104,7 +104,7 @@ describe('faults: every press is journaled exactly once', () => {
     await waitFor('the presses made while the host was down', () => movedCount(rig!, game) === 20, 15_000, flowing(rig.sim));
     // The restarted host brings the clock to the journal (docs/protocol.md "Restore"): held,
     // paused at exactly the journaled times; the arbiter resumes (FIDE Laws 6.11).
-    const boardOne = () => host.boards().find((b) => b.event === 'slo-w-2007' && b.board === 1)!;
+    const boardOne = () => host.state.boards().find((b) => b.event === 'slo-w-2007' && b.board === 1)!;
     await waitFor('the clock brought to the journal', () => boardOne().restore !== undefined, 15_000, flowing(rig.sim));
     expect(boardOne().restore).toMatchObject({ outcome: 'in-step', differences: [], mismatches: [] });
     const last = journal.eventsByGame(game.gameId).at(-1)!;
@@ -117,7 +117,7 @@ describe('faults: every press is journaled exactly once', () => {
     expectEveryPressOnce(rig, game, 24);
     // The restarted host did not reconfigure the running game (it has events).
     expect(journal.arbiterActions(game.gameId).filter((a) => a.action === 'configure-clock')).toHaveLength(1);
-    const boardId = host.boards().find((b) => b.event === 'slo-w-2007' && b.board === 1)!.id;
+    const boardId = host.state.boards().find((b) => b.event === 'slo-w-2007' && b.board === 1)!.id;
     const confirmed = await host.execute({ type: 'confirm-result', boardId }, { arbiter: ARBITER });
     expect(confirmed, JSON.stringify(confirmed)).toMatchObject({ ok: true });
     await configuredFor(rig, 2); // the director goes on from the journal

@@ -73,7 +73,7 @@ export async function playAndConfirm(rig: MatchRig, game: GameRow, moves: number
   expect(rig.journal.getGame(game.gameId)!.confirmedBy).toBe(ARBITER);
 }
 
-export const boardId = (rig: MatchRig, board = 1): string => rig.host.boards().find((b) => b.event === 'slo-w-2007' && b.board === board)!.id;
+export const boardId = (rig: MatchRig, board = 1): string => rig.host.state.boards().find((b) => b.event === 'slo-w-2007' && b.board === board)!.id;
 
 /** Board 2 (hall table 2) is decided in the classical games: Bajt 1½-½ (art. 3). */
 export async function playBoard2(rig: MatchRig): Promise<void> {
@@ -102,7 +102,7 @@ export async function playSlovenianMatch(rig: MatchRig): Promise<void> {
   expect(view.break.remainingMs).toBeGreaterThan(25 * MIN);
   expect(view.break.remainingMs).toBeLessThanOrEqual(30 * MIN);
   rig.sim.advanceBy(30 * MIN); // the break
-  expect(rig.host.board(boardId(rig))!).not.toHaveProperty('break');
+  expect(rig.host.state.board(boardId(rig))!).not.toHaveProperty('break');
   await playAndConfirm(rig, g3, 15, 20_000, '1-0');
   const g4 = await configuredFor(rig, 4);
   expect(g4).toMatchObject({ kind: 'rapid', white: 'Četrta, Igralka' });
@@ -207,7 +207,7 @@ export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const { sim, hostClock } = simulatedHall(START);
   const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: opts.log ?? (process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined) }).start();
   const exports = journalExports(journal, hall, () => hostClock.nowUtcMs());
-  const api = await buildApi({ state: host, commands: host, exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
+  const api = await buildApi({ state: host.state, commands: host, exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
   const clocks = [await SimClock.boot('CLK-01', sim, presetTimeControl('rapid')), await SimClock.boot('CLK-02', sim, presetTimeControl('rapid'))];
   const rig: MatchRig = { dir, journal, hall, host, sim, api, clocks, hostClock, exports };
   for (const [i, c] of clocks.entries()) {

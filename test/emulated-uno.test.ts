@@ -182,7 +182,7 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     const hostClock = new AnchoredClock(systemTime, { hostMs: systemTime.now(), utcMs: Date.UTC(2026, 11, 2, 9, 0) });
     const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 } }).start();
     cleanups.push(() => host.close());
-    const api: FastifyInstance = await buildApi({ state: host, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
+    const api: FastifyInstance = await buildApi({ state: host.state, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
     cleanups.push(() => api.close());
 
     // The clock: the unchanged firmware on the emulated Uno, its snapshot in memory.
@@ -301,7 +301,7 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     await tap('black');
     expect(uno.results.at(-1)).toMatchObject({ result: '1-0', by: 'players' });
     await waitFor('the result journaled', () => journal.getGame(game.gameId)!.result !== null);
-    const boardId = host.boards().find((b) => b.event === EVENT && b.board === 1)!.id;
+    const boardId = host.state.boards().find((b) => b.event === EVENT && b.board === 1)!.id;
     const res = await api.inject({ method: 'POST', url: `/api/boards/${boardId}/result/confirm`, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode, res.body).toBe(200);
     expect(journal.getGame(game.gameId)).toMatchObject({ result: '1-0', reportedBy: 'clock', confirmedBy: ARBITER });

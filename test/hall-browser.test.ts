@@ -52,7 +52,7 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     return (await res.json()) as { serverUtcMs: number; board: BoardView };
   }
   /** Boards with a simulated clock on them (the two semifinal tables). */
-  const clockedBoards = () => hall.host.boards().filter((b) => b.clockId !== null && b.result === null);
+  const clockedBoards = () => hall.host.state.boards().filter((b) => b.clockId !== null && b.result === null);
   const movesOnPage = async (id: string) => {
     const [w, b] = [await text(id, '.side.white .moves'), await text(id, '.side.black .moves')];
     return Number(w.replace('#', '') || 0) + Number(b.replace('#', '') || 0);
@@ -65,8 +65,8 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
 
   it('shows every board of the hall; the clocked boards\' move counters advance as the players press', async () => {
     // The hall's current round: the women's final's two semifinal boards, both clocked.
-    await expect.poll(() => page.locator('article.board').count(), { timeout: 10_000 }).toBe(hall.host.boards().length);
-    expect(hall.host.boards().map((b) => `${b.event}/${b.board}`)).toEqual(['slo-w-2007/1', 'slo-w-2007/2']);
+    await expect.poll(() => page.locator('article.board').count(), { timeout: 10_000 }).toBe(hall.host.state.boards().length);
+    expect(hall.host.state.boards().map((b) => `${b.event}/${b.board}`)).toEqual(['slo-w-2007/1', 'slo-w-2007/2']);
     await expect.poll(() => clockedBoards().length, { timeout: 10_000 }).toBe(2);
     await expect.poll(() => page.locator('#connection').innerText()).toBe('live');
     const ids = clockedBoards().map((b) => b.id);

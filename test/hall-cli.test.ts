@@ -238,7 +238,7 @@ describe.skipIf(ptySkip !== null)('chessclock hall with a real clock on a serial
     hall = await startSimulatedHall({ portEntries: loadPortsFile(join(dir, 'ports.json')), mqtt: 'none', listen: { host: '127.0.0.1', port: 0 }, speed: 20 });
 
     expect(hall.clocks.clocks.map((c) => [c.serialId, hall!.tableOf.get(c.serialId)])).toEqual([['sim-1', 1]]);
-    const boardAt = (n: number) => hall!.host.boards().find((b) => b.event === DEFAULT_EVENT && b.board === n);
+    const boardAt = (n: number) => hall!.host.state.boards().find((b) => b.event === DEFAULT_EVENT && b.board === n);
     const deadline = Date.now() + 15_000;
     while (!(boardAt(2)?.clockOnline && boardAt(1)?.clockOnline) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect([boardAt(1)?.clockId, boardAt(2)?.clockId]).toEqual(['sim-1', 'CLK-PTY-1']);

@@ -43,7 +43,7 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     for (const g of [g1, g2]) {
       expect(r.journal.arbiterActions(g.gameId).filter((a) => a.action === 'start')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', clockId: g.clockId })]);
     }
-    const view = r.host.board(boardId(r, 1))!;
+    const view = r.host.state.board(boardId(r, 1))!;
     expect(view.live).toMatchObject({ status: 'running', turn: 'white', period: { white: 1, black: 1 } });
     expect(view.live!.startedAtUtcMs).toBe(r.journal.eventsByGame(g1.gameId).find((e) => e.type === 'started')!.utcMs);
 
@@ -118,7 +118,7 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     expect([after.white, after.black]).toEqual([before.white, before.black]);
     await waitFor('the clock\'s MOVES_SET journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'moves-set'), 10_000, flowing(r.sim));
     expect(r.journal.eventsByGame(game.gameId).find((e) => e.type === 'moves-set')).toMatchObject({ side: 'white', move: 12 });
-    expect(r.host.board(boardId(r, 1))!.live).toMatchObject({ moves: { white: 12, black: 0 }, period: { white: 1, black: 1 } });
+    expect(r.host.state.board(boardId(r, 1))!.live).toMatchObject({ moves: { white: 12, black: 0 }, period: { white: 1, black: 1 } });
     expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'set-moves', arbiter: ARBITER, outcome: 'applied' });
   }, 30_000);
 
@@ -132,6 +132,6 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     expect(res.json().message).toBe('board 2 of slo-w-2007 round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (Bajt, Indira wins, classical)');
     expect(r.journal.getGame(game2.gameId)).toMatchObject({ result: '1/2-1/2', reportedBy: 'clock', confirmedBy: ARBITER });
     expect(r.journal.arbiterActions(game2.gameId).at(-1)).toMatchObject({ action: 'result', arbiter: ARBITER, outcome: 'rejected' });
-    expect(r.host.board(boardId(r, 2))!.match).toMatchObject({ whiteScore: 0.5, blackScore: 1.5, decided: true, winner: 'Bajt, Indira', decidedBy: 'classical' });
+    expect(r.host.state.board(boardId(r, 2))!.match).toMatchObject({ whiteScore: 0.5, blackScore: 1.5, decided: true, winner: 'Bajt, Indira', decidedBy: 'classical' });
   }, 30_000);
 });

@@ -69,7 +69,7 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
 
     // FIDE Laws 7.1: the board view shows both choices; the arbiter keeps the times.
     const shown = fw.reading();
-    const preview = r.host.board(id)!.live!.takebackPreview!;
+    const preview = r.host.state.board(id)!.live!.takebackPreview!;
     expect(preview).toMatchObject({ side: 'white', move: 22, keep: { white: shown.white, black: shown.black } });
     expect(preview.rewind.black).toBeGreaterThan(shown.black); // Black's 2 s since the press come back when rewound
     const tb = await post('takeback', { times: 'keep' });
@@ -88,7 +88,7 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect(fw.reading()).toMatchObject({ white: shown.white, black: shown.black });
     expect(readTimeControlSpec(events(game.gameId, 'control-set')[0].detail!.timeControl).timeControl).toEqual(corrected);
     expect(actions(game.gameId, 'set-control')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { timeControl: expect.objectContaining({ timeControl: '40/6000+30:900+30', defaultTime: 900 }) } })]);
-    expect(r.host.board(id)!.live!.clock!.control).toEqual(corrected);
+    expect(r.host.state.board(id)!.live!.clock!.control).toEqual(corrected);
     // The PGN names the control the game is played under from now on (docs/exports.md).
     const pgn = await r.api.inject({ method: 'GET', url: `/api/export/pgn?round=1&event=${EVENT}` });
     expect(pgn.body).toContain('[TimeControl "40/6000+30:900+30"]');
@@ -97,7 +97,7 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect((await post('delay', { ms: 5000 })).statusCode).toBe(200);
     await journaled(game.gameId, 'delay-set');
     expect(events(game.gameId, 'delay-set')[0].detail).toEqual({ ms: 5000 });
-    expect(r.host.board(id)!.live!.delayMs).toBe(5000);
+    expect(r.host.state.board(id)!.live!.delayMs).toBe(5000);
     expect(actions(game.gameId, 'delay')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { ms: 5000 } })]);
 
     // Play on: White's resumed turn keeps the delay it began with (none); Black's turn is delayed.
@@ -153,7 +153,7 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect(res.json().message).toBe(`board 2 of ${EVENT} round 1: no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only`);
     expect(actions(game.gameId, 'delay')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'rejected', payload: { ms: 2000 } })]);
     expect(fw.state()).toEqual(before);
-    expect(r.host.board(id)!.live?.delayMs ?? 0).toBe(0);
+    expect(r.host.state.board(id)!.live?.delayMs ?? 0).toBe(0);
   }, 30_000);
 
   it('a clock whose firmware speaks protocol 1.3 is refused the 1.4 commands by the host, saying why, nothing changes on it; a plain take-back still works; a double forfeit only stops it', async () => {

@@ -77,7 +77,7 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     expect(after).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 } });
     expect(events(game.gameId, 'taken-back')[0]).toMatchObject({ side: 'white', move: 1, whiteMs: after.white, blackMs: after.black, detail: { period: 0, illegalMoves: 1 } });
     expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'takeback').at(-1)).toMatchObject({ arbiter: ARBITER, outcome: 'applied', clockId: 'CLK-01' });
-    expect(r.host.board(boardId(r, 1))!.live).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 }, illegalMoves: { white: 1, black: 0 }, whiteMs: after.white, blackMs: after.black });
+    expect(r.host.state.board(boardId(r, 1))!.live).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 }, illegalMoves: { white: 1, black: 0 }, whiteMs: after.white, blackMs: after.black });
 
     // FIDE Guidelines III.4: 5 s for both after every later move.
     const inc = await post('increment', { ms: 5000 });
@@ -89,7 +89,7 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
       expect.objectContaining({ outcome: 'rejected' }),
       expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { ms: 5000 } }),
     ]);
-    expect(r.host.board(boardId(r, 1))!.live!.incrementMs).toBe(5000);
+    expect(r.host.state.board(boardId(r, 1))!.live!.incrementMs).toBe(5000);
 
     // Play goes on; then the dispute is replayed from the journal.
     expect((await post('resume')).statusCode).toBe(200);
@@ -160,13 +160,13 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     const elapsed = started.detail!.sessionElapsedMs as number;
     expect(elapsed).toBeGreaterThanOrEqual(20_000);
     expect(fw.state().startedAt).toBe(started.monoMs - elapsed);
-    expect(Math.abs(r.host.board(b2.id)!.live!.sessionAtUtcMs! - sessionUtcMs)).toBeLessThanOrEqual(50);
+    expect(Math.abs(r.host.state.board(b2.id)!.live!.sessionAtUtcMs! - sessionUtcMs)).toBeLessThanOrEqual(50);
 
     // Black never comes: lost by default one minute after the round's start, not after the board's.
     await waitFor('the forfeit', () => b2.events(game.gameId, 'forfeit').length > 0, 10_000, flowing(r.sim, 200));
     const forfeit = b2.events(game.gameId, 'forfeit')[0];
     expect(forfeit).toMatchObject({ side: 'black', monoMs: started.monoMs - elapsed + 60_000 });
-    expect(r.host.board(b2.id)!.live!.status).toBe('forfeited');
+    expect(r.host.state.board(b2.id)!.live!.status).toBe('forfeited');
 
     // The arbiter decides otherwise: reinstated, paused, everyone present.
     const re = await b2.post('reinstate');
@@ -174,7 +174,7 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     await b2.journaled(game.gameId, 'reinstated');
     expect(fw.reading().status).toBe('paused');
     expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'reinstate')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied' })]);
-    expect(r.host.board(b2.id)!.live).toMatchObject({ status: 'paused', present: { white: true, black: true } });
+    expect(r.host.state.board(b2.id)!.live).toMatchObject({ status: 'paused', present: { white: true, black: true } });
     expect((await b2.post('reinstate')).statusCode).toBe(409); // nothing left to reinstate
 
     const lines = replayLines(r.journal, game.gameId).map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -48,7 +48,7 @@ describe('disk full with MQTT: quiet, right, and 503 for an arbiter', () => {
       clientId: 'disk-full-host',
       onError: (e) => log(`mqtt: ${e.message}`),
     }))!;
-    const stop = publishHostToMqtt(r.host, hostMqtt, 50);
+    const stop = publishHostToMqtt(r.host.state, hostMqtt, 50);
     cleanups.push(() => hostMqtt.close(), stop);
     const sub = mqtt.connect(hostMqtt.url, { clientId: 'disk-full-sub' });
     cleanups.push(() => sub.endAsync(true));
@@ -65,7 +65,7 @@ describe('disk full with MQTT: quiet, right, and 503 for an arbiter', () => {
     const cpu0 = process.cpuUsage();
     const t0 = Date.now();
     await c.press('white');
-    await waitFor('the fault reported on /api/health', () => r.host.health().journal.ok === false, 15_000, flowing(r.sim, 5));
+    await waitFor('the fault reported on /api/health', () => r.host.state.health().journal.ok === false, 15_000, flowing(r.sim, 5));
     // An arbiter's write meets the full disk: 503 with the reason in words.
     const refused = await r.api.inject({ method: 'PUT', url: `/api/boards/${boardId(r)}/result`, headers: { authorization: `Bearer ${TOKEN}` }, payload: { result: '1/2-1/2' } });
     // The measured window: the host on its own, simulated time standing still.
@@ -73,7 +73,7 @@ describe('disk full with MQTT: quiet, right, and 503 for an arbiter', () => {
     const cpu = process.cpuUsage(cpu0);
     const wallMs = Date.now() - t0;
     const during = lines.slice(before);
-    const stillFull = r.host.health().journal.ok;
+    const stillFull = r.host.state.health().journal.ok;
     // The storage fault's own lines: the journal's and the publisher's, once each as it begins.
     // A clock's lines (its line dropped for an event the host could not journal, its greeting
     // again) come with each reconnect, paced by the host's backoff: counted apart.
@@ -89,7 +89,7 @@ describe('disk full with MQTT: quiet, right, and 503 for an arbiter', () => {
     unlinkSync(filler);
     const moved = () => r.journal.eventsByGame(game.gameId).filter((e) => e.type === 'moved');
     await waitFor('the press journaled once space returned', () => moved().length === 1, 20_000, flowing(r.sim, 5));
-    await waitFor('the fault cleared', () => r.host.health().journal.ok, 10_000, flowing(r.sim, 5));
+    await waitFor('the fault cleared', () => r.host.state.health().journal.ok, 10_000, flowing(r.sim, 5));
     await waitFor('the outbox emptied', () => r.journal.outboxStore(() => 0).pendingCount() === 0, 15_000, flowing(r.sim, 5));
     await waitFor('the press at the subscriber', () => seen.some((e) => e.type === 'moved'), 10_000, flowing(r.sim, 5));
     const after = lines.slice(before + during.length);

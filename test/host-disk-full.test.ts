@@ -43,7 +43,7 @@ describe('disk full: the host stays up, acknowledges nothing unwritten, reports 
     c.plugMemory();
     rig.sim.advanceBy(5_000);
     await c.press('white');
-    await waitFor('the fault reported on /api/health', () => rig!.host.health().journal.ok === false, 15_000, flowing(rig.sim, 5));
+    await waitFor('the fault reported on /api/health', () => rig!.host.state.health().journal.ok === false, 15_000, flowing(rig.sim, 5));
     const health = (await rig.api.inject({ method: 'GET', url: '/api/health' })).json();
     expect(health.ok).toBe(false);
     expect(health.journal).toMatchObject({ ok: false, code: 'SQLITE_FULL' });
@@ -53,7 +53,7 @@ describe('disk full: the host stays up, acknowledges nothing unwritten, reports 
     expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
     unlinkSync(filler);
     await waitFor('the press journaled once space returned', () => moved(rig!).length === 1, 20_000, flowing(rig.sim, 5));
-    await waitFor('the fault cleared', () => rig!.host.health().journal.ok, 10_000, flowing(rig.sim, 5));
+    await waitFor('the fault cleared', () => rig!.host.state.health().journal.ok, 10_000, flowing(rig.sim, 5));
     expect((await rig.api.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ ok: true, journal: { ok: true } });
     expect(moved(rig)).toHaveLength(1);
   }, 60_000);

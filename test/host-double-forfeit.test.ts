@@ -36,14 +36,14 @@ describe('FIDE Laws 6.7.1: both players absent at the default time', () => {
     const forfeits = () => r.journal.eventsByGame(game.gameId).filter((e) => e.type === 'forfeit');
     await waitFor('both forfeits journaled', () => forfeits().length === 2, 10_000, flowing(r.sim, 200));
     expect(forfeits().map((e) => e.side)).toEqual(['white', 'black']);
-    expect(r.host.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: false, black: false } });
+    expect(r.host.state.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: false, black: false } });
 
     // Someone keys a result in at the clock (the clock preselects none when both are absent):
     // whatever was keyed, both lost by default.
     await r.clocks[0].enterResult('0-1');
     await waitFor('the result filed', () => r.journal.getGame(game.gameId)!.result !== null, 10_000, flowing(r.sim));
     expect(r.journal.getGame(game.gameId)).toMatchObject({ result: '--', how: 'forfeit-lateness', reportedBy: 'clock', confirmedBy: null });
-    expect(r.host.board(id)).toMatchObject({ result: '--', resultConfirmed: false });
+    expect(r.host.state.board(id)).toMatchObject({ result: '--', resultConfirmed: false });
 
     const confirm = await r.api.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth });
     expect(confirm.statusCode, confirm.body).toBe(200);

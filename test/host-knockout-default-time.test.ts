@@ -64,7 +64,7 @@ describe('FIDE Laws 6.7.1: a knockout event\'s default time and increment timing
     const forfeits = () => r.journal.eventsByGame(g1.gameId).filter((e) => e.type === 'forfeit');
     await waitFor('the forfeit at the default time', () => forfeits().length > 0, 10_000, flowing(r.sim));
     expect(forfeits()).toEqual([expect.objectContaining({ side: 'black', monoMs: started.monoMs + 3_600_000 })]);
-    expect(r.host.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: true, black: false } });
+    expect(r.host.state.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: true, black: false } });
     await whiteWinsByForfeit();
 
     // Game 2 (classical, colours swapped): White wins by forfeit again: 1-1, the tie-breaks.

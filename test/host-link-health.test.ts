@@ -25,7 +25,7 @@ describe('link health on the card and at /metrics', () => {
     rig = await buildRig();
     registerMetrics(rig.api, {
       lines: () => rig!.host.lineFigures(),
-      health: () => rig!.host.health(),
+      health: () => rig!.host.state.health(),
       outboxBacklog: () => rig!.journal.outboxBacklog(),
     });
     await configuredFor(rig, 1);
@@ -40,14 +40,14 @@ describe('link health on the card and at /metrics', () => {
     await waitFor('every press journaled through the noise', () => moved() === 12, 30_000, flowing(rig.sim, 10));
     c.cable.corruptProbability = 0;
     // A cable pull and back: the figures are summed over both connections.
-    const before = rig.host.board(boardId(rig))!.link!;
+    const before = rig.host.state.board(boardId(rig))!.link!;
     c.unplugMemory();
     const session = rig.host.lines().find((s) => s.key === 'memory:table-1')!;
     await waitFor('offline', () => !session.online, 10_000, flowing(rig.sim, 5));
     c.plugMemory();
     await waitFor('online again', () => session.online && session.connections === 2, 10_000, flowing(rig.sim, 5));
 
-    const view = rig.host.board(boardId(rig))!;
+    const view = rig.host.state.board(boardId(rig))!;
     const link = view.link!;
     expect(c.cable.corrupted).toBeGreaterThan(0);
     // CRC-16/CCITT catches every burst of up to 16 bits: each corrupted frame is dropped, none delivered.
@@ -66,13 +66,13 @@ describe('link health on the card and at /metrics', () => {
       if (exchange === null) await sleep(20);
     }
     expect(exchange).not.toBeNull();
-    expect(rig.host.board(boardId(rig))!.link!.rttMs).not.toBeNull();
+    expect(rig.host.state.board(boardId(rig))!.link!.rttMs).not.toBeNull();
     const res = await rig.api.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const labels = 'clock="CLK-01",line="memory:table-1"';
     // Read again after the scrape: the figures only grow, so the scrape lies between the two reads.
-    const after = rig.host.board(boardId(rig))!.link!;
+    const after = rig.host.state.board(boardId(rig))!.link!;
     const scraped = sample(res.body, 'chessclock_link_frames_dropped_total', labels)!;
     expect(scraped).toBeGreaterThanOrEqual(link.framesDropped);
     expect(scraped).toBeLessThanOrEqual(after.framesDropped);

@@ -47,7 +47,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
 
   async function withMqtt(r: MatchRig): Promise<{ states: Array<{ seq: number; status: string }>; url: string }> {
     const hostMqtt: HostMqtt = (await startHostMqtt({ target: 'embedded:0', anonymousRead: true, outbox: r.journal.outboxStore(() => r.hostClock.nowUtcMs()), clientId: 'result-host', onError: () => undefined }))!;
-    const stop = publishHostToMqtt(r.host, hostMqtt, 50);
+    const stop = publishHostToMqtt(r.host.state, hostMqtt, 50);
     cleanups.push(() => hostMqtt.close(), stop);
     const sub = mqtt.connect(hostMqtt.url, { clientId: 'result-sub' });
     cleanups.push(() => sub.endAsync(true));
@@ -96,7 +96,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     const eventsAfterResult = r.journal.eventsByGame(game.gameId).length;
     expect(r.journal.eventsByGame(game.gameId).at(-1)!.seq).toBe(pressSeq);
     // The host's view and the broadcast say finished all the same.
-    expect(r.host.board(id)!.live).toMatchObject({ status: 'finished', seq: pressSeq });
+    expect(r.host.state.board(id)!.live).toMatchObject({ status: 'finished', seq: pressSeq });
     await waitFor('the finished state on MQTT', () => states.some((s) => s.status === 'finished'));
     expect(states.at(-1)).toMatchObject({ seq: pressSeq, status: 'finished' });
     expect(await retainedState(url)).toMatchObject({ seq: pressSeq, status: 'finished' });
@@ -150,7 +150,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     const b1 = results.results.find((x: { event: string; board: number }) => x.event === EVENT && x.board === 1);
     expect(b1).toMatchObject({ result: '1-0', by: `arbiter:${ARBITER}`, confirmed: false, conflicts: [{ result: '0-1', by: 'clock', clockId: 'CLK-01', atUtcMs: expect.any(Number) }] });
     expect(results.unassigned).toEqual([]);
-    expect(r.host.board(id)).toMatchObject({ result: '1-0', pendingResults: [{ result: '0-1', by: 'clock', clockId: 'CLK-01' }], live: { status: 'finished' } });
+    expect(r.host.state.board(id)).toMatchObject({ result: '1-0', pendingResults: [{ result: '0-1', by: 'clock', clockId: 'CLK-01' }], live: { status: 'finished' } });
 
     // The arbiter decides for the players' result: adopted and confirmed, journaled as such.
     const confirm = await r.api.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { result: '0-1' } });
@@ -161,8 +161,8 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     const g2 = await configuredFor(r, 2, 1);
     expect(r.journal.getGame(g2.gameId)).toMatchObject({ result: null });
     expect(r.journal.eventsByGame(g2.gameId)).toEqual([]);
-    expect(r.host.board(id)).toMatchObject({ game: { no: 2 }, result: null });
-    expect(r.host.board(id)).not.toHaveProperty('pendingResults');
+    expect(r.host.state.board(id)).toMatchObject({ game: { no: 2 }, result: null });
+    expect(r.host.state.board(id)).not.toHaveProperty('pendingResults');
   }, 30_000);
 
   it('FIDE Laws 5.1 / 5.2: a clock away when the arbiter entered the result is told once it is back: it stops and shows the result', async () => {
@@ -178,7 +178,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     expect(clock.clock.firmware.screen().join('\n')).toContain('1/2');
     // The host's own result, not a second one: nothing waits for the arbiter.
     expect(r.journal.resultReports({ pending: true })).toEqual([]);
-    expect(r.host.board(id)).toMatchObject({ result: '1/2-1/2', live: { status: 'finished' } });
+    expect(r.host.state.board(id)).toMatchObject({ result: '1/2-1/2', live: { status: 'finished' } });
   }, 30_000);
 
   it('a result from a clock assigned to no game is journaled as unassigned and listed for the arbiter, who adopts it for the board it was played on', async () => {

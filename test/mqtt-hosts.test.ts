@@ -76,7 +76,7 @@ class HallHost {
       reconnectPeriodMs: 100,
       onError: () => undefined, // refused while the broker is down: MQTT.js retries
     });
-    const h = new HallHost(name, journal, host, fleet, hostMqtt!, publishHostToMqtt(host, hostMqtt!, 200));
+    const h = new HallHost(name, journal, host, fleet, hostMqtt!, publishHostToMqtt(host.state, hostMqtt!, 200));
     cleanups.push(() => h.close());
     fleet.play();
     return h;

@@ -16,8 +16,7 @@ import { loadTournamentFile } from '../host/domain/tournament-file.ts';
 import type { Hall } from '../host/domain/model.ts';
 import { Director } from '../host/app/director.ts';
 import { JournalPorts } from '../host/app/journal-ports.ts';
-import { journalStandings } from '../host/app/journal-standings.ts';
-import type { HostState, PlayerStandingView, TeamStandingView } from '../host/app/ports.ts';
+import type { PlayerStandingView, TeamStandingView } from '../host/app/ports.ts';
 import { buildApi } from '../host/adapters/http/api.ts';
 import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
@@ -46,8 +45,7 @@ async function hallWithResults(hall: Hall, eventId: string, results: (round: num
   }
   const host = new JournalPorts({ journal, hall, nowUtcMs: () => START + rounds * 3_600_000 });
   // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
-  const state: HostState = Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
-  const app = await buildApi({ state, commands: host, exports: journalExports(journal, hall, () => START), tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+  const app = await buildApi({ state: host, commands: host, exports: journalExports(journal, hall, () => START), tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
   cleanups.push(() => app.close());
   return { app, journal };
 }
@@ -132,8 +130,7 @@ describe('one ranking in the TRF, GET /api/standings and the print report', () =
     cleanups.push(() => journal.close());
     new Director(journal, hall).openRound('slo-w-2007', 1, START, { 1: 'clk-1', 2: 'clk-2' });
     const host = new JournalPorts({ journal, hall, nowUtcMs: () => START });
-    const state: HostState = Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
-    const app = await buildApi({ state, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+    const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
     cleanups.push(() => app.close());
     const res = await app.inject({ url: '/api/standings?event=slo-w-2007' });
     expect(res.statusCode).toBe(409);

@@ -26,7 +26,7 @@ import { SimClock, flowing, waitFor } from './e2e-harness.ts';
 
 const skipPty = ptySkipReason();
 
-const boardOf = (host: Host, board: number) => host.boards().find((b) => b.event === 'slo-w-2007' && b.board === board)!;
+const boardOf = (host: Host, board: number) => host.state.boards().find((b) => b.event === 'slo-w-2007' && b.board === board)!;
 const moved = (rig: MatchRig, game: GameRow) => rig.journal.eventsByGame(game.gameId).filter((e) => e.type === 'moved').length;
 
 async function presses(rig: MatchRig, clock: SimClock, n: number, thinkMs = MIN): Promise<void> {

@@ -117,7 +117,7 @@ describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
     const clock = new AnchoredClock({ now: () => 0, setTimer: () => ({}), clearTimer: () => {} }, { hostMs: 0, utcMs: T0 - 15 * MIN });
     const host = new Host({ journal: j, hall, clock, log: () => undefined });
     const TOKEN = 'lot-test-arbiter-token-0123456789';
-    const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+    const app = await buildApi({ state: host.state, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
     try {
       const url = `/api/events/${EVENT}/rounds/1/boards/1/lot`;
       const headers = { authorization: `Bearer ${TOKEN}` };

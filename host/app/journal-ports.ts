@@ -1,13 +1,15 @@
 // The host ports (HostState, CommandSink) over the SQLite journal: what `chessclock host`
-// hands to `buildApi`. Clock events enter through `append`, which journals them (durable
-// when it returns) and then feeds the live listeners (WebSocket feed, MQTT state) — so the
-// feed never shows an event the journal could still lose.
+// hands to `buildApi` (through Host.state), and what tests and benchmarks open over a journal in
+// memory (`new Journal(':memory:')`). Clock events enter through `append`, which journals them
+// (durable when it returns) and then feeds the live listeners (WebSocket feed, MQTT state) — so
+// the feed never shows an event the journal could still lose. Every board it shows, on every
+// path, is built by board-views.ts.
 //
 // Arbiter writes: results and confirmations are journal facts (the journal records the
 // arbiter with them); clock commands (configure, start, pause, resume, adjust, penalty, set-moves,
 // arrive, takeback, reinstate, increment, delay, set-turn, set-control) are checked
-// against the board's live state, handed to the clock through `commander` (the lead's
-// session layer, which answers with the clock's ACK/NACK), and journaled as arbiter actions
+// against the board's live state, handed to the clock through `commander` (the clock fleet,
+// which answers with the clock's ACK/NACK), and journaled as arbiter actions
 // with their outcome. A refused command changes nothing.
 //
 // A result closes the game everywhere (host/app/result-rules.ts): the board's live state says
@@ -15,37 +17,39 @@
 // corrected), the retained MQTT state with it (drafted in the result's own transaction), no
 // clock command reaches the game any more, and a clock's result that differs from the recorded
 // one waits for the arbiter beside it (`pendingResults`), never only in a log.
-import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
-import { createHash } from 'node:crypto';
 import { JournalError, type BackgroundAppend, type BackgroundBatch, type Journal } from '../store/journal.ts';
-import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, ResultReportRow } from '../store/types.ts';
+import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult } from '../store/types.ts';
 import { forfeitedSides, recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
-import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, finishedLive, type BoardWithResult } from './result-rules.ts';
-import { LiveGame } from './live-state.ts';
+import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, type BoardWithResult } from './result-rules.ts';
+import { BoardViews, reportedView, type BoardListener, type ClockPresence, type KnockoutReader } from './board-views.ts';
+import { LiveGames } from './live-games.ts';
+import { journalStandings } from './journal-standings.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
-import { forfeitResultFor, RESULT_MEANING, type GameResult } from '../../rules/vocabulary.ts';
+import { forfeitResultFor } from '../../rules/vocabulary.ts';
 import type { Hall } from '../domain/model.ts';
 import { timeControlSpec } from '../../protocol/time-control.ts';
-import type {
-  Actor,
-  ArbiterCommand,
-  BoardGameJournal,
-  BoardView,
-  ClockEventRecord,
-  CommandOutcome,
-  CommandSink,
-  EventPage,
-  EventQuery,
-  JournalRange,
-  JournalRangeQuery,
-  HostState,
-  LiveClockState,
-  MatchScoreView,
-  LotView,
-  MatchView,
-  ReportedResultView,
-  ResultView,
+import {
+  ExportRefusedError,
+  type Actor,
+  type ArbiterCommand,
+  type BoardGameJournal,
+  type BoardView,
+  type ClockEventRecord,
+  type CommandOutcome,
+  type CommandSink,
+  type EventPage,
+  type EventQuery,
+  type HostHealth,
+  type JournalRange,
+  type JournalRangeQuery,
+  type HostState,
+  type LotView,
+  type MatchView,
+  type ResultView,
+  type StandingsView,
 } from './ports.ts';
+
+export { boardIdOf } from './board-views.ts';
 
 /** Delivers an accepted clock command to the board's clock and reports the clock's answer. */
 export type ClockCommander = (command: ArbiterCommand, game: GameRow) => Promise<CommandOutcome>;
@@ -54,42 +58,16 @@ export interface JournalPortsOptions {
   readonly journal: Journal;
   readonly nowUtcMs: () => number;
   readonly commander?: ClockCommander;
-  /** The tournament file: gives boards their event names (the journal keeps event ids). */
+  /** The tournament file: gives boards their event names and appeal windows, and the standings. */
   readonly hall?: Hall;
+  /** The match director: the break before a knockout board's next game. */
+  readonly director?: KnockoutReader;
+  /** The clock fleet: whether each board's clock is connected, and its line's health. */
+  readonly clocks?: ClockPresence;
+  readonly log?: (line: string) => void;
 }
 
 type Listener = (event: ClockEventRecord, board: BoardView | undefined) => void;
-
-/** URL-safe board id from the event name and board number, e.g. `slovenian-final-2025-26-1`. */
-export function boardIdOf(event: string, board: number): string {
-  let slug = event
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40);
-  // Names without Latin letters (Cyrillic, ...) still get a stable id.
-  if (slug === '') slug = 'e' + createHash('sha256').update(event).digest('hex').slice(0, 8);
-  return `${slug}-${board}`;
-}
-
-
-const CLOCK_COMMANDS = CLOCK_COMMAND_TYPES;
-
-/** A clock's report as the API shows it. */
-/**
- * What a game's live state was built for: the whole control, default time (FIDE Laws 6.7.1) and
- * increment timing included. Its written form (`game.timeControl`, "40/5400+30:900+30") leaves
- * both out, so a board set up anew with only another default time would keep the old state.
- */
-function controlKey(game: GameRow): string {
-  return JSON.stringify(game.timeControlValue);
-}
-
-function reportedView(r: ResultReportRow): ReportedResultView {
-  return { id: r.id, result: r.result, by: r.reportedBy, clockId: r.clockId, atUtcMs: r.utcMs };
-}
 
 /** What a clock's result did, for the host's log (null: nothing worth a line). */
 export interface ClockResultFiling {
@@ -99,33 +77,22 @@ export interface ClockResultFiling {
 
 export class JournalPorts implements HostState, CommandSink {
   readonly journal: Journal;
+  /** Every board's view (the one place they are built) and the boards' watchers. */
+  readonly views: BoardViews;
+  /** Each game's live state as its clock reported it. */
+  readonly live: LiveGames;
+  private readonly hall: Hall | undefined;
   private readonly nowUtcMs: () => number;
   private readonly commander: ClockCommander | undefined;
-  private readonly eventNames = new Map<string, string>();
   private readonly listeners = new Set<Listener>();
-  /** Live state per game: its events run through the statechart (filled lazily, then fed each new event). */
-  private readonly live = new Map<number, { game: LiveGame; control: string; boots: Set<string>; boot: string | null; lastId: number }>();
-  private idIndex = new Map<string, { event: string; board: number }>();
-
-  /** The events' appeal windows (tournament file `appeal`). */
-  private readonly appeals = new Map<string, AppealRule>();
-
-  /** The appeal deadline of a game's confirmed result (null: not running yet), or undefined where the event states no window. */
-  private appealUntil(game: GameRow): number | null | undefined {
-    const rule = this.appeals.get(game.event);
-    if (!rule) return undefined;
-    if (game.confirmedUtcMs === null) return null;
-    return appealDeadline(rule, game, rule.from === 'round-end' ? this.journal.gamesByRound(game.event, game.round) : []);
-  }
 
   constructor(opts: JournalPortsOptions) {
     this.journal = opts.journal;
+    this.hall = opts.hall;
     this.nowUtcMs = opts.nowUtcMs;
     this.commander = opts.commander;
-    for (const e of opts.hall?.events ?? []) {
-      this.eventNames.set(e.id, e.name);
-      if (e.appeal) this.appeals.set(e.id, e.appeal);
-    }
+    this.live = new LiveGames(opts.journal);
+    this.views = new BoardViews({ journal: opts.journal, live: this.live, nowUtcMs: opts.nowUtcMs, hall: opts.hall, director: opts.director, clocks: opts.clocks, log: opts.log });
   }
 
   // ---- events in -------------------------------------------------------------------
@@ -159,30 +126,14 @@ export class JournalPorts implements HostState, CommandSink {
     };
   }
 
+  /** A new journaled event: into its game's live state, then to the listeners with its board's view. */
   private notify(row: ClockEventRow): void {
     const record = recordFromJournalRow(row);
     let view: BoardView | undefined;
     if (row.gameId !== null) {
       const game = this.journal.getGame(row.gameId);
-      const live = this.live.get(row.gameId);
-      if (live && record) {
-        const boot = `${record.clockId}/${record.bootId}`;
-        // An event of an earlier boot arriving late (its outbox), or a control changed since:
-        // the journal's order is not this arrival order, so the game is rebuilt from the journal.
-        // Already in it (row.id ≤ lastId): the state was built from the journal after the writer
-        // thread committed this event and before the host heard so.
-        const control = game ? controlKey(game) : null;
-        if (row.id <= live.lastId && control === live.control) {
-          // nothing to feed
-        } else if ((boot !== live.boot && live.boots.has(boot)) || control !== live.control) this.dropLive(row.gameId);
-        else {
-          live.lastId = row.id;
-          live.boots.add(boot);
-          live.boot = boot;
-          live.game.feed(record);
-        }
-      }
-      if (game) view = this.viewOf(game);
+      if (record) this.live.journaled(row, record, game);
+      if (game) view = this.views.viewOf(game);
     }
     if (!record) return; // no game: not on any board
     for (const l of this.listeners) l(record, view);
@@ -190,123 +141,17 @@ export class JournalPorts implements HostState, CommandSink {
 
   // ---- HostState -------------------------------------------------------------------
 
-  private liveOf(game: GameRow): LiveClockState | null {
-    const gameId = game.gameId;
-    let live = this.live.get(gameId);
-    const control = controlKey(game);
-    if (!live || live.control !== control) {
-      this.dropLive(gameId);
-      live = { game: new LiveGame(game.timeControlValue), control, boots: new Set(), boot: null, lastId: 0 };
-      for (const row of this.journal.eventsByGame(gameId)) {
-        live.lastId = Math.max(live.lastId, row.id);
-        const r = recordFromJournalRow(row);
-        if (!r) continue;
-        live.boot = `${r.clockId}/${r.bootId}`;
-        live.boots.add(live.boot);
-        live.game.feed(r);
-      }
-      this.live.set(gameId, live);
-    }
-    return live.game.state;
-  }
-
-  private dropLive(gameId: number): void {
-    this.live.get(gameId)?.game.stop();
-    this.live.delete(gameId);
-  }
-
-  /**
-   * The board's live state: the clock's, and `finished` once the game has a result, however it
-   * came (FIDE Laws 5.1 / 5.2: the result ends the game). A result entered at the host is not
-   * a clock event (the clock does not echo ENTER_RESULT), and a clock that was offline may have
-   * run on: the times stay the clock's last reported ones and nobody's clock runs.
-   */
-  private boardLive(game: GameRow): LiveClockState | null {
-    return finishedLive(game.result, this.liveOf(game));
-  }
-
-  private viewOf(game: GameRow, pending?: readonly ResultReportRow[]): BoardView {
-    const id = boardIdOf(game.event, game.board);
-    this.idIndex.set(id, { event: game.event, board: game.board });
-    const conflicts = pending ?? this.journal.resultReports({ gameId: game.gameId }).filter((r) => r.status === 'pending');
-    return {
-      id,
-      event: game.event,
-      ...(this.eventNames.has(game.event) ? { eventName: this.eventNames.get(game.event) } : {}),
-      round: game.round,
-      board: game.board,
-      clockId: game.clockId,
-      white: { name: game.white, ...(game.whiteTeam ? { team: game.whiteTeam } : {}) },
-      black: { name: game.black, ...(game.blackTeam ? { team: game.blackTeam } : {}) },
-      timeControl: game.timeControl,
-      live: this.boardLive(game),
-      result: game.result,
-      resultConfirmed: game.confirmedBy !== null,
-      ...this.appealFields(game),
-      startsAtUtcMs: game.earliestStartUtcMs,
-      game: { no: game.gameNo, kind: game.kind, matchId: game.matchId },
-      defaultTimeMs: game.timeControlValue.defaultTimeMs,
-      ...(game.matchId !== null ? { match: this.matchScoreOf(game, game.matchId) } : {}),
-      ...(conflicts.length > 0 ? { pendingResults: conflicts.map(reportedView) } : {}),
-    };
-  }
-
-  /**
-   * The knockout mini-match of a board's game, seen from that game's colours: game points
-   * of every game of the match with a journaled result (the current one included once it
-   * has one), and the match's decision as the director saved it.
-   */
-  private matchScoreOf(game: GameRow, matchId: string): MatchScoreView {
-    const points = new Map<string, number>([[game.white, 0], [game.black, 0]]);
-    const add = (name: string, p: number) => points.set(name, (points.get(name) ?? 0) + p);
-    for (const g of this.journal.gamesByMatch(matchId)) {
-      if (g.result === null) continue;
-      // Game points from the vocabulary: forfeits count as won and lost games (TRF16 `+`/`-`).
-      const { white: w, black: b } = RESULT_MEANING[g.result].points;
-      add(g.white, w);
-      add(g.black, b);
-    }
-    const m = this.journal.getMatch(matchId);
-    const decided = m?.status === 'decided';
-    return {
-      id: matchId,
-      whiteScore: points.get(game.white)!,
-      blackScore: points.get(game.black)!,
-      stage: game.kind,
-      decided,
-      winner: decided ? (m!.winner ?? null) : null,
-      decidedBy: decided ? (m!.decidedBy ?? null) : null,
-    };
-  }
-
   boards(): readonly BoardView[] {
-    // One read of the pending reports for every board, not one per board.
-    const pending = this.pendingByGame();
-    return this.journal.boardStates().map((s) => this.viewOf(s.game, pending.get(s.game.gameId) ?? []));
-  }
-
-  private pendingByGame(): Map<number | null, ResultReportRow[]> {
-    const byGame = new Map<number | null, ResultReportRow[]>();
-    for (const r of this.journal.resultReports({ pending: true })) byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), r]);
-    return byGame;
-  }
-
-  /** The board's current game: one board's lookup, not the whole event's (commands and views are per board). */
-  private currentGame(id: string): GameRow | undefined {
-    if (!this.idIndex.has(id)) this.boards(); // refresh the index
-    const at = this.idIndex.get(id);
-    if (!at) return undefined;
-    return this.journal.currentGameOfBoard(at.event, at.board) ?? undefined;
+    return this.views.boards();
   }
 
   board(id: string): BoardView | undefined {
-    const game = this.currentGame(id);
-    return game ? this.viewOf(game) : undefined;
+    return this.views.board(id);
   }
 
   /** The board's current game, or game `gameNo` of its current round, and its journaled events (the time chart's source). */
   boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
-    const current = this.currentGame(id);
+    const current = this.views.gameOf(id);
     const game = gameNo === undefined || current?.gameNo === gameNo ? current : current && this.journal.gamesByRound(current.event, current.round).find((g) => g.board === current.board && g.gameNo === gameNo);
     if (!game) return undefined;
     const events = this.journal.eventsByGame(game.gameId);
@@ -376,7 +221,8 @@ export class JournalPorts implements HostState, CommandSink {
       const stage: LotView['stage'] = p.stage === 'armageddon' ? 'armageddon' : 'classical';
       lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage, white: p.white, whiteRank: game.whiteRank, source: 'seed', by: a.arbiter, atUtcMs: a.utcMs }]);
     }
-    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => ({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })));
+    // While a match is not decided, with the break before its next game.
+    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => this.views.matchWithBreak({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })));
   }
 
   /**
@@ -384,7 +230,7 @@ export class JournalPorts implements HostState, CommandSink {
    * results of clocks that had no game (`unassigned`, whatever the round: docs/api.md).
    */
   results(round?: number): readonly ResultView[] {
-    const pending = this.pendingByGame();
+    const pending = this.views.pendingByGame();
     const games: ResultView[] = this.events_().flatMap((event) =>
       (round === undefined ? this.journal.gamesByEvent(event) : this.journal.gamesByRound(event, round)).map((g) => ({
         event: g.event,
@@ -406,15 +252,35 @@ export class JournalPorts implements HostState, CommandSink {
     return [...games, ...unassigned];
   }
 
+  /** Standings of an individual or team event after `round` (journal-standings.ts); refusals throw ExportRefusedError. */
+  standings(event: string, round?: number): StandingsView {
+    if (!this.hall) throw new ExportRefusedError('this host has no tournament file: no standings');
+    return journalStandings(this.journal, this.hall, event, round);
+  }
+
+  /** Whether the host can do its work: the journal's storage (docs/api.md, GET /api/health). */
+  health(): HostHealth {
+    const journal = this.journal.storage.current;
+    return { ok: journal.ok, journal };
+  }
+
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Boards whose view changed with no feed event carrying it (board-views.ts): a clock connected
+   * or was lost, a clock's result was filed after its event went out, a clock was restored.
+   */
+  watchBoards(listener: BoardListener): () => void {
+    return this.views.watch(listener);
+  }
+
   // ---- CommandSink -----------------------------------------------------------------
 
   async execute(command: ArbiterCommand, actor: Actor): Promise<CommandOutcome> {
-    const game = this.currentGame(command.boardId);
+    const game = this.views.gameOf(command.boardId);
     if (!game) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
     const where = `board ${game.board} of ${game.event} round ${game.round}`;
     const utcMs = this.nowUtcMs();
@@ -464,14 +330,14 @@ export class JournalPorts implements HostState, CommandSink {
       return { ok: true, board: this.board(command.boardId) };
     }
 
-    if (!CLOCK_COMMANDS.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
+    if (!CLOCK_COMMAND_TYPES.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
     if (game.result !== null) {
       // FIDE Laws 5.1 / 5.2: the result ended the game; a change goes through a correction of the result.
       const reason = finishedGameRefusal(command.type, this.withResult(game, command.boardId));
       this.record(command, actor, game, utcMs, 'rejected', reason);
       return { ok: false, status: 409, reason };
     }
-    const live = this.liveOf(game);
+    const live = this.live.of(game);
     const status = live?.status ?? 'ready';
     // The control in force (a correction's, else the configured one): no quickplay finish in blitz (FIDE Guidelines III.2.2).
     const refusal = clockCommandRefusal(command.type, status, live !== null, where, { timeControl: live?.clock?.control ?? game.timeControlValue });
@@ -497,16 +363,10 @@ export class JournalPorts implements HostState, CommandSink {
    * no longer exists. (A game the knockout already went on from is not the board's current
    * game any more, so a board's PUT cannot reach it.)
    */
-  private appealFields(game: GameRow): { appealUntilUtcMs?: number | null; resultFinal?: boolean } {
-    const until = this.appealUntil(game);
-    if (until === undefined) return {};
-    return { appealUntilUtcMs: until, resultFinal: until !== null && this.nowUtcMs() >= until };
-  }
-
   private correctionRefusal(game: GameRow, where: string): string | null {
-    const until = this.appealUntil(game);
+    const until = this.views.appealUntil(game);
     if (until !== undefined && until !== null && this.nowUtcMs() >= until) {
-      const rule = this.appeals.get(game.event)!;
+      const rule = this.views.appealRule(game.event)!;
       return `${where}: the result ${game.result} is final: the appeal time (${rule.minutes} minutes after the ${rule.from === 'result' ? "arbiter's decision" : 'round'}) ended at ${new Date(until).toISOString()} (docs/regulations.md)`;
     }
     if (game.matchId === null) return null;
@@ -528,7 +388,7 @@ export class JournalPorts implements HostState, CommandSink {
    */
   private draftBoardState(gameId: number): void {
     const game = this.journal.getGame(gameId);
-    const live = game && this.boardLive(game);
+    const live = game && this.live.ofBoard(game);
     if (!game || !live) return;
     const draft: BoardStateDraft = { event: game.event, round: game.round, board: game.board, live };
     this.journal.enqueue('board-state', draft, this.nowUtcMs());

@@ -7,9 +7,8 @@ import { Journal } from '../store/journal.ts';
 import { loadTournamentFile } from '../domain/tournament-file.ts';
 import { Director } from './director.ts';
 import { JournalPorts } from './journal-ports.ts';
-import { journalStandings } from './journal-standings.ts';
 import { buildApi } from '../adapters/http/api.ts';
-import type { BoardView, HostState } from './ports.ts';
+import type { BoardView } from './ports.ts';
 
 const TOKEN = 'ivanovo-arbiter-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -22,15 +21,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(withStandings = true): Promise<FastifyInstance> {
+async function setup(withHall = true): Promise<FastifyInstance> {
   const hall = loadTournamentFile(fileURLToPath(new URL('../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
   const journal = new Journal(':memory:');
   cleanups.push(() => journal.close());
   new Director(journal, hall).openRound('ivanovo-2018', 1, START, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, `clk-${i + 1}`])));
-  const host = new JournalPorts({ journal, hall, nowUtcMs: () => START });
-  // The Host (host/app/host.ts) answers standings the same way: journalStandings over its journal and hall.
-  const state: HostState = withStandings ? Object.assign(host, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) }) : host;
-  const app = await buildApi({ state, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], dashboard: false });
+  // The standings are journalStandings over the journal and the tournament file (the running host's too).
+  const host = new JournalPorts({ journal, ...(withHall ? { hall } : {}), nowUtcMs: () => START });
+  const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], dashboard: false });
   cleanups.push(() => app.close());
   return app;
 }
@@ -80,7 +78,7 @@ describe('GET /api/standings', () => {
     expect(board1.players[0]).toMatchObject({ name: expect.any(String), directEncounter: null, buchholzCut1: 0, buchholzCut2: 0 });
   });
 
-  it('names what is wrong: unknown event 404, a bad round 400, a host without standings 501', async () => {
+  it('names what is wrong: unknown event 404, a bad round 400, a host without a tournament file 409', async () => {
     const app = await setup();
     expect((await app.inject({ url: '/api/standings?event=nope' })).statusCode).toBe(404);
     const bad = await app.inject({ url: '/api/standings?event=ivanovo-2018&round=x' });
@@ -88,6 +86,8 @@ describe('GET /api/standings', () => {
     expect(bad.json().message).toMatch(/round/);
     expect((await app.inject({ url: '/api/standings' })).statusCode).toBe(400);
     const bare = await setup(false);
-    expect((await bare.inject({ url: '/api/standings?event=ivanovo-2018' })).statusCode).toBe(501);
+    const refused = await bare.inject({ url: '/api/standings?event=ivanovo-2018' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/no tournament file/);
   });
 });

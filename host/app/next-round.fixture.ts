@@ -48,7 +48,7 @@ export function stoppedClock(utcMs = T0): AnchoredClock {
 
 /** Enters and confirms the results of a round's first boards through the host, as the arbiter does on the dashboard. */
 export async function confirmRound(host: Host, round: number, results: GameResult[], event = SWISS): Promise<void> {
-  const boards = host.boards().filter((b) => b.event === event && b.round === round).sort((a, b) => a.board - b.board);
+  const boards = host.state.boards().filter((b) => b.event === event && b.round === round).sort((a, b) => a.board - b.board);
   expect(boards.length).toBeGreaterThanOrEqual(results.length);
   for (const [i, b] of boards.slice(0, results.length).entries()) {
     expect((await host.execute({ type: 'result', boardId: b.id, result: results[i] }, { arbiter: ARBITER })).ok).toBe(true);

@@ -125,7 +125,7 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       expect(await host.approveRound(SWISS, 1, { arbiter: ARBITER })).toMatchObject({ ok: true, round: 1 });
       expect(journal.gamesByRound(SWISS, 1).map((g) => ({ board: g.board, white: g.whiteRank, black: g.blackRank }))).toEqual(dutchRound1(payload.initialColour!));
       expect(event.rounds.map((r) => r.number)).toEqual([1]);
-      expect(host.boards().filter((b) => b.event === SWISS && b.round === 1)).toHaveLength(3);
+      expect(host.state.boards().filter((b) => b.event === SWISS && b.round === 1)).toHaveLength(3);
 
       // After round 1 the engine pairs round 2 from its results, as before (and the TRF has no XXC: round 1's colours say it).
       await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
@@ -251,7 +251,7 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     const { host, journal } = startSwissHost(swissTournament());
     await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
     await host.idle();
-    const board3 = host.boards().find((b) => b.event === SWISS && b.round === 1 && b.board === 3)!;
+    const board3 = host.state.boards().find((b) => b.event === SWISS && b.round === 1 && b.board === 3)!;
     expect((await host.execute({ type: 'result', boardId: board3.id, result: '1-0', reason: 'scoresheet checked' }, { arbiter: ARBITER })).ok).toBe(true);
     expect((await host.execute({ type: 'confirm-result', boardId: board3.id }, { arbiter: ARBITER })).ok).toBe(true);
     const refused = await host.approveRound(SWISS, 2, { arbiter: ARBITER });
@@ -305,7 +305,7 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
 
 /** Board 3 of round 1, the round's last result. */
 async function confirmRound3(host: Host): Promise<void> {
-  const b = host.boards().find((x) => x.event === SWISS && x.round === 1 && x.board === 3)!;
+  const b = host.state.boards().find((x) => x.event === SWISS && x.round === 1 && x.board === 3)!;
   await host.execute({ type: 'result', boardId: b.id, result: '1-0' }, { arbiter: ARBITER });
   await host.execute({ type: 'confirm-result', boardId: b.id }, { arbiter: ARBITER });
 }

@@ -1,6 +1,6 @@
-// A result closes the game: what the hosts answer when an arbiter command reaches a board
-// whose game has a result, and when a result is changed. One text for every CommandSink (the
-// journal-backed host and the in-memory one), so a refusal reads the same wherever it comes
+// A result closes the game: what the host answers when an arbiter command reaches a board
+// whose game has a result, and when a result is changed (journal-ports.ts). One text, so a
+// refusal reads the same wherever it comes
 // from (docs/architecture.md rule 10: the reason of a refused command says what and where).
 //
 // The rules (docs/api.md, "A game with a result"):

@@ -8,20 +8,22 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
 import { buildApi, DASHBOARD_CSP, hostName, type ApiDeps } from './api.ts';
 import { allowedHostsFor } from './listen-option.ts';
-import { MemoryPorts } from '../../app/memory-ports.ts';
+import { JournalBoards } from '../../app/journal-boards.fixture.ts';
 import { testCertificate } from '../../../test/test-certificate.ts';
 
 const TOKEN = 'tok-anna-0123456789abcdef';
 const WRONG = 'tok-guess-0000000000000000';
 const apps: FastifyInstance[] = [];
+const hosts: JournalBoards[] = [];
 afterEach(async () => {
   for (const a of apps.splice(0)) await a.close();
+  for (const h of hosts.splice(0)) h.close();
 });
 
-async function api(extra: Partial<ApiDeps> = {}): Promise<{ app: FastifyInstance; log: string[]; host: MemoryPorts }> {
-  const host = new MemoryPorts();
-  host.addBoard({ id: 'final-1', event: 'Slovenian Final 2025/26', round: 1, board: 1, clockId: 'clk-1' });
-  host.forward = () => undefined;
+async function api(extra: Partial<ApiDeps> = {}): Promise<{ app: FastifyInstance; log: string[]; host: JournalBoards }> {
+  const host = new JournalBoards();
+  hosts.push(host);
+  host.addBoard({ id: 'final-1', event: 'Final', round: 1, board: 1, clockId: 'clk-1' });
   const log: string[] = [];
   const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }], captainPage: async () => 'export {};', log: (l) => log.push(l), ...extra });
   apps.push(app);

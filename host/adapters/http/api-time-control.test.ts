@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './api.ts';
-import { MemoryPorts } from '../../app/memory-ports.ts';
+import { JournalBoards } from '../../app/journal-boards.fixture.ts';
 import type { ArbiterCommand } from '../../app/ports.ts';
 import { timeControlFromProto, timeControlToProto } from '../../../protocol/time-control-codec.ts';
 import { clockMachine } from '../../../rules/clock.machine.ts';
@@ -17,19 +17,21 @@ import type { TimeControl } from '../../../protocol/time-control.ts';
 
 const TOKEN = 'tok-anna-0123456789abcdef';
 const apps: FastifyInstance[] = [];
+const hosts: JournalBoards[] = [];
 afterEach(async () => {
   for (const a of apps.splice(0)) await a.close();
+  for (const h of hosts.splice(0)) h.close();
 });
 
 async function setup() {
-  const host = new MemoryPorts();
-  host.addBoard({ id: 'b1', event: 'Open', round: 1, board: 1, clockId: 'clk-1' });
-  const forwarded: ArbiterCommand[] = [];
-  host.forward = (c) => forwarded.push(c);
+  const host = new JournalBoards();
+  hosts.push(host);
+  host.addBoard({ id: 'open-1', event: 'Open', round: 1, board: 1, clockId: 'clk-1' });
+  const forwarded = host.forwarded;
   // No dashboard: these tests are about the API, not the page's rule book bundle.
   const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Anna', token: TOKEN }], dashboard: false });
   apps.push(app);
-  const configure = (payload: object) => app.inject({ method: 'PUT', url: '/api/boards/b1/config', headers: { authorization: `Bearer ${TOKEN}` }, payload });
+  const configure = (payload: object) => app.inject({ method: 'PUT', url: '/api/boards/open-1/config', headers: { authorization: `Bearer ${TOKEN}` }, payload });
   return { configure, forwarded };
 }
 

@@ -171,7 +171,7 @@ function controlRoutes(app: FastifyInstance, { state, run }: BoardCommandOptions
     // FIDE Laws 6.10.2: the clock was set wrongly; the corrected control keeps both times, both counters and the periods credited.
     async (req, reply) => {
       const board = boardOr404(state, req.params.id);
-      const current = board.live?.clock?.control ?? state.boardGame?.(board.id)?.timeControl ?? null;
+      const current = board.live?.clock?.control ?? state.boardGame(board.id)?.timeControl ?? null;
       const timeControl = readCorrectedControl(req.body, current);
       return run(req, reply, { type: 'set-control', boardId: req.params.id, timeControl });
     },

@@ -8,7 +8,7 @@ import { presetTimeControl } from '../../../protocol/time-control.ts';
 import { journals, playJournaled, type Step } from '../../clocks/journaled-clock.fixture.ts';
 import { boardIdOf, JournalPorts } from '../../app/journal-ports.ts';
 import { Director } from '../../app/director.ts';
-import { MemoryPorts } from '../../app/memory-ports.ts';
+import { JournalBoards } from '../../app/journal-boards.fixture.ts';
 import { recordFromJournalRow } from '../../app/journal-records.ts';
 import { Journal } from '../../store/journal.ts';
 import { loadTournamentFile } from '../../domain/tournament-file.ts';
@@ -80,25 +80,25 @@ describe('GET /api/boards/:id/chart.svg', async () => {
     expect(none.json().message).toBe('no board "no-such-board-9"');
   });
 
-  it('the in-memory host (MemoryPorts, the API benchmark and browser tests) serves the same chart from the same events, and a new game starts an empty one', async () => {
-    const memory = new MemoryPorts();
-    memory.addBoard({ id, event: played.game.event, round: 1, board: played.game.board, clockId: 'A', white: { name: 'W' }, black: { name: 'B' }, control: played.game.timeControlValue });
+  it('a journal in memory with the same events (the benchmarks\' and browser tests\' JournalBoards) serves the same chart, and the board\'s next game starts an empty one', async () => {
+    const memory = new JournalBoards({ nowUtcMs: () => NOW });
+    memory.addBoard({ id, event: played.game.event, round: 1, board: played.game.board, clockId: 'A', white: 'W', black: 'B', control: played.game.timeControlValue });
     const memApp = await buildApi({ state: memory, commands: memory, tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
     try {
       for (const row of played.journal.eventsByGame(played.game.gameId)) memory.ingest(recordFromJournalRow(row)!);
       const fromMemory = await memApp.inject({ method: 'GET', url: `${url}?size=full` });
       expect(fromMemory.statusCode).toBe(200);
       expect(fromMemory.body).toBe((await app.inject({ method: 'GET', url: `${url}?size=full` })).body);
-      // The game ends (FIDE Laws 5.1: a result ends it), and the board is set up for the next one.
+      // The game ends (FIDE Laws 5.1: a result ends it), and the board's next game is set up.
       expect((await memory.execute({ type: 'result', boardId: id, result: '1-0' }, { arbiter: 'Chief' })).ok).toBe(true);
-      const configured = await memory.execute({ type: 'configure', boardId: id, timeControl: presetTimeControl('rapid'), white: { name: 'Next, White' } }, { arbiter: 'Chief' });
-      expect(configured).toMatchObject({ ok: true });
+      memory.addBoard({ event: played.game.event, round: 1, board: played.game.board, clockId: 'A', white: 'Next, White', black: 'Next, Black', timeControl: 'rapid' });
       const next = await memApp.inject({ method: 'GET', url: `${url}?size=small` });
       expect(next.body).not.toContain('<polyline');
       expect(next.body).toContain('Next, White');
       expect(next.headers.etag).not.toBe(fromMemory.headers.etag);
     } finally {
       await memApp.close();
+      memory.close();
     }
   });
 

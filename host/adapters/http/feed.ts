@@ -197,10 +197,10 @@ export async function feedRoutes(app: FastifyInstance, opts: { feed: LiveFeed })
   const { state, log } = feed.opts;
   const unsubscribe = state.subscribe((event, board) => feed.send({ type: 'event', event, board }, event.event));
   // A board's view changed with no event carrying it (a clock connected or lost, a clock's result filed).
-  const unwatch = state.watchBoards?.((board) => feed.board(board));
+  const unwatch = state.watchBoards((board) => feed.board(board));
   app.addHook('onClose', async () => {
     unsubscribe();
-    unwatch?.();
+    unwatch();
     feed.closeAll();
   });
 

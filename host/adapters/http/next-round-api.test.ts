@@ -12,7 +12,7 @@ import { startHost, type RunningHost } from '../../start-host.ts';
 import { Journal } from '../../store/journal.ts';
 import { parseTournament } from '../../domain/tournament-file.ts';
 import { buildApi } from './api.ts';
-import { MemoryPorts } from '../../app/memory-ports.ts';
+import { JournalBoards } from '../../app/journal-boards.fixture.ts';
 import { PROPOSE_ROUND, APPROVE_ROUND, REJECT_ROUND } from '../../app/next-round.ts';
 import { addRoundToTrf, ARBITER, confirmRound, stoppedClock, SWISS, swissTournament } from '../../app/next-round.fixture.ts';
 
@@ -190,7 +190,8 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
   });
 
   it('a host without a next-round side lists no proposals and answers 501 to the writes', async () => {
-    const app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+    const ports = new JournalBoards();
+    const app = await buildApi({ state: ports, commands: ports, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
     try {
       expect((await app.inject({ url: '/api/rounds/proposed', headers })).json()).toEqual({ proposals: [] });
       const res = await app.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds`, headers, payload: { trf: 'x' } });
@@ -198,6 +199,7 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
       expect(res.json().message).toMatch(/no match director/);
     } finally {
       await app.close();
+      ports.close();
     }
   });
 });

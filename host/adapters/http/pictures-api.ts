@@ -56,7 +56,6 @@ const ROUND_QUERY = { type: 'object', additionalProperties: false, properties: {
 
 /** The game a chart is asked of: the board's current game, or with `gameNo` that game of its round; 404 naming `id` or `game`. */
 function chartGame(state: HostState, id: string, gameNo: number | undefined): BoardGameJournal {
-  if (!state.boardGame) throw new HttpError(501, 'this host keeps no journal to draw a time chart from');
   const game = state.boardGame(id, gameNo);
   if (game) return game;
   if (gameNo === undefined || !state.board(id)) throw new HttpError(404, `no board "${id}"`, 'id');

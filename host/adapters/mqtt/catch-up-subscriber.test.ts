@@ -136,7 +136,7 @@ describe('CatchUpSubscriber', () => {
     const client = mqtt.connect(brokerUrl(running), { clientId: 'cu-sub-3', clean: false });
     cleanups.push(() => client.endAsync(true));
     const got: JournaledEvent[] = [];
-    const board = running.host.boards()[1];
+    const board = running.host.state.boards()[1];
     const sub = await CatchUpSubscriber.start({ client, apiUrl: running.url!, after: 0, filter: { event: board.event, round: board.round, board: board.board }, onEvent: (e) => got.push(e) });
     cleanups.push(() => sub.close());
     await waitFor(() => got.length >= 15, '15 events of the board');

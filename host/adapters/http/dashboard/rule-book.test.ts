@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api.ts';
-import { MemoryPorts } from '../../../app/memory-ports.ts';
+import { JournalBoards } from '../../../app/journal-boards.fixture.ts';
 import { buildCaptainPage, buildPage, CAPTAIN_PATH, captainBundle, PAGE_PATH, pageBundle, RuleBookBuildError } from './rule-book-bundle.ts';
 import * as display from '../../../../rules/display-format.ts';
 import * as vocabulary from '../../../../rules/vocabulary.ts';
@@ -25,6 +25,15 @@ const SRC = join(HERE, 'src');
 const PAGE_SOURCES = readdirSync(SRC).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
 const PAGE_TS = PAGE_SOURCES.map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
 const TOKENS = [{ arbiter: 'Anna', token: 'tok-anna-0123456789abcdef' }];
+
+/** A host with no boards (the pages are built whatever it holds), closed after the file's tests. */
+const opened: JournalBoards[] = [];
+afterAll(() => opened.forEach((p) => p.close()));
+function bare(): { state: JournalBoards; commands: JournalBoards } {
+  const ports = new JournalBoards();
+  opened.push(ports);
+  return { state: ports, commands: ports };
+}
 
 /**
  * The rule book inside a served bundle, run as the browser runs it: esbuild heads each bundled
@@ -60,7 +69,7 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
   let captain: Record<string, unknown>;
 
   beforeAll(async () => {
-    app = await buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS });
+    app = await buildApi({ ...bare(), tokens: TOKENS });
     for (const path of [PAGE_PATH, CAPTAIN_PATH]) served[path] = await app.inject({ method: 'GET', url: path });
     const names = ['formatClockTime', 'msUntilDisplayChange', 'boardCommandRefusal', 'basisRemainingMs', ...VOCABULARY];
     page = ruleBookIn(served[PAGE_PATH].body, names);
@@ -219,7 +228,7 @@ describe('building the pages', () => {
     const err = await buildPage(bad).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RuleBookBuildError);
     expect((err as Error).message).toMatch(/^the dashboard's page \(.*main\.ts\) did not build:\n {2}.*main\.ts:1:33: Could not resolve "\.\/nowhere\.ts"$/);
-    await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, page: () => buildPage(bad) })).rejects.toThrow(/main\.ts:1:33/);
+    await expect(buildApi({ ...bare(), tokens: TOKENS, page: () => buildPage(bad) })).rejects.toThrow(/main\.ts:1:33/);
   });
 
   it("a captains' page that does not build fails the server start, naming the file, line and column", async () => {
@@ -234,14 +243,13 @@ describe('building the pages', () => {
     const moved = join(dir, 'moved.ts');
     writeFileSync(moved, "import { points } from './nowhere.ts';\nconsole.log(points(1));\n");
     await expect(buildCaptainPage(moved)).rejects.toThrow(/moved\.ts:1:\d+: Could not resolve "\.\/nowhere\.ts"/);
-    await expect(buildApi({ state: new MemoryPorts(), commands: new MemoryPorts(), tokens: TOKENS, captainPage: () => buildCaptainPage(bad) })).rejects.toThrow(/captain\.ts:2:16/);
+    await expect(buildApi({ ...bare(), tokens: TOKENS, captainPage: () => buildCaptainPage(bad) })).rejects.toThrow(/captain\.ts:2:16/);
   });
 
   it('without the dashboard nothing is built and nothing is served', async () => {
     const built: string[] = [];
     const app = await buildApi({
-      state: new MemoryPorts(),
-      commands: new MemoryPorts(),
+      ...bare(),
       tokens: TOKENS,
       dashboard: false,
       page: async () => (built.push('page'), ''),

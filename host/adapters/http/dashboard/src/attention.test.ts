@@ -1,12 +1,13 @@
 // Attention first (docs/dashboard.md "Attention"): the boards that need the arbiter, most urgent first.
-// The boards are the host's own views: a MemoryPorts fed by the unchanged clock statechart
+// The boards are the host's own views: a JournalPorts over a journal in memory (JournalBoards), fed by the unchanged clock statechart
 // (rules/clock.machine.ts) on a SimulatedClock (test/browser-harness.ts SimulatedBoard), so
 // flags and forfeits fall when the statechart says, and every time is the rule book's.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { presetTimeControl, type TimeControl } from '../../../../../protocol/time-control.ts';
 import { basisDefaultTimeLeftMs, basisRemainingMs } from '../../../../../rules/clock-snapshot.ts';
-import { MemoryPorts } from '../../../../app/memory-ports.ts';
+import { JournalBoards, type BoardSetup } from '../../../../app/journal-boards.fixture.ts';
+import { boardIdOf } from '../../../../app/board-views.ts';
 import type { BoardView } from '../../../../app/ports.ts';
 import { SimulatedBoard } from '../../../../../test/browser-harness.ts';
 import { attentionItems, attentionNextChange, nextAttentionUpdateAtMs, type AttentionItem } from './attention.ts';
@@ -14,16 +15,24 @@ import { attentionItems, attentionNextChange, nextAttentionUpdateAtMs, type Atte
 const T0 = Date.UTC(2026, 2, 14, 9, 0, 0);
 const EVENT = 'Slovenian Women Final 2026';
 
+/** Board `n`'s id. */
+const id = (n: number) => boardIdOf(EVENT, n);
+
+const halls: Hall[] = [];
+afterEach(() => halls.splice(0).forEach((h) => h.host.close()));
+
 /** A hall of boards on the real statechart: hall time `ms` is host UTC `T0 + ms`. */
 class Hall {
-  readonly host = new MemoryPorts();
-  readonly time = new SimulatedClock();
+  readonly host = new JournalBoards({ nowUtcMs: () => T0 + this.time.now() });
+  readonly time: SimulatedClock = new SimulatedClock();
   readonly clocks = new Map<string, SimulatedBoard>();
-  add(board: number, control: TimeControl, extra: Partial<Parameters<MemoryPorts['addBoard']>[0]> = {}): SimulatedBoard {
-    const id = `b${board}`;
-    this.host.addBoard({ id, event: EVENT, round: 1, board, clockId: `clk-${board}`, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, control, ...extra });
+  constructor() {
+    halls.push(this);
+  }
+  add(board: number, control: TimeControl, extra: Partial<BoardSetup> = {}): SimulatedBoard {
+    this.host.addBoard({ event: EVENT, round: 1, board, clockId: `clk-${board}`, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, control, ...extra });
     const clock = new SimulatedBoard(this.host, this.time, T0, `clk-${board}`, { event: EVENT, round: 1, board }, control);
-    this.clocks.set(id, clock);
+    this.clocks.set(id(board), clock);
     return clock;
   }
   at(ms: number): this {
@@ -45,8 +54,8 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     const hall = new Hall();
     hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });
     hall.add(2, presetTimeControl('classical'));
-    await hall.host.execute({ type: 'result', boardId: 'b2', result: '1-0' }, { arbiter: 'A' });
-    await hall.host.execute({ type: 'confirm-result', boardId: 'b2' }, { arbiter: 'A' });
+    await hall.host.execute({ type: 'result', boardId: id(2), result: '1-0' }, { arbiter: 'A' });
+    await hall.host.execute({ type: 'confirm-result', boardId: id(2) }, { arbiter: 'A' });
     expect(hall.at(60_000).items()).toEqual([]);
   });
 
@@ -56,14 +65,14 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     clock.send({ type: 'START', at: 0 });
     clock.send({ type: 'PRESS', side: 'white', at: 1_000 });
     hall.at(1_000 + 300_000); // the statechart's flag timer fires at exactly 301 000
-    expect(hall.board('b7').live?.status).toBe('flagged');
+    expect(hall.board(id(7)).live?.status).toBe('flagged');
     const [item] = hall.items();
-    expect(item).toMatchObject({ boardId: 'b7', kind: 'flag', severity: 'red', text: 'Board 7 · Black flag fell', eventName: EVENT });
+    expect(item).toMatchObject({ boardId: id(7), kind: 'flag', severity: 'red', text: 'Board 7 · Black flag fell', eventName: EVENT });
     expect(item.title).toBe(`${EVENT} · round 1 · board 7 · White 7 – Black 7: Black flag fell`);
     // The arbiter adds a minute and lets the game go on: the flag is dealt with; Black's 1:00 is low time.
     clock.send({ type: 'ADJUST', side: 'black', ms: 60_000, at: 302_000 });
     clock.send({ type: 'RESUME', at: 302_000 });
-    expect(brief(hall.at(302_000).items())).toEqual([['b7', 'time', 'amber', 'Board 7 · Black 1:00']]);
+    expect(brief(hall.at(302_000).items())).toEqual([[id(7), 'time', 'amber', 'Board 7 · Black 1:00']]);
   });
 
   it('FIDE Laws 6.7.1: an absent player is amber, red once the forfeit is due within 2 minutes, then lost by default until the arbiter confirms', async () => {
@@ -71,23 +80,23 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     const clock = hall.add(4, presetTimeControl('classical', { defaultTime: 1800 }));
     clock.send({ type: 'START', at: 0 });
     clock.send({ type: 'ARRIVE', side: 'black', at: 0 });
-    const left = () => basisDefaultTimeLeftMs(hall.board('b4').live!.clock!, T0 + hall.time.now() - hall.board('b4').live!.atUtcMs);
-    expect(brief(hall.at(27 * 60_000).items())).toEqual([['b4', 'forfeit', 'amber', 'Board 4 · White absent · default in 3:00']]);
+    const left = () => basisDefaultTimeLeftMs(hall.board(id(4)).live!.clock!, T0 + hall.time.now() - hall.board(id(4)).live!.atUtcMs);
+    expect(brief(hall.at(27 * 60_000).items())).toEqual([[id(4), 'forfeit', 'amber', 'Board 4 · White absent · default in 3:00']]);
     expect(left()).toBe(3 * 60_000);
     // Due within 2 minutes (inclusive): red.
     expect(brief(hall.at(28 * 60_000 - 1).items())[0][2]).toBe('amber');
-    expect(brief(hall.at(28 * 60_000).items())).toEqual([['b4', 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00']]);
+    expect(brief(hall.at(28 * 60_000).items())).toEqual([[id(4), 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00']]);
     // The statechart forfeits White at exactly 30:00; the host turns it into −+ once journaled.
     hall.at(30 * 60_000);
-    expect(hall.board('b4').live?.status).toBe('forfeited');
-    expect(brief(hall.items())).toEqual([['b4', 'forfeit', 'red', 'Board 4 · White lost by default']]);
+    expect(hall.board(id(4)).live?.status).toBe('forfeited');
+    expect(brief(hall.items())).toEqual([[id(4), 'forfeit', 'red', 'Board 4 · White lost by default']]);
     // The result recorded (not yet confirmed): still a forfeit to confirm, not a mere result.
-    await hall.host.execute({ type: 'result', boardId: 'b4', result: '-+' }, { arbiter: 'Floor' });
-    expect(brief(hall.items())).toEqual([['b4', 'forfeit', 'red', 'Board 4 · White lost by default · confirm −+ (White forfeits)']]);
+    await hall.host.execute({ type: 'result', boardId: id(4), result: '-+' }, { arbiter: 'Floor' });
+    expect(brief(hall.items())).toEqual([[id(4), 'forfeit', 'red', 'Board 4 · White lost by default · confirm −+ (White forfeits)']]);
     // Both absent (a double forfeit, −−): both named.
-    const double: BoardView = { ...hall.board('b4'), result: '--' };
-    expect(brief(attentionItems([double], T0))).toEqual([['b4', 'forfeit', 'red', 'Board 4 · Both players lost by default · confirm −− (both forfeit)']]);
-    await hall.host.execute({ type: 'confirm-result', boardId: 'b4' }, { arbiter: 'Chief' });
+    const double: BoardView = { ...hall.board(id(4)), result: '--' };
+    expect(brief(attentionItems([double], T0))).toEqual([[id(4), 'forfeit', 'red', 'Board 4 · Both players lost by default · confirm −− (both forfeit)']]);
+    await hall.host.execute({ type: 'confirm-result', boardId: id(4) }, { arbiter: 'Chief' });
     expect(hall.items()).toEqual([]);
   });
 
@@ -95,7 +104,7 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     const hall = new Hall();
     const clock = hall.add(5, presetTimeControl('classical', { defaultTime: 1800 }));
     clock.send({ type: 'START', at: 0 });
-    expect(brief(hall.at(10 * 60_000).items())).toEqual([['b5', 'forfeit', 'amber', 'Board 5 · Both players absent · default in 20:00']]);
+    expect(brief(hall.at(10 * 60_000).items())).toEqual([[id(5), 'forfeit', 'amber', 'Board 5 · Both players absent · default in 20:00']]);
     clock.send({ type: 'ARRIVE', side: 'white', at: 10 * 60_000 });
     clock.send({ type: 'ARRIVE', side: 'black', at: 10 * 60_000 });
     expect(hall.items()).toEqual([]);
@@ -104,11 +113,11 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
   it('FIDE Laws 8.7: a result not yet confirmed is amber; clocks that reported another are red with both results', async () => {
     const hall = new Hall();
     hall.add(2, presetTimeControl('rapid'));
-    await hall.host.execute({ type: 'result', boardId: 'b2', result: '1/2-1/2' }, { arbiter: 'Floor' });
-    expect(brief(hall.items())).toEqual([['b2', 'result', 'amber', 'Board 2 · ½-½ to confirm']]);
+    await hall.host.execute({ type: 'result', boardId: id(2), result: '1/2-1/2' }, { arbiter: 'Floor' });
+    expect(brief(hall.items())).toEqual([[id(2), 'result', 'amber', 'Board 2 · ½-½ to confirm']]);
     // A conflict as the journal-backed host lists it (BoardView.pendingResults).
-    const conflict: BoardView = { ...hall.board('b2'), resultConfirmed: true, pendingResults: [{ id: 9, result: '1-0', by: 'clock', clockId: 'clk-2', atUtcMs: T0 }] };
-    expect(brief(attentionItems([conflict], T0))).toEqual([['b2', 'result', 'red', 'Board 2 · results differ: ½-½ or 1-0']]);
+    const conflict: BoardView = { ...hall.board(id(2)), resultConfirmed: true, pendingResults: [{ id: 9, result: '1-0', by: 'clock', clockId: 'clk-2', atUtcMs: T0 }] };
+    expect(brief(attentionItems([conflict], T0))).toEqual([[id(2), 'result', 'red', 'Board 2 · results differ: ½-½ or 1-0']]);
   });
 
   it('FIDE Laws 6.11: a paused board is amber; its low time is listed with it, not apart', () => {
@@ -117,7 +126,7 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     clock.send({ type: 'START', at: 0 });
     clock.send({ type: 'PAUSE', at: 250_000 }); // White has 1:50 left
     const items = hall.at(400_000).items();
-    expect(brief(items)).toEqual([['b3', 'paused', 'amber', 'Board 3 · paused']]);
+    expect(brief(items)).toEqual([[id(3), 'paused', 'amber', 'Board 3 · paused']]);
     expect(items[0].reasons).toEqual(['paused', 'White 1:50']);
   });
 
@@ -141,25 +150,25 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
   it('an offline clock with a game running is red (no press, flag or forfeit reaches the host)', () => {
     const hall = new Hall();
     hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });
-    const offline = { ...hall.board('b1'), clockOnline: false };
-    expect(brief(attentionItems([offline], T0 + 1_000))).toEqual([['b1', 'clock', 'red', 'Board 1 · clock clk-1 offline']]);
+    const offline = { ...hall.board(id(1)), clockOnline: false };
+    expect(brief(attentionItems([offline], T0 + 1_000))).toEqual([[id(1), 'clock', 'red', 'Board 1 · clock clk-1 offline']]);
   });
 
   it('low time: under 2 minutes amber, under 20 s red, as the clock shows it (rule book basisRemainingMs, formatClockTime)', () => {
     const hall = new Hall();
     const clock = hall.add(12, presetTimeControl('armageddon'));
     clock.send({ type: 'START', at: 0 });
-    const white = () => basisRemainingMs(hall.board('b12').live!.clock!, 'white', T0 + hall.time.now() - hall.board('b12').live!.atUtcMs);
+    const white = () => basisRemainingMs(hall.board(id(12)).live!.clock!, 'white', T0 + hall.time.now() - hall.board(id(12)).live!.atUtcMs);
     hall.at(240_000);
     expect(white()).toBe(120_000);
     expect(hall.items()).toEqual([]); // exactly 2:00 is not under 2 minutes
-    expect(brief(hall.at(240_001).items())).toEqual([['b12', 'time', 'amber', 'Board 12 · White 2:00']]); // the clock rounds up
-    expect(brief(hall.at(300_000).items())).toEqual([['b12', 'time', 'amber', 'Board 12 · White 1:00']]);
-    expect(brief(hall.at(340_000).items())).toEqual([['b12', 'time', 'amber', 'Board 12 · White 0:20']]);
-    expect(brief(hall.at(346_000).items())).toEqual([['b12', 'time', 'red', 'Board 12 · White 14.0']]);
+    expect(brief(hall.at(240_001).items())).toEqual([[id(12), 'time', 'amber', 'Board 12 · White 2:00']]); // the clock rounds up
+    expect(brief(hall.at(300_000).items())).toEqual([[id(12), 'time', 'amber', 'Board 12 · White 1:00']]);
+    expect(brief(hall.at(340_000).items())).toEqual([[id(12), 'time', 'amber', 'Board 12 · White 0:20']]);
+    expect(brief(hall.at(346_000).items())).toEqual([[id(12), 'time', 'red', 'Board 12 · White 14.0']]);
     // The waiting side's trouble counts too: White moves with 14 s left; Black (5:00) runs.
     clock.send({ type: 'PRESS', side: 'white', at: 346_000 });
-    expect(brief(hall.items())).toEqual([['b12', 'time', 'red', 'Board 12 · White 14.0']]);
+    expect(brief(hall.items())).toEqual([[id(12), 'time', 'red', 'Board 12 · White 14.0']]);
   });
 
   it('orders by urgency: kind, red before amber, least time, board number; each board once, with its other reasons', async () => {
@@ -174,12 +183,12 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     const paused = hall.add(31, arm);
     paused.send({ type: 'START', at: 0 });
     hall.add(32, arm);
-    await hall.host.execute({ type: 'result', boardId: 'b32', result: '0-1' }, { arbiter: 'Floor' });
+    await hall.host.execute({ type: 'result', boardId: id(32), result: '0-1' }, { arbiter: 'Floor' });
     // Board 33: forfeit due (default time 7 min, White absent). Board 3: no clock.
     const late = hall.add(33, presetTimeControl('rapid', { defaultTime: 420 }));
     late.send({ type: 'START', at: 0 });
     late.send({ type: 'ARRIVE', side: 'black', at: 0 });
-    hall.host.addBoard({ id: 'b3', event: EVENT, round: 1, board: 3, clockId: null, white: { name: 'W' }, black: { name: 'B' }, timeControl: '900+10' });
+    hall.host.addBoard({ event: EVENT, round: 1, board: 3, clockId: null, white: { name: 'W' }, black: { name: 'B' }, timeControl: '900+10' });
     // Low time at 301 000: board 21 White 1:00, board 20 White 1:30, board 22 Black 15.0 (red).
     const low = [[21, 1_000], [22, 16_000], [20, 31_000]] as const;
     for (const [board, start] of low) {
@@ -192,18 +201,18 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     paused.send({ type: 'PAUSE', at: 250_000 });
     const items = hall.at(301_000).items();
     expect(brief(items)).toEqual([
-      ['b30', 'flag', 'red', 'Board 30 · Black flag fell'],
-      ['b34', 'flag', 'red', 'Board 34 · Black flag fell'],
-      ['b33', 'forfeit', 'red', 'Board 33 · White absent · forfeit in 1:59'],
-      ['b32', 'result', 'amber', 'Board 32 · 0-1 to confirm'],
-      ['b31', 'paused', 'amber', 'Board 31 · paused'],
-      ['b3', 'clock', 'amber', 'Board 3 · no clock'],
-      ['b22', 'time', 'red', 'Board 22 · Black 15.0'],
-      ['b21', 'time', 'amber', 'Board 21 · White 1:00'],
-      ['b20', 'time', 'amber', 'Board 20 · White 1:30'],
+      [id(30), 'flag', 'red', 'Board 30 · Black flag fell'],
+      [id(34), 'flag', 'red', 'Board 34 · Black flag fell'],
+      [id(33), 'forfeit', 'red', 'Board 33 · White absent · forfeit in 1:59'],
+      [id(32), 'result', 'amber', 'Board 32 · 0-1 to confirm'],
+      [id(31), 'paused', 'amber', 'Board 31 · paused'],
+      [id(3), 'clock', 'amber', 'Board 3 · no clock'],
+      [id(22), 'time', 'red', 'Board 22 · Black 15.0'],
+      [id(21), 'time', 'amber', 'Board 21 · White 1:00'],
+      [id(20), 'time', 'amber', 'Board 20 · White 1:30'],
     ]);
     // Once: the paused board's low time is its second reason, not a second item.
-    expect(items.find((i) => i.boardId === 'b31')!.reasons).toEqual(['paused', 'White 1:50']);
+    expect(items.find((i) => i.boardId === id(31))!.reasons).toEqual(['paused', 'White 1:50']);
     expect(new Set(items.map((i) => i.boardId)).size).toBe(items.length);
   });
 });
@@ -243,7 +252,7 @@ describe('attention: when the list next changes by time alone (docs/dashboard.md
   it('nothing running: nothing changes until the next event', async () => {
     const hall = new Hall();
     hall.add(1, presetTimeControl('classical'));
-    await hall.host.execute({ type: 'result', boardId: 'b1', result: '1-0' }, { arbiter: 'A' });
+    await hall.host.execute({ type: 'result', boardId: id(1), result: '1-0' }, { arbiter: 'A' });
     expect(nextAttentionUpdateAtMs(hall.host.boards(), T0)).toBeNull();
   });
 });

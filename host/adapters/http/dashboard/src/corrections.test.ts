@@ -1,14 +1,14 @@
 // The arbiter's corrections on the dashboard (docs/dashboard.md "The arbiter's corrections"):
 // the take-back with its choice of the clock times (FIDE Laws 7.5.1, 7.1), the second illegal
 // move (7.5.5), the side on move and a corrected control (6.10.2), the quickplay delay
-// (Guidelines III.4). The boards are the host's own views: a MemoryPorts fed by the unchanged
+// (Guidelines III.4). The boards are the host's own views: a JournalPorts over a journal in memory (JournalBoards) fed by the unchanged
 // clock statechart (test/browser-harness.ts SimulatedBoard), so `live.takebackPreview`,
 // `live.illegalMoves` and the clock basis are what the host serves; each figure a confirmation
 // promises is checked against the statechart given the same command.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { parseSideControl, presetTimeControl, timeControl, type TimeControl } from '../../../../../protocol/time-control.ts';
-import { MemoryPorts } from '../../../../app/memory-ports.ts';
+import { JournalBoards } from '../../../../app/journal-boards.fixture.ts';
 import type { BoardView } from '../../../../app/ports.ts';
 import { SimulatedBoard } from '../../../../../test/browser-harness.ts';
 import { answeredAction, refusalOf, requestOf, suggestedResult } from './actions.ts';
@@ -21,15 +21,19 @@ const T0 = Date.UTC(2026, 2, 14, 9, 0, 0);
 const EVENT = 'Slovenian Women Final 2026';
 
 /** A board on the real statechart; hall time `ms` is host UTC `T0 + ms`. */
+const hosts: JournalBoards[] = [];
+afterEach(() => hosts.splice(0).forEach((h) => h.close()));
+
 function game(control: TimeControl, time = new SimulatedClock()) {
-  const host = new MemoryPorts();
-  host.addBoard({ id: 'b3', event: EVENT, round: 1, board: 3, clockId: 'clk-3', white: { name: 'Novak, Eva' }, black: { name: 'Kos, Nina' }, control });
+  const host = new JournalBoards({ nowUtcMs: () => T0 + time.now() });
+  hosts.push(host);
+  const { id } = host.addBoard({ event: EVENT, round: 1, board: 3, clockId: 'clk-3', white: { name: 'Novak, Eva' }, black: { name: 'Kos, Nina' }, control });
   const clock = new SimulatedBoard(host, time, T0, 'clk-3', { event: EVENT, round: 1, board: 3 }, control);
   const at = (ms: number) => {
     time.set(ms);
     return ms;
   };
-  return { host, clock, time, at, board: (): BoardView => host.board('b3')! };
+  return { host, clock, time, at, board: (): BoardView => host.board(id)! };
 }
 
 /** A classical game paused after White's 2nd move, Black having thought 20 s on move 1: the take-back's two choices differ. */
@@ -151,7 +155,7 @@ describe('the second illegal move (FIDE Laws 7.5.5)', () => {
     g.clock.send({ type: 'PRESS', side: 'white', at: g.at(5000) });
     g.clock.send({ type: 'PAUSE', at: g.at(6000) });
     g.clock.send({ type: 'TAKEBACK', at: g.at(7000) });
-    await g.host.execute({ type: 'result', boardId: 'b3', result: '0-1' }, { arbiter: 'A' });
+    await g.host.execute({ type: 'result', boardId: g.board().id, result: '0-1' }, { arbiter: 'A' });
     const b = g.board();
     expect(illegalMoveLine(b)).toBe('');
     expect(suggestedResult(b)).toBeNull();

@@ -4,10 +4,11 @@
 // host's views of the unchanged clock statechart (test/browser-harness.ts SimulatedBoard), and
 // the arrivals the answer asks for are given to that statechart before its START, so each test
 // shows what the question saves a seated player from.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { presetTimeControl, type TimeControl } from '../../../../../protocol/time-control.ts';
-import { MemoryPorts } from '../../../../app/memory-ports.ts';
+import { JournalBoards } from '../../../../app/journal-boards.fixture.ts';
+import { boardIdOf } from '../../../../app/board-views.ts';
 import type { BoardView } from '../../../../app/ports.ts';
 import { SimulatedBoard } from '../../../../../test/browser-harness.ts';
 import { answeredAction, requestsOf } from './actions.ts';
@@ -17,16 +18,20 @@ import { absentAtZeroDefault, roundArrivals, roundPresenceQuestion, startPresenc
 const T0 = Date.UTC(2026, 2, 14, 9, 0, 0);
 const EVENT = 'Ivanovo Team Ch. 2018';
 
+const hosts: JournalBoards[] = [];
+afterEach(() => hosts.splice(0).forEach((h) => h.close()));
+
 /** Boards of one round on the real statechart. */
 function round(...controls: TimeControl[]) {
-  const host = new MemoryPorts();
   const time = new SimulatedClock();
+  const host = new JournalBoards({ nowUtcMs: () => T0 + time.now() });
+  hosts.push(host);
   const clocks = controls.map((control, i) => {
     const board = i + 1;
-    host.addBoard({ id: `b${board}`, event: EVENT, round: 3, board, clockId: `clk-${board}`, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, control });
+    host.addBoard({ event: EVENT, round: 3, board, clockId: `clk-${board}`, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, control });
     return new SimulatedBoard(host, time, T0, `clk-${board}`, { event: EVENT, round: 3, board }, control);
   });
-  return { host, clocks, board: (n: number): BoardView => host.board(`b${n}`)! };
+  return { host, clocks, board: (n: number): BoardView => host.board(boardIdOf(EVENT, n))! };
 }
 
 const zero = () => presetTimeControl('sudden-death-60', { defaultTime: 0 });
@@ -116,8 +121,8 @@ describe('Start round at a default time of 0: one question for the round', () =>
     // The arbiter unticks Black on board 3, who is not at the board.
     const ticked = q.choice!.options.filter((o) => o.label !== 'Board 3 · Black (Black 3)').map((o) => o.value);
     expect(roundArrivals(ticked)).toEqual([
-      { boardId: 'b1', side: 'white' },
-      { boardId: 'b1', side: 'black' },
+      { boardId: r.board(1).id, side: 'white' },
+      { boardId: r.board(1).id, side: 'black' },
     ]);
   });
 
