@@ -3,8 +3,12 @@
 // rooms, an import upward (the domain reaching into the store, an adapter reached from the
 // app) or product code importing a test helper fails here, naming the file and the import.
 // Within the rooms too, no file may import itself back through others (a file-level import
-// loop, type-only imports included): the loop is named file by file.
-import { readFileSync } from 'node:fs';
+// loop, type-only imports included): the loop is named file by file. No product file is over
+// 600 lines nor any function over 80 (rule 15), and nothing cites an issue number or a path
+// outside the repository (rule 14).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import ts from 'typescript';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +132,86 @@ describe('no file imports itself back (docs/architecture.md)', () => {
   it('no product file imports itself back through other files (no file-level import loop)', () => {
     expect(allProductFiles.length).toBeGreaterThan(productFiles.length); // the commands and scripts are walked too
     expect(importLoops(allProductFiles)).toEqual([]);
+  });
+});
+
+/** Files the size limits do not apply to: the generated protobuf code and the tests. */
+const isGenerated = (f: string) => /_pb\.ts$/.test(f) || f.endsWith('.d.ts');
+const MAX_FILE_LINES = 600;
+const MAX_FUNCTION_LINES = 80;
+
+/** Every function-like with a body in `file` that spans more than `limit` lines, named where it can be. */
+function longFunctions(file: string, limit: number): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const nameOf = (node: ts.FunctionLikeDeclaration): string => {
+    if (node.name) return node.name.getText(source);
+    const parent = node.parent;
+    if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText(source);
+    return '(anonymous)';
+  };
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const from = lineOf(node.getStart(source));
+      const lines = lineOf(node.end) - from + 1;
+      if (lines > limit) found.push(`${file}:${from} ${nameOf(node as ts.FunctionLikeDeclaration)} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('files and functions a newcomer can read (docs/architecture.md, rule 15)', () => {
+  const sized = allProductFiles.filter((f) => !isGenerated(f));
+
+  it(`no product file is over ${MAX_FILE_LINES} lines`, () => {
+    const over = sized
+      .map((f) => ({ f, lines: readFileSync(join(ROOT, f), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES)
+      .map(({ f, lines }) => `${f} (${lines} lines)`);
+    expect(over).toEqual([]);
+  });
+
+  it(`no function in product code is over ${MAX_FUNCTION_LINES} lines`, () => {
+    expect(sized.flatMap((f) => longFunctions(f, MAX_FUNCTION_LINES))).toEqual([]);
+  });
+
+  it('the function measure sees a long function (the check can fail)', () => {
+    const body = Array.from({ length: MAX_FUNCTION_LINES }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'size-limit-'));
+    const probe = join(dir, 'probe.ts');
+    writeFileSync(probe, `export function tooLong(): void {\n${body}\n}\nexport const short = () => 1;\n`);
+    try {
+      expect(longFunctions(relative(ROOT, probe), MAX_FUNCTION_LINES)).toEqual([`${relative(ROOT, probe)}:1 tooLong (${MAX_FUNCTION_LINES + 2} lines)`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the repository stands alone (docs/architecture.md, rule 14)', () => {
+  // A user's clone has no issue tracker and no folder beside it: the code and the docs cite the
+  // project's own doc sections and the Laws, never an issue number or a path outside the clone.
+  const texts = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.mjs', '*.md', '*.html', '*.sh', '.ci/run'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f && f !== 'test/architecture.test.ts');
+  const ISSUE = /\bissues? ?(?:#|§|no\.? ?)? ?\d+|\bissue §|\bthe issue\b/i;
+
+  it('no file cites an issue of this project by number or a path under ../shared', () => {
+    const found: string[] = [];
+    for (const f of texts) {
+      readFileSync(join(ROOT, f), 'utf8').split('\n').forEach((line, i) => {
+        if (ISSUE.test(line) || line.includes('../shared')) found.push(`${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the pattern catches the forms a diary would use', () => {
+    for (const s of ['see issue 29', 'issue #12', 'issue §6 time', 'Issue 30:', 'as the issue says']) expect(ISSUE.test(s)).toBe(true);
+    for (const s of ['lichess issue lila#15037', 'reissue the token', 'issues a command']) expect(ISSUE.test(s)).toBe(false);
   });
 });

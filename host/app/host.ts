@@ -58,7 +58,7 @@ export interface HostOptions {
   /** One line per notable happening (clock online/offline, configure refused, ...). */
   readonly log?: (line: string) => void;
   /**
-   * How clock events are journaled (issue 16): 'turn' (default) gathers the events that arrive
+   * How clock events are journaled (docs/host.md "What is journaled, and when"): 'turn' (default) gathers the events that arrive
    * in one event-loop turn, from every clock, into one transaction — one fsync for all, each
    * acknowledged after that commit; 'event' commits each alone (the benchmark's baseline).
    */

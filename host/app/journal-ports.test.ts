@@ -373,7 +373,7 @@ describe('MQTT from the journal outbox', () => {
   });
 });
 
-// Issue 11: a result closes the game everywhere (docs/api.md, "A game with a result").
+// A result closes the game everywhere (docs/api.md, "A game with a result").
 describe('a result closes the game (the journal-backed host)', () => {
   async function setup() {
     const j = open(journalFile());
