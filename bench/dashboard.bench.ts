@@ -38,7 +38,10 @@ import { existsSync } from 'node:fs';
 const SYNC_PHASE_MS = Number(process.env.DASHBOARD_BENCH_SYNC_MS ?? 33_000);
 const RATE = Number(process.env.DASHBOARD_BENCH_RATE ?? 500);
 const MEASURE_MS = Number(process.env.DASHBOARD_BENCH_MS ?? 12_000);
-const BOARD_COUNTS = (process.env.DASHBOARD_BENCH_BOARDS ?? '100,200').split(',').map(Number).filter((n) => n > 0);
+const BOARD_COUNTS = (process.env.DASHBOARD_BENCH_BOARDS ?? '100,200')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 /** A board on the page: any element carrying its id (a card, a row); boards are counted by distinct id. */
 const BOARD_SELECTOR = '[data-board-id]';
 /** How long the availability probe runs under the feed, and alone (ms). */
@@ -74,7 +77,22 @@ interface PageProbe {
  */
 function installProbe(args: { boards: number }): void {
   const w = window as unknown as { __bench: PageProbe };
-  const S: PageProbe = { boards: args.boards, domAt: null, paintedAt: null, measuring: false, from: 0, to: 0, wsMessages: 0, wsOpened: 0, taskStarts: [], idle: [], loaf: [], spinOn: false, spinTurns: 0, spinFrom: 0 };
+  const S: PageProbe = {
+    boards: args.boards,
+    domAt: null,
+    paintedAt: null,
+    measuring: false,
+    from: 0,
+    to: 0,
+    wsMessages: 0,
+    wsOpened: 0,
+    taskStarts: [],
+    idle: [],
+    loaf: [],
+    spinOn: false,
+    spinTurns: 0,
+    spinFrom: 0,
+  };
   w.__bench = S;
   // The availability probe: while on, a message to itself each turn; its turns per ms fall by the
   // share of the main thread something else takes (the page's tasks, style, layout, paint).
@@ -131,7 +149,8 @@ function installTaskProbe(): void {
   requestIdleCallback(idle);
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as Array<PerformanceEntry & { blockingDuration?: number }>) S.loaf.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0 });
+      for (const e of list.getEntries() as Array<PerformanceEntry & { blockingDuration?: number }>)
+        S.loaf.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0 });
     }).observe({ type: 'long-animation-frame', buffered: true });
   } catch {
     // No Long Animation Frames API: the idle probe and the CDP figure remain.
@@ -288,7 +307,15 @@ async function measureUnderFeed(context: BrowserContext, page: Page, host: HostP
     const S = (window as unknown as { __bench: PageProbe }).__bench;
     S.measuring = false;
     S.to = performance.now();
-    return { from: S.from, to: S.to, idle: S.idle, starts: S.taskStarts, ws: S.wsMessages, opened: S.wsOpened, loaf: S.loaf.filter((l) => l.start >= S.from && l.start < S.to) };
+    return {
+      from: S.from,
+      to: S.to,
+      idle: S.idle,
+      starts: S.taskStarts,
+      ws: S.wsMessages,
+      opened: S.wsOpened,
+      loaf: S.loaf.filter((l) => l.start >= S.from && l.start < S.to),
+    };
   });
   const m1 = await metric();
   const cpu1 = await host.ask<{ us: number }>('cpu');

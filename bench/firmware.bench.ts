@@ -56,7 +56,9 @@ async function latency(presses: number): Promise<void> {
   await clock.stop();
   const f = quantiles(firmwareUs.slice(10)); // skip warm-up (JIT)
   const e = quantiles(edgeMs.slice(10));
-  console.log(`press → LCD, firmware only (debounced edge → last LCD byte): p50 ${f.p50.toFixed(0)} µs, p99 ${f.p99.toFixed(0)} µs, max ${f.max.toFixed(0)} µs (${firmwareUs.length - 10} presses)`);
+  console.log(
+    `press → LCD, firmware only (debounced edge → last LCD byte): p50 ${f.p50.toFixed(0)} µs, p99 ${f.p99.toFixed(0)} µs, max ${f.max.toFixed(0)} µs (${firmwareUs.length - 10} presses)`,
+  );
   console.log(`press → LCD, from the pin edge (incl. five.Button's 7 ms debounce): p50 ${e.p50.toFixed(2)} ms, p99 ${e.p99.toFixed(2)} ms`);
   if (wrong) console.log(`  !! ${wrong} presses left the LCD unchanged`);
 }
@@ -148,10 +150,16 @@ async function emulatedUno(presses: number): Promise<void> {
   const l = quantiles(edgeToLcdMs.slice(4));
   const st = quantiles(edgeToStampMs.slice(4));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  console.log(`emulated Uno, pin edge → LCD characters latched in the HD44780 model (real Firmata, 57,600 baud): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${presses - 4} presses)`);
+  console.log(
+    `emulated Uno, pin edge → LCD characters latched in the HD44780 model (real Firmata, 57,600 baud): p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${presses - 4} presses)`,
+  );
   console.log(`emulated Uno, pin edge → firmware's stamp (UART + firmata.js + five.Button debounce): p50 ${st.p50} ms, p99 ${st.p99} ms, max ${st.max} ms`);
-  console.log(`emulated Uno, Firmata bytes per press (down + up, incl. the repaint): to the board mean ${mean(toBoard).toFixed(0)} (max ${Math.max(...toBoard)}), from the board mean ${mean(fromBoard).toFixed(1)} (max ${Math.max(...fromBoard)})`);
-  console.log(`emulated Uno, real-time-locked: ${lockedMhz.toFixed(2)} MHz of AVR over ${(wallMs / 1000).toFixed(1)} s wall; ${dropped.toFixed(0)} ms of lag dropped; ${(stats.busyMs / (wallMs + 2000)).toFixed(2)} of a core busy (approx.)`);
+  console.log(
+    `emulated Uno, Firmata bytes per press (down + up, incl. the repaint): to the board mean ${mean(toBoard).toFixed(0)} (max ${Math.max(...toBoard)}), from the board mean ${mean(fromBoard).toFixed(1)} (max ${Math.max(...fromBoard)})`,
+  );
+  console.log(
+    `emulated Uno, real-time-locked: ${lockedMhz.toFixed(2)} MHz of AVR over ${(wallMs / 1000).toFixed(1)} s wall; ${dropped.toFixed(0)} ms of lag dropped; ${(stats.busyMs / (wallMs + 2000)).toFixed(2)} of a core busy (approx.)`,
+  );
 
   // Free-running: StandardFirmata idle (Johnny-Five connected, nothing to do), no lock.
   const free = new EmulatedUno({ map: UNO_DEFAULTS, realTime: false, bootFastForwardMs: 0 });
@@ -161,7 +169,9 @@ async function emulatedUno(presses: number): Promise<void> {
   free.runFor(4_000);
   const freeMhz = (free.cycles - c0) / (performance.now() - t) / 1000;
   free.stop();
-  console.log(`emulated Uno, free-running: ${freeMhz.toFixed(1)} MHz (${((free.cycles - c0) / CYCLES_PER_MS / 1000).toFixed(0)} s of AVR time) → ${Math.floor(freeMhz / 16)} Unos per core in real time (free MHz / 16)`);
+  console.log(
+    `emulated Uno, free-running: ${freeMhz.toFixed(1)} MHz (${((free.cycles - c0) / CYCLES_PER_MS / 1000).toFixed(0)} s of AVR time) → ${Math.floor(freeMhz / 16)} Unos per core in real time (free MHz / 16)`,
+  );
 
   // Measured, not derived: k Unos real-time-locked in this one process (one core: Node's
   // thread) for 5 s each, StandardFirmata idle; k is in real time while every Uno keeps
@@ -177,7 +187,9 @@ async function emulatedUno(presses: number): Promise<void> {
     const mhz = unos.map((u, i) => (u.stats().cycles - before[i]) / wall / 1000);
     for (const u of unos) u.stop();
     const slowest = Math.min(...mhz);
-    console.log(`emulated Uno, ${k} at once, real-time-locked, one process: slowest ${slowest.toFixed(2)} MHz, mean ${(mhz.reduce((a, b) => a + b, 0) / k).toFixed(2)} MHz`);
+    console.log(
+      `emulated Uno, ${k} at once, real-time-locked, one process: slowest ${slowest.toFixed(2)} MHz, mean ${(mhz.reduce((a, b) => a + b, 0) / k).toFixed(2)} MHz`,
+    );
     if (slowest < 16 * 0.995) break;
     inRealTime = k;
   }

@@ -36,7 +36,15 @@ interface Rig {
 async function rig(n: number): Promise<Rig> {
   const host = new JournalBoards();
   for (let i = 0; i < n; i++) {
-    host.addBoard({ event: 'Bench Open', round: 1, board: i + 1, clockId: `clk-${i + 1}`, white: { name: `W${i + 1}` }, black: { name: `B${i + 1}` }, timeControl: '5400+30' });
+    host.addBoard({
+      event: 'Bench Open',
+      round: 1,
+      board: i + 1,
+      clockId: `clk-${i + 1}`,
+      white: { name: `W${i + 1}` },
+      black: { name: `B${i + 1}` },
+      timeControl: '5400+30',
+    });
   }
   const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'bench', token: TOKEN }], dashboard: false, wsMaxBufferedBytes: 1 << 30 });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -174,8 +182,19 @@ async function mqttOutbox(n: number, total: number, batch: number): Promise<void
     const seq = ++seqs[clock];
     emittedAt.set(`clk-${clock + 1}/${seq}`, monotonicNowMs());
     pending.push({
-      clockId: `clk-${clock + 1}`, bootId: 'boot-1', seq, event: 'Bench Open', round: 1, board: clock + 1,
-      type: 'moved', side: seq % 2 ? 'white' : 'black', move: seq, whiteMs: 1, blackMs: 1, monoMs: seq, utcMs: seq,
+      clockId: `clk-${clock + 1}`,
+      bootId: 'boot-1',
+      seq,
+      event: 'Bench Open',
+      round: 1,
+      board: clock + 1,
+      type: 'moved',
+      side: seq % 2 ? 'white' : 'black',
+      move: seq,
+      whiteMs: 1,
+      blackMs: 1,
+      monoMs: seq,
+      utcMs: seq,
     });
     if (pending.length === batch) {
       publisher.publishEvents(pending);

@@ -76,8 +76,14 @@ interface Variant {
 }
 const VARIANTS: Variant[] = WRITERS.flatMap((writer) => MQTTS.map((mqtt) => ({ writer, mqtt })));
 const variantName = (v: Variant) => `${v.writer}${v.mqtt === 'loop' ? '-mqtt-loop' : ''}`;
-const variantText = (v: Variant) => `commits on the ${v.writer === 'thread' ? 'writer thread' : 'event loop'}, MQTT ${v.mqtt === 'thread' ? 'on its thread' : 'on the event loop'}`;
-const hostOptions = (n: number, v: Variant, mqttUrl: string | null) => ({ n, journalWriter: v.writer, mqttThread: v.mqtt === 'thread', ...(mqttUrl ? { mqttUrl } : {}) });
+const variantText = (v: Variant) =>
+  `commits on the ${v.writer === 'thread' ? 'writer thread' : 'event loop'}, MQTT ${v.mqtt === 'thread' ? 'on its thread' : 'on the event loop'}`;
+const hostOptions = (n: number, v: Variant, mqttUrl: string | null) => ({
+  n,
+  journalWriter: v.writer,
+  mqttThread: v.mqtt === 'thread',
+  ...(mqttUrl ? { mqttUrl } : {}),
+});
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const f1 = (x: number) => x.toFixed(1);
@@ -102,7 +108,9 @@ function cpuText(from: HostCpu, to: HostCpu, self0: NodeJS.CpuUsage, seconds: nu
   const pc = (us: number) => `${((us / 1e6 / seconds) * 100).toFixed(0)}%`;
   const self = process.cpuUsage(self0);
   const main = from.mainUs !== null && to.mainUs !== null ? ` (main thread ${pc(to.mainUs - from.mainUs)})` : '';
-  const kinds = Object.entries(to.gc.longest).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ');
+  const kinds = Object.entries(to.gc.longest)
+    .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
+    .join(', ');
   const gc = `GC pauses ${to.gc.count} taking ${pc(to.gc.totalMs * 1000)}, longest ${to.gc.maxMs.toFixed(1)} ms (${kinds})`;
   const cp = to.checkpoints;
   const wal = `WAL checkpoints ${cp.count}, longest ${cp.maxMs.toFixed(1)} ms, WAL up to ${cp.maxLog} frames, ${cp.partial} left frames behind`;
@@ -154,7 +162,10 @@ async function waitFor(what: string, ok: () => boolean | Promise<boolean>, bound
 }
 
 /** Press → journal latencies (ms) of the presses in `pressedAt`, from the host's stamps. */
-function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string, number]>): { lat: number[]; lost: number; dup: number; journaledAt: Map<string, number> } {
+function journalLatencies(
+  pressedAt: Map<string, number>,
+  stamps: Array<[string, number]>,
+): { lat: number[]; lost: number; dup: number; journaledAt: Map<string, number> } {
   const seen = new Map<string, number>();
   let dup = 0;
   for (const [k, at] of stamps) {
@@ -162,17 +173,24 @@ function journalLatencies(pressedAt: Map<string, number>, stamps: Array<[string,
     if (seen.has(k)) dup++;
     else seen.set(k, at);
   }
-  const lat = [...pressedAt].filter(([k]) => seen.has(k)).map(([k, at]) => seen.get(k)! - at).sort((a, b) => a - b);
+  const lat = [...pressedAt]
+    .filter(([k]) => seen.has(k))
+    .map(([k, at]) => seen.get(k)! - at)
+    .sort((a, b) => a - b);
   return { lat, lost: pressedAt.size - seen.size, dup, journaledAt: seen };
 }
 
 /** Collects the host's stamps until every press in `pressedAt` is journaled (or 60 s), then measures. */
 async function journaledPresses(host: HostProcess, pressedAt: Map<string, number>): Promise<ReturnType<typeof journalLatencies>> {
   let stamps: Array<[string, number]> = [];
-  await waitFor('every press journaled', async () => {
-    stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
-    return journalLatencies(pressedAt, stamps).lost === 0;
-  }, 60_000).catch(() => undefined);
+  await waitFor(
+    'every press journaled',
+    async () => {
+      stamps = stamps.concat(await host.ask<Array<[string, number]>>('stamps', 'stamps'));
+      return journalLatencies(pressedAt, stamps).lost === 0;
+    },
+    60_000,
+  ).catch(() => undefined);
   return journalLatencies(pressedAt, stamps);
 }
 
@@ -249,7 +267,10 @@ async function hall(n: number, mqttUrl: string | null, variant: Variant): Promis
   const cpu = cpuText(cpu0, cpuNow, self0, seconds);
   if (threads0) {
     const t1 = await host.ask<Record<string, number>>('threads', 'threads');
-    const busy = Object.entries(t1).map(([t, us]) => [t, ((us - (threads0[t] ?? 0)) / 1e6 / seconds) * 100] as const).filter(([, pc]) => pc >= 0.5).sort((a, b) => b[1] - a[1]);
+    const busy = Object.entries(t1)
+      .map(([t, us]) => [t, ((us - (threads0[t] ?? 0)) / 1e6 / seconds) * 100] as const)
+      .filter(([, pc]) => pc >= 0.5)
+      .sort((a, b) => b[1] - a[1]);
     console.log(`  host threads (% of a core): ${busy.map(([t, pc]) => `${t} ${pc.toFixed(1)}`).join(', ')}`);
   }
   await players.stop();
@@ -318,7 +339,14 @@ async function ceiling(rates: number[], mqttUrl: string | null, variant: Variant
     const drainFrom = performance.now();
     const { lat, lost, dup, journaledAt } = await journaledPresses(host, pressedAt);
     const drainS = (performance.now() - drainFrom) / 1000;
-    if (trace) writeTrace(`${trace}-ceiling-${rate}-${variantName(variant)}.txt`, pressedAt, journaledAt, await host.ask<StallsReport>('stalls-stop'), benchStalls?.stop() ?? []);
+    if (trace)
+      writeTrace(
+        `${trace}-ceiling-${rate}-${variantName(variant)}.txt`,
+        pressedAt,
+        journaledAt,
+        await host.ask<StallsReport>('stalls-stop'),
+        benchStalls?.stop() ?? [],
+      );
     // One `cpu` request: it also resets the host's event-loop delay histogram.
     const cpuNow = await host.ask<HostCpu>('cpu');
     const hostLoop = cpuNow.loopDelay;
@@ -326,11 +354,13 @@ async function ceiling(rates: number[], mqttUrl: string | null, variant: Variant
     if (profile) await host.ask(`prof-stop ${join(profile, `host-${rate}-${variantName(variant)}.cpuprofile`)}`, 'ok');
     const seconds = offeredSeconds + drainS;
     const cpu = cpuText(cpu0, cpuNow, self0, seconds);
-    await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(() => undefined);
+    await waitFor('readers caught up', () => readers.ws - ws0 >= pressedAt.size && (!mqttUrl || readers.mqtt - mq0 >= pressedAt.size), 30_000).catch(
+      () => undefined,
+    );
     ackLat.sort((a, b) => a - b);
     const kept = lost === 0 && pct(lat, 99) <= 100;
     console.log(
-      `  ${variantText(variant)}: offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${(pressedAt.size - lost)} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
+      `  ${variantText(variant)}: offered ${rate} presses/s (${(made / offeredSeconds).toFixed(0)} made, ${n} clocks): journaled ${pressedAt.size - lost} of ${made} (drain ${drainS.toFixed(1)} s after the last press);` +
         ` press→journal p50 ${f1(pct(lat, 50))} ms p99 ${f1(pct(lat, 99))} ms; press→ack p99 ${f1(pct(ackLat, 99))} ms; lost ${lost}, duplicated ${dup};` +
         ` /ws ${readers.ws - ws0}, MQTT ${mqttUrl ? readers.mqtt - mq0 : 'none'}; ${cpu}, its event loop delay p99 ${f1(hostLoop.p99)} ms max ${f1(hostLoop.max)} ms (this process: p99 ${f1(eld.percentile(99) / 1e6)} ms); load avg ${load0.toFixed(2)}${kept ? '' : '  ← not kept up'}`,
     );
@@ -351,12 +381,20 @@ export async function run(): Promise<void> {
   } else console.log('  no Mosquitto (apt-get install mosquitto): measured without MQTT');
   const mqttUrl = broker ? `mqtt://127.0.0.1:${broker.port}` : null;
   try {
-    const rates = (process.env.HOST_CEILING_RATES ?? '2000,5000,10000,20000,30000').split(',').map(Number).filter((x) => x > 0);
+    const rates = (process.env.HOST_CEILING_RATES ?? '2000,5000,10000,20000,30000')
+      .split(',')
+      .map(Number)
+      .filter((x) => x > 0);
     if (rates.length) {
-      console.log(`  ceiling: ${CEILING_CLOCKS} light clocks over loopback TCP, ${STEP_MS / 1000} s per offered rate; host alone in its process, journal synchronous=FULL on disk, /ws client and MQTT subscriber here`);
+      console.log(
+        `  ceiling: ${CEILING_CLOCKS} light clocks over loopback TCP, ${STEP_MS / 1000} s per offered rate; host alone in its process, journal synchronous=FULL on disk, /ws client and MQTT subscriber here`,
+      );
       for (const v of VARIANTS) await ceiling(rates, mqttUrl, v);
     }
-    for (const n of (process.env.HOST_CEILING_HALL_N ?? '2000,5000').split(',').map(Number).filter((x) => x > 0)) {
+    for (const n of (process.env.HOST_CEILING_HALL_N ?? '2000,5000')
+      .split(',')
+      .map(Number)
+      .filter((x) => x > 0)) {
       for (const v of VARIANTS) await hall(n, mqttUrl, v);
     }
   } finally {

@@ -62,7 +62,10 @@ class PressTimes {
 
   /** Each press's latency to its first arrival in `m`, sorted. */
   latencies(m: Map<string, number[]>): number[] {
-    return [...this.pressedAt].filter(([k]) => m.has(k)).map(([k, at]) => m.get(k)![0] - at).sort((a, b) => a - b);
+    return [...this.pressedAt]
+      .filter(([k]) => m.has(k))
+      .map(([k, at]) => m.get(k)![0] - at)
+      .sort((a, b) => a - b);
   }
 }
 
@@ -86,7 +89,10 @@ async function bootClocks(n: number, time: AcceleratedTime, presses: PressTimes,
 async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-hall-'));
   const time = new AcceleratedTime(1);
-  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+  const hostClock = new AnchoredClock(
+    { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+    { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) },
+  );
   let measuring = false;
   const presses = new PressTimes();
   let journaled = 0;
@@ -163,7 +169,10 @@ async function hall(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
 async function roundStart(n: number, groupCommit: 'turn' | 'event'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
   const time = new AcceleratedTime(1);
-  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+  const hostClock = new AnchoredClock(
+    { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+    { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) },
+  );
   const clocks: LoadClock[] = [];
   for (let i = 0; i < n; i++) clocks.push(await bootLoadClock(i, 'headless', { time, seed: 1 }));
   const startedAt = new Map<string, number>();
@@ -202,7 +211,10 @@ async function roundStart(n: number, groupCommit: 'turn' | 'event'): Promise<voi
   const until = monotonicNowMs() + 60_000;
   while (journaledAt.size < n && monotonicNowMs() < until) await sleep(10);
   const last = Math.max(...journaledAt.values());
-  const lat = [...startedAt].filter(([k]) => journaledAt.has(k)).map(([k, at]) => journaledAt.get(k)! - at).sort((a, b) => a - b);
+  const lat = [...startedAt]
+    .filter(([k]) => journaledAt.has(k))
+    .map(([k, at]) => journaledAt.get(k)! - at)
+    .sort((a, b) => a - b);
   console.log(
     `  round start, N = ${String(n).padStart(4)} clocks started within 1 s, commit per ${groupCommit === 'turn' ? 'turn ' : 'event'}: every start journaled ${((last - first) / 1000).toFixed(2)} s after the first;` +
       ` start→journal p50 ${pct(lat, 50).toFixed(1)} ms p99 ${pct(lat, 99).toFixed(1)} ms max ${lat.at(-1)!.toFixed(1)} ms; journaled ${journaledAt.size} of ${n}`,
@@ -213,7 +225,9 @@ async function roundStart(n: number, groupCommit: 'turn' | 'event'): Promise<voi
 }
 
 export async function run(): Promise<void> {
-  console.log(`  ${MEASURE_MS / 1000} s per N, real time, median think ${THINK_MEDIAN_MS / 1000} s per press (log-normal σ 0.5), journal synchronous=FULL on disk`);
+  console.log(
+    `  ${MEASURE_MS / 1000} s per N, real time, median think ${THINK_MEDIAN_MS / 1000} s per press (log-normal σ 0.5), journal synchronous=FULL on disk`,
+  );
   const ns = (process.env.HOST_HALL_N ?? '1000,2000').split(',').map(Number);
   for (const n of ns) {
     await hall(n, 'turn');

@@ -19,8 +19,16 @@ function pct(sorted: number[], p: number): number {
 
 function event(clock: number, seq: number): ClockEventInput {
   return {
-    clockId: `C${clock}`, bootId: 'b1', seq, type: 'moved', side: seq % 2 ? 'white' : 'black', move: Math.ceil(seq / 2),
-    whiteMs: 5_400_000 - (seq % 5000) * 1000, blackMs: 5_400_000 - (seq % 5000) * 900, monoMs: seq * 30_000, utcMs: 1_700_000_000_000 + seq * 30_000,
+    clockId: `C${clock}`,
+    bootId: 'b1',
+    seq,
+    type: 'moved',
+    side: seq % 2 ? 'white' : 'black',
+    move: Math.ceil(seq / 2),
+    whiteMs: 5_400_000 - (seq % 5000) * 1000,
+    blackMs: 5_400_000 - (seq % 5000) * 900,
+    monoMs: seq * 30_000,
+    utcMs: 1_700_000_000_000 + seq * 30_000,
     uncertaintyMs: 2,
   };
 }
@@ -28,7 +36,17 @@ function event(clock: number, seq: number): ClockEventInput {
 function open(dir: string, name: string, clocks: number, options: JournalOptions = {}): Journal {
   const j = new Journal(join(dir, name), options);
   for (let c = 0; c < clocks; c++) {
-    j.createGame({ event: 'bench', round: 1, board: c + 1, kind: 'standard', white: 'W', black: 'B', timeControl: presetTimeControl('classical'), clockId: `C${c}`, createdUtcMs: 0 });
+    j.createGame({
+      event: 'bench',
+      round: 1,
+      board: c + 1,
+      kind: 'standard',
+      white: 'W',
+      black: 'B',
+      timeControl: presetTimeControl('classical'),
+      clockId: `C${c}`,
+      createdUtcMs: 0,
+    });
   }
   return j;
 }
@@ -36,8 +54,9 @@ function open(dir: string, name: string, clocks: number, options: JournalOptions
 function line(label: string, count: number, totalMs: number, latencies: number[], unit = 'append'): void {
   const sorted = [...latencies].sort((a, b) => a - b);
   console.log(
-    `${label.padEnd(44)} ${Math.round((count / totalMs) * 1000).toLocaleString('en').padStart(9)} events/s   ` +
-      `p50 ${pct(sorted, 50).toFixed(3)} ms  p99 ${pct(sorted, 99).toFixed(3)} ms per ${unit}`,
+    `${label.padEnd(44)} ${Math.round((count / totalMs) * 1000)
+      .toLocaleString('en')
+      .padStart(9)} events/s   ` + `p50 ${pct(sorted, 50).toFixed(3)} ms  p99 ${pct(sorted, 99).toFixed(3)} ms per ${unit}`,
   );
 }
 

@@ -28,7 +28,10 @@ interface Mem {
 }
 
 async function measure(n: number): Promise<void> {
-  const child = spawn(process.execPath, ['--expose-gc', 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ n })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ n })], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (): Promise<Record<string, unknown>> => JSON.parse(String((await lines.next()).value));
   const ask = async (what: string) => {
@@ -71,6 +74,8 @@ async function measure(n: number): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  console.log(`  host in its own process (after a full GC), clocks over loopback TCP from the bench process; players press ${PLAY_MS / 1000} s (median think 5 s)`);
+  console.log(
+    `  host in its own process (after a full GC), clocks over loopback TCP from the bench process; players press ${PLAY_MS / 1000} s (median think 5 s)`,
+  );
   for (const n of (process.env.HOST_MEMORY_N ?? '1000,2000').split(',').map(Number)) await measure(n);
 }

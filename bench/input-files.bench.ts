@@ -30,7 +30,9 @@ function trfText(rounds: number): string {
   for (let i = 1; i <= TRF_PLAYERS; i++) {
     const opponent = i % 2 === 1 ? i + 1 : i - 1;
     const fields = Array.from({ length: rounds }, (_, k) => `${String(opponent).padStart(4)} ${(i % 2 === 1) === (k % 2 === 0) ? 'w' : 'b'}  `);
-    lines.push(`001 ${String(i).padStart(4)} m    ${`Player, N${i}`.padEnd(33)} 2000 SLO ${''.padStart(11)} ${''.padEnd(10)}  0.0 ${String(i).padStart(4)}  ${fields.join('  ')}`);
+    lines.push(
+      `001 ${String(i).padStart(4)} m    ${`Player, N${i}`.padEnd(33)} 2000 SLO ${''.padStart(11)} ${''.padEnd(10)}  0.0 ${String(i).padStart(4)}  ${fields.join('  ')}`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -54,6 +56,8 @@ export async function run(): Promise<void> {
     const t0 = performance.now();
     const event = importTrf(text, { id: 'big' });
     const s = (performance.now() - t0) / 1000;
-    console.log(`import-trf: ${TRF_PLAYERS} players × ${r} round columns (${(text.length / 1e6).toFixed(1)} MB), ${event.rounds.length} rounds: ${s.toFixed(2)} s`);
+    console.log(
+      `import-trf: ${TRF_PLAYERS} players × ${r} round columns (${(text.length / 1e6).toFixed(1)} MB), ${event.rounds.length} rounds: ${s.toFixed(2)} s`,
+    );
   }
 }

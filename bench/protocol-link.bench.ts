@@ -22,7 +22,14 @@ const identity = { serialId: 'CC-BENCH', firmwareVersion: '0.1.0', bootId: 0xbe4
 function moved(i: number) {
   return {
     case: 'clockEvent' as const,
-    value: { kind: ClockEvent_Kind.MOVED, side: i % 2 ? Side.BLACK : Side.WHITE, atMs: 3_600_000 + i * 997, moveNumber: 1 + ((i >> 1) % 120), whiteMs: 5_400_000 - i * 13, blackMs: 5_400_000 - i * 11 },
+    value: {
+      kind: ClockEvent_Kind.MOVED,
+      side: i % 2 ? Side.BLACK : Side.WHITE,
+      atMs: 3_600_000 + i * 997,
+      moveNumber: 1 + ((i >> 1) % 120),
+      whiteMs: 5_400_000 - i * 13,
+      blackMs: 5_400_000 - i * 11,
+    },
   };
 }
 
@@ -75,7 +82,13 @@ async function modelledLine(n: number, impairment: Impairment, clockMinor = OUR_
   const clock = createLink(pair.a, { role: 'clock', time, identity, outboxCapacity: n + 10, version: { major: OUR_VERSION.major, minor: clockMinor } });
   const host = createLink(pair.b, { role: 'host', time, autoSync: false });
   await time.runUntil(() => clock.state === 'up' && host.state === 'up');
-  const r = await pump(clock, host, n, () => time.now(), (done) => time.runUntil(done, 24 * 3_600_000));
+  const r = await pump(
+    clock,
+    host,
+    n,
+    () => time.now(),
+    (done) => time.runUntil(done, 24 * 3_600_000),
+  );
   clock.close();
   host.close();
   return r;
@@ -112,13 +125,25 @@ export async function run(): Promise<void> {
 
   const clean = await modelledLine(5_000, {});
   const perEvent = clean.clockBytesOut / clean.events;
-  line('modelled 115200-baud line (fake time), 5,000 events, no loss', clean, `; physical limit ${fmt(LINE_BYTES_PER_S / perEvent)} events/s at ${perEvent.toFixed(2)} bytes/event`);
+  line(
+    'modelled 115200-baud line (fake time), 5,000 events, no loss',
+    clean,
+    `; physical limit ${fmt(LINE_BYTES_PER_S / perEvent)} events/s at ${perEvent.toFixed(2)} bytes/event`,
+  );
   // Selective acks (protocol 1.3): the same line and loss, with and without them, in one run.
   const cleanRate = clean.events / (clean.ms / 1000);
   const withSack = await modelledLine(5_000, { drop: 0.1 });
-  line(`modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, selective acks (1.${OUR_VERSION.minor} both ends)`, withSack, `; ${((100 * withSack.events) / (withSack.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`);
+  line(
+    `modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, selective acks (1.${OUR_VERSION.minor} both ends)`,
+    withSack,
+    `; ${((100 * withSack.events) / (withSack.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`,
+  );
   const cumulative = await modelledLine(5_000, { drop: 0.1 }, SACK_MINOR - 1);
-  line(`modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, cumulative acks only (a 1.${SACK_MINOR - 1} clock)`, cumulative, `; ${((100 * cumulative.events) / (cumulative.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`);
+  line(
+    `modelled 115200-baud line (fake time), 5,000 events, 10% chunk loss each way, cumulative acks only (a 1.${SACK_MINOR - 1} clock)`,
+    cumulative,
+    `; ${((100 * cumulative.events) / (cumulative.ms / 1000) / cleanRate).toFixed(0)}% of the clean line`,
+  );
 
   const pty = await overPty(5_000);
   if (!pty) {
@@ -126,6 +151,9 @@ export async function run(): Promise<void> {
     return;
   }
   const ptyPerEvent = pty.clockBytesOut / pty.events;
-  line('socat pty pair with serialport at 115200 baud, 5,000 events', pty, `; physical limit at 115200 baud: ${fmt(LINE_BYTES_PER_S / ptyPerEvent)} events/s (11,520 B/s ÷ ${ptyPerEvent.toFixed(2)} B/event)`);
+  line(
+    'socat pty pair with serialport at 115200 baud, 5,000 events',
+    pty,
+    `; physical limit at 115200 baud: ${fmt(LINE_BYTES_PER_S / ptyPerEvent)} events/s (11,520 B/s ÷ ${ptyPerEvent.toFixed(2)} B/event)`,
+  );
 }
-

@@ -25,7 +25,14 @@ function movedEvents(n: number): Envelope[] {
       seq: 1 + rand(16382),
       body: {
         case: 'clockEvent',
-        value: { kind: ClockEvent_Kind.MOVED, side: rand(1) ? Side.BLACK : Side.WHITE, atMs: rand(25_200_000), moveNumber: 1 + rand(199), whiteMs: rand(7_200_000), blackMs: rand(7_200_000) },
+        value: {
+          kind: ClockEvent_Kind.MOVED,
+          side: rand(1) ? Side.BLACK : Side.WHITE,
+          atMs: rand(25_200_000),
+          moveNumber: 1 + rand(199),
+          whiteMs: rand(7_200_000),
+          blackMs: rand(7_200_000),
+        },
       },
     }),
   );
@@ -60,14 +67,23 @@ export async function run(): Promise<void> {
   const over = sizes.filter((n) => n > 32).length;
   const worst = envelope({
     seq: 16383,
-    body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.BLACK, atMs: 25_200_000, moveNumber: 200, whiteMs: 7_200_000, blackMs: 7_200_000 } },
+    body: {
+      case: 'clockEvent',
+      value: { kind: ClockEvent_Kind.MOVED, side: Side.BLACK, atMs: 25_200_000, moveNumber: 200, whiteMs: 7_200_000, blackMs: 7_200_000 },
+    },
   });
 
   console.log(`moved events: ${EVENTS.toLocaleString('en-US')} realistic, random values`);
   console.log(`encode (encodeFrame: validate + protobuf + CRC + SLIP)   ${rate(EVENTS, encodeMs)}`);
   console.log(`decode (FrameParser: SLIP + CRC + protobuf + validate)   ${rate(EVENTS, decodeMs)}`);
   console.log(`encode+decode                                            ${rate(EVENTS, encodeMs + decodeMs)}`);
-  console.log(`bytes per moved event, worst realistic values            ${encodeFrame(worst).length} on the wire (${frameContent(worst).length + 2} before escaping)`);
-  console.log(`bytes per moved event, random realistic                  mean ${mean.toFixed(2)}, median ${sizes[sizes.length >> 1]}, max ${sizes[sizes.length - 1]}, over 32: ${((100 * over) / sizes.length).toFixed(3)} %`);
-  console.log(`physical limit at 115200 baud 8N1 (11,520 B/s)           ${Math.floor(LINE_BYTES_PER_S / mean)} moved events/s at the mean size, ${Math.floor(LINE_BYTES_PER_S / 32)} at 32 bytes`);
+  console.log(
+    `bytes per moved event, worst realistic values            ${encodeFrame(worst).length} on the wire (${frameContent(worst).length + 2} before escaping)`,
+  );
+  console.log(
+    `bytes per moved event, random realistic                  mean ${mean.toFixed(2)}, median ${sizes[sizes.length >> 1]}, max ${sizes[sizes.length - 1]}, over 32: ${((100 * over) / sizes.length).toFixed(3)} %`,
+  );
+  console.log(
+    `physical limit at 115200 baud 8N1 (11,520 B/s)           ${Math.floor(LINE_BYTES_PER_S / mean)} moved events/s at the mean size, ${Math.floor(LINE_BYTES_PER_S / 32)} at 32 bytes`,
+  );
 }

@@ -31,7 +31,9 @@ export async function run(): Promise<void> {
       bytes = svg.length;
     }
     times.sort((a, b) => a - b);
-    console.log(`time chart ${size}: ${events.length} events (${MOVES} moves a side), p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms per chart, ${bytes} bytes`);
+    console.log(
+      `time chart ${size}: ${events.length} events (${MOVES} moves a side), p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms per chart, ${bytes} bytes`,
+    );
   }
   journals.forEach((j) => j.close());
 }

@@ -12,10 +12,17 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   clock: { summary: 'the clock firmware at the board (Johnny-Five on --board, host on --link; no --board: simulated)', load: () => import('./clock.ts') },
   sim: { summary: 'a simulated clock in the terminal (the firmware on a virtual board); --clocks N: a fleet', load: () => import('./sim.ts') },
   host: { summary: 'the hall PC: clocks on serial ports → journal, director, API, exports (docs/host.md)', load: () => import('./host.ts') },
-  hall: { summary: 'a simulated tournament hall in the browser: host, simulated clocks, scripted players (the `npm start` job)', load: () => import('./hall.ts') },
+  hall: {
+    summary: 'a simulated tournament hall in the browser: host, simulated clocks, scripted players (the `npm start` job)',
+    load: () => import('./hall.ts'),
+  },
   flash: { summary: 'write StandardFirmata (the binary the emulated Uno runs) to a real Arduino Uno on --port', load: () => import('./flash.ts') },
-  tournament: { summary: 'the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path), `import-trf FILE` reads a pairing program\'s TRF as a tournament file or (`--next-round`) the next round, printed or loaded into a running host', load: () => import('./tournament.ts') },
-  export: { summary: 'a journal\'s exports to stdout: --trf (TRF16), --pgn (a round), --jsonl (the events) of one event', load: () => import('./export.ts') },
+  tournament: {
+    summary:
+      "the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path), `import-trf FILE` reads a pairing program's TRF as a tournament file or (`--next-round`) the next round, printed or loaded into a running host",
+    load: () => import('./tournament.ts'),
+  },
+  export: { summary: "a journal's exports to stdout: --trf (TRF16), --pgn (a round), --jsonl (the events) of one event", load: () => import('./export.ts') },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
 };
 

@@ -45,12 +45,25 @@ function fail(message: string, code = 2): number {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseCommandOptions('export', args, {
-    db: { type: 'string' }, tournament: { type: 'string' }, event: { type: 'string' }, round: { type: 'string' },
-    trf: { type: 'boolean' }, pgn: { type: 'boolean' }, jsonl: { type: 'boolean' }, report: { type: 'boolean' }, category: { type: 'string' },
-    out: { type: 'string' }, moves: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  }, HELP);
+  const parsed = parseCommandOptions(
+    'export',
+    args,
+    {
+      db: { type: 'string' },
+      tournament: { type: 'string' },
+      event: { type: 'string' },
+      round: { type: 'string' },
+      trf: { type: 'boolean' },
+      pgn: { type: 'boolean' },
+      jsonl: { type: 'boolean' },
+      report: { type: 'boolean' },
+      category: { type: 'string' },
+      out: { type: 'string' },
+      moves: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    HELP,
+  );
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   const kinds = (['trf', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
@@ -60,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
   const round = values.round === undefined ? undefined : Number(values.round);
   if (round !== undefined && (!Number.isInteger(round) || round < 1)) return fail(`--round ${values.round}: expected a round number ≥ 1`);
   if (values.moves !== undefined && !values.pgn) return fail(`--moves goes with --pgn\n\n${HELP}`);
-  if (values.moves !== undefined && values.round !== undefined) return fail('--moves: the games\' Round tags give their rounds; leave out --round');
+  if (values.moves !== undefined && values.round !== undefined) return fail("--moves: the games' Round tags give their rounds; leave out --round");
   let movesText: string | undefined;
   if (values.moves !== undefined) {
     try {
@@ -70,7 +83,8 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const category = values.category;
-  if (category !== undefined && (!values.trf || !['standard', 'rapid', 'blitz'].includes(category))) return fail(`--category ${category}: standard, rapid or blitz, with --trf`);
+  if (category !== undefined && (!values.trf || !['standard', 'rapid', 'blitz'].includes(category)))
+    return fail(`--category ${category}: standard, rapid or blitz, with --trf`);
 
   let hall;
   try {
@@ -93,9 +107,10 @@ export async function run(args: string[]): Promise<number> {
       text = merged.pgn;
       if (merged.warnings.length) status = 3;
     } else if (values.trf) {
-      text = category !== undefined
-        ? eventTrf(journal, hall, values.event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
-        : exports.trf(values.event, round);
+      text =
+        category !== undefined
+          ? eventTrf(journal, hall, values.event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
+          : exports.trf(values.event, round);
     } else if (values.pgn) {
       text = exports.pgn(values.event, round ?? 1);
     } else if (values.report) {

@@ -16,7 +16,17 @@ import { parseTokenOption } from '../host/adapters/http/arbiter-tokens.ts';
 import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings } from './security-options.ts';
 import { redactUrl } from '../host/adapters/mqtt/broker-access.ts';
 import { parseListenOption } from '../host/adapters/http/listen-option.ts';
-import { DEFAULT_EVENT, DEFAULT_MQTT, DEFAULT_SEED, fileHall, fixtureEventIds, fixtureHall, startSimulatedHall, type SimulatedHallOptions, type SimulatedHall } from '../hall/simulated-hall.ts';
+import {
+  DEFAULT_EVENT,
+  DEFAULT_MQTT,
+  DEFAULT_SEED,
+  fileHall,
+  fixtureEventIds,
+  fixtureHall,
+  startSimulatedHall,
+  type SimulatedHallOptions,
+  type SimulatedHall,
+} from '../hall/simulated-hall.ts';
 
 const HELP = `usage: chessclock hall [options]
 
@@ -62,22 +72,27 @@ function positive(name: string, text: string | undefined, integer: boolean): num
 }
 
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseCommandOptions('hall', args, {
-    event: { type: 'string', multiple: true },
-    tournament: { type: 'string' },
-    clocks: { type: 'string' },
-    speed: { type: 'string' },
-    seed: { type: 'string' },
-    port: { type: 'string', multiple: true },
-    ports: { type: 'string' },
-    mqtt: { type: 'string' },
-    http: { type: 'string' },
-    db: { type: 'string' },
-    token: { type: 'string' },
-    'no-confirm': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-    ...SECURITY_OPTIONS,
-  }, HELP);
+  const parsed = parseCommandOptions(
+    'hall',
+    args,
+    {
+      event: { type: 'string', multiple: true },
+      tournament: { type: 'string' },
+      clocks: { type: 'string' },
+      speed: { type: 'string' },
+      seed: { type: 'string' },
+      port: { type: 'string', multiple: true },
+      ports: { type: 'string' },
+      mqtt: { type: 'string' },
+      http: { type: 'string' },
+      db: { type: 'string' },
+      token: { type: 'string' },
+      'no-confirm': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      ...SECURITY_OPTIONS,
+    },
+    HELP,
+  );
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   let opts: SimulatedHallOptions;
@@ -116,9 +131,17 @@ export async function run(args: string[]): Promise<number> {
     return 1;
   }
   const out = process.stdout;
-  for (const w of securityWarnings({ http: opts.listen ?? null, https: opts.httpSecurity?.https !== undefined, mqtt: opts.mqtt as { kind: string }, mqttTls: opts.mqttAccess?.tls !== undefined })) process.stderr.write(`${w}\n`);
+  for (const w of securityWarnings({
+    http: opts.listen ?? null,
+    https: opts.httpSecurity?.https !== undefined,
+    mqtt: opts.mqtt as { kind: string },
+    mqttTls: opts.mqttAccess?.tls !== undefined,
+  }))
+    process.stderr.write(`${w}\n`);
   const events = opts.hall!.events.map((e) => e.id).join(', ');
-  out.write(`chessclock hall: ${events}; ${hall.clocks.clocks.length} simulated clocks${hall.realLines.length ? `, ${hall.realLines.length} serial ports` : ''}, hall time ×${hall.time.speed}, journal ${hall.journal.path}\n`);
+  out.write(
+    `chessclock hall: ${events}; ${hall.clocks.clocks.length} simulated clocks${hall.realLines.length ? `, ${hall.realLines.length} serial ports` : ''}, hall time ×${hall.time.speed}, journal ${hall.journal.path}\n`,
+  );
   for (const l of hall.realLines) out.write(`serial port:     ${l.path} → table ${l.table}\n`);
   out.write(`dashboard:       ${hall.url}/\n`);
   out.write(
@@ -127,11 +150,16 @@ export async function run(args: string[]): Promise<number> {
       : `arbiter token:   (${hall.token.arbiter}'s, from ${values.tokens !== undefined ? `--tokens ${values.tokens}` : 'CHESSCLOCK_TOKENS'}; not printed)\n`,
   );
   out.write(`API:             ${hall.url}/api/boards   live feed: ${hall.url.replace(/^http/, 'ws')}/ws\n`);
-  out.write(`MQTT:            ${hall.mqtt ? `${redactUrl(hall.mqtt.url)}  topics chessclock/v1/#${hall.mqtt.broker ? ` (embedded broker; readers sign in${opts.mqttAccess?.anonymousRead ? ', anonymous read on' : ''})` : ''}` : 'none'}\n`);
+  out.write(
+    `MQTT:            ${hall.mqtt ? `${redactUrl(hall.mqtt.url)}  topics chessclock/v1/#${hall.mqtt.broker ? ` (embedded broker; readers sign in${opts.mqttAccess?.anonymousRead ? ', anonymous read on' : ''})` : ''}` : 'none'}\n`,
+  );
   out.write('Ctrl-C stops the hall.\n');
   await stopSignal();
   out.write('stopping the hall…\n');
-  const code = await stopWithin(() => hall.close(), (line) => process.stderr.write(`${line}\n`));
+  const code = await stopWithin(
+    () => hall.close(),
+    (line) => process.stderr.write(`${line}\n`),
+  );
   out.write('stopped.\n');
   return code;
 }

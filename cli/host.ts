@@ -46,28 +46,37 @@ function fail(message: string): number {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseCommandOptions('host', args, {
-    db: { type: 'string' },
-    tournament: { type: 'string' },
-    ports: { type: 'string' },
-    port: { type: 'string', multiple: true },
-    'no-scan': { type: 'boolean' },
-    http: { type: 'string' },
-    'no-http': { type: 'boolean' },
-    token: { type: 'string', multiple: true },
-    mqtt: { type: 'string' },
-    replay: { type: 'string' },
-    game: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-    ...SECURITY_OPTIONS,
-  }, HELP);
+  const parsed = parseCommandOptions(
+    'host',
+    args,
+    {
+      db: { type: 'string' },
+      tournament: { type: 'string' },
+      ports: { type: 'string' },
+      port: { type: 'string', multiple: true },
+      'no-scan': { type: 'boolean' },
+      http: { type: 'string' },
+      'no-http': { type: 'boolean' },
+      token: { type: 'string', multiple: true },
+      mqtt: { type: 'string' },
+      replay: { type: 'string' },
+      game: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      ...SECURITY_OPTIONS,
+    },
+    HELP,
+  );
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   if (!values.db) return fail('--db FILE is required (the journal)');
   if (!values.tournament) return fail('--tournament FILE is required');
-  if (values.game !== undefined && values.replay === undefined) return fail('--game N goes with --replay BOARD (which board\'s match)');
+  if (values.game !== undefined && values.replay === undefined) return fail("--game N goes with --replay BOARD (which board's match)");
 
-  let hall, entries: PortEntry[] = [], listen, mqttTarget, security: SecuritySettings;
+  let hall,
+    entries: PortEntry[] = [],
+    listen,
+    mqttTarget,
+    security: SecuritySettings;
   try {
     hall = loadTournamentFile(values.tournament);
     if (values.ports) entries = loadPortsFile(values.ports);
@@ -85,25 +94,31 @@ export async function run(args: string[]): Promise<number> {
   const tablesBySerial = new Map(entries.filter((e) => e.serial && e.table).map((e) => [e.serial!, e.table!]));
   const tableByPath = new Map(entries.filter((e) => e.path).map((e) => [e.path!, e.table]));
   if (values['no-http'] && values['no-scan'] && entries.length === 0 && (values.port ?? []).length === 0) {
-    return fail('nothing to serve: with --no-http and --no-scan, give the clocks\' ports (--port PATH or --ports FILE)');
+    return fail("nothing to serve: with --no-http and --no-scan, give the clocks' ports (--port PATH or --ports FILE)");
   }
   let running;
   try {
     running = await startHost({
-    journal: values.db,
-    hall,
-    clock,
-    tablesBySerial,
-    log,
-    ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, captains: security.captains, ...security.http } }),
-    mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
-  });
+      journal: values.db,
+      hall,
+      clock,
+      tablesBySerial,
+      log,
+      ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, captains: security.captains, ...security.http } }),
+      mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
+    });
   } catch (err) {
     // A journal that cannot be opened, a port already taken, a broker that refuses: one line (docs/reliability.md).
     return fail((err as Error).message);
   }
   const { host } = running;
-  for (const w of securityWarnings({ http: values['no-http'] ? null : listen, https: security.http.https !== undefined, mqtt: mqttTarget, mqttTls: security.mqtt.tls !== undefined })) log(w);
+  for (const w of securityWarnings({
+    http: values['no-http'] ? null : listen,
+    https: security.http.https !== undefined,
+    mqtt: mqttTarget,
+    mqttTls: security.mqtt.tls !== undefined,
+  }))
+    log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
 
@@ -130,9 +145,19 @@ function printBoardReplay(dbPath: string, hall: Hall, which: string, game: strin
     if (eventId === null) return fail(`--replay ${which}: the hall has ${hall.events.length} events; write EVENT/ROUND/BOARD`);
     const event = findEvent(hall, eventId);
     const nums = parts.slice(parts.length === 3 ? 1 : 0).map(Number);
-    if (nums.some((n) => !Number.isInteger(n) || n < 1) || nums.length < 1 || nums.length > 2) return fail(`--replay ${which}: expected EVENT/ROUND/BOARD, ROUND/BOARD or BOARD`);
+    if (nums.some((n) => !Number.isInteger(n) || n < 1) || nums.length < 1 || nums.length > 2)
+      return fail(`--replay ${which}: expected EVENT/ROUND/BOARD, ROUND/BOARD or BOARD`);
     const board = nums.at(-1)!;
-    const round = nums.length === 2 ? nums[0] : Math.max(0, ...journal.gamesByEvent(event.id).filter((g) => g.board === board).map((g) => g.round));
+    const round =
+      nums.length === 2
+        ? nums[0]
+        : Math.max(
+            0,
+            ...journal
+              .gamesByEvent(event.id)
+              .filter((g) => g.board === board)
+              .map((g) => g.round),
+          );
     if (round === 0) return fail(`--replay ${which}: no game on board ${board} of ${event.id}`);
     let gameNo: number | undefined;
     if (game !== undefined) {
@@ -157,7 +182,13 @@ function printBoardReplay(dbPath: string, hall: Hall, which: string, game: strin
  * Opens the clocks' serial lines: the ports file's paths and `--port`, then (with `scan`) every
  * USB serial port found now and every 2 s. Returns the function that stops the scan.
  */
-async function openClockLines(host: RunningHost['host'], tableByPath: ReadonlyMap<string, number | undefined>, ports: readonly string[], scan: boolean, log: (line: string) => void): Promise<() => void> {
+async function openClockLines(
+  host: RunningHost['host'],
+  tableByPath: ReadonlyMap<string, number | undefined>,
+  ports: readonly string[],
+  scan: boolean,
+  log: (line: string) => void,
+): Promise<() => void> {
   const addPath = (path: string) => {
     if (host.lines().some((s) => s.key === path)) return;
     log(`opening ${path}`);

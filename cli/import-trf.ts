@@ -132,7 +132,9 @@ function printNextRound(file: string): number {
       const r = p.rounds[last - 1];
       if (r && r.opponent !== null && r.code !== ' ') {
         const column = 92 + 10 * (last - 1) + 7;
-        return problem(`${file}: TRF line ${p.line}, columns ${column} (round ${last} result): player ${p.rank} already has result "${r.code}"; a next round is paired and unplayed`);
+        return problem(
+          `${file}: TRF line ${p.line}, columns ${column} (round ${last} result): player ${p.rank} already has result "${r.code}"; a next round is paired and unplayed`,
+        );
       }
     }
     const event = importTrf(text, { id: 'next-round' });
@@ -181,7 +183,9 @@ async function loadIntoHost(file: string, host: string, event: string, tokenFile
   const trf = readTrf(file);
   if (typeof trf === 'number') return trf;
   if (base.protocol === 'http:' && !loopback(base.hostname)) {
-    process.stderr.write(`warning: the arbiter token goes to ${base.host} over plain HTTP, readable on the network (the host's --https-cert, docs/api.md "Security")\n`);
+    process.stderr.write(
+      `warning: the arbiter token goes to ${base.host} over plain HTTP, readable on the network (the host's --https-cert, docs/api.md "Security")\n`,
+    );
   }
   const url = new URL(`/api/events/${encodeURIComponent(event)}/rounds`, base);
   let response: { status: number; statusText: string; text: string };
@@ -214,16 +218,20 @@ function postJson(url: URL, token: string, body: unknown): Promise<{ status: num
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length },
-      timeout: REQUEST_TIMEOUT_MS,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length },
+        timeout: REQUEST_TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })));
     req.on('error', reject);
     req.end(payload);

@@ -32,15 +32,16 @@ export function runReplay(args: string[], stdin = ''): Promise<Result> {
 
 export const jsonLines = (objs: object[]) => objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
 export const parseLines = (text: string) =>
-  text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
-export const contractOnly = (out: Record<string, unknown>[]) =>
-  out.filter((o) => ['move', 'flag', 'forfeit', 'state'].includes(o.type as string));
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+export const contractOnly = (out: Record<string, unknown>[]) => out.filter((o) => ['move', 'flag', 'forfeit', 'state'].includes(o.type as string));
 
 // A steady game on 3600+10: White and Black press alternately every 100 ms; each side uses
 // 100 ms and gains 10 000 per move, so nobody ever flags.
 export const GAME_HEADER = '{"type":"setup","timeControl":"3600+10"}\n{"t":0,"type":"start"}\n';
-export const pressLine = (i: number): string =>
-  `{"t":${i * 100},"type":"press","side":"${i % 2 === 1 ? 'white' : 'black'}"}\n`;
+export const pressLine = (i: number): string => `{"t":${i * 100},"type":"press","side":"${i % 2 === 1 ? 'white' : 'black'}"}\n`;
 
 /** One game of `totalLines` lines: setup, start, presses, end. */
 export function oneLongGame(totalLines: number): Iterable<string> {
@@ -123,10 +124,7 @@ export async function outputBeforeEnd(first: string, rest: string, waitMs: numbe
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   child.stdin.write(first);
-  const early = await Promise.race([
-    firstOutput.then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs)),
-  ]);
+  const early = await Promise.race([firstOutput.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs))]);
   child.stdin.end(rest);
   const code = await exited;
   return { early, code, stdout };

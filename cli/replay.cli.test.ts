@@ -39,14 +39,25 @@ const GOOD = lines([
 ]);
 const GOOD_OUT = [
   { t: 5000, type: 'move', side: 'white', move: 1, white: 915000, black: 910000 },
-  { t: 6000, type: 'state', status: 'running', turn: 'black', white: 915000, black: 909000, moves: { white: 1, black: 0 }, flag: null, illegal: { white: 0, black: 0 } },
+  {
+    t: 6000,
+    type: 'state',
+    status: 'running',
+    turn: 'black',
+    white: 915000,
+    black: 909000,
+    moves: { white: 1, black: 0 },
+    flag: null,
+    illegal: { white: 0, black: 0 },
+  },
 ];
 // The same game with line 4 malformed: the move of line 3 must already be on stdout.
-const BAD = lines([
-  { type: 'setup', preset: 'rapid' },
-  { t: 0, type: 'start' },
-  { t: 5000, type: 'press', side: 'white' },
-]) + '{"t":6000,"type":"press","side":\n';
+const BAD =
+  lines([
+    { type: 'setup', preset: 'rapid' },
+    { t: 0, type: 'start' },
+    { t: 5000, type: 'press', side: 'white' },
+  ]) + '{"t":6000,"type":"press","side":\n';
 
 describe('chessclock replay: exit status and streams (docs/replay.md, the opening list)', () => {
   it('a good FILE → exit 0, JSON Lines on stdout, nothing on stderr', async () => {
@@ -88,7 +99,15 @@ describe('chessclock replay: exit status and streams (docs/replay.md, the openin
     ['t going backwards', '{"t":1,"type":"start"}\n{"t":0,"type":"pause"}', 4],
     ['a bad time control', '{"type":"setup","timeControl":"40/5400+x"}', 3],
   ])('%s (%s) → exit 2 naming line %i', async (_what, tail, lineNo) => {
-    const r = await run([], lines([{ type: 'setup', preset: 'rapid' }, { t: 0, type: 'pause' }]) + tail + '\n');
+    const r = await run(
+      [],
+      lines([
+        { type: 'setup', preset: 'rapid' },
+        { t: 0, type: 'pause' },
+      ]) +
+        tail +
+        '\n',
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^line ${lineNo}: [^\\n]+\\n$`));
   });

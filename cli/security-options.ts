@@ -134,14 +134,18 @@ export function readSecurityOptions(values: SecurityValues, env: NodeJS.ProcessE
   if (values['mqtt-password-file'] !== undefined) {
     mqtt.password = readOptionFile('--mqtt-password-file', values['mqtt-password-file']).toString('utf8').split(/\r?\n/)[0];
   } else if (env[MQTT_PASSWORD_ENV] !== undefined) mqtt.password = env[MQTT_PASSWORD_ENV];
-  if (mqtt.password !== undefined && mqtt.username === undefined) throw new Error(`a MQTT password was given (${values['mqtt-password-file'] !== undefined ? '--mqtt-password-file' : MQTT_PASSWORD_ENV}) without --mqtt-user NAME`);
+  if (mqtt.password !== undefined && mqtt.username === undefined)
+    throw new Error(
+      `a MQTT password was given (${values['mqtt-password-file'] !== undefined ? '--mqtt-password-file' : MQTT_PASSWORD_ENV}) without --mqtt-user NAME`,
+    );
   if (values['mqtt-ca'] !== undefined) mqtt.ca = readOptionFile('--mqtt-ca', values['mqtt-ca']);
 
   const http: SecuritySettings['http'] = {};
   const https = pair(values, 'https-cert', 'https-key');
   if (https) http.https = https;
   if (values['allowed-host'] !== undefined) {
-    for (const h of values['allowed-host']) if (!/^[A-Za-z0-9.:[\]-]+$/.test(h)) throw new Error(`--allowed-host ${JSON.stringify(h)}: expected a host name or address (no scheme, no path)`);
+    for (const h of values['allowed-host'])
+      if (!/^[A-Za-z0-9.:[\]-]+$/.test(h)) throw new Error(`--allowed-host ${JSON.stringify(h)}: expected a host name or address (no scheme, no path)`);
     http.allowedHosts = [...values['allowed-host']];
   }
   if (values['ws-max-clients'] !== undefined) http.wsMaxClients = wholeNumber('--ws-max-clients', values['ws-max-clients']);
@@ -162,10 +166,14 @@ export function securityWarnings(opts: {
   const loopback = (h: string): boolean => h === 'localhost' || h === '::1' || /^127\./.test(h);
   const out: string[] = [];
   if (opts.http && !loopback(opts.http.host) && !opts.https) {
-    out.push(`warning: the API listens on ${opts.http.host} over plain HTTP: arbiter tokens cross the LAN readable (--https-cert/--https-key, docs/api.md "Security")`);
+    out.push(
+      `warning: the API listens on ${opts.http.host} over plain HTTP: arbiter tokens cross the LAN readable (--https-cert/--https-key, docs/api.md "Security")`,
+    );
   }
   if (opts.mqtt.kind === 'embedded' && opts.mqtt.host !== undefined && !loopback(opts.mqtt.host) && !opts.mqttTls) {
-    out.push(`warning: the MQTT broker listens on ${opts.mqtt.host} without TLS: readers' passwords cross the LAN readable (--mqtt-tls-cert/--mqtt-tls-key, docs/mqtt.md)`);
+    out.push(
+      `warning: the MQTT broker listens on ${opts.mqtt.host} without TLS: readers' passwords cross the LAN readable (--mqtt-tls-cert/--mqtt-tls-key, docs/mqtt.md)`,
+    );
   }
   if (opts.mqtt.kind === 'external' && opts.mqtt.url !== undefined && /^(mqtt|ws|tcp):/.test(opts.mqtt.url)) {
     const host = new URL(opts.mqtt.url).hostname;

@@ -99,7 +99,10 @@ async function runOne(options: ClockOptions, sim: SimArgs): Promise<number> {
   const code = await runTerminal(clock, {
     input: process.stdin,
     output: process.stdout,
-    status: clock instanceof UnoClock ? () => [...status(), `  board: emulated Uno, ${clock.uno.resets} reset(s), Firmata ${clock.session.reconnects} reconnect(s)`] : status,
+    status:
+      clock instanceof UnoClock
+        ? () => [...status(), `  board: emulated Uno, ${clock.uno.resets} reset(s), Firmata ${clock.session.reconnects} reconnect(s)`]
+        : status,
     // The emulated LCD latches its bytes after the firmware painted (Firmata at 57,600 baud).
     onChange: clock instanceof UnoClock ? (repaint) => clock.changes.on('change', repaint) : undefined,
   });

@@ -56,7 +56,9 @@ export async function run(args: string[]): Promise<number> {
     }
     try {
       const hall = loadTournamentFile(file);
-      const events = hall.events.map((e) => `${e.id} (${e.kind}, ${e.kind === 'team' ? `${e.teams.length} teams` : `${e.players.length} players`}, ${e.plannedRounds} rounds)`);
+      const events = hall.events.map(
+        (e) => `${e.id} (${e.kind}, ${e.kind === 'team' ? `${e.teams.length} teams` : `${e.players.length} players`}, ${e.plannedRounds} rounds)`,
+      );
       process.stdout.write(`${file}: ok — ${events.join('; ')}\n`);
       return 0;
     } catch (err) {

@@ -59,7 +59,7 @@ export class BoardSession extends EventEmitter {
     this.io = io;
     // A version report after the handshake: the board rebooted under us.
     io.on('reportversion', () => this.lost(io, 'the board reset (it announced its Firmata version again)'));
-    io.on('close', () => this.lost(io, 'the board\'s port closed'));
+    io.on('close', () => this.lost(io, "the board's port closed"));
     io.on('disconnect', () => this.lost(io, 'the board was disconnected'));
   }
 

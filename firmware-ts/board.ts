@@ -149,7 +149,12 @@ function lcdScreen(board: five.Board, controller: string, address: number): Scre
         while (line[last] === shown[row][last]) last--;
         // Set DDRAM address (0x80 | address; row 2 starts at 0x40), then the characters.
         stream.push(...pcf8574Nibbles([0x80 | ((row === 0 ? 0x00 : 0x40) + first)], false));
-        stream.push(...pcf8574Nibbles([...line.slice(first, last + 1)].map((ch) => ch.charCodeAt(0) & 0xff), true));
+        stream.push(
+          ...pcf8574Nibbles(
+            [...line.slice(first, last + 1)].map((ch) => ch.charCodeAt(0) & 0xff),
+            true,
+          ),
+        );
         shown[row] = line;
       });
       // Over Firmata at 57,600 baud the LCD's traffic bounds the refresh. five.LCD's print()

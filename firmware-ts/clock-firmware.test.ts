@@ -43,7 +43,16 @@ describe('the clock firmware: arbiter powers and results', () => {
     expect(c.outputs.some((o) => o.type === 'takeback')).toBe(false);
     await c.tap('ok');
     // Both clocks as at the illegal press, before its 10 s increment; Black's second back.
-    expect(c.outputs.at(-1)).toEqual({ type: 'takeback', at: 15_000, side: 'white', move: 1, illegalMoves: 1, times: 'rewind', white: 911_000, black: 917_000 });
+    expect(c.outputs.at(-1)).toEqual({
+      type: 'takeback',
+      at: 15_000,
+      side: 'white',
+      move: 1,
+      illegalMoves: 1,
+      times: 'rewind',
+      white: 911_000,
+      black: 917_000,
+    });
     expect(c.screen()[1]).toBe('move annulled   ');
     await c.tap('startPause'); // leave arbiter mode
     expect(c.screen()).toEqual(['  15:11  15:17  ', '#1 !1 PAUS #1 P1']);

@@ -177,9 +177,10 @@ export function parseHardwareMap(value: unknown): HardwareMap {
 
   const buttonsJson = root.buttons === undefined ? {} : objectAt(root.buttons, 'buttons');
   onlyKeys(buttonsJson, 'buttons', MENU_KEYS);
-  const buttons = Object.fromEntries(
-    MENU_KEYS.map((key) => [key, parseButton(buttonsJson[key], `buttons.${key}`, UNO_DEFAULTS.buttons[key])]),
-  ) as Record<MenuKey, ButtonWiring>;
+  const buttons = Object.fromEntries(MENU_KEYS.map((key) => [key, parseButton(buttonsJson[key], `buttons.${key}`, UNO_DEFAULTS.buttons[key])])) as Record<
+    MenuKey,
+    ButtonWiring
+  >;
 
   const ledsJson = root.leds === undefined ? {} : objectAt(root.leds, 'leds');
   onlyKeys(ledsJson, 'leds', ['white', 'black']);

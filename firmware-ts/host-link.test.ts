@@ -59,13 +59,23 @@ describe('commandInput: host Commands as statechart inputs', () => {
     expect(commandInput(cmd({ kind: Command_Kind.INCREMENT, ms: -1 }), 40)).toEqual({ error: 'command increment: "ms" must be 0 or more, got -1' });
   });
 
-  it('FIDE Laws 6.9: ENTER_RESULT is the statechart\'s RESULT by the host', () => {
-    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT, result: GameResult.BLACK_WINS }), 50)).toEqual({ type: 'RESULT', result: '0-1', by: 'host', at: 50 });
+  it("FIDE Laws 6.9: ENTER_RESULT is the statechart's RESULT by the host", () => {
+    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT, result: GameResult.BLACK_WINS }), 50)).toEqual({
+      type: 'RESULT',
+      result: '0-1',
+      by: 'host',
+      at: 50,
+    });
     expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT }), 50)).toEqual({ error: 'enter result: "result" must be 1-0, 1/2-1/2, 0-1, --' });
   });
 
   it('FIDE Laws 6.7.1: ENTER_RESULT DOUBLE_FORFEIT (protocol 1.4) is the result "--" by the host', () => {
-    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT, result: GameResult.DOUBLE_FORFEIT }), 50)).toEqual({ type: 'RESULT', result: '--', by: 'host', at: 50 });
+    expect(commandInput(cmd({ kind: Command_Kind.ENTER_RESULT, result: GameResult.DOUBLE_FORFEIT }), 50)).toEqual({
+      type: 'RESULT',
+      result: '--',
+      by: 'host',
+      at: 50,
+    });
   });
 
   it('FIDE Laws 7.1: TAKEBACK with keep_times keeps both clock times (protocol 1.4)', () => {
@@ -76,7 +86,11 @@ describe('commandInput: host Commands as statechart inputs', () => {
     expect(commandInput(cmd({ kind: Command_Kind.SET_TURN, side: Side.BLACK }), 60)).toEqual({ type: 'SET_TURN', side: 'black', at: 60 });
     expect(commandInput(cmd({ kind: Command_Kind.SET_TURN }), 60)).toEqual({ error: 'command set turn: "side" must be white or black' });
     const classical = presetTimeControl('classical');
-    expect(commandInput(cmd({ kind: Command_Kind.SET_CONTROL, control: timeControlToWire(classical) }), 70)).toEqual({ type: 'SET_CONTROL', timeControl: classical, at: 70 });
+    expect(commandInput(cmd({ kind: Command_Kind.SET_CONTROL, control: timeControlToWire(classical) }), 70)).toEqual({
+      type: 'SET_CONTROL',
+      timeControl: classical,
+      at: 70,
+    });
     expect(commandInput(cmd({ kind: Command_Kind.SET_CONTROL }), 70)).toEqual({ error: 'command set control: command.control: missing' });
     expect(commandInput(cmd({ kind: Command_Kind.DELAY, ms: 5000 }), 80)).toEqual({ type: 'DELAY', ms: 5000, at: 80 });
     expect(commandInput(cmd({ kind: Command_Kind.DELAY, ms: -1 }), 80)).toEqual({ error: 'command delay: "ms" must be 0 or more, got -1' });
@@ -98,7 +112,17 @@ describe('clockEventBody: statechart outputs as ClockEvents', () => {
   it('FIDE Laws 7.5.1 with 6.10.2: a take-back reports who, the move count, period, illegal moves and the restored times', () => {
     const e = eventFor([...play, { type: 'TAKEBACK', at: 17_000 }], 'takeback')!;
     // Rapid 900+10 (before-move): Black's move at 9 s is annulled; both times are those of that press.
-    expect(e).toMatchObject({ kind: ClockEvent_Kind.TAKEN_BACK, side: Side.BLACK, atMs: 17_000, moveNumber: 0, period: 0, illegalMoves: 1, status: ClockStatus.PAUSED, whiteMs: 915_000, blackMs: 906_000 });
+    expect(e).toMatchObject({
+      kind: ClockEvent_Kind.TAKEN_BACK,
+      side: Side.BLACK,
+      atMs: 17_000,
+      moveNumber: 0,
+      period: 0,
+      illegalMoves: 1,
+      status: ClockStatus.PAUSED,
+      whiteMs: 915_000,
+      blackMs: 906_000,
+    });
   });
 
   it('FIDE Laws 7.1: a take-back keeping the times says so (keep_times) and reports the times as they were', () => {
@@ -109,54 +133,105 @@ describe('clockEventBody: statechart outputs as ClockEvents', () => {
     expect(eventFor([...play, { type: 'TAKEBACK', at: 17_000 }], 'takeback')!.keepTimes ?? false).toBe(false);
   });
 
-  it('FIDE Laws 7.5.5: a penalty names the credited side and carries the offender\'s illegal-move count', () => {
+  it("FIDE Laws 7.5.5: a penalty names the credited side and carries the offender's illegal-move count", () => {
     const e = eventFor([...play, { type: 'PENALTY', side: 'black', at: 16_000 }], 'adjusted')!;
     expect(e).toMatchObject({ kind: ClockEvent_Kind.ADJUSTED, side: Side.WHITE, penalty: true, illegalMoves: 1 });
     expect(eventFor([...play, { type: 'ADJUST', side: 'black', ms: 1000, at: 16_000 }], 'adjusted')!.illegalMoves ?? 0).toBe(0);
   });
 
   it('FIDE Laws 6.10.2 / Guidelines III.4: turn set, control set (the control whole) and delay set are reported', () => {
-    expect(eventFor([{ type: 'SET_TURN', side: 'black', at: 10 }], 'turn-set')).toMatchObject({ kind: ClockEvent_Kind.TURN_SET, side: Side.BLACK, status: ClockStatus.READY, whiteMs: 910_000, blackMs: 910_000 });
+    expect(eventFor([{ type: 'SET_TURN', side: 'black', at: 10 }], 'turn-set')).toMatchObject({
+      kind: ClockEvent_Kind.TURN_SET,
+      side: Side.BLACK,
+      status: ClockStatus.READY,
+      whiteMs: 910_000,
+      blackMs: 910_000,
+    });
     const classical = presetTimeControl('classical');
     const e = eventFor([...play, { type: 'SET_CONTROL', timeControl: classical, at: 16_000 }], 'control-set')!;
     expect(e.kind).toBe(ClockEvent_Kind.CONTROL_SET);
     expect(timeControlFromWire(e.control, 'clock_event.control')).toEqual(classical);
-    expect(eventFor([...play, { type: 'DELAY', ms: 5000, at: 16_000 }], 'delay-set')).toMatchObject({ kind: ClockEvent_Kind.DELAY_SET, delayMs: 5000, atMs: 16_000 });
+    expect(eventFor([...play, { type: 'DELAY', ms: 5000, at: 16_000 }], 'delay-set')).toMatchObject({
+      kind: ClockEvent_Kind.DELAY_SET,
+      delayMs: 5000,
+      atMs: 16_000,
+    });
   });
 
   it('FIDE Laws 6.7.1: a double forfeit the arbiter keyed in at the clock is reported as DOUBLE_FORFEIT', () => {
-    expect(clockEventBody({ type: 'result', at: 5, result: '--', by: 'arbiter' }, 'forfeited', { white: 1, black: 2 })?.value).toMatchObject({ kind: ClockEvent_Kind.RESULT_ENTERED, result: GameResult.DOUBLE_FORFEIT, byArbiter: true });
+    expect(clockEventBody({ type: 'result', at: 5, result: '--', by: 'arbiter' }, 'forfeited', { white: 1, black: 2 })?.value).toMatchObject({
+      kind: ClockEvent_Kind.RESULT_ENTERED,
+      result: GameResult.DOUBLE_FORFEIT,
+      byArbiter: true,
+    });
   });
 
   it('FIDE Laws 6.7.1: reinstating a forfeit reports the times, paused', () => {
     const tc = { ...presetTimeControl('rapid'), defaultTimeMs: 60_000 };
-    const { outputs, clock } = run([{ type: 'ARRIVE', side: 'white', at: 0 }, { type: 'START', at: 0 }, { type: 'PAUSE', at: 61_000 }, { type: 'REINSTATE', at: 62_000 }], tc);
+    const { outputs, clock } = run(
+      [
+        { type: 'ARRIVE', side: 'white', at: 0 },
+        { type: 'START', at: 0 },
+        { type: 'PAUSE', at: 61_000 },
+        { type: 'REINSTATE', at: 62_000 },
+      ],
+      tc,
+    );
     const out = outputs.find((o) => o.type === 'reinstated')!;
     const r = readClock(clock, out.at);
     expect(clockEventBody(out, r.status, r, clock)?.value).toMatchObject({ kind: ClockEvent_Kind.REINSTATED, status: ClockStatus.PAUSED, atMs: 62_000 });
   });
 
   it('FIDE Guidelines III.4: the increment set is reported in increment_ms', () => {
-    expect(eventFor([...play, { type: 'INCREMENT', ms: 5000, at: 16_000 }], 'increment-set')).toMatchObject({ kind: ClockEvent_Kind.INCREMENT_SET, incrementMs: 5000, atMs: 16_000 });
+    expect(eventFor([...play, { type: 'INCREMENT', ms: 5000, at: 16_000 }], 'increment-set')).toMatchObject({
+      kind: ClockEvent_Kind.INCREMENT_SET,
+      incrementMs: 5000,
+      atMs: 16_000,
+    });
   });
 
   it('FIDE Laws 6.7.1: a start after its session reports the session as the time elapsed before it', () => {
-    expect(eventFor([{ type: 'START', at: 400_000, sessionAt: 100_000 }], 'started')).toMatchObject({ kind: ClockEvent_Kind.STARTED, atMs: 400_000, sessionElapsedMs: 300_000 });
+    expect(eventFor([{ type: 'START', at: 400_000, sessionAt: 100_000 }], 'started')).toMatchObject({
+      kind: ClockEvent_Kind.STARTED,
+      atMs: 400_000,
+      sessionElapsedMs: 300_000,
+    });
     expect(eventFor([{ type: 'START', at: 400_000 }], 'started')).toMatchObject({ sessionElapsedMs: 0 });
   });
 
   it('FIDE Laws 6.10.2: a counter correction reports the count, the period it gives and the time that period credited', () => {
     const classical = presetTimeControl('classical');
-    const { outputs, clock } = run([{ type: 'START', at: 0 }, { type: 'PAUSE', at: 1000 }, { type: 'SET_MOVES', side: 'white', moves: 40, at: 2000 }], classical);
+    const { outputs, clock } = run(
+      [
+        { type: 'START', at: 0 },
+        { type: 'PAUSE', at: 1000 },
+        { type: 'SET_MOVES', side: 'white', moves: 40, at: 2000 },
+      ],
+      classical,
+    );
     const out = outputs.find((o) => o.type === 'moves-set')!;
     const r = readClock(clock, out.at);
-    expect(clockEventBody(out, r.status, r, clock)?.value).toMatchObject({ kind: ClockEvent_Kind.MOVES_SET, side: Side.WHITE, moveNumber: 40, period: 1, adjustMs: 900_000, whiteMs: r.white });
+    expect(clockEventBody(out, r.status, r, clock)?.value).toMatchObject({
+      kind: ClockEvent_Kind.MOVES_SET,
+      side: Side.WHITE,
+      moveNumber: 40,
+      period: 1,
+      adjustMs: 900_000,
+      whiteMs: r.white,
+    });
   });
 
   it('FIDE Laws 6.9: a result the host sent is not echoed back; one entered at the clock is reported', () => {
     const r = { white: 1, black: 2 };
     expect(clockEventBody({ type: 'result', at: 5, result: '1-0', by: 'host' }, 'paused', r)).toBeNull();
-    expect(clockEventBody({ type: 'result', at: 5, result: '1-0', by: 'arbiter' }, 'paused', r)?.value).toMatchObject({ kind: ClockEvent_Kind.RESULT_ENTERED, result: GameResult.WHITE_WINS, byArbiter: true });
-    expect(clockEventBody({ type: 'result', at: 5, result: '0-1', by: 'players' }, 'paused', r)?.value).toMatchObject({ result: GameResult.BLACK_WINS, byArbiter: false });
+    expect(clockEventBody({ type: 'result', at: 5, result: '1-0', by: 'arbiter' }, 'paused', r)?.value).toMatchObject({
+      kind: ClockEvent_Kind.RESULT_ENTERED,
+      result: GameResult.WHITE_WINS,
+      byArbiter: true,
+    });
+    expect(clockEventBody({ type: 'result', at: 5, result: '0-1', by: 'players' }, 'paused', r)?.value).toMatchObject({
+      result: GameResult.BLACK_WINS,
+      byArbiter: false,
+    });
   });
 });

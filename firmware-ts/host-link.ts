@@ -90,7 +90,15 @@ export function clockEventBody(
       return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result], byArbiter: out.by === 'arbiter' });
     case 'moves-set':
       // FIDE Laws 6.10.2: the period follows from the count; a later period's time credited once (adjust_ms).
-      return ev({ kind: ClockEvent_Kind.MOVES_SET, side: SIDE[out.side], moveNumber: out.moves, period: out.period, adjustMs: out.creditedMs, whiteMs: out.white, blackMs: out.black });
+      return ev({
+        kind: ClockEvent_Kind.MOVES_SET,
+        side: SIDE[out.side],
+        moveNumber: out.moves,
+        period: out.period,
+        adjustMs: out.creditedMs,
+        whiteMs: out.white,
+        blackMs: out.black,
+      });
     case 'takeback':
       // FIDE Laws 7.5.1 with 6.10.2: `side`'s last move annulled; the times are the restored ones.
       return ev({
@@ -230,7 +238,11 @@ function onConfigure(ctx: HostMessageContext, m: ReceivedMessage, cfg: Configure
 function onRestore(ctx: HostMessageContext, m: ReceivedMessage, r: Restore): void {
   const { firmware } = ctx;
   if (r.gameId !== (firmware.gameId ?? '')) {
-    return ctx.nack(m, Nack_Code.NOT_READY, `restore of game ${r.gameId}: the clock is configured for ${firmware.gameId ? `game ${firmware.gameId}` : 'no game'}; configure it first`);
+    return ctx.nack(
+      m,
+      Nack_Code.NOT_READY,
+      `restore of game ${r.gameId}: the clock is configured for ${firmware.gameId ? `game ${firmware.gameId}` : 'no game'}; configure it first`,
+    );
   }
   let snapshot;
   try {
@@ -252,8 +264,12 @@ function onHold(ctx: HostMessageContext, m: ReceivedMessage): void {
   const at = firmware.now();
   // One frame: with a corrected control of many stages the oldest presses are left out (docs/protocol.md "Restore", Size).
   const wire = snapshotToWire(snapshotClock(firmware.state(), at));
-  const held = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'held' as const, value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
-  if (held === null) return ctx.nack(m, Nack_Code.NOT_NOW, 'hold: the clock\'s state does not fit one frame (a corrected control of too many stages): set the clock by hand');
+  const held = fittingSnapshotBody(wire.undo.length, (n) => ({
+    case: 'held' as const,
+    value: { gameId: firmware.gameId ?? '', atMs: at >>> 0, snapshot: { ...wire, undo: wire.undo.slice(0, n) } },
+  }));
+  if (held === null)
+    return ctx.nack(m, Nack_Code.NOT_NOW, "hold: the clock's state does not fit one frame (a corrected control of too many stages): set the clock by hand");
   ctx.send(held as BodyInit);
 }
 

@@ -55,7 +55,7 @@ describe('take-back: the arbiter chooses what happens to the clock times (FIDE L
     expect(r.rows()).toEqual([preview, '#1 !1 PAUS #1 P1']);
   });
 
-  it('FIDE Laws 7.5.1: after a forfeit the item does not open the choice; it says why (the rule book\'s command rule)', () => {
+  it("FIDE Laws 7.5.1: after a forfeit the item does not open the choice; it says why (the rule book's command rule)", () => {
     const r = rig(presetTimeControl('rapid', { defaultTime: 60 }));
     r.tap('startPause');
     r.time.advanceBy(5_000);
@@ -248,4 +248,3 @@ describe('FIDE Laws 6.7.1: the double forfeit is the arbiter’s result', () => 
     expect(r.rows()[1]).toBe('0-0 both forfeit');
   });
 });
-

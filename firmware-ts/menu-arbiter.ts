@@ -76,7 +76,12 @@ export function shownQuickplayMs(kind: 'increment' | 'delay', pending: ArbiterPe
 }
 
 /** The next quickplay value after `plus`/`minus`, or null when none may be set (blitz: the item only removes). */
-export function changedQuickplayMs(kind: 'increment' | 'delay', pending: ArbiterPending, view: Pick<ClockView, 'clock' | 'control'>, sign: number): number | null {
+export function changedQuickplayMs(
+  kind: 'increment' | 'delay',
+  pending: ArbiterPending,
+  view: Pick<ClockView, 'clock' | 'control'>,
+  sign: number,
+): number | null {
   if (quickplayRefusal(view.control) !== null) return null;
   return clamp(shownQuickplayMs(kind, pending, view) + sign * QUICKPLAY_STEP_MS, 0, QUICKPLAY_MAX_MS);
 }
@@ -193,7 +198,8 @@ export function arbiterOk(ctx: MenuContext, event: KeyEvent): ArbiterStep {
       const refusal = quickplayItemRefusal(item.kind, event);
       if (refusal !== null) return say({ refusal });
       const ms = shownQuickplayMs(item.kind, ctx.pending, event);
-      if (item.kind === 'increment') return send({ type: 'INCREMENT', ms, at }, ms === 0 ? 'incr. removed' : `incr. +${ms / 1000}s set`, { pending: NO_PENDING });
+      if (item.kind === 'increment')
+        return send({ type: 'INCREMENT', ms, at }, ms === 0 ? 'incr. removed' : `incr. +${ms / 1000}s set`, { pending: NO_PENDING });
       return send({ type: 'DELAY', ms, at }, ms === 0 ? 'delay removed' : `delay ${ms / 1000}s set`, { pending: NO_PENDING });
     }
     case 'reinstate':

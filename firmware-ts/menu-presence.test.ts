@@ -11,7 +11,7 @@ describe('FIDE Laws 6.7.1: a default time of 0 asks who is present before the st
     expect(r.rows()).toEqual(['Present? +/- ok ', 'both W and B    ']);
     expect(r.commands).toEqual([]);
     r.tap('ok');
-    expect(r.commands.map((c) => c.type === 'ARRIVE' ? `${c.type} ${c.side}` : c.type)).toEqual(['ARRIVE white', 'ARRIVE black', 'START']);
+    expect(r.commands.map((c) => (c.type === 'ARRIVE' ? `${c.type} ${c.side}` : c.type))).toEqual(['ARRIVE white', 'ARRIVE black', 'START']);
     r.time.advanceBy(60_000);
     expect(r.state().status).toBe('running');
     expect(r.outputs.some((o) => o.type === 'forfeit')).toBe(false);
@@ -64,4 +64,3 @@ describe('FIDE Laws 6.7.1: a default time of 0 asks who is present before the st
     expect(r.commands[1]).toMatchObject({ side: 'black' });
   });
 });
-

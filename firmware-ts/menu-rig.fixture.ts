@@ -77,4 +77,3 @@ export function play(r: ReturnType<typeof rig>, n: number, ms = 10_000) {
     r.tap('black');
   }
 }
-

@@ -72,7 +72,10 @@ function controlRows(choice: SetupChoice, items: ReturnType<typeof setupItems>, 
  * columns is cut (a long reason keeps its first clause when that fits).
  */
 export function wrapLcd(text: string): [string, string] {
-  const ascii = text.replace(/≥/g, '>=').replace(/≤/g, '<=').replace(/[^\x20-\x7e]/g, '?');
+  const ascii = text
+    .replace(/≥/g, '>=')
+    .replace(/≤/g, '<=')
+    .replace(/[^\x20-\x7e]/g, '?');
   const wrap = (t: string): string[] => {
     const rows: string[] = [];
     let row = '';

@@ -121,7 +121,10 @@ export const menuMachine = setup({
     // -- presence (default time 0) --
     askPresence: assign({ presence: ({ event }) => ({ choice: 'both' as const, choices: presenceChoices(keyEvent(event).clock) }) }),
     presenceChange: assign({
-      presence: ({ context, event }) => ({ ...context.presence, choice: cycle(context.presence.choices, context.presence.choice, keyEvent(event).key === 'plus' ? 1 : -1) }),
+      presence: ({ context, event }) => ({
+        ...context.presence,
+        choice: cycle(context.presence.choices, context.presence.choice, keyEvent(event).key === 'plus' ? 1 : -1),
+      }),
     }),
     /** The chosen sides arrive (FIDE Laws 6.7), then the clock starts: presence is what the inputs say. */
     startWithPresence: enqueueActions(({ context, event, enqueue }) => {
@@ -187,7 +190,9 @@ export const menuMachine = setup({
     }),
     // -- take-back: FIDE Laws 7.1, the arbiter's choice of the times --
     openTakeback: assign({ pending: { ...NO_PENDING, takeback: 'rewind' }, notice: null }),
-    toggleTakeback: assign({ pending: ({ context }) => ({ ...context.pending, takeback: context.pending.takeback === 'rewind' ? ('keep' as const) : ('rewind' as const) }) }),
+    toggleTakeback: assign({
+      pending: ({ context }) => ({ ...context.pending, takeback: context.pending.takeback === 'rewind' ? ('keep' as const) : ('rewind' as const) }),
+    }),
     sendTakeback: enqueueActions(({ context, event, enqueue }) => {
       enqueue.assign({ notice: 'move annulled', pending: NO_PENDING });
       enqueue.emit({ type: 'command', input: { type: 'TAKEBACK', times: context.pending.takeback, at: keyEvent(event).at } });
@@ -233,10 +238,12 @@ export const menuMachine = setup({
     confirmLever: assign({
       result: ({ context, event }) => ({ ...context.result, confirmed: { ...context.result.confirmed, [keyEvent(event).key as Side]: true } }),
     }),
-    sendPlayersResult: emit(({ context, event }): MenuOutput => ({
-      type: 'command',
-      input: { type: 'RESULT', result: context.result.choice as ClockResult, by: 'players', at: keyEvent(event).at },
-    })),
+    sendPlayersResult: emit(
+      ({ context, event }): MenuOutput => ({
+        type: 'command',
+        input: { type: 'RESULT', result: context.result.choice as ClockResult, by: 'players', at: keyEvent(event).at },
+      }),
+    ),
   },
 }).createMachine({
   id: 'menu',
@@ -256,7 +263,13 @@ export const menuMachine = setup({
     },
     pending: NO_PENDING,
     correction: {
-      choice: { preset: 'classical', defaultTimeMinutes: null, custom: [{ moves: 40, minutes: 90, incrementSeconds: 30 }], sound: input.sound ?? true, incrementTiming: 'before-move' },
+      choice: {
+        preset: 'classical',
+        defaultTimeMinutes: null,
+        custom: [{ moves: 40, minutes: 90, incrementSeconds: 30 }],
+        sound: input.sound ?? true,
+        incrementTiming: 'before-move',
+      },
       itemIndex: 0,
     },
     notice: null,

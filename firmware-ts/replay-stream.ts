@@ -130,12 +130,7 @@ async function eachLine(text: string, take: (line: string) => Promise<void>): Pr
   return text.slice(start);
 }
 
-export async function replayStream(
-  input: Readable,
-  output: Writable,
-  errors: Writable,
-  options: ReplayStreamOptions = {},
-): Promise<number> {
+export async function replayStream(input: Readable, output: Writable, errors: Writable, options: ReplayStreamOptions = {}): Promise<number> {
   const workerCount = options.workers ?? availableParallelism();
   const chunkLines = options.chunkLines ?? 4_096;
   const inFlightLimit = Math.max(4, workerCount * 4);

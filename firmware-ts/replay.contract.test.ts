@@ -35,7 +35,12 @@ const penalty = (t: number, side: SideName): In => ({ t, type: 'penalty', side }
 const end = (t: number): In => ({ t, type: 'end' });
 
 const move = (t: number, side: SideName, n: number, white: number, black: number): Out => ({
-  t, type: 'move', side, move: n, white, black,
+  t,
+  type: 'move',
+  side,
+  move: n,
+  white,
+  black,
 });
 const flag = (t: number, side: SideName, white: number, black: number): Out => ({ t, type: 'flag', side, white, black });
 const forfeit = (t: number, side: SideName): Out => ({ t, type: 'forfeit', side });
@@ -66,8 +71,7 @@ function steadyGame(moves: number, wMs: number, bMs: number): In[] {
   return lines;
 }
 
-const moveOf = (out: Out[], side: SideName, n: number): Out | undefined =>
-  out.find((o) => o.type === 'move' && o.side === side && o.move === n);
+const moveOf = (out: Out[], side: SideName, n: number): Out | undefined => out.find((o) => o.type === 'move' && o.side === side && o.move === n);
 
 describe('replay contract: output lines (docs/replay.md "Output")', () => {
   it('move line: both times after the increment; state line at end', () => {
@@ -76,10 +80,7 @@ describe('replay contract: output lines (docs/replay.md "Output")', () => {
     // White moves at 5 000: 910 000 − 5 000 + 10 000 (increment for move 2) = 915 000.
     // At 6 000 Black has run 1 000: 910 000 − 1 000 = 909 000.
     const out = replay([setup({ preset: 'rapid' }), start(0), press(5000, 'white'), end(6000)]);
-    expect(out).toEqual([
-      move(5000, 'white', 1, 915000, 910000),
-      state(6000, 'running', 'black', 915000, 909000, { white: 1, black: 0 }),
-    ]);
+    expect(out).toEqual([move(5000, 'white', 1, 915000, 910000), state(6000, 'running', 'black', 915000, 909000, { white: 1, black: 0 })]);
   });
 
   it('state line while ready: both hold base + first increment (before-move, docs/replay.md "setup")', () => {
@@ -89,9 +90,7 @@ describe('replay contract: output lines (docs/replay.md "Output")', () => {
   });
 
   it('output is exactly one JSON object per line', () => {
-    const raw = replayText(
-      [setup({ preset: 'rapid' }), start(0), press(1000, 'white'), end(2000)].map((l) => JSON.stringify(l)).join('\n'),
-    );
+    const raw = replayText([setup({ preset: 'rapid' }), start(0), press(1000, 'white'), end(2000)].map((l) => JSON.stringify(l)).join('\n'));
     for (const l of raw) {
       expect(l).not.toContain('\n');
       expect(typeof JSON.parse(l)).toBe('object');
@@ -113,16 +112,8 @@ describe('replay contract: time-control kinds (docs/replay.md "setup")', () => {
   it('increment after-move (PGN convention): start at base, credit after each move', () => {
     // 900+10 after-move: start 900 000. White moves at 5 000: 900 000 − 5 000 + 10 000 = 905 000.
     // (before-move would give 910 000 − 5 000 + 10 000 = 915 000, see the first test.)
-    const out = replay([
-      setup({ timeControl: '900+10', incrementTiming: 'after-move' }),
-      start(0),
-      press(5000, 'white'),
-      end(5000),
-    ]);
-    expect(out).toEqual([
-      move(5000, 'white', 1, 905000, 900000),
-      state(5000, 'running', 'black', 905000, 900000, { white: 1, black: 0 }),
-    ]);
+    const out = replay([setup({ timeControl: '900+10', incrementTiming: 'after-move' }), start(0), press(5000, 'white'), end(5000)]);
+    expect(out).toEqual([move(5000, 'white', 1, 905000, 900000), state(5000, 'running', 'black', 905000, 900000, { white: 1, black: 0 })]);
   });
 
   it('classical 40/5400+30:900+30: a 41-move game crossing the move-40 bonus, to the ms', () => {
@@ -163,10 +154,7 @@ describe('replay contract: time-control kinds (docs/replay.md "setup")', () => {
     // Start 5 400 000 (no increment before the first move). After k ≤ 40: 5 400 000 − 70 000k,
     // plus the bonus at 40: 5 400 000 − 2 800 000 + 900 000 = 3 500 000.
     // Move 41 is played in stage 2: 3 500 000 − 100 000 + 60 000 = 3 460 000.
-    const out = replay([
-      setup({ timeControl: '40/5400+30:900+60', incrementTiming: 'after-move' }),
-      ...steadyGame(41, 100000, 60000),
-    ]);
+    const out = replay([setup({ timeControl: '40/5400+30:900+60', incrementTiming: 'after-move' }), ...steadyGame(41, 100000, 60000)]);
     expect(moveOf(out, 'white', 1)?.white).toBe(5330000);
     expect(moveOf(out, 'white', 39)?.white).toBe(2670000);
     expect(moveOf(out, 'white', 40)?.white).toBe(3500000);
@@ -207,7 +195,12 @@ describe('replay contract: time-control kinds (docs/replay.md "setup")', () => {
     // Black 2 at 30 000 (5 000 used): 57 000 − 5 000 + 30 000 + 2 000 = 84 000.
     // White 3 at 31 000 (1 000 used): 74 000 − 1 000 + 2 000 = 75 000.
     const out = replay([
-      setup({ timeControl: [{ moves: 2, seconds: 60, increment: 1 }, { seconds: 30, increment: 2 }] }),
+      setup({
+        timeControl: [
+          { moves: 2, seconds: 60, increment: 1 },
+          { seconds: 30, increment: 2 },
+        ],
+      }),
       start(0),
       press(10000, 'white'),
       press(15000, 'black'),
@@ -223,8 +216,6 @@ describe('replay contract: time-control kinds (docs/replay.md "setup")', () => {
       move(31000, 'white', 3, 75000, 84000),
     ]);
   });
-
-
 
   it('sandclock *60: time charged to the side on move is credited to the other; flag at 0', () => {
     // Start 60 000 each. White moves at 10 000: White 50 000, Black 70 000.
@@ -326,10 +317,7 @@ describe('replay contract: time-control kinds (docs/replay.md "setup")', () => {
 
   it('armageddon: White who never moves flags at exactly 360 000', () => {
     const out = replay([setup({ white: '360', black: '300' }), start(0), end(360000)]);
-    expect(out).toEqual([
-      flag(360000, 'white', 0, 300000),
-      state(360000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white'),
-    ]);
+    expect(out).toEqual([flag(360000, 'white', 0, 300000), state(360000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white')]);
   });
 });
 
@@ -340,27 +328,18 @@ describe('replay contract: the flag (docs/replay.md "Timed inputs")', () => {
 
   it('flag at the exact computed instant, both times frozen', () => {
     const out = replay([...opening, end(3700000)]);
-    expect(out.slice(2)).toEqual([
-      flag(3601000, 'white', 0, 3599000),
-      state(3700000, 'flagged', 'white', 0, 3599000, { white: 1, black: 1 }, 'white'),
-    ]);
+    expect(out.slice(2)).toEqual([flag(3601000, 'white', 0, 3599000), state(3700000, 'flagged', 'white', 0, 3599000, { white: 1, black: 1 }, 'white')]);
   });
 
   it('a press at exactly the flag instant is too late (deadlines before inputs)', () => {
     const out = replay([...opening, press(3601000, 'white'), end(3601000)]);
-    expect(out.slice(2)).toEqual([
-      flag(3601000, 'white', 0, 3599000),
-      state(3601000, 'flagged', 'white', 0, 3599000, { white: 1, black: 1 }, 'white'),
-    ]);
+    expect(out.slice(2)).toEqual([flag(3601000, 'white', 0, 3599000), state(3601000, 'flagged', 'white', 0, 3599000, { white: 1, black: 1 }, 'white')]);
   });
 
   it('a press 1 ms before the flag is in time', () => {
     // White: 3 599 000 − (3 600 999 − 2 000) = 1.
     const out = replay([...opening, press(3600999, 'white'), end(3600999)]);
-    expect(out.slice(2)).toEqual([
-      move(3600999, 'white', 2, 1, 3599000),
-      state(3600999, 'running', 'black', 1, 3599000, { white: 2, black: 1 }),
-    ]);
+    expect(out.slice(2)).toEqual([move(3600999, 'white', 2, 1, 3599000), state(3600999, 'running', 'black', 1, 3599000, { white: 2, black: 1 })]);
   });
 
   it('end at exactly the flag instant reads flagged (deadlines before inputs)', () => {
@@ -391,14 +370,7 @@ describe('replay contract: the flag (docs/replay.md "Timed inputs")', () => {
     // 300 s sudden death: White flags at 300 000. Arbiter adds 60 000 at 310 000, resumes at 320 000.
     // White moves at 330 000: 60 000 − 10 000 = 50 000. Black runs from 330 000 with 300 000:
     // flag at 630 000. The state still names White, whose flag fell first.
-    const out = replay([
-      setup({ timeControl: '300' }),
-      start(0),
-      adjust(310000, 'white', 60000),
-      resume(320000),
-      press(330000, 'white'),
-      end(700000),
-    ]);
+    const out = replay([setup({ timeControl: '300' }), start(0), adjust(310000, 'white', 60000), resume(320000), press(330000, 'white'), end(700000)]);
     expect(out).toEqual([
       flag(300000, 'white', 0, 300000),
       move(330000, 'white', 1, 50000, 300000),
@@ -410,32 +382,22 @@ describe('replay contract: the flag (docs/replay.md "Timed inputs")', () => {
   it('FIDE Laws 6.10.2: resume after a flag with no time added does nothing', () => {
     // Reading of "may resume if the side on move now has time left": with 0 left nothing runs.
     const out = replay([setup({ timeControl: '300' }), start(0), resume(310000), press(320000, 'white'), end(400000)]);
-    expect(out).toEqual([
-      flag(300000, 'white', 0, 300000),
-      state(400000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white'),
-    ]);
+    expect(out).toEqual([flag(300000, 'white', 0, 300000), state(400000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white')]);
   });
 });
 
 describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, docs/replay.md "Timed inputs")', () => {
   const ivanovo = setup({ preset: 'sudden-death-60', defaultTime: 900 });
 
-  it('FIDE Laws 6.7.1: both absent at 15:00 → two forfeit lines, White first; White\'s time ran from the start (6.7.2)', () => {
+  it("FIDE Laws 6.7.1: both absent at 15:00 → two forfeit lines, White first; White's time ran from the start (6.7.2)", () => {
     // Forfeit at 0 + 900 000. White's clock ran 0 → 900 000: 3 600 000 − 900 000 = 2 700 000; then frozen.
     const out = replay([ivanovo, start(0), end(1000000)]);
-    expect(out).toEqual([
-      forfeit(900000, 'white'),
-      forfeit(900000, 'black'),
-      state(1000000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 }),
-    ]);
+    expect(out).toEqual([forfeit(900000, 'white'), forfeit(900000, 'black'), state(1000000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 })]);
   });
 
   it('FIDE Laws 6.7.1: only the absent side forfeits (White arrived)', () => {
     const out = replay([ivanovo, start(0), arrive(1000, 'white'), end(1000000)]);
-    expect(out).toEqual([
-      forfeit(900000, 'black'),
-      state(1000000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 }),
-    ]);
+    expect(out).toEqual([forfeit(900000, 'black'), state(1000000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 })]);
   });
 
   it('FIDE Laws 6.7.1: only the absent side forfeits (Black arrived, White absent)', () => {
@@ -445,10 +407,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, doc
 
   it('arriving at exactly start + default time is too late; 1 ms before is in time', () => {
     const late = replay([ivanovo, start(0), arrive(1, 'white'), arrive(900000, 'black'), end(900000)]);
-    expect(late).toEqual([
-      forfeit(900000, 'black'),
-      state(900000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 }),
-    ]);
+    expect(late).toEqual([forfeit(900000, 'black'), state(900000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 })]);
     const inTime = replay([ivanovo, start(0), arrive(1, 'white'), arrive(899999, 'black'), end(1000000)]);
     expect(inTime).toEqual([state(1000000, 'running', 'white', 2600000, 3600000, { white: 0, black: 0 })]);
   });
@@ -463,36 +422,26 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, doc
     // White's move at 2 000 is White's arrival. No forfeit; White 3 600 000 − 2 000 = 3 598 000;
     // Black runs 2 000 → 1 000 000: 3 600 000 − 998 000 = 2 602 000.
     const out = replay([ivanovo, start(0), press(1000, 'black'), press(2000, 'white'), end(1000000)]);
-    expect(out).toEqual([
-      move(2000, 'white', 1, 3598000, 3600000),
-      state(1000000, 'running', 'black', 3598000, 2602000, { white: 1, black: 0 }),
-    ]);
+    expect(out).toEqual([move(2000, 'white', 1, 3598000, 3600000), state(1000000, 'running', 'black', 3598000, 2602000, { white: 1, black: 0 })]);
   });
 
-  it('White\'s press while ready does nothing else but is White\'s arrival', () => {
+  it("White's press while ready does nothing else but is White's arrival", () => {
     // White presses before the start (ignored as a press), Black arrives; clock runs from 0.
     const out = replay([ivanovo, press(0, 'white'), start(0), arrive(10, 'black'), end(1000000)]);
     expect(out).toEqual([state(1000000, 'running', 'white', 2600000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('Black\'s press while ready starts White\'s clock and is Black\'s arrival', () => {
+  it("Black's press while ready starts White's clock and is Black's arrival", () => {
     // The countdown starts at the press (20 000): White absent → forfeit at 920 000.
     // White's clock ran 20 000 → 920 000: 3 600 000 − 900 000 = 2 700 000.
     const out = replay([ivanovo, press(20000, 'black'), end(1000000)]);
-    expect(out).toEqual([
-      forfeit(920000, 'white'),
-      state(1000000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 }),
-    ]);
+    expect(out).toEqual([forfeit(920000, 'white'), state(1000000, 'forfeited', 'white', 2700000, 3600000, { white: 0, black: 0 })]);
   });
 
   it('pauses do not stop the default-time countdown; after a forfeit resume and presses do nothing', () => {
     // Paused at 100 000 (White charged 100 000 → 3 500 000); forfeits still at 900 000.
     const out = replay([ivanovo, start(0), pause(100000), resume(950000), press(960000, 'white'), end(1000000)]);
-    expect(out).toEqual([
-      forfeit(900000, 'white'),
-      forfeit(900000, 'black'),
-      state(1000000, 'forfeited', 'white', 3500000, 3600000, { white: 0, black: 0 }),
-    ]);
+    expect(out).toEqual([forfeit(900000, 'white'), forfeit(900000, 'black'), state(1000000, 'forfeited', 'white', 3500000, 3600000, { white: 0, black: 0 })]);
   });
 
   it('a default-time deadline passed while flagged forfeits at the moment of the resume', () => {
@@ -517,10 +466,7 @@ describe('replay contract: default time, forfeit on lateness (FIDE Laws 6.7, doc
 
   it('while flagged the passed default time stays unannounced', () => {
     const out = replay([setup({ timeControl: '300', defaultTime: 900 }), start(0), arrive(1000, 'white'), end(1000000)]);
-    expect(out).toEqual([
-      flag(300000, 'white', 0, 300000),
-      state(1000000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white'),
-    ]);
+    expect(out).toEqual([flag(300000, 'white', 0, 300000), state(1000000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white')]);
   });
 
   it('FIDE Laws 6.7.1: default time 0 is not set by omission — without defaultTime nobody forfeits', () => {
@@ -583,14 +529,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   it('adjust never goes below zero; a side at zero flags as soon as its clock runs', () => {
     // Black (not on move) set to 0 at 1 000 (−10⁹ clamps to 0): no flag while White runs.
     // White moves at 2 000: Black's clock starts with 0 → flag at 2 000.
-    const out = replay([
-      setup({ timeControl: '3600' }),
-      start(0),
-      adjust(1000, 'black', -1e9),
-      end(1500),
-      press(2000, 'white'),
-      end(3000),
-    ]);
+    const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'black', -1e9), end(1500), press(2000, 'white'), end(3000)]);
     expect(out).toEqual([
       state(1500, 'running', 'white', 3598500, 0, { white: 0, black: 0 }),
       move(2000, 'white', 1, 3598000, 0),
@@ -602,10 +541,7 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   it('adjusting the running side to exactly zero flags at once', () => {
     // At 1 000 White holds 3 599 000; −3 599 000 leaves 0 → flag at 1 000.
     const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'white', -3599000), end(5000)]);
-    expect(out).toEqual([
-      flag(1000, 'white', 0, 3600000),
-      state(5000, 'flagged', 'white', 0, 3600000, { white: 0, black: 0 }, 'white'),
-    ]);
+    expect(out).toEqual([flag(1000, 'white', 0, 3600000), state(5000, 'flagged', 'white', 0, 3600000, { white: 0, black: 0 }, 'white')]);
   });
 
   it('adjusting the running side below zero clamps to 0 and flags at once', () => {
@@ -616,16 +552,8 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
   it('adjusting to zero while a simple delay still runs flags when the delay ends', () => {
     // 300 s, simple delay 5 s. At 2 000 White's main time is untouched (300 000): −300 000 → 0.
     // The delay runs until 0 + 5 000: flag at 5 000.
-    const out = replay([
-      setup({ timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] }),
-      start(0),
-      adjust(2000, 'white', -300000),
-      end(10000),
-    ]);
-    expect(out).toEqual([
-      flag(5000, 'white', 0, 300000),
-      state(10000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white'),
-    ]);
+    const out = replay([setup({ timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] }), start(0), adjust(2000, 'white', -300000), end(10000)]);
+    expect(out).toEqual([flag(5000, 'white', 0, 300000), state(10000, 'flagged', 'white', 0, 300000, { white: 0, black: 0 }, 'white')]);
   });
 
   it('at zero with a simple delay, a move within the delay is in time; next turn flags after the delay', () => {
@@ -650,17 +578,11 @@ describe('replay contract: adjust and penalty (FIDE Laws 6.10.2, 7.5.5, A.3, B.3
 
   it('adjusting the running side to zero after its simple delay has run out flags at once', () => {
     // At 7 000 White's main time is 300 000 − (7 000 − 5 000) = 298 000; −298 000 → 0: flag at 7 000.
-    const out = replay([
-      setup({ timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] }),
-      start(0),
-      adjust(7000, 'white', -298000),
-      end(7000),
-    ]);
+    const out = replay([setup({ timeControl: [{ seconds: 300, delay: 5, delayMode: 'simple' }] }), start(0), adjust(7000, 'white', -298000), end(7000)]);
     expect(ofType(out, 'flag')).toEqual([flag(7000, 'white', 0, 300000)]);
   });
 
-
-  it('a flag that falls at once at the last line\'s t is written even when the stream ends there', () => {
+  it("a flag that falls at once at the last line's t is written even when the stream ends there", () => {
     // The adjust at 1 000 leaves White at 0: the flag falls at 1 000, an instant the input has
     // already reached, so the output must carry it although no later line follows.
     const out = replay([setup({ timeControl: '3600' }), start(0), adjust(1000, 'white', -1e9)]);
@@ -691,7 +613,7 @@ describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; docs/
     expect(out).toEqual([state(2000, 'running', 'white', 3598000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('a press by Black while ready starts White\'s clock (no move is counted)', () => {
+  it("a press by Black while ready starts White's clock (no move is counted)", () => {
     const out = replay([sd, press(500, 'black'), end(10500)]);
     expect(out).toEqual([state(10500, 'running', 'white', 3590000, 3600000, { white: 0, black: 0 })]);
   });
@@ -701,7 +623,7 @@ describe('replay contract: presses and states (FIDE Laws 6.2.1, 6.6, 6.11; docs/
     expect(out).toEqual([state(10500, 'ready', 'white', 3600000, 3600000, { white: 0, black: 0 })]);
   });
 
-  it('FIDE Laws 6.6: start starts White\'s clock', () => {
+  it("FIDE Laws 6.6: start starts White's clock", () => {
     const out = replay([sd, start(100), end(1100)]);
     expect(out).toEqual([state(1100, 'running', 'white', 3599000, 3600000, { white: 0, black: 0 })]);
   });
@@ -738,8 +660,8 @@ describe('replay contract: several games in one stream (docs/replay.md "Input")'
   });
 });
 
-describe('replay extension: set-moves, the arbiter\'s move-counter correction (FIDE Laws 6.10.2; docs/replay.md)', () => {
-  it('a corrected counter moves the move-40 bonus: set to 38 while paused, the bonus comes at White\'s move 40, once', () => {
+describe("replay extension: set-moves, the arbiter's move-counter correction (FIDE Laws 6.10.2; docs/replay.md)", () => {
+  it("a corrected counter moves the move-40 bonus: set to 38 while paused, the bonus comes at White's move 40, once", () => {
     // Classical 40/5400+30:900+30, before-move: White starts with 5 430 000.
     // White's move 1 at 10 000: 5 430 000 − 10 000 + 30 000 = 5 450 000.
     // Paused at 12 000 (Black used 2 000); the arbiter finds the clock missed presses: White's counter is 38.
@@ -767,7 +689,8 @@ describe('replay extension: set-moves, the arbiter\'s move-counter correction (F
   });
 
   it('bad moves and period are errors naming the field', () => {
-    const run = (extra: In) => () => replayText([JSON.stringify(setup({ preset: 'rapid' })), JSON.stringify({ t: 0, type: 'set-moves', side: 'white', ...extra })].join('\n'));
+    const run = (extra: In) => () =>
+      replayText([JSON.stringify(setup({ preset: 'rapid' })), JSON.stringify({ t: 0, type: 'set-moves', side: 'white', ...extra })].join('\n'));
     expect(run({ moves: -1 })).toThrow('line 2: "moves" must be a whole number ≥ 0, got -1');
     expect(run({ moves: 3, period: 'x' })).toThrow('line 2: "period" must be a whole number ≥ 0, got "x"');
     expect(run({ side: 'red', moves: 3 })).toThrow('line 2: "side" must be "white" or "black", got "red"');

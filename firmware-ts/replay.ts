@@ -90,7 +90,11 @@ export function correctedTimeControl(line: Json, current: TimeControl): TimeCont
   });
 }
 
-function lineTimeControl(line: Json, kind: 'setup' | 'control', opts: { defaultTime: number | null; incrementTiming: TimeControl['incrementTiming'] }): TimeControl {
+function lineTimeControl(
+  line: Json,
+  kind: 'setup' | 'control',
+  opts: { defaultTime: number | null; incrementTiming: TimeControl['incrementTiming'] },
+): TimeControl {
   const forms = ['preset', 'timeControl', 'white'].filter((k) => line[k] !== undefined);
   if (forms.length === 0) {
     throw new TimeControlError(`${kind} needs "preset", "timeControl", or "white" and "black"`, kind);

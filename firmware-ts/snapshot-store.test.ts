@@ -47,7 +47,13 @@ describe('a clock state saved by an older firmware (FIDE Laws 6.10.1: the game g
     writeFileSync(join(dir, 'clock-state.json'), JSON.stringify(olderFile(state)));
 
     const loaded = fileSnapshotStore(dir).load()!;
-    expect([loaded.turnPeriod, loaded.turnExtraDelayMs, loaded.extraDelayMs, loaded.white.illegalOpen, loaded.controlCorrected]).toEqual([0, 0, 0, null, false]);
+    expect([loaded.turnPeriod, loaded.turnExtraDelayMs, loaded.extraDelayMs, loaded.white.illegalOpen, loaded.controlCorrected]).toEqual([
+      0,
+      0,
+      0,
+      null,
+      false,
+    ]);
     const again = new StepClock();
     again.advanceTo(100_000);
     const resumed = createActor(clockMachine, { input: { timeControl: tc, restore: { ...loaded, lastAt: 100_000, runningSince: 100_000 } }, clock: again });

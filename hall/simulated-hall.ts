@@ -50,8 +50,6 @@ export const DEFAULT_SEED = 42;
 /** The embedded broker on any free port: a fresh machine may already run a broker on 1883 (Debian's mosquitto does). */
 export const DEFAULT_MQTT = 'embedded:0';
 
-
-
 type RawEvent = Record<string, unknown> & { id: string };
 
 function fixtureEvents(): RawEvent[] {
@@ -86,7 +84,10 @@ export function fixtureHall(ids: readonly string[] = [DEFAULT_EVENT]): Hall {
   const raw = fixtureEvents();
   const events: RawEvent[] = [];
   let next = 1;
-  for (const id of eventIds(ids, raw.map((e) => e.id))) {
+  for (const id of eventIds(
+    ids,
+    raw.map((e) => e.id),
+  )) {
     const e = { ...raw.find((r) => r.id === id)!, hallFirstTable: next };
     events.push(e);
     next += hallTables(parseTournament({ events: [{ ...e, hallFirstTable: 1 }] }));
@@ -98,7 +99,10 @@ export function fixtureHall(ids: readonly string[] = [DEFAULT_EVENT]): Hall {
 export function fileHall(file: string, ids: readonly string[] = []): Hall {
   const hall = loadTournamentFile(file);
   if (ids.length === 0) return hall;
-  const chosen = eventIds(ids, hall.events.map((e) => e.id));
+  const chosen = eventIds(
+    ids,
+    hall.events.map((e) => e.id),
+  );
   return { ...hall, events: hall.events.filter((e) => chosen.includes(e.id)) };
 }
 
@@ -118,7 +122,10 @@ export function hallTables(hall: Hall): number {
  * Where the real clocks stand: ports-file entries keep their tables; a port without one
  * (`--port`, or a ports-file path with no table) takes the lowest table nobody has.
  */
-export function placeRealClocks(entries: readonly PortEntry[], ports: readonly string[]): { lines: { path: string; table: number | undefined }[]; bySerial: Map<string, number>; taken: Set<number> } {
+export function placeRealClocks(
+  entries: readonly PortEntry[],
+  ports: readonly string[],
+): { lines: { path: string; table: number | undefined }[]; bySerial: Map<string, number>; taken: Set<number> } {
   const taken = new Set(entries.flatMap((e) => (e.table === undefined ? [] : [e.table])));
   const free = () => {
     let t = 1;
@@ -207,7 +214,10 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   const time = new AcceleratedTime(speed);
   // The host reads hall time (its time sync then sees the clocks with offset 0); its link
   // timers run on real time, like the clocks' (retransmission is about bytes, not games).
-  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: opts.startUtcMs ?? Date.now() });
+  const hostClock = new AnchoredClock(
+    { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+    { hostMs: 0, utcMs: opts.startUtcMs ?? Date.now() },
+  );
   const token = opts.token ?? opts.tokens?.[0] ?? { arbiter: 'Chief Arbiter', token: randomBytes(12).toString('hex') };
   const tokens = [...(opts.token || !opts.tokens?.length ? [token] : []), ...(opts.tokens ?? [])];
   // The host as `chessclock host` starts it (host/start-host.ts), with the real clocks' ports.
@@ -218,7 +228,13 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
     tablesBySerial: real.bySerial,
     log,
     backoff: { initialMs: 100, maxMs: 2_000 },
-    mqtt: { ...opts.mqttAccess, target: mqttTarget, clientId: `chessclock-hall-${process.pid}`, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
+    mqtt: {
+      ...opts.mqttAccess,
+      target: mqttTarget,
+      clientId: `chessclock-hall-${process.pid}`,
+      onError: (e) => log(`mqtt: ${e.message}`),
+      onRefused: (what) => log(`mqtt: ${what}`),
+    },
     http: { ...opts.httpSecurity, listen: opts.listen ?? { host: '127.0.0.1', port: 8080 }, tokens, timeRate: speed },
     lines: real.lines.map((l) => {
       log(`opening ${l.path} (table ${l.table})`);
@@ -246,9 +262,22 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   const address = running.url!;
   clocks.play();
 
-  return { url: address.replace('0.0.0.0', '127.0.0.1'), token, tokenGenerated: !opts.token && !opts.tokens?.length, host, journal, clocks, tableOf, realLines: real.lines, time, hostClock, api: running.api!, mqtt: running.mqtt, close };
+  return {
+    url: address.replace('0.0.0.0', '127.0.0.1'),
+    token,
+    tokenGenerated: !opts.token && !opts.tokens?.length,
+    host,
+    journal,
+    clocks,
+    tableOf,
+    realLines: real.lines,
+    time,
+    hostClock,
+    api: running.api!,
+    mqtt: running.mqtt,
+    close,
+  };
 }
-
 
 /**
  * The simulated clocks, one per free table from table 1 (clocks beyond the free tables idle

@@ -86,7 +86,13 @@ async function bounded(work: Promise<unknown> | undefined, ms: number, what: str
   if (!work) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const outcome = await Promise.race([work.then(() => 'done' as const, (err: Error) => err), late]);
+  const outcome = await Promise.race([
+    work.then(
+      () => 'done' as const,
+      (err: Error) => err,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   if (outcome === 'late') {
     log(`stopping: ${what} did not close within ${ms} ms; closed by force`);
@@ -95,7 +101,14 @@ async function bounded(work: Promise<unknown> | undefined, ms: number, what: str
 }
 
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
-  const journal = typeof opts.journal === 'string' ? new Journal(opts.journal, { outboxTopic: journalOutboxTopic, checkpointInBackground: opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : true, writerThread: opts.journalWriter !== 'loop' }) : opts.journal;
+  const journal =
+    typeof opts.journal === 'string'
+      ? new Journal(opts.journal, {
+          outboxTopic: journalOutboxTopic,
+          checkpointInBackground: opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : true,
+          writerThread: opts.journalWriter !== 'loop',
+        })
+      : opts.journal;
   const clock = opts.clock;
   opts.beforeStart?.(journal);
   // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.
@@ -127,7 +140,10 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
       // in memory has no file for it to read, and keeps it on the event loop.
       const outbox = journal.outboxStore(() => clock.nowUtcMs());
       const onDisk = journal.path !== ':memory:' && journal.path !== '';
-      mqtt = onDisk && opts.mqttThread !== false ? await startHostMqttThread({ ...opts.mqtt, outbox, journalPath: journal.path }) : await startHostMqtt({ ...opts.mqtt, outbox });
+      mqtt =
+        onDisk && opts.mqttThread !== false
+          ? await startHostMqttThread({ ...opts.mqtt, outbox, journalPath: journal.path })
+          : await startHostMqtt({ ...opts.mqtt, outbox });
       if (mqtt) stopPublishing = publishHostToMqtt(host.state, mqtt);
     }
     if (opts.http) {

@@ -84,7 +84,11 @@ describe('validation rules of docs/protocol.md "Validation", each refused with i
   const cases: Array<[string, EnvelopeInit, string]> = [
     ['flag without side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.FLAG } } }, 'clock_event.side: required for a flag event'],
     ['command without kind', { seq: 1, body: { case: 'command', value: {} } }, 'command.kind: missing'],
-    ['set_moves without side', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_MOVES, moves: 3 } } }, 'command.side: required for set_moves'],
+    [
+      'set_moves without side',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_MOVES, moves: 3 } } },
+      'command.side: required for set_moves',
+    ],
     ['battery over 100 %', { body: { case: 'status', value: { batteryPercent: 101 } } }, 'status.battery_percent: 101 is over 100'],
     ['hello without serial id', { body: { case: 'hello', value: { protocolMajor: 1, serialId: ' ' } } }, 'hello.serial_id: must not be empty'],
     ['hello with major 0', { body: { case: 'hello', value: { serialId: 'CC-1' } } }, 'hello.protocol_major: must be 1 or more'],
@@ -93,7 +97,11 @@ describe('validation rules of docs/protocol.md "Validation", each refused with i
     ['nack without reason', { seq: 1, body: { case: 'nack', value: { refusedSeq: 4 } } }, 'nack.reason: must not be empty'],
     ['unknown Side in a status', { body: { case: 'status', value: { turn: 9 as Side } } }, 'status.turn: 9 is not a known Side'],
     ['text over 128 characters', { body: { case: 'status', value: { displayWhite: 'x'.repeat(129) } } }, 'status.display_white: 129 characters, at most 128'],
-    ['a list item named by its index', { body: { case: 'hello', value: { protocolMajor: 1, serialId: 'CC-1', capabilities: ['sack', 'x'.repeat(129)] } } }, 'hello.capabilities[1]: 129 characters, at most 128'],
+    [
+      'a list item named by its index',
+      { body: { case: 'hello', value: { protocolMajor: 1, serialId: 'CC-1', capabilities: ['sack', 'x'.repeat(129)] } } },
+      'hello.capabilities[1]: 129 characters, at most 128',
+    ],
   ];
   for (const [what, init, message] of cases) {
     it(what, () => {
@@ -104,7 +112,7 @@ describe('validation rules of docs/protocol.md "Validation", each refused with i
     });
   }
 
-  it('decoding a Buffer yields plain Uint8Arrays (nothing pins the stream\'s buffer)', () => {
+  it("decoding a Buffer yields plain Uint8Arrays (nothing pins the stream's buffer)", () => {
     const bytes = Buffer.from([0x08, 0x05, 0x72, 0x02, 0x08, 0x01]);
     const r = decodeEnvelope(bytes);
     expect(r.ok && Buffer.isBuffer(r.envelope.$unknown?.[0].data)).toBe(false);
@@ -113,8 +121,7 @@ describe('validation rules of docs/protocol.md "Validation", each refused with i
   });
 });
 
-
-describe('protocol 1.1: the arbiter\'s powers on the wire (FIDE Laws 6.7.1, 6.10.2, 7.5.1, Guidelines III.4)', () => {
+describe("protocol 1.1: the arbiter's powers on the wire (FIDE Laws 6.7.1, 6.10.2, 7.5.1, Guidelines III.4)", () => {
   const roundTrip = (init: EnvelopeInit) => {
     const env = envelope(init);
     expect(decodeEnvelope(encodeEnvelope(env))).toEqual({ ok: true, envelope: env });
@@ -134,21 +141,57 @@ describe('protocol 1.1: the arbiter\'s powers on the wire (FIDE Laws 6.7.1, 6.10
   it('FIDE Laws 7.5.1: ClockEvent TAKEN_BACK carries side, move, period, illegal-move count and the restored times', () => {
     roundTrip({
       seq: 8,
-      body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK, side: Side.WHITE, atMs: 17_000, moveNumber: 1, period: 0, illegalMoves: 1, whiteMs: 910_000, blackMs: 916_000, status: ClockStatus.PAUSED } },
+      body: {
+        case: 'clockEvent',
+        value: {
+          kind: ClockEvent_Kind.TAKEN_BACK,
+          side: Side.WHITE,
+          atMs: 17_000,
+          moveNumber: 1,
+          period: 0,
+          illegalMoves: 1,
+          whiteMs: 910_000,
+          blackMs: 916_000,
+          status: ClockStatus.PAUSED,
+        },
+      },
     });
   });
 
   it('FIDE Laws 6.7.1 / Guidelines III.4 / 6.10.2: REINSTATED, INCREMENT_SET, STARTED with a session, MOVES_SET with the credited time round-trip', () => {
-    roundTrip({ seq: 9, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.REINSTATED, atMs: 900_500, whiteMs: 300_000, blackMs: 300_000, status: ClockStatus.PAUSED } } });
-    roundTrip({ seq: 10, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.INCREMENT_SET, atMs: 901_000, incrementMs: 5000, status: ClockStatus.PAUSED } } });
-    roundTrip({ seq: 11, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.STARTED, atMs: 600_000, sessionElapsedMs: 300_000, whiteMs: 5_400_000, blackMs: 5_400_000 } } });
-    roundTrip({ seq: 12, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVES_SET, side: Side.BLACK, atMs: 602_000, moveNumber: 40, period: 1, adjustMs: 900_000, status: ClockStatus.PAUSED } } });
+    roundTrip({
+      seq: 9,
+      body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.REINSTATED, atMs: 900_500, whiteMs: 300_000, blackMs: 300_000, status: ClockStatus.PAUSED } },
+    });
+    roundTrip({
+      seq: 10,
+      body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.INCREMENT_SET, atMs: 901_000, incrementMs: 5000, status: ClockStatus.PAUSED } },
+    });
+    roundTrip({
+      seq: 11,
+      body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.STARTED, atMs: 600_000, sessionElapsedMs: 300_000, whiteMs: 5_400_000, blackMs: 5_400_000 } },
+    });
+    roundTrip({
+      seq: 12,
+      body: {
+        case: 'clockEvent',
+        value: { kind: ClockEvent_Kind.MOVES_SET, side: Side.BLACK, atMs: 602_000, moveNumber: 40, period: 1, adjustMs: 900_000, status: ClockStatus.PAUSED },
+      },
+    });
   });
 
   const refused: Array<[string, EnvelopeInit, string]> = [
     ['FIDE Laws 6.7.1: arrive without side', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.ARRIVE } } }, 'command.side: required for arrive'],
-    ['FIDE Guidelines III.4: a negative increment', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.INCREMENT, ms: -5000 } } }, 'command.ms: the increment must be 0 or more, got -5000'],
-    ['FIDE Laws 7.5.1: taken_back without side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK } } }, 'clock_event.side: required for a taken_back event'],
+    [
+      'FIDE Guidelines III.4: a negative increment',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.INCREMENT, ms: -5000 } } },
+      'command.ms: the increment must be 0 or more, got -5000',
+    ],
+    [
+      'FIDE Laws 7.5.1: taken_back without side',
+      { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK } } },
+      'clock_event.side: required for a taken_back event',
+    ],
   ];
   for (const [what, init, message] of refused) {
     it(`refused, naming the field: ${what}`, () => {
@@ -160,7 +203,11 @@ describe('protocol 1.1: the arbiter\'s powers on the wire (FIDE Laws 6.7.1, 6.10
 
   it('a Command kind beyond this version (as a 1.0 clock sees TAKEBACK) is refused as unknown, naming the field', () => {
     // Envelope{seq 2, command{kind 99}}: what any kind newer than the receiver's schema looks like to it.
-    expect(decodeEnvelope(new Uint8Array([0x08, 0x02, 0x42, 0x02, 0x08, 0x63]))).toEqual({ ok: false, error: 'invalid envelope: command.kind: 99 is not a known Kind', seq: 2 });
+    expect(decodeEnvelope(new Uint8Array([0x08, 0x02, 0x42, 0x02, 0x08, 0x63]))).toEqual({
+      ok: false,
+      error: 'invalid envelope: command.kind: 99 is not a known Kind',
+      seq: 2,
+    });
   });
 });
 
@@ -181,31 +228,105 @@ describe("protocol 1.4: the arbiter's corrections on the wire (FIDE Laws 6.10.2,
 
   it('the control a SET_CONTROL carries decodes to the control sent (timeControlFromWire)', () => {
     const r = decodeEnvelope(encodeEnvelope(envelope({ seq: 3, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: rapid } } })));
-    expect(r.ok && r.envelope.body.case === 'command' && timeControlFromWire(r.envelope.body.value.control, 'command.control')).toEqual(presetTimeControl('rapid'));
+    expect(r.ok && r.envelope.body.case === 'command' && timeControlFromWire(r.envelope.body.value.control, 'command.control')).toEqual(
+      presetTimeControl('rapid'),
+    );
   });
 
   it('FIDE Laws 7.1 / 6.10.2 / 7.5.5 / 6.7.1: ClockEvents TAKEN_BACK {keep_times}, TURN_SET, CONTROL_SET, DELAY_SET, a penalty ADJUSTED {illegal_moves}, RESULT_ENTERED DOUBLE_FORFEIT round-trip', () => {
-    roundTrip({ seq: 6, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TAKEN_BACK, side: Side.WHITE, atMs: 17_000, moveNumber: 1, illegalMoves: 1, keepTimes: true, whiteMs: 897_000, blackMs: 906_000, status: ClockStatus.PAUSED } } });
-    roundTrip({ seq: 7, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TURN_SET, side: Side.BLACK, atMs: 30_000, whiteMs: 600_000, blackMs: 600_000, status: ClockStatus.READY } } });
+    roundTrip({
+      seq: 6,
+      body: {
+        case: 'clockEvent',
+        value: {
+          kind: ClockEvent_Kind.TAKEN_BACK,
+          side: Side.WHITE,
+          atMs: 17_000,
+          moveNumber: 1,
+          illegalMoves: 1,
+          keepTimes: true,
+          whiteMs: 897_000,
+          blackMs: 906_000,
+          status: ClockStatus.PAUSED,
+        },
+      },
+    });
+    roundTrip({
+      seq: 7,
+      body: {
+        case: 'clockEvent',
+        value: { kind: ClockEvent_Kind.TURN_SET, side: Side.BLACK, atMs: 30_000, whiteMs: 600_000, blackMs: 600_000, status: ClockStatus.READY },
+      },
+    });
     roundTrip({ seq: 8, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET, atMs: 31_000, control: rapid, status: ClockStatus.PAUSED } } });
     roundTrip({ seq: 9, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.DELAY_SET, atMs: 32_000, delayMs: 5000, status: ClockStatus.PAUSED } } });
-    roundTrip({ seq: 10, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.ADJUSTED, side: Side.WHITE, atMs: 33_000, adjustMs: 60_000, penalty: true, illegalMoves: 2, status: ClockStatus.PAUSED } } });
-    roundTrip({ seq: 11, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.RESULT_ENTERED, atMs: 34_000, result: GameResult.DOUBLE_FORFEIT, byArbiter: true, status: ClockStatus.FORFEITED } } });
+    roundTrip({
+      seq: 10,
+      body: {
+        case: 'clockEvent',
+        value: { kind: ClockEvent_Kind.ADJUSTED, side: Side.WHITE, atMs: 33_000, adjustMs: 60_000, penalty: true, illegalMoves: 2, status: ClockStatus.PAUSED },
+      },
+    });
+    roundTrip({
+      seq: 11,
+      body: {
+        case: 'clockEvent',
+        value: { kind: ClockEvent_Kind.RESULT_ENTERED, atMs: 34_000, result: GameResult.DOUBLE_FORFEIT, byArbiter: true, status: ClockStatus.FORFEITED },
+      },
+    });
   });
 
   const badControl = { white: { stages: [{ moves: 40, baseMs: 900_000 }] }, black: { stages: [{ baseMs: 900_000 }] } };
   const refused: Array<[string, EnvelopeInit, string]> = [
-    ['FIDE Laws 6.10.2: set_turn without side', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_TURN } } }, 'command.side: required for set_turn'],
-    ['FIDE Laws 6.10.2: turn_set without side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TURN_SET } } }, 'clock_event.side: required for a turn_set event'],
-    ['FIDE Laws 6.10.2: set_control without a control', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL } } }, 'command.control: missing'],
-    ['FIDE Laws 6.10.2: set_control with a control whose last stage has a move count', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: badControl } } }, 'command.control.white.stages[0].moves: the last stage lasts the rest of the game, so moves must be 0, got 40'],
-    ['FIDE Laws 6.10.2: control_set without a control', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET } } }, 'clock_event.control: missing'],
-    ['FIDE Laws 6.10.2: control_set with a control missing a side', { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET, control: { white: rapid.white } } } }, 'clock_event.control.black: missing'],
-    ['FIDE Guidelines III.4: a negative delay', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.DELAY, ms: -1 } } }, 'command.ms: the delay must be 0 or more, got -1'],
-    ['a result beyond this version (5)', { seq: 1, body: { case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: 5 as GameResult } } }, 'command.result: 5 is not a known GameResult'],
+    [
+      'FIDE Laws 6.10.2: set_turn without side',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_TURN } } },
+      'command.side: required for set_turn',
+    ],
+    [
+      'FIDE Laws 6.10.2: turn_set without side',
+      { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.TURN_SET } } },
+      'clock_event.side: required for a turn_set event',
+    ],
+    [
+      'FIDE Laws 6.10.2: set_control without a control',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL } } },
+      'command.control: missing',
+    ],
+    [
+      'FIDE Laws 6.10.2: set_control with a control whose last stage has a move count',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.SET_CONTROL, control: badControl } } },
+      'command.control.white.stages[0].moves: the last stage lasts the rest of the game, so moves must be 0, got 40',
+    ],
+    [
+      'FIDE Laws 6.10.2: control_set without a control',
+      { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET } } },
+      'clock_event.control: missing',
+    ],
+    [
+      'FIDE Laws 6.10.2: control_set with a control missing a side',
+      { seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.CONTROL_SET, control: { white: rapid.white } } } },
+      'clock_event.control.black: missing',
+    ],
+    [
+      'FIDE Guidelines III.4: a negative delay',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.DELAY, ms: -1 } } },
+      'command.ms: the delay must be 0 or more, got -1',
+    ],
+    [
+      'a result beyond this version (5)',
+      { seq: 1, body: { case: 'command', value: { kind: Command_Kind.ENTER_RESULT, result: 5 as GameResult } } },
+      'command.result: 5 is not a known GameResult',
+    ],
     [
       'FIDE Laws 6.10.2: a restore whose corrected control cannot run',
-      { seq: 1, body: { case: 'restore', value: { gameId: '7', snapshot: { status: ClockStatus.PAUSED, turn: Side.WHITE, white: {}, black: {}, control: badControl } } } },
+      {
+        seq: 1,
+        body: {
+          case: 'restore',
+          value: { gameId: '7', snapshot: { status: ClockStatus.PAUSED, turn: Side.WHITE, white: {}, black: {}, control: badControl } },
+        },
+      },
       'restore.snapshot.control.white.stages[0].moves: the last stage lasts the rest of the game, so moves must be 0, got 40',
     ],
   ];

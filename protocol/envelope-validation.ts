@@ -130,7 +130,13 @@ const EVENT_KINDS_WITH_SIDE = new Set<ClockEvent_Kind>([
   ClockEvent_Kind.TURN_SET,
 ]);
 
-const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([Command_Kind.ADJUST, Command_Kind.PENALTY, Command_Kind.SET_MOVES, Command_Kind.ARRIVE, Command_Kind.SET_TURN]);
+const COMMAND_KINDS_WITH_SIDE = new Set<Command_Kind>([
+  Command_Kind.ADJUST,
+  Command_Kind.PENALTY,
+  Command_Kind.SET_MOVES,
+  Command_Kind.ARRIVE,
+  Command_Kind.SET_TURN,
+]);
 
 /** A time control carried whole (since 1.4): what timeControlFromWire says is wrong with it, at `path`; null when runnable. */
 function controlError(control: Control | undefined, path: string): string | null {

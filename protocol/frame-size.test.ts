@@ -20,7 +20,10 @@ const moved = (seq: number, ack: number) =>
   envelope({
     seq,
     ack,
-    body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.BLACK, atMs: 25_200_000, moveNumber: 200, whiteMs: 7_200_000, blackMs: 7_200_000 } },
+    body: {
+      case: 'clockEvent',
+      value: { kind: ClockEvent_Kind.MOVED, side: Side.BLACK, atMs: 25_200_000, moveNumber: 200, whiteMs: 7_200_000, blackMs: 7_200_000 },
+    },
   });
 
 describe('size budget of a moved event (docs/protocol.md "Size budget": ≤ 32 bytes on the wire incl. SLIP END, version, CRC)', () => {
@@ -63,8 +66,28 @@ describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annula
   const big = 2 ** 28 - 1;
   const count = 16_383;
   const period = MAX_STAGES - 1;
-  const side = { creditedMs: big, chargedMs: big, moves: count, period, creditedPeriod: period, present: true, forfeited: true, illegalMoves: count, arbiterMs: -(2 ** 27), illegalOpen: IllegalRecord.PENALTY };
-  const undo = () => ({ turn: Side.BLACK, turnActiveMs: big, turnPeriod: period, turnExtraDelayMs: big, flag: Side.BLACK, white: side, black: side, agoMs: big });
+  const side = {
+    creditedMs: big,
+    chargedMs: big,
+    moves: count,
+    period,
+    creditedPeriod: period,
+    present: true,
+    forfeited: true,
+    illegalMoves: count,
+    arbiterMs: -(2 ** 27),
+    illegalOpen: IllegalRecord.PENALTY,
+  };
+  const undo = () => ({
+    turn: Side.BLACK,
+    turnActiveMs: big,
+    turnPeriod: period,
+    turnExtraDelayMs: big,
+    flag: Side.BLACK,
+    white: side,
+    black: side,
+    agoMs: big,
+  });
   const snapshot = (presses: number, control?: ReturnType<typeof timeControlToWire>) => ({
     status: ClockStatus.FORFEITED,
     turn: Side.BLACK,
@@ -84,10 +107,12 @@ describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annula
   });
   /** The frame content of a Restore and of a Held carrying `snap` (the limit is before SLIP escaping: frame-encoder.ts frameContent). */
   const sizes = (snap: ReturnType<typeof snapshot>) =>
-    ([
-      { case: 'restore', value: { gameId: '9'.repeat(20), snapshot: snap } },
-      { case: 'held', value: { gameId: '9'.repeat(20), atMs: big, snapshot: snap } },
-    ] as const).map((body) => frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body } as Parameters<typeof envelope>[0])).length);
+    (
+      [
+        { case: 'restore', value: { gameId: '9'.repeat(20), snapshot: snap } },
+        { case: 'held', value: { gameId: '9'.repeat(20), atMs: big, snapshot: snap } },
+      ] as const
+    ).map((body) => frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body } as Parameters<typeof envelope>[0])).length);
 
   it('with every field at its worst and 4 undo records (protocol 1.4 fields included), a Restore and a Held are within MAX_FRAME_BYTES', () => {
     for (const n of sizes(snapshot(MAX_SNAPSHOT_UNDO))) expect(n).toBeLessThanOrEqual(MAX_FRAME_BYTES);
@@ -96,13 +121,21 @@ describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annula
   it('FIDE Laws 6.10.2: with a corrected control of up to 3 stages a side, every field at its worst, the 2 undo records a snapshot then carries fit; a third would not', () => {
     // 3 stages a side (FIDE controls have 1–3), each with moves, 100 h base, increment and
     // Bronstein delay, the sides unequal, a default time and the after-move timing.
-    const stage = (moves: number | null, s: number) => ({ ...(moves === null ? {} : { moves }), seconds: 359_999 - s, increment: 359_999, delay: 359_999, delayMode: 'bronstein' });
-    const control = timeControlToWire(readTimeControlSpec({
-      white: [stage(40, 0), stage(20, 0), stage(null, 0)],
-      black: [stage(40, 1), stage(20, 1), stage(null, 1)],
-      defaultTime: 359_999,
-      incrementTiming: 'after-move',
-    }).timeControl);
+    const stage = (moves: number | null, s: number) => ({
+      ...(moves === null ? {} : { moves }),
+      seconds: 359_999 - s,
+      increment: 359_999,
+      delay: 359_999,
+      delayMode: 'bronstein',
+    });
+    const control = timeControlToWire(
+      readTimeControlSpec({
+        white: [stage(40, 0), stage(20, 0), stage(null, 0)],
+        black: [stage(40, 1), stage(20, 1), stage(null, 1)],
+        defaultTime: 359_999,
+        incrementTiming: 'after-move',
+      }).timeControl,
+    );
     // rules/clock-snapshot.ts SNAPSHOT_UNDO_DEPTH_WITH_CONTROL (rules/ may not be imported here): 2.
     for (const n of sizes(snapshot(MAX_SNAPSHOT_UNDO - 2, control))) expect(n).toBeLessThanOrEqual(MAX_FRAME_BYTES);
     expect(() => sizes(snapshot(MAX_SNAPSHOT_UNDO - 1, control))).toThrow(FrameTooLargeError);
@@ -110,14 +143,38 @@ describe('a Restore fits one frame (docs/protocol.md "Restore": at most 4 annula
 
   it('a snapshot that does not fit leaves out its oldest presses until it does (fittingSnapshotBody), and is refused when it cannot fit even without any', () => {
     // 8 stages a side (MAX_STAGES), every field at its worst: no room for a single press.
-    const stage = (moves: number | null, s: number) => ({ ...(moves === null ? {} : { moves }), seconds: 359_999 - s, increment: 359_999, delay: 359_999, delayMode: 'bronstein' });
+    const stage = (moves: number | null, s: number) => ({
+      ...(moves === null ? {} : { moves }),
+      seconds: 359_999 - s,
+      increment: 359_999,
+      delay: 359_999,
+      delayMode: 'bronstein',
+    });
     const stages = (s: number) => [...Array.from({ length: MAX_STAGES - 1 }, (_, i) => stage(40 + i, s)), stage(null, s)];
-    const huge = timeControlToWire(readTimeControlSpec({ white: stages(0), black: stages(1), defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl);
-    const restore = (snap: ReturnType<typeof snapshot>) => (n: number) => ({ case: 'restore' as const, value: { gameId: '9'.repeat(20), snapshot: { ...snap, undo: snap.undo.slice(0, n) } } });
+    const huge = timeControlToWire(
+      readTimeControlSpec({ white: stages(0), black: stages(1), defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl,
+    );
+    const restore = (snap: ReturnType<typeof snapshot>) => (n: number) => ({
+      case: 'restore' as const,
+      value: { gameId: '9'.repeat(20), snapshot: { ...snap, undo: snap.undo.slice(0, n) } },
+    });
     expect(fittingSnapshotBody(MAX_SNAPSHOT_UNDO, restore(snapshot(MAX_SNAPSHOT_UNDO, huge)))).toBeNull();
     // 5 stages a side: 2 presses do not fit, 1 does; the newest press is the one kept.
-    const five = timeControlToWire(readTimeControlSpec({ white: [...stages(0).slice(0, 4), stage(null, 0)], black: [...stages(1).slice(0, 4), stage(null, 1)], defaultTime: 359_999, incrementTiming: 'after-move' }).timeControl);
-    const snap = { ...snapshot(2, five), undo: [{ ...undo(), agoMs: 1 }, { ...undo(), agoMs: 2 }] };
+    const five = timeControlToWire(
+      readTimeControlSpec({
+        white: [...stages(0).slice(0, 4), stage(null, 0)],
+        black: [...stages(1).slice(0, 4), stage(null, 1)],
+        defaultTime: 359_999,
+        incrementTiming: 'after-move',
+      }).timeControl,
+    );
+    const snap = {
+      ...snapshot(2, five),
+      undo: [
+        { ...undo(), agoMs: 1 },
+        { ...undo(), agoMs: 2 },
+      ],
+    };
     expect(() => frameContent(envelope({ seq: 0xffffffff, ack: 0xffffffff, body: restore(snap)(2) }))).toThrow(FrameTooLargeError);
     const fitted = fittingSnapshotBody(2, restore(snap))!;
     expect(fitted.value.snapshot.undo.map((u) => u.agoMs)).toEqual([1]);

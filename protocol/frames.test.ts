@@ -63,7 +63,20 @@ describe('golden frames, round trip both ways', () => {
   it('the fixtures cover every body case of the schema', () => {
     const cases = new Set(FIXTURES.map((f) => f.envelope.body.case ?? 'unknown (newer minor)'));
     expect([...cases].sort()).toEqual(
-      ['ackOnly', 'clockEvent', 'command', 'configure', 'configureAck', 'hello', 'helloAck', 'nack', 'status', 'syncRequest', 'syncResponse', 'unknown (newer minor)'].sort(),
+      [
+        'ackOnly',
+        'clockEvent',
+        'command',
+        'configure',
+        'configureAck',
+        'hello',
+        'helloAck',
+        'nack',
+        'status',
+        'syncRequest',
+        'syncResponse',
+        'unknown (newer minor)',
+      ].sort(),
     );
   });
 });
@@ -249,8 +262,10 @@ describe('FrameEncoder / FrameDecoder streams', () => {
 
   it('the encoder fails the stream on an invalid envelope (a programming error)', async () => {
     const bad = envelope({ seq: 1, body: { case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.UNSPECIFIED } } });
-    await expect(pipeline(Readable.from([bad]), new FrameEncoder(), async (src: AsyncIterable<unknown>) => { for await (const _ of src); })).rejects.toThrow(
-      'clock_event.side: required for a moved event',
-    );
+    await expect(
+      pipeline(Readable.from([bad]), new FrameEncoder(), async (src: AsyncIterable<unknown>) => {
+        for await (const _ of src);
+      }),
+    ).rejects.toThrow('clock_event.side: required for a moved event');
   });
 });

@@ -10,7 +10,8 @@ describe('version negotiation (docs/protocol.md "Handshake and versioning")', ()
   it('a different major is refused with a reason naming both versions and the fix', () => {
     const r = negotiate('host', { major: 1, minor: 0 }, { major: 2, minor: 1 });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.reason).toBe('protocol version mismatch: the clock speaks 2.1, this host speaks 1.0; major versions must be equal (update the host software)');
+    if (!r.ok)
+      expect(r.reason).toBe('protocol version mismatch: the clock speaks 2.1, this host speaks 1.0; major versions must be equal (update the host software)');
     const old = negotiate('host', { major: 2, minor: 0 }, { major: 1, minor: 4 });
     if (!old.ok) expect(old.reason).toMatch(/the clock speaks 1\.4, this host speaks 2\.0.*update the clock firmware/);
     else expect.unreachable('major 1 vs 2 must be refused');

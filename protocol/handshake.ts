@@ -24,9 +24,7 @@ export const SACK_MINOR = 3;
 
 export type Role = 'clock' | 'host';
 
-export type Negotiation =
-  | { readonly ok: true; readonly version: ProtocolVersion }
-  | { readonly ok: false; readonly reason: string };
+export type Negotiation = { readonly ok: true; readonly version: ProtocolVersion } | { readonly ok: false; readonly reason: string };
 
 export const formatVersion = (v: ProtocolVersion): string => `${v.major}.${v.minor}`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Duplex } from 'node:stream';
-import { createLink, } from './link.ts';
+import { createLink } from './link.ts';
 import { LinkClosedError, type LinkOptions, type ReceivedMessage } from './link-types.ts';
 import { FakeTime, settle } from './testing/fake-time.ts';
 import { createLossyPair, type Impairment } from './lossy-line.ts';
@@ -27,11 +27,21 @@ function counter(start: number) {
 function moved(i: number) {
   return {
     case: 'clockEvent' as const,
-    value: { kind: ClockEvent_Kind.MOVED, side: i % 2 ? Side.BLACK : Side.WHITE, atMs: 1000 + i * 10, moveNumber: 1 + (i >> 1), whiteMs: 300_000 - i, blackMs: 300_000 - i, status: 0 },
+    value: {
+      kind: ClockEvent_Kind.MOVED,
+      side: i % 2 ? Side.BLACK : Side.WHITE,
+      atMs: 1000 + i * 10,
+      moveNumber: 1 + (i >> 1),
+      whiteMs: 300_000 - i,
+      blackMs: 300_000 - i,
+      status: 0,
+    },
   };
 }
 
-function setup(opts: { seed?: number; impairment?: Impairment; clock?: Partial<LinkOptions>; host?: Partial<LinkOptions>; latencyMs?: number; time?: FakeTime } = {}) {
+function setup(
+  opts: { seed?: number; impairment?: Impairment; clock?: Partial<LinkOptions>; host?: Partial<LinkOptions>; latencyMs?: number; time?: FakeTime } = {},
+) {
   const time = opts.time ?? new FakeTime(10_000);
   const pair = createLossyPair({ seed: opts.seed ?? 1, time, impairment: opts.impairment, latencyMs: opts.latencyMs ?? 1 });
   const clock = createLink(pair.a, { role: 'clock', time, identity: identity(0xc10c), random: counter(1), ...opts.clock });
@@ -47,7 +57,14 @@ describe('Link handshake and delivery (docs/protocol.md "Session", "Handshake an
     const t = setup();
     await t.time.runUntil(() => t.clock.state === 'up' && t.host.state === 'up');
     await expect(t.clock.ready).resolves.toBeUndefined();
-    expect(t.host.peerHello).toMatchObject({ serialId: 'CC-0042', firmwareVersion: '0.1.0', bootId: 0xc10c, protocolMajor: 1, firstSeq: 1, capabilities: ['battery'] });
+    expect(t.host.peerHello).toMatchObject({
+      serialId: 'CC-0042',
+      firmwareVersion: '0.1.0',
+      bootId: 0xc10c,
+      protocolMajor: 1,
+      firstSeq: 1,
+      capabilities: ['battery'],
+    });
     const sent = t.clock.send(moved(0));
     const cmd = t.host.send({ case: 'command', value: { kind: Command_Kind.PAUSE } });
     let done = false;
@@ -118,7 +135,10 @@ describe('Link handshake and delivery (docs/protocol.md "Session", "Handshake an
     await expect(t.clock.send({ case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED } })).rejects.toThrow(/clock_event\.side/);
     const long = 'x'.repeat(128);
     await expect(
-      t.host.send({ case: 'configure', value: { gameId: long, event: long, round: long, board: long, whitePlayer: long, blackPlayer: long, ...timeControlToProto(presetTimeControl('rapid')) } }),
+      t.host.send({
+        case: 'configure',
+        value: { gameId: long, event: long, round: long, board: long, whitePlayer: long, blackPlayer: long, ...timeControlToProto(presetTimeControl('rapid')) },
+      }),
     ).rejects.toThrow(/exceeds the 512-byte maximum/);
     await expect(t.clock.send({ case: 'hello', value: {} })).rejects.toThrow(/not an application message/);
     expect(t.clock.outbox.entries().every((e) => e.body.case !== 'hello')).toBe(true);
@@ -149,9 +169,21 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     const replies = new FrameParser();
     const got: Envelope[] = [];
     a.on('data', (c: Buffer) => got.push(...replies.push(c)));
-    a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'X', firmwareVersion: '9', protocolMajor: 2, protocolMinor: 0, bootId: 1, firstSeq: 1, sessionId: 7 } } })));
+    a.write(
+      encodeFrame(
+        envelope({
+          body: { case: 'hello', value: { serialId: 'X', firmwareVersion: '9', protocolMajor: 2, protocolMinor: 0, bootId: 1, firstSeq: 1, sessionId: 7 } },
+        }),
+      ),
+    );
     await time.runUntil(() => got.length > 0);
-    expect(got[0].body).toMatchObject({ case: 'nack', value: { code: Nack_Code.UNSUPPORTED_VERSION, reason: 'protocol version mismatch: the clock speaks 2.0, this host speaks 1.4; major versions must be equal (update the host software)' } });
+    expect(got[0].body).toMatchObject({
+      case: 'nack',
+      value: {
+        code: Nack_Code.UNSUPPORTED_VERSION,
+        reason: 'protocol version mismatch: the clock speaks 2.0, this host speaks 1.4; major versions must be equal (update the host software)',
+      },
+    });
     expect(host.state).toBe('closed');
   });
 
@@ -165,7 +197,16 @@ describe('versioning (docs/protocol.md "Handshake and versioning")', () => {
     const fromHost = new FrameParser();
     const replies: Envelope[] = [];
     a.on('data', (c: Buffer) => replies.push(...fromHost.push(c)));
-    a.write(encodeFrame(envelope({ body: { case: 'hello', value: { serialId: 'CC-NEW', firmwareVersion: '1.5.0', protocolMajor: 1, protocolMinor: 5, bootId: 77, firstSeq: 1, sessionId: 5 } } })));
+    a.write(
+      encodeFrame(
+        envelope({
+          body: {
+            case: 'hello',
+            value: { serialId: 'CC-NEW', firmwareVersion: '1.5.0', protocolMajor: 1, protocolMinor: 5, bootId: 77, firstSeq: 1, sessionId: 5 },
+          },
+        }),
+      ),
+    );
     await time.runUntil(() => host.state === 'up');
     expect(host.agreedVersion).toEqual({ major: 1, minor: 4 });
 
@@ -215,7 +256,12 @@ describe('reconnects and reboots keep every event, named by (boot id, seq)', () 
     await time.runUntil(() => got.length === 3 && host.peerHello?.bootId === 222);
     void clock.send(moved(3));
     await time.runUntil(() => got.length === 4);
-    expect(got.map((m) => [m.bootId, m.seq])).toEqual([[111, 1], [111, 2], [111, 3], [222, 1]]);
+    expect(got.map((m) => [m.bootId, m.seq])).toEqual([
+      [111, 1],
+      [111, 2],
+      [111, 3],
+      [222, 1],
+    ]);
     expect(boots).toEqual([111, 222]);
     await time.runUntil(() => clock.outbox.size === 0);
     expect(store.saved?.entries).toEqual([]);
@@ -232,7 +278,10 @@ describe('reconnects and reboots keep every event, named by (boot id, seq)', () 
     void t.clock.send(moved(1));
     void t.clock.send(moved(2));
     await t.time.runUntil(() => got2.length === 2);
-    expect(got2.map((m) => [m.bootId, m.seq])).toEqual([[0xc10c, 2], [0xc10c, 3]]);
+    expect(got2.map((m) => [m.bootId, m.seq])).toEqual([
+      [0xc10c, 2],
+      [0xc10c, 3],
+    ]);
     expect(t.got.host.map((m) => m.seq)).toEqual([1]);
     expect(host2.counters.nacksSent).toBeGreaterThanOrEqual(1);
   });
@@ -307,7 +356,14 @@ describe('deferred acks: acknowledge only what the application has made durable'
   });
 
   it('an onMessage that fails closes the link, naming the message', async () => {
-    const t = setup({ host: { deferAck: true, onMessage: async () => { throw new Error('disk full'); } } });
+    const t = setup({
+      host: {
+        deferAck: true,
+        onMessage: async () => {
+          throw new Error('disk full');
+        },
+      },
+    });
     await t.time.runUntil(() => t.clock.state === 'up' && t.host.state === 'up');
     void t.clock.send(moved(0));
     await t.time.runUntil(() => t.host.state === 'closed');
@@ -316,14 +372,16 @@ describe('deferred acks: acknowledge only what the application has made durable'
   });
 });
 
-
 describe('the host\'s time sync schedule (docs/protocol.md "Time sync")', () => {
   /** The instants (ms after the host went up) at which the host asked the clock for its time, until `untilMs`; and the timers made. */
   async function syncInstants(repeating: boolean, untilMs: number) {
     const time = new FakeTime(10_000);
     // Without setRepeating the link re-arms a one-shot timer after each exchange, as before.
     const oneShots = { now: () => time.now(), setTimer: (fn: () => void, ms: number) => time.setTimer(fn, ms), clearTimer: (h: object) => time.clearTimer(h) };
-    const t = setup({ time, host: { time: repeating ? time : oneShots, autoSync: { phaseExchanges: 4, phaseIntervalMs: 50, intervalMs: 500, timeoutMs: 40 } } });
+    const t = setup({
+      time,
+      host: { time: repeating ? time : oneShots, autoSync: { phaseExchanges: 4, phaseIntervalMs: 50, intervalMs: 500, timeoutMs: 40 } },
+    });
     const asked: number[] = [];
     let up = 0;
     t.host.on('up', () => (up = time.now()));

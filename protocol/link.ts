@@ -22,9 +22,31 @@ import { DeliveryLedger } from './delivery-ledger.ts';
 import { encodeFrame, frameContent, slipEncode } from './frame-encoder.ts';
 import { FrameParser, type DroppedFrame } from './frame-decoder.ts';
 import { Nack_Code, type Hello, type HelloAck, type Nack } from './gen/chessclock_pb.ts';
-import { OUR_VERSION, SACK_MINOR, frameVersionReason, helloError, negotiate, HandshakeRefusedError, VersionMismatchError, type ProtocolVersion, type Role } from './handshake.ts';
+import {
+  OUR_VERSION,
+  SACK_MINOR,
+  frameVersionReason,
+  helloError,
+  negotiate,
+  HandshakeRefusedError,
+  VersionMismatchError,
+  type ProtocolVersion,
+  type Role,
+} from './handshake.ts';
 import { receivedMessages } from './link-messages.ts';
-import { AUTO_SYNC_DEFAULTS, BODY_CODEC, CONTROL, LinkClosedError, NackError, type Body, type BodyInit, type LinkCounters, type LinkOptions, type LinkState, type ReceivedMessage } from './link-types.ts';
+import {
+  AUTO_SYNC_DEFAULTS,
+  BODY_CODEC,
+  CONTROL,
+  LinkClosedError,
+  NackError,
+  type Body,
+  type BodyInit,
+  type LinkCounters,
+  type LinkOptions,
+  type LinkState,
+  type ReceivedMessage,
+} from './link-types.ts';
 import { systemTime, type TimeSource, type TimerHandle } from './monotonic.ts';
 import { Outbox, type OutboxEntry } from './outbox.ts';
 import { Session, type SessionCounters } from './session.ts';
@@ -67,7 +89,17 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private readonly random: () => number;
   private st: LinkState = 'connecting';
   private current: SessionInfo | null = null;
-  private readonly totals: SessionCounters = { sent: 0, retransmits: 0, acksSent: 0, delivered: 0, duplicatesDropped: 0, outOfOrderHeld: 0, outOfOrderDropped: 0, bogusAcks: 0, sacked: 0 };
+  private readonly totals: SessionCounters = {
+    sent: 0,
+    retransmits: 0,
+    acksSent: 0,
+    delivered: 0,
+    duplicatesDropped: 0,
+    outOfOrderHeld: 0,
+    outOfOrderDropped: 0,
+    bogusAcks: 0,
+    sacked: 0,
+  };
   private readonly own = { framesOut: 0, bytesIn: 0, bytesOut: 0, handshakes: 0, nacksSent: 0, unknownSkipped: 0, syncRequests: 0, syncTimeouts: 0 };
   private readonly pending = new Map<string, Pending>();
   private readonly refused = new Map<string, Nack>();
@@ -310,12 +342,19 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       id: this.sessionId,
       ourBoot,
       peerBoot,
-      session: new Session<Body>(this.time, this.outbox, ourBoot, Math.max(peerFirstSeq, already + 1), {
-        transmit: (seq, ack, body, sackBits) => this.write(body ?? ({ case: 'ackOnly', value: { sackBits: sackBits ?? 0 } } as Body), seq, ack),
-        deliver: (body, seq) => this.deliver(body, seq, peerBoot),
-        acked: (entries) => this.acked(entries),
-        failed: (err) => this.fail(err),
-      }, { ...this.opts.session, sack: (this.agreedVersion?.minor ?? 0) >= SACK_MINOR && (this.opts.session?.sack ?? true) }),
+      session: new Session<Body>(
+        this.time,
+        this.outbox,
+        ourBoot,
+        Math.max(peerFirstSeq, already + 1),
+        {
+          transmit: (seq, ack, body, sackBits) => this.write(body ?? ({ case: 'ackOnly', value: { sackBits: sackBits ?? 0 } } as Body), seq, ack),
+          deliver: (body, seq) => this.deliver(body, seq, peerBoot),
+          acked: (entries) => this.acked(entries),
+          failed: (err) => this.fail(err),
+        },
+        { ...this.opts.session, sack: (this.agreedVersion?.minor ?? 0) >= SACK_MINOR && (this.opts.session?.sack ?? true) },
+      ),
     };
     if (this.opts.deferAck) info.session.setAckCeiling(ceiling);
     this.current = info;
@@ -416,7 +455,10 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     }
     Promise.resolve(result).then(
       () => m.handled(),
-      (err: unknown) => this.fail(new LinkClosedError(`the application failed to handle seq ${m.seq} of boot ${m.bootId}: ${err instanceof Error ? err.message : String(err)}`)),
+      (err: unknown) =>
+        this.fail(
+          new LinkClosedError(`the application failed to handle seq ${m.seq} of boot ${m.bootId}: ${err instanceof Error ? err.message : String(err)}`),
+        ),
     );
   }
 

@@ -176,7 +176,9 @@ export class Outbox<B> {
       try {
         body = this.codec.decode(bytes);
       } catch (err) {
-        throw new OutboxSnapshotError(`outbox snapshot entries[${i}] (boot ${e.bootId} seq ${e.seq}): body does not decode: ${err instanceof Error ? err.message : String(err)}`);
+        throw new OutboxSnapshotError(
+          `outbox snapshot entries[${i}] (boot ${e.bootId} seq ${e.seq}): body does not decode: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       list.push({ entry: { bootId: e.bootId, seq: e.seq, body }, bytes });
     });

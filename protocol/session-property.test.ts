@@ -9,20 +9,39 @@ import { FakeTime } from './testing/fake-time.ts';
 import { createLossyPair } from './lossy-line.ts';
 import { ClockEvent_Kind, Command_Kind, Side } from './gen/chessclock_pb.ts';
 
-async function exchange(seed: number, imp: { drop: number; corrupt: number; duplicate: number; split: number; delay: number; reorder: boolean }, events: number, commands: number) {
+async function exchange(
+  seed: number,
+  imp: { drop: number; corrupt: number; duplicate: number; split: number; delay: number; reorder: boolean },
+  events: number,
+  commands: number,
+) {
   const time = new FakeTime(1_000);
   const pair = createLossyPair({ seed, time, impairment: { ...imp, maxDelayMs: 30 }, latencyMs: 1 });
   let n = seed;
   const random = () => (n = (Math.imul(n, 1103515245) + 12345) >>> 0);
-  const clock = createLink(pair.a, { role: 'clock', time, identity: { serialId: 'P', firmwareVersion: '1', bootId: 0xabc }, random, session: { maxRetransmits: 1_000 } });
-  const host = createLink(pair.b, { role: 'host', time, random, autoSync: { phaseExchanges: 4, phaseIntervalMs: 50, intervalMs: 500 }, session: { maxRetransmits: 1_000 } });
+  const clock = createLink(pair.a, {
+    role: 'clock',
+    time,
+    identity: { serialId: 'P', firmwareVersion: '1', bootId: 0xabc },
+    random,
+    session: { maxRetransmits: 1_000 },
+  });
+  const host = createLink(pair.b, {
+    role: 'host',
+    time,
+    random,
+    autoSync: { phaseExchanges: 4, phaseIntervalMs: 50, intervalMs: 500 },
+    session: { maxRetransmits: 1_000 },
+  });
   const atClock: ReceivedMessage[] = [];
   const atHost: ReceivedMessage[] = [];
   clock.on('message', (m: ReceivedMessage) => atClock.push(m));
   host.on('message', (m: ReceivedMessage) => atHost.push(m));
   let acked = 0;
-  for (let i = 0; i < events; i++) void clock.send({ case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.WHITE, atMs: i, moveNumber: i + 1 } }).then(() => acked++);
-  for (let i = 0; i < commands; i++) void host.send({ case: 'command', value: { kind: Command_Kind.SET_MOVES, side: Side.BLACK, moves: i } }).then(() => acked++);
+  for (let i = 0; i < events; i++)
+    void clock.send({ case: 'clockEvent', value: { kind: ClockEvent_Kind.MOVED, side: Side.WHITE, atMs: i, moveNumber: i + 1 } }).then(() => acked++);
+  for (let i = 0; i < commands; i++)
+    void host.send({ case: 'command', value: { kind: Command_Kind.SET_MOVES, side: Side.BLACK, moves: i } }).then(() => acked++);
   await time.runUntil(() => acked === events + commands && atHost.length >= events && atClock.length >= commands, 24 * 3_600_000);
   return { atClock, atHost, clock, host };
 }

@@ -70,13 +70,29 @@ describe('selective acks in the session (protocol 1.3)', () => {
 });
 
 function moved(i: number) {
-  return { case: 'clockEvent' as const, value: { kind: ClockEvent_Kind.MOVED, side: i % 2 ? Side.BLACK : Side.WHITE, atMs: 1_000 + i, moveNumber: 1 + (i >> 1), whiteMs: 900_000 - i, blackMs: 900_000 - i } };
+  return {
+    case: 'clockEvent' as const,
+    value: {
+      kind: ClockEvent_Kind.MOVED,
+      side: i % 2 ? Side.BLACK : Side.WHITE,
+      atMs: 1_000 + i,
+      moveNumber: 1 + (i >> 1),
+      whiteMs: 900_000 - i,
+      blackMs: 900_000 - i,
+    },
+  };
 }
 
 async function transfer(clockMinor: number, hostMinor: number, n = 600) {
   const time = new FakeTime();
   const pair = createLossyPair({ seed: 1303, time, impairment: { drop: 0.1 }, latencyMs: 1, bytesPerMs: 11.52 });
-  const clock = createLink(pair.a, { role: 'clock', time, identity: { serialId: 'CC-SACK', firmwareVersion: '0.1.0', bootId: 99 }, outboxCapacity: n + 10, version: { major: 1, minor: clockMinor } });
+  const clock = createLink(pair.a, {
+    role: 'clock',
+    time,
+    identity: { serialId: 'CC-SACK', firmwareVersion: '0.1.0', bootId: 99 },
+    outboxCapacity: n + 10,
+    version: { major: 1, minor: clockMinor },
+  });
   const host = createLink(pair.b, { role: 'host', time, autoSync: false, version: { major: 1, minor: hostMinor } });
   const got: number[] = [];
   host.on('message', (m: ReceivedMessage) => {

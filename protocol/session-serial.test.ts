@@ -62,7 +62,15 @@ describe.skipIf(skip !== null)('Link over a socat pty pair with serialport at 11
     })();
     await host.link.send({
       case: 'configure',
-      value: { gameId: 'R3-B7', event: 'Club championship', round: '3', board: '7', whitePlayer: 'Ana', blackPlayer: 'Bor', ...timeControlToProto(presetTimeControl('rapid')) },
+      value: {
+        gameId: 'R3-B7',
+        event: 'Club championship',
+        round: '3',
+        board: '7',
+        whitePlayer: 'Ana',
+        blackPlayer: 'Bor',
+        ...timeControlToProto(presetTimeControl('rapid')),
+      },
     });
     const configured = await answering;
     expect(configured?.white?.stages[0]).toMatchObject({ baseMs: 900_000, incrementMs: 10_000 });
@@ -88,7 +96,14 @@ describe.skipIf(skip !== null)('Link over a socat pty pair with serialport at 11
       sends.push(
         clock.link.send({
           case: 'clockEvent',
-          value: { kind: ClockEvent_Kind.MOVED, side: i % 2 ? Side.BLACK : Side.WHITE, atMs: 50_000 + i, moveNumber: 1 + (i >> 1), whiteMs: 900_000 - i, blackMs: 900_000 - i },
+          value: {
+            kind: ClockEvent_Kind.MOVED,
+            side: i % 2 ? Side.BLACK : Side.WHITE,
+            atMs: 50_000 + i,
+            moveNumber: 1 + (i >> 1),
+            whiteMs: 900_000 - i,
+            blackMs: 900_000 - i,
+          },
         }),
       );
     }

@@ -22,12 +22,19 @@ function pair(opts: SessionOptions = {}) {
   const acked: number[] = [];
   const make = (me: 'a' | 'b', bootId: number) => {
     const outbox = new Outbox<string>({ bootId, codec: text, capacity: 100_000 });
-    const session = new Session<string>(time, outbox, bootId, 1, {
-      transmit: (seq, ack, body) => wire.push({ from: me, seq, ack, body }),
-      deliver: (body) => got[me].push(body),
-      acked: (entries) => acked.push(...entries.map((e) => e.seq)),
-      failed: (err) => failures.push(err),
-    }, opts);
+    const session = new Session<string>(
+      time,
+      outbox,
+      bootId,
+      1,
+      {
+        transmit: (seq, ack, body) => wire.push({ from: me, seq, ack, body }),
+        deliver: (body) => got[me].push(body),
+        acked: (entries) => acked.push(...entries.map((e) => e.seq)),
+        failed: (err) => failures.push(err),
+      },
+      opts,
+    );
     return { outbox, session };
   };
   const a = make('a', 11);

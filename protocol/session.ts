@@ -97,7 +97,9 @@ export class SessionTimeoutError extends Error {
     readonly transmissions: number,
     readonly waitedMs: number,
   ) {
-    super(`peer did not acknowledge boot ${bootId} seq ${seq} after ${transmissions} transmissions over ${Math.round(waitedMs)} ms; giving up (the message stays in the outbox)`);
+    super(
+      `peer did not acknowledge boot ${bootId} seq ${seq} after ${transmissions} transmissions over ${Math.round(waitedMs)} ms; giving up (the message stays in the outbox)`,
+    );
     this.name = 'SessionTimeoutError';
   }
 }
@@ -208,7 +210,15 @@ export class Session<B> {
       slots--;
     }
     for (const e of toSend) {
-      this.inFlight.set(e.seq, { seq: e.seq, firstSentAt: now, lastSentAt: now, deadline: now + this.rtoMs, retries: 0, sacked: false, txOrder: ++this.transmissions });
+      this.inFlight.set(e.seq, {
+        seq: e.seq,
+        firstSentAt: now,
+        lastSentAt: now,
+        deadline: now + this.rtoMs,
+        retries: 0,
+        sacked: false,
+        txOrder: ++this.transmissions,
+      });
       if (e.seq > this.highestSent) this.highestSent = e.seq;
       this.counters.sent++;
       this.io.transmit(e.seq, this.ackForFrame(), e.body);
@@ -262,9 +272,7 @@ export class Session<B> {
       if (f.txOrder > newestArrival) newestArrival = f.txOrder;
     }
     if (newestArrival === 0) return;
-    const holes = [...this.inFlight.values()]
-      .filter((f) => !f.sacked && f.seq > ack && f.txOrder < newestArrival)
-      .sort((a, b) => a.seq - b.seq);
+    const holes = [...this.inFlight.values()].filter((f) => !f.sacked && f.seq > ack && f.txOrder < newestArrival).sort((a, b) => a.seq - b.seq);
     for (const f of holes) {
       this.retransmit(f, now);
       if (this.stopped) return;

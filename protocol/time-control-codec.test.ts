@@ -11,7 +11,14 @@ function fields(init: Partial<Record<keyof TimeControlFields, unknown>>): TimeCo
   return create(ConfigureSchema, init as never);
 }
 
-const stage = (moves: number, baseMs: number, extra: Record<string, number> = {}) => ({ moves, baseMs, incrementMs: 0, delayMs: 0, delayMode: DelayMode.SIMPLE, ...extra });
+const stage = (moves: number, baseMs: number, extra: Record<string, number> = {}) => ({
+  moves,
+  baseMs,
+  incrementMs: 0,
+  delayMs: 0,
+  delayMode: DelayMode.SIMPLE,
+  ...extra,
+});
 
 describe('timeControlToProto / timeControlFromProto', () => {
   for (const name of Object.keys(PRESETS)) {
@@ -61,14 +68,26 @@ describe('timeControlFromProto refuses what time-control.ts would never produce,
     ['missing side', { white: ok }, 'black: missing'],
     ['no stages', { white: { stages: [] }, black: ok }, 'white.stages: at least one stage is needed'],
     ['moves on the last stage', { white: ok, black: { stages: [stage(40, 60_000)] } }, 'black.stages[0].moves: the last stage lasts the rest of the game'],
-    ['sudden death before the last stage', { white: { stages: [stage(0, 60_000), stage(0, 60_000)] }, black: ok }, 'white.stages[0].moves: only the last stage may be sudden death'],
+    [
+      'sudden death before the last stage',
+      { white: { stages: [stage(0, 60_000), stage(0, 60_000)] }, black: ok },
+      'white.stages[0].moves: only the last stage may be sudden death',
+    ],
     ['first stage without time', { white: { stages: [stage(0, 0)] }, black: ok }, 'white.stages[0].base_ms: the first stage has no time'],
     ['stage over 100 h', { white: { stages: [stage(0, 360_000_001)] }, black: ok }, 'white.stages[0].base_ms: must be a whole number from 0 to 360000000'],
     ['unknown delay mode', { white: { stages: [stage(0, 60_000, { delayMode: 7 })] }, black: ok }, 'white.stages[0].delay_mode: unknown DelayMode 7'],
     ['sandclock on one side only', { white: { stages: [stage(0, 60_000)], sandclock: true }, black: ok }, 'a sandclock must be used by both sides'],
-    ['sandclock with increment', { white: { stages: [stage(0, 60_000, { incrementMs: 1000 })], sandclock: true }, black: { stages: [stage(0, 60_000)], sandclock: true } }, 'white: a sandclock has exactly one stage'],
+    [
+      'sandclock with increment',
+      { white: { stages: [stage(0, 60_000, { incrementMs: 1000 })], sandclock: true }, black: { stages: [stage(0, 60_000)], sandclock: true } },
+      'white: a sandclock has exactly one stage',
+    ],
     ['unknown increment timing', { white: ok, black: ok, incrementTiming: 5 }, 'increment_timing: unknown IncrementTiming 5'],
-    ['nine stages', { white: { stages: [...Array.from({ length: 8 }, () => stage(10, 60_000)), stage(0, 60_000)] }, black: ok }, 'white.stages: 9 stages, at most 8'],
+    [
+      'nine stages',
+      { white: { stages: [...Array.from({ length: 8 }, () => stage(10, 60_000)), stage(0, 60_000)] }, black: ok },
+      'white.stages: 9 stages, at most 8',
+    ],
   ];
   for (const [what, init, message] of cases) {
     it(what, () => {

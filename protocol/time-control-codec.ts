@@ -13,14 +13,7 @@ import {
   type Control,
   type SideControl as WireSideControl,
 } from './gen/chessclock_pb.ts';
-import {
-  TimeControlError,
-  type DelayMode,
-  type IncrementTiming,
-  type SideControl,
-  type Stage,
-  type TimeControl,
-} from './time-control.ts';
+import { TimeControlError, type DelayMode, type IncrementTiming, type SideControl, type Stage, type TimeControl } from './time-control.ts';
 
 /** The same bounds as time-control.ts: no real control exceeds 100 h per stage or 1000 moves. */
 export const MAX_STAGE_MS = 100 * 3600 * 1000;

@@ -60,7 +60,13 @@ describe('readTimeControlSpec: every form of the same control reads the same', (
   it('keeps incrementTiming and defaultTime in every form (FIDE Laws 6.7.1; the API dropped incrementTiming)', () => {
     const opts = { defaultTime: 900, incrementTiming: 'after-move' };
     const expected = timeControl(side, side, { defaultTime: 900, incrementTiming: 'after-move' });
-    for (const control of [{ preset: 'rapid' }, { timeControl: '900+10' }, { timeControl: 'rapid' }, { white: '900+10', black: '900+10' }, { timeControl: { white: '900+10', black: '900+10' } }]) {
+    for (const control of [
+      { preset: 'rapid' },
+      { timeControl: '900+10' },
+      { timeControl: 'rapid' },
+      { white: '900+10', black: '900+10' },
+      { timeControl: { white: '900+10', black: '900+10' } },
+    ]) {
       expect(read({ ...control, ...opts })).toEqual(expected);
     }
     // A bare string carries neither: the caller's options fill them in.

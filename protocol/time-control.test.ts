@@ -20,7 +20,11 @@ import {
 
 /** A stage written out in ms (the normalised form). */
 const st = (moves: number | null, baseMs: number, incrementMs = 0, delayMs = 0, delayMode: 'simple' | 'bronstein' = 'simple') => ({
-  moves, baseMs, incrementMs, delayMs, delayMode,
+  moves,
+  baseMs,
+  incrementMs,
+  delayMs,
+  delayMode,
 });
 
 function expectTcError(fn: () => unknown, ...mentions: string[]) {

@@ -71,10 +71,7 @@ const INTEGER = /^(0|[1-9][0-9]*)$/;
 
 function parseCount(token: string, what: string, whole: string, max: number): number {
   if (!INTEGER.test(token)) {
-    throw new TimeControlError(
-      `bad ${what} "${token}" in time control "${whole}": expected a whole number`,
-      token,
-    );
+    throw new TimeControlError(`bad ${what} "${token}" in time control "${whole}": expected a whole number`, token);
   }
   const n = Number(token);
   if (n > max) {
@@ -195,7 +192,7 @@ export const PRESETS: Readonly<Record<PresetName, { white: string; black: string
 };
 
 export function isPresetName(name: string): name is PresetName {
-  return  Object.hasOwn(PRESETS, name);
+  return Object.hasOwn(PRESETS, name);
 }
 
 export interface TimeControlOptions {
@@ -210,10 +207,7 @@ function options(opts: TimeControlOptions): Pick<TimeControl, 'defaultTimeMs' | 
     throw new TimeControlError(`"defaultTime" must be a whole number of seconds ≥ 0, got ${JSON.stringify(defaultTime)}`, 'defaultTime');
   }
   if (incrementTiming !== 'before-move' && incrementTiming !== 'after-move') {
-    throw new TimeControlError(
-      `"incrementTiming" must be "before-move" or "after-move", got ${JSON.stringify(incrementTiming)}`,
-      'incrementTiming',
-    );
+    throw new TimeControlError(`"incrementTiming" must be "before-move" or "after-move", got ${JSON.stringify(incrementTiming)}`, 'incrementTiming');
   }
   return { defaultTimeMs: defaultTime === null ? null : defaultTime * SECOND_MS, incrementTiming };
 }
@@ -296,10 +290,12 @@ export type Category = 'blitz' | 'rapid' | 'standard';
  * Blitz if x ≤ 10 min, rapid if 10 min < x < 60 min, standard if x ≥ 60 min.
  */
 export function category(tc: TimeControl): Category {
-  const x = Math.min(...SIDES.map((side) => {
-    const first = tc[side].stages[0];
-    return first.baseMs + 60 * first.incrementMs;
-  }));
+  const x = Math.min(
+    ...SIDES.map((side) => {
+      const first = tc[side].stages[0];
+      return first.baseMs + 60 * first.incrementMs;
+    }),
+  );
   if (x <= 10 * 60 * SECOND_MS) return 'blitz';
   if (x < 60 * 60 * SECOND_MS) return 'rapid';
   return 'standard';

@@ -65,9 +65,7 @@ export interface TimeSyncOptions {
   readonly minDriftSpanMs?: number;
 }
 
-export type SampleVerdict =
-  | { readonly ok: true; readonly offsetMs: number; readonly delayMs: number }
-  | { readonly ok: false; readonly reason: string };
+export type SampleVerdict = { readonly ok: true; readonly offsetMs: number; readonly delayMs: number } | { readonly ok: false; readonly reason: string };
 
 export const sampleOffsetMs = (s: SyncSample): number => (s.t2 - s.t1 + (s.t3 - s.t4)) / 2;
 export const sampleDelayMs = (s: SyncSample): number => s.t4 - s.t1 - (s.t3 - s.t2);
@@ -219,7 +217,6 @@ export class TimeSyncEstimator {
     };
   }
 
-
   /** Maps a clock timestamp to host monotonic ms. Throws before the first exchange. */
   clockToHostMs(clockMs: number): number {
     const e = this.require();
@@ -263,8 +260,7 @@ export interface UtcReference {
 export const hostToUtcMs = (hostMs: number, ref: UtcReference): number => ref.utcMs + (hostMs - ref.hostMs);
 
 /** A clock timestamp as UTC milliseconds since the epoch. */
-export const clockToUtcMs = (est: TimeSyncEstimator, clockMs: number, ref: UtcReference): number =>
-  hostToUtcMs(est.clockToHostMs(clockMs), ref);
+export const clockToUtcMs = (est: TimeSyncEstimator, clockMs: number, ref: UtcReference): number => hostToUtcMs(est.clockToHostMs(clockMs), ref);
 
 /**
  * Each fitted point i pins the true offset to offsetᵢ ± (delayᵢ/2 + 2q): NTP's bound
@@ -318,7 +314,14 @@ let scratch: FitScratch | null = null;
 function scratchFor(n: number, size: number): FitScratch {
   if (!scratch || scratch.weights.length < n) {
     const len = Math.max(n, size);
-    scratch = { points: [], sorted: [], weights: new Float64Array(len), bounds: new Float64Array(len), leftMin: new Float64Array(len), rightMin: new Float64Array(len) };
+    scratch = {
+      points: [],
+      sorted: [],
+      weights: new Float64Array(len),
+      bounds: new Float64Array(len),
+      leftMin: new Float64Array(len),
+      rightMin: new Float64Array(len),
+    };
   }
   return scratch;
 }

@@ -28,12 +28,18 @@ function withUnslip(chunks: Uint8Array[]): number[][] {
 /** Bytes rich in SLIP's special values, so that escapes, bad escapes and empty frames are common. */
 const byte = fc.oneof(fc.constantFrom(SLIP_END, SLIP_ESC, SLIP_ESC_END, SLIP_ESC_ESC), fc.integer({ min: 0, max: 255 }));
 
-describe('Unslip: RFC 1055 unescaping, the same frames as serialport\'s SlipDecoder', () => {
+describe("Unslip: RFC 1055 unescaping, the same frames as serialport's SlipDecoder", () => {
   it('on random byte streams in random chunks (property, 2,000 runs)', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(byte, { maxLength: 40 }).map((a) => Uint8Array.from(a)), { maxLength: 20 }), (chunks) => {
-        expect(withUnslip(chunks)).toEqual(withSlipDecoder(chunks));
-      }),
+      fc.property(
+        fc.array(
+          fc.array(byte, { maxLength: 40 }).map((a) => Uint8Array.from(a)),
+          { maxLength: 20 },
+        ),
+        (chunks) => {
+          expect(withUnslip(chunks)).toEqual(withSlipDecoder(chunks));
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

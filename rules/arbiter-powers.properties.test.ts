@@ -45,9 +45,9 @@ function periodOf(stages: readonly { readonly moves: number | null }[], moves: n
 const modes: fc.Arbitrary<Line> = fc.oneof(
   fc.record({ timeControl: fc.constantFrom('300+5', '180+2', '120'), incrementTiming: fc.constantFrom('before-move', 'after-move') }),
   fc.record({
-    timeControl: fc.tuple(fc.integer({ min: 60, max: 300 }), fc.integer({ min: 1, max: 10 }), fc.constantFrom('simple', 'bronstein')).map(([seconds, delay, delayMode]) => [
-      { seconds, delay, delayMode },
-    ]),
+    timeControl: fc
+      .tuple(fc.integer({ min: 60, max: 300 }), fc.integer({ min: 1, max: 10 }), fc.constantFrom('simple', 'bronstein'))
+      .map(([seconds, delay, delayMode]) => [{ seconds, delay, delayMode }]),
   }),
   fc.record({ timeControl: fc.constantFrom('*90', '*200') }),
   // Periods that end within a short game: the bonus and its take-back are exercised.
@@ -124,9 +124,30 @@ describe('a move-counter correction never credits a period twice (FIDE Laws 6.10
   // Stages: moves per period (null = final) and base seconds. No increment or delay, so the
   // reference needs only the base time of the periods reached and the running time.
   const controls = [
-    { text: '3/600:2/300:120', stages: [{ moves: 3, base: 600 }, { moves: 2, base: 300 }, { moves: null, base: 120 }] },
-    { text: '40/5400:900', stages: [{ moves: 40, base: 5400 }, { moves: null, base: 900 }] },
-    { text: '2/1000:2/500:2/250:100', stages: [{ moves: 2, base: 1000 }, { moves: 2, base: 500 }, { moves: 2, base: 250 }, { moves: null, base: 100 }] },
+    {
+      text: '3/600:2/300:120',
+      stages: [
+        { moves: 3, base: 600 },
+        { moves: 2, base: 300 },
+        { moves: null, base: 120 },
+      ],
+    },
+    {
+      text: '40/5400:900',
+      stages: [
+        { moves: 40, base: 5400 },
+        { moves: null, base: 900 },
+      ],
+    },
+    {
+      text: '2/1000:2/500:2/250:100',
+      stages: [
+        { moves: 2, base: 1000 },
+        { moves: 2, base: 500 },
+        { moves: 2, base: 250 },
+        { moves: null, base: 100 },
+      ],
+    },
   ];
   type Step = { kind: 'press'; think: number } | { kind: 'correct'; think: number; side: SideName; moves: number };
   const step: fc.Arbitrary<Step> = fc.oneof(
@@ -142,7 +163,10 @@ describe('a move-counter correction never credits a period twice (FIDE Laws 6.10
   it('the end state equals the base of every period ever reached, once, minus the running time', () => {
     fc.assert(
       fc.property(fc.constantFrom(...controls), fc.array(step, { maxLength: 40 }), (control, steps) => {
-        const lines: Line[] = [{ type: 'setup', timeControl: control.text }, { t: 0, type: 'start' }];
+        const lines: Line[] = [
+          { type: 'setup', timeControl: control.text },
+          { t: 0, type: 'start' },
+        ];
         const moves = { white: 0, black: 0 };
         const reached = { white: 0, black: 0 }; // highest period index ever reached
         const used = { white: 0, black: 0 };
@@ -255,8 +279,25 @@ describe('with the times kept, no period is ever credited twice (FIDE Laws 6.10.
   // increment per press (an annulled press's increment is kept with the times: 7.1), the opening
   // increment with before-move timing, and all the running time (keeping the times gives none back).
   const controls = [
-    { text: '3/60+2:2/30+2:20+2', inc: 2, stages: [{ moves: 3, base: 60 }, { moves: 2, base: 30 }, { moves: null, base: 20 }] },
-    { text: '2/100:1/50:2/25:10', inc: 0, stages: [{ moves: 2, base: 100 }, { moves: 1, base: 50 }, { moves: 2, base: 25 }, { moves: null, base: 10 }] },
+    {
+      text: '3/60+2:2/30+2:20+2',
+      inc: 2,
+      stages: [
+        { moves: 3, base: 60 },
+        { moves: 2, base: 30 },
+        { moves: null, base: 20 },
+      ],
+    },
+    {
+      text: '2/100:1/50:2/25:10',
+      inc: 0,
+      stages: [
+        { moves: 2, base: 100 },
+        { moves: 1, base: 50 },
+        { moves: 2, base: 25 },
+        { moves: null, base: 10 },
+      ],
+    },
     { text: '*300', inc: 0, stages: [{ moves: null, base: 300 }] },
   ];
   type Step = { kind: 'press'; think: number } | { kind: 'keep'; think: number } | { kind: 'correct'; think: number; side: SideName; moves: number };
@@ -276,7 +317,10 @@ describe('with the times kept, no period is ever credited twice (FIDE Laws 6.10.
   it('in every mode (increment before or after the move, several periods, sandclock), whatever the order of presses, kept take-backs and corrections', () => {
     fc.assert(
       fc.property(fc.constantFrom(...controls), fc.constantFrom('before-move', 'after-move'), fc.array(step, { maxLength: 40 }), (control, timing, steps) => {
-        const lines: Line[] = [{ type: 'setup', timeControl: control.text, incrementTiming: timing }, { t: 0, type: 'start' }];
+        const lines: Line[] = [
+          { type: 'setup', timeControl: control.text, incrementTiming: timing },
+          { t: 0, type: 'start' },
+        ];
         const moves = { white: 0, black: 0 };
         const reached = { white: 0, black: 0 };
         const used = { white: 0, black: 0 };
@@ -318,7 +362,8 @@ describe('with the times kept, no period is ever credited twice (FIDE Laws 6.10.
           return;
         }
         const opening = timing === 'before-move' ? control.inc * 1000 : 0;
-        const credited = (side: SideName) => control.stages.slice(0, reached[side] + 1).reduce((sum, st) => sum + st.base * 1000, 0) + opening + presses[side] * control.inc * 1000;
+        const credited = (side: SideName) =>
+          control.stages.slice(0, reached[side] + 1).reduce((sum, st) => sum + st.base * 1000, 0) + opening + presses[side] * control.inc * 1000;
         expect(state).toMatchObject({ type: 'state', white: credited('white') - used.white, black: credited('black') - used.black, moves });
       }),
       { numRuns: 500 },

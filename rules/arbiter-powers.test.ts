@@ -17,7 +17,7 @@ type Line = Record<string, unknown>;
 const run = (lines: Line[]): Line[] => replayText(lines.map((l) => JSON.stringify(l)).join('\n')).map((l) => JSON.parse(l) as Line);
 
 describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
-  it('White\'s illegal 2nd move is annulled: both times return to the press instant, before its 30 s increment; White replays it', () => {
+  it("White's illegal 2nd move is annulled: both times return to the press instant, before its 30 s increment; White replays it", () => {
     // Classical, before-move: 5 430 000 each. W1 at 60 s: 5 430 000 − 60 000 + 30 000 = 5 400 000.
     // B1 at 120 s (60 s): 5 400 000. W2 at 200 s (80 s): 5 350 000; paused at 230 s (Black used 30 s).
     // Take-back: White 5 400 000 − 80 000 = 5 320 000 (no increment), Black 5 400 000 (its 30 s given back).
@@ -40,7 +40,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
       { t: 200000, type: 'move', side: 'white', move: 2, white: 5350000, black: 5400000 },
       { t: 231000, type: 'takeback', side: 'white', move: 1, times: 'rewind', white: 5320000, black: 5400000 },
       { t: 260000, type: 'move', side: 'white', move: 2, white: 5330000, black: 5400000 },
-      { t: 270000, type: 'state', status: 'running', turn: 'black', white: 5330000, black: 5390000, moves: { white: 2, black: 1 }, flag: null, illegal: { white: 1, black: 0 } },
+      {
+        t: 270000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 5330000,
+        black: 5390000,
+        moves: { white: 2, black: 1 },
+        flag: null,
+        illegal: { white: 1, black: 0 },
+      },
     ]);
   });
 
@@ -65,7 +75,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
       { t: 5000, type: 'move', side: 'white', move: 3, white: 94000, black: 64000 },
       { t: 6000, type: 'takeback', side: 'white', move: 2, times: 'rewind', white: 63000, black: 64000 },
       { t: 9000, type: 'move', side: 'white', move: 3, white: 92000, black: 64000 },
-      { t: 9000, type: 'state', status: 'running', turn: 'black', white: 92000, black: 64000, moves: { white: 3, black: 2 }, flag: null, illegal: { white: 1, black: 0 } },
+      {
+        t: 9000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 92000,
+        black: 64000,
+        moves: { white: 3, black: 2 },
+        flag: null,
+        illegal: { white: 1, black: 0 },
+      },
     ]);
   });
 
@@ -87,7 +107,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
       { t: 15000, type: 'takeback', side: 'black', move: 0, times: 'rewind', white: 295000, black: 300000 },
       // 3 s before + 4 s after = 7 s in the turn, 5 s of it free: 2 s charged.
       { t: 24000, type: 'move', side: 'black', move: 1, white: 295000, black: 298000 },
-      { t: 24000, type: 'state', status: 'running', turn: 'white', white: 295000, black: 298000, moves: { white: 1, black: 1 }, flag: null, illegal: { white: 0, black: 1 } },
+      {
+        t: 24000,
+        type: 'state',
+        status: 'running',
+        turn: 'white',
+        white: 295000,
+        black: 298000,
+        moves: { white: 1, black: 1 },
+        flag: null,
+        illegal: { white: 0, black: 1 },
+      },
     ]);
   });
 
@@ -106,7 +136,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
     expect(out.slice(3)).toEqual([
       // White back to 915 000 − 3 000; Black 916 000 + 60 000 of the penalty.
       { t: 17000, type: 'takeback', side: 'white', move: 1, times: 'rewind', white: 912000, black: 976000 },
-      { t: 18000, type: 'state', status: 'paused', turn: 'white', white: 912000, black: 976000, moves: { white: 1, black: 1 }, flag: null, illegal: { white: 1, black: 0 } },
+      {
+        t: 18000,
+        type: 'state',
+        status: 'paused',
+        turn: 'white',
+        white: 912000,
+        black: 976000,
+        moves: { white: 1, black: 1 },
+        flag: null,
+        illegal: { white: 1, black: 0 },
+      },
     ]);
   });
 
@@ -126,7 +166,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
       { t: 12000, type: 'takeback', side: 'black', move: 0, times: 'rewind', white: 606000, black: 599000 },
       { t: 13000, type: 'takeback', side: 'white', move: 0, times: 'rewind', white: 601000, black: 605000 },
       { t: 14000, type: 'rejected', input: 'takeback', reason: 'no completed move to take back' },
-      { t: 15000, type: 'state', status: 'paused', turn: 'white', white: 601000, black: 605000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 1, black: 1 } },
+      {
+        t: 15000,
+        type: 'state',
+        status: 'paused',
+        turn: 'white',
+        white: 601000,
+        black: 605000,
+        moves: { white: 0, black: 0 },
+        flag: null,
+        illegal: { white: 1, black: 1 },
+      },
     ]);
   });
 
@@ -143,7 +193,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
       { t: 10000, type: 'move', side: 'white', move: 1, white: 50000, black: 60000 },
       { t: 70000, type: 'flag', side: 'black', white: 50000, black: 0 },
       { t: 80000, type: 'takeback', side: 'white', move: 0, times: 'rewind', white: 50000, black: 60000 },
-      { t: 90000, type: 'state', status: 'paused', turn: 'white', white: 50000, black: 60000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 1, black: 0 } },
+      {
+        t: 90000,
+        type: 'state',
+        status: 'paused',
+        turn: 'white',
+        white: 50000,
+        black: 60000,
+        moves: { white: 0, black: 0 },
+        flag: null,
+        illegal: { white: 1, black: 0 },
+      },
     ]);
   });
 
@@ -161,7 +221,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
     ]);
     expect(out.slice(2)).toEqual([
       { t: 18000, type: 'takeback', side: 'black', move: 0, times: 'rewind', white: 55000, black: 65000 },
-      { t: 18000, type: 'state', status: 'paused', turn: 'black', white: 55000, black: 65000, moves: { white: 1, black: 0 }, flag: null, illegal: { white: 0, black: 1 } },
+      {
+        t: 18000,
+        type: 'state',
+        status: 'paused',
+        turn: 'black',
+        white: 55000,
+        black: 65000,
+        moves: { white: 1, black: 0 },
+        flag: null,
+        illegal: { white: 0, black: 1 },
+      },
     ]);
   });
 
@@ -200,7 +270,17 @@ describe('take-back of the last move (FIDE Laws 7.5.1 with 6.10.2)', () => {
       { t: 6000, type: 'rejected', input: 'takeback', reason: 'pause the clock before taking a move back' },
       { t: 7000, type: 'rejected', input: 'reinstate', reason: 'nothing to reinstate: the game was not lost by default' },
       { t: 8000, type: 'move', side: 'black', move: 1, white: 915000, black: 917000 },
-      { t: 9000, type: 'state', status: 'running', turn: 'white', white: 914000, black: 917000, moves: { white: 1, black: 1 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 9000,
+        type: 'state',
+        status: 'running',
+        turn: 'white',
+        white: 914000,
+        black: 917000,
+        moves: { white: 1, black: 1 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 });
@@ -227,7 +307,17 @@ describe('move-counter correction (FIDE Laws 6.10.2): the period follows the cou
       { t: 103000, type: 'moves', side: 'white', moves: 39, period: 0, white: 6300000, black: 5390000 },
       { t: 150000, type: 'move', side: 'black', move: 1, white: 6300000, black: 5380000 },
       { t: 160000, type: 'move', side: 'white', move: 40, white: 6320000, black: 5380000 },
-      { t: 160000, type: 'state', status: 'running', turn: 'black', white: 6320000, black: 5380000, moves: { white: 40, black: 1 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 160000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 6320000,
+        black: 5380000,
+        moves: { white: 40, black: 1 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
@@ -263,7 +353,7 @@ describe('move-counter correction (FIDE Laws 6.10.2): the period follows the cou
 });
 
 describe('reinstating after a forfeit (FIDE Laws 6.7.1: "unless the arbiter decides otherwise")', () => {
-  it('the game stands paused at the forfeit\'s times and goes on; until then adjust and penalty do nothing', () => {
+  it("the game stands paused at the forfeit's times and goes on; until then adjust and penalty do nothing", () => {
     const out = run([
       { type: 'setup', preset: 'sudden-death-60', defaultTime: 900 },
       { t: 0, type: 'start' },
@@ -285,7 +375,17 @@ describe('reinstating after a forfeit (FIDE Laws 6.7.1: "unless the arbiter deci
       { t: 1000000, type: 'reinstated', white: 3590000, black: 2710000 },
       { t: 1005000, type: 'rejected', input: 'reinstate', reason: 'nothing to reinstate: the game was not lost by default' },
       { t: 1020000, type: 'move', side: 'black', move: 1, white: 3590000, black: 2700000 },
-      { t: 1020000, type: 'state', status: 'running', turn: 'white', white: 3590000, black: 2700000, moves: { white: 1, black: 1 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 1020000,
+        type: 'state',
+        status: 'running',
+        turn: 'white',
+        white: 3590000,
+        black: 2700000,
+        moves: { white: 1, black: 1 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 });
@@ -300,7 +400,17 @@ describe('default time from the session start (FIDE Laws 6.7.1; Ivanovo: 15 minu
     ]);
     expect(out).toEqual([
       { t: 900000, type: 'forfeit', side: 'white' },
-      { t: 2000000, type: 'state', status: 'forfeited', turn: 'white', white: 2880000, black: 3600000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 2000000,
+        type: 'state',
+        status: 'forfeited',
+        turn: 'white',
+        white: 2880000,
+        black: 3600000,
+        moves: { white: 0, black: 0 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
@@ -313,7 +423,17 @@ describe('default time from the session start (FIDE Laws 6.7.1; Ivanovo: 15 minu
     ]);
     expect(out).toEqual([
       { t: 1000000, type: 'forfeit', side: 'black' },
-      { t: 1000001, type: 'state', status: 'forfeited', turn: 'white', white: 3600000, black: 3600000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 1000001,
+        type: 'state',
+        status: 'forfeited',
+        turn: 'white',
+        white: 3600000,
+        black: 3600000,
+        moves: { white: 0, black: 0 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
@@ -325,7 +445,7 @@ describe('default time from the session start (FIDE Laws 6.7.1; Ivanovo: 15 minu
     expect(bad('0')).toThrow('line 2: "session" must be a whole number of milliseconds, got "0"');
   });
 
-  it('a session that began before the clock\'s first stamp (a negative `session`) is no error: a board started at t 0 a minute into the round', () => {
+  it("a session that began before the clock's first stamp (a negative `session`) is no error: a board started at t 0 a minute into the round", () => {
     // FIDE Laws 6.7.1: 15 min default time from the round's start 60 s before t 0: White, absent, is forfeited at 840 000.
     const out = run([
       { type: 'setup', preset: 'rapid', defaultTime: 900 },
@@ -335,10 +455,24 @@ describe('default time from the session start (FIDE Laws 6.7.1; Ivanovo: 15 minu
     ]);
     expect(out).toEqual([
       { t: 840000, type: 'forfeit', side: 'white' },
-      { t: 900000, type: 'state', status: 'forfeited', turn: 'white', white: 70000, black: 910000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 900000,
+        type: 'state',
+        status: 'forfeited',
+        turn: 'white',
+        white: 70000,
+        black: 910000,
+        moves: { white: 0, black: 0 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
     // A session already more than the default time before the start forfeits at once, at the start.
-    const late = run([{ type: 'setup', preset: 'rapid', defaultTime: 900 }, { t: 0, type: 'start', session: -900000 }, { t: 1, type: 'end' }]);
+    const late = run([
+      { type: 'setup', preset: 'rapid', defaultTime: 900 },
+      { t: 0, type: 'start', session: -900000 },
+      { t: 1, type: 'end' },
+    ]);
     expect(late.slice(0, 2)).toEqual([
       { t: 0, type: 'forfeit', side: 'white' },
       { t: 0, type: 'forfeit', side: 'black' },
@@ -364,11 +498,21 @@ describe('quickplay increment (FIDE Guidelines III.4)', () => {
       { t: 3001000, type: 'increment', ms: 5000 },
       { t: 3010000, type: 'move', side: 'black', move: 1, white: 2100000, black: 2097000 },
       { t: 3020000, type: 'move', side: 'white', move: 2, white: 2095000, black: 2097000 },
-      { t: 3020000, type: 'state', status: 'running', turn: 'black', white: 2095000, black: 2097000, moves: { white: 2, black: 1 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 3020000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 2095000,
+        black: 2097000,
+        moves: { white: 2, black: 1 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
-  it('comes on top of the period\'s own increment, also with before-move timing; refused while running', () => {
+  it("comes on top of the period's own increment, also with before-move timing; refused while running", () => {
     const out = run([
       { type: 'setup', timeControl: '900+10' },
       { t: 0, type: 'increment', ms: 2000 },

@@ -184,7 +184,11 @@ export function snapshotDifferences(timeControl: TimeControl, clock: ClockSnapsh
 
 function controlText(tc: TimeControl): string {
   const delays = SIDES.map((s) => tc[s].stages.map((st) => (st.delayMs ? `d${st.delayMs / 1000}${st.delayMode === 'bronstein' ? 'b' : ''}` : '')).join('/'));
-  const extra = [tc.defaultTimeMs === null ? '' : ` default ${tc.defaultTimeMs / 1000} s`, tc.incrementTiming === 'after-move' ? ' after-move' : '', delays.some((d) => d.replace(/\//g, '')) ? ` delays ${delays.join(' ')}` : ''];
+  const extra = [
+    tc.defaultTimeMs === null ? '' : ` default ${tc.defaultTimeMs / 1000} s`,
+    tc.incrementTiming === 'after-move' ? ' after-move' : '',
+    delays.some((d) => d.replace(/\//g, '')) ? ` delays ${delays.join(' ')}` : '',
+  ];
   return formatTimeControl(tc) + extra.join('');
 }
 

@@ -196,7 +196,14 @@ export function completeClockState(saved: ClockState): ClockState {
   let undo: UndoRecord | null = null;
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i];
-    undo = { ...r, white: side(r.white), black: side(r.black), turnPeriod: r.turnPeriod ?? r[r.turn].period, turnExtraDelayMs: r.turnExtraDelayMs ?? 0, prev: undo };
+    undo = {
+      ...r,
+      white: side(r.white),
+      black: side(r.black),
+      turnPeriod: r.turnPeriod ?? r[r.turn].period,
+      turnExtraDelayMs: r.turnExtraDelayMs ?? 0,
+      prev: undo,
+    };
   }
   return {
     ...saved,
@@ -212,7 +219,5 @@ export function completeClockState(saved: ClockState): ClockState {
 
 /** `state` with `patch` applied to one side (the other side and the rest unchanged). */
 export function withSide(state: ClockState, side: Side, patch: Partial<SideState>): ClockState {
-  return side === 'white'
-    ? { ...state, white: { ...state.white, ...patch } }
-    : { ...state, black: { ...state.black, ...patch } };
+  return side === 'white' ? { ...state, white: { ...state.white, ...patch } } : { ...state, black: { ...state.black, ...patch } };
 }

@@ -14,7 +14,18 @@
 
 import { assign, emit, enqueueActions, raise, setup } from 'xstate';
 import { other, type Side, type TimeControl } from '../protocol/time-control.ts';
-import { adjustTime, reinstate, setControl, setExtraDelay, setExtraIncrement, setTurn, quickplayRefusal, QUICKPLAY_BLITZ_REFUSAL, penaltyTime, setMoves } from './arbiter-corrections.ts';
+import {
+  adjustTime,
+  reinstate,
+  setControl,
+  setExtraDelay,
+  setExtraIncrement,
+  setTurn,
+  quickplayRefusal,
+  QUICKPLAY_BLITZ_REFUSAL,
+  penaltyTime,
+  setMoves,
+} from './arbiter-corrections.ts';
 import { recordResult, completeMove, fallFlag, forfeitAbsent, markPresent, pauseClock, resumeClock, startClock } from './clock-core.ts';
 import { flagDeadline, forfeitDeadline, nextDeadline, remainingMs, turnElapsedMs } from './clock-reading.ts';
 import { initialClock, type ClockState, type ResultSource } from './clock-state.ts';

@@ -192,7 +192,9 @@ describe('clock properties (fast-check over random press sequences)', () => {
         const flags = out.filter((o) => o.type === 'flag');
         const movesAfter = out.filter((o) => o.type === 'move' && (o.t as number) === pressAt && o.side === onMove);
         if (atDeadline) {
-          expect(flags).toEqual([{ t: deadline, type: 'flag', side: onMove, white: onMove === 'white' ? 0 : expect.any(Number), black: onMove === 'black' ? 0 : expect.any(Number) }]);
+          expect(flags).toEqual([
+            { t: deadline, type: 'flag', side: onMove, white: onMove === 'white' ? 0 : expect.any(Number), black: onMove === 'black' ? 0 : expect.any(Number) },
+          ]);
           expect(movesAfter).toEqual([]);
         } else {
           expect(flags).toEqual([]);
@@ -227,9 +229,7 @@ describe('clock properties (fast-check over random press sequences)', () => {
           ];
           const plain = replayGame(c, events, endAt);
           const paused = replayGame(c, shifted, endAt + pauseMs);
-          const expected = plain.map((o) =>
-            (o.t as number) > P || o.type === 'state' ? { ...o, t: (o.t as number) + pauseMs } : o,
-          );
+          const expected = plain.map((o) => ((o.t as number) > P || o.type === 'state' ? { ...o, t: (o.t as number) + pauseMs } : o));
           expect(paused).toEqual(expected);
         },
       ),

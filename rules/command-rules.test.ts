@@ -94,7 +94,9 @@ describe('the rule book refuses exactly what the clock statechart refuses (one r
         // The control is known (the board's view has it): 60 s is blitz, where no quickplay finish is set (Guidelines III).
         const hostRefusal = clockCommandRefusal(cmd, status, true, 'board 1', { timeControl: timeControl(side60, side60) });
         if (clockTakes !== (hostRefusal === null)) {
-          differences.push(`${cmd}: clock ${clockTakes ? 'takes it' : `refuses (${clock.refused[0]})`}, host ${hostRefusal === null ? 'sends it' : `refuses (${hostRefusal})`}`);
+          differences.push(
+            `${cmd}: clock ${clockTakes ? 'takes it' : `refuses (${clock.refused[0]})`}, host ${hostRefusal === null ? 'sends it' : `refuses (${hostRefusal})`}`,
+          );
         }
       }
       expect(differences).toEqual([]);
@@ -123,7 +125,9 @@ describe('the board the rule reads: status and place as the host and the dashboa
 
   it('names the board in the words the hosts use in their refusals', () => {
     expect(commandPlace(board)).toBe('board 2 of Slovenian Final round 1');
-    expect(boardCommandRefusal('pause', { ...board, result: null, live: { status: 'flagged' } })).toBe('board 2 of Slovenian Final round 1 is flagged, not running');
+    expect(boardCommandRefusal('pause', { ...board, result: null, live: { status: 'flagged' } })).toBe(
+      'board 2 of Slovenian Final round 1 is flagged, not running',
+    );
     expect(boardCommandRefusal('adjust', { ...board, result: null, live: null })).toBe('board 2 of Slovenian Final round 1 has no game on its clock');
     expect(boardCommandRefusal('start', { ...board, result: null, live: null })).toBeNull();
     // A result command never reaches the clock: the rule has nothing to say about it.

@@ -85,12 +85,15 @@ export function clockCommandRefusal(type: ArbiterCommandName, status: BoardStatu
     case 'set-moves':
       // FIDE Laws 6.10.2: a counter is corrected with the clock stopped (it may credit a period's time).
       if (status === 'finished') return over;
-      return status === 'ready' || status === 'paused' || status === 'flagged' ? null : `${where} is ${status}: pause the clock before correcting a move counter`;
+      return status === 'ready' || status === 'paused' || status === 'flagged'
+        ? null
+        : `${where} is ${status}: pause the clock before correcting a move counter`;
     case 'increment':
     case 'delay': {
       // FIDE Guidelines III.4: the quickplay increment or delay is introduced with the clock stopped, never in blitz.
       if (status === 'finished') return over;
-      if (status !== 'ready' && status !== 'paused' && status !== 'flagged') return `${where} is ${status}: pause the clock before setting ${type === 'delay' ? 'a delay' : 'an increment'}`;
+      if (status !== 'ready' && status !== 'paused' && status !== 'flagged')
+        return `${where} is ${status}: pause the clock before setting ${type === 'delay' ? 'a delay' : 'an increment'}`;
       const blitz = facts.timeControl ? quickplayRefusal(facts.timeControl) : null;
       return blitz === null ? null : `${where}: ${blitz}`;
     }
@@ -103,7 +106,9 @@ export function clockCommandRefusal(type: ArbiterCommandName, status: BoardStatu
       // FIDE Laws 6.10.2: a clock found set wrongly is corrected while it stands (also at a flag).
       if (status === 'finished') return over;
       if (status === 'forfeited') return `${where} is forfeited: reinstate the game before correcting its time control`;
-      return status === 'ready' || status === 'paused' || status === 'flagged' ? null : `${where} is ${status}: pause the clock before correcting its time control`;
+      return status === 'ready' || status === 'paused' || status === 'flagged'
+        ? null
+        : `${where} is ${status}: pause the clock before correcting its time control`;
     case 'takeback':
       // FIDE Laws 7.5.1 with 6.10.2: the arbiter stops the clock, then the move is taken back.
       if (status === 'finished') return over;

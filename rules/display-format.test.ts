@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  defaultTimeText,
-  formatClockTime,
-  msUntilDisplayChange,
-  renderDigits,
-  renderLcd,
-  type ClockReading,
-} from './display-format.ts';
+import { defaultTimeText, formatClockTime, msUntilDisplayChange, renderDigits, renderLcd, type ClockReading } from './display-format.ts';
 
 describe('formatClockTime — rounds up to the shown unit (FIDE equipment standard (b): time available)', () => {
   it.each([
@@ -112,7 +105,13 @@ describe('renderLcd — 16×2 layout (docs/firmware.md)', () => {
 
   it('shows pause, forfeit and absence marks (Laws 6.7.1 default time)', () => {
     expect(renderLcd({ ...base, status: 'paused' })[1]).toBe('#0 P1 PAUS #0 P1');
-    const lost = renderLcd({ ...base, status: 'forfeited', black: 5_430_000, forfeited: { white: false, black: true }, present: { white: true, black: false } });
+    const lost = renderLcd({
+      ...base,
+      status: 'forfeited',
+      black: 5_430_000,
+      forfeited: { white: false, black: true },
+      present: { white: true, black: false },
+    });
     expect(lost).toEqual(['1:30:30 X1:30:30', '#0 P1 DEFT #0 P1']);
     expect(renderLcd({ ...base, present: { white: true, black: false } })[0]).toBe('1:30:30*?1:30:30');
   });

@@ -39,7 +39,6 @@ export function periodForMoves(tc: TimeControl, side: Side, moves: number): numb
   return stages.length - 1;
 }
 
-
 /** The time of the periods after `from` up to and including `to`, credited once each. */
 export function periodTimeMs(tc: TimeControl, side: Side, from: number, to: number): number {
   let ms = 0;

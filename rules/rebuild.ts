@@ -54,7 +54,20 @@ export interface RebuiltGame {
 const ORIGIN = 2 ** 32;
 
 /** Events whose times the clock reports as the state after them, so the rebuild must give the same. */
-const TIMED = new Set(['started', 'moved', 'flag', 'paused', 'resumed', 'adjusted', 'moves-set', 'taken-back', 'reinstated', 'restored', 'turn-set', 'control-set']);
+const TIMED = new Set([
+  'started',
+  'moved',
+  'flag',
+  'paused',
+  'resumed',
+  'adjusted',
+  'moves-set',
+  'taken-back',
+  'reinstated',
+  'restored',
+  'turn-set',
+  'control-set',
+]);
 
 /** The statechart output each journaled type is the record of. */
 const OUTPUT_OF: Readonly<Record<string, ClockOutput['type']>> = {

@@ -11,7 +11,7 @@ const run = (lines: Line[]): Line[] => replayText(lines.map((l) => JSON.stringif
 const last = (out: Line[]) => out[out.length - 1];
 
 describe('the side on move (FIDE Laws 6.10.2: a replacement clock, a clock set with the wrong side running)', () => {
-  it('a replacement clock set up with Black on move: the start runs Black\'s clock, and no increment or move is credited before Black\'s move', () => {
+  it("a replacement clock set up with Black on move: the start runs Black's clock, and no increment or move is credited before Black's move", () => {
     const out = run([
       { type: 'setup', preset: 'rapid' },
       { t: 0, type: 'moves', side: 'white', moves: 12 },
@@ -25,14 +25,34 @@ describe('the side on move (FIDE Laws 6.10.2: a replacement clock, a clock set w
     ]);
     expect(out.slice(2)).toEqual([
       { t: 0, type: 'turn', side: 'black', white: 610000, black: 910000 },
-      { t: 4000, type: 'state', status: 'running', turn: 'black', white: 610000, black: 907000, moves: { white: 12, black: 11 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 4000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 610000,
+        black: 907000,
+        moves: { white: 12, black: 11 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
       // 8 s used, then the move's 10 s increment: 910 000 + 2 000.
       { t: 9000, type: 'move', side: 'black', move: 12, white: 610000, black: 912000 },
-      { t: 9000, type: 'state', status: 'running', turn: 'white', white: 610000, black: 912000, moves: { white: 12, black: 12 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 9000,
+        type: 'state',
+        status: 'running',
+        turn: 'white',
+        white: 610000,
+        black: 912000,
+        moves: { white: 12, black: 12 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
-  it('with Black on move, the press of the side not on move (White) starts the clock while ready, as Black\'s press starts White\'s', () => {
+  it("with Black on move, the press of the side not on move (White) starts the clock while ready, as Black's press starts White's", () => {
     const out = run([
       { type: 'setup', preset: 'rapid' },
       { t: 0, type: 'turn', side: 'black' },
@@ -62,9 +82,29 @@ describe('the side on move (FIDE Laws 6.10.2: a replacement clock, a clock set w
     ]);
     expect(out).toEqual([
       { t: 5000, type: 'turn', side: 'black', white: 56000, black: 60000 },
-      { t: 13000, type: 'state', status: 'running', turn: 'black', white: 56000, black: 57000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 13000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 56000,
+        black: 57000,
+        moves: { white: 0, black: 0 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
       { t: 13000, type: 'move', side: 'black', move: 1, white: 56000, black: 57000 },
-      { t: 15000, type: 'state', status: 'running', turn: 'white', white: 54000, black: 57000, moves: { white: 0, black: 1 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 15000,
+        type: 'state',
+        status: 'running',
+        turn: 'white',
+        white: 54000,
+        black: 57000,
+        moves: { white: 0, black: 1 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
@@ -81,7 +121,17 @@ describe('the side on move (FIDE Laws 6.10.2: a replacement clock, a clock set w
     ]);
     expect(out[0]).toEqual({ t: 1000, type: 'rejected', input: 'turn', reason: 'pause the clock before setting the side on move' });
     // The take-back restores White on move at its press, with Black's second given back.
-    expect(last(out)).toEqual({ t: 6000, type: 'state', status: 'paused', turn: 'white', white: 58000, black: 60000, moves: { white: 0, black: 0 }, flag: null, illegal: { white: 1, black: 0 } });
+    expect(last(out)).toEqual({
+      t: 6000,
+      type: 'state',
+      status: 'paused',
+      turn: 'white',
+      white: 58000,
+      black: 60000,
+      moves: { white: 0, black: 0 },
+      flag: null,
+      illegal: { white: 1, black: 0 },
+    });
   });
 });
 
@@ -89,7 +139,10 @@ describe('a corrected time control (FIDE Laws 6.10.2: a clock set wrongly)', () 
   it('set to 90 minutes sudden death instead of the classical control: the times stay; the move-40 bonus then comes once, at move 40', () => {
     // 5400+30 before-move: 5 430 000 each. The arbiter installs 40/5400+30:900+30 after White's 39th
     // move (Black's clock paused having run 10 s); White's 40th move brings the 15 minutes.
-    const lines: Line[] = [{ type: 'setup', timeControl: '5400+30' }, { t: 0, type: 'start' }];
+    const lines: Line[] = [
+      { type: 'setup', timeControl: '5400+30' },
+      { t: 0, type: 'start' },
+    ];
     let t = 0;
     for (let k = 0; k < 39; k++) lines.push({ t: (t += 10_000), type: 'press', side: 'white' }, { t: (t += 10_000), type: 'press', side: 'black' });
     lines.push({ t: (t += 5_000), type: 'pause' }, { t: t + 1000, type: 'control', timeControl: '40/5400+30:900+30' }, { t: t + 2000, type: 'resume' });
@@ -100,7 +153,17 @@ describe('a corrected time control (FIDE Laws 6.10.2: a clock set wrongly)', () 
       { t: 786000, type: 'control', timeControl: '40/5400+30:900+30', defaultTime: null, incrementTiming: 'before-move', white: 6205000, black: 6210000 },
       // White's move 40: 10 s used, the 15 minutes and the next increment: 6 210 000 − 10 000 + 900 000 + 30 000.
       { t: 792000, type: 'move', side: 'white', move: 40, white: 7130000, black: 6210000 },
-      { t: 792000, type: 'state', status: 'running', turn: 'black', white: 7130000, black: 6210000, moves: { white: 40, black: 39 }, flag: null, illegal: { white: 0, black: 0 } },
+      {
+        t: 792000,
+        type: 'state',
+        status: 'running',
+        turn: 'black',
+        white: 7130000,
+        black: 6210000,
+        moves: { white: 40, black: 39 },
+        flag: null,
+        illegal: { white: 0, black: 0 },
+      },
     ]);
   });
 
@@ -119,10 +182,20 @@ describe('a corrected time control (FIDE Laws 6.10.2: a clock set wrongly)', () 
       { t: 3000, type: 'end' },
     ]);
     expect(out[2]).toMatchObject({ type: 'control', white: 3600000, black: 3600000 });
-    expect(last(out)).toEqual({ t: 3000, type: 'state', status: 'running', turn: 'white', white: 4499000, black: 3599000, moves: { white: 42, black: 42 }, flag: null, illegal: { white: 0, black: 0 } });
+    expect(last(out)).toEqual({
+      t: 3000,
+      type: 'state',
+      status: 'running',
+      turn: 'white',
+      white: 4499000,
+      black: 3599000,
+      moves: { white: 42, black: 42 },
+      flag: null,
+      illegal: { white: 0, black: 0 },
+    });
   });
 
-  it('keeps the game\'s default time unless the line gives one; a corrected default time forfeits from the session start (FIDE Laws 6.7.1)', () => {
+  it("keeps the game's default time unless the line gives one; a corrected default time forfeits from the session start (FIDE Laws 6.7.1)", () => {
     const out = run([
       { type: 'setup', timeControl: '3600', defaultTime: 900 },
       { t: 0, type: 'arrive', side: 'white' },
@@ -142,7 +215,11 @@ describe('a corrected time control (FIDE Laws 6.10.2: a clock set wrongly)', () 
   });
 
   it('is refused while the clock runs; a bad control is an input error naming the token', () => {
-    const out = run([{ type: 'setup', timeControl: '60' }, { t: 0, type: 'start' }, { t: 1000, type: 'control', timeControl: '120' }]);
+    const out = run([
+      { type: 'setup', timeControl: '60' },
+      { t: 0, type: 'start' },
+      { t: 1000, type: 'control', timeControl: '120' },
+    ]);
     expect(out).toEqual([{ t: 1000, type: 'rejected', input: 'control', reason: 'pause the clock before correcting the time control' }]);
     expect(() => replayText('{"type":"setup","timeControl":"60"}\n{"t":0,"type":"control","timeControl":"40/90x"}')).toThrow(
       'line 2: bad seconds "90x" in time control "40/90x": expected a whole number',
@@ -209,8 +286,22 @@ describe('illegal moves counted (FIDE Laws 7.5.5: the second one loses)', () => 
       { t: 20000, type: 'end' },
     ]);
   it('a take-back and a penalty for the same illegal move, in either order, are one illegal move', () => {
-    expect(last(game([{ t: 3000, type: 'takeback' }, { t: 4000, type: 'penalty', side: 'white' }])).illegal).toEqual({ white: 1, black: 0 });
-    expect(last(game([{ t: 3000, type: 'penalty', side: 'white' }, { t: 4000, type: 'takeback' }])).illegal).toEqual({ white: 1, black: 0 });
+    expect(
+      last(
+        game([
+          { t: 3000, type: 'takeback' },
+          { t: 4000, type: 'penalty', side: 'white' },
+        ]),
+      ).illegal,
+    ).toEqual({ white: 1, black: 0 });
+    expect(
+      last(
+        game([
+          { t: 3000, type: 'penalty', side: 'white' },
+          { t: 4000, type: 'takeback' },
+        ]),
+      ).illegal,
+    ).toEqual({ white: 1, black: 0 });
   });
 
   it('two take-backs, two penalties, or a penalty after a move was completed since, are two', () => {
@@ -223,7 +314,14 @@ describe('illegal moves counted (FIDE Laws 7.5.5: the second one loses)', () => 
     const two = last(game([...again, { t: 7000, type: 'takeback' }]));
     expect(two.illegal).toEqual({ white: 2, black: 0 });
     expect(illegalMoveLosers(two.illegal as { white: number; black: number })).toEqual(['white']);
-    expect(last(game([{ t: 3000, type: 'penalty', side: 'white' }, { t: 4000, type: 'penalty', side: 'white' }])).illegal).toEqual({ white: 2, black: 0 });
+    expect(
+      last(
+        game([
+          { t: 3000, type: 'penalty', side: 'white' },
+          { t: 4000, type: 'penalty', side: 'white' },
+        ]),
+      ).illegal,
+    ).toEqual({ white: 2, black: 0 });
     expect(last(game([...again, { t: 7000, type: 'penalty', side: 'white' }])).illegal).toEqual({ white: 2, black: 0 });
     expect(illegalMoveLosers({ white: 1, black: 1 })).toEqual([]);
   });

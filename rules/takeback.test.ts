@@ -9,7 +9,16 @@ import { replayText } from '../firmware-ts/replay.ts';
 type Line = Record<string, unknown>;
 const run = (lines: Line[]): Line[] => replayText(lines.map((l) => JSON.stringify(l)).join('\n')).map((l) => JSON.parse(l) as Line);
 const last = (out: Line[]) => out[out.length - 1];
-const state = (t: number, status: string, turn: string, white: number, black: number, moves: { white: number; black: number }, flag: string | null, illegal: { white: number; black: number }) => ({
+const state = (
+  t: number,
+  status: string,
+  turn: string,
+  white: number,
+  black: number,
+  moves: { white: number; black: number },
+  flag: string | null,
+  illegal: { white: number; black: number },
+) => ({
   t,
   type: 'state',
   status,
@@ -22,7 +31,7 @@ const state = (t: number, status: string, turn: string, white: number, black: nu
 });
 
 describe("a take-back leaves the other side's count standing (FIDE Laws 7.5.1 with 6.10.2)", () => {
-  it('the arbiter corrects Black into the second period, then takes back White\'s move: Black keeps 2 moves and the 30 s', () => {
+  it("the arbiter corrects Black into the second period, then takes back White's move: Black keeps 2 moves and the 30 s", () => {
     // [2/60, 30]: W1 at 1 s (59 000), B1 at 3 s (58 000), W2 at 6 s: 56 000 + 30 000 = 86 000.
     // Black's counter set to 2 at 8 s (paused at 7 s): +30 000 → 87 000. Take-back at 9 s:
     // White 56 000 with 1 move; Black its 58 000 at the press + the 30 000 its correction credited.
@@ -44,12 +53,15 @@ describe("a take-back leaves the other side's count standing (FIDE Laws 7.5.1 wi
     ]);
   });
 
-  it('classical, both counters one short at move 39: after W 41, B 40 and a take-back of White\'s move 40, Black keeps its 15 minutes and never flags in period 1', () => {
+  it("classical, both counters one short at move 39: after W 41, B 40 and a take-back of White's move 40, Black keeps its 15 minutes and never flags in period 1", () => {
     // 40/5400+30:900+30, 10 s a move. White's 40th press credits the 15 minutes; paused 5 s later.
     // The arbiter sets White 41 (nothing more to credit) and Black 40 (+900 000 for Black), then
     // takes back White's move 40: White goes back to 39 moves, its time at the press; Black stays
     // at 40 moves with the 15 minutes (its 5 s since the press given back).
-    const lines: Line[] = [{ type: 'setup', preset: 'classical' }, { t: 0, type: 'start' }];
+    const lines: Line[] = [
+      { type: 'setup', preset: 'classical' },
+      { t: 0, type: 'start' },
+    ];
     let t = 0;
     for (let k = 0; k < 39; k++) {
       lines.push({ t: (t += 10_000), type: 'press', side: 'white' }, { t: (t += 10_000), type: 'press', side: 'black' });
@@ -77,7 +89,7 @@ describe("a take-back leaves the other side's count standing (FIDE Laws 7.5.1 wi
     expect(last(after)).toMatchObject({ black: 2610000, moves: { white: 69, black: 70 }, flag: null });
   });
 
-  it('the mover\'s own correction since the press goes back with its move, with the time it credited', () => {
+  it("the mover's own correction since the press goes back with its move, with the time it credited", () => {
     // [2/60, 30]: after W2 (period 1, 86 000), White's counter is set to 5: nothing more to credit.
     // Black's set to 3 credits its 30 s. The take-back undoes White's correction, keeps Black's.
     const out = run([
@@ -162,7 +174,7 @@ describe('a take-back that keeps the clock times (FIDE Laws 7.1: "the right not 
 });
 
 describe('a sandclock comes back as it is shown (FIDE Laws 7.5.1; an adjustment never takes a side below zero)', () => {
-  it('the arbiter took all 61 s of White\'s glass, then takes back Black\'s move: White is at 0, not 2 s', () => {
+  it("the arbiter took all 61 s of White's glass, then takes back Black's move: White is at 0, not 2 s", () => {
     // *60: W1 at 1 s (White 59 000, Black 61 000); B1 at 3 s (Black 59 000, White 61 000). White's
     // 61 000 removed at 4 s. At Black's press White had 59 000 + the 2 000 that ran into its glass
     // during Black's turn; less the 61 000 taken: 0.
@@ -184,11 +196,8 @@ describe('a sandclock comes back as it is shown (FIDE Laws 7.5.1; an adjustment 
 });
 
 describe('one delay per turn: that of the period the turn began in (docs/replay.md "One delay per turn")', () => {
-  const control = [
-    { moves: 2, seconds: 60, delay: 5, delayMode: 'simple' },
-    { seconds: 30 },
-  ];
-  it('a correction that moves the side on move into a period without delay mid-turn does not take the turn\'s delay away', () => {
+  const control = [{ moves: 2, seconds: 60, delay: 5, delayMode: 'simple' }, { seconds: 30 }];
+  it("a correction that moves the side on move into a period without delay mid-turn does not take the turn's delay away", () => {
     // Black's turn began at 1 s in period 0 (5 s delay). Paused at 3 s (2 s used, free); its counter
     // set to 2 (period 1, no delay, +30 000). Resumed at 5 s, pressed at 7 s: 4 s used, all free.
     const out = run([

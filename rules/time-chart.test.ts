@@ -65,11 +65,17 @@ function readSvg(svg: string) {
     lines[attr(tag, 'data-side') as Side] = {
       moves: attr(tag, 'data-moves')!.split(' ').map(Number),
       ms: attr(tag, 'data-ms')!.split(' ').map(Number),
-      xy: attr(tag, 'points')!.split(' ').map((p) => p.split(',').map(Number) as [number, number]),
+      xy: attr(tag, 'points')!
+        .split(' ')
+        .map((p) => p.split(',').map(Number) as [number, number]),
     };
   }
   const markers = [...svg.matchAll(/<g data-kind="([^"]+)" data-side="([^"]+)" data-move="(\d+)" data-ms="(\d+)"(?: data-delta-ms="(-?\d+)")?>/g)].map((m) => ({
-    kind: m[1], side: m[2] as Side, move: Number(m[3]), ms: Number(m[4]), deltaMs: m[5] === undefined ? null : Number(m[5]),
+    kind: m[1],
+    side: m[2] as Side,
+    move: Number(m[3]),
+    ms: Number(m[4]),
+    deltaMs: m[5] === undefined ? null : Number(m[5]),
   }));
   return { plot, lines, markers };
 }
@@ -118,7 +124,10 @@ describe('time chart from the journal', () => {
 
   it('FIDE Laws 6.10.2: the move-40 period bonus (+15 min in 90/40+15+30 s) is marked on each side at its 40th move, at the time the journal shows after it', () => {
     const bonus = chart.markers.filter((m) => m.kind === 'period-bonus');
-    expect(bonus.map((m) => [m.side, m.move, m.deltaMs])).toEqual([['white', 40, 15 * MIN], ['black', 40, 15 * MIN]]);
+    expect(bonus.map((m) => [m.side, m.move, m.deltaMs])).toEqual([
+      ['white', 40, 15 * MIN],
+      ['black', 40, 15 * MIN],
+    ]);
     for (const m of bonus) {
       const press = events.filter((e) => e.type === 'moved' && e.side === m.side && e.move === 40).at(-1)!;
       expect(m.ms).toBe(m.side === 'white' ? press.whiteMs : press.blackMs);
@@ -157,14 +166,22 @@ describe('time chart from the journal', () => {
   });
 
   it('FIDE Laws 6.7.1: a loss by default is marked on the absent side; 6.10.2: a move-counter correction to 40 is marked, with the period bonus it credits', () => {
-    const late = playJournaled(timeControl(parseSideControl('900+10'), parseSideControl('900+10'), { defaultTime: 60 }), [{ kind: 'start' }, { kind: 'arrive', side: 'black' }, { kind: 'wait', ms: 61_000 }], 11_000);
+    const late = playJournaled(
+      timeControl(parseSideControl('900+10'), parseSideControl('900+10'), { defaultTime: 60 }),
+      [{ kind: 'start' }, { kind: 'arrive', side: 'black' }, { kind: 'wait', ms: 61_000 }],
+      11_000,
+    );
     const lateEvents = late.journal.eventsByGame(late.game.gameId);
     expect(lateEvents.map((e) => e.type)).toContain('forfeit');
     const forfeit = timeChartOf(late.game.timeControlValue, lateEvents);
     expect(forfeit.mismatches).toEqual([]);
     expect(forfeit.markers.map((m) => [m.kind, m.side, m.move])).toEqual([['forfeit', 'white', 0]]);
 
-    const corrected = playJournaled(presetTimeControl('classical'), [{ kind: 'start' }, ...moves(3, 20_000), { kind: 'pause' }, { kind: 'moves', side: 'white', moves: 40 }], 13_000);
+    const corrected = playJournaled(
+      presetTimeControl('classical'),
+      [{ kind: 'start' }, ...moves(3, 20_000), { kind: 'pause' }, { kind: 'moves', side: 'white', moves: 40 }],
+      13_000,
+    );
     const ev = corrected.journal.eventsByGame(corrected.game.gameId);
     const c = timeChartOf(corrected.game.timeControlValue, ev);
     expect(c.mismatches).toEqual([]);
@@ -176,12 +193,14 @@ describe('time chart from the journal', () => {
     expect(c.markers[1].text).toBe('+15:00 for White: period 2 begins by the move-counter correction (FIDE Laws 6.10.2)');
   });
 
-  it('a journal that is not the clock\'s own story is said so in the <desc> (rules/rebuild.ts mismatches), and its figures are still the ones drawn', () => {
+  it("a journal that is not the clock's own story is said so in the <desc> (rules/rebuild.ts mismatches), and its figures are still the ones drawn", () => {
     const tampered = events.map((e) => (e.type === 'moved' && e.side === 'white' && e.move === 5 ? { ...e, whiteMs: e.whiteMs + 7_000 } : e));
     const c = timeChartOf(classical.game.timeControlValue, tampered);
     expect(c.mismatches).toHaveLength(1);
     expect(c.points.white.find((p) => p.move === 5)!.ms).toBe(events.find((e) => e.type === 'moved' && e.side === 'white' && e.move === 5)!.whiteMs + 7_000);
-    expect(timeChartSvg(c, { size: 'small', white: 'W', black: 'B' })).toMatch(/1 journaled event\(s\) differ from the clock&#39;s rules \(first: event \d+, times /);
+    expect(timeChartSvg(c, { size: 'small', white: 'W', black: 'B' })).toMatch(
+      /1 journaled event\(s\) differ from the clock&#39;s rules \(first: event \d+, times /,
+    );
   });
 
   it('accessible: a <title> and a <desc> that say what the chart shows, White solid and Black dashed, markers with a letter and words', () => {

@@ -131,7 +131,14 @@ export function timeChartOf(timeControl: TimeControl, events: readonly Journaled
           const ms = num(e.detail?.ms);
           if (e.detail?.reason === 'penalty') {
             // FIDE Laws 7.5.5: the event names the credited side; the illegal move was the other's.
-            mark('penalty', side, false, msOf(e, side), ms, `${ms === null ? 'time' : formatDelta(ms)} to ${name}: ${SIDE_NAME[other(side)]}'s illegal move (FIDE Laws 7.5.5)`);
+            mark(
+              'penalty',
+              side,
+              false,
+              msOf(e, side),
+              ms,
+              `${ms === null ? 'time' : formatDelta(ms)} to ${name}: ${SIDE_NAME[other(side)]}'s illegal move (FIDE Laws 7.5.5)`,
+            );
           } else {
             mark('adjustment', side, false, msOf(e, side), ms, `${ms === null ? 'time changed' : formatDelta(ms)} for ${name} by the arbiter`);
           }
@@ -144,7 +151,15 @@ export function timeChartOf(timeControl: TimeControl, events: readonly Journaled
           break;
         }
         case 'moves-set':
-          if (side) mark('moves-set', side, true, msOf(e, side), null, `${name}'s move counter set from ${before[side].moves} to ${after[side].moves} (FIDE Laws 6.10.2)`);
+          if (side)
+            mark(
+              'moves-set',
+              side,
+              true,
+              msOf(e, side),
+              null,
+              `${name}'s move counter set from ${before[side].moves} to ${after[side].moves} (FIDE Laws 6.10.2)`,
+            );
           break;
       }
       // FIDE Laws 6.10.2: the next period's time, credited once, when the statechart says so.
@@ -152,7 +167,14 @@ export function timeChartOf(timeControl: TimeControl, events: readonly Journaled
         if (after[s].creditedPeriod <= before[s].creditedPeriod) continue;
         const bonus = periodsBaseMs(timeControl, s, before[s].creditedPeriod, after[s].creditedPeriod);
         const by = e.type === 'moved' ? `after move ${after[s].moves}` : 'by the move-counter correction';
-        mark('period-bonus', s, true, readClock(after, rebuilder.at)[s], bonus, `${formatDelta(bonus)} for ${SIDE_NAME[s]}: period ${after[s].creditedPeriod + 1} begins ${by} (FIDE Laws 6.10.2)`);
+        mark(
+          'period-bonus',
+          s,
+          true,
+          readClock(after, rebuilder.at)[s],
+          bonus,
+          `${formatDelta(bonus)} for ${SIDE_NAME[s]}: period ${after[s].creditedPeriod + 1} begins ${by} (FIDE Laws 6.10.2)`,
+        );
       }
     });
     return {
@@ -231,13 +253,19 @@ function chartPlot(chart: TimeChart, opts: ChartSvgOptions, kinds: readonly Char
 function chartDescription(chart: TimeChart, names: Record<Side, string>): string {
   const summary = SIDES.map((s) => {
     const last = chart.points[s].at(-1);
-    return last ? `${SIDE_NAME[s]} (${names[s]}, ${LINE[s].words}): ${formatPgnClock(last.ms)} left after move ${last.move}` : `${SIDE_NAME[s]} (${names[s]}): no move yet`;
+    return last
+      ? `${SIDE_NAME[s]} (${names[s]}, ${LINE[s].words}): ${formatPgnClock(last.ms)} left after move ${last.move}`
+      : `${SIDE_NAME[s]} (${names[s]}): no move yet`;
   });
   return [
     `Remaining time of each side after each of its moves, from the clock's journal; x: move number, y: time left`,
     ...summary,
     ...chart.markers.map((m) => `${MARKER_LEGEND[m.kind].letter}: ${m.text}`),
-    ...(chart.mismatches.length > 0 ? [`${chart.mismatches.length} journaled event(s) differ from the clock's rules (first: event ${chart.mismatches[0].index}, ${chart.mismatches[0].reason})`] : []),
+    ...(chart.mismatches.length > 0
+      ? [
+          `${chart.mismatches.length} journaled event(s) differ from the clock's rules (first: event ${chart.mismatches[0].index}, ${chart.mismatches[0].reason})`,
+        ]
+      : []),
   ].join('. ');
 }
 
@@ -246,17 +274,24 @@ function chartFrame(chart: TimeChart, opts: ChartSvgOptions, p: ChartPlot): stri
   const { g, plotW, plotH, xMax, msMax, X, Y } = p;
   const e = escapeXml;
   const out: string[] = [];
-  out.push(`<text x="${g.left}" y="18" font-size="14" font-weight="bold" fill="#000">${e(opts.caption ? `${opts.caption}: ${opts.white} – ${opts.black}` : `${opts.white} – ${opts.black}`)}</text>`);
+  out.push(
+    `<text x="${g.left}" y="18" font-size="14" font-weight="bold" fill="#000">${e(opts.caption ? `${opts.caption}: ${opts.white} – ${opts.black}` : `${opts.white} – ${opts.black}`)}</text>`,
+  );
   // Axes with ticks: time on the left, moves below.
   const msStep = MS_STEPS.find((s) => msMax / s <= 6) ?? 3_600_000 * Math.ceil(msMax / 6 / 3_600_000);
   out.push(`<g data-axis="time" font-size="11" fill="#000" stroke="none">`);
   for (let ms = 0; ms <= msMax; ms += msStep) {
-    out.push(`<line x1="${g.left}" x2="${g.left + plotW}" y1="${Y(ms)}" y2="${Y(ms)}" stroke="#dddddd" stroke-width="1"/><text x="${g.left - 6}" y="${Y(ms) + 4}" text-anchor="end">${e(formatPgnClock(ms))}</text>`);
+    out.push(
+      `<line x1="${g.left}" x2="${g.left + plotW}" y1="${Y(ms)}" y2="${Y(ms)}" stroke="#dddddd" stroke-width="1"/><text x="${g.left - 6}" y="${Y(ms) + 4}" text-anchor="end">${e(formatPgnClock(ms))}</text>`,
+    );
   }
   out.push(`<text x="14" y="${g.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${g.top + plotH / 2})">time left (h:mm:ss)</text></g>`);
   const moveStep = [1, 2, 5, 10, 20, 50, 100].find((s) => xMax / s <= 12) ?? 200;
   out.push(`<g data-axis="moves" font-size="11" fill="#000">`);
-  for (let m = 0; m <= xMax; m += moveStep) out.push(`<line x1="${X(m)}" x2="${X(m)}" y1="${g.top + plotH}" y2="${g.top + plotH + 4}" stroke="#000"/><text x="${X(m)}" y="${g.top + plotH + 16}" text-anchor="middle">${m}</text>`);
+  for (let m = 0; m <= xMax; m += moveStep)
+    out.push(
+      `<line x1="${X(m)}" x2="${X(m)}" y1="${g.top + plotH}" y2="${g.top + plotH + 4}" stroke="#000"/><text x="${X(m)}" y="${g.top + plotH + 16}" text-anchor="middle">${m}</text>`,
+    );
   out.push(`<text x="${g.left + plotW / 2}" y="${g.top + plotH + 32}" text-anchor="middle">move</text></g>`);
   out.push(`<rect x="${g.left}" y="${g.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#000" stroke-width="1"/>`);
   // The first period's control (classical: move 40), where the game reached it.
@@ -264,7 +299,9 @@ function chartFrame(chart: TimeChart, opts: ChartSvgOptions, p: ChartPlot): stri
   for (const n of ends) {
     // The label on the side of the line with room for it.
     const right = X(n) < g.left + plotW - 140;
-    out.push(`<g data-period-end="${n}"><line x1="${X(n)}" x2="${X(n)}" y1="${g.top}" y2="${g.top + plotH}" stroke="#777" stroke-dasharray="2 3"/><text x="${right ? X(n) + 4 : X(n) - 4}" y="${g.top + 12}" font-size="11" fill="#333" text-anchor="${right ? 'start' : 'end'}">time control: move ${n}</text></g>`);
+    out.push(
+      `<g data-period-end="${n}"><line x1="${X(n)}" x2="${X(n)}" y1="${g.top}" y2="${g.top + plotH}" stroke="#777" stroke-dasharray="2 3"/><text x="${right ? X(n) + 4 : X(n) - 4}" y="${g.top + 12}" font-size="11" fill="#333" text-anchor="${right ? 'start' : 'end'}">time control: move ${n}</text></g>`,
+    );
   }
   return out;
 }
@@ -315,9 +352,13 @@ function chartLegend(p: ChartPlot, kinds: readonly ChartMarkerKind[]): string[] 
   out.push(`<g data-legend="" font-size="11" fill="#000">`);
   SIDES.forEach((s, i) => {
     const x = p.g.left + i * 300;
-    out.push(`<line x1="${x}" x2="${x + 28}" y1="${y0 - 4}" y2="${y0 - 4}" stroke="${LINE[s].stroke}" stroke-width="2"${LINE[s].dash ? ` stroke-dasharray="${LINE[s].dash}"` : ''}/><text x="${x + 34}" y="${y0}">${e(`${SIDE_NAME[s]}: ${p.names[s]} (${LINE[s].words})`)}</text>`);
+    out.push(
+      `<line x1="${x}" x2="${x + 28}" y1="${y0 - 4}" y2="${y0 - 4}" stroke="${LINE[s].stroke}" stroke-width="2"${LINE[s].dash ? ` stroke-dasharray="${LINE[s].dash}"` : ''}/><text x="${x + 34}" y="${y0}">${e(`${SIDE_NAME[s]}: ${p.names[s]} (${LINE[s].words})`)}</text>`,
+    );
   });
-  kinds.forEach((k, i) => out.push(`<text x="${p.g.left}" y="${y0 + 18 + 16 * i}"><tspan font-weight="bold">${MARKER_LEGEND[k].letter}</tspan> ${e(MARKER_LEGEND[k].words)}</text>`));
+  kinds.forEach((k, i) =>
+    out.push(`<text x="${p.g.left}" y="${y0 + 18 + 16 * i}"><tspan font-weight="bold">${MARKER_LEGEND[k].letter}</tspan> ${e(MARKER_LEGEND[k].words)}</text>`),
+  );
   out.push(`</g>`);
   return out;
 }

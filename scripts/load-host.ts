@@ -32,7 +32,13 @@ export function loadTournament(boards: number): Hall {
   const events = [];
   for (let first = 0, k = 1; first < boards; first += LOAD_EVENT_BOARDS, k++) {
     const n = Math.min(LOAD_EVENT_BOARDS, boards - first);
-    const players = Array.from({ length: 2 * n }, (_, i) => ({ rank: i + 1, name: `Player, No${String(first * 2 + i + 1).padStart(4, '0')}`, sex: 'm', rating: 2000, federation: 'FID' }));
+    const players = Array.from({ length: 2 * n }, (_, i) => ({
+      rank: i + 1,
+      name: `Player, No${String(first * 2 + i + 1).padStart(4, '0')}`,
+      sex: 'm',
+      rating: 2000,
+      federation: 'FID',
+    }));
     events.push({
       id: k === 1 ? 'load' : `load-${k}`,
       hallFirstTable: first + 1,
@@ -46,7 +52,14 @@ export function loadTournament(boards: number): Hall {
       type: 'Swiss',
       timeControl: 'classical',
       players,
-      rounds: [{ number: 1, date: '2026/01/10', start: '2026-01-10T10:00:00Z', boards: Array.from({ length: n }, (_, i) => ({ board: i + 1, white: 2 * i + 1, black: 2 * i + 2 })) }],
+      rounds: [
+        {
+          number: 1,
+          date: '2026/01/10',
+          start: '2026-01-10T10:00:00Z',
+          boards: Array.from({ length: n }, (_, i) => ({ board: i + 1, white: 2 * i + 1, black: 2 * i + 2 })),
+        },
+      ],
     });
   }
   return parseTournament({ hall: { name: 'Load hall', site: 'loopback' }, events });
@@ -123,7 +136,16 @@ export class LoadHost {
           offset += boards;
         }
       },
-      ...(opts.mqttUrl ? { mqtt: { target: { kind: 'external' as const, url: opts.mqttUrl }, clientId: 'chessclock-load-host', reconnectPeriodMs: 500, onError: () => undefined } } : {}),
+      ...(opts.mqttUrl
+        ? {
+            mqtt: {
+              target: { kind: 'external' as const, url: opts.mqttUrl },
+              clientId: 'chessclock-load-host',
+              reconnectPeriodMs: 500,
+              onError: () => undefined,
+            },
+          }
+        : {}),
       ...(opts.api ? { http: { listen: { host: '127.0.0.1', port: 0 }, tokens: [], dashboard: opts.dashboard ?? false } } : {}),
     });
     const lh = new LoadHost(running, running.host, running.journal, running.mqtt, running.api, running.url);

@@ -58,7 +58,20 @@ export class RestartArbiter {
     readonly restartUtcMs: number,
     readonly restartHallMs: number,
   ) {
-    this.boards = inPlay.map((b) => ({ id: b.id, event: b.event, board: b.board, clockId: b.clockId, active: false, noteSeenAtMs: null, note: null, resumedAtMs: null, resumedAtHallMs: null, attempts: 0, lastRefusal: null, inFlight: false }));
+    this.boards = inPlay.map((b) => ({
+      id: b.id,
+      event: b.event,
+      board: b.board,
+      clockId: b.clockId,
+      active: false,
+      noteSeenAtMs: null,
+      note: null,
+      resumedAtMs: null,
+      resumedAtHallMs: null,
+      attempts: 0,
+      lastRefusal: null,
+      inFlight: false,
+    }));
     for (const b of this.boards) if (b.clockId !== null) this.byClock.set(b.clockId, b);
     this.lastSweepMs = restartMs;
   }
@@ -87,7 +100,7 @@ export class RestartArbiter {
     this.stopped = true;
     await this.loop;
     // Resumes already sent are answered (acknowledged or refused) before the figures are read.
-    await this.waitUntil('the arbiter\'s last resumes to be answered', () => this.boards.every((b) => !b.inFlight), 30_000);
+    await this.waitUntil("the arbiter's last resumes to be answered", () => this.boards.every((b) => !b.inFlight), 30_000);
   }
 
   /**
@@ -121,8 +134,8 @@ export class RestartArbiter {
       }
       b.inFlight = true;
       b.attempts++;
-      void this.hostNow().host
-        .execute({ type: 'resume', boardId: b.id }, { arbiter: ARBITER })
+      void this.hostNow()
+        .host.execute({ type: 'resume', boardId: b.id }, { arbiter: ARBITER })
         .then((outcome) => {
           if (outcome.ok) {
             b.resumedAtMs = monotonicNowMs();

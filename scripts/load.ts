@@ -102,7 +102,10 @@ const startedReal = monotonicNowMs();
 const deadlineReal = startedReal + MINUTES * 60_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`[${((monotonicNowMs() - startedReal) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 // ─── what happened to every press ────────────────────────────────────────────────────
 
@@ -181,8 +184,14 @@ interface WindowMark {
 function report(w: WindowMark): string {
   const seconds = (w.toMs - w.fromMs) / 1000;
   const presses = [...fates.values()].filter((f) => f.window === w.name);
-  const toJournal = presses.filter((f) => f.journalAtMs !== null).map((f) => f.journalAtMs! - f.press.atRealMs).sort((a, b) => a - b);
-  const toSub = presses.filter((f) => f.subAtMs !== null).map((f) => f.subAtMs! - f.press.atRealMs).sort((a, b) => a - b);
+  const toJournal = presses
+    .filter((f) => f.journalAtMs !== null)
+    .map((f) => f.journalAtMs! - f.press.atRealMs)
+    .sort((a, b) => a - b);
+  const toSub = presses
+    .filter((f) => f.subAtMs !== null)
+    .map((f) => f.subAtMs! - f.press.atRealMs)
+    .sort((a, b) => a - b);
   return [
     `── ${w.name}: ${seconds.toFixed(0)} s real, load average ${w.loadBefore} → ${w.loadAfter}`,
     `   presses ${presses.length} (${(presses.length / seconds).toFixed(0)}/s), journaled events ${w.journaled} (${(w.journaled / seconds).toFixed(0)}/s)`,
@@ -197,10 +206,15 @@ function report(w: WindowMark): string {
 const dir = mkdtempSync(join(tmpdir(), 'chessclock-load-'));
 const dbFile = join(dir, 'load.db');
 const time = new AcceleratedTime(SPEED);
-const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+const hostClock = new AnchoredClock(
+  { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+  { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) },
+);
 const hall = loadTournament(TOTAL);
 
-log(`load: ${N_MEM} in-memory clocks (firmware, headless) + ${N_PTY} pty clocks (firmware on Johnny-Five virtual boards) → one host; hall time ×${SPEED}, median think ${THINK_MS / 1000} s hall; load average ${load()}`);
+log(
+  `load: ${N_MEM} in-memory clocks (firmware, headless) + ${N_PTY} pty clocks (firmware on Johnny-Five virtual boards) → one host; hall time ×${SPEED}, median think ${THINK_MS / 1000} s hall; load average ${load()}`,
+);
 let broker = await startBroker(0);
 const brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
 const subscriber = subscribe(brokerUrl);
@@ -293,7 +307,6 @@ async function waitUntil(what: string, cond: () => boolean, timeoutMs: number, p
   return true;
 }
 
-
 await waitUntil('every clock online and configured', () => clocks.every((c) => c.configured > 0), 120_000);
 log(`${host.online()} clocks online and configured; load average ${load()}`);
 
@@ -344,7 +357,15 @@ if (FAULTS) {
     const restartUtcMs = hostClock.nowUtcMs();
     const restartHallMs = time.now();
     // Watching from the restart on: the clocks' first events may come while the host starts.
-    restartArbiter = new RestartArbiter(() => host, () => time.now(), (what, cond, timeoutMs) => waitUntil(what, cond, timeoutMs, true), inPlay, restartMs, restartUtcMs, restartHallMs);
+    restartArbiter = new RestartArbiter(
+      () => host,
+      () => time.now(),
+      (what, cond, timeoutMs) => waitUntil(what, cond, timeoutMs, true),
+      inPlay,
+      restartMs,
+      restartUtcMs,
+      restartHallMs,
+    );
     host = await LoadHost.start(hostOpts, lines);
     log('         … and restarted on the same journal; the floor arbiter resumes each board the host brings back');
     restartArbiter.start();
@@ -407,17 +428,24 @@ if (FAULTS) {
 
 window = 'drain';
 await restartArbiter?.stop();
-log('players stop; draining the clocks\' outboxes and the MQTT outbox');
+log("players stop; draining the clocks' outboxes and the MQTT outbox");
 const stillPressing = await players.stop();
 if (stillPressing.length > 0) {
-  log(`${stillPressing.length} players did not stop within 20 s (their clocks: ${stillPressing.slice(0, 10).join(', ')}${stillPressing.length > 10 ? ', …' : ''}); accounting what was pressed`);
+  log(
+    `${stillPressing.length} players did not stop within 20 s (their clocks: ${stillPressing.slice(0, 10).join(', ')}${stillPressing.length > 10 ? ', …' : ''}); accounting what was pressed`,
+  );
 }
 const pressesMade = clocks.reduce((s, c) => s + c.presses, 0);
 // Drained = nothing left in any clock's outbox (every event acknowledged, i.e. journaled),
 // then every press at the subscriber. Bounded: two more minutes at most past --minutes.
 const drainBound = Math.max(30_000, deadlineReal + 120_000 - monotonicNowMs());
 await waitUntil('every clock outbox drained', () => clocks.every((c) => c.link.link.outbox.size === 0), drainBound, true);
-await waitUntil('the subscriber to receive every press', () => [...fates.values()].every((f) => f.subAtMs !== null), Math.max(10_000, deadlineReal + 120_000 - monotonicNowMs()), true);
+await waitUntil(
+  'the subscriber to receive every press',
+  () => [...fates.values()].every((f) => f.subAtMs !== null),
+  Math.max(10_000, deadlineReal + 120_000 - monotonicNowMs()),
+  true,
+);
 
 // The journal itself, read back: each press exactly once.
 const inJournal = new Map<string, number>();
@@ -487,12 +515,39 @@ if (restartArbiter) {
     `   restart → ${notResumed.length ? `last of ${resumedBoards.length} resumed (NOT all)` : 'all resumed'}: ${sec(lastResumed - arb.restartMs)} real = ${((lastResumedHall - arb.restartHallMs) / 1000).toFixed(0)} hall s at ×${SPEED}` +
       `; restart → resumed p50 ${afterRestart.length ? sec(pct(afterRestart, 50)) : '—'}; first / last note seen ${Number.isFinite(firstNote) ? sec(firstNote - arb.restartMs) : '—'} / ${Number.isFinite(lastNote) ? sec(lastNote - arb.restartMs) : '—'}` +
       `; note → resumed p50 ${ms(pct(noteToResumed, 50))} max ${ms(noteToResumed.at(-1) ?? NaN)}`,
-    `   restores not in-step/restored: ${notOk.length}${notOk.length ? ' — ' + notOk.slice(0, 10).map((a) => `board ${a.board} clock ${a.clockId} ${outcomeOf(a)}: ${a.reason ?? ''}`).join('; ') : ''}`,
-    `   differences or mismatches: ${withDiffs.length}${withDiffs.length ? ' — ' + withDiffs.slice(0, 10).map((a) => `board ${a.board}: ${JSON.stringify({ d: (a.payload as { differences?: string[] }).differences, m: (a.payload as { mismatches?: string[] }).mismatches })}`).join('; ') : ''}`,
+    `   restores not in-step/restored: ${notOk.length}${
+      notOk.length
+        ? ' — ' +
+          notOk
+            .slice(0, 10)
+            .map((a) => `board ${a.board} clock ${a.clockId} ${outcomeOf(a)}: ${a.reason ?? ''}`)
+            .join('; ')
+        : ''
+    }`,
+    `   differences or mismatches: ${withDiffs.length}${
+      withDiffs.length
+        ? ' — ' +
+          withDiffs
+            .slice(0, 10)
+            .map(
+              (a) =>
+                `board ${a.board}: ${JSON.stringify({ d: (a.payload as { differences?: string[] }).differences, m: (a.payload as { mismatches?: string[] }).mismatches })}`,
+            )
+            .join('; ')
+        : ''
+    }`,
     `   presses on a paused clock ${players.pausedPresses}: taken as a move by a paused clock ${players.pausedPressesAccepted}, moves because the clock was resumed while the key went down ${players.pausedPressesResumedMeanwhile}; press keys made twice ${pressKeysRepeated}`,
     `   the arbiter's reading of board views: ${arb.viewsRead} views in ${arb.polls} passes, ${arb.pollMs.toFixed(0)} ms on the event loop (longest pass ${arb.longestPassMs.toFixed(0)} ms)`,
     ...(notResumed.length
-      ? [`   NOT resumed: ${notResumed.slice(0, 10).map((b) => `${b.id} (${b.note ? `note ${b.note.outcome}` : 'no note since the restart'}${b.lastRefusal ? `; last refusal ${b.lastRefusal}` : ''}; online ${host.host.state.board(b.id)?.clockOnline})`).join('; ')}${notResumed.length > 10 ? '; …' : ''}`]
+      ? [
+          `   NOT resumed: ${notResumed
+            .slice(0, 10)
+            .map(
+              (b) =>
+                `${b.id} (${b.note ? `note ${b.note.outcome}` : 'no note since the restart'}${b.lastRefusal ? `; last refusal ${b.lastRefusal}` : ''}; online ${host.host.state.board(b.id)?.clockOnline})`,
+            )
+            .join('; ')}${notResumed.length > 10 ? '; …' : ''}`,
+        ]
       : []),
     ...(hostTrouble.length ? [`   host log on restores (${hostTrouble.length}): ${hostTrouble.slice(0, 10).join(' | ')}`] : []),
   );
@@ -519,7 +574,8 @@ await stopBroker(broker);
 for (const p of plugs) await unplugPty(p);
 for (const c of clocks) await c.stop();
 rmSync(dir, { recursive: true, force: true });
-const pressesOk = lostJournal === 0 && dupJournal === 0 && lostSub === 0 && dupSub === 0 && unknownInJournal === 0 && pressesMade === fates.size && pressKeysRepeated === 0;
+const pressesOk =
+  lostJournal === 0 && dupJournal === 0 && lostSub === 0 && dupSub === 0 && unknownInJournal === 0 && pressesMade === fates.size && pressKeysRepeated === 0;
 const ok = pressesOk && restartOk;
 log(
   ok

@@ -145,7 +145,10 @@ export function inMemoryHosts(host: HostEnd, opts: { statusIntervalMs?: number }
  * the real serialport package at 115 200 baud, `host` gets the other end's path (for a
  * host process: `chessclock host` reads such paths from a ports file).
  */
-export function ptyHosts(host: (path: string, index: number) => void | Promise<void>, opts: { statusIntervalMs?: number } = {}): NonNullable<FleetOptions['attach']> {
+export function ptyHosts(
+  host: (path: string, index: number) => void | Promise<void>,
+  opts: { statusIntervalMs?: number } = {},
+): NonNullable<FleetOptions['attach']> {
   return async (clock, index) => {
     const pty = await openPtyPair();
     const port = new SerialPort({ path: pty.a, baudRate: DEFAULT_BAUD_RATE, autoOpen: false });

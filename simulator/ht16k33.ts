@@ -22,7 +22,9 @@ const DECIMAL = DIGIT_CHARS['.'];
 const FROM_RAM = new Map<number, string>();
 // Where 7-segment glyphs coincide (0/O, 5/S, 2/Z, 1/I...), digits win, then upper case.
 const rank = (ch: string) => (/[0-9]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : 2);
-const chars = Object.keys(DIGIT_CHARS).filter((ch) => ch !== '.' && ch !== ':').sort((a, b) => rank(a) - rank(b));
+const chars = Object.keys(DIGIT_CHARS)
+  .filter((ch) => ch !== '.' && ch !== ':')
+  .sort((a, b) => rank(a) - rank(b));
 for (const ch of chars) {
   const code = DIGIT_CHARS[ch];
   if (!FROM_RAM.has(toRam(code))) FROM_RAM.set(toRam(code), ch);

@@ -145,7 +145,10 @@ export function runTerminal(clock: TerminalClock, options: TerminalOptions): Pro
   // Keys are played one at a time: each waits for its debounced edge at the firmware.
   let queue = Promise.resolve();
   const play = (fn: () => Promise<void>) => {
-    queue = queue.then(fn).catch((err: Error) => note(`error: ${err.message}`)).then(paint);
+    queue = queue
+      .then(fn)
+      .catch((err: Error) => note(`error: ${err.message}`))
+      .then(paint);
   };
 
   return new Promise((resolve) => {

@@ -148,7 +148,8 @@ function longFunctions(file: string, limit: number): string[] {
   const nameOf = (node: ts.FunctionLikeDeclaration): string => {
     if (node.name) return node.name.getText(source);
     const parent = node.parent;
-    if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText(source);
+    if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name)
+      return parent.name.getText(source);
     return '(anonymous)';
   };
   const found: string[] = [];
@@ -195,7 +196,10 @@ describe('files and functions a newcomer can read (docs/architecture.md, rule 15
 describe('the repository stands alone (docs/architecture.md, rule 14)', () => {
   // A user's clone has no issue tracker and no folder beside it: the code and the docs cite the
   // project's own doc sections and the Laws, never an issue number or a path outside the clone.
-  const texts = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.mjs', '*.md', '*.html', '*.sh', '.ci/run'], { cwd: ROOT, encoding: 'utf8' })
+  const texts = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.mjs', '*.md', '*.html', '*.sh', '.ci/run'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .split('\n')
     .filter((f) => f && f !== 'test/architecture.test.ts');
   const ISSUE = /\bissues? ?(?:#|§|no\.? ?)? ?\d+|\bissue §|\bthe issue\b/i;
@@ -203,9 +207,11 @@ describe('the repository stands alone (docs/architecture.md, rule 14)', () => {
   it('no file cites an issue of this project by number or a path under ../shared', () => {
     const found: string[] = [];
     for (const f of texts) {
-      readFileSync(join(ROOT, f), 'utf8').split('\n').forEach((line, i) => {
-        if (ISSUE.test(line) || line.includes('../shared')) found.push(`${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
-      });
+      readFileSync(join(ROOT, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (ISSUE.test(line) || line.includes('../shared')) found.push(`${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        });
     }
     expect(found).toEqual([]);
   });

@@ -147,15 +147,22 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
         lines: Array.from(l.querySelectorAll('.choice-line')).map((x) => x.textContent!),
       })),
     );
-    return { title: await d.locator('.confirm-title').innerText(), changes: await d.locator('.confirm-changes li').allInnerTexts(), note: await d.locator('.confirm-note').innerText(), options };
+    return {
+      title: await d.locator('.confirm-title').innerText(),
+      changes: await d.locator('.confirm-changes li').allInnerTexts(),
+      note: await d.locator('.confirm-note').innerText(),
+      options,
+    };
   }
   async function answer(ok: boolean): Promise<void> {
-    await dialog().locator(ok ? 'button.ok' : 'button.cancel').click();
+    await dialog()
+      .locator(ok ? 'button.ok' : 'button.cancel')
+      .click();
     await dialog().waitFor({ state: 'hidden' });
   }
   const status = (id: string) => card(id).getAttribute('data-status');
 
-  it('take-back (FIDE Laws 7.5.1, 7.1): the confirmation offers Rewind and Keep, each with both clocks as the host\'s preview says; Keep is sent and the clock keeps its times', async () => {
+  it("take-back (FIDE Laws 7.5.1, 7.1): the confirmation offers Rewind and Keep, each with both clocks as the host's preview says; Keep is sent and the clock keeps its times", async () => {
     const clock = clocks.get(K1)!;
     clock.send({ type: 'START', at: 0 });
     clock.send({ type: 'PRESS', side: 'white', at: await hallAt(10_000) });
@@ -181,12 +188,17 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
       `Board 1, White (Tratar, Mira): ${now.white} → ${formatClockTime(preview.rewind.white)}`,
       `Board 1, Black (Sebenik, Maja): ${now.black} → ${formatClockTime(preview.rewind.black)}`,
     ]);
-    expect(asked.options[1].lines).toEqual([`Board 1, White (Tratar, Mira): ${now.white} → ${now.white} (kept)`, `Board 1, Black (Sebenik, Maja): ${now.black} → ${now.black} (kept)`]);
+    expect(asked.options[1].lines).toEqual([
+      `Board 1, White (Tratar, Mira): ${now.white} → ${now.white} (kept)`,
+      `Board 1, Black (Sebenik, Maja): ${now.black} → ${now.black} (kept)`,
+    ]);
     // Black's clock ran 25 s after the annulled press: the two answers differ (Laws 7.1 matters here).
     expect(formatClockTime(preview.rewind.black)).not.toBe(now.black);
     // Accessible with the choice open: axe-core, WCAG 2.x A/AA, no serious or critical violation.
     const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).include('dialog#confirm').analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+    const serious = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
     expect(serious, serious.join('\n')).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-takeback-choice.png') });
 
@@ -224,7 +236,9 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
     const item = page.locator(`#attention li[data-attention-board="${K1}"]`);
     await expect.poll(() => item.getAttribute('data-kind')).toBe('illegal');
     expect(await item.getAttribute('data-severity')).toBe('red');
-    expect(await item.locator('.attention-text').innerText()).toBe("Board 1 · White's second illegal move · lost unless Black cannot checkmate (FIDE Laws 7.5.5) · record the result");
+    expect(await item.locator('.attention-text').innerText()).toBe(
+      "Board 1 · White's second illegal move · lost unless Black cannot checkmate (FIDE Laws 7.5.5) · record the result",
+    );
     // Asked, not decided: the entry is set to Black's win, and the board has no result until the arbiter enters it.
     expect(await p.locator('select.result-select').inputValue()).toBe('0-1');
     expect(host.board(K1)!.result).toBeNull();
@@ -234,7 +248,7 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
     await expect.poll(() => item.getAttribute('data-kind')).toBe('result');
   });
 
-  it('the side on move (FIDE Laws 6.10.2): a replacement clock set up with Black on move; refused while running in the rule book\'s words', async () => {
+  it("the side on move (FIDE Laws 6.10.2): a replacement clock set up with Black on move; refused while running in the rule book's words", async () => {
     const clock = clocks.get(K2)!;
     const p = await panel(K2);
     await p.locator('button[data-action="set-turn"][data-to="black"]').click();
@@ -293,7 +307,7 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
     await expect.poll(() => p.locator('.panel-control').innerText()).toBe('Control in force: 25 min, +10 s from move 1');
   });
 
-  it('the quickplay delay (Guidelines III.4) beside the increment: asked, sent, shown in force; both refused in blitz with the rule book\'s reason', async () => {
+  it("the quickplay delay (Guidelines III.4) beside the increment: asked, sent, shown in force; both refused in blitz with the rule book's reason", async () => {
     const p = await panel(K2);
     await p.locator('button[data-action="delay"]').click();
     const asked = await confirmation();
@@ -327,7 +341,10 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
       ['radio', 'Black only', false],
       ['radio', 'Neither player', false],
     ]);
-    expect(asked.options[2].lines).toEqual(['Black (Petrova, Olga) is marked present, then the clock starts', 'White (Ivanova, Anna) loses by default at the start (FIDE Laws 6.7.1)']);
+    expect(asked.options[2].lines).toEqual([
+      'Black (Petrova, Olga) is marked present, then the clock starts',
+      'White (Ivanova, Anna) loses by default at the start (FIDE Laws 6.7.1)',
+    ]);
     await answer(false);
     expect(forwarded.length).toBe(before);
     expect(await status(Z1)).toBe('ready');
@@ -365,15 +382,19 @@ describe.skipIf(SKIP_BROWSER)("the arbiter's corrections in Chromium (Debian pac
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-presence-round.png') });
     await answer(true);
     // Board 1 was started on its own (above): the round start skips it, saying why.
-    await expect.poll(() => row.locator('.message').innerText()).toBe(
-      `round 1: 2 started by Chief Arbiter; 2 players marked present first; skipped ${Z1}: board 1 of ${ZERO} round 1 is running, not ready: only a clock that has not started can be started`,
-    );
+    await expect
+      .poll(() => row.locator('.message').innerText())
+      .toBe(
+        `round 1: 2 started by Chief Arbiter; 2 players marked present first; skipped ${Z1}: board 1 of ${ZERO} round 1 is running, not ready: only a clock that has not started can be started`,
+      );
     const sent = forwarded.slice(before);
     // The arrivals first (in parallel), then the round's starts.
-    expect(sent.slice(0, 2)).toEqual(expect.arrayContaining([
-      { type: 'arrive', boardId: Z2, side: 'white' },
-      { type: 'arrive', boardId: Z3, side: 'white' },
-    ]));
+    expect(sent.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        { type: 'arrive', boardId: Z2, side: 'white' },
+        { type: 'arrive', boardId: Z3, side: 'white' },
+      ]),
+    );
     expect(sent.slice(2).map((c) => [c.type, c.boardId])).toEqual([
       ['start', Z2],
       ['start', Z3],

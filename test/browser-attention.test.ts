@@ -46,7 +46,15 @@ const WAIT = { timeout: 15_000, interval: 50 };
 /** The strip as the arbiter sees it, in order: board id, kind, colour and the text. */
 async function strip(page: Page): Promise<Row[]> {
   return page.$$eval('#attention li[data-attention-board]', (lis) =>
-    lis.map((li) => [li.getAttribute('data-attention-board')!, li.getAttribute('data-kind')!, li.getAttribute('data-severity')!, li.querySelector('.attention-text')!.textContent!] as Row),
+    lis.map(
+      (li) =>
+        [
+          li.getAttribute('data-attention-board')!,
+          li.getAttribute('data-kind')!,
+          li.getAttribute('data-severity')!,
+          li.querySelector('.attention-text')!.textContent!,
+        ] as Row,
+    ),
   );
 }
 
@@ -68,7 +76,16 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
   function addBoard(board: number, control: TimeControl | null): SimulatedBoard | null {
     const id = boardIdOf(EVENT, board);
     const clockId = control ? `clk-${board}` : null;
-    host.addBoard({ id, event: EVENT, round: 1, board, clockId, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, ...(control ? { control } : { timeControl: '900+10' }) });
+    host.addBoard({
+      id,
+      event: EVENT,
+      round: 1,
+      board,
+      clockId,
+      white: { name: `White ${board}` },
+      black: { name: `Black ${board}` },
+      ...(control ? { control } : { timeControl: '900+10' }),
+    });
     if (!control) return null;
     const clock = new SimulatedBoard(host, hall, T0_UTC, clockId!, { event: EVENT, round: 1, board }, control);
     clocks.set(id, clock);
@@ -87,7 +104,12 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     addBoard(12, presetTimeControl('armageddon'));
     addBoard(5, presetTimeControl('classical'));
     addBoard(9, null); // no clock at the table
-    app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Chief Arbiter', token: 'arbiter-token-for-the-attention-test' }], nowUtcMs: () => T0_UTC + hall.now() });
+    app = await buildApi({
+      state: host,
+      commands: host,
+      tokens: [{ arbiter: 'Chief Arbiter', token: 'arbiter-token-for-the-attention-test' }],
+      nowUtcMs: () => T0_UTC + hall.now(),
+    });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
     // A page of its own context: axe-core's runner opens a page beside it (@axe-core/playwright).
@@ -116,35 +138,41 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     clocks.get(B4)!.send({ type: 'ARRIVE', side: 'black', at: 0 }); // White is late
     await hallAt(1_000);
     clocks.get(B5)!.send({ type: 'PAUSE', at: 1_000 });
-    await expect.poll(() => strip(page), WAIT).toEqual([
-      [B4, 'forfeit', 'amber', 'Board 4 · White absent · default in 6:59'],
-      [B5, 'paused', 'amber', 'Board 5 · paused'],
-      [B9, 'clock', 'amber', 'Board 9 · no clock'],
-    ]);
+    await expect
+      .poll(() => strip(page), WAIT)
+      .toEqual([
+        [B4, 'forfeit', 'amber', 'Board 4 · White absent · default in 6:59'],
+        [B5, 'paused', 'amber', 'Board 5 · paused'],
+        [B9, 'clock', 'amber', 'Board 9 · no clock'],
+      ]);
   });
 
-  it('low time under 2 minutes is amber, least time first; the strip follows the hall\'s time on its own', async () => {
+  it("low time under 2 minutes is amber, least time first; the strip follows the hall's time on its own", async () => {
     // No clock event happens here: only time passes. The strip re-reads the list when it changes.
     await hallAt(250_000);
-    await expect.poll(() => strip(page), WAIT).toEqual([
-      [B4, 'forfeit', 'amber', 'Board 4 · White absent · default in 2:50'],
-      [B5, 'paused', 'amber', 'Board 5 · paused'],
-      [B9, 'clock', 'amber', 'Board 9 · no clock'],
-      [B7, 'time', 'amber', 'Board 7 · Black 0:50'],
-      [B12, 'time', 'amber', 'Board 12 · White 1:50'],
-    ]);
+    await expect
+      .poll(() => strip(page), WAIT)
+      .toEqual([
+        [B4, 'forfeit', 'amber', 'Board 4 · White absent · default in 2:50'],
+        [B5, 'paused', 'amber', 'Board 5 · paused'],
+        [B9, 'clock', 'amber', 'Board 9 · no clock'],
+        [B7, 'time', 'amber', 'Board 7 · Black 0:50'],
+        [B12, 'time', 'amber', 'Board 12 · White 1:50'],
+      ]);
   });
 
-  it('FIDE Laws 6.9: a flag falls when Black\'s time runs out (red, first); a forfeit due within 2 minutes turns red', async () => {
+  it("FIDE Laws 6.9: a flag falls when Black's time runs out (red, first); a forfeit due within 2 minutes turns red", async () => {
     await hallAt(300_000); // Black's 5:00 on board 7 runs out now: the statechart's flag timer fires
     expect(clocks.get(B7)!.actor.getSnapshot().matches('flagged')).toBe(true);
-    await expect.poll(() => strip(page), WAIT).toEqual([
-      [B7, 'flag', 'red', 'Board 7 · Black flag fell'],
-      [B4, 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00'],
-      [B5, 'paused', 'amber', 'Board 5 · paused'],
-      [B9, 'clock', 'amber', 'Board 9 · no clock'],
-      [B12, 'time', 'amber', 'Board 12 · White 1:00'],
-    ]);
+    await expect
+      .poll(() => strip(page), WAIT)
+      .toEqual([
+        [B7, 'flag', 'red', 'Board 7 · Black flag fell'],
+        [B4, 'forfeit', 'red', 'Board 4 · White absent · forfeit in 2:00'],
+        [B5, 'paused', 'amber', 'Board 5 · paused'],
+        [B9, 'clock', 'amber', 'Board 9 · no clock'],
+        [B12, 'time', 'amber', 'Board 12 · White 1:00'],
+      ]);
     // Not colour alone (WCAG 1.4.1): the symbol, "!" for red, and the kind in words.
     const flag = page.locator(`#attention li[data-attention-board="${B7}"] button`);
     expect(await flag.locator('.attention-symbol').innerText()).toBe('⚑!');
@@ -153,31 +181,33 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: clocks on the st
     expect(await page.locator(`#attention li[data-attention-board="${B5}"] .attention-symbol`).innerText()).toBe('‖');
   });
 
-  it('low time under 20 s is red, in the clock\'s tenths', async () => {
+  it("low time under 20 s is red, in the clock's tenths", async () => {
     await hallAt(345_000);
     await expect.poll(() => strip(page), WAIT).toContainEqual([B12, 'time', 'red', 'Board 12 · White 15.0']);
     expect((await strip(page)).map((r) => r[0])).toEqual([B7, B4, B5, B9, B12]);
   });
 
-  it('FIDE Laws 6.7.1: the default time elapses with White absent: lost by default; board 12\'s flag falls too (order: flags by board, then the forfeit)', async () => {
+  it("FIDE Laws 6.7.1: the default time elapses with White absent: lost by default; board 12's flag falls too (order: flags by board, then the forfeit)", async () => {
     // Keyed updates: board 12's item is moved (from last to second), not rebuilt.
     await page.$eval(`#attention li[data-attention-board="${B12}"]`, (li) => ((li as HTMLElement & { probe?: string }).probe = 'same node'));
     await hallAt(420_000);
     expect(clocks.get(B4)!.actor.getSnapshot().matches('forfeited')).toBe(true);
-    await expect.poll(() => strip(page), WAIT).toEqual([
-      [B7, 'flag', 'red', 'Board 7 · Black flag fell'],
-      [B12, 'flag', 'red', 'Board 12 · White flag fell'],
-      [B4, 'forfeit', 'red', 'Board 4 · White lost by default'],
-      [B5, 'paused', 'amber', 'Board 5 · paused'],
-      [B9, 'clock', 'amber', 'Board 9 · no clock'],
-    ]);
+    await expect
+      .poll(() => strip(page), WAIT)
+      .toEqual([
+        [B7, 'flag', 'red', 'Board 7 · Black flag fell'],
+        [B12, 'flag', 'red', 'Board 12 · White flag fell'],
+        [B4, 'forfeit', 'red', 'Board 4 · White lost by default'],
+        [B5, 'paused', 'amber', 'Board 5 · paused'],
+        [B9, 'clock', 'amber', 'Board 9 · no clock'],
+      ]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('5 boards need the arbiter');
     expect(await page.$eval(`#attention li[data-attention-board="${B12}"]`, (li) => (li as HTMLElement & { probe?: string }).probe)).toBe('same node');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'attention-strip.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
   });
 
-  it('on a floor arbiter\'s phone (390×844) the full strip is one row: the first board is still on the first screen, nothing scrolls sideways', async () => {
+  it("on a floor arbiter's phone (390×844) the full strip is one row: the first board is still on the first screen, nothing scrolls sideways", async () => {
     const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     watchErrors(phone, errors);
     await phone.clock.setFixedTime(T0_UTC + hall.now());
@@ -222,7 +252,13 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
   beforeAll(async () => {
     rig = await buildRig();
     // The rig's own API serves no pages; this one serves the dashboard over the same host.
-    app = await buildApi({ state: rig.host.state, commands: rig.host, exports: rig.exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => rig.hostClock.nowUtcMs() });
+    app = await buildApi({
+      state: rig.host.state,
+      commands: rig.host,
+      exports: rig.exports,
+      tokens: [{ arbiter: ARBITER, token: TOKEN }],
+      nowUtcMs: () => rig.hostClock.nowUtcMs(),
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     await configuredFor(rig, 1, 1);
     await configuredFor(rig, 1, 2);
@@ -240,9 +276,14 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     if (rig) await closeRig(rig);
   });
 
-  it('both clocks connected and ready: only the open event\'s board, which has no clock in this hall, is listed', async () => {
+  it("both clocks connected and ready: only the open event's board, which has no clock in this hall, is listed", async () => {
     // The tournament file's hall has two tables with clocks (the women's final); the open event's board has none.
-    expect(rig.host.state.boards().filter((b) => b.clockId === null).map((b) => b.id)).toEqual(['slo-open-2007-1']);
+    expect(
+      rig.host.state
+        .boards()
+        .filter((b) => b.clockId === null)
+        .map((b) => b.id),
+    ).toEqual(['slo-open-2007-1']);
     await expect.poll(() => strip(page), WAIT).toEqual([['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock']]);
     expect(await page.locator('#attention .attention-count').innerText()).toBe('1 board needs the arbiter');
   });
@@ -252,13 +293,15 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     const clock = rig.clocks[0];
     await playMoves(clock, rig.sim, 2, 5_000);
     await clock.enterResult('1-0');
-    await waitFor('the clock\'s result journaled', () => rig.host.state.board(board1)?.result === '1-0', 10_000, flowing(rig.sim));
+    await waitFor("the clock's result journaled", () => rig.host.state.board(board1)?.result === '1-0', 10_000, flowing(rig.sim));
     expect(rig.host.state.board(board1)).toMatchObject({ result: '1-0', resultConfirmed: false });
     // Before the board with no clock: a result to confirm is more urgent (the round's standings wait for it).
-    await expect.poll(() => strip(page), WAIT).toEqual([
-      [board1, 'result', 'amber', 'Board 1 · 1-0 to confirm'],
-      ['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock'],
-    ]);
+    await expect
+      .poll(() => strip(page), WAIT)
+      .toEqual([
+        [board1, 'result', 'amber', 'Board 1 · 1-0 to confirm'],
+        ['slo-open-2007-1', 'clock', 'amber', 'Board 1 · no clock'],
+      ]);
     // Two boards numbered 1: with items from two events, each names its event.
     const eventOf = (id: string) => page.locator(`#attention li[data-attention-board="${id}"] .attention-event`).innerText();
     expect(await eventOf(board1)).toBe(rig.host.state.board(board1)!.eventName ?? rig.host.state.board(board1)!.event);
@@ -275,7 +318,9 @@ describe.skipIf(SKIP_BROWSER)('the attention strip in Chromium: a real Host, jou
     rig.clocks[1].unplugMemory();
     await waitFor('the line of table 2 down', () => !session.online, 10_000, flowing(rig.sim, 5));
     expect(rig.host.state.board(board2)!.clockOnline).toBe(false);
-    await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2)), WAIT).toEqual([[board2, 'clock', 'amber', 'Board 2 · clock CLK-02 offline']]);
+    await expect
+      .poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2)), WAIT)
+      .toEqual([[board2, 'clock', 'amber', 'Board 2 · clock CLK-02 offline']]);
     rig.clocks[1].plugMemory();
     await waitFor('the line of table 2 up again', () => session.online, 10_000, flowing(rig.sim, 5));
     await expect.poll(() => strip(page).then((rows) => rows.filter((r) => r[0] === board2)), WAIT).toEqual([]);

@@ -71,7 +71,9 @@ describe.skipIf(SKIP_BROWSER)('axe-core on the dashboard pages (WCAG 2.x A/AA, D
     expect(found, found.join('\n')).toEqual([]);
   });
 
-  it('`/` signed in as the arbiter with a board opened (its controls shown), at 1400×900 and 390×844: no serious or critical violation', { timeout: 180_000 }, async () => {
+  it('`/` signed in as the arbiter with a board opened (its controls shown), at 1400×900 and 390×844: no serious or critical violation', {
+    timeout: 180_000,
+  }, async () => {
     const found: string[] = [];
     for (const viewport of VIEWPORTS) {
       const page = await open('/', viewport);
@@ -89,7 +91,9 @@ describe.skipIf(SKIP_BROWSER)('axe-core on the dashboard pages (WCAG 2.x A/AA, D
     expect(found, found.join('\n')).toEqual([]);
   });
 
-  it('the standings page of a team event at 390×844 and of an individual event at 1400×900: no serious or critical violation', { timeout: 180_000 }, async () => {
+  it('the standings page of a team event at 390×844 and of an individual event at 1400×900: no serious or critical violation', {
+    timeout: 180_000,
+  }, async () => {
     const found: string[] = [];
     for (const viewport of VIEWPORTS) {
       for (const event of viewport.width === 390 ? [TEAM] : [INDIVIDUAL]) {

@@ -51,13 +51,25 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     open(journal);
     const ports = new JournalPorts({ journal, hall, nowUtcMs: clock });
     // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
-    const app = await buildApi({ state: ports, commands: ports, tokens: [ARBITER], captains, teamMatches: new TeamMatchProtocols(journal, hall, clock), nowUtcMs: clock });
+    const app = await buildApi({
+      state: ports,
+      commands: ports,
+      tokens: [ARBITER],
+      captains,
+      teamMatches: new TeamMatchProtocols(journal, hall, clock),
+      nowUtcMs: clock,
+    });
     return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }), journal };
   }
 
   beforeAll(async () => {
     const ivanovo = loadTournamentFile(fileURLToPath(new URL('../host/domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
-    team = await serve(ivanovo, 'ivanovo.sqlite', (j) => new Director(j, ivanovo).openRound(IVANOVO, 1, START), () => now);
+    team = await serve(
+      ivanovo,
+      'ivanovo.sqlite',
+      (j) => new Director(j, ivanovo).openRound(IVANOVO, 1, START),
+      () => now,
+    );
     // The Slovenian final without its rehearsal seed, game 1's colours left to the lot: board 1's
     // drawn in the hall and entered by an arbiter, board 2's drawn by the host when the round opens.
     const raw = JSON.parse(readFileSync(fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url)), 'utf8'));
@@ -65,11 +77,17 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     delete ev.knockout.seed;
     for (const k of ev.rounds[0].knockout) delete k.firstWhite;
     const slo = parseTournament(raw);
-    knockout = await serve(slo, 'slo.sqlite', (j) => {
-      const director = new Director(j, slo);
-      director.enterLot(KNOCKOUT, 1, 1, 'classical', 4, 'Ana Srebrnič', T0 - 15 * 60_000);
-      director.openRound(KNOCKOUT, 1, T0 - 10 * 60_000);
-    }, () => T0, []);
+    knockout = await serve(
+      slo,
+      'slo.sqlite',
+      (j) => {
+        const director = new Director(j, slo);
+        director.enterLot(KNOCKOUT, 1, 1, 'classical', 4, 'Ana Srebrnič', T0 - 15 * 60_000);
+        director.openRound(KNOCKOUT, 1, T0 - 10 * 60_000);
+      },
+      () => T0,
+      [],
+    );
     browser = await launchChromium();
   });
 
@@ -117,7 +135,12 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     await dash.click('#token-form button[type="submit"]');
     await expect.poll(() => dash.locator('#arbiter').innerText()).toBe('arbiter: Glavny Sudya');
 
-    for (const [board, result] of [[1, '1-0'], [2, '1/2-1/2'], [3, '0-1'], [4, '1/2-1/2']] as const) {
+    for (const [board, result] of [
+      [1, '1-0'],
+      [2, '1/2-1/2'],
+      [3, '0-1'],
+      [4, '1/2-1/2'],
+    ] as const) {
       await arbiter('PUT', `/api/boards/${boardIdOf(IVANOVO, board)}/result`, { result });
     }
     await phone.click('#refresh');
@@ -140,9 +163,13 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     now += 10 * 60_000;
     await arbiter('PUT', `/api/boards/${boardIdOf(IVANOVO, 2)}/result`, { result: '1-0' });
     await expect.poll(() => match.locator('.captain-mark[data-team="1"]').getAttribute('data-state'), { timeout: 15_000 }).toBe('void');
-    expect(await match.locator('.captain-mark[data-team="1"]').innerText()).toBe('Школа № 1: confirmed by Kapitan Pervoy at 15:00 UTC — void: board 2 corrected ½-½ → 1-0 by Glavny Sudya at 15:10 UTC');
+    expect(await match.locator('.captain-mark[data-team="1"]').innerText()).toBe(
+      'Школа № 1: confirmed by Kapitan Pervoy at 15:00 UTC — void: board 2 corrected ½-½ → 1-0 by Glavny Sudya at 15:10 UTC',
+    );
     await phone.click('#refresh');
-    await expect.poll(() => phone.locator('#marks li[data-state="void"]').first().innerText()).toMatch(/^Your confirmation \(confirmed by Kapitan Pervoy at 15:00 UTC\) is void: the arbiter corrected board 2 \(½-½ → 1-0\) at 15:10 UTC/);
+    await expect
+      .poll(() => phone.locator('#marks li[data-state="void"]').first().innerText())
+      .toMatch(/^Your confirmation \(confirmed by Kapitan Pervoy at 15:00 UTC\) is void: the arbiter corrected board 2 \(½-½ → 1-0\) at 15:10 UTC/);
     expect(await phone.locator('#confirm').isDisabled()).toBe(false);
 
     // The arbiter confirms every board, then the match from the dashboard: final, taken without
@@ -150,7 +177,9 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
     for (let board = 1; board <= 4; board++) await arbiter('POST', `/api/boards/${boardIdOf(IVANOVO, board)}/result/confirm`);
     now += 5 * 60_000;
     await match.locator('button.confirm-match').click({ timeout: 15_000 });
-    await expect.poll(() => match.locator('.arbiter-mark').innerText()).toBe('match confirmed by Glavny Sudya at 15:15 UTC (final), without the confirmation of Школа № 1 and Школа № 2');
+    await expect
+      .poll(() => match.locator('.arbiter-mark').innerText())
+      .toBe('match confirmed by Glavny Sudya at 15:15 UTC (final), without the confirmation of Школа № 1 and Школа № 2');
     expect(await match.locator('button.confirm-match').count()).toBe(0);
     await phone.click('#refresh');
     await expect.poll(() => phone.locator('#marks li[data-state="final"]').innerText()).toMatch(/^Confirmed by the arbiter Glavny Sudya at 15:15 UTC: final/);
@@ -163,8 +192,12 @@ describe.skipIf(SKIP_BROWSER)('captain view and match panels in Chromium (Debian
   it('Slovenian final art. 3: /public shows on each board who drew White by lot, how and when', async () => {
     const page = await openPage(`${knockout.url}/public`);
     const line = (board: number) => page.locator(`article[data-board-id="${boardIdOf(KNOCKOUT, board)}"] .lot li`);
-    await expect.poll(() => line(1).allInnerTexts()).toEqual([expect.stringMatching(/^Colours by lot \(game 1\): .+ has White — drawn in the hall, entered by arbiter Ana Srebrnič at 13:45 UTC$/)]);
-    await expect.poll(() => line(2).allInnerTexts()).toEqual([expect.stringMatching(/^Colours by lot \(game 1\): .+ has White — drawn by the host \(cryptographic random draw\) at 13:50 UTC$/)]);
+    await expect
+      .poll(() => line(1).allInnerTexts())
+      .toEqual([expect.stringMatching(/^Colours by lot \(game 1\): .+ has White — drawn in the hall, entered by arbiter Ana Srebrnič at 13:45 UTC$/)]);
+    await expect
+      .poll(() => line(2).allInnerTexts())
+      .toEqual([expect.stringMatching(/^Colours by lot \(game 1\): .+ has White — drawn by the host \(cryptographic random draw\) at 13:50 UTC$/)]);
     // The name is the journal's: the player the lot gave White is White on the board.
     const board1 = (await (await fetch(`${knockout.url}/api/boards/${boardIdOf(KNOCKOUT, 1)}`)).json()).board;
     expect(await line(1).innerText()).toContain(`${board1.white.name} has White`);

@@ -53,11 +53,50 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
   const forwarded = host.forwarded;
 
   beforeAll(async () => {
-    host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
-    host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', white: { name: 'Borišek, Jure' }, black: { name: 'Lenič, Luka' }, timeControl: 'W360-B300' });
-    host.addBoard({ id: 'ivanovo-1', event: IVANOVO, round: 3, board: 1, clockId: 'clk-3', white: { name: 'Ivanova, Anna', team: 'White Rook' }, black: { name: 'Petrova, Olga', team: 'Shuya' }, timeControl: '3600' });
+    host.addBoard({
+      id: 'final-1',
+      event: FINAL,
+      round: 1,
+      board: 1,
+      clockId: 'clk-1',
+      white: { name: 'Tratar, Marko' },
+      black: { name: 'Sebenik, Matej' },
+      timeControl: '40/5400+30:900+30',
+    });
+    host.addBoard({
+      id: 'final-2',
+      event: FINAL,
+      round: 1,
+      board: 2,
+      clockId: 'clk-2',
+      white: { name: 'Borišek, Jure' },
+      black: { name: 'Lenič, Luka' },
+      timeControl: 'W360-B300',
+    });
+    host.addBoard({
+      id: 'ivanovo-1',
+      event: IVANOVO,
+      round: 3,
+      board: 1,
+      clockId: 'clk-3',
+      white: { name: 'Ivanova, Anna', team: 'White Rook' },
+      black: { name: 'Petrova, Olga', team: 'Shuya' },
+      timeControl: '3600',
+    });
     // A knockout tie-break game waiting for the end of its 30-minute break (no clock yet).
-    host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, white: { name: 'Muhvič, Anja' }, black: { name: 'Vrhovnik, Ana' }, timeControl: '900+10', startsAtUtcMs: T0_UTC + 30 * 60_000, gameNo: 3, kind: 'rapid', matchId: 'final-r1-b3' });
+    host.addBoard({
+      id: 'final-3',
+      event: FINAL,
+      round: 1,
+      board: 3,
+      white: { name: 'Muhvič, Anja' },
+      black: { name: 'Vrhovnik, Ana' },
+      timeControl: '900+10',
+      startsAtUtcMs: T0_UTC + 30 * 60_000,
+      gameNo: 3,
+      kind: 'rapid',
+      matchId: 'final-r1-b3',
+    });
     boards.set('final-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-1', { event: FINAL, round: 1, board: 1 }, presetTimeControl('classical')));
     boards.set('final-2', new SimulatedBoard(host, hall, T0_UTC, 'clk-2', { event: FINAL, round: 1, board: 2 }, presetTimeControl('armageddon')));
     boards.set('ivanovo-1', new SimulatedBoard(host, hall, T0_UTC, 'clk-3', { event: IVANOVO, round: 3, board: 1 }, presetTimeControl('sudden-death-60')));
@@ -138,7 +177,7 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     expect(await text('final-2', '.side.black .time')).toBe('12.4'); // 12.345 s rounded up to the tenth
   });
 
-  it('shows the flag when Black\'s time runs out (FIDE Laws 6.9)', async () => {
+  it("shows the flag when Black's time runs out (FIDE Laws 6.9)", async () => {
     await hallAt(20_000 + 300_000 + 50); // the flag timer fires at exactly 320 000
     await expect.poll(() => page.locator('[data-board-id="final-2"]').getAttribute('data-status')).toBe('flagged');
     expect(await page.locator('[data-board-id="final-2"] .side.black .flag').isVisible()).toBe(true);
@@ -295,7 +334,9 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
     expect(await alert.isHidden()).toBe(true);
     expect(storage.failed(full)).toBe(true);
     await expect.poll(() => alert.isVisible(), { timeout: 15_000 }).toBe(true);
-    expect(await alert.innerText()).toMatch(/^Journal fault: the journal's disk is full \(SQLITE_FULL: .*\) at \/srv\/hall\/clocks\.db: clock events are not acknowledged/);
+    expect(await alert.innerText()).toMatch(
+      /^Journal fault: the journal's disk is full \(SQLITE_FULL: .*\) at \/srv\/hall\/clocks\.db: clock events are not acknowledged/,
+    );
     storage.succeeded();
     await expect.poll(() => alert.isHidden(), { timeout: 15_000 }).toBe(true);
   });

@@ -39,11 +39,15 @@ describe.skipIf(SKIP_BROWSER)('DOM nodes per board in the 200-board hall (Debian
       await page.goto(hall.url + '/');
       await page.locator('#connection[data-state="live"]').waitFor({ timeout: 30_000 });
       // Every board is on the page (a card or a row per board; boards counted by distinct id).
-      await page.waitForFunction((n) => {
-        const ids = new Set<string>();
-        document.querySelectorAll('#boards [data-board-id]').forEach((e) => ids.add(e.getAttribute('data-board-id') ?? ''));
-        return ids.size >= n;
-      }, total, { timeout: 60_000, polling: 200 });
+      await page.waitForFunction(
+        (n) => {
+          const ids = new Set<string>();
+          document.querySelectorAll('#boards [data-board-id]').forEach((e) => ids.add(e.getAttribute('data-board-id') ?? ''));
+          return ids.size >= n;
+        },
+        total,
+        { timeout: 60_000, polling: 200 },
+      );
       const nodes = await page.evaluate(() => {
         let n = 0;
         const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
@@ -57,12 +61,16 @@ describe.skipIf(SKIP_BROWSER)('DOM nodes per board in the 200-board hall (Debian
     }
   }
 
-  it(`at 200 generated boards the page holds fewer than ${DOM_NODES_PER_BOARD_BOUND} DOM nodes per board, and each board added from 100 to 200 adds fewer`, { timeout: 180_000 }, async () => {
+  it(`at 200 generated boards the page holds fewer than ${DOM_NODES_PER_BOARD_BOUND} DOM nodes per board, and each board added from 100 to 200 adds fewer`, {
+    timeout: 180_000,
+  }, async () => {
     const at100 = await nodesWith(100);
     const at200 = await nodesWith(200);
     const perBoard = at200.nodes / at200.boards;
     const growth = (at200.nodes - at100.nodes) / (at200.boards - at100.boards);
-    console.log(`DOM: ${at100.nodes} nodes for ${at100.boards} boards, ${at200.nodes} for ${at200.boards} (${perBoard.toFixed(1)} per board, ${growth.toFixed(1)} per added board; ${at200.buttons} buttons)`);
+    console.log(
+      `DOM: ${at100.nodes} nodes for ${at100.boards} boards, ${at200.nodes} for ${at200.boards} (${perBoard.toFixed(1)} per board, ${growth.toFixed(1)} per added board; ${at200.buttons} buttons)`,
+    );
     expect(at200.boards - at100.boards).toBe(100);
     expect(perBoard).toBeLessThan(DOM_NODES_PER_BOARD_BOUND);
     expect(growth).toBeLessThan(DOM_NODES_PER_BOARD_BOUND);

@@ -32,7 +32,13 @@ describe.skipIf(SKIP_BROWSER)('one board view on every path of the live feed (Ch
 
   beforeAll(async () => {
     rig = await buildRig();
-    app = await buildApi({ state: rig.host.state, commands: rig.host, exports: rig.exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => rig.hostClock.nowUtcMs() });
+    app = await buildApi({
+      state: rig.host.state,
+      commands: rig.host,
+      exports: rig.exports,
+      tokens: [{ arbiter: ARBITER, token: TOKEN }],
+      nowUtcMs: () => rig.hostClock.nowUtcMs(),
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     await configuredFor(rig, 1, 1);
     await configuredFor(rig, 1, 2);

@@ -59,19 +59,63 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   });
   const forwarded = host.forwarded;
 
-  function addBoard(id: string, event: string, round: number, board: number, white: string, black: string, control: TimeControl, extra: { clock?: boolean; kind?: GameKind; matchId?: string } = {}): void {
+  function addBoard(
+    id: string,
+    event: string,
+    round: number,
+    board: number,
+    white: string,
+    black: string,
+    control: TimeControl,
+    extra: { clock?: boolean; kind?: GameKind; matchId?: string } = {},
+  ): void {
     const clockId = extra.clock === false ? null : `clk-${id}`;
-    host.addBoard({ id, event, round, board, clockId, white, black, control, ...(extra.kind ? { kind: extra.kind } : {}), ...(extra.matchId ? { matchId: extra.matchId } : {}) });
+    host.addBoard({
+      id,
+      event,
+      round,
+      board,
+      clockId,
+      white,
+      black,
+      control,
+      ...(extra.kind ? { kind: extra.kind } : {}),
+      ...(extra.matchId ? { matchId: extra.matchId } : {}),
+    });
     controls.set(id, control);
     if (clockId) clocks.set(id, new SimulatedBoard(host, hall, T0_UTC, clockId, { event, round, board }, control));
   }
 
   /** A knockout mini-match's earlier games on a board of the final, drawn and confirmed (the director's part in the host). */
   function drawnGames(matchId: string, board: number, white: string, black: string, games: number): void {
-    host.journal.saveMatch({ matchId, event: FINAL, round: 1, board, playerA: white, playerB: black, status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 0 });
+    host.journal.saveMatch({
+      matchId,
+      event: FINAL,
+      round: 1,
+      board,
+      playerA: white,
+      playerB: black,
+      status: 'playing',
+      winner: null,
+      loser: null,
+      decidedBy: null,
+      score: null,
+      updatedUtcMs: 0,
+    });
     for (let no = 1; no <= games; no++) {
       const [w, b] = no % 2 === 1 ? [white, black] : [black, white];
-      const game = host.journal.createGame({ event: FINAL, round: 1, board, gameNo: no, matchId, kind: 'classical', white: w, black: b, timeControl: presetTimeControl('classical'), createdUtcMs: 0 });
+      const game = host.journal.createGame({
+        event: FINAL,
+        round: 1,
+        board,
+        gameNo: no,
+        matchId,
+        kind: 'classical',
+        white: w,
+        black: b,
+        timeControl: presetTimeControl('classical'),
+        createdUtcMs: 0,
+      });
       host.journal.reportResult(game.gameId, { result: '1/2-1/2', how: 'played', source: 'arbiter', arbiter: 'Floor Arbiter', utcMs: T0_UTC - 86_400_000 });
       host.journal.confirmResult(game.gameId, 'Chief Arbiter', T0_UTC - 86_400_000);
     }
@@ -120,7 +164,13 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     // The floor arbiter entered the golden game's draw; the chief arbiter has not confirmed it yet.
     expect(await host.execute({ type: 'result', boardId: DECIDED, result: '1/2-1/2' }, { arbiter: 'Floor Arbiter' })).toMatchObject({ ok: true });
 
-    app = await buildApi({ state: host, commands: host, exports: exportsOf, tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }], nowUtcMs: () => T0_UTC + hall.now() });
+    app = await buildApi({
+      state: host,
+      commands: host,
+      exports: exportsOf,
+      tokens: [{ arbiter: 'Chief Arbiter', token: TOKEN }],
+      nowUtcMs: () => T0_UTC + hall.now(),
+    });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();
     page = await openPage('/', { width: 1280, height: 900 });
@@ -174,7 +224,12 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   async function confirmation(p = page): Promise<{ title: string; changes: string[]; note: string; dialog: ReturnType<Page['locator']> }> {
     const dialog = p.locator('dialog#confirm');
     await dialog.waitFor({ state: 'visible' });
-    return { title: await dialog.locator('.confirm-title').innerText(), changes: await dialog.locator('.confirm-changes li').allInnerTexts(), note: await dialog.locator('.confirm-note').innerText(), dialog };
+    return {
+      title: await dialog.locator('.confirm-title').innerText(),
+      changes: await dialog.locator('.confirm-changes li').allInnerTexts(),
+      note: await dialog.locator('.confirm-note').innerText(),
+      dialog,
+    };
   }
   async function answer(ok: boolean, p = page): Promise<void> {
     const dialog = p.locator('dialog#confirm');
@@ -194,7 +249,7 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => p.locator('#arbiter').innerText()).toBe('arbiter: Chief Arbiter');
   }
 
-  it('shows the period, a late player\'s default time going down, the match score and stage, and who flagged first', async () => {
+  it("shows the period, a late player's default time going down, the match score and stage, and who flagged first", async () => {
     await expect.poll(() => page.locator('article.board').count()).toBe(8);
     for (const id of [PERIOD, LATE, FLAGS]) clocks.get(id)!.send({ type: 'START', at: 0 });
     await hallAt(500);
@@ -260,7 +315,9 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
 
     await pending.locator('button[data-action="confirm"]').click();
     await expect.poll(() => host.board(DECIDED)!.resultConfirmed).toBe(true);
-    const results = (await (await fetch(`${url}/api/results?round=1`)).json()) as { results: { board: number; result: string; confirmed: boolean; by: string }[] };
+    const results = (await (await fetch(`${url}/api/results?round=1`)).json()) as {
+      results: { board: number; result: string; confirmed: boolean; by: string }[];
+    };
     expect(results.results.find((r) => r.board === 5)).toMatchObject({ result: '1/2-1/2', confirmed: true, by: 'arbiter:Chief Arbiter' });
     await expect.poll(() => page.locator('#pending').isVisible()).toBe(false);
     await expect.poll(() => card(DECIDED).getAttribute('data-status')).toBe('finished');
@@ -287,10 +344,29 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await expect.poll(() => panelText(DECIDED, '.message')).toBe('Correct result 0-1: done by Chief Arbiter');
     const board = (await (await fetch(`${url}/api/boards/${DECIDED}`)).json()) as { board: BoardView };
     expect(board.board).toMatchObject({ result: '0-1', resultConfirmed: false });
-    expect(host.actions().at(-1)).toMatchObject({ action: 'result', boardId: DECIDED, payload: { result: '0-1', reason: 'the scoresheets show 0-1' }, arbiter: 'Chief Arbiter', outcome: 'applied' });
+    expect(host.actions().at(-1)).toMatchObject({
+      action: 'result',
+      boardId: DECIDED,
+      payload: { result: '0-1', reason: 'the scoresheets show 0-1' },
+      arbiter: 'Chief Arbiter',
+      outcome: 'applied',
+    });
     await expect.poll(() => pending.innerText()).toContain('0-1');
     // The director decides the match on the armageddon (Black wins it): a page opened now shows it decided.
-    host.journal.saveMatch({ matchId: 'sf-1', event: FINAL, round: 1, board: 5, playerA: 'Krivec, Jana', playerB: 'Vrhovnik, Ana', status: 'decided', winner: 'Vrhovnik, Ana', loser: 'Krivec, Jana', decidedBy: 'armageddon', score: null, updatedUtcMs: T0_UTC });
+    host.journal.saveMatch({
+      matchId: 'sf-1',
+      event: FINAL,
+      round: 1,
+      board: 5,
+      playerA: 'Krivec, Jana',
+      playerB: 'Vrhovnik, Ana',
+      status: 'decided',
+      winner: 'Vrhovnik, Ana',
+      loser: 'Krivec, Jana',
+      decidedBy: 'armageddon',
+      score: null,
+      updatedUtcMs: T0_UTC,
+    });
     const later = await openPage('/', { width: 1280, height: 900 });
     await expect.poll(() => text(DECIDED, '.match', later)).toBe('Match 2–3 · decided: Vrhovnik, Ana wins (armageddon)');
     pages.splice(pages.indexOf(later), 1);
@@ -377,16 +453,28 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
   it('shows on the card what a clock brought to the journal had differently, and that it waits to be resumed (docs/protocol.md "Restore")', async () => {
     const clock = clocks.get(PERIOD)!;
     // A spare clock replaced the board's clock (FIDE Laws 6.10.1); the host restored the journal's game to it.
-    host.setRestore(PERIOD, { utcMs: T0_UTC + 3_600_000, clockId: 'clk-spare', outcome: 'restored', differences: ['the clock held no game from this host, not game 7'], mismatches: [] });
+    host.setRestore(PERIOD, {
+      utcMs: T0_UTC + 3_600_000,
+      clockId: 'clk-spare',
+      outcome: 'restored',
+      differences: ['the clock held no game from this host, not game 7'],
+      mismatches: [],
+    });
     await hallAt(hall.now() + 2_000);
     clock.send({ type: 'PAUSE', at: hall.now() }); // the restored clock stands paused
     const note = (await panel(PERIOD)).locator('.restore');
-    await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7 — paused: resume when play goes on');
+    await expect
+      .poll(() => note.innerText())
+      .toBe(
+        'clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7 — paused: resume when play goes on',
+      );
     expect(await note.getAttribute('data-kind')).toBe('warning');
     await (await panel(PERIOD)).locator('button[data-action="resume"]').click();
     await expect.poll(() => card(PERIOD).getAttribute('data-status')).toBe('running');
     // What differed stays on the card for the arbiter; the "resume" hint goes.
-    await expect.poll(() => note.innerText()).toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7');
+    await expect
+      .poll(() => note.innerText())
+      .toBe('clock clk-spare restored from the journal at 10:00:00 UTC; it differed from the journal: the clock held no game from this host, not game 7');
     // A clock that held exactly the journal's game is mentioned only while it waits, paused.
     host.setRestore(PERIOD, { utcMs: T0_UTC + 3_700_000, clockId: `clk-${PERIOD}`, outcome: 'in-step', differences: [], mismatches: [] });
     await hallAt(hall.now() + 1_000);
@@ -444,7 +532,9 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(await pub.locator('#event-filter').inputValue()).toBe(FINAL);
     await expectTimes(PERIOD, pub);
     await expectTimes(START, pub);
-    const fontPx = await card(PERIOD, pub).locator('.side.white .time').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const fontPx = await card(PERIOD, pub)
+      .locator('.side.white .time')
+      .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
     expect(fontPx).toBeGreaterThanOrEqual(48); // legible from the back of the hall
     expect(await text(KO, '.match', pub)).toBe('Match 1–1 · rapid tie-break, game 3');
 
@@ -473,9 +563,9 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     // The lines carry no control (a control per board made 3,003 buttons for 200 boards); a line opens the panel.
     expect(await tablet.locator('article.board button, article.board input, article.board select').count()).toBe(0);
     await panel(PERIOD, tablet);
-    const small = await tablet.locator('button:visible').evaluateAll((buttons) =>
-      buttons.map((b) => b.getBoundingClientRect()).filter((r) => r.height < 40 || r.width < 40).length,
-    );
+    const small = await tablet
+      .locator('button:visible')
+      .evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()).filter((r) => r.height < 40 || r.width < 40).length);
     expect(small).toBe(0);
     expect(await tablet.locator('#panel button:visible').count()).toBeGreaterThan(10);
     expect(await overflow()).toBe(0);
@@ -491,7 +581,10 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     await p.selectOption('#status-filter', 'playing');
     expect(new URL(p.url()).searchParams.get('status')).toBe('playing');
     const visibleIds = () => p.locator('article.board:visible').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.boardId).sort());
-    const playing = (await (await fetch(`${url}/api/boards`)).json()).boards.filter((b: BoardView) => !b.result && (b.live?.status === 'running' || b.live?.status === 'paused')).map((b: BoardView) => b.id).sort();
+    const playing = (await (await fetch(`${url}/api/boards`)).json()).boards
+      .filter((b: BoardView) => !b.result && (b.live?.status === 'running' || b.live?.status === 'paused'))
+      .map((b: BoardView) => b.id)
+      .sort();
     expect(playing.length).toBeGreaterThan(0);
     expect(await visibleIds()).toEqual(playing);
     // Round 3 (Ivanovo only), in the URL too; a reload keeps the filter.
@@ -575,7 +668,10 @@ describe.skipIf(SKIP_BROWSER)('the hall in Chromium: board cards, arbiter action
     expect(await p.locator('#token').isVisible()).toBe(false);
     // The host's own answer to an unknown token, then served for the page's next call (as after a
     // restart with other tokens: this host cannot drop a token while it runs).
-    const refused = await fetch(`${url}/api/boards/${PERIOD}/pause`, { method: 'POST', headers: { authorization: 'Bearer not-a-token-the-host-knows-at-all' } });
+    const refused = await fetch(`${url}/api/boards/${PERIOD}/pause`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token-the-host-knows-at-all' },
+    });
     expect(refused.status).toBe(401);
     const body = await refused.text();
     await p.route('**/api/boards/*/pause', (route) => route.fulfill({ status: 401, contentType: 'application/json', body }));

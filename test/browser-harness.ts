@@ -33,7 +33,16 @@ export function skipMessage(what: string): void {
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -80,7 +89,15 @@ export class SimulatedBoard {
     if (!body || body.case !== 'clockEvent') return;
     const ev = create(ClockEventSchema, body.value as Parameters<typeof create<typeof ClockEventSchema>>[1]);
     const row = journalInput(this.clockId, 1, this.seq + 1, ev, { utcMs: this.t0Utc + out.at, uncertaintyMs: 1 });
-    this.report({ type: row.type, side: row.side ?? null, move: row.move ?? null, whiteMs: row.whiteMs, blackMs: row.blackMs, monoMs: row.monoMs, detail: row.detail ?? null });
+    this.report({
+      type: row.type,
+      side: row.side ?? null,
+      move: row.move ?? null,
+      whiteMs: row.whiteMs,
+      blackMs: row.blackMs,
+      monoMs: row.monoMs,
+      detail: row.detail ?? null,
+    });
   }
 
   /** Journals one event as this clock reports it (next sequence number, hall time → UTC). */

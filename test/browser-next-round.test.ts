@@ -57,7 +57,7 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     return p;
   }
 
-  it('shows the engine\'s proposal to the signed-in arbiter only; Approve opens the round; Reject and a TRF from the file picker replace the next one', async () => {
+  it("shows the engine's proposal to the signed-in arbiter only; Approve opens the round; Reject and a TRF from the file picker replace the next one", async () => {
     const { host, journal } = running;
     await confirmRound(host, 1, ['1-0', '0-1', '1-0']);
     await host.idle();
@@ -75,7 +75,10 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     expect(await proposal.locator('h3').innerText()).toBe(`${SWISS} round 2: proposed by the pairing engine, waiting for approval`);
     // The engine's pairs, board 1 first (as host/app/next-round.test.ts): 2-1, 4-3, 5-6, 7 the bye.
     expect(await proposal.locator('tr').allInnerTexts()).toEqual([
-      'Board\tWhite\tBlack', '1\tDrugi, Igralec (2)\tPrvi, Igralec (1)', '2\tČetrti, Igralec (4)\tTretji, Igralec (3)', '3\tPeti, Igralec (5)\tŠesti, Igralec (6)',
+      'Board\tWhite\tBlack',
+      '1\tDrugi, Igralec (2)\tPrvi, Igralec (1)',
+      '2\tČetrti, Igralec (4)\tTretji, Igralec (3)',
+      '3\tPeti, Igralec (5)\tŠesti, Igralec (6)',
     ]);
     expect(await proposal.innerText()).toContain('bye (U): Sedmi, Igralec (7)');
     expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
@@ -94,21 +97,37 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     await proposal.locator('input').fill('player 7 asked for a bye');
     await proposal.locator('button[data-action="reject-round"]').click();
     await expect.poll(() => proposal.getAttribute('data-status'), WAIT).toBe('rejected');
-    expect(await proposal.locator('h3').innerText()).toBe(`${SWISS} round 3: pairings from the pairing engine rejected by ${ARBITER} (player 7 asked for a bye)`);
-    expect(journal.arbiterActions().filter((a) => a.action === REJECT_ROUND)).toEqual([expect.objectContaining({ arbiter: ARBITER, round: 3, reason: 'player 7 asked for a bye' })]);
+    expect(await proposal.locator('h3').innerText()).toBe(
+      `${SWISS} round 3: pairings from the pairing engine rejected by ${ARBITER} (player 7 asked for a bye)`,
+    );
+    expect(journal.arbiterActions().filter((a) => a.action === REJECT_ROUND)).toEqual([
+      expect.objectContaining({ arbiter: ARBITER, round: 3, reason: 'player 7 asked for a bye' }),
+    ]);
 
     // The arbiter's own pairing program: its TRF through the file picker (the engine's boards, player 7 out with a bye).
-    const engine = (journal.arbiterActions().filter((a) => a.action === PROPOSE_ROUND).at(-1)!.payload as RoundProposal).round!;
+    const engine = (
+      journal
+        .arbiterActions()
+        .filter((a) => a.action === PROPOSE_ROUND)
+        .at(-1)!.payload as RoundProposal
+    ).round!;
     const pairs = engine.boards.map((b) => [b.white, b.black] as const);
     const trf = addRoundToTrf(running.exports.trf(SWISS, 2), 2, pairs, engine.byes[0].player);
     await page.selectOption('#next-round select[name="event"]', SWISS);
     await page.setInputFiles('#next-round input[type="file"]', { name: 'round3.trf', mimeType: 'text/plain', buffer: Buffer.from(trf, 'utf8') });
     await page.click('#next-round .load-trf button[type="submit"]');
-    await expect.poll(() => page.locator('#next-round .load-trf .message').innerText(), WAIT).toBe(`round 3 loaded by ${ARBITER}: check the pairings, then approve`);
+    await expect
+      .poll(() => page.locator('#next-round .load-trf .message').innerText(), WAIT)
+      .toBe(`round 3 loaded by ${ARBITER}: check the pairings, then approve`);
     await expect.poll(() => proposal.locator('h3').innerText(), WAIT).toBe(`${SWISS} round 3: proposed by a TRF loaded by ${ARBITER}, waiting for approval`);
     await proposal.locator('button[data-action="approve-round"]').click();
     await expect.poll(() => journal.gamesByRound(SWISS, 3).length, WAIT).toBe(pairs.length);
-    expect(journal.arbiterActions().filter((a) => a.action === PROPOSE_ROUND).at(-1)).toMatchObject({ arbiter: ARBITER, payload: expect.objectContaining({ source: 'trf', trf }) });
+    expect(
+      journal
+        .arbiterActions()
+        .filter((a) => a.action === PROPOSE_ROUND)
+        .at(-1),
+    ).toMatchObject({ arbiter: ARBITER, payload: expect.objectContaining({ source: 'trf', trf }) });
     await page.screenshot({ path: join(ARTIFACTS, 'next-round.png') });
     expect(errors).toEqual([]);
   }, 60_000);

@@ -77,7 +77,9 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
     }
   });
 
-  it('at 390×844 a floor arbiter sees the first board whole on the first screen, on `/` and `/public`, with one event and with the whole hall (a team event\'s standings included)', { timeout: 90_000 }, async () => {
+  it("at 390×844 a floor arbiter sees the first board whole on the first screen, on `/` and `/public`, with one event and with the whole hall (a team event's standings included)", {
+    timeout: 90_000,
+  }, async () => {
     const where: string[] = [];
     for (const path of [`/?event=${GENERATED}`, `/public?event=${GENERATED}`, '/', '/public']) {
       const page = await live(path, { width: 390, height: 844 });
@@ -90,7 +92,11 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
         // The whole hall's shots are the first test's `*-phone.png`; this one saves the one-event view.
         if (path.includes('?event=')) await save(page, `${path.startsWith('/public') ? 'public' : 'dashboard'}-one-event-phone.png`);
-        else expect(await page.locator('#standings').evaluate((s) => !(s as HTMLElement).hidden && s.getBoundingClientRect().height > 0), `${path}: the hall has a team event's standings, below the boards`).toBe(true);
+        else
+          expect(
+            await page.locator('#standings').evaluate((s) => !(s as HTMLElement).hidden && s.getBoundingClientRect().height > 0),
+            `${path}: the hall has a team event's standings, below the boards`,
+          ).toBe(true);
       } finally {
         await page.close();
       }
@@ -98,7 +104,9 @@ describe.skipIf(SKIP_BROWSER)('screenshots of the dashboard pages (Debian packag
     console.log(where.join('; '));
   });
 
-  it('on a wide screen the attention strip stays in sight below the header while the hall scrolls, and a line brought into view is not hidden under them', { timeout: 60_000 }, async () => {
+  it('on a wide screen the attention strip stays in sight below the header while the hall scrolls, and a line brought into view is not hidden under them', {
+    timeout: 60_000,
+  }, async () => {
     const page = await live('/', { width: 1400, height: 900 });
     try {
       await page.locator('#attention .attention-count').waitFor();

@@ -73,17 +73,42 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
     expect(new Set(m.overflowX)).toEqual(new Set(['auto']));
   }
 
-  it('team event (Ivanovo 2018 after round 2): team places, board prizes and crosstable equal the standings module; 1400 px and 390 px, the page never scrolls sideways', { timeout: 60_000 }, async () => {
+  it('team event (Ivanovo 2018 after round 2): team places, board prizes and crosstable equal the standings module; 1400 px and 390 px, the page never scrolls sideways', {
+    timeout: 60_000,
+  }, async () => {
     const event = findEvent(hall.hall, TEAM);
     const records = confirmedRecords(hall.journal, event, 2);
     const teams = teamStandings(event, records, 2);
-    for (const [width, height] of [[1400, 900], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1400, 900],
+      [390, 844],
+    ] as const) {
       const { page, rows, errors } = await open(`/events/${TEAM}/standings`, width, height);
       try {
         expect(await page.title()).toBe(`${event.name} — standings after round 2`);
         const standing = await rows('table.standings.teams tbody tr');
-        expect(standing.map((x) => [Number(x.attrs['data-rank']), Number(x.attrs['data-team']), x.cells[1], x.fields.gamePoints, x.fields.matchPoints, x.fields.directEncounter, x.fields.buchholz, [1, 2, 3, 4].map((k) => x.fields[`board${k}`])])).toEqual(
-          teams.map((t) => [t.rank, t.team, teamById(event, t.team).name, formatPoints(t.gamePoints), String(t.matchPoints), t.directEncounter === null ? '' : formatPoints(t.directEncounter), formatPoints(t.buchholz), t.boardPoints.map(formatPoints)]),
+        expect(
+          standing.map((x) => [
+            Number(x.attrs['data-rank']),
+            Number(x.attrs['data-team']),
+            x.cells[1],
+            x.fields.gamePoints,
+            x.fields.matchPoints,
+            x.fields.directEncounter,
+            x.fields.buchholz,
+            [1, 2, 3, 4].map((k) => x.fields[`board${k}`]),
+          ]),
+        ).toEqual(
+          teams.map((t) => [
+            t.rank,
+            t.team,
+            teamById(event, t.team).name,
+            formatPoints(t.gamePoints),
+            String(t.matchPoints),
+            t.directEncounter === null ? '' : formatPoints(t.directEncounter),
+            formatPoints(t.buchholz),
+            t.boardPoints.map(formatPoints),
+          ]),
         );
         // A name that is markup is shown as the text it is.
         expect(standing.find((x) => x.attrs['data-team'] === '1')!.cells[1]).toBe('Школа <b>1</b><img src=x>');
@@ -94,9 +119,13 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
           );
         }
         const cross = await rows('table.crosstable tbody tr');
-        expect(cross.map((x) => [Number(x.attrs['data-team']), x.fields.gamePoints, x.fields.matchPoints])).toEqual(teams.map((t) => [t.team, formatPoints(t.gamePoints), String(t.matchPoints)]));
+        expect(cross.map((x) => [Number(x.attrs['data-team']), x.fields.gamePoints, x.fields.matchPoints])).toEqual(
+          teams.map((t) => [t.team, formatPoints(t.gamePoints), String(t.matchPoints)]),
+        );
         // The print view of each round is linked, and opens (GET /events/:event/report.html?round=N).
-        expect(await page.locator('a.print').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))).toEqual([1, 2].map((r) => `${hall.url}/events/${TEAM}/report.html?round=${r}`));
+        expect(await page.locator('a.print').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))).toEqual(
+          [1, 2].map((r) => `${hall.url}/events/${TEAM}/report.html?round=${r}`),
+        );
         if (width === 390) await reflows(page);
         else expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
         expect(await page.evaluate(() => [document.scripts.length, document.querySelectorAll('[style]').length])).toEqual([0, 0]);
@@ -107,7 +136,9 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
     }
   });
 
-  it('individual event after round 3 and after round 1: places and every tie-break from fieldStandings (FIDE C.07: Buchholz, wins, direct encounter, cuts), crosstable rows in the same order; 390 px reflows', { timeout: 60_000 }, async () => {
+  it('individual event after round 3 and after round 1: places and every tie-break from fieldStandings (FIDE C.07: Buchholz, wins, direct encounter, cuts), crosstable rows in the same order; 390 px reflows', {
+    timeout: 60_000,
+  }, async () => {
     const event = findEvent(hall.hall, INDIVIDUAL);
     for (const round of [3, 1]) {
       const ranked = fieldStandings(event, confirmedRecords(hall.journal, event, round));
@@ -115,8 +146,30 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
       try {
         expect(await page.locator('#after-round').getAttribute('data-round')).toBe(String(round));
         const standing = await rows('#standings-players tbody tr');
-        expect(standing.map((x) => [Number(x.attrs['data-rank']), Number(x.attrs['data-player']), x.cells[1], x.fields.points, x.fields.buchholz, x.fields.wins, x.fields.directEncounter, x.fields.buchholzCut1, x.fields.buchholzCut2])).toEqual(
-          ranked.map((p) => [p.rank, p.player, playerByRank(event, p.player).name, formatPoints(p.points), formatPoints(p.buchholz), String(p.wins), p.directEncounter === null ? '' : formatPoints(p.directEncounter), formatPoints(p.buchholzCut1), formatPoints(p.buchholzCut2)]),
+        expect(
+          standing.map((x) => [
+            Number(x.attrs['data-rank']),
+            Number(x.attrs['data-player']),
+            x.cells[1],
+            x.fields.points,
+            x.fields.buchholz,
+            x.fields.wins,
+            x.fields.directEncounter,
+            x.fields.buchholzCut1,
+            x.fields.buchholzCut2,
+          ]),
+        ).toEqual(
+          ranked.map((p) => [
+            p.rank,
+            p.player,
+            playerByRank(event, p.player).name,
+            formatPoints(p.points),
+            formatPoints(p.buchholz),
+            String(p.wins),
+            p.directEncounter === null ? '' : formatPoints(p.directEncounter),
+            formatPoints(p.buchholzCut1),
+            formatPoints(p.buchholzCut2),
+          ]),
         );
         expect(standing.some((x) => x.cells[1] === EVIL)).toBe(true);
         const cross = await rows('table.crosstable tbody tr');
@@ -141,14 +194,18 @@ describe.skipIf(SKIP_BROWSER)('the standings page in Chromium (Debian package `c
     }
   });
 
-  it('on `/` and `/public` each event\'s name in its event row opens its standings page', { timeout: 60_000 }, async () => {
+  it("on `/` and `/public` each event's name in its event row opens its standings page", { timeout: 60_000 }, async () => {
     for (const path of ['/', '/public']) {
       const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
       try {
         await page.goto(hall.url + path);
         await page.locator('#connection[data-state="live"]').waitFor({ timeout: 15_000 });
         await page.locator('#events a.standings-link').first().waitFor({ timeout: 15_000 });
-        const links = await page.locator('#events a.standings-link').evaluateAll((as) => as.map((a) => [a.closest('[data-event]')?.getAttribute('data-event'), (a as HTMLAnchorElement).pathname, a.getAttribute('aria-label')]));
+        const links = await page
+          .locator('#events a.standings-link')
+          .evaluateAll((as) =>
+            as.map((a) => [a.closest('[data-event]')?.getAttribute('data-event'), (a as HTMLAnchorElement).pathname, a.getAttribute('aria-label')]),
+          );
         expect(new Set(links.map((l) => l[0]))).toEqual(new Set(hall.hall.events.map((e) => e.id)));
         for (const [event, href, name] of links) {
           expect(href).toBe(`/events/${event}/standings`);

@@ -114,7 +114,18 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
 
     // A clock event (board 1's clock starts the game) changes the card but not the standings: no request.
     const board1 = (await (await fetch(`${team.url}/api/boards?event=${IVANOVO}`)).json()).boards.find((b: BoardView) => b.board === 1) as BoardView;
-    team.host.append({ clockId: `${IVANOVO}-clk-1`, bootId: 'boot-1', seq: 1, type: 'started', side: null, whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 0, utcMs: START, uncertaintyMs: 1 });
+    team.host.append({
+      clockId: `${IVANOVO}-clk-1`,
+      bootId: 'boot-1',
+      seq: 1,
+      type: 'started',
+      side: null,
+      whiteMs: 3_600_000,
+      blackMs: 3_600_000,
+      monoMs: 0,
+      utcMs: START,
+      uncertaintyMs: 1,
+    });
     const card1 = page.locator(`article[data-board-id="${board1.id}"]`);
     await expect.poll(() => card1.getAttribute('data-status')).toBe('running');
     // Default time tracked (Ivanovo: 15 min, FIDE Laws 6.7.1) and nobody has pressed: both shown absent, White on move.
@@ -163,8 +174,14 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
 
     // Teams 1, 5, 2: level on board points, match points and Buchholz; board 1 points decided
     // (regulation "Награждение": then the points on board 1). Marked on those three only.
-    const deciders = await page.locator('#standings td.decider').evaluateAll((tds) => tds.map((td) => [(td.parentElement as HTMLElement).dataset.team, (td as HTMLElement).dataset.col, td.textContent]));
-    expect(deciders).toEqual([['1', 'board1', '1'], ['5', 'board1', '½'], ['2', 'board1', '0']]);
+    const deciders = await page
+      .locator('#standings td.decider')
+      .evaluateAll((tds) => tds.map((td) => [(td.parentElement as HTMLElement).dataset.team, (td as HTMLElement).dataset.col, td.textContent]));
+    expect(deciders).toEqual([
+      ['1', 'board1', '1'],
+      ['5', 'board1', '½'],
+      ['2', 'board1', '0'],
+    ]);
     expect(await block.locator('.tie-notes li').allInnerTexts()).toEqual([
       'Школа № 1 ahead of Школа № 5 on board 1 points (1 – ½)',
       'Школа № 5 ahead of Школа № 2 on board 1 points (½ – 0)',
@@ -180,7 +197,9 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     const teamName = (id: number) => view.teams.find((t) => t.team === id)!.name;
     for (const b of view.boards) {
       const top = b.players.filter((p) => p.rank === 1);
-      expect(await block.locator(`.board-leaders li[data-board="${b.board}"] .leader`).innerText()).toBe(top.map((p) => `${p.name} (${teamName(p.team!)})`).join(', '));
+      expect(await block.locator(`.board-leaders li[data-board="${b.board}"] .leader`).innerText()).toBe(
+        top.map((p) => `${p.name} (${teamName(p.team!)})`).join(', '),
+      );
       expect(await block.locator(`.board-leaders li[data-board="${b.board}"] .leader-points`).innerText()).toBe(String(top[0].points));
     }
     await page.screenshot({ path: join(ARTIFACTS, 'standings-arbiter.png'), fullPage: true });
@@ -199,7 +218,10 @@ describe.skipIf(SKIP_BROWSER)('standings of a team event in Chromium (Debian pac
     expect(await pub.locator('#standings td.decider').count()).toBe(3);
     expect(await pub.locator('button, input, select:not(#event-filter):not(#round-filter), textarea, .controls').count()).toBe(0);
     expect(await block.locator('.board-leaders .why').count()).toBe(0); // the arbiter's detail only
-    const fontPx = await pub.locator('#standings td.team').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const fontPx = await pub
+      .locator('#standings td.team')
+      .first()
+      .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
     expect(fontPx).toBeGreaterThanOrEqual(24); // legible from the back of the hall
     expect(await pub.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await pub.screenshot({ path: join(ARTIFACTS, 'standings-public.png'), fullPage: true });

@@ -90,7 +90,9 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
     return p;
   }
 
-  it('both sizes load as <img> under the dashboard CSP (img-src \'self\'), at their declared sizes, with their text alternative; no console error', { timeout: 60_000 }, async () => {
+  it("both sizes load as <img> under the dashboard CSP (img-src 'self'), at their declared sizes, with their text alternative; no console error", {
+    timeout: 60_000,
+  }, async () => {
     // A page of the host's own origin with the dashboard's CSP headers (helmet): the health read.
     const page = await openPage('/api/health', { width: 900, height: 700 });
     const loaded = await page.evaluate(async (id) => {
@@ -120,7 +122,9 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
     expect(errors).toEqual([]);
   });
 
-  it('opened on its own, the full chart shows both lines, the move-40 control (FIDE Laws 6.10.2) and every marker with its letter and words, all text inside the picture', { timeout: 60_000 }, async () => {
+  it('opened on its own, the full chart shows both lines, the move-40 control (FIDE Laws 6.10.2) and every marker with its letter and words, all text inside the picture', {
+    timeout: 60_000,
+  }, async () => {
     const page = await openPage(`/api/boards/${boardId}/chart.svg?size=full`, { width: 760, height: 460 });
     const seen = await page.evaluate(() => ({
       title: document.querySelector('title')?.textContent,
@@ -129,14 +133,19 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
       control: document.querySelector('[data-period-end] text')?.textContent,
       // Laid out by the browser: every marker sits inside the picture.
       // As drawn (transforms included: the rotated axis title), in the picture's own pixels.
-      outside: Array.from(document.querySelectorAll('g[data-kind] circle, text')).filter((c) => {
-        const b = c.getBoundingClientRect();
-        const root = document.documentElement;
-        return b.left < 0 || b.top < 0 || b.right > Number(root.getAttribute('width')) || b.bottom > Number(root.getAttribute('height'));
-      }).map((c) => c.textContent),
+      outside: Array.from(document.querySelectorAll('g[data-kind] circle, text'))
+        .filter((c) => {
+          const b = c.getBoundingClientRect();
+          const root = document.documentElement;
+          return b.left < 0 || b.top < 0 || b.right > Number(root.getAttribute('width')) || b.bottom > Number(root.getAttribute('height'));
+        })
+        .map((c) => c.textContent),
     }));
     expect(seen.title).toBe('Time chart: W (White) – B (Black)');
-    expect(seen.lines).toEqual([['white', null], ['black', '6 4']]);
+    expect(seen.lines).toEqual([
+      ['white', null],
+      ['black', '6 4'],
+    ]);
     expect(new Set(seen.kinds)).toEqual(new Set(['penalty:P', 'adjustment:A', 'takeback:T', 'period-bonus:B']));
     expect(seen.control).toBe('time control: move 40');
     expect(seen.outside).toEqual([]);
@@ -145,7 +154,9 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
     expect(errors).toEqual([]);
   });
 
-  it('the print view served by the host (GET /events/:event/report.html) is styled by its inline sheet under its own CSP, runs and fetches nothing, and prints on A4', { timeout: 60_000 }, async () => {
+  it('the print view served by the host (GET /events/:event/report.html) is styled by its inline sheet under its own CSP, runs and fetches nothing, and prints on A4', {
+    timeout: 60_000,
+  }, async () => {
     const hall = loadTournamentFile(fileURLToPath(new URL('../host/domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
     const reportJournal = new Journal(join(dir, 'report.sqlite'));
     const EVENT = 'ivanovo-2018';
@@ -155,7 +166,14 @@ describe.skipIf(SKIP_BROWSER)('time chart in Chromium (Debian package `chromium`
       reportJournal.confirmResult(g.gameId, 'Chief', NOW + 2000);
     }
     const ports = new JournalPorts({ journal: reportJournal, hall, nowUtcMs: () => NOW });
-    const reportApp = await buildApi({ state: ports, commands: ports, exports: journalExports(reportJournal, hall, () => NOW), tokens: [{ arbiter: 'Chief', token: 'chart-browser-token-0123456789' }], dashboard: false, nowUtcMs: () => NOW });
+    const reportApp = await buildApi({
+      state: ports,
+      commands: ports,
+      exports: journalExports(reportJournal, hall, () => NOW),
+      tokens: [{ arbiter: 'Chief', token: 'chart-browser-token-0123456789' }],
+      dashboard: false,
+      nowUtcMs: () => NOW,
+    });
     const reportUrl = await reportApp.listen({ port: 0, host: '127.0.0.1' });
     const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     const requests: string[] = [];

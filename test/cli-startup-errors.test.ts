@@ -72,7 +72,10 @@ describe('a bad path is named in one line', () => {
   it('host --db that is not a journal (a damaged or foreign file)', async () => {
     const db = join(dir, 'not-a-journal.db');
     writeFileSync(db, 'this is a text file, not an SQLite database '.repeat(50));
-    for (const args of [['--no-scan', '--no-http', '--port', '/dev/null'], ['--replay', '1']]) {
+    for (const args of [
+      ['--no-scan', '--no-http', '--port', '/dev/null'],
+      ['--replay', '1'],
+    ]) {
       const r = await run(['host', '--db', db, '--tournament', FIXTURE, ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(`cannot open the journal ${db}: file is not a database (SQLITE_NOTADB)`)]);
@@ -82,23 +85,27 @@ describe('a bad path is named in one line', () => {
 
   // A read-only file system needs a mount (root, as CI runs); elsewhere it is skipped with this reason.
   const isRoot = process.getuid?.() === 0;
-  it.skipIf(!isRoot && !process.env.CI)('host --db on a read-only file system (mounting a read-only tmpfs needs root)', async () => {
-    const mnt = join(dir, 'ro-mount');
-    mkdirSync(mnt);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
-    try {
-      const db = join(mnt, 'clocks.db');
-      writeFileSync(db, '');
-      execFileSync('mount', ['-o', 'remount,ro', mnt]);
-      const r = await run(['host', '--db', db, '--tournament', FIXTURE, '--no-scan', '--no-http', '--port', '/dev/null']);
-      expect(r.code).toBe(2);
-      expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(`cannot open the journal ${db}`)]);
-      expect(r.stderr).toMatch(/read-?only|readonly/i);
-      noStack(r);
-    } finally {
-      execFileSync('umount', ['-l', mnt]);
-    }
-  }, 60_000);
+  it.skipIf(!isRoot && !process.env.CI)(
+    'host --db on a read-only file system (mounting a read-only tmpfs needs root)',
+    async () => {
+      const mnt = join(dir, 'ro-mount');
+      mkdirSync(mnt);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
+      try {
+        const db = join(mnt, 'clocks.db');
+        writeFileSync(db, '');
+        execFileSync('mount', ['-o', 'remount,ro', mnt]);
+        const r = await run(['host', '--db', db, '--tournament', FIXTURE, '--no-scan', '--no-http', '--port', '/dev/null']);
+        expect(r.code).toBe(2);
+        expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(`cannot open the journal ${db}`)]);
+        expect(r.stderr).toMatch(/read-?only|readonly/i);
+        noStack(r);
+      } finally {
+        execFileSync('umount', ['-l', mnt]);
+      }
+    },
+    60_000,
+  );
 
   it('host --ports FILE that does not exist', async () => {
     const ports = join(dir, 'no-ports.json');
@@ -110,7 +117,13 @@ describe('a bad path is named in one line', () => {
 
   it('host --tokens FILE with a captain token for a team the tournament does not have (docs/api.md "Captains")', async () => {
     const tokens = join(dir, 'captain-tokens.json');
-    writeFileSync(tokens, JSON.stringify([{ arbiter: 'A', token: 'arbiter-token-0123456789' }, { captain: 'Kapitan', event: 'ivanovo-2018', team: 9, token: 'captain-token-team-nine-0' }]));
+    writeFileSync(
+      tokens,
+      JSON.stringify([
+        { arbiter: 'A', token: 'arbiter-token-0123456789' },
+        { captain: 'Kapitan', event: 'ivanovo-2018', team: 9, token: 'captain-token-team-nine-0' },
+      ]),
+    );
     const ivanovo = join(ROOT, 'host/domain/fixtures/ivanovo-white-rook-2018.json');
     const r = await run(['host', '--db', join(dir, 'captains.db'), '--tournament', ivanovo, '--no-scan', '--http', '127.0.0.1:0', '--tokens', tokens]);
     expect(r.code).not.toBe(0);

@@ -20,7 +20,7 @@ import { SimClock, simulatedHall, waitFor } from './e2e-harness.ts';
 
 type Sim = ReturnType<typeof simulatedHall>['sim'];
 
-describe('protocol 1.4 at the clock: the arbiter\'s corrections through the link (FIDE Laws 6.10.2, 7.1, 7.5.5, 6.7.1, Guidelines III.4)', () => {
+describe("protocol 1.4 at the clock: the arbiter's corrections through the link (FIDE Laws 6.10.2, 7.1, 7.5.5, 6.7.1, Guidelines III.4)", () => {
   const stops: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const s of stops.splice(0).reverse()) await s();
@@ -45,7 +45,10 @@ describe('protocol 1.4 at the clock: the arbiter\'s corrections through the link
     }).start();
     stops.push(() => session.stop());
     await waitFor('the clock online', () => session.online);
-    await session.request({ case: 'configure', value: { gameId: '7', event: 'E', round: '1', board: '1', whitePlayer: 'W', blackPlayer: 'B', ...timeControlToProto(tc) } } as BodyInit);
+    await session.request({
+      case: 'configure',
+      value: { gameId: '7', event: 'E', round: '1', board: '1', whitePlayer: 'W', blackPlayer: 'B', ...timeControlToProto(tc) },
+    } as BodyInit);
     const command = (value: Record<string, unknown>) => session.request({ case: 'command', value } as BodyInit);
     /** Sends a command and waits for the event of `kind` it makes the clock report. */
     const reported = async (value: Record<string, unknown>, kind: ClockEvent_Kind): Promise<ClockEvent> => {
@@ -116,7 +119,7 @@ describe('protocol 1.4 at the clock: the arbiter\'s corrections through the link
     expect(events.slice(n).filter((e) => e.kind === ClockEvent_Kind.RESULT_ENTERED)).toEqual([]);
   }, 30_000);
 
-  it('FIDE Guidelines III.4: no quickplay delay in blitz: the clock answers Nack NOT_NOW with the rule book\'s reason and keeps its state', async () => {
+  it("FIDE Guidelines III.4: no quickplay delay in blitz: the clock answers Nack NOT_NOW with the rule book's reason and keeps its state", async () => {
     const { sim } = simulatedHall(0);
     const blitz = readTimeControlSpec('300+3').timeControl;
     const { fw, command } = await linked(blitz, sim);
@@ -131,4 +134,3 @@ describe('protocol 1.4 at the clock: the arbiter\'s corrections through the link
     expect(fw.state().extraDelayMs).toBe(0);
   }, 30_000);
 });
-

@@ -38,7 +38,10 @@ describe('HOLD and Restore at the clock (docs/protocol.md "Restore")', () => {
     stops.push(() => session.stop());
     await waitFor('the clock online', () => session.online);
     const tc = presetTimeControl('rapid');
-    await session.request({ case: 'configure', value: { gameId: '7', event: 'E', round: '1', board: '1', whitePlayer: 'W', blackPlayer: 'B', ...timeControlToProto(tc) } } as BodyInit);
+    await session.request({
+      case: 'configure',
+      value: { gameId: '7', event: 'E', round: '1', board: '1', whitePlayer: 'W', blackPlayer: 'B', ...timeControlToProto(tc) },
+    } as BodyInit);
     expect(clock.clock.firmware.gameId).toBe('7');
     await session.request({ case: 'command', value: { kind: Command_Kind.START } } as BodyInit);
     sim.advanceBy(4_000);
@@ -79,7 +82,12 @@ describe('HOLD and Restore at the clock (docs/protocol.md "Restore")', () => {
     await waitFor('RESTORED', () => events.length > n);
     const restored = events.at(-1)!;
     const after = clock.clock.firmware.reading();
-    expect(after).toMatchObject({ status: 'paused', turn: 'white', white: held.snapshot!.white!.creditedMs - held.snapshot!.white!.chargedMs - 2_500, black: before.black + 60_000 });
+    expect(after).toMatchObject({
+      status: 'paused',
+      turn: 'white',
+      white: held.snapshot!.white!.creditedMs - held.snapshot!.white!.chargedMs - 2_500,
+      black: before.black + 60_000,
+    });
     expect(restored).toMatchObject({ status: ClockStatus.PAUSED, whiteMs: after.white, blackMs: after.black });
   }, 30_000);
 });

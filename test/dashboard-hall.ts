@@ -41,9 +41,21 @@ const TEAM_RESULTS: Record<number, GameResult[]> = {
 };
 /** test/one-ranking.test.ts: 4 first on Buchholz, 2 and 3 share place 2, 5 and 6 place 4. */
 const OPEN_PAIRS: [number, number, GameResult][][] = [
-  [[1, 4, '0-1'], [2, 5, '1-0'], [3, 6, '1-0']],
-  [[5, 1, '1-0'], [6, 2, '1-0'], [4, 3, '1-0']],
-  [[1, 6, '1-0'], [2, 4, '1-0'], [3, 5, '1-0']],
+  [
+    [1, 4, '0-1'],
+    [2, 5, '1-0'],
+    [3, 6, '1-0'],
+  ],
+  [
+    [5, 1, '1-0'],
+    [6, 2, '1-0'],
+    [4, 3, '1-0'],
+  ],
+  [
+    [1, 6, '1-0'],
+    [2, 4, '1-0'],
+    [3, 5, '1-0'],
+  ],
 ];
 
 export interface DashboardHall {
@@ -72,7 +84,12 @@ function fixtureEvents(evil: boolean, firstTable: number): Hall['events'] {
   }
   file.events[0].hallFirstTable = firstTable;
   const open = {
-    id: INDIVIDUAL, name: 'Open <i>A</i>', kind: 'individual', timeControl: 'classical', plannedRounds: 3, hallFirstTable: firstTable + 10,
+    id: INDIVIDUAL,
+    name: 'Open <i>A</i>',
+    kind: 'individual',
+    timeControl: 'classical',
+    plannedRounds: 3,
+    hallFirstTable: firstTable + 10,
     players: Array.from({ length: 6 }, (_, i) => ({ rank: i + 1, name: i === 0 && evil ? EVIL : `Player, ${i + 1}` })),
     rounds: OPEN_PAIRS.map((games, r) => ({ number: r + 1, boards: games.map(([white, black], b) => ({ board: b + 1, white, black })) })),
   };
@@ -90,9 +107,12 @@ export async function startDashboardHall(opts: DashboardHallOptions): Promise<Da
     journal.reportResult(gameId, { result, how: 'arbiter', source: 'arbiter', arbiter: HALL_ARBITER, utcMs });
     journal.confirmResult(gameId, HALL_ARBITER, utcMs + 60_000);
   };
-  for (const r of [1, 2]) for (const g of director.openRound(TEAM, r, startUtc - (3 - r) * 86_400_000)) confirm(g.gameId, TEAM_RESULTS[r][g.board - 1], startUtc - (3 - r) * 86_400_000 + 3_600_000);
+  for (const r of [1, 2])
+    for (const g of director.openRound(TEAM, r, startUtc - (3 - r) * 86_400_000))
+      confirm(g.gameId, TEAM_RESULTS[r][g.board - 1], startUtc - (3 - r) * 86_400_000 + 3_600_000);
   OPEN_PAIRS.forEach((games, r) => {
-    for (const g of director.openRound(INDIVIDUAL, r + 1, startUtc - (4 - r) * 86_400_000)) confirm(g.gameId, games[g.board - 1][2], startUtc - (4 - r) * 86_400_000 + 3_600_000);
+    for (const g of director.openRound(INDIVIDUAL, r + 1, startUtc - (4 - r) * 86_400_000))
+      confirm(g.gameId, games[g.board - 1][2], startUtc - (4 - r) * 86_400_000 + 3_600_000);
   });
   const clocks = Object.fromEntries(Array.from({ length: opts.boards }, (_, i) => [i + 1, `clk-${i + 1}`]));
   const games = director.openRound(GENERATED, 1, startUtc, clocks);
@@ -109,10 +129,21 @@ export async function startDashboardHall(opts: DashboardHallOptions): Promise<Da
     for (let m = 0; m < g.board % 23; m++) boot.send({ type: 'PRESS', side: boot.state().turn, at: boot.now + 20_000 + ((g.board * 7 + m * 13) % 70) * 1_000 });
     if (g.board % 17 === 0) boot.send({ type: 'PAUSE', at: boot.now + 5_000 });
   }
-  const app = await buildApi({ state: ports, commands: ports, exports: journalExports(journal, hall, () => Date.now()), tokens: [{ arbiter: HALL_ARBITER, token: HALL_TOKEN }], nowUtcMs: () => Date.now() });
+  const app = await buildApi({
+    state: ports,
+    commands: ports,
+    exports: journalExports(journal, hall, () => Date.now()),
+    tokens: [{ arbiter: HALL_ARBITER, token: HALL_TOKEN }],
+    nowUtcMs: () => Date.now(),
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
-    url, app, journal, ports, hall, boards: opts.boards,
+    url,
+    app,
+    journal,
+    ports,
+    hall,
+    boards: opts.boards,
     async close() {
       await app.close();
       journal.close();

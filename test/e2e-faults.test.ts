@@ -45,36 +45,40 @@ describe('faults: every press is journaled exactly once', () => {
     await Promise.all(ptys.splice(0).map((p) => p.close()));
   });
 
-  it.skipIf(skip !== null)('a clock unplugged mid-game (pty closed) and plugged back resends its missed presses from its outbox, once each', async () => {
-    const paths = new Map<number, string>();
-    rig = await buildRig({ wire: ptyWiring(ptys, paths) });
-    const linkPath = paths.get(1)!;
-    const game = await configuredFor(rig, 1);
-    const c = rig.clocks[0];
-    await c.clock.tap('startPause');
-    await pressPairs(rig, 5);
-    await waitFor('10 presses journaled', () => movedCount(rig!, game) === 10);
+  it.skipIf(skip !== null)(
+    'a clock unplugged mid-game (pty closed) and plugged back resends its missed presses from its outbox, once each',
+    async () => {
+      const paths = new Map<number, string>();
+      rig = await buildRig({ wire: ptyWiring(ptys, paths) });
+      const linkPath = paths.get(1)!;
+      const game = await configuredFor(rig, 1);
+      const c = rig.clocks[0];
+      await c.clock.tap('startPause');
+      await pressPairs(rig, 5);
+      await waitFor('10 presses journaled', () => movedCount(rig!, game) === 10);
 
-    // Pull the cable: the pty pair disappears; the host's session backs off and retries.
-    await c.closePty();
-    await ptys[0].close();
-    unlinkSync(linkPath);
-    const session = rig.host.lines().find((s) => s.key === linkPath)!;
-    await waitFor('the host to see the clock gone', () => !session.online);
-    await pressPairs(rig, 4); // played while unplugged: only in the clock's outbox
-    expect(movedCount(rig, game)).toBe(10);
+      // Pull the cable: the pty pair disappears; the host's session backs off and retries.
+      await c.closePty();
+      await ptys[0].close();
+      unlinkSync(linkPath);
+      const session = rig.host.lines().find((s) => s.key === linkPath)!;
+      await waitFor('the host to see the clock gone', () => !session.online);
+      await pressPairs(rig, 4); // played while unplugged: only in the clock's outbox
+      expect(movedCount(rig, game)).toBe(10);
 
-    // Plug it back (a new pty behind the same name).
-    const again = await openPtyPair();
-    ptys[0] = again;
-    symlinkSync(again.a, linkPath);
-    await c.connectPty(again.b);
-    await waitFor('the clock back online', () => session.online, 15_000);
-    await pressPairs(rig, 3);
-    await waitFor('all 24 presses journaled', () => movedCount(rig!, game) === 24, 15_000, flowing(rig.sim));
-    expectEveryPressOnce(rig, game, 24);
-    expect(session.connections).toBeGreaterThanOrEqual(2);
-  }, 30_000);
+      // Plug it back (a new pty behind the same name).
+      const again = await openPtyPair();
+      ptys[0] = again;
+      symlinkSync(again.a, linkPath);
+      await c.connectPty(again.b);
+      await waitFor('the clock back online', () => session.online, 15_000);
+      await pressPairs(rig, 3);
+      await waitFor('all 24 presses journaled', () => movedCount(rig!, game) === 24, 15_000, flowing(rig.sim));
+      expectEveryPressOnce(rig, game, 24);
+      expect(session.connections).toBeGreaterThanOrEqual(2);
+    },
+    30_000,
+  );
 
   it('the host killed mid-round and restarted on the same journal file continues the game: no press lost or doubled', async () => {
     rig = await buildRig();
@@ -138,4 +142,3 @@ describe('faults: every press is journaled exactly once', () => {
     expect(counters.badCrc + counters.undecodable + counters.invalid + counters.runt + counters.badEscape).toBeGreaterThan(0);
   }, 30_000);
 });
-

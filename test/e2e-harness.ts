@@ -45,7 +45,10 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_
  * Lets simulated time flow while a test waits: the clock's link times its retransmissions
  * on the clock's own time base (its `now()`), which only moves when the test moves it.
  */
-export const flowing = (sim: SimulatedTime, msPerTick = 20) => () => sim.advanceBy(msPerTick);
+export const flowing =
+  (sim: SimulatedTime, msPerTick = 20) =>
+  () =>
+    sim.advanceBy(msPerTick);
 
 /**
  * The clock's end of its cable (simulator/clock-cable.ts), with a frame-level fault model
@@ -181,7 +184,13 @@ export class SimClock {
  * Plays `moves` moves per side on a configured clock: the arbiter starts it, each side
  * thinks `thinkMs` (simulated) and presses. Returns the presses made, in order.
  */
-export async function playMoves(c: SimClock, sim: SimulatedTime, moves: number, thinkMs: number, opts: { onPress?: (n: number) => Promise<void> | void } = {}): Promise<number> {
+export async function playMoves(
+  c: SimClock,
+  sim: SimulatedTime,
+  moves: number,
+  thinkMs: number,
+  opts: { onPress?: (n: number) => Promise<void> | void } = {},
+): Promise<number> {
   await c.clock.tap('startPause');
   let presses = 0;
   for (let m = 1; m <= moves; m++) {

@@ -19,6 +19,10 @@ describe('Host ⇄ simulated clock over an in-memory line: the Slovenian final m
     await playSlovenianMatch(rig);
     checkMatchRecords(rig, [40, 40, 30, 30, 24]);
     // The rapid TRF: game 3 and 4, each won by White.
-    expect(parseTrf(trfCategory(rig, 'rapid')).players.find((p) => p.rank === 1)!.rounds.map((r) => `${r.colour}${r.code}`)).toEqual(['w1', 'b0']);
+    expect(
+      parseTrf(trfCategory(rig, 'rapid'))
+        .players.find((p) => p.rank === 1)!
+        .rounds.map((r) => `${r.colour}${r.code}`),
+    ).toEqual(['w1', 'b0']);
   }, 30_000);
 });

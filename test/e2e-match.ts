@@ -68,7 +68,11 @@ export async function playAndConfirm(rig: MatchRig, game: GameRow, moves: number
   await clock.enterResult(result);
   await waitFor(`result of game ${game.gameNo} journaled`, () => rig.journal.getGame(game.gameId)!.result !== null, 10_000, flowing(rig.sim));
   expect(rig.journal.getGame(game.gameId)).toMatchObject({ result, reportedBy: 'clock', confirmedBy: null });
-  const res = await rig.api.inject({ method: 'POST', url: `/api/boards/${boardId(rig, game.board)}/result/confirm`, headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await rig.api.inject({
+    method: 'POST',
+    url: `/api/boards/${boardId(rig, game.board)}/result/confirm`,
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   expect(res.statusCode, res.body).toBe(200);
   expect(rig.journal.getGame(game.gameId)!.confirmedBy).toBe(ARBITER);
 }
@@ -119,8 +123,11 @@ export function checkMatchRecords(rig: MatchRig, pressesPerGame: number[]): void
   const { journal, hall } = rig;
   const games = journal.gamesByMatch('slo-w-2007/r1/b1');
   expect(games.map((g) => [g.gameNo, g.kind, g.result, g.confirmedBy])).toEqual([
-    [1, 'classical', '1/2-1/2', ARBITER], [2, 'classical', '1/2-1/2', ARBITER],
-    [3, 'rapid', '1-0', ARBITER], [4, 'rapid', '1-0', ARBITER], [5, 'armageddon', '1/2-1/2', ARBITER],
+    [1, 'classical', '1/2-1/2', ARBITER],
+    [2, 'classical', '1/2-1/2', ARBITER],
+    [3, 'rapid', '1-0', ARBITER],
+    [4, 'rapid', '1-0', ARBITER],
+    [5, 'armageddon', '1/2-1/2', ARBITER],
   ]);
   const arm = games[4];
   // Slovenian final art. 3: a drawn armageddon is a win for Black.
@@ -166,7 +173,6 @@ export function checkMatchRecords(rig: MatchRig, pressesPerGame: number[]): void
 // The rapid and blitz TRFs (tie-break games) are not on the ExportSource; read them from the exporter.
 export const trfCategory = (rig: MatchRig, category: 'blitz' | 'rapid') => eventTrf(rig.journal, rig.hall, 'slo-w-2007', { upToRound: 1, category });
 
-
 export interface RigOptions {
   /** The tournament (default: the Slovenian final fixture, loadSloHall). */
   readonly hall?: Hall;
@@ -205,9 +211,22 @@ export async function buildRig(opts: RigOptions = {}): Promise<MatchRig> {
   const journal = new Journal(opts.journalFile ?? join(dir, 'clocks.db'), { outboxTopic: journalOutboxTopic, writerThread: opts.writerThread ?? true });
   const hall = opts.hall ?? loadSloHall();
   const { sim, hostClock } = simulatedHall(START);
-  const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 }, log: opts.log ?? (process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined) }).start();
+  const host = new Host({
+    journal,
+    hall,
+    clock: hostClock,
+    backoff: { initialMs: 20, maxMs: 200 },
+    log: opts.log ?? (process.env.E2E_LOG ? (l) => console.log(`[host] ${l}`) : undefined),
+  }).start();
   const exports = journalExports(journal, hall, () => hostClock.nowUtcMs());
-  const api = await buildApi({ state: host.state, commands: host, exports, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
+  const api = await buildApi({
+    state: host.state,
+    commands: host,
+    exports,
+    tokens: [{ arbiter: ARBITER, token: TOKEN }],
+    nowUtcMs: () => hostClock.nowUtcMs(),
+    dashboard: false,
+  });
   const clocks = [await SimClock.boot('CLK-01', sim, presetTimeControl('rapid')), await SimClock.boot('CLK-02', sim, presetTimeControl('rapid'))];
   const rig: MatchRig = { dir, journal, hall, host, sim, api, clocks, hostClock, exports };
   for (const [i, c] of clocks.entries()) {

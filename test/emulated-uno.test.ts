@@ -182,7 +182,13 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     const hostClock = new AnchoredClock(systemTime, { hostMs: systemTime.now(), utcMs: Date.UTC(2026, 11, 2, 9, 0) });
     const host = new Host({ journal, hall, clock: hostClock, backoff: { initialMs: 20, maxMs: 200 } }).start();
     cleanups.push(() => host.close());
-    const api: FastifyInstance = await buildApi({ state: host.state, commands: host, tokens: [{ arbiter: ARBITER, token: TOKEN }], nowUtcMs: () => hostClock.nowUtcMs(), dashboard: false });
+    const api: FastifyInstance = await buildApi({
+      state: host.state,
+      commands: host,
+      tokens: [{ arbiter: ARBITER, token: TOKEN }],
+      nowUtcMs: () => hostClock.nowUtcMs(),
+      dashboard: false,
+    });
     cleanups.push(() => api.close());
 
     // The clock: the unchanged firmware on the emulated Uno, its snapshot in memory.
@@ -192,7 +198,12 @@ describe.skipIf(skip !== null)('a whole rapid game on the emulated Uno, to a hos
     const pty: PtyPair = await openPtyPair();
     cleanups.push(() => pty.close());
     const line = await openHostLine(pty.b);
-    const link: ClockLink = linkClockToHost(uno.firmware, line, { serialId: 'UNO-1', outboxStore: new MemoryOutboxStore(), timers: systemTime, statusIntervalMs: 200 });
+    const link: ClockLink = linkClockToHost(uno.firmware, line, {
+      serialId: 'UNO-1',
+      outboxStore: new MemoryOutboxStore(),
+      timers: systemTime,
+      statusIntervalMs: 200,
+    });
     cleanups.push(() => {
       link.close('test over');
       line.destroy();

@@ -26,9 +26,27 @@ describe('chessclock export', () => {
       const db = join(dir, 'hall.db');
       const journal = new Journal(db);
       const games = new Director(journal, loadTournamentFile(TOURNAMENT)).openRound('ivanovo-2018', 1, START, { 1: 'clk-1' });
-      journal.append({ clockId: 'clk-1', bootId: 'b', seq: 1, type: 'started', whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 0, utcMs: START, uncertaintyMs: 2 });
-      for (const g of games) journal.reportResult(g.gameId, { result: g.board === 3 ? '--' : '1-0', how: 'played', source: 'arbiter', arbiter: 'Главный судья', utcMs: START + 60 * 60_000 });
-      const exp = (...args: string[]) => spawnSync(process.execPath, [BIN, 'export', '--db', db, '--tournament', TOURNAMENT, '--event', 'ivanovo-2018', ...args], { encoding: 'utf8' });
+      journal.append({
+        clockId: 'clk-1',
+        bootId: 'b',
+        seq: 1,
+        type: 'started',
+        whiteMs: 3_600_000,
+        blackMs: 3_600_000,
+        monoMs: 0,
+        utcMs: START,
+        uncertaintyMs: 2,
+      });
+      for (const g of games)
+        journal.reportResult(g.gameId, {
+          result: g.board === 3 ? '--' : '1-0',
+          how: 'played',
+          source: 'arbiter',
+          arbiter: 'Главный судья',
+          utcMs: START + 60 * 60_000,
+        });
+      const exp = (...args: string[]) =>
+        spawnSync(process.execPath, [BIN, 'export', '--db', db, '--tournament', TOURNAMENT, '--event', 'ivanovo-2018', ...args], { encoding: 'utf8' });
 
       const refused = exp('--trf', '--round', '1');
       expect(refused.status).toBe(1);
@@ -50,7 +68,12 @@ describe('chessclock export', () => {
 
       const jsonl = exp('--jsonl');
       expect(jsonl.status).toBe(0);
-      expect(jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ clock: 'clk-1', event: 'ivanovo-2018', round: 1, board: 1, type: 'started', utcMs: START })]);
+      expect(
+        jsonl.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ).toEqual([expect.objectContaining({ clock: 'clk-1', event: 'ivanovo-2018', round: 1, board: 1, type: 'started', utcMs: START })]);
 
       expect(exp('--pgn', '--trf').status).toBe(2);
     } finally {
@@ -58,15 +81,24 @@ describe('chessclock export', () => {
     }
   });
 
-  it('--pgn --moves GAMES.pgn: [%clk]/[%emt] from the presses (exit 0), a count that differs reported (exit 3), bad input named by line:column (exit 1)', { timeout: 120_000 }, () => {
+  it('--pgn --moves GAMES.pgn: [%clk]/[%emt] from the presses (exit 0), a count that differs reported (exit 3), bad input named by line:column (exit 1)', {
+    timeout: 120_000,
+  }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'export-moves-'));
     try {
       const db = join(dir, 'hall.db');
       const journal = new Journal(db);
       const [b1] = new Director(journal, loadTournamentFile(TOURNAMENT)).openRound('ivanovo-2018', 1, START, { 1: 'clk-1' });
       // 60 min sudden death: White thinks 4.2 s, Black 7 s (the clock's own times, as a clock reports them).
-      const ev = (seq: number, type: 'started' | 'moved', side: 'white' | 'black' | null, move: number | null, monoMs: number, whiteMs: number, blackMs: number) =>
-        journal.append({ clockId: 'clk-1', bootId: 'b', seq, type, side, move, whiteMs, blackMs, monoMs, utcMs: START + monoMs, uncertaintyMs: 2 });
+      const ev = (
+        seq: number,
+        type: 'started' | 'moved',
+        side: 'white' | 'black' | null,
+        move: number | null,
+        monoMs: number,
+        whiteMs: number,
+        blackMs: number,
+      ) => journal.append({ clockId: 'clk-1', bootId: 'b', seq, type, side, move, whiteMs, blackMs, monoMs, utcMs: START + monoMs, uncertaintyMs: 2 });
       ev(1, 'started', null, null, 0, 3_600_000, 3_600_000);
       ev(2, 'moved', 'white', 1, 4_200, 3_595_800, 3_600_000);
       ev(3, 'moved', 'black', 1, 11_200, 3_595_800, 3_593_000);
@@ -75,7 +107,9 @@ describe('chessclock export', () => {
       const moves = (name: string, text: string) => {
         const path = join(dir, name);
         writeFileSync(path, text);
-        return spawnSync(process.execPath, [BIN, 'export', '--db', db, '--tournament', TOURNAMENT, '--event', 'ivanovo-2018', '--pgn', '--moves', path], { encoding: 'utf8' });
+        return spawnSync(process.execPath, [BIN, 'export', '--db', db, '--tournament', TOURNAMENT, '--event', 'ivanovo-2018', '--pgn', '--moves', path], {
+          encoding: 'utf8',
+        });
       };
 
       const ok = moves('ok.pgn', `${tags}1. e4 e5 *\n`);
@@ -83,11 +117,16 @@ describe('chessclock export', () => {
       expect(ok.stderr).toBe('chessclock export: 1 game(s) merged, 0 warning(s)\n');
       const [game] = readPgnWithBoth(ok.stdout);
       // %clk rounded up as the clock shows it: 3595.8 s → 0:59:56; %emt 4.2 s → 5 s, 7 s.
-      expect([game.clocks, game.emts]).toEqual([[3596, 3593], [5, 7]]);
+      expect([game.clocks, game.emts]).toEqual([
+        [3596, 3593],
+        [5, 7],
+      ]);
 
       const more = moves('more.pgn', `${tags}1. e4 e5 2. Nf3 *\n`);
       expect(more.status).toBe(3);
-      expect(more.stderr).toContain(`warning: ${join(dir, 'more.pgn')}:1: 1.1 ${b1.white} – ${b1.black}: the moves and the presses differ: White 2 moves / 1 presses`);
+      expect(more.stderr).toContain(
+        `warning: ${join(dir, 'more.pgn')}:1: 1.1 ${b1.white} – ${b1.black}: the moves and the presses differ: White 2 moves / 1 presses`,
+      );
       expect(readPgnWithBoth(more.stdout)[0].clocks).toEqual([3596, 3593, null]);
 
       const bad = moves('bad.pgn', `${tags}1. e4 {no end *\n`);

@@ -64,7 +64,9 @@ describe('chessclock clock (process)', () => {
     await waitFor('configureAck', () => got.find((m) => m.body.case === 'configureAck'));
     await waitFor('the LCD showing 1:00:00', () => clock.stdout().includes('LCD 1:00:00  1:00:00 | #0 P1 REDY #0 P1'));
     await host.link.send({ case: 'command', value: { kind: Command_Kind.START } });
-    const started = await waitFor('started', () => got.find((m) => m.body.case === 'clockEvent' && (m.body.value as { kind: number }).kind === ClockEvent_Kind.STARTED));
+    const started = await waitFor('started', () =>
+      got.find((m) => m.body.case === 'clockEvent' && (m.body.value as { kind: number }).kind === ClockEvent_Kind.STARTED),
+    );
     expect(started.body.value).toMatchObject({ whiteMs: 3_600_000, blackMs: 3_600_000 });
     clock.child.kill('SIGTERM');
     expect(await clock.exited).toBe(0);

@@ -30,7 +30,16 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     hall = await startSimulatedHall({ speed: SPEED, listen: { host: '127.0.0.1', port: 0 } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (err) => errors.push(err.message));
@@ -60,10 +69,15 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
   /** "1:25:54" / "57:20" / "12.4" → ms (the upper end the display rounds up from). */
   const shownMs = (s: string) => {
     if (s.includes('.')) return Math.round(Number(s) * 1000);
-    return s.split(':').map(Number).reduce((acc, n) => acc * 60 + n, 0) * 1000;
+    return (
+      s
+        .split(':')
+        .map(Number)
+        .reduce((acc, n) => acc * 60 + n, 0) * 1000
+    );
   };
 
-  it('shows every board of the hall; the clocked boards\' move counters advance as the players press', async () => {
+  it("shows every board of the hall; the clocked boards' move counters advance as the players press", async () => {
     // The hall's current round: the women's final's two semifinal boards, both clocked.
     await expect.poll(() => page.locator('article.board').count(), { timeout: 10_000 }).toBe(hall.host.state.boards().length);
     expect(hall.host.state.boards().map((b) => `${b.event}/${b.board}`)).toEqual(['slo-w-2007/1', 'slo-w-2007/2']);
@@ -72,7 +86,9 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     const ids = clockedBoards().map((b) => b.id);
     const before = await Promise.all(ids.map(movesOnPage));
     // 60×: the classical games (90 min / 40 moves + 30 s) press every second or two.
-    await expect.poll(async () => (await Promise.all(ids.map(movesOnPage))).reduce((a, b) => a + b, 0), { timeout: 20_000 }).toBeGreaterThan(before.reduce((a, b) => a + b, 0) + 4);
+    await expect
+      .poll(async () => (await Promise.all(ids.map(movesOnPage))).reduce((a, b) => a + b, 0), { timeout: 20_000 })
+      .toBeGreaterThan(before.reduce((a, b) => a + b, 0) + 4);
     // The page's counters are the host's (journal-fed) counters.
     for (const id of ids) {
       const { board } = await apiBoard(id);
@@ -83,7 +99,7 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     expect(errors).toEqual([]);
   }, 40_000);
 
-  it('shows the times of the API\'s live state: the waiting side exactly, the running side computed at the hall\'s pace', async () => {
+  it("shows the times of the API's live state: the waiting side exactly, the running side computed at the hall's pace", async () => {
     let checked = 0;
     for (let attempt = 0; attempt < 300 && checked < 3; attempt++) {
       for (const { id } of clockedBoards()) {
@@ -143,7 +159,11 @@ describe.skipIf(SKIP)('the simulated hall in Chromium (Debian package `chromium`
     expect(lcd.slice(0, 7).trim()).toBe(await text(target.id, '.side.white .time'));
     expect(lcd.slice(9).trim()).toBe(await text(target.id, '.side.black .time'));
     // Journaled with who did it.
-    expect(hall.journal.arbiterActions(hall.journal.boardStates(target.event).find((s) => s.board === target.board)!.game.gameId).some((a) => a.action === 'pause' && a.arbiter === hall.token.arbiter && a.outcome === 'applied')).toBe(true);
+    expect(
+      hall.journal
+        .arbiterActions(hall.journal.boardStates(target.event).find((s) => s.board === target.board)!.game.gameId)
+        .some((a) => a.action === 'pause' && a.arbiter === hall.token.arbiter && a.outcome === 'applied'),
+    ).toBe(true);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'hall.png'), fullPage: true });
 

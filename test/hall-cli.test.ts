@@ -71,7 +71,7 @@ describe('chessclock hall (npm start)', () => {
     child = null;
   });
 
-  it('plays the Slovenian women\'s final by default: prints the dashboard, a token and the embedded MQTT broker, publishes the clocks\' events there, stops on SIGINT', async () => {
+  it("plays the Slovenian women's final by default: prints the dashboard, a token and the embedded MQTT broker, publishes the clocks' events there, stops on SIGINT", async () => {
     child = spawn(process.execPath, [BIN, 'hall', '--http', '0', '--speed', '100', '--mqtt-anonymous-read'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const io = linesOf(child);
     const url = (await io.waitFor(/^dashboard:\s+(http:\/\/127\.0\.0\.1:\d+)\/$/))[1];
@@ -116,7 +116,8 @@ describe('chessclock hall (npm start)', () => {
       expect((m as EventMessage & { topic: string }).topic).toBe(`chessclock/v1/${DEFAULT_EVENT}/1/${m.board}/events`);
       expect(m.clockId).toBe(`sim-${m.board}`);
     }
-    const journaled = ((await (await fetch(`${url}/api/events?limit=1000`)).json()) as { events: Array<{ clockId: string; bootId: string; seq: number }> }).events;
+    const journaled = ((await (await fetch(`${url}/api/events?limit=1000`)).json()) as { events: Array<{ clockId: string; bootId: string; seq: number }> })
+      .events;
     const keys = new Set(journaled.map((e) => `${e.clockId}/${e.bootId}/${e.seq}`));
     for (const m of received) expect(keys.has(`${m.clockId}/${m.bootId}/${m.seq}`)).toBe(true);
 
@@ -146,17 +147,24 @@ describe('chessclock hall (npm start)', () => {
   }, 120_000);
 });
 
-describe('the hall\'s tournament and tables', () => {
-  it('default: the Slovenian women\'s final alone (2 semifinal tables); --event all: every fixture event side by side (11 tables)', () => {
+describe("the hall's tournament and tables", () => {
+  it("default: the Slovenian women's final alone (2 semifinal tables); --event all: every fixture event side by side (11 tables)", () => {
     const def = fixtureHall();
     expect(def.events.map((e) => e.id)).toEqual(['slo-w-2007']);
     expect(hallTables(def)).toBe(2);
     const all = fixtureHall(['all']);
-    expect(all.events.map((e) => [e.id, e.hallFirstTable])).toEqual([['slo-w-2007', 1], ['slo-open-2007', 3], ['ivanovo-2018', 4]]);
+    expect(all.events.map((e) => [e.id, e.hallFirstTable])).toEqual([
+      ['slo-w-2007', 1],
+      ['slo-open-2007', 3],
+      ['ivanovo-2018', 4],
+    ]);
     expect(hallTables(all)).toBe(11);
     // A comma list in the order given, laid out from table 1.
     const two = fixtureHall(['ivanovo-2018,slo-open-2007']);
-    expect(two.events.map((e) => [e.id, e.hallFirstTable])).toEqual([['ivanovo-2018', 1], ['slo-open-2007', 9]]);
+    expect(two.events.map((e) => [e.id, e.hallFirstTable])).toEqual([
+      ['ivanovo-2018', 1],
+      ['slo-open-2007', 9],
+    ]);
     expect(hallTables(two)).toBe(9);
   });
 
@@ -171,7 +179,14 @@ describe('the hall\'s tournament and tables', () => {
         const step = knockoutStep({ matchId, players, firstWhite, rules: event.knockout!, eventTimeControl: event.timeControl }, done, lot);
         if (step.status === 'decided') return { winner: step.winner, decidedBy: step.decidedBy, games: done.length };
         const n = step.next;
-        done.push({ gameNo: n.gameNo, stage: n.stage, white: n.white, black: n.black, result: agreedResult(DEFAULT_SEED, table - 1, firstGame + done.length), endedUtcMs: 0 });
+        done.push({
+          gameNo: n.gameNo,
+          stage: n.stage,
+          white: n.white,
+          black: n.black,
+          result: agreedResult(DEFAULT_SEED, table - 1, firstGame + done.length),
+          endedUtcMs: 0,
+        });
       }
     };
     const [r1, r2] = event.rounds;
@@ -196,7 +211,13 @@ describe('the hall\'s tournament and tables', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hall-ports-'));
     try {
       const file = join(dir, 'ports.json');
-      writeFileSync(file, JSON.stringify([{ path: '/dev/ttyUSB0', table: 1 }, { serial: 'CLK-7', table: 3 }]));
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { path: '/dev/ttyUSB0', table: 1 },
+          { serial: 'CLK-7', table: 3 },
+        ]),
+      );
       const placed = placeRealClocks(loadPortsFile(file), ['/dev/ttyACM0', '/dev/ttyACM1']);
       expect(placed.lines).toEqual([
         { path: '/dev/ttyUSB0', table: 1 },
@@ -243,7 +264,8 @@ describe.skipIf(ptySkip !== null)('chessclock hall with a real clock on a serial
     while (!(boardAt(2)?.clockOnline && boardAt(1)?.clockOnline) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect([boardAt(1)?.clockId, boardAt(2)?.clockId]).toEqual(['sim-1', 'CLK-PTY-1']);
     // The host configured the real clock for its semifinal game (classical, Slovenian final art. 3).
-    while (formatTimeControl(far.clock.firmware.state().timeControl) !== formatTimeControl(presetTimeControl('classical')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (formatTimeControl(far.clock.firmware.state().timeControl) !== formatTimeControl(presetTimeControl('classical')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(formatTimeControl(far.clock.firmware.state().timeControl)).toBe(formatTimeControl(presetTimeControl('classical')));
 
     // The arbiter starts it; the players press three times each.
@@ -259,9 +281,12 @@ describe.skipIf(ptySkip !== null)('chessclock hall with a real clock on a serial
     const moved = () => hall!.journal.eventsByGame(game.gameId).filter((e) => e.type === 'moved');
     while (moved().length < 6 && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 50));
     expect(moved().map((e) => [e.clockId, e.side, e.move])).toEqual([
-      ['CLK-PTY-1', 'white', 1], ['CLK-PTY-1', 'black', 1],
-      ['CLK-PTY-1', 'white', 2], ['CLK-PTY-1', 'black', 2],
-      ['CLK-PTY-1', 'white', 3], ['CLK-PTY-1', 'black', 3],
+      ['CLK-PTY-1', 'white', 1],
+      ['CLK-PTY-1', 'black', 1],
+      ['CLK-PTY-1', 'white', 2],
+      ['CLK-PTY-1', 'black', 2],
+      ['CLK-PTY-1', 'white', 3],
+      ['CLK-PTY-1', 'black', 3],
     ]);
   }, 40_000);
 });

@@ -29,7 +29,10 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     const later = await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/2/start`, headers: auth });
     expect(later.statusCode).toBe(409);
     expect(later.json().message).toBe(`round 2 of event "${EVENT}" is not the current round (the current round is 1)`);
-    expect((await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/9/start`, headers: auth })).json()).toMatchObject({ statusCode: 404, message: `event "${EVENT}" has no round 9 (rounds 1-2)` });
+    expect((await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/9/start`, headers: auth })).json()).toMatchObject({
+      statusCode: 404,
+      message: `event "${EVENT}" has no round 9 (rounds 1-2)`,
+    });
     expect((await r.api.inject({ method: 'POST', url: '/api/events/nope/rounds/1/start', headers: auth })).statusCode).toBe(404);
     expect(r.clocks.map((c) => c.clock.firmware.reading().status)).toEqual(['ready', 'ready']);
 
@@ -39,9 +42,16 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     // The clocks run (White's clock first) and report it; the host journals their 'started'.
     expect(r.clocks.map((c) => c.clock.firmware.reading().status)).toEqual(['running', 'running']);
     expect(r.clocks[0].clock.firmware.reading().turn).toBe('white');
-    await waitFor('both starts journaled', () => [g1, g2].every((g) => r.journal.eventsByGame(g.gameId).some((e) => e.type === 'started')), 10_000, flowing(r.sim));
+    await waitFor(
+      'both starts journaled',
+      () => [g1, g2].every((g) => r.journal.eventsByGame(g.gameId).some((e) => e.type === 'started')),
+      10_000,
+      flowing(r.sim),
+    );
     for (const g of [g1, g2]) {
-      expect(r.journal.arbiterActions(g.gameId).filter((a) => a.action === 'start')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', clockId: g.clockId })]);
+      expect(r.journal.arbiterActions(g.gameId).filter((a) => a.action === 'start')).toEqual([
+        expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', clockId: g.clockId }),
+      ]);
     }
     const view = r.host.state.board(boardId(r, 1))!;
     expect(view.live).toMatchObject({ status: 'running', turn: 'white', period: { white: 1, black: 1 } });
@@ -49,10 +59,22 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
 
     // Again: nothing is ready any more; both are skipped with the reason, and journaled as refused.
     const again = await r.api.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/start`, headers: auth });
-    expect(again.json()).toMatchObject({ ok: true, started: [], skipped: [{ boardId: boardId(r, 1), reason: expect.stringMatching(/is running, not ready/) }, { boardId: boardId(r, 2) }] });
-    expect(r.journal.arbiterActions(g1.gameId).filter((a) => a.action === 'start').map((a) => a.outcome)).toEqual(['applied', 'rejected']);
+    expect(again.json()).toMatchObject({
+      ok: true,
+      started: [],
+      skipped: [{ boardId: boardId(r, 1), reason: expect.stringMatching(/is running, not ready/) }, { boardId: boardId(r, 2) }],
+    });
+    expect(
+      r.journal
+        .arbiterActions(g1.gameId)
+        .filter((a) => a.action === 'start')
+        .map((a) => a.outcome),
+    ).toEqual(['applied', 'rejected']);
     // The clock itself refuses a START it cannot honour (docs/architecture.md rule 10), should the host's view be stale.
-    const err = await r.host.sessionOf('CLK-01')!.request({ case: 'command', value: { kind: Command_Kind.START } } as BodyInit).catch((e) => e);
+    const err = await r.host
+      .sessionOf('CLK-01')!
+      .request({ case: 'command', value: { kind: Command_Kind.START } } as BodyInit)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ClockRefusedError);
     expect((err as Error).message).toMatch(/start/i);
   }, 30_000);
@@ -88,7 +110,12 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     expect(corrected.statusCode, corrected.body).toBe(200);
     await waitFor('the clock to show 0-1', () => clock.screen().some((row) => row.includes('Result 0-1')), 5_000, flowing(r.sim));
     expect(r.journal.getGame(game.gameId)).toMatchObject({ result: '0-1', confirmedBy: null });
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'result').map((a) => a.outcome)).toEqual(['applied', 'applied']);
+    expect(
+      r.journal
+        .arbiterActions(game.gameId)
+        .filter((a) => a.action === 'result')
+        .map((a) => a.outcome),
+    ).toEqual(['applied', 'applied']);
   }, 30_000);
 
   it('the arbiter corrects a move counter (FIDE Laws 6.10.2): the clock takes it and reports it, the journal and the board view follow; no time is credited', async () => {
@@ -116,7 +143,7 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     const after = clock.firmware.reading();
     expect(after.moves.white).toBe(12);
     expect([after.white, after.black]).toEqual([before.white, before.black]);
-    await waitFor('the clock\'s MOVES_SET journaled', () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'moves-set'), 10_000, flowing(r.sim));
+    await waitFor("the clock's MOVES_SET journaled", () => r.journal.eventsByGame(game.gameId).some((e) => e.type === 'moves-set'), 10_000, flowing(r.sim));
     expect(r.journal.eventsByGame(game.gameId).find((e) => e.type === 'moves-set')).toMatchObject({ side: 'white', move: 12 });
     expect(r.host.state.board(boardId(r, 1))!.live).toMatchObject({ moves: { white: 12, black: 0 }, period: { white: 1, black: 1 } });
     expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'set-moves', arbiter: ARBITER, outcome: 'applied' });
@@ -129,9 +156,17 @@ describe('arbiter start: the host sends START to the clocks of a round', () => {
     const game2 = r.journal.gamesByMatch('slo-w-2007/r1/b2').find((g) => g.gameNo === 2)!;
     const res = await r.api.inject({ method: 'PUT', url: `/api/boards/${boardId(r, 2)}/result`, headers: auth, payload: { result: '0-1' } });
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe('board 2 of slo-w-2007 round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (Bajt, Indira wins, classical)');
+    expect(res.json().message).toBe(
+      'board 2 of slo-w-2007 round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (Bajt, Indira wins, classical)',
+    );
     expect(r.journal.getGame(game2.gameId)).toMatchObject({ result: '1/2-1/2', reportedBy: 'clock', confirmedBy: ARBITER });
     expect(r.journal.arbiterActions(game2.gameId).at(-1)).toMatchObject({ action: 'result', arbiter: ARBITER, outcome: 'rejected' });
-    expect(r.host.state.board(boardId(r, 2))!.match).toMatchObject({ whiteScore: 0.5, blackScore: 1.5, decided: true, winner: 'Bajt, Indira', decidedBy: 'classical' });
+    expect(r.host.state.board(boardId(r, 2))!.match).toMatchObject({
+      whiteScore: 0.5,
+      blackScore: 1.5,
+      decided: true,
+      winner: 'Bajt, Indira',
+      decidedBy: 'classical',
+    });
   }, 30_000);
 });

@@ -22,11 +22,13 @@ type Out = { t: number; type: string; [k: string]: unknown };
 
 function powers(rig: MatchRig, board: number) {
   const id = boardId(rig, board);
-  const call = (method: 'POST' | 'PUT', path: string, payload?: object) => rig.api.inject({ method, url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
+  const call = (method: 'POST' | 'PUT', path: string, payload?: object) =>
+    rig.api.inject({ method, url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
   const post = (path: string, payload?: object) => call('POST', path, payload);
   const events = (gameId: number, type: string): ClockEventRow[] => rig.journal.eventsByGame(gameId).filter((e) => e.type === type);
   /** Waits (simulated time flowing) until the journal holds `n` events of `type` for the game. */
-  const journaled = (gameId: number, type: string, n = 1) => waitFor(`${n} ${type} journaled`, () => events(gameId, type).length >= n, 10_000, flowing(rig.sim));
+  const journaled = (gameId: number, type: string, n = 1) =>
+    waitFor(`${n} ${type} journaled`, () => events(gameId, type).length >= n, 10_000, flowing(rig.sim));
   const actions = (gameId: number, action: string) => rig.journal.arbiterActions(gameId).filter((a) => a.action === action);
   return { id, call, post, events, journaled, actions };
 }
@@ -76,7 +78,13 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect(tb.statusCode, tb.body).toBe(200);
     await journaled(game.gameId, 'taken-back');
     expect(fw.reading()).toMatchObject({ status: 'paused', turn: 'white', white: shown.white, black: shown.black, moves: { white: 21, black: 21 } });
-    expect(events(game.gameId, 'taken-back')[0]).toMatchObject({ side: 'white', move: 21, whiteMs: preview.keep.white, blackMs: preview.keep.black, detail: { period: 0, illegalMoves: 1, times: 'keep' } });
+    expect(events(game.gameId, 'taken-back')[0]).toMatchObject({
+      side: 'white',
+      move: 21,
+      whiteMs: preview.keep.white,
+      blackMs: preview.keep.black,
+      detail: { period: 0, illegalMoves: 1, times: 'keep' },
+    });
     expect(actions(game.gameId, 'takeback')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { times: 'keep' } })]);
 
     // FIDE Laws 6.10.2: the clock was set to the wrong control; both times stay.
@@ -87,7 +95,13 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect(fw.state().timeControl).toEqual(corrected);
     expect(fw.reading()).toMatchObject({ white: shown.white, black: shown.black });
     expect(readTimeControlSpec(events(game.gameId, 'control-set')[0].detail!.timeControl).timeControl).toEqual(corrected);
-    expect(actions(game.gameId, 'set-control')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { timeControl: expect.objectContaining({ timeControl: '40/6000+30:900+30', defaultTime: 900 }) } })]);
+    expect(actions(game.gameId, 'set-control')).toEqual([
+      expect.objectContaining({
+        arbiter: ARBITER,
+        outcome: 'applied',
+        payload: { timeControl: expect.objectContaining({ timeControl: '40/6000+30:900+30', defaultTime: 900 }) },
+      }),
+    ]);
     expect(r.host.state.board(id)!.live!.clock!.control).toEqual(corrected);
     // The PGN names the control the game is played under from now on (docs/exports.md).
     const pgn = await r.api.inject({ method: 'GET', url: `/api/export/pgn?round=1&event=${EVENT}` });
@@ -117,11 +131,18 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
 
     // The dispute replayed from the journal: every correction is an input line, and the times come out as journaled.
     const lines = replayLines(r.journal, game.gameId).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((l) => ['turn', 'takeback', 'control', 'delay'].includes(l.type as string)).map((l) => l.type)).toEqual(['turn', 'takeback', 'control', 'delay']);
+    expect(lines.filter((l) => ['turn', 'takeback', 'control', 'delay'].includes(l.type as string)).map((l) => l.type)).toEqual([
+      'turn',
+      'takeback',
+      'control',
+      'delay',
+    ]);
     expect(lines.find((l) => l.type === 'takeback')).toEqual({ t: expect.any(Number), type: 'takeback', times: 'keep' });
     const out = replayText(lines.map((l) => JSON.stringify(l)).join('\n') + '\n').map((l) => JSON.parse(l) as Out);
     expect(out.filter((o) => o.type === 'rejected')).toEqual([]);
-    expect(out.filter((o) => o.type === 'move').map((o) => [o.side, o.move, o.white, o.black])).toEqual(events(game.gameId, 'moved').map((e) => [e.side, e.move, e.whiteMs, e.blackMs]));
+    expect(out.filter((o) => o.type === 'move').map((o) => [o.side, o.move, o.white, o.black])).toEqual(
+      events(game.gameId, 'moved').map((e) => [e.side, e.move, e.whiteMs, e.blackMs]),
+    );
     const taken = events(game.gameId, 'taken-back')[0];
     expect(out.find((o) => o.type === 'takeback')).toMatchObject({ side: 'white', move: 21, times: 'keep', white: taken.whiteMs, black: taken.blackMs });
     const turnSet = events(game.gameId, 'turn-set')[0];
@@ -130,7 +151,14 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect(out.find((o) => o.type === 'control')).toMatchObject({ white: controlSet.whiteMs, black: controlSet.blackMs, defaultTime: 900 });
     expect(out.find((o) => o.type === 'delay')).toMatchObject({ ms: 5000 });
     const end = fw.reading();
-    expect(out.at(-1)).toMatchObject({ type: 'state', status: 'paused', white: end.white, black: end.black, moves: end.moves, illegal: { white: 1, black: 0 } });
+    expect(out.at(-1)).toMatchObject({
+      type: 'state',
+      status: 'paused',
+      white: end.white,
+      black: end.black,
+      moves: end.moves,
+      illegal: { white: 1, black: 0 },
+    });
 
     // FIDE Laws 6.7.1: the arbiter enters a double forfeit (decided otherwise); the 1.4 clock holds it as its result.
     const dbl = await call('PUT', 'result', { result: '--' });
@@ -140,7 +168,7 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     expect((await post('resume')).statusCode).toBe(409);
   }, 60_000);
 
-  it('FIDE Guidelines III.2.2: no quickplay delay in blitz: refused by the host with the rule book\'s reason, journaled as refused, the clock untouched', async () => {
+  it("FIDE Guidelines III.2.2: no quickplay delay in blitz: refused by the host with the rule book's reason, journaled as refused, the clock untouched", async () => {
     rig = await buildRig();
     const r = rig;
     const game = await configuredFor(r, 1, 2);
@@ -188,10 +216,17 @@ describe("the arbiter's corrections through the host to the clock (protocol 1.4)
     ] as const) {
       const res = await call(method, path, payload);
       expect(res.statusCode, path).toBe(409);
-      expect(res.json().message).toBe(`clock CLK-13 of board 1 of ${EVENT} round 1: its firmware speaks protocol 1.3: ${what} needs 1.4 (update the clock firmware); nothing was changed`);
+      expect(res.json().message).toBe(
+        `clock CLK-13 of board 1 of ${EVENT} round 1: its firmware speaks protocol 1.3: ${what} needs 1.4 (update the clock firmware); nothing was changed`,
+      );
     }
     expect(fw.state()).toEqual(was);
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => ['set-turn', 'set-control', 'delay', 'takeback'].includes(a.action)).map((a) => [a.action, a.arbiter, a.outcome])).toEqual([
+    expect(
+      r.journal
+        .arbiterActions(game.gameId)
+        .filter((a) => ['set-turn', 'set-control', 'delay', 'takeback'].includes(a.action))
+        .map((a) => [a.action, a.arbiter, a.outcome]),
+    ).toEqual([
       ['set-turn', ARBITER, 'rejected'],
       ['set-control', ARBITER, 'rejected'],
       ['delay', ARBITER, 'rejected'],

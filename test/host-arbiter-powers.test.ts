@@ -25,10 +25,12 @@ const replayOf = (rig: MatchRig, gameId: number): Out[] => replayText(replayLine
 
 function powers(rig: MatchRig, board: number) {
   const id = boardId(rig, board);
-  const post = (path: string, payload?: object) => rig.api.inject({ method: 'POST', url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
+  const post = (path: string, payload?: object) =>
+    rig.api.inject({ method: 'POST', url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
   const events = (gameId: number, type: string): ClockEventRow[] => rig.journal.eventsByGame(gameId).filter((e) => e.type === type);
   /** Waits (simulated time flowing) until the journal holds `n` events of `type` for the game. */
-  const journaled = (gameId: number, type: string, n = 1) => waitFor(`${n} ${type} journaled`, () => events(gameId, type).length >= n, 10_000, flowing(rig.sim));
+  const journaled = (gameId: number, type: string, n = 1) =>
+    waitFor(`${n} ${type} journaled`, () => events(gameId, type).length >= n, 10_000, flowing(rig.sim));
   return { id, post, events, journaled };
 }
 
@@ -41,7 +43,7 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     for (const x of extra.splice(0)) x.stop();
   });
 
-  it('FIDE Laws 7.5.1 with 6.10.2 and Guidelines III.4: the arbiter takes a move back and sets a quickplay increment; journaled with the arbiter; --replay gives the clock\'s times', async () => {
+  it("FIDE Laws 7.5.1 with 6.10.2 and Guidelines III.4: the arbiter takes a move back and sets a quickplay increment; journaled with the arbiter; --replay gives the clock's times", async () => {
     rig = await buildRig();
     const r = rig;
     const game = await configuredFor(r, 1, 1);
@@ -64,7 +66,9 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     expect(running.statusCode).toBe(409);
     expect(running.json().message).toMatch(/is running: only a paused or flagged clock can take a move back/);
     expect((await post('increment', { ms: 5000 })).statusCode).toBe(409);
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'takeback')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'rejected' })]);
+    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'takeback')).toEqual([
+      expect.objectContaining({ arbiter: ARBITER, outcome: 'rejected' }),
+    ]);
 
     r.sim.advanceBy(2000);
     expect((await post('pause')).statusCode).toBe(200);
@@ -75,9 +79,27 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     const after = fw.reading();
     // White's second move is annulled: White is on move again with the times of that press (docs/replay.md "Take-back").
     expect(after).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 } });
-    expect(events(game.gameId, 'taken-back')[0]).toMatchObject({ side: 'white', move: 1, whiteMs: after.white, blackMs: after.black, detail: { period: 0, illegalMoves: 1 } });
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'takeback').at(-1)).toMatchObject({ arbiter: ARBITER, outcome: 'applied', clockId: 'CLK-01' });
-    expect(r.host.state.board(boardId(r, 1))!.live).toMatchObject({ status: 'paused', turn: 'white', moves: { white: 1, black: 1 }, illegalMoves: { white: 1, black: 0 }, whiteMs: after.white, blackMs: after.black });
+    expect(events(game.gameId, 'taken-back')[0]).toMatchObject({
+      side: 'white',
+      move: 1,
+      whiteMs: after.white,
+      blackMs: after.black,
+      detail: { period: 0, illegalMoves: 1 },
+    });
+    expect(
+      r.journal
+        .arbiterActions(game.gameId)
+        .filter((a) => a.action === 'takeback')
+        .at(-1),
+    ).toMatchObject({ arbiter: ARBITER, outcome: 'applied', clockId: 'CLK-01' });
+    expect(r.host.state.board(boardId(r, 1))!.live).toMatchObject({
+      status: 'paused',
+      turn: 'white',
+      moves: { white: 1, black: 1 },
+      illegalMoves: { white: 1, black: 0 },
+      whiteMs: after.white,
+      blackMs: after.black,
+    });
 
     // FIDE Guidelines III.4: 5 s for both after every later move.
     const inc = await post('increment', { ms: 5000 });
@@ -110,14 +132,16 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     const out = replayOf(r, game.gameId);
     expect(out.filter((o) => o.type === 'rejected')).toEqual([]);
     // Every press, the take-back and the end state: the clock's own figures.
-    expect(out.filter((o) => o.type === 'move').map((o) => [o.side, o.move, o.white, o.black])).toEqual(events(game.gameId, 'moved').map((e) => [e.side, e.move, e.whiteMs, e.blackMs]));
+    expect(out.filter((o) => o.type === 'move').map((o) => [o.side, o.move, o.white, o.black])).toEqual(
+      events(game.gameId, 'moved').map((e) => [e.side, e.move, e.whiteMs, e.blackMs]),
+    );
     const taken = events(game.gameId, 'taken-back')[0];
     expect(out.find((o) => o.type === 'takeback')).toMatchObject({ side: 'white', move: 1, white: taken.whiteMs, black: taken.blackMs });
     const end = fw.reading();
     expect(out.at(-1)).toMatchObject({ type: 'state', status: 'paused', white: end.white, black: end.black, moves: end.moves });
   }, 30_000);
 
-  it('FIDE Laws 6.7.1: default time from the round\'s start for a board started late, an arrival marked by the arbiter, a forfeit reinstated; --replay gives the same forfeit and times', async () => {
+  it("FIDE Laws 6.7.1: default time from the round's start for a board started late, an arrival marked by the arbiter, a forfeit reinstated; --replay gives the same forfeit and times", async () => {
     rig = await buildRig();
     const r = rig;
     await configuredFor(r, 1, 1);
@@ -149,13 +173,20 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     expect(arrive.statusCode, arrive.body).toBe(200);
     await b2.journaled(game.gameId, 'arrived');
     expect(b2.events(game.gameId, 'arrived')[0].side).toBe('white');
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'arrive')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { side: 'white' } })]);
+    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'arrive')).toEqual([
+      expect.objectContaining({ arbiter: ARBITER, outcome: 'applied', payload: { side: 'white' } }),
+    ]);
 
     // The board starts now, but its default time counts from the round's start (journaled with it).
     const start = await b2.post('start');
     expect(start.statusCode, start.body).toBe(200);
     await b2.journaled(game.gameId, 'started');
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'start').at(-1)).toMatchObject({ arbiter: ARBITER, outcome: 'applied', payload: { sessionUtcMs } });
+    expect(
+      r.journal
+        .arbiterActions(game.gameId)
+        .filter((a) => a.action === 'start')
+        .at(-1),
+    ).toMatchObject({ arbiter: ARBITER, outcome: 'applied', payload: { sessionUtcMs } });
     const started = b2.events(game.gameId, 'started')[0];
     const elapsed = started.detail!.sessionElapsedMs as number;
     expect(elapsed).toBeGreaterThanOrEqual(20_000);
@@ -173,7 +204,9 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     expect(re.statusCode, re.body).toBe(200);
     await b2.journaled(game.gameId, 'reinstated');
     expect(fw.reading().status).toBe('paused');
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'reinstate')).toEqual([expect.objectContaining({ arbiter: ARBITER, outcome: 'applied' })]);
+    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'reinstate')).toEqual([
+      expect.objectContaining({ arbiter: ARBITER, outcome: 'applied' }),
+    ]);
     expect(r.host.state.board(b2.id)!.live).toMatchObject({ status: 'paused', present: { white: true, black: true } });
     expect((await b2.post('reinstate')).statusCode).toBe(409); // nothing left to reinstate
 
@@ -183,7 +216,12 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     const origin = started.monoMs - elapsed;
     expect(out.find((o) => o.type === 'forfeit')).toEqual({ t: forfeit.monoMs - origin, type: 'forfeit', side: 'black' });
     const reinstated = b2.events(game.gameId, 'reinstated')[0];
-    expect(out.find((o) => o.type === 'reinstated')).toEqual({ t: reinstated.monoMs - origin, type: 'reinstated', white: reinstated.whiteMs, black: reinstated.blackMs });
+    expect(out.find((o) => o.type === 'reinstated')).toEqual({
+      t: reinstated.monoMs - origin,
+      type: 'reinstated',
+      white: reinstated.whiteMs,
+      black: reinstated.blackMs,
+    });
     expect(out.at(-1)).toMatchObject({ type: 'state', status: 'paused', white: fw.reading().white, black: fw.reading().black });
   }, 30_000);
 
@@ -195,7 +233,14 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
         // The clock at table 1 announces protocol 1.0 in its Hello (an older firmware).
         const clock = await VirtualClock.boot({ timeControl: presetTimeControl('rapid'), time: rg.sim, snapshots: memorySnapshotStore() });
         const cable = new Cable('CLK-OLD');
-        const link = linkClockToHost(clock.firmware, cable, { serialId: 'CLK-OLD', bootId: 0x01d, outboxStore: new MemoryOutboxStore(), timers: systemTime, statusIntervalMs: 200, protocolVersion: { major: 1, minor: 0 } });
+        const link = linkClockToHost(clock.firmware, cable, {
+          serialId: 'CLK-OLD',
+          bootId: 0x01d,
+          outboxStore: new MemoryOutboxStore(),
+          timers: systemTime,
+          statusIntervalMs: 200,
+          protocolVersion: { major: 1, minor: 0 },
+        });
         old = { clock, link, cable };
         extra.push({ stop: () => (link.close('test over'), cable.detach(), clock.stop()) });
         rg.host.addLine('memory:table-1', cable.memoryLine(), { table: 1 });
@@ -221,11 +266,18 @@ describe("the arbiter's powers through the host to the clock (protocol 1.1)", ()
     ] as const) {
       const res = await post(path, payload);
       expect(res.statusCode, path).toBe(409);
-      expect(res.json().message).toBe(`clock CLK-OLD of board 1 of ${EVENT} round 1: its firmware speaks protocol 1.0: ${what} needs 1.1 (update the clock firmware); nothing was changed`);
+      expect(res.json().message).toBe(
+        `clock CLK-OLD of board 1 of ${EVENT} round 1: its firmware speaks protocol 1.0: ${what} needs 1.1 (update the clock firmware); nothing was changed`,
+      );
     }
     expect(fw.reading()).toEqual(was);
     expect(fw.state().extraIncrementMs).toBe(0);
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => ['takeback', 'increment', 'arrive'].includes(a.action)).map((a) => [a.action, a.arbiter, a.outcome])).toEqual([
+    expect(
+      r.journal
+        .arbiterActions(game.gameId)
+        .filter((a) => ['takeback', 'increment', 'arrive'].includes(a.action))
+        .map((a) => [a.action, a.arbiter, a.outcome]),
+    ).toEqual([
       ['takeback', ARBITER, 'rejected'],
       ['increment', ARBITER, 'rejected'],
       ['arrive', ARBITER, 'rejected'],

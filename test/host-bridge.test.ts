@@ -100,7 +100,11 @@ describe('bridge: a clock event is acknowledged only after it is durable in the 
     const both = batches.filter((b) => b.size === 2);
     expect(both.length).toBeGreaterThanOrEqual(1);
     for (const b of both) expect(b.unackedAtCommit.every((n) => n > 0)).toBe(true);
-    expect(moved(rig).map((e) => e.clockId).sort()).toEqual(['CLK-01', 'CLK-02']);
+    expect(
+      moved(rig)
+        .map((e) => e.clockId)
+        .sort(),
+    ).toEqual(['CLK-01', 'CLK-02']);
   }, 30_000);
 
   it('an arbiter command to an offline clock is refused whole (503), journaled with who asked, nothing changed', async () => {
@@ -194,7 +198,9 @@ describe('bridge: reconnect backoff and the ports file', () => {
       { path: '/dev/ttyUSB0', serial: undefined, table: 1 },
       { path: undefined, serial: 'CLK-7', table: 2 },
     ]);
-    expect(() => parsePortsFile('[{"path":"/dev/ttyUSB0","table":0}]', 'ports.json')).toThrow('ports.json: entry [0].table: expected a whole number ≥ 1, got 0');
+    expect(() => parsePortsFile('[{"path":"/dev/ttyUSB0","table":0}]', 'ports.json')).toThrow(
+      'ports.json: entry [0].table: expected a whole number ≥ 1, got 0',
+    );
     expect(() => parsePortsFile('[{"table":3}]', 'ports.json')).toThrow('ports.json: entry [0]: needs "path" or "serial"');
     expect(() => parsePortsFile('[{"path":"a","table":1},{"path":"b","table":1}]', 'p')).toThrow('p: entry [1].table: table 1 is already given to a');
     expect(() => parsePortsFile('{"path":"a"}', 'p')).toThrow(/expected a JSON array/);

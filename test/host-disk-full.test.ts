@@ -28,33 +28,37 @@ describe('disk full: the host stays up, acknowledges nothing unwritten, reports 
     disk = null;
   });
 
-  it.skipIf(!isRoot)('a press and a reconnect on a full disk: no crash, no ack, health says why; space returns and the press is journaled once', async () => {
-    disk = smallDisk(4);
-    rig = await buildRig({ journalFile: join(disk.dir, 'clocks.db') });
-    await configuredFor(rig, 1);
-    const c = rig.clocks[0];
-    await c.clock.tap('startPause');
-    await waitFor('the start journaled', () => rig!.journal.eventsAfter(0, 100).some((e) => e.type === 'started'), 10_000, flowing(rig.sim));
-    const filler = fillDisk(disk.dir);
-    // A cable pull and back: the clock greets again (the journal notes the clock as seen).
-    c.unplugMemory();
-    const session = rig.host.lines().find((s) => s.key === 'memory:table-1')!;
-    await waitFor('offline', () => !session.online, 10_000, flowing(rig.sim, 5));
-    c.plugMemory();
-    rig.sim.advanceBy(5_000);
-    await c.press('white');
-    await waitFor('the fault reported on /api/health', () => rig!.host.state.health().journal.ok === false, 15_000, flowing(rig.sim, 5));
-    const health = (await rig.api.inject({ method: 'GET', url: '/api/health' })).json();
-    expect(health.ok).toBe(false);
-    expect(health.journal).toMatchObject({ ok: false, code: 'SQLITE_FULL' });
-    expect(health.journal.reason).toMatch(/full/i);
-    // Not journaled, so not acknowledged: still in the clock's outbox.
-    expect(moved(rig)).toHaveLength(0);
-    expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
-    unlinkSync(filler);
-    await waitFor('the press journaled once space returned', () => moved(rig!).length === 1, 20_000, flowing(rig.sim, 5));
-    await waitFor('the fault cleared', () => rig!.host.state.health().journal.ok, 10_000, flowing(rig.sim, 5));
-    expect((await rig.api.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ ok: true, journal: { ok: true } });
-    expect(moved(rig)).toHaveLength(1);
-  }, 60_000);
+  it.skipIf(!isRoot)(
+    'a press and a reconnect on a full disk: no crash, no ack, health says why; space returns and the press is journaled once',
+    async () => {
+      disk = smallDisk(4);
+      rig = await buildRig({ journalFile: join(disk.dir, 'clocks.db') });
+      await configuredFor(rig, 1);
+      const c = rig.clocks[0];
+      await c.clock.tap('startPause');
+      await waitFor('the start journaled', () => rig!.journal.eventsAfter(0, 100).some((e) => e.type === 'started'), 10_000, flowing(rig.sim));
+      const filler = fillDisk(disk.dir);
+      // A cable pull and back: the clock greets again (the journal notes the clock as seen).
+      c.unplugMemory();
+      const session = rig.host.lines().find((s) => s.key === 'memory:table-1')!;
+      await waitFor('offline', () => !session.online, 10_000, flowing(rig.sim, 5));
+      c.plugMemory();
+      rig.sim.advanceBy(5_000);
+      await c.press('white');
+      await waitFor('the fault reported on /api/health', () => rig!.host.state.health().journal.ok === false, 15_000, flowing(rig.sim, 5));
+      const health = (await rig.api.inject({ method: 'GET', url: '/api/health' })).json();
+      expect(health.ok).toBe(false);
+      expect(health.journal).toMatchObject({ ok: false, code: 'SQLITE_FULL' });
+      expect(health.journal.reason).toMatch(/full/i);
+      // Not journaled, so not acknowledged: still in the clock's outbox.
+      expect(moved(rig)).toHaveLength(0);
+      expect(JSON.stringify((c.outbox as MemoryOutboxStore).saved?.entries ?? [])).not.toBe('[]');
+      unlinkSync(filler);
+      await waitFor('the press journaled once space returned', () => moved(rig!).length === 1, 20_000, flowing(rig.sim, 5));
+      await waitFor('the fault cleared', () => rig!.host.state.health().journal.ok, 10_000, flowing(rig.sim, 5));
+      expect((await rig.api.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ ok: true, journal: { ok: true } });
+      expect(moved(rig)).toHaveLength(1);
+    },
+    60_000,
+  );
 });

@@ -51,7 +51,13 @@ describe('FIDE Laws 6.7.1: both players absent at the default time', () => {
 
     // MQTT: the retained result message says both lost (docs/mqtt.md "result").
     const published = r.journal.pendingOutbox(10_000).filter((m) => m.topic === resultTopic({ event: EVENT, round: 1, board: 1 }));
-    expect(JSON.parse(String(published.at(-1)!.payload))).toMatchObject({ gameNo: 1, result: '--', forfeit: true, points: { white: 0, black: 0 }, confirmed: true });
+    expect(JSON.parse(String(published.at(-1)!.payload))).toMatchObject({
+      gameNo: 1,
+      result: '--',
+      forfeit: true,
+      points: { white: 0, black: 0 },
+      confirmed: true,
+    });
 
     // The PGN feed writes it as FIDE's Olympiad PGNs and lichess broadcasts do: Result "0-0",
     // the marker "*" every reader accepts, and why (docs/exports.md "Forfeits in PGN").

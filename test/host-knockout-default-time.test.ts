@@ -17,7 +17,7 @@ import type { GameRow } from '../host/store/journal.ts';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const FIXTURE = fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url));
 
-describe('FIDE Laws 6.7.1: a knockout event\'s default time and increment timing reach every game\'s clock', () => {
+describe("FIDE Laws 6.7.1: a knockout event's default time and increment timing reach every game's clock", () => {
   let rig: MatchRig | null = null;
   let dir: string | null = null;
   afterEach(async () => {
@@ -44,7 +44,12 @@ describe('FIDE Laws 6.7.1: a knockout event\'s default time and increment timing
       const game = await configuredFor(r, gameNo, 1);
       expect(game).toMatchObject({ gameNo, timeControl });
       expect(game.timeControlValue).toMatchObject({ defaultTimeMs: 3_600_000, incrementTiming: 'after-move' });
-      await waitFor(`game ${gameNo} on the clock`, () => fw.state().timeControl.white.stages[0].baseMs === game.timeControlValue.white.stages[0].baseMs, 10_000, flowing(r.sim));
+      await waitFor(
+        `game ${gameNo} on the clock`,
+        () => fw.state().timeControl.white.stages[0].baseMs === game.timeControlValue.white.stages[0].baseMs,
+        10_000,
+        flowing(r.sim),
+      );
       expect(fw.state().timeControl).toEqual(game.timeControlValue);
       return game;
     };

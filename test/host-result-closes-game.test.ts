@@ -46,7 +46,13 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
   });
 
   async function withMqtt(r: MatchRig): Promise<{ states: Array<{ seq: number; status: string }>; url: string }> {
-    const hostMqtt: HostMqtt = (await startHostMqtt({ target: 'embedded:0', anonymousRead: true, outbox: r.journal.outboxStore(() => r.hostClock.nowUtcMs()), clientId: 'result-host', onError: () => undefined }))!;
+    const hostMqtt: HostMqtt = (await startHostMqtt({
+      target: 'embedded:0',
+      anonymousRead: true,
+      outbox: r.journal.outboxStore(() => r.hostClock.nowUtcMs()),
+      clientId: 'result-host',
+      onError: () => undefined,
+    }))!;
     const stop = publishHostToMqtt(r.host.state, hostMqtt, 50);
     cleanups.push(() => hostMqtt.close(), stop);
     const sub = mqtt.connect(hostMqtt.url, { clientId: 'result-sub' });
@@ -106,7 +112,9 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     const before = clock.clock.firmware.reading();
     const adjust = await r.api.inject({ method: 'POST', url: `/api/boards/${id}/adjust`, headers: auth, payload: { side: 'white', ms: 60_000 } });
     expect(adjust.statusCode).toBe(409);
-    expect(adjust.json().message).toBe(`board 1 of ${EVENT} round 1 has a result: the game is over (1-0, not confirmed yet): a time change changes nothing now; to change it, correct the result (PUT /api/boards/${id}/result)`);
+    expect(adjust.json().message).toBe(
+      `board 1 of ${EVENT} round 1 has a result: the game is over (1-0, not confirmed yet): a time change changes nothing now; to change it, correct the result (PUT /api/boards/${id}/result)`,
+    );
     const resume = await r.api.inject({ method: 'POST', url: `/api/boards/${id}/resume`, headers: auth });
     expect(resume.statusCode).toBe(409);
     const after = clock.clock.firmware.reading();
@@ -117,12 +125,17 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     await configuredFor(r, 2, 1);
     const g1 = r.journal.getGame(game.gameId)!;
     expect(g1).toMatchObject({ result: '1-0', confirmedBy: ARBITER });
-    expect(r.journal.arbiterActions(game.gameId).filter((a) => a.action === 'adjust' || a.action === 'resume').map((a) => a.outcome)).toEqual(['rejected', 'rejected']);
+    expect(
+      r.journal
+        .arbiterActions(game.gameId)
+        .filter((a) => a.action === 'adjust' || a.action === 'resume')
+        .map((a) => a.outcome),
+    ).toEqual(['rejected', 'rejected']);
     expect(r.journal.eventsByGame(game.gameId)).toHaveLength(eventsAfterResult);
     expect(clockTags(r)).toEqual(tags);
   }, 30_000);
 
-  it('FIDE Laws 8.7: a clock offline when the arbiter enters the result runs on; back online, its presses from before the result join the game, the players\' different result waits beside the arbiter\'s (both shown, never only a log line), and the arbiter confirms one; the next game gets nothing of the old one', async () => {
+  it("FIDE Laws 8.7: a clock offline when the arbiter enters the result runs on; back online, its presses from before the result join the game, the players' different result waits beside the arbiter's (both shown, never only a log line), and the arbiter confirms one; the next game gets nothing of the old one", async () => {
     rig = await buildRig();
     const r = rig;
     const { game, clock, id } = await startedThenAway(r);
@@ -140,7 +153,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     await clock.press('black');
     await clock.enterResult('0-1');
     clock.plugMemory();
-    await waitFor('the players\' result filed', () => r.journal.resultReports({ pending: true }).length === 1, 10_000, flowing(r.sim));
+    await waitFor("the players' result filed", () => r.journal.resultReports({ pending: true }).length === 1, 10_000, flowing(r.sim));
 
     // White's press was played before the result: it is the game's. Black's came after the end: not.
     const moved = r.journal.eventsByGame(game.gameId).filter((e) => e.type === 'moved');
@@ -148,15 +161,28 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     expect(r.journal.getGame(game.gameId)).toMatchObject({ result: '1-0', reportedBy: `arbiter:${ARBITER}`, confirmedBy: null });
     const results = (await r.api.inject({ url: '/api/results?round=1' })).json();
     const b1 = results.results.find((x: { event: string; board: number }) => x.event === EVENT && x.board === 1);
-    expect(b1).toMatchObject({ result: '1-0', by: `arbiter:${ARBITER}`, confirmed: false, conflicts: [{ result: '0-1', by: 'clock', clockId: 'CLK-01', atUtcMs: expect.any(Number) }] });
+    expect(b1).toMatchObject({
+      result: '1-0',
+      by: `arbiter:${ARBITER}`,
+      confirmed: false,
+      conflicts: [{ result: '0-1', by: 'clock', clockId: 'CLK-01', atUtcMs: expect.any(Number) }],
+    });
     expect(results.unassigned).toEqual([]);
-    expect(r.host.state.board(id)).toMatchObject({ result: '1-0', pendingResults: [{ result: '0-1', by: 'clock', clockId: 'CLK-01' }], live: { status: 'finished' } });
+    expect(r.host.state.board(id)).toMatchObject({
+      result: '1-0',
+      pendingResults: [{ result: '0-1', by: 'clock', clockId: 'CLK-01' }],
+      live: { status: 'finished' },
+    });
 
     // The arbiter decides for the players' result: adopted and confirmed, journaled as such.
     const confirm = await r.api.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { result: '0-1' } });
     expect(confirm.statusCode, confirm.body).toBe(200);
     expect(r.journal.getGame(game.gameId)).toMatchObject({ result: '0-1', reportedBy: 'clock', confirmedBy: ARBITER });
-    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({ action: 'confirm-result', arbiter: ARBITER, payload: { result: '0-1', adopted: { result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0' } } });
+    expect(r.journal.arbiterActions(game.gameId).at(-1)).toMatchObject({
+      action: 'confirm-result',
+      arbiter: ARBITER,
+      payload: { result: '0-1', adopted: { result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0' } },
+    });
     // The mini-match goes on to game 2 on the same clock, which starts clean.
     const g2 = await configuredFor(r, 2, 1);
     expect(r.journal.getGame(g2.gameId)).toMatchObject({ result: null });
@@ -192,7 +218,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
     await waitFor('the spare clock online', () => r.host.sessionOf('CLK-09')?.online === true, 10_000, flowing(r.sim));
     await playMoves(spare, r.sim, 2, 10_000);
     await spare.enterResult('1-0');
-    await waitFor('the spare clock\'s result filed', () => r.journal.resultReports({ pending: true }).length === 1, 10_000, flowing(r.sim));
+    await waitFor("the spare clock's result filed", () => r.journal.resultReports({ pending: true }).length === 1, 10_000, flowing(r.sim));
     const listed = (await r.api.inject({ url: '/api/results' })).json();
     expect(listed.unassigned).toEqual([{ id: expect.any(Number), result: '1-0', by: 'clock', clockId: 'CLK-09', atUtcMs: expect.any(Number) }]);
     expect(listed.results.every((x: { conflicts: unknown[] }) => x.conflicts.length === 0)).toBe(true);

@@ -26,9 +26,14 @@ const TOKEN = 'import-trf-cli-arbiter-token-0123456789';
 function chessclock(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const { CHESSCLOCK_TOKEN: _drop, ...base } = process.env;
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'tournament', 'import-trf', ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ status: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'tournament', 'import-trf', ...args],
+      { encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ status: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -60,7 +65,16 @@ async function afterRound1(): Promise<{ r: RunningHost; trf: string; file: strin
   const r = await start(swissTournament(['--mode=exit']));
   await confirmRound(r.host, 1, ['1-0', '0-1', '1-0']);
   await r.host.idle();
-  const trf = addRoundToTrf(r.exports.trf(SWISS, 1), 1, [[2, 1], [4, 3], [5, 6]], 7);
+  const trf = addRoundToTrf(
+    r.exports.trf(SWISS, 1),
+    1,
+    [
+      [2, 1],
+      [4, 3],
+      [5, 6],
+    ],
+    7,
+  );
   const file = join(dir, `round2-${running.length}.trf`);
   writeFileSync(file, trf);
   return { r, trf, file };
@@ -69,7 +83,9 @@ async function afterRound1(): Promise<{ r: RunningHost; trf: string; file: strin
 const proposalsOf = (r: RunningHost) => r.journal.arbiterActions().filter((a) => a.action === PROPOSE_ROUND && a.outcome === 'applied');
 
 describe('chessclock tournament import-trf --next-round', () => {
-  it('--host: loads the TRF\'s round into the running host as proposed (the token from CHESSCLOCK_TOKEN), prints the proposal; nothing opens until approved', { timeout: 60_000 }, async () => {
+  it("--host: loads the TRF's round into the running host as proposed (the token from CHESSCLOCK_TOKEN), prints the proposal; nothing opens until approved", {
+    timeout: 60_000,
+  }, async () => {
     const { r, trf, file } = await afterRound1();
     const out = await chessclock([file, '--next-round', '--host', r.url!, '--event', SWISS], { CHESSCLOCK_TOKEN: TOKEN });
     expect([out.status, out.stderr]).toEqual([0, '']);
@@ -81,10 +97,16 @@ describe('chessclock tournament import-trf --next-round', () => {
     );
     expect(r.journal.gamesByRound(SWISS, 2)).toEqual([]);
     expect(await r.host.approveRound(SWISS, 2, { arbiter: ARBITER })).toMatchObject({ ok: true, round: 2 });
-    expect(r.journal.gamesByRound(SWISS, 2).map((g) => [g.board, g.whiteRank, g.blackRank])).toEqual([[1, 2, 1], [2, 4, 3], [3, 5, 6]]);
+    expect(r.journal.gamesByRound(SWISS, 2).map((g) => [g.board, g.whiteRank, g.blackRank])).toEqual([
+      [1, 2, 1],
+      [2, 4, 3],
+      [3, 5, 6],
+    ]);
   });
 
-  it('--host: the host\'s refusal is printed with its status and the TRF line and field (exit 1); a wrong token is refused (401); nothing is filed', { timeout: 60_000 }, async () => {
+  it("--host: the host's refusal is printed with its status and the TRF line and field (exit 1); a wrong token is refused (401); nothing is filed", {
+    timeout: 60_000,
+  }, async () => {
     const { r, trf } = await afterRound1();
     // Player 5 lost round 1 (journal 0); the TRF says 1 (TRF16 round 1 result: column 99).
     const lines = trf.split('\r\n');
@@ -107,22 +129,39 @@ describe('chessclock tournament import-trf --next-round', () => {
     expect(proposalsOf(r)).toEqual([]);
   });
 
-  it('round 1 from a pairing program: a host with no round in its file and no engine takes the TRF before round 1 with round 1 paired', { timeout: 60_000 }, async () => {
+  it('round 1 from a pairing program: a host with no round in its file and no engine takes the TRF before round 1 with round 1 paired', {
+    timeout: 60_000,
+  }, async () => {
     const raw = swissBeforeRound1();
     delete (raw.events[0] as { pairingEngine?: unknown }).pairingEngine;
     const r = await start(raw);
     // The program's file: the players (the host's TRF before round 1) and round 1 paired, unplayed.
-    const trf = addRoundToTrf(eventTrf(r.journal, r.host.hall, SWISS, { upToRound: 0 }), 0, [[1, 4], [5, 2], [3, 6]], 7);
+    const trf = addRoundToTrf(
+      eventTrf(r.journal, r.host.hall, SWISS, { upToRound: 0 }),
+      0,
+      [
+        [1, 4],
+        [5, 2],
+        [3, 6],
+      ],
+      7,
+    );
     const file = join(dir, 'round1.trf');
     writeFileSync(file, trf);
     const out = await chessclock([file, '--next-round', '--host', r.url!, '--event', SWISS], { CHESSCLOCK_TOKEN: TOKEN });
     expect([out.status, out.stderr]).toEqual([0, '']);
     expect(out.stdout).toMatch(new RegExp(`^${SWISS} round 1: proposed from the TRF`));
     expect(await r.host.approveRound(SWISS, 1, { arbiter: ARBITER })).toMatchObject({ ok: true, round: 1 });
-    expect(r.journal.gamesByRound(SWISS, 1).map((g) => [g.whiteRank, g.blackRank])).toEqual([[1, 4], [5, 2], [3, 6]]);
+    expect(r.journal.gamesByRound(SWISS, 1).map((g) => [g.whiteRank, g.blackRank])).toEqual([
+      [1, 4],
+      [5, 2],
+      [3, 6],
+    ]);
   });
 
-  it('without --host: prints the round to append to the tournament file, which then loads with it; a played last round is refused naming line and column', { timeout: 60_000 }, async () => {
+  it('without --host: prints the round to append to the tournament file, which then loads with it; a played last round is refused naming line and column', {
+    timeout: 60_000,
+  }, async () => {
     const { trf, file } = await afterRound1();
     const played = trf.replace(/^(001 {4}2.{93}.{7}) /m, '$11');
     expect(played).not.toBe(trf);
@@ -131,34 +170,63 @@ describe('chessclock tournament import-trf --next-round', () => {
     const [out, refused] = await Promise.all([chessclock([file, '--next-round']), chessclock([playedFile, '--next-round'])]);
     expect([out.status, out.stderr]).toEqual([0, '']);
     const round = JSON.parse(out.stdout);
-    expect(round).toEqual({ number: 2, boards: [{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }, { board: 3, white: 5, black: 6 }], byes: [{ player: 7, kind: 'U' }] });
+    expect(round).toEqual({
+      number: 2,
+      boards: [
+        { board: 1, white: 2, black: 1 },
+        { board: 2, white: 4, black: 3 },
+        { board: 3, white: 5, black: 6 },
+      ],
+      byes: [{ player: 7, kind: 'U' }],
+    });
     const raw = swissTournament();
     (raw.events[0].rounds as unknown[]).push(round);
     expect(parseTournament(raw).events[0].rounds.map((r) => r.number)).toEqual([1, 2]);
     const line = played.split('\r\n').findIndex((l) => l.startsWith('001    2')) + 1;
-    expect([refused.status, refused.stderr]).toEqual([1, `chessclock tournament import-trf: ${playedFile}: TRF line ${line}, columns 109 (round 2 result): player 2 already has result "1"; a next round is paired and unplayed\n`]);
+    expect([refused.status, refused.stderr]).toEqual([
+      1,
+      `chessclock tournament import-trf: ${playedFile}: TRF line ${line}, columns 109 (round 2 result): player 2 already has result "1"; a next round is paired and unplayed\n`,
+    ]);
   });
 
-  it('--host https://: the host\'s certificate is checked (a self-signed one trusted through NODE_EXTRA_CA_CERTS, else refused)', { timeout: 60_000 }, async () => {
+  it("--host https://: the host's certificate is checked (a self-signed one trusted through NODE_EXTRA_CA_CERTS, else refused)", {
+    timeout: 60_000,
+  }, async () => {
     const cert = await testCertificate();
     const r = await start(swissTournament(['--mode=exit']), cert);
     expect(r.url!.startsWith('https://127.0.0.1:')).toBe(true);
     await confirmRound(r.host, 1, ['1-0', '0-1', '1-0']);
     await r.host.idle();
     const file = join(dir, 'round2-https.trf');
-    writeFileSync(file, addRoundToTrf(r.exports.trf(SWISS, 1), 1, [[2, 1], [4, 3], [5, 6]], 7));
+    writeFileSync(
+      file,
+      addRoundToTrf(
+        r.exports.trf(SWISS, 1),
+        1,
+        [
+          [2, 1],
+          [4, 3],
+          [5, 6],
+        ],
+        7,
+      ),
+    );
     const ca = join(dir, 'ca.pem');
     writeFileSync(ca, cert.cert);
     const untrusted = await chessclock([file, '--next-round', '--host', r.url!, '--event', SWISS], { CHESSCLOCK_TOKEN: TOKEN });
     expect(untrusted.status).toBe(1);
-    expect(untrusted.stderr).toMatch(/cannot reach the host at https:\/\/127\.0\.0\.1:\d+: (SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/);
+    expect(untrusted.stderr).toMatch(
+      /cannot reach the host at https:\/\/127\.0\.0\.1:\d+: (SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/,
+    );
     expect(proposalsOf(r)).toEqual([]);
     const trusted = await chessclock([file, '--next-round', '--host', r.url!, '--event', SWISS], { CHESSCLOCK_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: ca });
     expect([trusted.status, trusted.stderr]).toEqual([0, '']);
     expect(proposalsOf(r)).toEqual([expect.objectContaining({ arbiter: ARBITER, round: 2 })]);
   });
 
-  it('usage: the token is never taken on the command line; --host needs --event and a token; an unreachable host is named (exit 1)', { timeout: 60_000 }, async () => {
+  it('usage: the token is never taken on the command line; --host needs --event and a token; an unreachable host is named (exit 1)', {
+    timeout: 60_000,
+  }, async () => {
     const file = join(dir, 'any.trf');
     writeFileSync(file, '012 Any\r\n');
     // A loopback port that was free a moment ago: nothing listens there now.
@@ -173,9 +241,15 @@ describe('chessclock tournament import-trf --next-round', () => {
       chessclock([file, '--next-round', '--id', 'x']),
       chessclock([file, '--next-round', '--host', `http://127.0.0.1:${closed}`, '--event', SWISS], { CHESSCLOCK_TOKEN: TOKEN }),
     ]);
-    expect([onCommandLine.status, onCommandLine.stderr]).toEqual([2, 'chessclock tournament import-trf: the arbiter token is never taken on the command line (ps shows it to every user): set CHESSCLOCK_TOKEN or give --token-file FILE\n']);
+    expect([onCommandLine.status, onCommandLine.stderr]).toEqual([
+      2,
+      'chessclock tournament import-trf: the arbiter token is never taken on the command line (ps shows it to every user): set CHESSCLOCK_TOKEN or give --token-file FILE\n',
+    ]);
     expect([noEvent.status, noEvent.stderr]).toEqual([2, 'chessclock tournament import-trf: --host needs --event ID: the event whose next round this is\n']);
-    expect([noToken.status, noToken.stderr]).toEqual([2, 'chessclock tournament import-trf: no arbiter token: set the environment variable CHESSCLOCK_TOKEN or give --token-file FILE\n']);
+    expect([noToken.status, noToken.stderr]).toEqual([
+      2,
+      'chessclock tournament import-trf: no arbiter token: set the environment variable CHESSCLOCK_TOKEN or give --token-file FILE\n',
+    ]);
     expect([mixed.status, mixed.stderr]).toEqual([2, 'chessclock tournament import-trf: --id is for the whole tournament file, not --next-round\n']);
     expect(unreachable.status).toBe(1);
     expect(unreachable.stderr).toBe(`chessclock tournament import-trf: cannot reach the host at http://127.0.0.1:${closed}: ECONNREFUSED\n`);

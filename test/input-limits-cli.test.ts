@@ -23,7 +23,10 @@ describe('chessclock tournament: input limits', () => {
     try {
       writeFileSync(join(dir, 'deep.json'), `{ "events": ${'['.repeat(100_000)}${']'.repeat(100_000)} }`);
       const deep = chessclock('validate', join(dir, 'deep.json'));
-      expect([deep.status, deep.stderr]).toEqual([1, `${join(dir, 'deep.json')}: 1 problem(s) in the tournament file:\n  line 1:76: nested deeper than 64 levels of objects and arrays; a tournament file needs far fewer (docs/tournament.md "Limits")\n`]);
+      expect([deep.status, deep.stderr]).toEqual([
+        1,
+        `${join(dir, 'deep.json')}: 1 problem(s) in the tournament file:\n  line 1:76: nested deeper than 64 levels of objects and arrays; a tournament file needs far fewer (docs/tournament.md "Limits")\n`,
+      ]);
       writeFileSync(join(dir, 'twice.json'), '{ "events": [],\n  "events": [] }');
       const twice = chessclock('validate', join(dir, 'twice.json'));
       expect(twice.status).toBe(1);

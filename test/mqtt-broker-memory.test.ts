@@ -78,9 +78,29 @@ describe.skipIf(process.platform !== 'linux')('the embedded broker under five un
   it('closes each before its body is read, and the host stays within 50 MB of its idle memory', async () => {
     dir = mkdtempSync(join(tmpdir(), 'broker-memory-'));
     writeFileSync(join(dir, 'ports.json'), '[]');
-    child = spawn(process.execPath, [BIN, 'host', '--db', join(dir, 'clocks.db'), '--tournament', FIXTURE, '--ports', join(dir, 'ports.json'), '--no-scan', '--http', '127.0.0.1:0', '--mqtt', 'embedded:0', '--token', 'Ana Srebrnič:a-long-arbiter-token-memory'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'host',
+        '--db',
+        join(dir, 'clocks.db'),
+        '--tournament',
+        FIXTURE,
+        '--ports',
+        join(dir, 'ports.json'),
+        '--no-scan',
+        '--http',
+        '127.0.0.1:0',
+        '--mqtt',
+        'embedded:0',
+        '--token',
+        'Ana Srebrnič:a-long-arbiter-token-memory',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const said: string[] = [];
     const port = await new Promise<number>((resolve, reject) => {
       child!.stderr!.on('data', (c: Buffer) => {
@@ -98,11 +118,19 @@ describe.skipIf(process.platform !== 'linux')('the embedded broker under five un
     expect(afterKb - idleKb).toBeLessThan(50 * 1024);
     await new Promise<void>((resolve) => {
       const lines = () => said.join('').split('\n');
-      const check = () => (lines().some((l) => l.includes('connection closed from 127.0.0.1: packet refused')) ? resolve() : void child!.stderr!.once('data', check));
+      const check = () =>
+        lines().some((l) => l.includes('connection closed from 127.0.0.1: packet refused')) ? resolve() : void child!.stderr!.once('data', check);
       check();
     });
     // One log line for the burst of five, not five.
-    expect(said.join('').split('\n').filter((l) => l.includes('packet refused')).length).toBe(1);
-    console.info(`host memory: idle ${Math.round(idleKb / 1024)} MB, after the attack ${Math.round(afterKb / 1024)} MB; written before the host closed: ${results.map((r) => `${(r.written / 2 ** 20).toFixed(1)} MB`).join(', ')}`);
+    expect(
+      said
+        .join('')
+        .split('\n')
+        .filter((l) => l.includes('packet refused')).length,
+    ).toBe(1);
+    console.info(
+      `host memory: idle ${Math.round(idleKb / 1024)} MB, after the attack ${Math.round(afterKb / 1024)} MB; written before the host closed: ${results.map((r) => `${(r.written / 2 ** 20).toFixed(1)} MB`).join(', ')}`,
+    );
   }, 60_000);
 });

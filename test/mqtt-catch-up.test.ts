@@ -65,7 +65,10 @@ describe.skipIf(SKIP)('a broker crash loses nothing at a catch-up subscriber (re
 
     const hall = parseTournament(JSON.parse(readFileSync(join(FIXTURES, 'ivanovo-white-rook-2018.json'), 'utf8')));
     const time = new AcceleratedTime(SPEED);
-    const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: 1_780_000_000_000 });
+    const hostClock = new AnchoredClock(
+      { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+      { hostMs: 0, utcMs: 1_780_000_000_000 },
+    );
     const fleet = await HallClocks.boot({ count: 4, time, seed: 7, serialId: (i) => `cu-clk-${i + 1}`, statusIntervalMs: 0 });
     const hostLog: string[] = [];
     const running = await startHost({
@@ -94,7 +97,14 @@ describe.skipIf(SKIP)('a broker crash loses nothing at a catch-up subscriber (re
     cleanups.push(() => client.endAsync(true));
     const got: Array<{ e: JournaledEvent; via: 'mqtt' | 'http' }> = [];
     const errors: string[] = [];
-    const sub = await CatchUpSubscriber.start({ client, apiUrl: running.url!, after: 0, onEvent: (e, via) => got.push({ e, via }), onError: (e) => errors.push(e.message), retryMs: 200 });
+    const sub = await CatchUpSubscriber.start({
+      client,
+      apiUrl: running.url!,
+      after: 0,
+      onEvent: (e, via) => got.push({ e, via }),
+      onError: (e) => errors.push(e.message),
+      retryMs: 200,
+    });
     cleanups.push(() => sub.close());
     const plainClient: MqttClient = mqtt.connect(brokerUrl, { clientId: 'plain-sub', clean: false, reconnectPeriod: 0 });
     plainClient.on('error', () => undefined);
@@ -105,7 +115,9 @@ describe.skipIf(SKIP)('a broker crash loses nothing at a catch-up subscriber (re
     plainClient.on('connect', () => plainClient.subscribe('chessclock/v1/+/+/+/events', { qos: 1 }));
 
     await waitFor(() => got.length >= 60, '60 events at the subscriber').catch((err) => {
-      throw new Error(`${(err as Error).message}: journaled ${journaled(running).length} of ${running.journal.eventsAfter(0, 100000).length}, plain ${plain.length}, errors ${errors.join('; ')}\n${hostLog.slice(0, 30).join('\n')}`);
+      throw new Error(
+        `${(err as Error).message}: journaled ${journaled(running).length} of ${running.journal.eventsAfter(0, 100000).length}, plain ${plain.length}, errors ${errors.join('; ')}\n${hostLog.slice(0, 30).join('\n')}`,
+      );
     });
 
     // The crash: no goodbye, nothing saved since the start (autosave every 1800 s).
@@ -122,7 +134,7 @@ describe.skipIf(SKIP)('a broker crash loses nothing at a catch-up subscriber (re
       if (outbox.pendingCount() !== 0) return false;
       drained = n;
       return true;
-    }, "the host to send its backlog to the restarted broker");
+    }, 'the host to send its backlog to the restarted broker');
     client.reconnect();
     plainClient.reconnect();
     const atRestart = journaled(running).length;

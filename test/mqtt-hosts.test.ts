@@ -65,7 +65,10 @@ class HallHost {
     const hall = parseTournament(JSON.parse(readFileSync(join(FIXTURES, fixture), 'utf8')));
     const journal = new Journal(join(work, `${name}.db`), { outboxTopic: journalOutboxTopic });
     const time = new AcceleratedTime(SPEED);
-    const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: 1_780_000_000_000 });
+    const hostClock = new AnchoredClock(
+      { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+      { hostMs: 0, utcMs: 1_780_000_000_000 },
+    );
     const host = new Host({ journal, hall, clock: hostClock, log: () => undefined, backoff: { initialMs: 50, maxMs: 500 } }).start();
     const fleet = await HallClocks.boot({ count: clocks, time, seed: 11, serialId: (i) => `${name}-clk-${i + 1}`, statusIntervalMs: 0 });
     for (const c of fleet.clocks) host.addLine(`memory:${c.serialId}`, c.cable.memoryLine(), { table: c.index + 1 });
@@ -87,7 +90,8 @@ class HallHost {
     for (let after = 0; ; ) {
       const rows = this.journal.eventsAfter(after, 1000);
       if (rows.length === 0) return;
-      for (const r of rows) if (r.event !== null && r.round !== null && r.board !== null) yield r as ClockEventRow & { event: string; round: number; board: number };
+      for (const r of rows)
+        if (r.event !== null && r.round !== null && r.board !== null) yield r as ClockEventRow & { event: string; round: number; board: number };
       after = rows[rows.length - 1].id;
     }
   }

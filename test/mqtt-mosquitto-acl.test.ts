@@ -70,7 +70,15 @@ async function until(check: () => boolean, what: string): Promise<void> {
 async function hostPublisher(url: string, extra: { ca?: string } = {}): Promise<{ mqtt: HostMqtt; outbox: JournalOutboxStore }> {
   const journal = new Journal(join(work, `journal-${Math.random().toString(36).slice(2)}.db`));
   const outbox = journal.outboxStore(() => Date.now());
-  const m = (await startHostMqtt({ target: { kind: 'external', url }, outbox, clientId: `chessclock-host-acl-${Math.random().toString(36).slice(2)}`, ...HOST, ...extra, reconnectPeriodMs: 100, onError: () => undefined }))!;
+  const m = (await startHostMqtt({
+    target: { kind: 'external', url },
+    outbox,
+    clientId: `chessclock-host-acl-${Math.random().toString(36).slice(2)}`,
+    ...HOST,
+    ...extra,
+    reconnectPeriodMs: 100,
+    onError: () => undefined,
+  }))!;
   cleanups.push(async () => {
     await m.close();
     journal.close();
@@ -85,7 +93,7 @@ async function publishAsHost(h: { mqtt: HostMqtt; outbox: JournalOutboxStore }, 
 }
 
 describe.skipIf(SKIP)('the shipped Mosquitto password file and ACL (docs/mosquitto/)', () => {
-  it('refuses anonymous clients and wrong passwords; the host publishes; a reader\'s forged retained result reaches nobody', { timeout: 60_000 }, async () => {
+  it("refuses anonymous clients and wrong passwords; the host publishes; a reader's forged retained result reaches nobody", { timeout: 60_000 }, async () => {
     const broker = new Mosquitto(await freePort(), work, { access: shippedAccess() });
     cleanups.push(() => broker.kill());
     await broker.start();
@@ -123,7 +131,9 @@ describe.skipIf(SKIP)('the shipped Mosquitto password file and ACL (docs/mosquit
     expect(broker.output()).toMatch(/Denied PUBLISH from forger/);
   });
 
-  it('over TLS (the shipped 8883 listener\'s certfile/keyfile, a certificate the test makes): the host and readers trusting it connect, others are refused', { timeout: 60_000 }, async () => {
+  it("over TLS (the shipped 8883 listener's certfile/keyfile, a certificate the test makes): the host and readers trusting it connect, others are refused", {
+    timeout: 60_000,
+  }, async () => {
     const cert = await testCertificate();
     writeFileSync(join(work, 'hall.crt'), cert.cert);
     writeFileSync(join(work, 'hall.key'), cert.key);

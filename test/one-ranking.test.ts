@@ -33,7 +33,12 @@ afterEach(async () => {
 });
 
 /** A host over a SQLite journal: the director opens every round, the arbiter enters and confirms each result. */
-async function hallWithResults(hall: Hall, eventId: string, results: (round: number, board: number) => GameResult, rounds: number): Promise<{ app: FastifyInstance; journal: Journal }> {
+async function hallWithResults(
+  hall: Hall,
+  eventId: string,
+  results: (round: number, board: number) => GameResult,
+  rounds: number,
+): Promise<{ app: FastifyInstance; journal: Journal }> {
   const journal = new Journal(':memory:');
   cleanups.push(() => journal.close());
   const director = new Director(journal, hall);
@@ -45,7 +50,13 @@ async function hallWithResults(hall: Hall, eventId: string, results: (round: num
   }
   const host = new JournalPorts({ journal, hall, nowUtcMs: () => START + rounds * 3_600_000 });
   // As the Host does (host/app/host.ts): standings from the journal and the tournament file.
-  const app = await buildApi({ state: host, commands: host, exports: journalExports(journal, hall, () => START), tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
+  const app = await buildApi({
+    state: host,
+    commands: host,
+    exports: journalExports(journal, hall, () => START),
+    tokens: [{ arbiter: ARBITER, token: TOKEN }],
+    dashboard: false,
+  });
   cleanups.push(() => app.close());
   return { app, journal };
 }
@@ -66,24 +77,52 @@ describe('one ranking in the TRF, GET /api/standings and the print report', () =
     // met (direct encounter skipped, C.07 6.2), cut 1 3, cut 2 2 each: level on every criterion, they
     // share place 2. 5 and 6 likewise share place 4; 1 is sixth (Buchholz 4 against 5).
     const pairs: [number, number, GameResult][][] = [
-      [[1, 4, '0-1'], [2, 5, '1-0'], [3, 6, '1-0']],
-      [[5, 1, '1-0'], [6, 2, '1-0'], [4, 3, '1-0']],
-      [[1, 6, '1-0'], [2, 4, '1-0'], [3, 5, '1-0']],
+      [
+        [1, 4, '0-1'],
+        [2, 5, '1-0'],
+        [3, 6, '1-0'],
+      ],
+      [
+        [5, 1, '1-0'],
+        [6, 2, '1-0'],
+        [4, 3, '1-0'],
+      ],
+      [
+        [1, 6, '1-0'],
+        [2, 4, '1-0'],
+        [3, 5, '1-0'],
+      ],
     ];
     const dir = mkdtempSync(join(tmpdir(), 'one-ranking-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'open.json');
-    writeFileSync(path, JSON.stringify({
-      hall: { name: 'Hall', site: 'Ljubljana SLO' },
-      events: [{
-        id: 'open', name: 'Open', kind: 'individual', timeControl: 'classical', plannedRounds: 3,
-        players: Array.from({ length: 6 }, (_, i) => ({ rank: i + 1, name: `Player, ${i + 1}` })),
-        rounds: pairs.map((games, r) => ({ number: r + 1, boards: games.map(([white, black], b) => ({ board: b + 1, white, black })) })),
-      }],
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        hall: { name: 'Hall', site: 'Ljubljana SLO' },
+        events: [
+          {
+            id: 'open',
+            name: 'Open',
+            kind: 'individual',
+            timeControl: 'classical',
+            plannedRounds: 3,
+            players: Array.from({ length: 6 }, (_, i) => ({ rank: i + 1, name: `Player, ${i + 1}` })),
+            rounds: pairs.map((games, r) => ({ number: r + 1, boards: games.map(([white, black], b) => ({ board: b + 1, white, black })) })),
+          },
+        ],
+      }),
+    );
     const hall = loadTournamentFile(path);
     const { app, journal } = await hallWithResults(hall, 'open', (r, b) => pairs[r - 1][b - 1][2], 3);
-    const expected: [number, number][] = [[4, 1], [2, 2], [3, 2], [5, 4], [6, 4], [1, 6]];
+    const expected: [number, number][] = [
+      [4, 1],
+      [2, 2],
+      [3, 2],
+      [5, 4],
+      [6, 4],
+      [1, 6],
+    ];
     const byPlayer = (rows: readonly [number, number][]) => new Map(rows);
 
     const trfRes = await app.inject({ url: '/api/export/trf?event=open' });

@@ -61,7 +61,11 @@ async function playOnToResult(rig: MatchRig, host: Host, game: GameRow, clock: S
   const before = moved(rig, game);
   await presses(rig, clock, n);
   await waitFor(`${n} more presses on board ${game.board}`, () => moved(rig, game) === before + n, 15_000, flowing(rig.sim)).catch((err) => {
-    if (process.env.E2E_LOG) console.log(JSON.stringify(rig.journal.eventsAfter(0, 1000).map((e) => [e.id, e.clockId, e.bootId, e.seq, e.gameId, e.type, e.side])), JSON.stringify(clock.clock.firmware.reading()));
+    if (process.env.E2E_LOG)
+      console.log(
+        JSON.stringify(rig.journal.eventsAfter(0, 1000).map((e) => [e.id, e.clockId, e.bootId, e.seq, e.gameId, e.type, e.side])),
+        JSON.stringify(clock.clock.firmware.reading()),
+      );
     throw err;
   });
   await clock.enterResult('0-1');
@@ -74,7 +78,6 @@ async function playOnToResult(rig: MatchRig, host: Host, game: GameRow, clock: S
     expect(mine).toEqual(Array.from({ length: mine.length }, (_, k) => k + 1));
   }
 }
-
 
 async function reopen(rig: MatchRig, file: string, addLines: (host: Host) => void): Promise<Host> {
   const journal = new Journal(file, { outboxTopic: journalOutboxTopic });
@@ -130,7 +133,12 @@ describe('a restarted host brings every board back to the journal (docs/protocol
       }),
     );
     // Outbox first: the presses made while the host was down are journaled, then each board is held.
-    await waitFor('both boards brought to the journal', () => boardOf(host, 1).restore !== undefined && boardOf(host, 2).restore !== undefined, 20_000, flowing(r.sim));
+    await waitFor(
+      'both boards brought to the journal',
+      () => boardOf(host, 1).restore !== undefined && boardOf(host, 2).restore !== undefined,
+      20_000,
+      flowing(r.sim),
+    );
     expect(moved(r, games[0])).toBe(10);
     for (const b of [1, 2]) expect(boardOf(host, b).restore, `board ${b}`).toMatchObject({ outcome: 'in-step', differences: [], mismatches: [] });
     // Board 1 was running: the hold paused it, and the pause is journaled with the clock's exact times.
@@ -145,9 +153,13 @@ describe('a restarted host brings every board back to the journal (docs/protocol
     await killAndRestart(false);
   }, 60_000);
 
-  it.skipIf(skipPty !== null)('with clocks on real ptys (socat): the same', async () => {
-    await killAndRestart(true);
-  }, 60_000);
+  it.skipIf(skipPty !== null)(
+    'with clocks on real ptys (socat): the same',
+    async () => {
+      await killAndRestart(true);
+    },
+    60_000,
+  );
 });
 
 describe('a clock replaced or power-cut mid-game is restored from the journal (FIDE Laws 6.10.1)', () => {
@@ -187,7 +199,10 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     const restored = r.journal.eventsByGame(game.gameId).at(-1)!;
     expect(restored).toMatchObject({ type: 'restored', clockId: 'CLK-SPARE', detail: { status: 'paused' } });
     // The running side is charged up to the broken clock's last report (the arbiter judges the rest: Laws 6.10.1).
-    const lastPress = r.journal.eventsByGame(game.gameId).filter((e) => e.type === 'moved').at(-1)!;
+    const lastPress = r.journal
+      .eventsByGame(game.gameId)
+      .filter((e) => e.type === 'moved')
+      .at(-1)!;
     expect([restored.whiteMs, restored.blackMs]).toEqual([lastPress.whiteMs, lastPress.blackMs]);
     expectAtJournalTimes(r, r.host, game, spare);
     await playOnToResult(r, r.host, game, spare, 4);
@@ -208,11 +223,16 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     const old = await SimClock.boot('CLK-OLD', r.sim, presetTimeControl('rapid'), { protocolVersion: { major: 1, minor: 1 } });
     extra.push(old);
     r.host.addLine('memory:table-1-old', old.memoryLine(), { table: 1 });
-    await waitFor('the log to say the clock cannot be restored', () => logs.some((l) => l.includes('clock CLK-OLD speaks protocol 1.1')), 15_000, flowing(r.sim));
+    await waitFor(
+      'the log to say the clock cannot be restored',
+      () => logs.some((l) => l.includes('clock CLK-OLD speaks protocol 1.1')),
+      15_000,
+      flowing(r.sim),
+    );
     const before = old.clock.firmware.reading();
     const out = await r.host.execute({ type: 'adjust', boardId: boardOf(r.host, 1).id, side: 'white', ms: 60_000 }, { arbiter: ARBITER });
     expect(out).toMatchObject({ ok: false, status: 409 });
-    expect(out.ok ? '' : out.reason).toContain('has not been brought to the journal\'s game yet');
+    expect(out.ok ? '' : out.reason).toContain("has not been brought to the journal's game yet");
     expect(old.clock.firmware.reading()).toEqual(before);
     // The journal still holds the broken clock's game, not the spare's blank times.
     expect(r.journal.eventsByGame(game.gameId).every((e) => e.clockId === 'CLK-01')).toBe(true);
@@ -230,7 +250,12 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     const corrected = readTimeControlSpec({ timeControl: '40/6000+30:900+30', defaultTime: 900 }).timeControl;
     expect(await r.host.execute({ type: 'set-control', boardId: id, timeControl: corrected }, { arbiter: ARBITER })).toMatchObject({ ok: true });
     expect(await r.host.execute({ type: 'delay', boardId: id, ms: 5000 }, { arbiter: ARBITER })).toMatchObject({ ok: true });
-    await waitFor('the corrections journaled', () => ['control-set', 'delay-set'].every((t) => r.journal.eventsByGame(game.gameId).some((e) => e.type === t)), 10_000, flowing(r.sim));
+    await waitFor(
+      'the corrections journaled',
+      () => ['control-set', 'delay-set'].every((t) => r.journal.eventsByGame(game.gameId).some((e) => e.type === t)),
+      10_000,
+      flowing(r.sim),
+    );
     broken.unplugMemory();
     const session = r.host.lines().find((s) => s.key === 'memory:table-1')!;
     await waitFor('the host to see the clock gone', () => !session.online, 10_000);
@@ -271,7 +296,9 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     await waitFor('the card to say why', () => boardOf(r.host, 1).restore?.clockId === 'CLK-13', 20_000, flowing(r.sim));
     const note = boardOf(r.host, 1).restore!;
     expect(note.outcome).toBe('refused');
-    expect(note.reason).toBe('its firmware speaks protocol 1.3, which cannot hold the corrected time control 40/6000+30:900+30 (it would run 40/5400+30:900+30) and the quickplay delay of 5 s: restoring this game needs 1.4 (update the clock firmware, or set the clock by hand)');
+    expect(note.reason).toBe(
+      'its firmware speaks protocol 1.3, which cannot hold the corrected time control 40/6000+30:900+30 (it would run 40/5400+30:900+30) and the quickplay delay of 5 s: restoring this game needs 1.4 (update the clock firmware, or set the clock by hand)',
+    );
     expect(logs.some((l) => l.includes('clock CLK-13: not restored') && l.includes('needs 1.4'))).toBe(true);
     // The clock was held (paused) and left as it was: no Restore reached it.
     expect(old.clock.firmware.state()).toMatchObject({ status: 'ready', controlCorrected: false });
@@ -279,7 +306,7 @@ describe('a clock replaced or power-cut mid-game is restored from the journal (F
     const before = old.clock.firmware.reading();
     const out = await r.host.execute({ type: 'adjust', boardId: id, side: 'white', ms: 60_000 }, { arbiter: ARBITER });
     expect(out).toMatchObject({ ok: false, status: 409 });
-    expect(out.ok ? '' : out.reason).toContain('has not been brought to the journal\'s game yet');
+    expect(out.ok ? '' : out.reason).toContain("has not been brought to the journal's game yet");
     expect(old.clock.firmware.reading()).toEqual(before);
   }, 60_000);
 
@@ -341,14 +368,23 @@ describe('`chessclock host --replay BOARD --game N`: the appeal committee’s vi
     const games = rig.journal.gamesByBoard('slo-w-2007', 1, 2);
     const file = fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url));
     const cli = (args: string[]) =>
-      spawnSync(process.execPath, [fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url)), 'host', '--db', rig!.journal.path, '--tournament', file, ...args], { encoding: 'utf8' });
+      spawnSync(
+        process.execPath,
+        [fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url)), 'host', '--db', rig!.journal.path, '--tournament', file, ...args],
+        { encoding: 'utf8' },
+      );
     const one = cli(['--replay', 'slo-w-2007/1/2', '--game', '1']);
     expect(one.status, one.stderr).toBe(0);
     const g1 = games.find((g) => g.gameNo === 1)!;
     expect(one.stderr.trim()).toMatch(
-      new RegExp(`^slo-w-2007 round 1 game 1 of 2 \\(classical\\) on board 2, 40/5400\\+30:900\\+30: Bajt, Indira – Tretja, Igralka: 1-0 \\(played\\), reported by clock at .+, confirmed by ${ARBITER} at .+$`),
+      new RegExp(
+        `^slo-w-2007 round 1 game 1 of 2 \\(classical\\) on board 2, 40/5400\\+30:900\\+30: Bajt, Indira – Tretja, Igralka: 1-0 \\(played\\), reported by clock at .+, confirmed by ${ARBITER} at .+$`,
+      ),
     );
-    const lines = one.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = one.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.at(-1)).toMatchObject({ type: 'end', result: '1-0', how: 'played', reportedBy: 'clock', confirmedBy: ARBITER });
     // Replayed through the statechart, the game's presses give the journal's own times.
     const replayed = replayText(one.stdout).map((l) => JSON.parse(l) as { type: string; white?: number; black?: number });

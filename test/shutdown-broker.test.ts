@@ -20,7 +20,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; text: () => string; waitFor(re: RegExp): Promise<void>; exited: Promise<{ code: number | null; ms: number }>; signalAt(): void } {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; text: () => string; waitFor(re: RegExp): Promise<void>; exited: Promise<{ code: number | null; ms: number }>; signalAt(): void } {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -86,18 +89,38 @@ describe.skipIf(SKIP)('shutdown with the external broker killed or hung', () => 
     });
   }
 
-  it('chessclock host (tokens from --tokens FILE and CHESSCLOCK_TOKENS, none on the command line) stops on SIGINT with the broker killed', { timeout: 60_000 }, async () => {
+  it('chessclock host (tokens from --tokens FILE and CHESSCLOCK_TOKENS, none on the command line) stops on SIGINT with the broker killed', {
+    timeout: 60_000,
+  }, async () => {
     const b = await broker();
     const dir = mkdtempSync(join(tmpdir(), 'shutdown-host-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'tokens.json'), JSON.stringify([{ arbiter: 'Boris', token: 'b-long-arbiter-token-2' }]));
     const host = run(
-      ['host', '--db', join(dir, 'clocks.db'), '--tournament', 'host/domain/fixtures/slovenian-final-2007.json', '--no-scan', '--http', '0', '--mqtt', `mqtt://127.0.0.1:${b.port}`, '--mqtt-user', 'hall-host', '--tokens', join(dir, 'tokens.json')],
+      [
+        'host',
+        '--db',
+        join(dir, 'clocks.db'),
+        '--tournament',
+        'host/domain/fixtures/slovenian-final-2007.json',
+        '--no-scan',
+        '--http',
+        '0',
+        '--mqtt',
+        `mqtt://127.0.0.1:${b.port}`,
+        '--mqtt-user',
+        'hall-host',
+        '--tokens',
+        join(dir, 'tokens.json'),
+      ],
       { CHESSCLOCK_MQTT_PASSWORD: SECRET, CHESSCLOCK_TOKENS: JSON.stringify([{ arbiter: 'Ana', token: 'a-long-arbiter-token-1' }]) },
     );
     await host.waitFor(/publishing to mqtt:\/\/127\.0\.0\.1/);
     const api = /API and dashboard on (http:\/\/127\.0\.0\.1:\d+)/.exec(host.text())![1];
-    for (const [token, arbiter] of [['a-long-arbiter-token-1', 'Ana'], ['b-long-arbiter-token-2', 'Boris']]) {
+    for (const [token, arbiter] of [
+      ['a-long-arbiter-token-1', 'Ana'],
+      ['b-long-arbiter-token-2', 'Boris'],
+    ]) {
       const res = await fetch(`${api}/api/arbiter`, { headers: { authorization: `Bearer ${token}` } });
       expect(await res.json()).toEqual({ arbiter });
     }

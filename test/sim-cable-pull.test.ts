@@ -30,7 +30,10 @@ afterEach(async () => {
 /** A pty pair whose ends are reached by stable names, as /dev/serial/by-id/… is. */
 async function cable(dir: string): Promise<PtyPair> {
   const pty = await openPtyPair();
-  for (const [name, target] of [['host-end', pty.a], ['clock-end', pty.b]] as const) {
+  for (const [name, target] of [
+    ['host-end', pty.a],
+    ['clock-end', pty.b],
+  ] as const) {
     try {
       unlinkSync(join(dir, name));
     } catch {
@@ -68,7 +71,12 @@ describe.skipIf(skip !== null)('a cable pull on a real serial line (Debian packa
     const moved = () => journal.eventsAfter(0, 1_000).filter((e) => e.type === 'moved');
 
     // The host configures the clock for board 1's first game, and the game starts.
-    await waitFor('the clock configured by the host', () => journal.arbiterActions().some((a) => a.action === 'configure-clock' && a.outcome === 'applied'), 15_000, flowing(sim));
+    await waitFor(
+      'the clock configured by the host',
+      () => journal.arbiterActions().some((a) => a.action === 'configure-clock' && a.outcome === 'applied'),
+      15_000,
+      flowing(sim),
+    );
     await clock.tap('startPause');
     // What the clock itself shows right after each press: the journal must hold exactly that.
     const atClock: unknown[][] = [];

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialPort } from 'serialport';
 import { ClockEvent_Kind, Command_Kind, Nack_Code, Side as WireSide, GameResult as WireResult } from '../protocol/gen/chessclock_pb.ts';
-import { createLink, FileOutboxStore, openPtyPair, openSerialLink, ptySkipReason, systemTime, type Link, type PtyPair, type ReceivedMessage } from '../protocol/session-api.ts';
+import {
+  createLink,
+  FileOutboxStore,
+  openPtyPair,
+  openSerialLink,
+  ptySkipReason,
+  systemTime,
+  type Link,
+  type PtyPair,
+  type ReceivedMessage,
+} from '../protocol/session-api.ts';
 import { createLossyPair } from '../protocol/lossy-line.ts';
 import { timeControlToProto } from '../protocol/time-control-codec.ts';
 import { presetTimeControl } from '../protocol/time-control.ts';
@@ -64,7 +74,10 @@ const events = (r: Rig) => r.received.filter((m) => m.body.case === 'clockEvent'
 describe('the clock linked to a host (in-memory pair)', () => {
   it('Configure from the host sets the game; every clock event reaches the host with the clock’s time (armageddon flag)', async () => {
     const r = await rig();
-    await r.host.send({ case: 'configure', value: { gameId: 'g1', event: 'Slovenian final', round: '3', board: '1', ...timeControlToProto(presetTimeControl('armageddon')) } });
+    await r.host.send({
+      case: 'configure',
+      value: { gameId: 'g1', event: 'Slovenian final', round: '3', board: '1', ...timeControlToProto(presetTimeControl('armageddon')) },
+    });
     await waitFor('configureAck', () => r.received.find((m) => m.body.case === 'configureAck'));
     expect(r.clock.screen()[0]).toBe('   6:00  5:00   ');
     await r.clock.tap('startPause');
@@ -188,6 +201,11 @@ describe.skipIf(skip !== null)(`the clock over a real pty pair (socat + serialpo
       return m.length === 10 && m;
     });
     expect(moved.map((m) => (m.body.value as { atMs: number }).atMs)).toEqual([3_000, 5_000, 8_000, 10_000, 13_000, 15_000, 18_000, 20_000, 23_000, 25_000]);
-    expect(moved.at(-1)!.body.value).toMatchObject({ side: WireSide.BLACK, moveNumber: 5, whiteMs: 910_000 - 15_000 + 50_000, blackMs: 910_000 - 10_000 + 50_000 });
+    expect(moved.at(-1)!.body.value).toMatchObject({
+      side: WireSide.BLACK,
+      moveNumber: 5,
+      whiteMs: 910_000 - 15_000 + 50_000,
+      blackMs: 910_000 - 10_000 + 50_000,
+    });
   });
 });

@@ -23,12 +23,16 @@ describe('chessclock tournament', () => {
     const block = /```jsonc\n([\s\S]*?)```/.exec(docs)![1];
     expect(block).toBe(TOURNAMENT_TEMPLATE);
     const hall = parseTournamentText(TOURNAMENT_TEMPLATE);
-    expect(hall.events.map((e) => [e.id, e.kind, e.plannedRounds])).toEqual([['final-2007', 'knockout', 2], ['team-2018', 'team', 3]]);
+    expect(hall.events.map((e) => [e.id, e.kind, e.plannedRounds])).toEqual([
+      ['final-2007', 'knockout', 2],
+      ['team-2018', 'team', 3],
+    ]);
     const journal = new Journal(':memory:');
     try {
       const director = new Director(journal, hall);
       expect(director.openRound('final-2007', 1, Date.UTC(2007, 7, 16, 14)).map((g) => [g.white, g.black])).toEqual([
-        ['Rožič, Vesna', 'Četrta, Igralka'], expect.any(Array),
+        ['Rožič, Vesna', 'Četrta, Igralka'],
+        expect.any(Array),
       ]);
       // FIDE Berger table of 4, round 1: 1-4, 2-3.
       expect(hall.events[1].rounds[0].teamMatches.map((m) => `${m.white}-${m.black}`)).toEqual(['1-4', '2-3']);
@@ -38,7 +42,9 @@ describe('chessclock tournament', () => {
     }
   });
 
-  it('init writes the template and never overwrites; validate says ok, or lists each problem with line:column and field path (exit 1)', { timeout: 60_000 }, () => {
+  it('init writes the template and never overwrites; validate says ok, or lists each problem with line:column and field path (exit 1)', {
+    timeout: 60_000,
+  }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'tournament-cli-'));
     try {
       const file = join(dir, 'hall.json');
@@ -63,24 +69,52 @@ describe('chessclock tournament', () => {
     }
   });
 
-  it('import-trf turns a pairing program\'s TRF into a tournament file that validates (its boards in the FIDE board order)', { timeout: 60_000 }, () => {
+  it("import-trf turns a pairing program's TRF into a tournament file that validates (its boards in the FIDE board order)", { timeout: 60_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'tournament-cli-'));
     try {
       // Round 1 played (1-4 1-0, 3-2 ½-½); round 2 paired by the program: 2-1, 4-3.
-      const records = roundRecords([1, 2, 3, 4], 2, [
-        { round: 1, board: 1, white: 1, black: 4, result: '1-0' },
-        { round: 1, board: 2, white: 3, black: 2, result: '1/2-1/2' },
-      ], []);
-      for (const [w, b] of [[4, 3], [2, 1]]) {
+      const records = roundRecords(
+        [1, 2, 3, 4],
+        2,
+        [
+          { round: 1, board: 1, white: 1, black: 4, result: '1-0' },
+          { round: 1, board: 2, white: 3, black: 2, result: '1/2-1/2' },
+        ],
+        [],
+      );
+      for (const [w, b] of [
+        [4, 3],
+        [2, 1],
+      ]) {
         records.get(w)![1] = { opponent: b, colour: 'w', code: ' ' };
         records.get(b)![1] = { opponent: w, colour: 'b', code: ' ' };
       }
       const trf = formatTrf({
-        name: 'Open', city: 'Ljubljana', federation: 'SLO', startDate: '2007/08/16', endDate: '2007/08/19', chiefArbiter: 'Ana Srebrnič',
-        deputyArbiters: [], type: 'Swiss', timeControlText: null, timeControl: '5400+30', rounds: 2, plannedRounds: 5, roundDates: [],
+        name: 'Open',
+        city: 'Ljubljana',
+        federation: 'SLO',
+        startDate: '2007/08/16',
+        endDate: '2007/08/19',
+        chiefArbiter: 'Ana Srebrnič',
+        deputyArbiters: [],
+        type: 'Swiss',
+        timeControlText: null,
+        timeControl: '5400+30',
+        rounds: 2,
+        plannedRounds: 5,
+        roundDates: [],
         players: [1, 2, 3, 4].map((rank) => ({
-          rank, sex: null, title: null, name: `Player, ${rank}`, rating: 2300 - rank * 50, federation: 'SLO', fideId: null, birthDate: null,
-          points: records.get(rank)!.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: records.get(rank)!,
+          rank,
+          sex: null,
+          title: null,
+          name: `Player, ${rank}`,
+          rating: 2300 - rank * 50,
+          federation: 'SLO',
+          fideId: null,
+          birthDate: null,
+          points: records.get(rank)!.reduce((s, r) => s + CODE_POINTS[r.code], 0),
+          placement: rank,
+          rounds: records.get(rank)!,
         })),
       });
       writeFileSync(join(dir, 'pairs.trf'), trf);
@@ -90,7 +124,10 @@ describe('chessclock tournament', () => {
       const ev = hall.events[0];
       expect([ev.id, ev.name, ev.plannedRounds, ev.timeControl.defaultTimeMs]).toEqual(['open-2007', 'Open', 5, 1_800_000]);
       // Round 2: 2-1 (the higher player 1 has 1 point) before 4-3 (player 3 has ½).
-      expect(ev.rounds[1].boards).toEqual([{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }]);
+      expect(ev.rounds[1].boards).toEqual([
+        { board: 1, white: 2, black: 1 },
+        { board: 2, white: 4, black: 3 },
+      ]);
       writeFileSync(join(dir, 'broken.trf'), trf.replace('001    2', '001    x'));
       const bad = chessclock('import-trf', join(dir, 'broken.trf'), '--id', 'x');
       expect(bad.status).toBe(1);

@@ -20,7 +20,12 @@ export class HostProcess {
   ) {}
 
   static async start(opts: HostProcessOptions): Promise<HostProcess> {
-    const args = [...(process.env.HOST_PROCESS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.mjs', 'bench/support/host-process.ts', JSON.stringify({ stamps: true, ...opts })];
+    const args = [
+      ...(process.env.HOST_PROCESS_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      'bin/run-ts.mjs',
+      'bench/support/host-process.ts',
+      JSON.stringify({ stamps: true, ...opts }),
+    ];
     // HOST_PROCESS_CPUS=0: the host runs on these cores only (taskset), so that the bench's clocks
     // (run the bench itself with `taskset -c 1`) do not take the host's core from it, as on a
     // hall PC, where the clocks are serial devices and not processes.

@@ -148,7 +148,10 @@ new PerformanceObserver((list) => {
 const inspector = new Session();
 inspector.connect();
 const before = mem();
-const hostClock = new AnchoredClock({ now: () => systemTime.now(), setTimer: systemTime.setTimer, setRepeating: systemTime.setRepeating, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) });
+const hostClock = new AnchoredClock(
+  { now: () => systemTime.now(), setTimer: systemTime.setTimer, setRepeating: systemTime.setRepeating, clearTimer: systemTime.clearTimer },
+  { hostMs: 0, utcMs: Date.UTC(2026, 0, 10, 10, 0) },
+);
 const lh = await LoadHost.start(
   {
     dbFile: join(dir, 'bench.db'),
@@ -194,7 +197,14 @@ for await (const line of createInterface({ input: process.stdin })) {
     const pauses = gcPauses.splice(0).sort((a, b) => a - b);
     const gcs = { count: pauses.length, totalMs: pauses.reduce((a, b) => a + b, 0), maxMs: pauses.at(-1) ?? 0, longest: gcLongest };
     gcLongest = {};
-    say({ type: 'cpu', us: c.user + c.system, mainUs: mainThreadCpuUs(), loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }, gc: gcs, checkpoints });
+    say({
+      type: 'cpu',
+      us: c.user + c.system,
+      mainUs: mainThreadCpuUs(),
+      loopDelay: { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 },
+      gc: gcs,
+      checkpoints,
+    });
     checkpoints = { count: 0, maxMs: 0, maxLog: 0, partial: 0 };
     eld.reset();
   } else if (line === 'threads') {
@@ -207,7 +217,12 @@ for await (const line of createInterface({ input: process.stdin })) {
     // what lived long enough to be promoted to the old generation, which only a mark-compact
     // frees (its marking takes the core from the event loop).
     const survivors = process.env.HOST_PROCESS_HEAP_PROFILE === 'survivors';
-    if (process.env.HOST_PROCESS_HEAP_PROFILE) await inspector.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !survivors } as never);
+    if (process.env.HOST_PROCESS_HEAP_PROFILE)
+      await inspector.post('HeapProfiler.startSampling', {
+        samplingInterval: 32_768,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: !survivors,
+      } as never);
     say({ type: 'prof', ok: true });
   } else if (line.startsWith('prof-stop ')) {
     const { profile } = await inspector.post('Profiler.stop');

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { boardsWithNewAppealDeadline, type AppealBoard } from './appeal-window.ts';
 
-const board = (id: string, event: string, round: number, appealUntilUtcMs?: number | null): AppealBoard => ({ id, event, round, ...(appealUntilUtcMs !== undefined ? { appealUntilUtcMs } : {}) });
+const board = (id: string, event: string, round: number, appealUntilUtcMs?: number | null): AppealBoard => ({
+  id,
+  event,
+  round,
+  ...(appealUntilUtcMs !== undefined ? { appealUntilUtcMs } : {}),
+});
 
 describe('boards with a new appeal deadline', () => {
   const hall = [board('iv-1', 'ivanovo', 1, 1000), board('iv-2', 'ivanovo', 1, 1000), board('iv-3', 'ivanovo', 2, null), board('slo-1', 'slo', 1)];

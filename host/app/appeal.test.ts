@@ -43,7 +43,9 @@ describe('appeal windows of the regulations', () => {
 
     // An appeal upheld 29 minutes later: the arbiter corrects and confirms; a new 30-minute window.
     now.ms = confirmedAt + 29 * MIN;
-    expect((await ports.execute({ type: 'result', boardId: id, result: '1/2-1/2', reason: 'appeal upheld: the flag fell after the mate' }, arbiter)).ok).toBe(true);
+    expect((await ports.execute({ type: 'result', boardId: id, result: '1/2-1/2', reason: 'appeal upheld: the flag fell after the mate' }, arbiter)).ok).toBe(
+      true,
+    );
     expect((await ports.execute({ type: 'confirm-result', boardId: id }, arbiter)).ok).toBe(true);
     const second = now.ms;
     expect(ports.board(id)).toMatchObject({ result: '1/2-1/2', appealUntilUtcMs: second + 30 * MIN });
@@ -52,11 +54,13 @@ describe('appeal windows of the regulations', () => {
     expect(ports.board(id)).toMatchObject({ resultFinal: true });
     const late = await ports.execute({ type: 'result', boardId: id, result: '0-1', reason: 'too late' }, arbiter);
     expect(late).toMatchObject({ ok: false, status: 409 });
-    expect(!late.ok && late.reason).toMatch(/the result 1\/2-1\/2 is final: the appeal time \(30 minutes after the arbiter's decision\) ended at 2007-08-16T19:00:00.000Z/);
+    expect(!late.ok && late.reason).toMatch(
+      /the result 1\/2-1\/2 is final: the appeal time \(30 minutes after the arbiter's decision\) ended at 2007-08-16T19:00:00.000Z/,
+    );
     expect(ports.board(id)!.result).toBe('1/2-1/2');
   });
 
-  it('Ivanovo: 15 minutes after the round ends — no deadline until every result of the round is confirmed, then from the last game\'s end', async () => {
+  it("Ivanovo: 15 minutes after the round ends — no deadline until every result of the round is confirmed, then from the last game's end", async () => {
     const START = Date.UTC(2018, 1, 13, 12, 0);
     const { ports, now, journal } = setup('ivanovo-white-rook-2018.json', 'ivanovo-2018', START);
     const arbiter = { arbiter: 'Главный судья' };

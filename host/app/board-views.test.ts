@@ -28,7 +28,18 @@ function hall(fleet?: Fleet): JournalBoards {
 }
 
 let seq = 0;
-const press = (clockId: string, type = 'started') => ({ clockId, bootId: 'b1', seq: ++seq, type, side: null, move: null, whiteMs: 910_000, blackMs: 910_000, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000 });
+const press = (clockId: string, type = 'started') => ({
+  clockId,
+  bootId: 'b1',
+  seq: ++seq,
+  type,
+  side: null,
+  move: null,
+  whiteMs: 910_000,
+  blackMs: 910_000,
+  monoMs: seq * 1000,
+  utcMs: 1_750_000_000_000 + seq * 1000,
+});
 
 describe('one board view on every path', () => {
   it("the feed's board is GET's board: clockOnline and link included", () => {
@@ -75,7 +86,13 @@ describe('one board view on every path', () => {
     const h = hall(fleet);
     const told: BoardView[] = [];
     h.watchBoards((board) => told.push(board));
-    const note = { utcMs: 1_750_000_100_000, clockId: 'clk-1', outcome: 'restored' as const, differences: ['white 1:00:00 on the clock, 59:30 in the journal'], mismatches: [] };
+    const note = {
+      utcMs: 1_750_000_100_000,
+      clockId: 'clk-1',
+      outcome: 'restored' as const,
+      differences: ['white 1:00:00 on the clock, 59:30 in the journal'],
+      mismatches: [],
+    };
     h.setRestore('final-1', note);
     expect(h.board('final-1')!.restore).toEqual(note);
     await new Promise((r) => setTimeout(r, 5));

@@ -197,7 +197,10 @@ export class BoardViews {
    * has one), and the match's decision as the director saved it.
    */
   private matchScoreOf(game: GameRow, matchId: string): MatchScoreView {
-    const points = new Map<string, number>([[game.white, 0], [game.black, 0]]);
+    const points = new Map<string, number>([
+      [game.white, 0],
+      [game.black, 0],
+    ]);
     const add = (name: string, p: number) => points.set(name, (points.get(name) ?? 0) + p);
     for (const g of this.journal.gamesByMatch(matchId)) {
       if (g.result === null) continue;

@@ -143,7 +143,8 @@ export class TeamMatchProtocols {
     const event = this.hall.events.find((e) => e.id === c.event);
     if (!event) return `captain ${c.captain}: no event "${c.event}" in the tournament (events: ${this.hall.events.map((e) => e.id).join(', ')})`;
     if (event.kind !== 'team') return `captain ${c.captain}: event "${c.event}" is not a team event`;
-    if (!event.teams.some((t) => t.id === c.team)) return `captain ${c.captain}: event "${c.event}" has no team ${c.team} (teams: ${event.teams.map((t) => t.id).join(', ')})`;
+    if (!event.teams.some((t) => t.id === c.team))
+      return `captain ${c.captain}: event "${c.event}" has no team ${c.team} (teams: ${event.teams.map((t) => t.id).join(', ')})`;
     return null;
   }
 
@@ -180,7 +181,10 @@ export class TeamMatchProtocols {
       const bye = r.byes.find((b) => b.team === team.id);
       return { ok: true, view: { ...base, round: number, match: null, bye: bye ? { kind: bye.kind } : null } };
     }
-    return { ok: true, view: { ...base, round: number, match: this.view(event, number, index + 1, r.teamMatches[index], this.journal.arbiterActions()), bye: null } };
+    return {
+      ok: true,
+      view: { ...base, round: number, match: this.view(event, number, index + 1, r.teamMatches[index], this.journal.arbiterActions()), bye: null },
+    };
   }
 
   /**
@@ -193,15 +197,33 @@ export class TeamMatchProtocols {
       if (!found.ok) return found;
       const { event, tm, view } = found;
       const missing = view.boards.filter((b) => b.result === null).map((b) => b.board);
-      if (missing.length) return refuse(409, `${this.where(view, event)}: not every result is in (board${missing.length > 1 ? 's' : ''} ${missing.join(', ')} still without a result): confirm once all are in`);
+      if (missing.length)
+        return refuse(
+          409,
+          `${this.where(view, event)}: not every result is in (board${missing.length > 1 ? 's' : ''} ${missing.join(', ')} still without a result): confirm once all are in`,
+        );
       const changed = this.changedSince(view, results);
       if (changed) return refuse(409, changed);
       const side = this.sideOf(view, who.team);
       const mark = side.captain;
-      if (mark && mark.state === 'confirmed' && !mark.void && sameResults(mark.results, view.boards.map((b) => b.result))) {
+      if (
+        mark &&
+        mark.state === 'confirmed' &&
+        !mark.void &&
+        sameResults(
+          mark.results,
+          view.boards.map((b) => b.result),
+        )
+      ) {
         return { ok: true, match: view, unchanged: true };
       }
-      this.record(event, round, who, CAPTAIN_CONFIRM, { matchId: view.id, team: side.id, teamName: side.name, captain: who.captain, results: view.boards.map((b) => b.result) });
+      this.record(event, round, who, CAPTAIN_CONFIRM, {
+        matchId: view.id,
+        team: side.id,
+        teamName: side.name,
+        captain: who.captain,
+        results: view.boards.map((b) => b.result),
+      });
       return { ok: true, match: this.view(event, round, match, tm, this.journal.arbiterActions()) };
     });
   }
@@ -218,11 +240,23 @@ export class TeamMatchProtocols {
       if (!found.ok) return found;
       const { event, tm, view } = found;
       if (view.arbiter) {
-        const appeal = view.appealUntilUtcMs ? `; an appeal (in writing, to the appeals committee) is possible until ${new Date(view.appealUntilUtcMs).toISOString().slice(11, 16)} UTC` : '';
-        return refuse(409, `${this.where(view, event)}: the arbiter ${view.arbiter.arbiter} confirmed the match at ${new Date(view.arbiter.atUtcMs).toISOString().slice(11, 16)} UTC: the result is final here${appeal} (docs/regulations.md)`);
+        const appeal = view.appealUntilUtcMs
+          ? `; an appeal (in writing, to the appeals committee) is possible until ${new Date(view.appealUntilUtcMs).toISOString().slice(11, 16)} UTC`
+          : '';
+        return refuse(
+          409,
+          `${this.where(view, event)}: the arbiter ${view.arbiter.arbiter} confirmed the match at ${new Date(view.arbiter.atUtcMs).toISOString().slice(11, 16)} UTC: the result is final here${appeal} (docs/regulations.md)`,
+        );
       }
       const side = this.sideOf(view, who.team);
-      this.record(event, round, who, CAPTAIN_DISPUTE, { matchId: view.id, team: side.id, teamName: side.name, captain: who.captain, results: view.boards.map((b) => b.result), reason: text });
+      this.record(event, round, who, CAPTAIN_DISPUTE, {
+        matchId: view.id,
+        team: side.id,
+        teamName: side.name,
+        captain: who.captain,
+        results: view.boards.map((b) => b.result),
+        reason: text,
+      });
       return { ok: true, match: this.view(event, round, match, tm, this.journal.arbiterActions()) };
     });
   }
@@ -244,16 +278,28 @@ export class TeamMatchProtocols {
       const missing = view.boards.filter((b) => b.result === null).map((b) => b.board);
       if (missing.length) return refuse(409, `${where}: not every result is in (board${missing.length > 1 ? 's' : ''} ${missing.join(', ')})`);
       const unconfirmed = view.boards.filter((b) => !b.confirmed).map((b) => b.board);
-      if (unconfirmed.length) return refuse(409, `${where}: confirm the result of board${unconfirmed.length > 1 ? 's' : ''} ${unconfirmed.join(', ')} first (POST /api/boards/:id/result/confirm)`);
+      if (unconfirmed.length)
+        return refuse(
+          409,
+          `${where}: confirm the result of board${unconfirmed.length > 1 ? 's' : ''} ${unconfirmed.join(', ')} first (POST /api/boards/:id/result/confirm)`,
+        );
       if (view.arbiter) return refuse(409, `${where}: already confirmed by ${view.arbiter.arbiter} at ${new Date(view.arbiter.atUtcMs).toISOString()}`);
       const text = reason?.trim() || undefined;
       const disputes = view.teams.filter((t) => t.captain && !t.captain.void && t.captain.state === 'disputed');
       if (disputes.length && text === undefined) {
-        return refuse(422, `${where}: ${disputes.map((t) => `${t.name}'s captain ${t.captain!.captain} disputes it ("${t.captain!.reason}")`).join('; ')}: say why the match stands ("reason"), journaled for an appeal`);
+        return refuse(
+          422,
+          `${where}: ${disputes.map((t) => `${t.name}'s captain ${t.captain!.captain} disputes it ("${t.captain!.reason}")`).join('; ')}: say why the match stands ("reason"), journaled for an appeal`,
+        );
       }
       const captainsConfirmed = Object.fromEntries(view.teams.map((t) => [String(t.id), !!t.captain && !t.captain.void && t.captain.state === 'confirmed']));
       this.journal.recordArbiterAction({
-        utcMs: this.nowUtcMs(), arbiter, action: MATCH_CONFIRM, event: event.id, round, board: null,
+        utcMs: this.nowUtcMs(),
+        arbiter,
+        action: MATCH_CONFIRM,
+        event: event.id,
+        round,
+        board: null,
         payload: { matchId: view.id, results: view.boards.map((b) => b.result), captainsConfirmed, ...(text ? { reason: text } : {}) } satisfies MarkPayload,
         outcome: 'applied',
       });
@@ -281,13 +327,20 @@ export class TeamMatchProtocols {
   }
 
   /** The match, if it is the captain's team's: 403 for another team's match. */
-  private captainsMatch(who: CaptainIdentity, round: number, match: number): { ok: true; event: TournamentEvent; tm: TeamMatch; view: TeamMatchView } | Refusal {
+  private captainsMatch(
+    who: CaptainIdentity,
+    round: number,
+    match: number,
+  ): { ok: true; event: TournamentEvent; tm: TeamMatch; view: TeamMatchView } | Refusal {
     const event = this.teamEvent(who.event);
     if (!event) return refuse(404, `no team event "${who.event}"`);
     const found = this.matchOf(event, round, match);
     if (!found.ok) return found;
     if (found.tm.white !== who.team && found.tm.black !== who.team) {
-      return refuse(403, `${this.where(found.view, event)} is not your team's match (${teamById(event, who.team).name}): a captain confirms only their own team's match`);
+      return refuse(
+        403,
+        `${this.where(found.view, event)} is not your team's match (${teamById(event, who.team).name}): a captain confirms only their own team's match`,
+      );
     }
     return { ok: true, event, tm: found.tm, view: found.view };
   }
@@ -299,12 +352,23 @@ export class TeamMatchProtocols {
   /** Why `seen` (the results the captain was shown) is not what stands now, or null. */
   private changedSince(view: TeamMatchView, seen: readonly string[]): string | null {
     if (seen.length !== view.boards.length) return `the match has ${view.boards.length} boards, ${seen.length} results were sent: reload the match and check`;
-    const diff = view.boards.filter((b, i) => b.result !== seen[i]).map((b) => `board ${b.board} is ${b.result ?? 'without a result'} (you saw ${seen[view.boards.indexOf(b)]})`);
+    const diff = view.boards
+      .filter((b, i) => b.result !== seen[i])
+      .map((b) => `board ${b.board} is ${b.result ?? 'without a result'} (you saw ${seen[view.boards.indexOf(b)]})`);
     return diff.length ? `the results changed since you loaded them: ${diff.join(', ')}; reload the match and check` : null;
   }
 
   private record(event: TournamentEvent, round: number, who: CaptainIdentity, action: string, payload: MarkPayload): void {
-    this.journal.recordArbiterAction({ utcMs: this.nowUtcMs(), arbiter: captainActor(who.captain), action, event: event.id, round, board: null, payload, outcome: 'applied' });
+    this.journal.recordArbiterAction({
+      utcMs: this.nowUtcMs(),
+      arbiter: captainActor(who.captain),
+      action,
+      event: event.id,
+      round,
+      board: null,
+      payload,
+      outcome: 'applied',
+    });
   }
 
   private view(event: TournamentEvent, round: number, match: number, tm: TeamMatch, actions: readonly ArbiterActionRow[]): TeamMatchView {
@@ -338,7 +402,13 @@ export class TeamMatchProtocols {
     if (lastArbiter) {
       const p = lastArbiter.payload as MarkPayload;
       const voided = voidedAfter(lastArbiter.id, p.results);
-      arbiter = { arbiter: lastArbiter.arbiter, atUtcMs: lastArbiter.utcMs, captainsConfirmed: p.captainsConfirmed ?? {}, ...(p.reason ? { reason: p.reason } : {}), ...(voided ? { void: voided } : {}) };
+      arbiter = {
+        arbiter: lastArbiter.arbiter,
+        atUtcMs: lastArbiter.utcMs,
+        captainsConfirmed: p.captainsConfirmed ?? {},
+        ...(p.reason ? { reason: p.reason } : {}),
+        ...(voided ? { void: voided } : {}),
+      };
     }
     const side = (team: number): TeamMatchSide => ({ id: team, name: teamById(event, team).name, points: points(team), captain: captainOf(team) });
     const appealUntilUtcMs = this.appealUntil(event, round, games);
@@ -393,7 +463,11 @@ function matchBoards(event: TournamentEvent, tm: TeamMatch, games: readonly (Gam
  * stands no more. A first result of a board still in play when the mark was made (a dispute)
  * voids nothing.
  */
-function voidingOf(actions: readonly ArbiterActionRow[], games: readonly (GameRow | undefined)[], boards: readonly TeamMatchBoard[]): (id: number, seen: readonly (string | null)[]) => VoidedBy | undefined {
+function voidingOf(
+  actions: readonly ArbiterActionRow[],
+  games: readonly (GameRow | undefined)[],
+  boards: readonly TeamMatchBoard[],
+): (id: number, seen: readonly (string | null)[]) => VoidedBy | undefined {
   const gameIds = new Set(games.flatMap((g) => (g ? [g.gameId] : [])));
   const current = boards.map((b) => b.result);
   return (id: number, seen: readonly (string | null)[]): VoidedBy | undefined => {

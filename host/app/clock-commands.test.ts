@@ -15,22 +15,61 @@ const rapid = presetTimeControl('rapid');
 
 /** Every arbiter command, and the Command it becomes on the wire (null: none — a Configure, or no clock command). */
 const TABLE: ReadonlyArray<[ArbiterCommand, Record<string, unknown> | null]> = [
-  [{ type: 'start', boardId: 'b' }, { kind: Command_Kind.START, sessionElapsedMs: 0 }],
-  [{ type: 'start', boardId: 'b', sessionUtcMs: NOW - 90_000 }, { kind: Command_Kind.START, sessionElapsedMs: 90_000 }],
+  [
+    { type: 'start', boardId: 'b' },
+    { kind: Command_Kind.START, sessionElapsedMs: 0 },
+  ],
+  [
+    { type: 'start', boardId: 'b', sessionUtcMs: NOW - 90_000 },
+    { kind: Command_Kind.START, sessionElapsedMs: 90_000 },
+  ],
   [{ type: 'pause', boardId: 'b' }, { kind: Command_Kind.PAUSE }],
   [{ type: 'resume', boardId: 'b' }, { kind: Command_Kind.RESUME }],
-  [{ type: 'adjust', boardId: 'b', side: 'black', ms: -30_000 }, { kind: Command_Kind.ADJUST, side: WireSide.BLACK, ms: -30_000 }],
-  [{ type: 'penalty', boardId: 'b', side: 'white' }, { kind: Command_Kind.PENALTY, side: WireSide.WHITE }],
-  [{ type: 'set-moves', boardId: 'b', side: 'white', moves: 40 }, { kind: Command_Kind.SET_MOVES, side: WireSide.WHITE, moves: 40 }],
-  [{ type: 'arrive', boardId: 'b', side: 'black' }, { kind: Command_Kind.ARRIVE, side: WireSide.BLACK }],
-  [{ type: 'takeback', boardId: 'b' }, { kind: Command_Kind.TAKEBACK, keepTimes: false }],
-  [{ type: 'takeback', boardId: 'b', times: 'rewind' }, { kind: Command_Kind.TAKEBACK, keepTimes: false }],
-  [{ type: 'takeback', boardId: 'b', times: 'keep' }, { kind: Command_Kind.TAKEBACK, keepTimes: true }],
-  [{ type: 'set-turn', boardId: 'b', side: 'black' }, { kind: Command_Kind.SET_TURN, side: WireSide.BLACK }],
-  [{ type: 'set-control', boardId: 'b', timeControl: rapid }, { kind: Command_Kind.SET_CONTROL, control: timeControlToWire(rapid) }],
-  [{ type: 'delay', boardId: 'b', ms: 5000 }, { kind: Command_Kind.DELAY, ms: 5000 }],
+  [
+    { type: 'adjust', boardId: 'b', side: 'black', ms: -30_000 },
+    { kind: Command_Kind.ADJUST, side: WireSide.BLACK, ms: -30_000 },
+  ],
+  [
+    { type: 'penalty', boardId: 'b', side: 'white' },
+    { kind: Command_Kind.PENALTY, side: WireSide.WHITE },
+  ],
+  [
+    { type: 'set-moves', boardId: 'b', side: 'white', moves: 40 },
+    { kind: Command_Kind.SET_MOVES, side: WireSide.WHITE, moves: 40 },
+  ],
+  [
+    { type: 'arrive', boardId: 'b', side: 'black' },
+    { kind: Command_Kind.ARRIVE, side: WireSide.BLACK },
+  ],
+  [
+    { type: 'takeback', boardId: 'b' },
+    { kind: Command_Kind.TAKEBACK, keepTimes: false },
+  ],
+  [
+    { type: 'takeback', boardId: 'b', times: 'rewind' },
+    { kind: Command_Kind.TAKEBACK, keepTimes: false },
+  ],
+  [
+    { type: 'takeback', boardId: 'b', times: 'keep' },
+    { kind: Command_Kind.TAKEBACK, keepTimes: true },
+  ],
+  [
+    { type: 'set-turn', boardId: 'b', side: 'black' },
+    { kind: Command_Kind.SET_TURN, side: WireSide.BLACK },
+  ],
+  [
+    { type: 'set-control', boardId: 'b', timeControl: rapid },
+    { kind: Command_Kind.SET_CONTROL, control: timeControlToWire(rapid) },
+  ],
+  [
+    { type: 'delay', boardId: 'b', ms: 5000 },
+    { kind: Command_Kind.DELAY, ms: 5000 },
+  ],
   [{ type: 'reinstate', boardId: 'b' }, { kind: Command_Kind.REINSTATE }],
-  [{ type: 'increment', boardId: 'b', ms: 2000 }, { kind: Command_Kind.INCREMENT, ms: 2000 }],
+  [
+    { type: 'increment', boardId: 'b', ms: 2000 },
+    { kind: Command_Kind.INCREMENT, ms: 2000 },
+  ],
   [{ type: 'configure', boardId: 'b', timeControl: rapid }, null],
   [{ type: 'result', boardId: 'b', result: '1-0' }, null],
   [{ type: 'confirm-result', boardId: 'b' }, null],
@@ -82,7 +121,7 @@ describe('a start carries the time since the session began (FIDE Laws 6.7.1)', (
     ['the session began now', NOW, 0],
     ['a session in the future counts as now', NOW + 5000, 0],
     ['whole ms, rounded', NOW - 1234.6, 1235],
-    ['clamped to the wire\'s uint32', NOW - 2 * MAX_SESSION_ELAPSED_MS, MAX_SESSION_ELAPSED_MS],
+    ["clamped to the wire's uint32", NOW - 2 * MAX_SESSION_ELAPSED_MS, MAX_SESSION_ELAPSED_MS],
   ] as const)('%s', (_name, session, elapsed) => {
     expect(sessionElapsedMs(session, NOW)).toBe(elapsed);
   });
@@ -110,20 +149,42 @@ describe('a result as a clock shows it (ENTER_RESULT, or PAUSE where it has no f
 
 describe("a game's Configure", () => {
   const game = {
-    gameId: 17, event: 'slo-w-2007', round: 1, board: 2, gameNo: 3, matchId: 'slo-w-2007/r1/b2', kind: 'rapid',
-    white: 'Bajt, Indira', black: 'Tretja, Igralka', timeControlValue: rapid,
+    gameId: 17,
+    event: 'slo-w-2007',
+    round: 1,
+    board: 2,
+    gameNo: 3,
+    matchId: 'slo-w-2007/r1/b2',
+    kind: 'rapid',
+    white: 'Bajt, Indira',
+    black: 'Tretja, Igralka',
+    timeControlValue: rapid,
   } as GameRow;
 
   it('labels a mini-match game with its number, and carries the players and the control', () => {
     expect(configureBody(game, '17. državno prvenstvo članic')).toEqual({
       case: 'configure',
-      value: { gameId: '17', event: '17. državno prvenstvo članic', round: '1.3', board: '2', whitePlayer: 'Bajt, Indira', blackPlayer: 'Tretja, Igralka', ...timeControlToProto(rapid) },
+      value: {
+        gameId: '17',
+        event: '17. državno prvenstvo članic',
+        round: '1.3',
+        board: '2',
+        whitePlayer: 'Bajt, Indira',
+        blackPlayer: 'Tretja, Igralka',
+        ...timeControlToProto(rapid),
+      },
     });
   });
 
-  it('a game of no match is labelled with its round; an override (the arbiter\'s configure) replaces the setup; text fields are cut to the wire\'s 128 characters', () => {
+  it("a game of no match is labelled with its round; an override (the arbiter's configure) replaces the setup; text fields are cut to the wire's 128 characters", () => {
     const tc = timeControl(parseSideControl('300'), parseSideControl('300'));
     const body = configureBody({ ...game, matchId: null }, 'E'.repeat(200), { timeControl: tc, white: 'W'.repeat(130) });
-    expect(body.value).toMatchObject({ round: '1', event: 'E'.repeat(128), whitePlayer: 'W'.repeat(128), blackPlayer: 'Tretja, Igralka', ...timeControlToProto(tc) });
+    expect(body.value).toMatchObject({
+      round: '1',
+      event: 'E'.repeat(128),
+      whitePlayer: 'W'.repeat(128),
+      blackPlayer: 'Tretja, Igralka',
+      ...timeControlToProto(tc),
+    });
   });
 });

@@ -43,7 +43,11 @@ export const MAX_SESSION_ELAPSED_MS = 0xffffffff;
 const WIRE_RESULT: Readonly<Record<string, WireResult>> = RESULT_TO_WIRE;
 
 /** A game's setup as a clock's Configure carries it: its labels, players, control and default time. */
-export function configureBody(game: GameRow, eventName: string, override: { timeControl?: GameRow['timeControlValue']; white?: string; black?: string } = {}): BodyInit {
+export function configureBody(
+  game: GameRow,
+  eventName: string,
+  override: { timeControl?: GameRow['timeControlValue']; white?: string; black?: string } = {},
+): BodyInit {
   const cut = (s: string) => s.slice(0, 128); // wire text fields: at most 128 characters
   return {
     case: 'configure',
@@ -69,7 +73,7 @@ export function sessionElapsedMs(sessionUtcMs: number | undefined, nowUtcMs: num
   return Math.min(MAX_SESSION_ELAPSED_MS, Math.max(0, Math.round(nowUtcMs - sessionUtcMs)));
 }
 
-const command = (value: Record<string, unknown>): BodyInit => ({ case: 'command', value } as BodyInit);
+const command = (value: Record<string, unknown>): BodyInit => ({ case: 'command', value }) as BodyInit;
 
 /**
  * The Command a clock command becomes (every arbiter command but `configure`, which is a game's
@@ -78,29 +82,42 @@ const command = (value: Record<string, unknown>): BodyInit => ({ case: 'command'
 export function commandBody(c: ArbiterCommand, nowUtcMs: number): BodyInit | null {
   switch (c.type) {
     // FIDE Laws 6.5: the arbiter starts White's clock (as Black's first press would, without showing Black present).
-    case 'start': return command({ kind: Command_Kind.START, sessionElapsedMs: sessionElapsedMs(c.sessionUtcMs, nowUtcMs) });
+    case 'start':
+      return command({ kind: Command_Kind.START, sessionElapsedMs: sessionElapsedMs(c.sessionUtcMs, nowUtcMs) });
     // FIDE Laws 6.7.1: the player is at the board; the clock reports ARRIVED.
-    case 'arrive': return command({ kind: Command_Kind.ARRIVE, side: WIRE_SIDE[c.side] });
+    case 'arrive':
+      return command({ kind: Command_Kind.ARRIVE, side: WIRE_SIDE[c.side] });
     // FIDE Laws 7.5.1 with 6.10.2: the clock annuls the last completed move and reports TAKEN_BACK;
     // Laws 7.1: the arbiter may keep both clock times (keep_times, since 1.4).
-    case 'takeback': return command({ kind: Command_Kind.TAKEBACK, keepTimes: c.times === 'keep' });
+    case 'takeback':
+      return command({ kind: Command_Kind.TAKEBACK, keepTimes: c.times === 'keep' });
     // FIDE Laws 6.10.2: the side on move (a replacement clock); the clock reports TURN_SET.
-    case 'set-turn': return command({ kind: Command_Kind.SET_TURN, side: WIRE_SIDE[c.side] });
+    case 'set-turn':
+      return command({ kind: Command_Kind.SET_TURN, side: WIRE_SIDE[c.side] });
     // FIDE Laws 6.10.2: the corrected control, both times kept; the clock reports CONTROL_SET.
-    case 'set-control': return command({ kind: Command_Kind.SET_CONTROL, control: timeControlToWire(c.timeControl) });
+    case 'set-control':
+      return command({ kind: Command_Kind.SET_CONTROL, control: timeControlToWire(c.timeControl) });
     // FIDE Guidelines III.4: a delay for both sides on every later turn; the clock reports DELAY_SET.
-    case 'delay': return command({ kind: Command_Kind.DELAY, ms: c.ms });
+    case 'delay':
+      return command({ kind: Command_Kind.DELAY, ms: c.ms });
     // FIDE Laws 6.7.1: the forfeit is overruled; the clock reports REINSTATED.
-    case 'reinstate': return command({ kind: Command_Kind.REINSTATE });
+    case 'reinstate':
+      return command({ kind: Command_Kind.REINSTATE });
     // FIDE Guidelines III.4: both sides get `ms` after every later move; the clock reports INCREMENT_SET.
-    case 'increment': return command({ kind: Command_Kind.INCREMENT, ms: c.ms });
-    case 'pause': return command({ kind: Command_Kind.PAUSE });
-    case 'resume': return command({ kind: Command_Kind.RESUME });
-    case 'adjust': return command({ kind: Command_Kind.ADJUST, side: WIRE_SIDE[c.side], ms: c.ms });
+    case 'increment':
+      return command({ kind: Command_Kind.INCREMENT, ms: c.ms });
+    case 'pause':
+      return command({ kind: Command_Kind.PAUSE });
+    case 'resume':
+      return command({ kind: Command_Kind.RESUME });
+    case 'adjust':
+      return command({ kind: Command_Kind.ADJUST, side: WIRE_SIDE[c.side], ms: c.ms });
     // FIDE Laws 7.5.5: `side` made the illegal move; the clock credits the opponent.
-    case 'penalty': return command({ kind: Command_Kind.PENALTY, side: WIRE_SIDE[c.side] });
+    case 'penalty':
+      return command({ kind: Command_Kind.PENALTY, side: WIRE_SIDE[c.side] });
     // FIDE Laws 6.10.2: the clock takes the corrected counter, credits a later period once (and reports MOVES_SET).
-    case 'set-moves': return command({ kind: Command_Kind.SET_MOVES, side: WIRE_SIDE[c.side], moves: c.moves });
+    case 'set-moves':
+      return command({ kind: Command_Kind.SET_MOVES, side: WIRE_SIDE[c.side], moves: c.moves });
     case 'configure':
     case 'result':
     case 'confirm-result':

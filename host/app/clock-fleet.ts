@@ -160,7 +160,12 @@ export class ClockFleet implements ClockPresence {
     this.opts.boardsChanged(hello.serialId);
     this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
     try {
-      this.journal.seenClock({ clockId: hello.serialId, bootId: hello.bootId.toString(16).padStart(8, '0'), firmware: hello.firmwareVersion, utcMs: this.opts.clock.nowUtcMs() });
+      this.journal.seenClock({
+        clockId: hello.serialId,
+        bootId: hello.bootId.toString(16).padStart(8, '0'),
+        firmware: hello.firmwareVersion,
+        utcMs: this.opts.clock.nowUtcMs(),
+      });
     } catch (err) {
       // Only a note of who was seen when: the clock is served all the same. A storage fault is
       // told once by the journal's own line, not at every greeting (docs/reliability.md, "Disk full").
@@ -248,7 +253,9 @@ export class ClockFleet implements ClockPresence {
     this.configured.set(link, game.gameId);
     if (speaks < RESTORE_MINOR) {
       // An older firmware cannot be restored: the arbiter sets it by hand (Laws 6.10.1).
-      return this.log(`clock ${clockId} speaks protocol 1.${speaks}: game ${game.gameId} is under way, but restoring it from the journal needs 1.${RESTORE_MINOR} (update the firmware, or set the clock by hand)`);
+      return this.log(
+        `clock ${clockId} speaks protocol 1.${speaks}: game ${game.gameId} is under way, but restoring it from the journal needs 1.${RESTORE_MINOR} (update the firmware, or set the clock by hand)`,
+      );
     }
     const boot = s.hello!.bootId;
     this.opts.busy.track(
@@ -286,10 +293,25 @@ export class ClockFleet implements ClockPresence {
     try {
       await s.request(this.configureBody(game));
     } catch (err) {
-      this.journal.recordArbiterAction({ utcMs: utcMs(), arbiter: by, action: 'configure-clock', ...where, payload: { timeControl: game.timeControl }, outcome: 'rejected', reason: (err as Error).message });
+      this.journal.recordArbiterAction({
+        utcMs: utcMs(),
+        arbiter: by,
+        action: 'configure-clock',
+        ...where,
+        payload: { timeControl: game.timeControl },
+        outcome: 'rejected',
+        reason: (err as Error).message,
+      });
       throw err;
     }
-    this.journal.recordArbiterAction({ utcMs: utcMs(), arbiter: by, action: 'configure-clock', ...where, payload: { timeControl: game.timeControl, white: game.white, black: game.black }, outcome: 'applied' });
+    this.journal.recordArbiterAction({
+      utcMs: utcMs(),
+      arbiter: by,
+      action: 'configure-clock',
+      ...where,
+      payload: { timeControl: game.timeControl, white: game.white, black: game.black },
+      outcome: 'applied',
+    });
     this.log(`clock ${s.clockId} configured for ${game.event} round ${game.round} board ${game.board} game ${game.gameNo} (${game.timeControl})`);
   }
 
@@ -305,7 +327,8 @@ export class ClockFleet implements ClockPresence {
     if (command.type === 'configure') {
       // The journal's game must keep matching what the clock plays: a game whose clock has
       // started is not set up anew (enter its result first).
-      if (this.journal.gameStarted(game.gameId)) return { ok: false, status: 409, reason: `${where}: the game has started; enter its result before configuring another` };
+      if (this.journal.gameStarted(game.gameId))
+        return { ok: false, status: 409, reason: `${where}: the game has started; enter its result before configuring another` };
       body = this.configureBody(game, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });
     } else {
       const now = this.opts.clock.nowUtcMs();
@@ -313,7 +336,8 @@ export class ClockFleet implements ClockPresence {
       if (body === null) return { ok: false, status: 422, reason: `"${command.type}" is not a clock command` };
       const elapsed = command.type === 'start' ? sessionElapsedMs(command.sessionUtcMs, now) : 0;
       const speaks = s.hello?.protocolMinor ?? 0;
-      if (elapsed > 0 && speaks < 1) this.log(`clock ${game.clockId} speaks protocol 1.${speaks}: it counts the default time from its start, not from the session ${elapsed} ms earlier`);
+      if (elapsed > 0 && speaks < 1)
+        this.log(`clock ${game.clockId} speaks protocol 1.${speaks}: it counts the default time from its start, not from the session ${elapsed} ms earlier`);
     }
     try {
       await s.request(body);
@@ -346,7 +370,11 @@ export class ClockFleet implements ClockPresence {
     if (command.type !== 'configure' && this.journal.gameStarted(game.gameId)) {
       const step = this.inStep.get(game.clockId);
       if (!step || step.bootId !== s.hello?.bootId || step.gameId !== game.gameId) {
-        return { ok: false, status: 409, reason: `clock ${game.clockId} of ${where} has not been brought to the journal's game yet (docs/protocol.md "Restore"); nothing was changed: wait for the restore, or set the clock by hand` };
+        return {
+          ok: false,
+          status: 409,
+          reason: `clock ${game.clockId} of ${where} has not been brought to the journal's game yet (docs/protocol.md "Restore"); nothing was changed: wait for the restore, or set the clock by hand`,
+        };
       }
     }
     // A command of a later protocol minor than the clock speaks: refused here, with what to do.
@@ -354,7 +382,11 @@ export class ClockFleet implements ClockPresence {
     const speaks = s.hello?.protocolMinor ?? 0;
     if (needs && speaks < needs.minor) {
       const major = s.hello?.protocolMajor ?? 1;
-      return { ok: false, status: 409, reason: `clock ${game.clockId} of ${where}: its firmware speaks protocol ${major}.${speaks}: ${needs.what} needs ${major}.${needs.minor} (update the clock firmware); nothing was changed` };
+      return {
+        ok: false,
+        status: 409,
+        reason: `clock ${game.clockId} of ${where}: its firmware speaks protocol ${major}.${speaks}: ${needs.what} needs ${major}.${needs.minor} (update the clock firmware); nothing was changed`,
+      };
     }
     return { ok: true, session: s };
   }
@@ -373,7 +405,8 @@ export class ClockFleet implements ClockPresence {
   async showResult(game: GameRow, result: string): Promise<void> {
     if (game.clockId === null) return;
     const s = this.sessionOf(game.clockId);
-    if (!s || !s.online) return this.log(`clock ${game.clockId}: result ${result} not shown (the clock is offline): it runs on until it is stopped at the board`);
+    if (!s || !s.online)
+      return this.log(`clock ${game.clockId}: result ${result} not shown (the clock is offline): it runs on until it is stopped at the board`);
     const { body, entered } = resultBody(result, s.hello?.protocolMinor ?? 0);
     try {
       await s.request(body);

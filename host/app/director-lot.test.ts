@@ -43,7 +43,7 @@ function finish(j: Journal, game: GameRow, result: '1-0' | '0-1' | '1/2-1/2', at
 const lotActions = (j: Journal) => j.arbiterActions().filter((a) => a.action === 'draw-lot');
 
 describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
-  it('no seed: game 1\'s colours are a fresh draw at opening, journaled once; a restarted director reads it and draws nothing', () => {
+  it("no seed: game 1's colours are a fresh draw at opening, journaled once; a restarted director reads it and draws nothing", () => {
     const hall = hallWithoutSeed();
     expect(hall.events.find((e) => e.id === EVENT)!.knockout!.seed).toBeNull();
     const j = journal();
@@ -58,21 +58,28 @@ describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
       expect.objectContaining({ label: `${EVENT}/r1/b2:classical`, whiteRank: 3, source: 'random' }),
     ]);
     // Game 2 and a restarted host: the journaled draw, no new one.
-    const again = new Director(j, hall, { draw: () => { throw new Error('drew again'); } });
+    const again = new Director(j, hall, {
+      draw: () => {
+        throw new Error('drew again');
+      },
+    });
     finish(j, g1, '1/2-1/2', T0 + 4 * 60 * MIN);
     const next = again.afterConfirmedResult(g1.gameId, T0 + 5 * 60 * MIN);
     expect(next.type === 'next-game' && [next.game.whiteRank, next.game.blackRank]).toEqual([1, 4]);
     expect(lotActions(j)).toHaveLength(2);
   });
 
-  it('the armageddon\'s colours are drawn only once the rapid games are tied, not before', () => {
+  it("the armageddon's colours are drawn only once the rapid games are tied, not before", () => {
     const hall = hallWithoutSeed();
     const j = journal();
     const director = new Director(j, hall, { draw: () => 0 });
     let game = director.openRound(EVENT, 1, T0)[0];
     let at = T0;
     for (let n = 1; n <= 4; n++) {
-      expect(lotActions(j).some((a) => (a.payload as { stage: string }).stage === 'armageddon'), `before game ${n}`).toBe(false);
+      expect(
+        lotActions(j).some((a) => (a.payload as { stage: string }).stage === 'armageddon'),
+        `before game ${n}`,
+      ).toBe(false);
       at += 5 * 60 * MIN;
       finish(j, game, '1/2-1/2', at);
       const upd = director.afterConfirmedResult(game.gameId, at + MIN);
@@ -84,25 +91,39 @@ describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
     expect(arm).toMatchObject({ arbiter: 'director', round: 1, board: 1, payload: { stage: 'armageddon', whiteRank: game.whiteRank, source: 'random' } });
     expect(arm.utcMs).toBe(at + MIN); // drawn when due: at the confirmation that tied the rapid games
     // The director's draw-colours action says where the colours came from.
-    expect(j.arbiterActions().filter((a) => a.action === 'draw-colours').at(-1)!.payload).toMatchObject({ stage: 'armageddon', source: 'random', seed: null });
+    expect(
+      j
+        .arbiterActions()
+        .filter((a) => a.action === 'draw-colours')
+        .at(-1)!.payload,
+    ).toMatchObject({ stage: 'armageddon', source: 'random', seed: null });
   });
 
   it('the arbiter enters the draw made in the hall before it is due; it is used, and a second entry is refused naming the first', () => {
     const hall = hallWithoutSeed();
     const j = journal();
-    const director = new Director(j, hall, { draw: () => { throw new Error('the host must not draw: the arbiter entered it'); } });
+    const director = new Director(j, hall, {
+      draw: () => {
+        throw new Error('the host must not draw: the arbiter entered it');
+      },
+    });
     const entered = director.enterLot(EVENT, 1, 1, 'classical', 1, ARBITER, T0 - 10 * MIN);
     director.enterLot(EVENT, 1, 2, 'classical', 3, ARBITER, T0 - 10 * MIN);
     expect(entered).toMatchObject({ whiteRank: 1, source: 'arbiter' });
     const [g1, g2] = director.openRound(EVENT, 1, T0);
     expect([g1.whiteRank, g2.whiteRank]).toEqual([1, 3]);
-    expect(lotActions(j).map((a) => [a.arbiter, (a.payload as { whiteRank: number }).whiteRank])).toEqual([[ARBITER, 1], [ARBITER, 3]]);
+    expect(lotActions(j).map((a) => [a.arbiter, (a.payload as { whiteRank: number }).whiteRank])).toEqual([
+      [ARBITER, 1],
+      [ARBITER, 3],
+    ]);
     expect(() => director.enterLot(EVENT, 1, 1, 'classical', 4, ARBITER, T0)).toThrow(DirectorError);
-    expect(() => director.enterLot(EVENT, 1, 1, 'classical', 4, ARBITER, T0)).toThrow(/classical colours were already drawn \(entered by an arbiter: .* has White\)/);
+    expect(() => director.enterLot(EVENT, 1, 1, 'classical', 4, ARBITER, T0)).toThrow(
+      /classical colours were already drawn \(entered by an arbiter: .* has White\)/,
+    );
     expect(() => director.enterLot(EVENT, 1, 1, 'armageddon', 2, ARBITER, T0)).toThrow(/player 2 does not play in it \(players 1 and 4\)/);
   });
 
-  it('the host\'s own draw is crypto.randomInt: over 40 matches both players get White (a constant would fail)', () => {
+  it("the host's own draw is crypto.randomInt: over 40 matches both players get White (a constant would fail)", () => {
     const whites = new Set<number>();
     for (let i = 0; i < 40; i++) {
       const j = journal();
@@ -111,7 +132,7 @@ describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
     expect(whites).toEqual(new Set([1, 4]));
   });
 
-  it('over the API: the arbiter enters the hall\'s draw (POST …/lot), GET /api/matches shows every lot with its source, a second entry is 409', async () => {
+  it("over the API: the arbiter enters the hall's draw (POST …/lot), GET /api/matches shows every lot with its source, a second entry is 409", async () => {
     const hall = hallWithoutSeed();
     const j = journal();
     const clock = new AnchoredClock({ now: () => 0, setTimer: () => ({}), clearTimer: () => {} }, { hostMs: 0, utcMs: T0 - 15 * MIN });
@@ -124,18 +145,29 @@ describe('colours by lot, drawn when due (Slovenian final 2007 art. 3)', () => {
       expect((await app.inject({ method: 'POST', url, payload: { stage: 'classical', white: 4 } })).statusCode).toBe(401);
       const ok = await app.inject({ method: 'POST', url, headers, payload: { stage: 'classical', white: 4 } });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json()).toMatchObject({ ok: true, arbiter: ARBITER, lot: { stage: 'classical', whiteRank: 4, source: 'arbiter', by: ARBITER, atUtcMs: T0 - 15 * MIN } });
+      expect(ok.json()).toMatchObject({
+        ok: true,
+        arbiter: ARBITER,
+        lot: { stage: 'classical', whiteRank: 4, source: 'arbiter', by: ARBITER, atUtcMs: T0 - 15 * MIN },
+      });
       const again = await app.inject({ method: 'POST', url, headers, payload: { stage: 'classical', white: 1 } });
       expect(again.statusCode).toBe(409);
       expect(again.json().message).toMatch(/already drawn \(entered by an arbiter: .* has White\)/);
-      expect((await app.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/boards/9/lot`, headers, payload: { stage: 'classical', white: 1 } })).statusCode).toBe(404);
+      expect(
+        (await app.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/boards/9/lot`, headers, payload: { stage: 'classical', white: 1 } }))
+          .statusCode,
+      ).toBe(404);
       expect((await app.inject({ method: 'POST', url, headers, payload: { stage: 'rapid', white: 1 } })).statusCode).toBe(400);
       // Board 2's game 1 is drawn by the host when the round opens; both lots are shown with the matches.
       const [g1, g2] = host.director.openRound(EVENT, 1, T0 - 10 * MIN);
       expect(g1.whiteRank).toBe(4);
       const matches = (await app.inject({ url: '/api/matches' })).json().matches as { id: string; lots: unknown[] }[];
-      expect(matches.find((m) => m.id === `${EVENT}/r1/b1`)!.lots).toEqual([{ stage: 'classical', white: g1.white, whiteRank: 4, source: 'arbiter', by: ARBITER, atUtcMs: T0 - 15 * MIN }]);
-      expect(matches.find((m) => m.id === `${EVENT}/r1/b2`)!.lots).toEqual([{ stage: 'classical', white: g2.white, whiteRank: g2.whiteRank, source: 'random', by: 'director', atUtcMs: T0 - 10 * MIN }]);
+      expect(matches.find((m) => m.id === `${EVENT}/r1/b1`)!.lots).toEqual([
+        { stage: 'classical', white: g1.white, whiteRank: 4, source: 'arbiter', by: ARBITER, atUtcMs: T0 - 15 * MIN },
+      ]);
+      expect(matches.find((m) => m.id === `${EVENT}/r1/b2`)!.lots).toEqual([
+        { stage: 'classical', white: g2.white, whiteRank: g2.whiteRank, source: 'random', by: 'director', atUtcMs: T0 - 10 * MIN },
+      ]);
     } finally {
       await app.close();
     }

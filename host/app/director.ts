@@ -136,8 +136,14 @@ export class Director {
   private journalLot(event: TournamentEvent, draw: LotDraw, arbiter: string, nowUtcMs: number): void {
     const m = /\/r(\d+)\/b(\d+)$/.exec(draw.matchId)!;
     this.journal.recordArbiterAction({
-      utcMs: nowUtcMs, arbiter, action: 'draw-lot', event: event.id, round: Number(m[1]), board: Number(m[2]),
-      payload: draw, outcome: 'applied',
+      utcMs: nowUtcMs,
+      arbiter,
+      action: 'draw-lot',
+      event: event.id,
+      round: Number(m[1]),
+      board: Number(m[2]),
+      payload: draw,
+      outcome: 'applied',
     });
   }
 
@@ -150,11 +156,16 @@ export class Director {
     const event = findEvent(this.hall, eventId);
     return this.journal.transaction(() => {
       const spec = this.spec(event, round, board);
-      if (stage === 'classical' && spec.firstWhite !== null) throw new DirectorError(`match ${spec.matchId}: the tournament file fixes game 1's colours; nothing to draw`);
-      if (!spec.players.includes(whiteRank)) throw new DirectorError(`match ${spec.matchId}: player ${whiteRank} does not play in it (players ${spec.players.join(' and ')})`);
+      if (stage === 'classical' && spec.firstWhite !== null)
+        throw new DirectorError(`match ${spec.matchId}: the tournament file fixes game 1's colours; nothing to draw`);
+      if (!spec.players.includes(whiteRank))
+        throw new DirectorError(`match ${spec.matchId}: player ${whiteRank} does not play in it (players ${spec.players.join(' and ')})`);
       const label = `${spec.matchId}:${stage}`;
       const before = this.lotDraw(event.id, label);
-      if (before) throw new DirectorError(`match ${spec.matchId}: the ${stage} colours were already drawn (${before.source === 'arbiter' ? 'entered by an arbiter' : 'drawn by the host'}: ${before.white} has White)`);
+      if (before)
+        throw new DirectorError(
+          `match ${spec.matchId}: the ${stage} colours were already drawn (${before.source === 'arbiter' ? 'entered by an arbiter' : 'drawn by the host'}: ${before.white} has White)`,
+        );
       const draw: LotDraw = { label, matchId: spec.matchId, stage, whiteRank, white: playerByRank(event, whiteRank).name, source: 'arbiter' };
       this.journalLot(event, draw, arbiter, nowUtcMs);
       return draw;
@@ -178,9 +189,18 @@ export class Director {
           if (existing.length) return existing[existing.length - 1];
           const step = knockoutStep(spec, [], this.lot(event, nowUtcMs));
           this.journal.saveMatch({
-            matchId: spec.matchId, event: event.id, round, board: k.board,
-            playerA: playerByRank(event, spec.players[0]).name, playerB: playerByRank(event, spec.players[1]).name,
-            status: 'playing', winner: null, loser: null, decidedBy: null, score: step.score, updatedUtcMs: nowUtcMs,
+            matchId: spec.matchId,
+            event: event.id,
+            round,
+            board: k.board,
+            playerA: playerByRank(event, spec.players[0]).name,
+            playerB: playerByRank(event, spec.players[1]).name,
+            status: 'playing',
+            winner: null,
+            loser: null,
+            decidedBy: null,
+            score: step.score,
+            updatedUtcMs: nowUtcMs,
           });
           return this.createNextGame(event, round, k.board, spec, step, nowUtcMs, clocks[k.board] ?? null);
         });
@@ -195,11 +215,20 @@ export class Director {
         const white = playerByRank(event, b.white);
         const black = playerByRank(event, b.black);
         return this.journal.createGame({
-          event: event.id, round, board: b.board, kind: category(event.timeControl),
-          white: white.name, black: black.name, whiteRank: white.rank, blackRank: black.rank,
-          whiteTeam: teamOf(white.rank), blackTeam: teamOf(black.rank),
-          timeControl: event.timeControl, clockId: clocks[b.board] ?? null,
-          earliestStartUtcMs: r.startUtcMs, createdUtcMs: nowUtcMs,
+          event: event.id,
+          round,
+          board: b.board,
+          kind: category(event.timeControl),
+          white: white.name,
+          black: black.name,
+          whiteRank: white.rank,
+          blackRank: black.rank,
+          whiteTeam: teamOf(white.rank),
+          blackTeam: teamOf(black.rank),
+          timeControl: event.timeControl,
+          clockId: clocks[b.board] ?? null,
+          earliestStartUtcMs: r.startUtcMs,
+          createdUtcMs: nowUtcMs,
         });
       });
     });
@@ -224,8 +253,12 @@ export class Director {
         const names = (rank: number) => playerByRank(event, rank).name;
         const match: MatchRow = {
           ...this.journal.getMatch(spec.matchId)!,
-          status: 'decided', winner: names(step.winner), loser: names(step.loser), decidedBy: step.decidedBy,
-          score: step.score, updatedUtcMs: nowUtcMs,
+          status: 'decided',
+          winner: names(step.winner),
+          loser: names(step.loser),
+          decidedBy: step.decidedBy,
+          score: step.score,
+          updatedUtcMs: nowUtcMs,
         };
         this.journal.saveMatch(match);
         return { type: 'decided', match, step };
@@ -288,9 +321,7 @@ export class Director {
     const row = this.journal.getMatch(refId);
     // Rounds open when the previous one is finished, so this means the round was opened by hand too early.
     if (!row || row.status !== 'decided') {
-      throw new DirectorError(
-        `cannot pair match ${forMatch}: ${describeEntrant(e)} (match ${refId}) is ${row ? 'not decided yet' : 'not opened yet'}`,
-      );
+      throw new DirectorError(`cannot pair match ${forMatch}: ${describeEntrant(e)} (match ${refId}) is ${row ? 'not decided yet' : 'not opened yet'}`);
     }
     const step = this.step(this.spec(event, ref.round, ref.board), event, null);
     const rank = step.status === 'decided' ? ('winnerOf' in e ? step.winner : step.loser) : null;
@@ -312,8 +343,12 @@ export class Director {
     for (const g of this.journal.gamesByMatch(spec.matchId)) {
       if (g.result === null || g.confirmedBy === null) break; // only confirmed results move a match on
       finished.push({
-        gameNo: g.gameNo, stage: g.kind as MatchStage, white: g.whiteRank!, black: g.blackRank!,
-        result: g.result, endedUtcMs: g.endedUtcMs ?? g.reportedUtcMs!,
+        gameNo: g.gameNo,
+        stage: g.kind as MatchStage,
+        white: g.whiteRank!,
+        black: g.blackRank!,
+        result: g.result,
+        endedUtcMs: g.endedUtcMs ?? g.reportedUtcMs!,
       });
     }
     try {
@@ -328,7 +363,13 @@ export class Director {
   }
 
   private createNextGame(
-    event: TournamentEvent, round: number, board: number, spec: KnockoutSpec, step: KnockoutStep, nowUtcMs: number, clockId: string | null,
+    event: TournamentEvent,
+    round: number,
+    board: number,
+    spec: KnockoutSpec,
+    step: KnockoutStep,
+    nowUtcMs: number,
+    clockId: string | null,
   ): GameRow {
     if (step.status !== 'play') throw new DirectorError(`match ${spec.matchId} is decided`);
     const { next } = step;
@@ -336,18 +377,40 @@ export class Director {
     const black = playerByRank(event, next.black);
     if (next.colorsByLot) {
       this.journal.recordArbiterAction({
-        utcMs: nowUtcMs, arbiter: DIRECTOR, action: 'draw-colours', event: event.id, round, board,
+        utcMs: nowUtcMs,
+        arbiter: DIRECTOR,
+        action: 'draw-colours',
+        event: event.id,
+        round,
+        board,
         payload: {
-          matchId: spec.matchId, gameNo: next.gameNo, stage: next.stage, white: white.name, seed: event.knockout?.seed ?? null,
-          source: this.lotDraw(event.id, `${spec.matchId}:${next.stage === 'armageddon' ? 'armageddon' : 'classical'}`)?.source ?? (this.options.lot ? 'injected' : 'seed'),
+          matchId: spec.matchId,
+          gameNo: next.gameNo,
+          stage: next.stage,
+          white: white.name,
+          seed: event.knockout?.seed ?? null,
+          source:
+            this.lotDraw(event.id, `${spec.matchId}:${next.stage === 'armageddon' ? 'armageddon' : 'classical'}`)?.source ??
+            (this.options.lot ? 'injected' : 'seed'),
         },
         outcome: 'applied',
       });
     }
     return this.journal.createGame({
-      event: event.id, round, board, gameNo: next.gameNo, matchId: spec.matchId, kind: next.stage,
-      white: white.name, black: black.name, whiteRank: white.rank, blackRank: black.rank,
-      timeControl: next.timeControl, clockId, earliestStartUtcMs: next.earliestStartUtcMs, createdUtcMs: nowUtcMs,
+      event: event.id,
+      round,
+      board,
+      gameNo: next.gameNo,
+      matchId: spec.matchId,
+      kind: next.stage,
+      white: white.name,
+      black: black.name,
+      whiteRank: white.rank,
+      blackRank: black.rank,
+      timeControl: next.timeControl,
+      clockId,
+      earliestStartUtcMs: next.earliestStartUtcMs,
+      createdUtcMs: nowUtcMs,
     });
   }
 }

@@ -197,7 +197,9 @@ export class HallRounds implements NextRoundSink {
     if (!this.opts.pairing || this.stopped) return;
     for (const eventId of this.nextRounds.dueEngineRuns()) {
       this.opts.log(`${eventId}: the last round is confirmed; running the pairing engine`);
-      this.opts.busy.track(this.nextRounds.runEngine(eventId, AUTO_PAIRING_ACTOR)).catch((err) => this.opts.log(`${eventId}: pairing engine: ${(err as Error).message}`));
+      this.opts.busy
+        .track(this.nextRounds.runEngine(eventId, AUTO_PAIRING_ACTOR))
+        .catch((err) => this.opts.log(`${eventId}: pairing engine: ${(err as Error).message}`));
     }
   }
 
@@ -214,7 +216,9 @@ export class HallRounds implements NextRoundSink {
     try {
       run = this.opts.busy.track(this.nextRounds.runEngine(eventId, actor.arbiter, { rerun: true }));
     } catch (err) {
-      return nextRoundOutcome(() => { throw err; });
+      return nextRoundOutcome(() => {
+        throw err;
+      });
     }
     return { ok: true, proposal: await run };
   }
@@ -222,7 +226,10 @@ export class HallRounds implements NextRoundSink {
   async approveRound(eventId: string, round: number, actor: Actor): Promise<RoundDecisionOutcome> {
     const outcome: RoundDecisionOutcome = nextRoundOutcome(() => {
       this.nextRounds.approve(eventId, round, actor.arbiter);
-      const boards = this.opts.state.boards().filter((b) => b.event === eventId && b.round === round).map((b) => b.id);
+      const boards = this.opts.state
+        .boards()
+        .filter((b) => b.event === eventId && b.round === round)
+        .map((b) => b.id);
       return { ok: true as const, event: eventId, round, boards };
     });
     // The new round's games go to the clocks at their tables.

@@ -101,7 +101,15 @@ export class Host implements CommandSink, NextRoundSink {
       log,
     });
     const views = this.state.views;
-    this.commit = new GroupCommit({ journal, ports: this.state, clock, busy: this.busy, mode: opts.groupCommit, boardsChanged: (id) => views.clockChanged(id), log });
+    this.commit = new GroupCommit({
+      journal,
+      ports: this.state,
+      clock,
+      busy: this.busy,
+      mode: opts.groupCommit,
+      boardsChanged: (id) => views.clockChanged(id),
+      log,
+    });
     this.fleet = new ClockFleet({
       journal,
       hall,
@@ -133,7 +141,11 @@ export class Host implements CommandSink, NextRoundSink {
     // A storage fault is reported, not fatal (docs/reliability.md): said once when it begins
     // and once when it clears; /api/health and the dashboard show it meanwhile.
     this.stopStorageReports = journal.storage.onChange((h) =>
-      this.log(h.ok ? `journal writes again: the storage fault cleared (${h.cleared?.failedWrites ?? 0} writes refused meanwhile)` : `journal storage fault: ${h.reason}`),
+      this.log(
+        h.ok
+          ? `journal writes again: the storage fault cleared (${h.cleared?.failedWrites ?? 0} writes refused meanwhile)`
+          : `journal storage fault: ${h.reason}`,
+      ),
     );
   }
 

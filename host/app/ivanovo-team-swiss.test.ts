@@ -53,7 +53,19 @@ function playRound(director: Director): void {
   let seq = 0;
   for (const g of games) {
     const ev = (type: 'started' | 'moved' | 'forfeit' | 'arrived', side: 'white' | 'black' | null, at: number, move: number | null = null) =>
-      journal.append({ clockId: g.clockId!, bootId: 'b', seq: ++seq, type, side, move, whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: at - START, utcMs: at, uncertaintyMs: 4 });
+      journal.append({
+        clockId: g.clockId!,
+        bootId: 'b',
+        seq: ++seq,
+        type,
+        side,
+        move,
+        whiteMs: 3_600_000,
+        blackMs: 3_600_000,
+        monoMs: at - START,
+        utcMs: at,
+        uncertaintyMs: 4,
+      });
     ev('started', null, START);
     if (g.board === 6) {
       ev('arrived', 'black', START + 2 * MIN);
@@ -74,8 +86,14 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     const director = new Director(journal, hall);
     const games = director.openRound('ivanovo-2018', 1, START - 10 * MIN);
     expect(games.map((g) => [g.board, g.whiteTeam, g.blackTeam])).toEqual([
-      [1, 'Школа № 1', 'Школа № 2'], [2, 'Школа № 2', 'Школа № 1'], [3, 'Школа № 1', 'Школа № 2'], [4, 'Школа № 2', 'Школа № 1'],
-      [5, 'Школа № 3', 'Школа № 4'], [6, 'Школа № 4', 'Школа № 3'], [7, 'Школа № 3', 'Школа № 4'], [8, 'Школа № 4', 'Школа № 3'],
+      [1, 'Школа № 1', 'Школа № 2'],
+      [2, 'Школа № 2', 'Школа № 1'],
+      [3, 'Школа № 1', 'Школа № 2'],
+      [4, 'Школа № 2', 'Школа № 1'],
+      [5, 'Школа № 3', 'Школа № 4'],
+      [6, 'Школа № 4', 'Школа № 3'],
+      [7, 'Школа № 3', 'Школа № 4'],
+      [8, 'Школа № 4', 'Школа № 3'],
     ]);
     expect(games[0]).toMatchObject({ timeControl: '3600', kind: 'standard', earliestStartUtcMs: START });
     expect(games[0].timeControlValue.defaultTimeMs).toBe(15 * MIN);
@@ -107,7 +125,15 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
       [4, 1, 3, 1],
       [5, 4, 2.5, 1],
     ]);
-    expect(after2.find((s) => s.team === 4)!.rounds[1]).toEqual({ round: 2, opponent: null, colour: null, gamePoints: 2, matchPoints: 1, forfeited: false, boardPoints: [0.5, 0.5, 0.5, 0.5] });
+    expect(after2.find((s) => s.team === 4)!.rounds[1]).toEqual({
+      round: 2,
+      opponent: null,
+      colour: null,
+      gamePoints: 2,
+      matchPoints: 1,
+      forfeited: false,
+      boardPoints: [0.5, 0.5, 0.5, 0.5],
+    });
   });
 
   it('TRF: forfeit on lateness is `+`/`-` (TRF16 position 99), the bye `H` with opponent 0000, team records 310 and 320', () => {
@@ -128,7 +154,8 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     // and never met: they share rank 2.
     expect([10, 1, 7, 9, 12].map((rank) => col(p(rank), 86, 89))).toEqual(['   1', '   2', '   2', '   2', '   2']);
     // The bye team's players: 0000, colour '-', half-point bye.
-    for (const rank of [17, 18, 19, 20]) expect([col(p(rank), 92, 95), col(p(rank), 97, 97), col(p(rank), 99, 99), col(p(rank), 81, 84)]).toEqual(['0000', '-', 'H', ' 0.5']);
+    for (const rank of [17, 18, 19, 20])
+      expect([col(p(rank), 92, 95), col(p(rank), 97, 97), col(p(rank), 99, 99), col(p(rank), 81, 84)]).toEqual(['0000', '-', 'H', ' 0.5']);
     expect(lines).toContain('222 3600');
     expect(lines).toContain('352 WBWB');
     const parsed = parseTrf(trf);
@@ -149,7 +176,17 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
   it('Ivanovo regulation: bye — a bye team that lists a reserve (5 players, 4 boards) has 4 × ½ = 2 board points in the standings and in the TRF (310 equal to 320), the reserve no bye and 0 points', () => {
     const event = hall.events[0];
     // Team 5 lists a reserve after its four board players.
-    event.players.push({ rank: 21, name: 'Shkola5, Zapasnoy', sex: null, title: null, rating: null, federation: 'RUS', fideId: null, birthDate: null, team: 5 });
+    event.players.push({
+      rank: 21,
+      name: 'Shkola5, Zapasnoy',
+      sex: null,
+      title: null,
+      rating: null,
+      federation: 'RUS',
+      fideId: null,
+      birthDate: null,
+      team: 5,
+    });
     event.teams.find((t) => t.id === 5)!.players.push(21);
     playRound(new Director(journal, hall));
     const standings = journalStandings(journal, hall, 'ivanovo-2018', 1);
@@ -187,12 +224,29 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
       journal.confirmResult(g.gameId, 'A', START + 2 * MIN);
     }
     const event = hall.events.find((e) => e.id === 'ivanovo-2018')!;
-    const scored: ScoredGame[] = journal.gamesByEvent('ivanovo-2018').map((g) => ({ round: 1, board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result! }));
-    const standings = teamStandings(event, roundRecords(event.players.map((p) => p.rank), 1, scored, eventByes(event, 1)), 1);
+    const scored: ScoredGame[] = journal
+      .gamesByEvent('ivanovo-2018')
+      .map((g) => ({ round: 1, board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result! }));
+    const standings = teamStandings(
+      event,
+      roundRecords(
+        event.players.map((p) => p.rank),
+        1,
+        scored,
+        eventByes(event, 1),
+      ),
+      1,
+    );
     const row = (team: number) => standings.find((t) => t.team === team)!;
     // A match both teams lost by forfeit is no draw: each lost it (team 5's bye: 1 match point).
-    expect([3, 4].map((t) => [row(t).gamePoints, row(t).matchPoints, row(t).rounds[0].forfeited])).toEqual([[0, 0, true], [0, 0, true]]);
-    expect([1, 2].map((t) => [row(t).gamePoints, row(t).matchPoints])).toEqual([[2, 1], [2, 1]]);
+    expect([3, 4].map((t) => [row(t).gamePoints, row(t).matchPoints, row(t).rounds[0].forfeited])).toEqual([
+      [0, 0, true],
+      [0, 0, true],
+    ]);
+    expect([1, 2].map((t) => [row(t).gamePoints, row(t).matchPoints])).toEqual([
+      [2, 1],
+      [2, 1],
+    ]);
     // Unplayed for both (C.07 15.1): their Buchholz counts a dummy with their own 0 board points.
     expect([row(3).buchholz, row(4).buchholz]).toEqual([0, 0]);
 
@@ -200,8 +254,14 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     expect(checkTrf(text)).toEqual([]);
     const parsed = parseTrf(text);
     expect(parsed.forfeitedMatches.map((f) => [f.type, f.round, f.white, f.black])).toEqual([['--', 1, 3, 4]]);
-    expect(parsed.teams.filter((t) => t.team === 3 || t.team === 4).map((t) => [t.team, t.gamePoints, t.matchPoints])).toEqual([[3, 0, 0], [4, 0, 0]]);
-    const codes = games.filter((g) => g.board >= 5).flatMap((g) => [g.whiteRank, g.blackRank]).map((rank) => parsed.players.find((p) => p.rank === rank)!.rounds[0].code);
+    expect(parsed.teams.filter((t) => t.team === 3 || t.team === 4).map((t) => [t.team, t.gamePoints, t.matchPoints])).toEqual([
+      [3, 0, 0],
+      [4, 0, 0],
+    ]);
+    const codes = games
+      .filter((g) => g.board >= 5)
+      .flatMap((g) => [g.whiteRank, g.blackRank])
+      .map((rank) => parsed.players.find((p) => p.rank === rank)!.rounds[0].code);
     expect(codes).toEqual(Array(8).fill('-'));
   });
 
@@ -209,7 +269,14 @@ describe('Ivanovo team Swiss 2018, round 1', () => {
     playRound(new Director(journal, hall));
     const text = roundPgn(journal, hall, 'ivanovo-2018', 1, { nowUtcMs: START + 5 * 60 * MIN });
     const games = readPgnWithBoth(text);
-    expect(games[0].tags).toMatchObject({ Round: '1.1', WhiteTeam: 'Школа № 1', BlackTeam: 'Школа № 2', TimeControl: '3600', Result: '1-0', GameId: 'ivanovo-2018:1.1.1' });
+    expect(games[0].tags).toMatchObject({
+      Round: '1.1',
+      WhiteTeam: 'Школа № 1',
+      BlackTeam: 'Школа № 2',
+      TimeControl: '3600',
+      Result: '1-0',
+      GameId: 'ivanovo-2018:1.1.1',
+    });
     expect(games.map((g) => g.tags.Round)).toEqual(['1.1', '1.2', '1.3', '1.4', '1.5', '1.7', '1.8']); // no 1.6
   });
 });

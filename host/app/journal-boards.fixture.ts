@@ -70,10 +70,13 @@ export class JournalBoards extends JournalPorts {
   constructor(opts: JournalBoardsOptions = {}) {
     const journal = new Journal(':memory:');
     const forwarded: ArbiterCommand[] = [];
-    const clock: ClockCommander = opts.clock ?? (async (command, game) => {
-      if (command.type === 'configure') journal.reconfigureGame(game.gameId, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });
-      return { ok: true };
-    });
+    const clock: ClockCommander =
+      opts.clock ??
+      (async (command, game) => {
+        if (command.type === 'configure')
+          journal.reconfigureGame(game.gameId, { timeControl: command.timeControl, white: command.white?.name, black: command.black?.name });
+        return { ok: true };
+      });
     super({
       journal,
       nowUtcMs: opts.nowUtcMs ?? (() => Date.now()),
@@ -96,7 +99,20 @@ export class JournalBoards extends JournalPorts {
     const black = player(setup.black, `Black ${setup.board}`);
     const earlier = this.journal.gamesByBoard(setup.event, setup.round ?? 1, setup.board);
     if (setup.matchId && !this.journal.getMatch(setup.matchId)) {
-      this.journal.saveMatch({ matchId: setup.matchId, event: setup.event, round: setup.round ?? 1, board: setup.board, playerA: white.name, playerB: black.name, status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 0 });
+      this.journal.saveMatch({
+        matchId: setup.matchId,
+        event: setup.event,
+        round: setup.round ?? 1,
+        board: setup.board,
+        playerA: white.name,
+        playerB: black.name,
+        status: 'playing',
+        winner: null,
+        loser: null,
+        decidedBy: null,
+        score: null,
+        updatedUtcMs: 0,
+      });
     }
     this.journal.createGame({
       event: setup.event,

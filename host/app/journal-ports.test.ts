@@ -43,12 +43,43 @@ function open(path: string): Journal {
 
 function seedGames(j: Journal): void {
   const tc = presetTimeControl('classical');
-  j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
-  j.createGame({ event: FINAL, round: 1, board: 2, kind: 'classical', white: 'Borišek, Jure', black: 'Lenič, Luka', timeControl: tc, clockId: 'clk-2', createdUtcMs: 1 });
+  j.createGame({
+    event: FINAL,
+    round: 1,
+    board: 1,
+    kind: 'classical',
+    white: 'Tratar, Marko',
+    black: 'Sebenik, Matej',
+    timeControl: tc,
+    clockId: 'clk-1',
+    createdUtcMs: 1,
+  });
+  j.createGame({
+    event: FINAL,
+    round: 1,
+    board: 2,
+    kind: 'classical',
+    white: 'Borišek, Jure',
+    black: 'Lenič, Luka',
+    timeControl: tc,
+    clockId: 'clk-2',
+    createdUtcMs: 1,
+  });
 }
 
 function ev(clockId: string, seq: number, type: ClockEventInput['type'], extra: Partial<ClockEventInput> = {}): ClockEventInput {
-  return { clockId, bootId: 'boot-1', seq, type, whiteMs: 5_430_000 - seq * 1000, blackMs: 5_430_000, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000, uncertaintyMs: 3, ...extra };
+  return {
+    clockId,
+    bootId: 'boot-1',
+    seq,
+    type,
+    whiteMs: 5_430_000 - seq * 1000,
+    blackMs: 5_430_000,
+    monoMs: seq * 1000,
+    utcMs: 1_750_000_000_000 + seq * 1000,
+    uncertaintyMs: 3,
+    ...extra,
+  };
 }
 
 describe('JournalPorts: the host ports over the SQLite journal', () => {
@@ -75,7 +106,17 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     const path = journalFile();
     const first = open(path);
     const tc = presetTimeControl('classical', { defaultTime: 1800 });
-    first.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
+    first.createGame({
+      event: FINAL,
+      round: 1,
+      board: 1,
+      kind: 'classical',
+      white: 'Tratar, Marko',
+      black: 'Sebenik, Matej',
+      timeControl: tc,
+      clockId: 'clk-1',
+      createdUtcMs: 1,
+    });
     const host = new JournalPorts({ journal: first, nowUtcMs: () => 0 });
     const id = boardIdOf(FINAL, 1);
     expect(host.board(id)).toMatchObject({ defaultTimeMs: 1_800_000, live: null });
@@ -93,7 +134,15 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     clock.clock.advanceTo(clock.now + 3 * 3_600_000);
     clock.actor.stop();
     const live = host.board(id)!.live!;
-    expect(live).toMatchObject({ status: 'flagged', period: { white: 2, black: 1 }, present: { white: true, black: true }, flags: ['black'], flag: 'black', moves: { white: 40, black: 39 }, blackMs: 0 });
+    expect(live).toMatchObject({
+      status: 'flagged',
+      period: { white: 2, black: 1 },
+      present: { white: true, black: true },
+      flags: ['black'],
+      flag: 'black',
+      moves: { white: 40, black: 39 },
+      blackMs: 0,
+    });
     // Rebuilt from the journal by a restarted host: the same state.
     const again = new JournalPorts({ journal: first, nowUtcMs: () => 0 });
     expect(again.board(id)!.live).toEqual(live);
@@ -101,7 +150,17 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
 
   it('FIDE Laws 6.7.1: a board set up anew with only another default time shows the new one: presence tracked, the forfeit of both absent players shown (the live state is not kept for the old control)', () => {
     const j = open(journalFile());
-    const game = j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: presetTimeControl('classical'), clockId: 'clk-1', createdUtcMs: 1 });
+    const game = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 1,
+      kind: 'classical',
+      white: 'Tratar, Marko',
+      black: 'Sebenik, Matej',
+      timeControl: presetTimeControl('classical'),
+      clockId: 'clk-1',
+      createdUtcMs: 1,
+    });
     const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
     const id = boardIdOf(FINAL, 1);
     expect(host.board(id)).toMatchObject({ defaultTimeMs: null, live: null }); // read once under the old control
@@ -115,22 +174,58 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     expect(host.board(id)).toMatchObject({ defaultTimeMs: 60_000, live: { status: 'running', present: { white: false, black: false } } });
     clock.clock.advanceTo(2_000 + 60_000);
     clock.actor.stop();
-    expect(j.eventsByGame(game.gameId).filter((e) => e.type === 'forfeit').map((e) => e.side)).toEqual(['white', 'black']);
+    expect(
+      j
+        .eventsByGame(game.gameId)
+        .filter((e) => e.type === 'forfeit')
+        .map((e) => e.side),
+    ).toEqual(['white', 'black']);
     expect(host.board(id)!.live).toMatchObject({ status: 'forfeited', present: { white: false, black: false } });
   });
 
   it('FIDE Laws 6.7.1: the clock forfeits both absent players (one forfeit event per side): the result keyed at the clock is filed as "--", both lose; one absent player: that player loses; a forfeit the arbiter reinstated: the result keyed', () => {
     const j = open(journalFile());
     const tc = presetTimeControl('classical', { defaultTime: 60 });
-    const both = j.createGame({ event: FINAL, round: 1, board: 1, kind: 'classical', white: 'Tratar, Marko', black: 'Sebenik, Matej', timeControl: tc, clockId: 'clk-1', createdUtcMs: 1 });
-    const one = j.createGame({ event: FINAL, round: 1, board: 2, kind: 'classical', white: 'Borišek, Jure', black: 'Lenič, Luka', timeControl: tc, clockId: 'clk-2', createdUtcMs: 1 });
-    const reinstated = j.createGame({ event: FINAL, round: 1, board: 3, kind: 'classical', white: 'Krivec, Jana', black: 'Vrhovnik, Ana', timeControl: tc, clockId: 'clk-3', createdUtcMs: 1 });
+    const both = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 1,
+      kind: 'classical',
+      white: 'Tratar, Marko',
+      black: 'Sebenik, Matej',
+      timeControl: tc,
+      clockId: 'clk-1',
+      createdUtcMs: 1,
+    });
+    const one = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 2,
+      kind: 'classical',
+      white: 'Borišek, Jure',
+      black: 'Lenič, Luka',
+      timeControl: tc,
+      clockId: 'clk-2',
+      createdUtcMs: 1,
+    });
+    const reinstated = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 3,
+      kind: 'classical',
+      white: 'Krivec, Jana',
+      black: 'Vrhovnik, Ana',
+      timeControl: tc,
+      clockId: 'clk-3',
+      createdUtcMs: 1,
+    });
     const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
     const keyed: number[] = [];
-    const boot = (clockId: string) => new Boot(clockId, 1, tc, 1_000, (b, e) => {
-      const row = host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
-      if (e.kind === ClockEvent_Kind.RESULT_ENTERED) keyed.push(row.id);
-    });
+    const boot = (clockId: string) =>
+      new Boot(clockId, 1, tc, 1_000, (b, e) => {
+        const row = host.append(journalInput(b.clockId, b.bootId, ++b.seq, e, { utcMs: 1_750_000_000_000 + e.atMs, uncertaintyMs: 1 }));
+        if (e.kind === ClockEvent_Kind.RESULT_ENTERED) keyed.push(row.id);
+      });
     // Board 1: nobody comes. Board 2: Black comes (his press starts White's clock); White does not.
     const c1 = boot('clk-1');
     c1.send({ type: 'START', at: 2_000 });
@@ -145,7 +240,12 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     c3.send({ type: 'REINSTATE', at: 70_000 });
     c3.send({ type: 'RESULT', result: '1/2-1/2', by: 'arbiter', at: 80_000 });
     for (const c of [c1, c2, c3]) c.actor.stop();
-    expect(j.eventsByGame(both.gameId).filter((e) => e.type === 'forfeit').map((e) => e.side)).toEqual(['white', 'black']);
+    expect(
+      j
+        .eventsByGame(both.gameId)
+        .filter((e) => e.type === 'forfeit')
+        .map((e) => e.side),
+    ).toEqual(['white', 'black']);
     expect(j.eventsByGame(reinstated.gameId).map((e) => e.type)).toEqual(['started', 'forfeit', 'forfeit', 'reinstated', 'result']);
     expect(keyed).toHaveLength(3);
     for (const id of keyed) expect(host.fileClockResult(id)).toEqual({ outcome: 'recorded', log: null });
@@ -154,16 +254,51 @@ describe('JournalPorts: the host ports over the SQLite journal', () => {
     expect(j.getGame(reinstated.gameId)).toMatchObject({ result: '1/2-1/2', how: 'played', reportedBy: 'arbiter:at the clock clk-3' });
   });
 
-  it('a knockout board shows its mini-match: score by this game\'s colours, tie-break stage, decision', () => {
+  it("a knockout board shows its mini-match: score by this game's colours, tie-break stage, decision", () => {
     const j = open(journalFile());
     const matchId = `${FINAL}/r1/b1`;
     const A = 'Muhvič, Anja';
     const B = 'Vrhovnik, Ana';
-    j.saveMatch({ matchId, event: FINAL, round: 1, board: 1, playerA: A, playerB: B, status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 1 });
-    const g1 = j.createGame({ event: FINAL, round: 1, board: 1, gameNo: 1, matchId, kind: 'classical', white: A, black: B, timeControl: presetTimeControl('classical'), createdUtcMs: 1 });
+    j.saveMatch({
+      matchId,
+      event: FINAL,
+      round: 1,
+      board: 1,
+      playerA: A,
+      playerB: B,
+      status: 'playing',
+      winner: null,
+      loser: null,
+      decidedBy: null,
+      score: null,
+      updatedUtcMs: 1,
+    });
+    const g1 = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 1,
+      gameNo: 1,
+      matchId,
+      kind: 'classical',
+      white: A,
+      black: B,
+      timeControl: presetTimeControl('classical'),
+      createdUtcMs: 1,
+    });
     j.reportResult(g1.gameId, { result: '1-0', how: 'played', source: 'arbiter', arbiter: 'Chief', utcMs: 2 });
     j.confirmResult(g1.gameId, 'Chief', 3);
-    const g2 = j.createGame({ event: FINAL, round: 1, board: 1, gameNo: 2, matchId, kind: 'classical', white: B, black: A, timeControl: presetTimeControl('classical'), createdUtcMs: 4 });
+    const g2 = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 1,
+      gameNo: 2,
+      matchId,
+      kind: 'classical',
+      white: B,
+      black: A,
+      timeControl: presetTimeControl('classical'),
+      createdUtcMs: 4,
+    });
     const host = new JournalPorts({ journal: j, nowUtcMs: () => 0 });
     const id = boardIdOf(FINAL, 1);
     // Game 2: B has White, A (who won game 1) has Black.
@@ -207,12 +342,18 @@ describe('API over the journal', () => {
     const { host, app } = await setup();
     host.append(ev('clk-1', 1, 'started'));
     host.append(ev('clk-2', 1, 'started'));
-    for (let s = 2; s <= 120; s++) host.appendMany([ev('clk-1', s, 'moved', { side: s % 2 ? 'black' : 'white' }), ev('clk-2', s, 'moved', { side: s % 2 ? 'black' : 'white' })]);
+    for (let s = 2; s <= 120; s++)
+      host.appendMany([ev('clk-1', s, 'moved', { side: s % 2 ? 'black' : 'white' }), ev('clk-2', s, 'moved', { side: s % 2 ? 'black' : 'white' })]);
     const seqs: number[] = [];
     let url = `/api/events?board=2&limit=50`;
     for (;;) {
       const page = (await app.inject({ url })).json();
-      seqs.push(...page.events.map((e: ClockEventRecord) => { expect(e.clockId).toBe('clk-2'); return e.seq; }));
+      seqs.push(
+        ...page.events.map((e: ClockEventRecord) => {
+          expect(e.clockId).toBe('clk-2');
+          return e.seq;
+        }),
+      );
       if (page.next === null) break;
       url = `/api/events?board=2&limit=50&after=${page.next}`;
     }
@@ -254,7 +395,9 @@ describe('API over the journal', () => {
     expect(res.json().board).toMatchObject({ result: '0-1', resultConfirmed: false });
     expect(j.getGame(gameId)).toMatchObject({ result: '0-1', reportedBy: 'arbiter:Chief Arbiter', confirmedBy: null });
     expect(j.arbiterActions(gameId).at(-1)).toMatchObject({
-      action: 'result', arbiter: 'Chief Arbiter', outcome: 'applied',
+      action: 'result',
+      arbiter: 'Chief Arbiter',
+      outcome: 'applied',
       payload: { result: '0-1', previous: { result: '1-0', reportedBy: 'clock', confirmedBy: null } },
     });
     // Confirmed, then corrected again (an appeal before the round goes on): the confirmation is withdrawn.
@@ -262,34 +405,73 @@ describe('API over the journal', () => {
     expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth })).statusCode).toBe(200);
     const unsaid = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } });
     expect(unsaid.statusCode).toBe(422);
-    expect(unsaid.json().message).toBe(`board 1 of ${FINAL} round 1: 0-1, confirmed by Chief Arbiter: a correction of a confirmed result must say why (send "reason"; it is journaled with the correction)`);
+    expect(unsaid.json().message).toBe(
+      `board 1 of ${FINAL} round 1: 0-1, confirmed by Chief Arbiter: a correction of a confirmed result must say why (send "reason"; it is journaled with the correction)`,
+    );
     expect(j.getGame(gameId)).toMatchObject({ result: '0-1', confirmedBy: 'Chief Arbiter' });
-    const put = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2', reason: 'appeal: the players had agreed a draw' } });
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/api/boards/${id}/result`,
+      headers: auth,
+      payload: { result: '1/2-1/2', reason: 'appeal: the players had agreed a draw' },
+    });
     expect(put.statusCode).toBe(200);
     expect(j.getGame(gameId)).toMatchObject({ result: '1/2-1/2', confirmedBy: null });
-    expect(j.arbiterActions(gameId).at(-1)!.payload).toMatchObject({ previous: { result: '0-1', confirmedBy: 'Chief Arbiter' }, reason: 'appeal: the players had agreed a draw' });
+    expect(j.arbiterActions(gameId).at(-1)!.payload).toMatchObject({
+      previous: { result: '0-1', confirmedBy: 'Chief Arbiter' },
+      reason: 'appeal: the players had agreed a draw',
+    });
   });
 
   it('refuses (409) to correct a knockout game the match was decided on, and leaves the old result and its confirmation intact', async () => {
     const { j, app } = await setup();
     const matchId = `${FINAL}/r1/b3`;
-    j.saveMatch({ matchId, event: FINAL, round: 1, board: 3, playerA: 'A', playerB: 'B', status: 'playing', winner: null, loser: null, decidedBy: null, score: null, updatedUtcMs: 1 });
-    const g = j.createGame({ event: FINAL, round: 1, board: 3, gameNo: 2, matchId, kind: 'classical', white: 'B', black: 'A', timeControl: presetTimeControl('classical'), createdUtcMs: 1 });
+    j.saveMatch({
+      matchId,
+      event: FINAL,
+      round: 1,
+      board: 3,
+      playerA: 'A',
+      playerB: 'B',
+      status: 'playing',
+      winner: null,
+      loser: null,
+      decidedBy: null,
+      score: null,
+      updatedUtcMs: 1,
+    });
+    const g = j.createGame({
+      event: FINAL,
+      round: 1,
+      board: 3,
+      gameNo: 2,
+      matchId,
+      kind: 'classical',
+      white: 'B',
+      black: 'A',
+      timeControl: presetTimeControl('classical'),
+      createdUtcMs: 1,
+    });
     j.reportResult(g.gameId, { result: '0-1', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: 2 });
     j.confirmResult(g.gameId, 'Chief Arbiter', 3);
     const id = boardIdOf(FINAL, 3);
     // Still playing: the result can be corrected (the director has not acted on it), with a reason (it was confirmed).
-    expect((await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2', reason: 'scoresheets show a draw' } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2', reason: 'scoresheets show a draw' } }))
+        .statusCode,
+    ).toBe(200);
     j.confirmResult(g.gameId, 'Chief Arbiter', 4);
     j.saveMatch({ ...j.getMatch(matchId)!, status: 'decided', winner: 'A', loser: 'B', decidedBy: 'classical', updatedUtcMs: 5 });
     const res = await app.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1-0' } });
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(`board 3 of ${FINAL} round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (A wins, classical)`);
+    expect(res.json().message).toBe(
+      `board 3 of ${FINAL} round 1: game 2 (1/2-1/2) cannot be corrected: the match was already decided on it (A wins, classical)`,
+    );
     expect(j.getGame(g.gameId)).toMatchObject({ result: '1/2-1/2', confirmedBy: 'Chief Arbiter' });
     expect(j.arbiterActions(g.gameId).at(-1)).toMatchObject({ action: 'result', outcome: 'rejected', payload: { result: '1-0' } });
   });
 
-  it('FIDE Laws 6.10.2 / Guidelines III.4: the corrections are journaled with the arbiter (a control in the journal\'s form of a control); a delay is refused in blitz by the control in force, a corrected one included, before it reaches the clock', async () => {
+  it("FIDE Laws 6.10.2 / Guidelines III.4: the corrections are journaled with the arbiter (a control in the journal's form of a control); a delay is refused in blitz by the control in force, a corrected one included, before it reaches the clock", async () => {
     const sent: ArbiterCommand[] = [];
     const { j, host, app } = await setup(async (c) => (sent.push(c), { ok: true }));
     const id = boardIdOf(FINAL, 1);
@@ -300,7 +482,12 @@ describe('API over the journal', () => {
     });
     const put = await app.inject({ method: 'PUT', url: `/api/boards/${id}/control`, headers: auth, payload: { timeControl: '300+3' } });
     expect(put.statusCode, put.body).toBe(200);
-    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({ action: 'set-control', arbiter: 'Chief Arbiter', outcome: 'applied', payload: { timeControl: { timeControl: '300+3', defaultTime: null, incrementTiming: 'before-move' } } });
+    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({
+      action: 'set-control',
+      arbiter: 'Chief Arbiter',
+      outcome: 'applied',
+      payload: { timeControl: { timeControl: '300+3', defaultTime: null, incrementTiming: 'before-move' } },
+    });
     // The clock took it (as the commander said) and reported it: the control in force is blitz now.
     clock.send({ type: 'SET_CONTROL', timeControl: (sent[0] as Extract<ArbiterCommand, { type: 'set-control' }>).timeControl, at: 2_000 });
     expect(host.board(id)!.live!.clock!.control.white.stages[0]).toMatchObject({ baseMs: 300_000, incrementMs: 3_000 });
@@ -323,13 +510,18 @@ describe('API over the journal', () => {
     clock.actor.stop();
   });
 
-  it('passes the clock\'s refusal on and journals it as rejected', async () => {
+  it("passes the clock's refusal on and journals it as rejected", async () => {
     const { j, host, app } = await setup(async () => ({ ok: false, status: 409, reason: 'clock NACK: busy' }));
     host.append(ev('clk-1', 1, 'started'));
     const res = await app.inject({ method: 'POST', url: `/api/boards/${boardIdOf(FINAL, 1)}/adjust`, headers: auth, payload: { side: 'white', ms: 60000 } });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('clock NACK: busy');
-    expect(j.arbiterActions().at(-1)).toMatchObject({ action: 'adjust', outcome: 'rejected', reason: 'clock NACK: busy', payload: { side: 'white', ms: 60000 } });
+    expect(j.arbiterActions().at(-1)).toMatchObject({
+      action: 'adjust',
+      outcome: 'rejected',
+      reason: 'clock NACK: busy',
+      payload: { side: 'white', ms: 60000 },
+    });
   });
 });
 
@@ -414,13 +606,20 @@ describe('a result closes the game (the journal-backed host)', () => {
     expect(put.json().board.live).toMatchObject({ status: 'finished', seq: 2 });
     expect(host.board(id)!.live!.status).toBe('finished');
     // The retained state is drafted in the result's own transaction (the MQTT outbox): finished.
-    const drafted = j.outboxStore(() => 0).pending(100).filter((m) => m.topic === stateTopic({ event: FINAL, round: 1, board: 1 }));
+    const drafted = j
+      .outboxStore(() => 0)
+      .pending(100)
+      .filter((m) => m.topic === stateTopic({ event: FINAL, round: 1, board: 1 }));
     expect(drafted.map((m) => JSON.parse(m.payload))).toEqual([expect.objectContaining({ status: 'finished', seq: 2, event: FINAL, board: 1 })]);
 
     for (const [type, method, path, payload] of CLOCK_COMMANDS) {
       const res = await app.inject({ method, url: `/api/boards/${id}/${path}`, headers: auth, ...(payload ? { payload } : {}) });
       expect(res.statusCode, `${type}: ${res.body}`).toBe(409);
-      expect(res.json().message, type).toMatch(new RegExp(`^board 1 of ${FINAL.replace(/[/]/g, '\\/')} round 1 has a result: the game is over \\(1-0, not confirmed yet\\): .* correct the result \\(PUT /api/boards/${id}/result\\)$`));
+      expect(res.json().message, type).toMatch(
+        new RegExp(
+          `^board 1 of ${FINAL.replace(/[/]/g, '\\/')} round 1 has a result: the game is over \\(1-0, not confirmed yet\\): .* correct the result \\(PUT /api/boards/${id}/result\\)$`,
+        ),
+      );
       expect(j.arbiterActions().at(-1), type).toMatchObject({ action: type, arbiter: 'Chief Arbiter', outcome: 'rejected' });
     }
     expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/adjust`, headers: auth, payload: { side: 'white', ms: 60_000 } })).json().message).toBe(
@@ -438,7 +637,7 @@ describe('a result closes the game (the journal-backed host)', () => {
     expect(j.eventsByGame(j.boardStates(FINAL)[0].game.gameId).map((e) => e.seq)).toEqual([1, 2]);
   });
 
-  it('FIDE Laws 8.7: a clock\'s result that differs from the recorded one waits beside it (both shown, who and when), never only in a log; the arbiter confirms one', async () => {
+  it("FIDE Laws 8.7: a clock's result that differs from the recorded one waits beside it (both shown, who and when), never only in a log; the arbiter confirms one", async () => {
     const { j, host, app } = await setup();
     const gameId = j.boardStates(FINAL)[0].game.gameId;
     host.append(ev('clk-1', 1, 'started'));
@@ -454,27 +653,46 @@ describe('a result closes the game (the journal-backed host)', () => {
     expect(j.getGame(gameId)).toMatchObject({ result: '1-0', reportedBy: 'arbiter:Chief Arbiter' });
     const listed = (await app.inject({ url: '/api/results?round=1' })).json();
     expect(listed.results[0]).toMatchObject({
-      board: 1, result: '1-0', by: 'arbiter:Chief Arbiter', confirmed: false, reportedUtcMs: 1_750_000_200_000,
+      board: 1,
+      result: '1-0',
+      by: 'arbiter:Chief Arbiter',
+      confirmed: false,
+      reportedUtcMs: 1_750_000_200_000,
       conflicts: [{ id: 1, result: '0-1', by: 'clock', clockId: 'clk-1', atUtcMs: 1_750_000_002_000 }],
     });
     expect(listed.results[1]).toMatchObject({ board: 2, conflicts: [] });
     expect(listed.unassigned).toEqual([]);
     expect(host.board(id)).toMatchObject({ result: '1-0', pendingResults: [{ id: 1, result: '0-1', by: 'clock' }], live: { status: 'finished' } });
     // The same result from the clock adds nothing to decide.
-    expect(host.fileClockResult(host.append(ev('clk-1', 3, 'result', { detail: { result: '1-0', confirmedBy: 'arbiter' } })).id)).toEqual({ outcome: 'agreed', log: null });
+    expect(host.fileClockResult(host.append(ev('clk-1', 3, 'result', { detail: { result: '1-0', confirmedBy: 'arbiter' } })).id)).toEqual({
+      outcome: 'agreed',
+      log: null,
+    });
 
     // The arbiter decides: only a result someone reported can be adopted; a bad body names the field.
     const none = await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { result: '1/2-1/2' } });
     expect(none.statusCode).toBe(409);
-    expect(none.json().message).toBe(`board 1 of ${FINAL} round 1: no clock reported 1/2-1/2 for this game (the result is 1-0): to record 1/2-1/2, correct the result (PUT /api/boards/${id}/result)`);
-    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { winner: 'black' } })).json()).toMatchObject({ statusCode: 400, field: 'winner' });
-    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { report: 'one' } })).json()).toMatchObject({ statusCode: 400, field: 'report' });
+    expect(none.json().message).toBe(
+      `board 1 of ${FINAL} round 1: no clock reported 1/2-1/2 for this game (the result is 1-0): to record 1/2-1/2, correct the result (PUT /api/boards/${id}/result)`,
+    );
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { winner: 'black' } })).json()).toMatchObject({
+      statusCode: 400,
+      field: 'winner',
+    });
+    expect((await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { report: 'one' } })).json()).toMatchObject({
+      statusCode: 400,
+      field: 'report',
+    });
     const confirm = await app.inject({ method: 'POST', url: `/api/boards/${id}/result/confirm`, headers: auth, payload: { result: '0-1' } });
     expect(confirm.statusCode, confirm.body).toBe(200);
     expect(confirm.json().board).toMatchObject({ result: '0-1', resultConfirmed: true });
     expect(confirm.json().board).not.toHaveProperty('pendingResults');
     expect(j.getGame(gameId)).toMatchObject({ result: '0-1', reportedBy: 'clock', confirmedBy: 'Chief Arbiter' });
-    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({ action: 'confirm-result', arbiter: 'Chief Arbiter', payload: { result: '0-1', adopted: { id: 1, result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0', reportedBy: 'arbiter:Chief Arbiter' } } });
+    expect(j.arbiterActions(gameId).at(-1)).toMatchObject({
+      action: 'confirm-result',
+      arbiter: 'Chief Arbiter',
+      payload: { result: '0-1', adopted: { id: 1, result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0', reportedBy: 'arbiter:Chief Arbiter' } },
+    });
     expect((await app.inject({ url: '/api/results?round=1' })).json().results[0]).toMatchObject({ result: '0-1', confirmed: true, conflicts: [] });
   });
 
@@ -482,7 +700,10 @@ describe('a result closes the game (the journal-backed host)', () => {
     const { j, host, app } = await setup();
     const stray = host.append(ev('clk-9', 5, 'result', { detail: { result: '1-0', confirmedBy: 'players' } }));
     const filed = host.fileClockResult(stray.id);
-    expect(filed).toEqual({ outcome: 'pending', log: 'clock clk-9: result 1-0 for no game (the clock is assigned to none): kept as unassigned result 1 for the arbiter (GET /api/results)' });
+    expect(filed).toEqual({
+      outcome: 'pending',
+      log: 'clock clk-9: result 1-0 for no game (the clock is assigned to none): kept as unassigned result 1 for the arbiter (GET /api/results)',
+    });
     const listed = (await app.inject({ url: '/api/results' })).json();
     expect(listed.unassigned).toEqual([{ id: 1, result: '1-0', by: 'clock', clockId: 'clk-9', atUtcMs: 1_750_000_005_000 }]);
     expect(listed.results.map((r: { board: number }) => r.board)).toEqual([1, 2]);

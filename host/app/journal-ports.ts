@@ -92,7 +92,15 @@ export class JournalPorts implements HostState, CommandSink {
     this.nowUtcMs = opts.nowUtcMs;
     this.commander = opts.commander;
     this.live = new LiveGames(opts.journal);
-    this.views = new BoardViews({ journal: opts.journal, live: this.live, nowUtcMs: opts.nowUtcMs, hall: opts.hall, director: opts.director, clocks: opts.clocks, log: opts.log });
+    this.views = new BoardViews({
+      journal: opts.journal,
+      live: this.live,
+      nowUtcMs: opts.nowUtcMs,
+      hall: opts.hall,
+      director: opts.director,
+      clocks: opts.clocks,
+      log: opts.log,
+    });
   }
 
   // ---- events in -------------------------------------------------------------------
@@ -152,7 +160,10 @@ export class JournalPorts implements HostState, CommandSink {
   /** The board's current game, or game `gameNo` of its current round, and its journaled events (the time chart's source). */
   boardGame(id: string, gameNo?: number): BoardGameJournal | undefined {
     const current = this.views.gameOf(id);
-    const game = gameNo === undefined || current?.gameNo === gameNo ? current : current && this.journal.gamesByRound(current.event, current.round).find((g) => g.board === current.board && g.gameNo === gameNo);
+    const game =
+      gameNo === undefined || current?.gameNo === gameNo
+        ? current
+        : current && this.journal.gamesByRound(current.event, current.round).find((g) => g.board === current.board && g.gameNo === gameNo);
     if (!game) return undefined;
     const events = this.journal.eventsByGame(game.gameId);
     return {
@@ -208,7 +219,10 @@ export class JournalPorts implements HostState, CommandSink {
     for (const a of this.journal.arbiterActions()) {
       if (a.action !== 'draw-lot' || a.outcome !== 'applied') continue;
       const p = a.payload as { matchId: string; stage: LotView['stage']; white: string; whiteRank: number; source: LotView['source'] };
-      lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage: p.stage, white: p.white, whiteRank: p.whiteRank, source: p.source, by: a.arbiter, atUtcMs: a.utcMs }]);
+      lots.set(p.matchId, [
+        ...(lots.get(p.matchId) ?? []),
+        { stage: p.stage, white: p.white, whiteRank: p.whiteRank, source: p.source, by: a.arbiter, atUtcMs: a.utcMs },
+      ]);
     }
     // Colours from the file's seed (a rehearsal) are journaled only with the game they made
     // (`draw-colours`, source `seed`): shown too, so that a rehearsal shows what the hall will see.
@@ -219,10 +233,15 @@ export class JournalPorts implements HostState, CommandSink {
       const game = this.journal.gamesByMatch(p.matchId).find((g) => g.gameNo === p.gameNo);
       if (!game || game.whiteRank === null) continue;
       const stage: LotView['stage'] = p.stage === 'armageddon' ? 'armageddon' : 'classical';
-      lots.set(p.matchId, [...(lots.get(p.matchId) ?? []), { stage, white: p.white, whiteRank: game.whiteRank, source: 'seed', by: a.arbiter, atUtcMs: a.utcMs }]);
+      lots.set(p.matchId, [
+        ...(lots.get(p.matchId) ?? []),
+        { stage, white: p.white, whiteRank: game.whiteRank, source: 'seed', by: a.arbiter, atUtcMs: a.utcMs },
+      ]);
     }
     // While a match is not decided, with the break before its next game.
-    return this.events_().flatMap((e) => this.journal.matchesByEvent(e).map((m) => this.views.matchWithBreak({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })));
+    return this.events_().flatMap((e) =>
+      this.journal.matchesByEvent(e).map((m) => this.views.matchWithBreak({ id: m.matchId, ...m, lots: lots.get(m.matchId) ?? [] })),
+    );
   }
 
   /**
@@ -246,8 +265,17 @@ export class JournalPorts implements HostState, CommandSink {
       })),
     );
     const unassigned: ResultView[] = (pending.get(null) ?? []).map((r) => ({
-      event: '', round: 0, board: 0, white: null, black: null, result: r.result, confirmed: false, by: r.reportedBy,
-      reportedUtcMs: r.utcMs, conflicts: [], unassigned: reportedView(r),
+      event: '',
+      round: 0,
+      board: 0,
+      white: null,
+      black: null,
+      result: r.result,
+      confirmed: false,
+      by: r.reportedBy,
+      reportedUtcMs: r.utcMs,
+      conflicts: [],
+      unassigned: reportedView(r),
     }));
     return [...games, ...unassigned];
   }
@@ -298,7 +326,10 @@ export class JournalPorts implements HostState, CommandSink {
           const named = this.journal.resultReports({ gameId: game.gameId }).find((r) => r.status === 'pending' && r.result === command.result);
           if (!named) {
             const recorded = game.result === null ? 'no result is recorded' : `the result is ${game.result}`;
-            return refused(409, `${where}: no clock reported ${command.result} for this game (${recorded}): to record ${command.result}, correct the result (PUT /api/boards/${command.boardId}/result)`);
+            return refused(
+              409,
+              `${where}: no clock reported ${command.result} for this game (${recorded}): to record ${command.result}, correct the result (PUT /api/boards/${command.boardId}/result)`,
+            );
           }
           reportId = named.id;
         }
@@ -317,7 +348,14 @@ export class JournalPorts implements HostState, CommandSink {
         // board's retained state (now `finished`) with it: no clock event has to follow.
         this.journal.transaction(() => {
           if (command.type === 'result') {
-            this.journal.reportResult(game.gameId, { result: command.result as GameResult, how: 'arbiter', source: 'arbiter', arbiter: actor.arbiter, utcMs, reason });
+            this.journal.reportResult(game.gameId, {
+              result: command.result as GameResult,
+              how: 'arbiter',
+              source: 'arbiter',
+              arbiter: actor.arbiter,
+              utcMs,
+              reason,
+            });
           } else {
             this.journal.confirmResult(game.gameId, actor.arbiter, utcMs, { reportId, reason });
           }
@@ -423,13 +461,23 @@ export class JournalPorts implements HostState, CommandSink {
       how = 'forfeit-lateness';
     }
     // An arbiter who keyed the result in at the clock reports it as an arbiter (still to be confirmed).
-    const source = row.detail?.confirmedBy === 'arbiter'
-      ? ({ source: 'arbiter', arbiter: `at the clock ${row.clockId}` } as const)
-      : ({ source: 'clock', bothPlayersConfirmed: true } as const);
+    const source =
+      row.detail?.confirmedBy === 'arbiter'
+        ? ({ source: 'arbiter', arbiter: `at the clock ${row.clockId}` } as const)
+        : ({ source: 'clock', bothPlayersConfirmed: true } as const);
     let filed: ClockResultOutcome;
     try {
       filed = this.journal.transaction(() => {
-        const out = this.journal.fileClockResult({ eventId: row.id, clockId: row.clockId, gameId: game?.gameId ?? null, result, how, ...source, utcMs: row.utcMs, endedUtcMs: last?.utcMs ?? row.utcMs });
+        const out = this.journal.fileClockResult({
+          eventId: row.id,
+          clockId: row.clockId,
+          gameId: game?.gameId ?? null,
+          result,
+          how,
+          ...source,
+          utcMs: row.utcMs,
+          endedUtcMs: last?.utcMs ?? row.utcMs,
+        });
         if (out.outcome !== 'duplicate' && out.game) this.draftBoardState(out.game.gameId);
         return out;
       });
@@ -440,7 +488,10 @@ export class JournalPorts implements HostState, CommandSink {
     const g = filed.game;
     if (filed.outcome !== 'pending') return { outcome: filed.outcome, log: null };
     if (g === null) {
-      return { outcome: 'pending', log: `clock ${row.clockId}: result ${result} for no game (the clock is assigned to none): kept as unassigned result ${filed.report.id} for the arbiter (GET /api/results)` };
+      return {
+        outcome: 'pending',
+        log: `clock ${row.clockId}: result ${result} for no game (the clock is assigned to none): kept as unassigned result ${filed.report.id} for the arbiter (GET /api/results)`,
+      };
     }
     const state = g.confirmedBy !== null ? `confirmed by ${g.confirmedBy}` : 'not confirmed yet';
     return {

@@ -36,7 +36,9 @@ async function setup(withHall = true): Promise<FastifyInstance> {
 async function confirmRound1(app: FastifyInstance): Promise<void> {
   const boards: BoardView[] = (await app.inject({ url: '/api/boards?event=ivanovo-2018' })).json().boards;
   for (const b of boards) {
-    expect((await app.inject({ method: 'PUT', url: `/api/boards/${b.id}/result`, headers: auth, payload: { result: RESULTS[b.board!] } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'PUT', url: `/api/boards/${b.id}/result`, headers: auth, payload: { result: RESULTS[b.board!] } })).statusCode).toBe(
+      200,
+    );
     expect((await app.inject({ method: 'POST', url: `/api/boards/${b.id}/result/confirm`, headers: auth })).statusCode).toBe(200);
   }
 }
@@ -62,7 +64,9 @@ describe('GET /api/standings', () => {
     expect(body.round).toBe(1);
     // Teams 1, 2, 5 level on 2 board points and 1 match point; 5 met neither (no direct encounter, C.07 6.2);
     // Buchholz 2 each (5: dummy with its own 2, C.07 16.4); board 1: team 1 → 1, team 5 → ½ (bye), team 2 → 0.
-    expect(body.teams.map((t: Record<string, unknown>) => [t.rank, t.team, t.name, t.gamePoints, t.matchPoints, t.directEncounter, t.buchholz, t.boardPoints])).toEqual([
+    expect(
+      body.teams.map((t: Record<string, unknown>) => [t.rank, t.team, t.name, t.gamePoints, t.matchPoints, t.directEncounter, t.buchholz, t.boardPoints]),
+    ).toEqual([
       [1, 3, 'Школа № 3', 3.5, 2, null, 0.5, [1, 1, 0.5, 1]],
       [2, 1, 'Школа № 1', 2, 1, null, 2, [1, 0.5, 0, 0.5]],
       [3, 5, 'Школа № 5', 2, 1, null, 2, [0.5, 0.5, 0.5, 0.5]],
@@ -73,7 +77,11 @@ describe('GET /api/standings', () => {
     const board1 = body.boards[0];
     expect(board1.board).toBe(1);
     expect(board1.players.map((p: Record<string, unknown>) => [p.rank, p.player, p.team, p.points, p.buchholz, p.wins])).toEqual([
-      [1, 1, 1, 1, 0, 1], [1, 9, 3, 1, 0, 1], [3, 17, 5, 0.5, 0.5, 0], [4, 5, 2, 0, 1, 0], [4, 13, 4, 0, 1, 0],
+      [1, 1, 1, 1, 0, 1],
+      [1, 9, 3, 1, 0, 1],
+      [3, 17, 5, 0.5, 0.5, 0],
+      [4, 5, 2, 0, 1, 0],
+      [4, 13, 4, 0, 1, 0],
     ]);
     expect(board1.players[0]).toMatchObject({ name: expect.any(String), directEncounter: null, buchholzCut1: 0, buchholzCut2: 0 });
   });

@@ -16,13 +16,23 @@ import { ExportRefusedError, type PlayerStandingView, type StandingsView } from 
  */
 export function journalStandings(journal: Journal, hall: Hall, eventId: string, round?: number): StandingsView {
   const event = findEvent(hall, eventId);
-  if (event.kind === 'knockout') throw new ExportRefusedError(`event "${event.id}" is a knockout event: its matches decide, standings are computed for individual and team events`);
+  if (event.kind === 'knockout')
+    throw new ExportRefusedError(`event "${event.id}" is a knockout event: its matches decide, standings are computed for individual and team events`);
   if (round !== undefined && round > event.rounds.length) throw new ExportRefusedError(`event "${event.id}" has ${event.rounds.length} rounds, not ${round}`);
   const upTo = round ?? completedRounds(journal, event);
   const records = confirmedRecords(journal, event, upTo);
   const playerView = (p: IndividualStanding, team: number | null): PlayerStandingView => ({
-    rank: p.rank, player: p.player, name: playerByRank(event, p.player).name, team, points: p.points, buchholz: p.buchholz, wins: p.wins,
-    directEncounter: p.directEncounter, buchholzCut1: p.buchholzCut1, buchholzCut2: p.buchholzCut2, separatedBy: p.separatedBy,
+    rank: p.rank,
+    player: p.player,
+    name: playerByRank(event, p.player).name,
+    team,
+    points: p.points,
+    buchholz: p.buchholz,
+    wins: p.wins,
+    directEncounter: p.directEncounter,
+    buchholzCut1: p.buchholzCut1,
+    buchholzCut2: p.buchholzCut2,
+    separatedBy: p.separatedBy,
   });
   const players = fieldStandings(event, records).map((p) => playerView(p, playerByRank(event, p.player).team));
   if (event.kind === 'individual') return { event: event.id, kind: 'individual', round: upTo, teams: [], boards: [], players };
@@ -59,5 +69,10 @@ export function confirmedRecords(journal: Journal, event: TournamentEvent, upTo:
     if (err instanceof RoundNotReadyError) throw new ExportRefusedError(`no standings after round ${upTo}: ${err.message}`);
     throw err;
   }
-  return roundRecords(event.players.map((p) => p.rank), upTo, games, eventByes(event, upTo));
+  return roundRecords(
+    event.players.map((p) => p.rank),
+    upTo,
+    games,
+    eventByes(event, upTo),
+  );
 }

@@ -133,7 +133,14 @@ describe("Slovenian women's final 2007 art. 3: knockout ('pokalni sistem'), the 
     // journal itself takes it (a confirmed result, so with a reason: FIDE Laws 8.7), and the
     // director must not pair the final on it.
     const [g1] = journal.gamesByMatch(`${EVENT}/r1/b2`);
-    journal.reportResult(g1.gameId, { result: '1-0', how: 'played', source: 'arbiter', arbiter: ARBITER, utcMs: DAY1 + 30 * HOUR, reason: 'a correction behind the API' });
+    journal.reportResult(g1.gameId, {
+      result: '1-0',
+      how: 'played',
+      source: 'arbiter',
+      arbiter: ARBITER,
+      utcMs: DAY1 + 30 * HOUR,
+      reason: 'a correction behind the API',
+    });
     expect(() => director.openRound(EVENT, 2, DAY1 + 40 * HOUR)).toThrow(
       `cannot pair match ${EVENT}/r2/b1: match ${EVENT}/r1/b2 is recorded as won by Tretja, Igralka, but its confirmed games do not decide it`,
     );

@@ -115,7 +115,13 @@ function takebackPreview(state: ClockState, at: number): TakebackPreview | null 
     return { white: r.white, black: r.black };
   };
   // The annulled move is the mover's last completed one: its number is the count before the take-back.
-  return { side: rewind.side, move: state[rewind.side].moves, rewind: times(rewind.state), keep: times(keep.state), illegalMoves: rewind.state[rewind.side].illegalMoves };
+  return {
+    side: rewind.side,
+    move: state[rewind.side].moves,
+    rewind: times(rewind.state),
+    keep: times(keep.state),
+    illegalMoves: rewind.state[rewind.side].illegalMoves,
+  };
 }
 
 /**
@@ -136,7 +142,16 @@ function reported(prev: LiveClockState | null, e: ClockEventRecord, startedAtUtc
   };
   const moves = { ...(prev?.moves ?? { white: 0, black: 0 }) };
   if (e.side && e.move !== null && (e.type === 'moved' || e.type === 'moves-set' || e.type === 'taken-back')) moves[e.side] = e.move;
-  const turn = e.type === 'started' ? 'white' : e.type === 'moved' && e.side ? (e.side === 'white' ? 'black' : 'white') : e.type === 'taken-back' ? e.side : (prev?.turn ?? null);
+  const turn =
+    e.type === 'started'
+      ? 'white'
+      : e.type === 'moved' && e.side
+        ? e.side === 'white'
+          ? 'black'
+          : 'white'
+        : e.type === 'taken-back'
+          ? e.side
+          : (prev?.turn ?? null);
   return {
     clockId: e.clockId,
     bootId: e.bootId,

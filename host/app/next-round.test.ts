@@ -39,8 +39,8 @@ function startSwissHost(raw: unknown, journal = new Journal(':memory:')): { host
 
 const proposals = (j: Journal) => j.arbiterActions().filter((a) => a.action === PROPOSE_ROUND);
 
-describe('the next Swiss round through a pairing engine (stand-in following bbpPairings\' command line)', () => {
-  it('runs the engine once the round\'s last result is confirmed, files its pairings as proposed, and opens the round only on an arbiter\'s approval', async () => {
+describe("the next Swiss round through a pairing engine (stand-in following bbpPairings' command line)", () => {
+  it("runs the engine once the round's last result is confirmed, files its pairings as proposed, and opens the round only on an arbiter's approval", async () => {
     const { host, journal, event } = startSwissHost(swissTournament());
     await confirmRound(host, 1, ['1-0', '0-1']);
     await host.idle();
@@ -63,7 +63,11 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     expect(payload.engine!.input).toMatch(/^001 {4}4 .* 0000 - U\r$/m);
     // Scores after round 1: 1, 2, 3 (won), 4 (bye) 1 point; the stand-in pairs 1-2, 3-4 (colours to fewer whites), 5-6, 7 the bye.
     expect(payload.engine!.output).toBe('4\n2 1\n4 3\n5 6\n7 0\n');
-    expect(payload.round!.boards).toEqual([{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }, { board: 3, white: 5, black: 6 }]);
+    expect(payload.round!.boards).toEqual([
+      { board: 1, white: 2, black: 1 },
+      { board: 2, white: 4, black: 3 },
+      { board: 3, white: 5, black: 6 },
+    ]);
     expect(payload.round!.byes).toEqual([{ player: 7, team: null, kind: 'U' }]);
 
     // Nothing opened without approval.
@@ -81,7 +85,11 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       expect.objectContaining({ arbiter: ARBITER, event: SWISS, round: 2, payload: { proposal: proposed.id }, outcome: 'applied' }),
     ]);
     // The engine's board order is kept: board 1 is its first pair.
-    expect(journal.gamesByRound(SWISS, 2).map((g) => [g.board, g.whiteRank, g.blackRank])).toEqual([[1, 2, 1], [2, 4, 3], [3, 5, 6]]);
+    expect(journal.gamesByRound(SWISS, 2).map((g) => [g.board, g.whiteRank, g.blackRank])).toEqual([
+      [1, 2, 1],
+      [2, 4, 3],
+      [3, 5, 6],
+    ]);
     expect(event.rounds.map((r) => r.number)).toEqual([1, 2]);
     expect(host.proposedRounds()).toEqual([]);
     // A second approval has nothing to approve.
@@ -98,7 +106,17 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
   describe('round 1 through the engine: no round in the tournament file', () => {
     /** FIDE C.04.3 round 1 of 7 players: 7 has the bye; 1 v 4, 2 v 5, 3 v 6, board 1's top player with the initial colour, alternating. */
     const dutchRound1 = (initial: string) =>
-      initial === 'white' ? [{ board: 1, white: 1, black: 4 }, { board: 2, white: 5, black: 2 }, { board: 3, white: 3, black: 6 }] : [{ board: 1, white: 4, black: 1 }, { board: 2, white: 2, black: 5 }, { board: 3, white: 6, black: 3 }];
+      initial === 'white'
+        ? [
+            { board: 1, white: 1, black: 4 },
+            { board: 2, white: 5, black: 2 },
+            { board: 3, white: 3, black: 6 },
+          ]
+        : [
+            { board: 1, white: 4, black: 1 },
+            { board: 2, white: 2, black: 5 },
+            { board: 3, white: 6, black: 3 },
+          ];
 
     it('the host pairs round 1 when it starts, from the TRF before round 1 (players, no round columns, XXR, the initial colour by lot in XXC), and opens it on approval', async () => {
       const { host, journal, event } = startSwissHost(swissBeforeRound1());
@@ -113,7 +131,12 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       expect(input.split('\r\n')).toEqual(expect.arrayContaining(['142 3', 'XXR 3'])); // the planned total: 3 rounds
       expect(input.split('\r\n')).toContain(`XXC ${payload.initialColour}1`);
       // TRF16 player records with no round field: they end at the rank column, 89.
-      expect(input.split('\r\n').filter((l) => l.startsWith('001')).map((l) => l.length)).toEqual([89, 89, 89, 89, 89, 89, 89]);
+      expect(
+        input
+          .split('\r\n')
+          .filter((l) => l.startsWith('001'))
+          .map((l) => l.length),
+      ).toEqual([89, 89, 89, 89, 89, 89, 89]);
       expect(payload.round!.boards).toEqual(dutchRound1(payload.initialColour!));
       expect(payload.round!.byes).toEqual([{ player: 7, team: null, kind: 'U' }]);
       expect(payload.basis).toEqual([]);
@@ -123,7 +146,9 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       expect(journal.gamesByEvent(SWISS)).toEqual([]);
 
       expect(await host.approveRound(SWISS, 1, { arbiter: ARBITER })).toMatchObject({ ok: true, round: 1 });
-      expect(journal.gamesByRound(SWISS, 1).map((g) => ({ board: g.board, white: g.whiteRank, black: g.blackRank }))).toEqual(dutchRound1(payload.initialColour!));
+      expect(journal.gamesByRound(SWISS, 1).map((g) => ({ board: g.board, white: g.whiteRank, black: g.blackRank }))).toEqual(
+        dutchRound1(payload.initialColour!),
+      );
       expect(event.rounds.map((r) => r.number)).toEqual([1]);
       expect(host.state.boards().filter((b) => b.event === SWISS && b.round === 1)).toHaveLength(3);
 
@@ -145,23 +170,38 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       const { host, journal } = startSwissHost(swissBeforeRound1());
       await host.idle();
       const first = (proposals(journal)[0].payload as RoundProposal).initialColour;
-      for (let i = 0; i < 3; i++) expect(await host.runPairingEngine(SWISS, { arbiter: ARBITER })).toMatchObject({ ok: true, proposal: { round: 1, status: 'proposed', initialColour: first } });
+      for (let i = 0; i < 3; i++)
+        expect(await host.runPairingEngine(SWISS, { arbiter: ARBITER })).toMatchObject({
+          ok: true,
+          proposal: { round: 1, status: 'proposed', initialColour: first },
+        });
       expect(proposals(journal).map((p) => (p.payload as RoundProposal).initialColour)).toEqual([first, first, first, first]);
     });
 
-    it('the lot is drawn by the host (injected here: 0 White, 1 Black) and decides board 1\'s colours', async () => {
-      for (const [lot, colour] of [[0, 'white'], [1, 'black']] as const) {
+    it("the lot is drawn by the host (injected here: 0 White, 1 Black) and decides board 1's colours", async () => {
+      for (const [lot, colour] of [
+        [0, 'white'],
+        [1, 'black'],
+      ] as const) {
         const journal = new Journal(':memory:');
         journals.push(journal);
         const hall = parseTournament(swissBeforeRound1());
-        const next = new NextRounds({ journal, hall, pairing: journalNextRoundPairing(journal, hall), openRound: () => undefined, nowUtcMs: () => 0, log: () => undefined, drawLot: () => lot });
+        const next = new NextRounds({
+          journal,
+          hall,
+          pairing: journalNextRoundPairing(journal, hall),
+          openRound: () => undefined,
+          nowUtcMs: () => 0,
+          log: () => undefined,
+          drawLot: () => lot,
+        });
         const view = await next.runEngine(SWISS, 'host');
         expect(view).toMatchObject({ round: 1, status: 'proposed', initialColour: colour });
         expect(view.boards.map((b) => [b.white.rank, b.black.rank])).toEqual(dutchRound1(colour).map((b) => [b.white, b.black]));
       }
     });
 
-    it('the arbiter\'s own draw (pairingEngine.initialColour in the tournament file) is used instead of the host\'s, and journaled as the arbiter\'s', async () => {
+    it("the arbiter's own draw (pairingEngine.initialColour in the tournament file) is used instead of the host's, and journaled as the arbiter's", async () => {
       const { host, journal } = startSwissHost(swissBeforeRound1([], { initialColour: 'black' }));
       await host.idle();
       const payload = proposals(journal)[0].payload as RoundProposal;
@@ -199,10 +239,25 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     const { host, journal, event } = startSwissHost(swissTournament(['--mode=exit']));
     await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
     await host.idle();
-    const round2 = { number: 2, date: null, startUtcMs: null, boards: [{ board: 1, white: 2, black: 1 }, { board: 2, white: 4, black: 3 }, { board: 3, white: 5, black: 6 }], teamMatches: [], knockout: [], byes: [{ player: 7, team: null, kind: 'U' as const }] };
+    const round2 = {
+      number: 2,
+      date: null,
+      startUtcMs: null,
+      boards: [
+        { board: 1, white: 2, black: 1 },
+        { board: 2, white: 4, black: 3 },
+        { board: 3, white: 5, black: 6 },
+      ],
+      teamMatches: [],
+      knockout: [],
+      byes: [{ player: 7, team: null, kind: 'U' as const }],
+    };
     const director = new Director(journal, host.hall);
     const next = new NextRounds({
-      journal, hall: host.hall, nowUtcMs: () => 0, log: () => undefined,
+      journal,
+      hall: host.hall,
+      nowUtcMs: () => 0,
+      log: () => undefined,
       pairing: { runEngine: () => Promise.reject(new Error('not used')), roundFromTrf: () => round2 },
       openRound: (eventId, round, now) => {
         director.openRound(eventId, round, now); // the games are created …
@@ -235,15 +290,28 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
     await host.idle();
     expect(await host.rejectRound(SWISS, 2, 'player 3 withdrew', { arbiter: ARBITER })).toMatchObject({ ok: true });
-    expect(journal.arbiterActions().filter((a) => a.action === REJECT_ROUND)).toEqual([expect.objectContaining({ arbiter: ARBITER, round: 2, reason: 'player 3 withdrew' })]);
-    expect(host.proposedRounds()).toEqual([expect.objectContaining({ status: 'rejected', rejected: expect.objectContaining({ by: ARBITER, reason: 'player 3 withdrew' }) })]);
-    expect(await host.approveRound(SWISS, 2, { arbiter: ARBITER })).toMatchObject({ ok: false, status: 409, reason: expect.stringMatching(/no proposed pairings for round 2/) });
+    expect(journal.arbiterActions().filter((a) => a.action === REJECT_ROUND)).toEqual([
+      expect.objectContaining({ arbiter: ARBITER, round: 2, reason: 'player 3 withdrew' }),
+    ]);
+    expect(host.proposedRounds()).toEqual([
+      expect.objectContaining({ status: 'rejected', rejected: expect.objectContaining({ by: ARBITER, reason: 'player 3 withdrew' }) }),
+    ]);
+    expect(await host.approveRound(SWISS, 2, { arbiter: ARBITER })).toMatchObject({
+      ok: false,
+      status: 409,
+      reason: expect.stringMatching(/no proposed pairings for round 2/),
+    });
     const rerun = await host.runPairingEngine(SWISS, { arbiter: ARBITER });
     expect(rerun).toMatchObject({ ok: true, proposal: { status: 'proposed', by: ARBITER } });
     expect(proposals(journal)).toHaveLength(2);
     // A Re-run over a pending proposal rejects it first, journaled.
     expect(await host.runPairingEngine(SWISS, { arbiter: ARBITER })).toMatchObject({ ok: true });
-    expect(journal.arbiterActions().filter((a) => a.action === REJECT_ROUND).at(-1)).toMatchObject({ reason: `re-run of the pairing engine by ${ARBITER}` });
+    expect(
+      journal
+        .arbiterActions()
+        .filter((a) => a.action === REJECT_ROUND)
+        .at(-1),
+    ).toMatchObject({ reason: `re-run of the pairing engine by ${ARBITER}` });
     expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
   });
 
@@ -255,7 +323,11 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
     expect((await host.execute({ type: 'result', boardId: board3.id, result: '1-0', reason: 'scoresheet checked' }, { arbiter: ARBITER })).ok).toBe(true);
     expect((await host.execute({ type: 'confirm-result', boardId: board3.id }, { arbiter: ARBITER })).ok).toBe(true);
     const refused = await host.approveRound(SWISS, 2, { arbiter: ARBITER });
-    expect(refused).toMatchObject({ ok: false, status: 409, reason: expect.stringMatching(/results changed since round 2 was proposed \(round 1 board 3: 1\/2-1\/2, now 1-0\)/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      status: 409,
+      reason: expect.stringMatching(/results changed since round 2 was proposed \(round 1 board 3: 1\/2-1\/2, now 1-0\)/),
+    });
     expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
   });
 
@@ -265,7 +337,12 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       ['malformed output', ['--mode=garbage'], {}, /pairs file: line 1 announces 4 pairs, 1 follow/],
       ['a player paired twice', ['--mode=twice'], {}, /pairs file line 3: player 2 is paired twice/],
       ['an unknown starting rank', ['--mode=unknown'], {}, /pairs file line 2: player 99 is not in event "open-swiss" \(starting ranks 1-7\)/],
-      ['a player left out', ['--mode=missing'], {}, /pairs file: player 6 \(Šesti, Igralec\) not paired; every player of the TRF must be paired or get the bye/],
+      [
+        'a player left out',
+        ['--mode=missing'],
+        {},
+        /pairs file: player 6 \(Šesti, Igralec\) not paired; every player of the TRF must be paired or get the bye/,
+      ],
       ['no pairs file', ['--mode=none'], {}, /the pairing engine wrote no pairs file/],
       ['no end within the time limit', ['--mode=hang'], { timeoutSeconds: 1 }, /the pairing engine stopped after the time limit of 1 s \(SIGKILL\)/],
     ];
@@ -275,7 +352,12 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
       const { host, journal } = startSwissHost(raw);
       await confirmRound(host, 1, ['1-0', '0-1', '1/2-1/2']);
       await host.idle();
-      expect(proposals(journal)).toEqual([expect.objectContaining({ outcome: 'rejected', reason: 'the pairing engine could not run "/nonexistent/bbpPairings.exe": spawn /nonexistent/bbpPairings.exe ENOENT' })]);
+      expect(proposals(journal)).toEqual([
+        expect.objectContaining({
+          outcome: 'rejected',
+          reason: 'the pairing engine could not run "/nonexistent/bbpPairings.exe": spawn /nonexistent/bbpPairings.exe ENOENT',
+        }),
+      ]);
       expect(journal.gamesByRound(SWISS, 2)).toEqual([]);
     });
 
@@ -289,7 +371,8 @@ describe('the next Swiss round through a pairing engine (stand-in following bbpP
         const payload = failed.payload as RoundProposal;
         expect(payload.round).toBeNull();
         expect(payload.engine!.input).toMatch(/XXR 3/);
-        if (what === 'a non-zero exit') expect(payload.engine).toMatchObject({ exitCode: 3, stderr: 'Error: no valid pairing exists (stand-in --mode=exit)\n' });
+        if (what === 'a non-zero exit')
+          expect(payload.engine).toMatchObject({ exitCode: 3, stderr: 'Error: no valid pairing exists (stand-in --mode=exit)\n' });
         expect(host.proposedRounds()).toEqual([expect.objectContaining({ status: 'failed', reason: failed.reason })]);
         // Nothing changed: no round 2, and nothing to approve.
         expect(event.rounds).toHaveLength(1);

@@ -119,14 +119,22 @@ export function allProposalRecords(journal: Journal): Map<string, ProposalRecord
     if (a.event === null) continue;
     if (a.action === PROPOSE_ROUND) {
       const record: ProposalRecord = {
-        id: a.id, event: a.event, round: a.round!, by: a.arbiter, atUtcMs: a.utcMs, outcome: a.outcome, reason: a.reason,
-        proposal: a.payload as RoundProposal, decision: null,
+        id: a.id,
+        event: a.event,
+        round: a.round!,
+        by: a.arbiter,
+        atUtcMs: a.utcMs,
+        outcome: a.outcome,
+        reason: a.reason,
+        proposal: a.payload as RoundProposal,
+        decision: null,
       };
       out.set(a.event, [...(out.get(a.event) ?? []), record]);
       byId.set(a.id, record);
     } else if ((a.action === APPROVE_ROUND || a.action === REJECT_ROUND) && a.outcome === 'applied') {
       const target = byId.get(proposalIdOf(a));
-      if (target && !target.decision) target.decision = { action: a.action === APPROVE_ROUND ? 'approve' : 'reject', by: a.arbiter, atUtcMs: a.utcMs, reason: a.reason };
+      if (target && !target.decision)
+        target.decision = { action: a.action === APPROVE_ROUND ? 'approve' : 'reject', by: a.arbiter, atUtcMs: a.utcMs, reason: a.reason };
     }
   }
   return out;
@@ -144,7 +152,9 @@ function proposalIdOf(a: ArbiterActionRow): number {
 export function restoreApprovedRounds(journal: Journal, hall: Hall): void {
   const records = allProposalRecords(journal);
   for (const event of hall.events) {
-    const approved = (records.get(event.id) ?? []).filter((r) => r.decision?.action === 'approve' && r.proposal.round && !event.rounds.some((x) => x.number === r.round));
+    const approved = (records.get(event.id) ?? []).filter(
+      (r) => r.decision?.action === 'approve' && r.proposal.round && !event.rounds.some((x) => x.number === r.round),
+    );
     if (approved.length === 0) continue;
     for (const r of approved) event.rounds.push({ ...r.proposal.round!, number: r.round });
     event.rounds.sort((a, b) => a.number - b.number);
@@ -182,7 +192,8 @@ export function checkRoundPairings(event: TournamentEvent, round: Round): void {
   const ranks = new Set(event.players.map((p) => p.rank));
   const seen = new Map<number, string>();
   const use = (rank: number, where: string) => {
-    if (!ranks.has(rank)) throw new NextRoundError(422, `${where}: player ${rank} is not in event "${event.id}" (starting ranks ${Math.min(...ranks)}-${Math.max(...ranks)})`);
+    if (!ranks.has(rank))
+      throw new NextRoundError(422, `${where}: player ${rank} is not in event "${event.id}" (starting ranks ${Math.min(...ranks)}-${Math.max(...ranks)})`);
     if (seen.has(rank)) throw new NextRoundError(422, `${where}: player ${rank} is paired twice (also ${seen.get(rank)})`);
     seen.set(rank, where);
   };
@@ -233,13 +244,18 @@ export class NextRounds {
     if (after >= event.plannedRounds) throw new NextRoundError(409, `event "${event.id}" has all its ${event.plannedRounds} planned rounds (plannedRounds)`);
     const done = completedRounds(this.deps.journal, event);
     if (done < after) {
-      throw new NextRoundError(409, `event "${event.id}" round ${done + 1} is not finished: the next round is paired after every result of round ${after} is confirmed`);
+      throw new NextRoundError(
+        409,
+        `event "${event.id}" round ${done + 1} is not finished: the next round is paired after every result of round ${after} is confirmed`,
+      );
     }
     return { next: after + 1, after };
   }
 
   private pending(eventId: string, round: number): ProposalRecord | null {
-    const last = proposalRecords(this.deps.journal, eventId).filter((r) => r.round === round).at(-1);
+    const last = proposalRecords(this.deps.journal, eventId)
+      .filter((r) => r.round === round)
+      .at(-1);
     return last && last.outcome === 'applied' && last.decision === null ? last : null;
   }
 
@@ -266,14 +282,19 @@ export class NextRounds {
    */
   runEngine(eventId: string, by: string, options: { rerun?: boolean } = {}): Promise<RoundProposalView> {
     const event = this.event(eventId);
-    if (!event.pairingEngine) throw new NextRoundError(409, `event "${eventId}" names no pairing engine (tournament file "pairingEngine"); load the round from a TRF instead`);
+    if (!event.pairingEngine)
+      throw new NextRoundError(409, `event "${eventId}" names no pairing engine (tournament file "pairingEngine"); load the round from a TRF instead`);
     if (!this.deps.pairing) throw new NextRoundError(501, 'this host cannot run a pairing engine');
     if (this.stopping.signal.aborted) throw new NextRoundError(409, 'the host is stopping');
     const busy = this.running.get(eventId);
     if (busy) throw new NextRoundError(409, `the pairing engine is already pairing event "${eventId}" round ${busy.round}`);
     const { next, after } = this.nextRoundOf(event);
     const pending = this.pending(eventId, next);
-    if (pending && !options.rerun) throw new NextRoundError(409, `event "${eventId}" round ${next} already has proposed pairings (${pending.proposal.source}, journal action ${pending.id}): approve or reject them`);
+    if (pending && !options.rerun)
+      throw new NextRoundError(
+        409,
+        `event "${eventId}" round ${next} already has proposed pairings (${pending.proposal.source}, journal action ${pending.id}): approve or reject them`,
+      );
     if (pending) this.decide(pending, REJECT_ROUND, by, `re-run of the pairing engine by ${by}`);
     const basis = basisOf(this.deps.journal, event, after);
     const pairing = this.deps.pairing;
@@ -281,12 +302,25 @@ export class NextRounds {
     const initialColour = after === 0 ? this.initialColourOf(event) : undefined;
     const done = (async () => {
       try {
-        const run = await pairing.runEngine(event, after, this.stopping.signal, initialColour ? { initialColour: initialColour.colour } : {}).catch((err: Error): EngineRun => ({
-          command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null,
-          error: `the engine could not be run: ${err.message}`,
-        }));
+        const run = await pairing.runEngine(event, after, this.stopping.signal, initialColour ? { initialColour: initialColour.colour } : {}).catch(
+          (err: Error): EngineRun => ({
+            command: event.pairingEngine!.command,
+            input: null,
+            output: null,
+            stderr: '',
+            exitCode: null,
+            signal: null,
+            durationMs: 0,
+            round: null,
+            error: `the engine could not be run: ${err.message}`,
+          }),
+        );
         // Not filed: the host that starts next on this journal finds the round due and runs the engine again.
-        if (this.stopping.signal.aborted) throw new NextRoundError(409, `the host stopped while the pairing engine paired event "${eventId}" round ${next}; it runs again when the host starts`);
+        if (this.stopping.signal.aborted)
+          throw new NextRoundError(
+            409,
+            `the host stopped while the pairing engine paired event "${eventId}" round ${next}; it runs again when the host starts`,
+          );
         return this.fileEngineRun(event, next, after, basis, run, by, initialColour);
       } finally {
         this.running.delete(eventId);
@@ -305,12 +339,22 @@ export class NextRounds {
   private initialColourOf(event: TournamentEvent): { colour: InitialColour; by: 'host' | 'arbiter' } {
     const entered = event.pairingEngine?.initialColour;
     if (entered) return { colour: entered, by: 'arbiter' };
-    const drawn = proposalRecords(this.deps.journal, event.id).find((r) => r.round === 1 && r.proposal.initialColour && r.proposal.initialColourDrawnBy !== 'arbiter')?.proposal.initialColour;
+    const drawn = proposalRecords(this.deps.journal, event.id).find(
+      (r) => r.round === 1 && r.proposal.initialColour && r.proposal.initialColourDrawnBy !== 'arbiter',
+    )?.proposal.initialColour;
     if (drawn) return { colour: drawn, by: 'host' };
     return { colour: (this.deps.drawLot?.() ?? randomInt(2)) === 0 ? 'white' : 'black', by: 'host' };
   }
 
-  private fileEngineRun(event: TournamentEvent, next: number, after: number, basis: string[], run: EngineRun, by: string, initialColour?: { colour: InitialColour; by: 'host' | 'arbiter' }): RoundProposalView {
+  private fileEngineRun(
+    event: TournamentEvent,
+    next: number,
+    after: number,
+    basis: string[],
+    run: EngineRun,
+    by: string,
+    initialColour?: { colour: InitialColour; by: 'host' | 'arbiter' },
+  ): RoundProposalView {
     const { round, error, ...engine } = run;
     let reason = error;
     if (round && !reason) {
@@ -325,12 +369,28 @@ export class NextRounds {
     if (!reason && this.pending(event.id, next)) reason = `round ${next} was proposed from elsewhere while the engine ran`;
     const changed = reason ? null : basisChange(basis, basisOf(this.deps.journal, event, after));
     if (changed) reason = `the results changed while the engine ran (${changed}): run it again`;
-    const proposal: RoundProposal = { source: 'engine', ...(initialColour ? { initialColour: initialColour.colour, initialColourDrawnBy: initialColour.by } : {}), round: reason ? null : { ...round!, number: next }, basis, engine };
+    const proposal: RoundProposal = {
+      source: 'engine',
+      ...(initialColour ? { initialColour: initialColour.colour, initialColourDrawnBy: initialColour.by } : {}),
+      round: reason ? null : { ...round!, number: next },
+      basis,
+      engine,
+    };
     const id = this.deps.journal.recordArbiterAction({
-      utcMs: this.deps.nowUtcMs(), arbiter: by, action: PROPOSE_ROUND, event: event.id, round: next,
-      payload: proposal, outcome: reason ? 'rejected' : 'applied', reason,
+      utcMs: this.deps.nowUtcMs(),
+      arbiter: by,
+      action: PROPOSE_ROUND,
+      event: event.id,
+      round: next,
+      payload: proposal,
+      outcome: reason ? 'rejected' : 'applied',
+      reason,
     });
-    this.deps.log(reason ? `${event.id} round ${next}: the pairing engine gave no pairings: ${reason}` : `${event.id} round ${next}: pairings proposed by the engine; waiting for an arbiter's approval`);
+    this.deps.log(
+      reason
+        ? `${event.id} round ${next}: the pairing engine gave no pairings: ${reason}`
+        : `${event.id} round ${next}: pairings proposed by the engine; waiting for an arbiter's approval`,
+    );
     return this.view(proposalRecords(this.deps.journal, event.id).find((r) => r.id === id)!);
   }
 
@@ -340,12 +400,25 @@ export class NextRounds {
     if (!this.deps.pairing) throw new NextRoundError(501, 'this host cannot read a TRF');
     const { next, after } = this.nextRoundOf(event);
     const pending = this.pending(eventId, next);
-    if (pending) throw new NextRoundError(409, `event "${eventId}" round ${next} already has proposed pairings (${pending.proposal.source}, journal action ${pending.id}): approve or reject them first`);
-    if (this.running.has(eventId)) throw new NextRoundError(409, `the pairing engine is pairing event "${eventId}" round ${next} now: wait for it, then reject its pairings to load yours`);
+    if (pending)
+      throw new NextRoundError(
+        409,
+        `event "${eventId}" round ${next} already has proposed pairings (${pending.proposal.source}, journal action ${pending.id}): approve or reject them first`,
+      );
+    if (this.running.has(eventId))
+      throw new NextRoundError(409, `the pairing engine is pairing event "${eventId}" round ${next} now: wait for it, then reject its pairings to load yours`);
     const round = { ...this.deps.pairing.roundFromTrf(event, after, text), number: next };
     checkRoundPairings(event, round);
     const proposal: RoundProposal = { source: 'trf', round, basis: basisOf(this.deps.journal, event, after), trf: text };
-    const id = this.deps.journal.recordArbiterAction({ utcMs: this.deps.nowUtcMs(), arbiter, action: PROPOSE_ROUND, event: eventId, round: next, payload: proposal, outcome: 'applied' });
+    const id = this.deps.journal.recordArbiterAction({
+      utcMs: this.deps.nowUtcMs(),
+      arbiter,
+      action: PROPOSE_ROUND,
+      event: eventId,
+      round: next,
+      payload: proposal,
+      outcome: 'applied',
+    });
     this.deps.log(`${eventId} round ${next}: pairings loaded from a TRF by ${arbiter}; waiting for an arbiter's approval`);
     return this.view(proposalRecords(this.deps.journal, eventId).find((r) => r.id === id)!);
   }
@@ -359,7 +432,11 @@ export class NextRounds {
     const event = this.event(eventId);
     const { next, after } = this.nextRoundOf(event);
     const pending = round === next ? this.pending(eventId, next) : null;
-    if (!pending) throw new NextRoundError(409, `event "${eventId}" has no proposed pairings for round ${round} to approve${round === next ? '' : ` (the next round is ${next})`}`);
+    if (!pending)
+      throw new NextRoundError(
+        409,
+        `event "${eventId}" has no proposed pairings for round ${round} to approve${round === next ? '' : ` (the next round is ${next})`}`,
+      );
     const changed = basisChange(pending.proposal.basis, basisOf(this.deps.journal, event, after));
     if (changed) throw new NextRoundError(409, `the results changed since round ${next} was proposed (${changed}): reject these pairings and pair again`);
     const paired: Round = { ...pending.proposal.round!, number: next };
@@ -390,9 +467,22 @@ export class NextRounds {
     this.deps.log(`${eventId} round ${next}: pairings rejected by ${arbiter}${reason ? ` (${reason})` : ''}`);
   }
 
-  private decide(record: ProposalRecord, action: typeof APPROVE_ROUND | typeof REJECT_ROUND, by: string, reason: string | null, now = this.deps.nowUtcMs()): void {
+  private decide(
+    record: ProposalRecord,
+    action: typeof APPROVE_ROUND | typeof REJECT_ROUND,
+    by: string,
+    reason: string | null,
+    now = this.deps.nowUtcMs(),
+  ): void {
     this.deps.journal.recordArbiterAction({
-      utcMs: now, arbiter: by, action, event: record.event, round: record.round, payload: { proposal: record.id }, outcome: 'applied', reason,
+      utcMs: now,
+      arbiter: by,
+      action,
+      event: record.event,
+      round: record.round,
+      payload: { proposal: record.id },
+      outcome: 'applied',
+      reason,
     });
   }
 
@@ -404,7 +494,18 @@ export class NextRounds {
       const next = event.rounds.length + 1;
       const busy = this.running.get(event.id);
       if (busy) {
-        out.push({ id: null, event: event.id, round: busy.round, status: 'running', source: 'engine', by: null, atUtcMs: busy.since, boards: [], byes: [], canRunEngine: false });
+        out.push({
+          id: null,
+          event: event.id,
+          round: busy.round,
+          status: 'running',
+          source: 'engine',
+          by: null,
+          atUtcMs: busy.since,
+          boards: [],
+          byes: [],
+          canRunEngine: false,
+        });
         continue;
       }
       // The last proposal of the next round: pending, failed, or rejected (the arbiter re-runs or loads a TRF).
@@ -440,8 +541,14 @@ export class NextRounds {
       atUtcMs: r.atUtcMs,
       ...(r.reason ? { reason: r.reason } : {}),
       ...(r.proposal.initialColour ? { initialColour: r.proposal.initialColour, initialColourDrawnBy: r.proposal.initialColourDrawnBy ?? 'host' } : {}),
-      ...(engine ? { engine: { command: engine.command, exitCode: engine.exitCode, signal: engine.signal, stderr: engine.stderr, durationMs: engine.durationMs } } : {}),
-      boards: (round?.boards ?? []).map((b) => ({ board: b.board, white: { rank: b.white, name: name(b.white) }, black: { rank: b.black, name: name(b.black) } })),
+      ...(engine
+        ? { engine: { command: engine.command, exitCode: engine.exitCode, signal: engine.signal, stderr: engine.stderr, durationMs: engine.durationMs } }
+        : {}),
+      boards: (round?.boards ?? []).map((b) => ({
+        board: b.board,
+        white: { rank: b.white, name: name(b.white) },
+        black: { rank: b.black, name: name(b.black) },
+      })),
       byes: (round?.byes ?? []).map((b) => ({
         kind: b.kind,
         ...(b.player !== null ? { player: { rank: b.player, name: name(b.player) } } : {}),

@@ -233,7 +233,13 @@ export interface RoundProposalView {
   /** Who drew it: `host` (a cryptographic draw) or `arbiter` (entered in the tournament file). */
   readonly initialColourDrawnBy?: 'host' | 'arbiter';
   /** The engine's run: its command as run, exit code or signal, the end of its stderr, how long it took. */
-  readonly engine?: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null; readonly stderr: string; readonly durationMs: number };
+  readonly engine?: {
+    readonly command: readonly string[];
+    readonly exitCode: number | null;
+    readonly signal: string | null;
+    readonly stderr: string;
+    readonly durationMs: number;
+  };
   /** In board order (board 1 first, as the engine or the TRF gave it). */
   readonly boards: readonly { readonly board: number; readonly white: ProposedEntrantView; readonly black: ProposedEntrantView }[];
   readonly byes: readonly { readonly kind: string; readonly player?: ProposedEntrantView; readonly team?: { readonly id: number; readonly name: string } }[];

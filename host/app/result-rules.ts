@@ -67,7 +67,7 @@ export function correctionHint(b: BoardWithResult): string {
 export function finishedGameRefusal(type: ArbiterCommand['type'], b: BoardWithResult): string {
   const where = commandPlace(b);
   // FIDE Laws 5.1 / 5.2: the game has ended; its times are what they were when it ended.
-  const instead = type === 'configure' ? 'the board\'s next game is set up when the round or the match goes on; to change this game, ' : 'to change it, ';
+  const instead = type === 'configure' ? "the board's next game is set up when the round or the match goes on; to change this game, " : 'to change it, ';
   return `${where} has a result: the game is over (${resultWords(b)}): ${WHAT[type] ?? `"${type}"`} changes nothing now; ${instead}${correctionHint(b)}`;
 }
 

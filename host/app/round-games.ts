@@ -24,9 +24,7 @@ export function fullMoves(journal: Journal, game: GameRow): number | null {
 export function confirmedOrThrow(games: GameRow[], what: (g: GameRow) => string): void {
   const open = games.filter((g) => g.result === null || g.confirmedBy === null);
   if (open.length) {
-    throw new RoundNotReadyError(
-      `${open.map((g) => `${what(g)} ${g.result === null ? 'has no result' : 'result not confirmed by an arbiter'}`).join('; ')}`,
-    );
+    throw new RoundNotReadyError(`${open.map((g) => `${what(g)} ${g.result === null ? 'has no result' : 'result not confirmed by an arbiter'}`).join('; ')}`);
   }
 }
 
@@ -37,15 +35,29 @@ export function confirmedOrThrow(games: GameRow[], what: (g: GameRow) => string)
 export function confirmedRoundGames(journal: Journal, event: TournamentEvent, upTo: number): ScoredGame[] {
   const games = journal.gamesByEvent(event.id).filter((g) => g.round <= upTo);
   const byBoard = new Map(games.map((g) => [`${g.round}.${g.board}`, g]));
-  const missing = event.rounds.slice(0, upTo).flatMap((r) => r.boards.filter((b) => !byBoard.has(`${r.number}.${b.board}`)).map((b) => `round ${r.number} board ${b.board}`));
+  const missing = event.rounds
+    .slice(0, upTo)
+    .flatMap((r) => r.boards.filter((b) => !byBoard.has(`${r.number}.${b.board}`)).map((b) => `round ${r.number} board ${b.board}`));
   if (missing.length) throw new RoundNotReadyError(`${missing.join('; ')} not in the journal (open the round first)`);
   confirmedOrThrow(games, (g) => `round ${g.round} board ${g.board}${g.gameNo > 1 ? ` game ${g.gameNo}` : ''}`);
-  return games.map((g) => ({ round: g.round, board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g) }));
+  return games.map((g) => ({
+    round: g.round,
+    board: g.board,
+    white: g.whiteRank!,
+    black: g.blackRank!,
+    result: g.result!,
+    movesPlayed: fullMoves(journal, g),
+  }));
 }
 
 /** The last round r such that every board of rounds 1..r has a confirmed result (0: none yet). */
 export function completedRounds(journal: Journal, event: TournamentEvent): number {
-  const confirmed = new Set(journal.gamesByEvent(event.id).filter((g) => g.result !== null && g.confirmedBy !== null).map((g) => `${g.round}.${g.board}`));
+  const confirmed = new Set(
+    journal
+      .gamesByEvent(event.id)
+      .filter((g) => g.result !== null && g.confirmedBy !== null)
+      .map((g) => `${g.round}.${g.board}`),
+  );
   let done = 0;
   for (const r of event.rounds) {
     if (!r.boards.every((b) => confirmed.has(`${r.number}.${b.board}`))) break;
@@ -53,4 +65,3 @@ export function completedRounds(journal: Journal, event: TournamentEvent): numbe
   }
   return done;
 }
-

@@ -121,8 +121,11 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     const match = journal.getMatch('slo-w-2007/r1/b1')!;
     expect(match).toMatchObject({ winner: arm.black, decidedBy: 'armageddon' });
     expect(journal.gamesByMatch(match.matchId).map((x) => [x.kind, x.result, x.confirmedBy])).toEqual([
-      ['classical', '1/2-1/2', ARBITER], ['classical', '1/2-1/2', ARBITER],
-      ['rapid', '1-0', ARBITER], ['rapid', '1-0', ARBITER], ['armageddon', '1/2-1/2', ARBITER],
+      ['classical', '1/2-1/2', ARBITER],
+      ['classical', '1/2-1/2', ARBITER],
+      ['rapid', '1-0', ARBITER],
+      ['rapid', '1-0', ARBITER],
+      ['armageddon', '1/2-1/2', ARBITER],
     ]);
 
     // TRF (standard): the classical games; TRF16 round fields at 92-95 / 97 / 99, 102-105 / 107 / 109.
@@ -154,16 +157,27 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     const board1 = pgn.filter((x) => x.tags.Round.startsWith('1.1.'));
     // The armageddon's unequal control: TimeControl `?`, each side's in its own tag (docs/exports.md).
     expect(board1.map((x) => [x.tags.Round, x.tags.Result, x.tags.TimeControl])).toEqual([
-      ['1.1.1', '1/2-1/2', '40/5400+30:900+30'], ['1.1.2', '1/2-1/2', '40/5400+30:900+30'],
-      ['1.1.3', '1-0', '900+10'], ['1.1.4', '1-0', '900+10'], ['1.1.5', '1/2-1/2', '?'],
+      ['1.1.1', '1/2-1/2', '40/5400+30:900+30'],
+      ['1.1.2', '1/2-1/2', '40/5400+30:900+30'],
+      ['1.1.3', '1-0', '900+10'],
+      ['1.1.4', '1-0', '900+10'],
+      ['1.1.5', '1/2-1/2', '?'],
     ]);
     // The five games of the mini-match share Event, Site, round, board and players: lichess
     // relays would merge them; each has a GameId of its own, which relays match first.
     expect(board1.map((x) => x.tags.GameId)).toEqual([1, 2, 3, 4, 5].map((g) => `slo-w-2007:1.1.${g}`));
     const last = board1[4].tags;
     // PGN §8.1.1 order, in every game as written (the readers hand tags over as a map).
-    for (const game of pgnText.split(/\n\n(?=\[)/)) expect([...game.matchAll(/^\[(\w+) /gm)].map((m) => m[1]).slice(0, 7)).toEqual(['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result']);
-    expect(last).toMatchObject({ Event: '17. državno prvenstvo članic - finale', Site: 'Ljubljana SLO', Date: '2007.08.17', White: arm.white, WhiteTimeControl: '360', BlackTimeControl: '300' });
+    for (const game of pgnText.split(/\n\n(?=\[)/))
+      expect([...game.matchAll(/^\[(\w+) /gm)].map((m) => m[1]).slice(0, 7)).toEqual(['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result']);
+    expect(last).toMatchObject({
+      Event: '17. državno prvenstvo članic - finale',
+      Site: 'Ljubljana SLO',
+      Date: '2007.08.17',
+      White: arm.white,
+      WhiteTimeControl: '360',
+      BlackTimeControl: '300',
+    });
     // 15 moves of 15 s each from 6:00 and 5:00: the clocks the relay shows (h:mm:ss), no clock running.
     expect([last.WhiteClock, last.BlackClock, last.Clock]).toEqual(['0:02:15', '0:01:15', undefined]);
     // 40 moves of 1 min each on 40/5400+30:900+30 (increment before the move, FIDE Laws 6.10.1 bonus
@@ -187,7 +201,9 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     const [g1] = director.openRound('slo-w-2007', 1, Date.UTC(2007, 7, 16, 13, 0), { 1: 'CLK-01' });
     journal.reportResult(g1.gameId, { result: '1-0', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: Date.UTC(2007, 7, 16, 18, 0) });
     expect(() => director.afterConfirmedResult(g1.gameId, Date.UTC(2007, 7, 16, 18, 1))).toThrow(/result not confirmed by an arbiter yet/);
-    expect(() => eventTrf(journal, hall, 'slo-w-2007', { upToRound: 1 })).toThrow(/round 1 board 1 result not confirmed by an arbiter; round 1 board 2 has no result/);
+    expect(() => eventTrf(journal, hall, 'slo-w-2007', { upToRound: 1 })).toThrow(
+      /round 1 board 1 result not confirmed by an arbiter; round 1 board 2 has no result/,
+    );
   });
 
   it('a host restarted on the same journal continues the match where it stopped', () => {
@@ -212,7 +228,14 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     let t = Date.UTC(2007, 7, 16, 14, 0);
     const confirm = (game: GameRow, result: GameResult, reason?: string) => {
       t += 60 * MIN;
-      journal.reportResult(game.gameId, { result, how: result === '--' ? 'forfeit-lateness' : 'played', source: 'arbiter', arbiter: ARBITER, utcMs: t, reason });
+      journal.reportResult(game.gameId, {
+        result,
+        how: result === '--' ? 'forfeit-lateness' : 'played',
+        source: 'arbiter',
+        arbiter: ARBITER,
+        utcMs: t,
+        reason,
+      });
       journal.confirmResult(game.gameId, ARBITER, t);
       return director.afterConfirmedResult(game.gameId, t);
     };
@@ -225,7 +248,9 @@ describe('Slovenian final 2007: a knockout mini-match through the director', () 
     }
     expect(game).toMatchObject({ gameNo: 5, kind: 'armageddon' });
     expect(() => confirm(game, '--')).toThrow(DirectorError);
-    expect(() => director.afterConfirmedResult(game.gameId, t)).toThrow(/match slo-w-2007\/r1\/b1: armageddon double forfeit — no rule decides it; the arbiter must/);
+    expect(() => director.afterConfirmedResult(game.gameId, t)).toThrow(
+      /match slo-w-2007\/r1\/b1: armageddon double forfeit — no rule decides it; the arbiter must/,
+    );
     expect(journal.getMatch('slo-w-2007/r1/b1')).toMatchObject({ status: 'playing', winner: null });
     // The arbiter decides: White came after all (a corrected result), and the match is decided.
     const decided = confirm(game, '+-', 'White was at the board in time: the clock was started late');

@@ -89,7 +89,8 @@ export function journalInput(clockId: string, bootId: number, seq: number, ev: C
   let detail: Record<string, unknown> | null = null;
   // FIDE Laws 7.5.5: a penalty's event names the credited side; since 1.4 it carries the
   // offender's illegal-move count after it, never 0 (a 1.3 clock sends none: 0 is "not said").
-  if (type === 'adjusted') detail = { ms: ev.adjustMs, reason: ev.penalty ? 'penalty' : 'arbiter', ...(ev.penalty && ev.illegalMoves > 0 ? { illegalMoves: ev.illegalMoves } : {}) };
+  if (type === 'adjusted')
+    detail = { ms: ev.adjustMs, reason: ev.penalty ? 'penalty' : 'arbiter', ...(ev.penalty && ev.illegalMoves > 0 ? { illegalMoves: ev.illegalMoves } : {}) };
   if (type === 'result') {
     const result = RESULT.get(ev.result);
     if (result === undefined) throw new RangeError(`clock ${clockId} seq ${seq}: result_entered without a result`);

@@ -255,7 +255,11 @@ export class ClockSession {
         await new Promise<void>((resolve, reject) => {
           const timer = this.opts.time.setTimer(() => {
             cleanup();
-            reject(new ClockOfflineError(`clock ${this.clockId ?? this.key} acknowledged Configure ${gameId} but did not confirm it within ${this.configureTimeoutMs} ms`));
+            reject(
+              new ClockOfflineError(
+                `clock ${this.clockId ?? this.key} acknowledged Configure ${gameId} but did not confirm it within ${this.configureTimeoutMs} ms`,
+              ),
+            );
           }, this.configureTimeoutMs);
           const onClose = () => {
             cleanup();

@@ -103,8 +103,18 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('turn' as const), side }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('control' as const), timeControl: fc.constantFrom(...CORRECTIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delay' as const), ms: fc.integer({ min: 0, max: 5_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('result' as const), result: fc.constantFrom<'1-0' | '0-1' | '1/2-1/2' | '--'>('1-0', '0-1', '1/2-1/2', '--'), by: fc.constantFrom<'players' | 'arbiter'>('players', 'arbiter') }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('swap' as const), mode: fc.constantFrom<'spare' | 'reboot' | 'in-place'>('spare', 'reboot', 'in-place') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('result' as const),
+      result: fc.constantFrom<'1-0' | '0-1' | '1/2-1/2' | '--'>('1-0', '0-1', '1/2-1/2', '--'),
+      by: fc.constantFrom<'players' | 'arbiter'>('players', 'arbiter'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('swap' as const), mode: fc.constantFrom<'spare' | 'reboot' | 'in-place'>('spare', 'reboot', 'in-place') }),
+  },
 );
 
 /** Every mode the clock runs: increments before/after the move, delays, sandclock, periods ending in the game, default time. */
@@ -123,7 +133,6 @@ function delayed(spec: string): unknown {
   const [seconds, delay] = spec.split(/[db]/).map(Number);
   return [{ seconds, delay, delayMode: spec.includes('d') ? 'simple' : 'bronstein' }];
 }
-
 
 export interface PlayedGame {
   readonly journal: Journal;
@@ -146,7 +155,17 @@ export const journals: Journal[] = [];
 export function playJournaled(tc: TimeControl, steps: readonly Step[], origin: number, check?: (wired: unknown, snapshot: unknown) => void): PlayedGame {
   const journal = new Journal(':memory:');
   journals.push(journal);
-  const game = journal.createGame({ event: 'prop', round: 1, board: ++gameNo, kind: 'rapid', white: 'W', black: 'B', timeControl: tc, clockId: 'A', createdUtcMs: 0 });
+  const game = journal.createGame({
+    event: 'prop',
+    round: 1,
+    board: ++gameNo,
+    kind: 'rapid',
+    white: 'W',
+    black: 'B',
+    timeControl: tc,
+    clockId: 'A',
+    createdUtcMs: 0,
+  });
   let utc = 0;
   const trace: PlayedGame['trace'] = [];
   let events = 0;

@@ -114,10 +114,17 @@ export async function bringClockToJournal(s: ClockSession, game: GameRow, deps: 
       outcome: note.outcome === 'refused' || note.outcome === 'failed' ? 'rejected' : 'applied',
       reason: note.reason ?? null,
     });
-    const what = note.outcome === 'in-step' ? 'holds the journal\'s game' : note.outcome === 'restored' ? 'restored to the journal\'s game' : `not restored (${note.reason})`;
-    deps.log(`clock ${clockId}: ${what} ${game.event} round ${game.round} board ${game.board} game ${game.gameNo}, stopped` +
-      (note.differences.length ? `; the clock differed: ${note.differences.join('; ')}` : '') +
-      (note.mismatches.length ? `; journal events the statechart does not reproduce: ${note.mismatches.join('; ')}` : ''));
+    const what =
+      note.outcome === 'in-step'
+        ? "holds the journal's game"
+        : note.outcome === 'restored'
+          ? "restored to the journal's game"
+          : `not restored (${note.reason})`;
+    deps.log(
+      `clock ${clockId}: ${what} ${game.event} round ${game.round} board ${game.board} game ${game.gameNo}, stopped` +
+        (note.differences.length ? `; the clock differed: ${note.differences.join('; ')}` : '') +
+        (note.mismatches.length ? `; journal events the statechart does not reproduce: ${note.mismatches.join('; ')}` : ''),
+    );
     return note;
   };
   // The clock holds exactly the journal's game and the journal already says it stands stopped: nothing to send.
@@ -136,9 +143,18 @@ export async function bringClockToJournal(s: ClockSession, game: GameRow, deps: 
     if (!sameGame) await deps.configure(s, game);
     // One frame: with a corrected control of many stages, the oldest presses are left out (fewer moves can be taken back).
     const wire = snapshotToWire(snapshot);
-    const body = fittingSnapshotBody(wire.undo.length, (n) => ({ case: 'restore' as const, value: { gameId, snapshot: { ...wire, undo: wire.undo.slice(0, n) } } }));
-    if (body === null) throw new Error(`the journal's state of game ${gameId} does not fit one frame even without its presses (a corrected control of too many stages): set the clock by hand`);
-    if (body.value.snapshot.undo.length < wire.undo.length) deps.log(`clock ${clockId}: game ${gameId} restored with its last ${body.value.snapshot.undo.length} of ${wire.undo.length} presses (one frame): older moves cannot be taken back on it`);
+    const body = fittingSnapshotBody(wire.undo.length, (n) => ({
+      case: 'restore' as const,
+      value: { gameId, snapshot: { ...wire, undo: wire.undo.slice(0, n) } },
+    }));
+    if (body === null)
+      throw new Error(
+        `the journal's state of game ${gameId} does not fit one frame even without its presses (a corrected control of too many stages): set the clock by hand`,
+      );
+    if (body.value.snapshot.undo.length < wire.undo.length)
+      deps.log(
+        `clock ${clockId}: game ${gameId} restored with its last ${body.value.snapshot.undo.length} of ${wire.undo.length} presses (one frame): older moves cannot be taken back on it`,
+      );
     await s.request(body as BodyInit);
   } catch (err) {
     const refused = (err as Error).name === 'ClockRefusedError';

@@ -76,7 +76,10 @@ export function individualStandings(records: ReadonlyMap<number, readonly RoundR
  */
 export function fieldStandings(event: TournamentEvent, records: ReadonlyMap<number, readonly RoundRecord[]>): IndividualStanding[] {
   if (event.kind === 'knockout') throw new StandingsError(`event "${event.id}" is a knockout: its matches decide, it has no ranking by tie-breaks`);
-  return individualStandings(records, event.players.map((p) => p.rank));
+  return individualStandings(
+    records,
+    event.players.map((p) => p.rank),
+  );
 }
 
 /** The board prizes: one ranking per board number, board 1 first. */
@@ -88,7 +91,13 @@ export function boardStandings(event: TournamentEvent, records: ReadonlyMap<numb
     const onBoard = event.teams.filter((t) => t.players.length >= board).map((t) => ({ team: t.id, player: t.players[board - 1] }));
     if (onBoard.length === 0) continue;
     const teamOf = new Map(onBoard.map((x) => [x.player, x.team]));
-    out.push({ board, players: individualStandings(records, onBoard.map((x) => x.player)).map((s) => ({ ...s, team: teamOf.get(s.player)! })) });
+    out.push({
+      board,
+      players: individualStandings(
+        records,
+        onBoard.map((x) => x.player),
+      ).map((s) => ({ ...s, team: teamOf.get(s.player)! })),
+    });
   }
   return out;
 }

@@ -6,7 +6,13 @@ import { breakRemainingMs, knockoutStep, seededLot, type FinishedGame, type Knoc
 
 const H = 3_600_000;
 const T0 = Date.UTC(2007, 7, 19, 8, 0); // 19.08.2007 10:00 CEST
-const spec: KnockoutSpec = { matchId: 'm1', players: [1, 2], firstWhite: 1, rules: { ...DEFAULT_KNOCKOUT_RULES, breakBeforeRapidMs: 30 * 60_000 }, eventTimeControl: presetTimeControl('classical') };
+const spec: KnockoutSpec = {
+  matchId: 'm1',
+  players: [1, 2],
+  firstWhite: 1,
+  rules: { ...DEFAULT_KNOCKOUT_RULES, breakBeforeRapidMs: 30 * 60_000 },
+  eventTimeControl: presetTimeControl('classical'),
+};
 const heads = () => 0.1; // lot → first player
 const tails = () => 0.9; // lot → second player
 
@@ -33,7 +39,7 @@ describe('knockout mini-match (Slovenian final 2007, art. 3)', () => {
     if (step.status === 'play') expect(formatTimeControl(step.next.timeControl)).toBe('40/5400+30:900+30');
   });
 
-  it('FIDE Laws 6.7.1: every game of the match, in every stage (classical, rapid, armageddon), carries the event\'s default time and increment timing; each stage keeps its own control', () => {
+  it("FIDE Laws 6.7.1: every game of the match, in every stage (classical, rapid, armageddon), carries the event's default time and increment timing; each stage keeps its own control", () => {
     const event = presetTimeControl('classical', { defaultTime: 3600, incrementTiming: 'after-move' });
     const withDefault: KnockoutSpec = { ...spec, eventTimeControl: event };
     const controls: TimeControl[] = [];
@@ -44,12 +50,17 @@ describe('knockout mini-match (Slovenian final 2007, art. 3)', () => {
       controls.push(step.next.timeControl);
     }
     expect(controls.map((tc) => [formatTimeControl(tc), tc.defaultTimeMs, tc.incrementTiming])).toEqual([
-      ['40/5400+30:900+30', 3_600_000, 'after-move'], ['40/5400+30:900+30', 3_600_000, 'after-move'],
-      ['900+10', 3_600_000, 'after-move'], ['900+10', 3_600_000, 'after-move'],
+      ['40/5400+30:900+30', 3_600_000, 'after-move'],
+      ['40/5400+30:900+30', 3_600_000, 'after-move'],
+      ['900+10', 3_600_000, 'after-move'],
+      ['900+10', 3_600_000, 'after-move'],
       ['W360-B300', 3_600_000, 'after-move'],
     ]);
     // An event without a default time: none on any game (the clock then tracks no presence).
-    expect(play(['1-0', '1-0', '1-0', '1-0']).step).toMatchObject({ status: 'play', next: { stage: 'armageddon', timeControl: { defaultTimeMs: null, incrementTiming: 'before-move' } } });
+    expect(play(['1-0', '1-0', '1-0', '1-0']).step).toMatchObject({
+      status: 'play',
+      next: { stage: 'armageddon', timeControl: { defaultTimeMs: null, incrementTiming: 'before-move' } },
+    });
   });
 
   it('decided in the classical games: 1½-½', () => {
@@ -105,10 +116,12 @@ describe('knockout mini-match (Slovenian final 2007, art. 3)', () => {
     expect(a).toEqual(b);
     expect(a.status === 'play' && a.next.colorsByLot).toBe(true);
     // Over many seeds both players get White: the lot is not constant.
-    const whites = new Set(Array.from({ length: 20 }, (_, i) => {
-      const s = knockoutStep(drawn, [], seededLot(i));
-      return s.status === 'play' ? s.next.white : 0;
-    }));
+    const whites = new Set(
+      Array.from({ length: 20 }, (_, i) => {
+        const s = knockoutStep(drawn, [], seededLot(i));
+        return s.status === 'play' ? s.next.white : 0;
+      }),
+    );
     expect(whites).toEqual(new Set([1, 2]));
   });
 

@@ -21,11 +21,21 @@ interface MatchSpec {
  * A team event: team t's k-th player has starting rank (t-1)·boards + k; FIDE colours alternate by
  * board. `reserve`: a team that lists one more player than it has boards (after all the others' ranks).
  */
-function tournament(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[], opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number; reserve?: number } = {}) {
+function tournament(
+  teams: number,
+  boards: number,
+  rounds: { matches: MatchSpec[]; bye?: number }[],
+  opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number; reserve?: number } = {},
+) {
   return scored(teams, boards, rounds, opts).standings;
 }
 
-function scored(teams: number, boards: number, rounds: { matches: MatchSpec[]; bye?: number }[], opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number; reserve?: number } = {}) {
+function scored(
+  teams: number,
+  boards: number,
+  rounds: { matches: MatchSpec[]; bye?: number }[],
+  opts: { byeKind?: 'H' | 'F' | 'U' | 'Z'; byePointsPerPlayer?: number; reserve?: number } = {},
+) {
   const rank = (team: number, k: number) => (team - 1) * boards + k + 1;
   const games: ScoredGame[] = [];
   const roundList: Round[] = rounds.map((r, i) => {
@@ -40,32 +50,72 @@ function scored(teams: number, boards: number, rounds: { matches: MatchSpec[]; b
         const white = aWhite ? rank(m.a, k) : rank(m.b, k);
         const black = aWhite ? rank(m.b, k) : rank(m.a, k);
         const forA: Record<Board, [GameResult, GameResult]> = {
-          '1': ['1-0', '0-1'], '=': ['1/2-1/2', '1/2-1/2'], '0': ['0-1', '1-0'], '+': ['+-', '-+'], '-': ['-+', '+-'],
+          '1': ['1-0', '0-1'],
+          '=': ['1/2-1/2', '1/2-1/2'],
+          '0': ['0-1', '1-0'],
+          '+': ['+-', '-+'],
+          '-': ['-+', '+-'],
         };
         games.push({ round: i + 1, board, white, black, result: forA[res][aWhite ? 0 : 1] });
         return { board, white, black };
       }),
     }));
     return {
-      number: i + 1, date: null, startUtcMs: null, knockout: [], teamMatches,
+      number: i + 1,
+      date: null,
+      startUtcMs: null,
+      knockout: [],
+      teamMatches,
       boards: teamMatches.flatMap((m) => m.boards),
       byes: r.bye === undefined ? [] : [{ player: null, team: r.bye, kind: opts.byeKind ?? 'H' }],
     };
   });
   const event: TournamentEvent = {
-    id: 't', name: 'T', city: null, federation: null, startDate: null, endDate: null, chiefArbiter: null, deputyArbiters: [],
-    kind: 'team', type: 'Team Swiss', timeControl: presetTimeControl('sudden-death-60'), timeControlPreset: 'sudden-death-60', rated: false,
-    hallFirstTable: 1, boardsPerTeam: boards, plannedRounds: rounds.length, roundRobinUpTo: null, appeal: null, knockout: null, teamScoring: { ...DEFAULT_TEAM_SCORING, byePointsPerPlayer: opts.byePointsPerPlayer ?? DEFAULT_TEAM_SCORING.byePointsPerPlayer },
+    id: 't',
+    name: 'T',
+    city: null,
+    federation: null,
+    startDate: null,
+    endDate: null,
+    chiefArbiter: null,
+    deputyArbiters: [],
+    kind: 'team',
+    type: 'Team Swiss',
+    timeControl: presetTimeControl('sudden-death-60'),
+    timeControlPreset: 'sudden-death-60',
+    rated: false,
+    hallFirstTable: 1,
+    boardsPerTeam: boards,
+    plannedRounds: rounds.length,
+    roundRobinUpTo: null,
+    appeal: null,
+    knockout: null,
+    teamScoring: { ...DEFAULT_TEAM_SCORING, byePointsPerPlayer: opts.byePointsPerPlayer ?? DEFAULT_TEAM_SCORING.byePointsPerPlayer },
     teams: Array.from({ length: teams }, (_, t) => ({
-      id: t + 1, name: `T${t + 1}`, nickname: null,
+      id: t + 1,
+      name: `T${t + 1}`,
+      nickname: null,
       players: [...Array.from({ length: boards }, (_, k) => rank(t + 1, k)), ...(opts.reserve === t + 1 ? [teams * boards + 1] : [])],
     })),
     players: Array.from({ length: teams * boards + (opts.reserve ? 1 : 0) }, (_, i) => ({
-      rank: i + 1, name: `P${i + 1}`, sex: null, title: null, rating: null, federation: null, fideId: null, birthDate: null, team: i < teams * boards ? Math.floor(i / boards) + 1 : opts.reserve!,
+      rank: i + 1,
+      name: `P${i + 1}`,
+      sex: null,
+      title: null,
+      rating: null,
+      federation: null,
+      fideId: null,
+      birthDate: null,
+      team: i < teams * boards ? Math.floor(i / boards) + 1 : opts.reserve!,
     })),
     rounds: roundList,
   };
-  const records = roundRecords(event.players.map((p) => p.rank), rounds.length, games, eventByes(event, rounds.length));
+  const records = roundRecords(
+    event.players.map((p) => p.rank),
+    rounds.length,
+    games,
+    eventByes(event, rounds.length),
+  );
   return { event, records, standings: teamStandings(event, records, rounds.length) };
 }
 
@@ -79,8 +129,18 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     // Board points: 1 → 1½+1½ = 3, 3 → 2+1 = 3, 2 → ½+1 = 1½, 4 → 0+½ = ½.
     // Match points: 1 → 2+2 = 4, 3 → 2+1 = 3.
     const s = tournament(4, 2, [{ matches: [m(1, 2, '1', '='), m(3, 4, '1', '1')] }, { matches: [m(1, 4, '1', '='), m(3, 2, '=', '=')] }]);
-    expect(s.map((x) => [x.team, x.gamePoints, x.matchPoints])).toEqual([[1, 3, 4], [3, 3, 3], [2, 1.5, 1], [4, 0.5, 0]]);
-    expect(table(s)).toEqual([[1, 1], [3, 2], [2, 3], [4, 4]]);
+    expect(s.map((x) => [x.team, x.gamePoints, x.matchPoints])).toEqual([
+      [1, 3, 4],
+      [3, 3, 3],
+      [2, 1.5, 1],
+      [4, 0.5, 0],
+    ]);
+    expect(table(s)).toEqual([
+      [1, 1],
+      [3, 2],
+      [2, 3],
+      [4, 4],
+    ]);
     // What told each team from the one above (the print report's "ahead on …", C.07 4.2): 3 is below 1 on а) 4 vs 3.
     expect(s.map((x) => x.separatedBy)).toEqual([
       null,
@@ -101,7 +161,14 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     ]);
     expect([row(s, 1).gamePoints, row(s, 1).matchPoints, row(s, 1).directEncounter, row(s, 1).buchholz]).toEqual([2, 2, 2, 3.5]);
     expect([row(s, 2).gamePoints, row(s, 2).matchPoints, row(s, 2).directEncounter, row(s, 2).buchholz]).toEqual([2, 2, 0, 4.5]);
-    expect(table(s)).toEqual([[3, 1], [6, 2], [1, 3], [2, 4], [5, 5], [4, 6]]);
+    expect(table(s)).toEqual([
+      [3, 1],
+      [6, 2],
+      [1, 3],
+      [2, 4],
+      [5, 5],
+      [4, 6],
+    ]);
   });
 
   it('б) three tied teams that all met: the mini-table of their matches in match points (C.07 6.2), against the Buchholz order', () => {
@@ -117,9 +184,18 @@ describe('Ivanovo team places: board points, а) match points, б) match between
       { matches: [m(1, 3, '=', '='), m(2, 6, '0', '0'), m(4, 5, '0', '0')] },
     ]);
     expect([1, 2, 3].map((t) => [row(s, t).gamePoints, row(s, t).matchPoints, row(s, t).directEncounter, row(s, t).buchholz])).toEqual([
-      [3, 3, 1, 10], [3, 3, 3, 9.5], [3, 3, 2, 7.5],
+      [3, 3, 1, 10],
+      [3, 3, 3, 9.5],
+      [3, 3, 2, 7.5],
     ]);
-    expect(table(s)).toEqual([[5, 1], [6, 2], [2, 3], [3, 4], [1, 5], [4, 6]]);
+    expect(table(s)).toEqual([
+      [5, 1],
+      [6, 2],
+      [2, 3],
+      [3, 4],
+      [1, 5],
+      [4, 6],
+    ]);
     // б) separated B, C and A: the mini-table scores 3, 2, 1 are what the report names.
     expect([2, 3, 1].map((t) => row(s, t).separatedBy)).toEqual([
       { criterion: 'board points', above: 3.5, value: 3 },
@@ -128,7 +204,7 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     ]);
   });
 
-  it('в) team Buchholz when the tied teams did not all meet; a bye and a forfeited match count a dummy with the team\'s own points (C.07 2023 16.4)', () => {
+  it("в) team Buchholz when the tied teams did not all meet; a bye and a forfeited match count a dummy with the team's own points (C.07 2023 16.4)", () => {
     // Five teams, two boards; Ivanovo bye: 1 match point, ½ per player (1 board point).
     //   R1: 1-2 forfeited by team 2 (both boards +), 3-4 1:1, team 5 bye.   R2: 5-1 1:1, 2-3 1:1, team 4 bye.
     // Board points: 1 → 2+1 = 3, 2 → 0+1 = 1, 3 → 1+1 = 2, 4 → 1+1 = 2, 5 → 1+1 = 2.
@@ -153,7 +229,7 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     expect(row(s, 2).rounds[0]).toMatchObject({ forfeited: true, boardPoints: [0, 0] });
   });
 
-  it('a team bye scores the regulation\'s points (Ivanovo: 1 match point, ½ per player), whatever its TRF code: U or F no longer gives 1 per player', () => {
+  it("a team bye scores the regulation's points (Ivanovo: 1 match point, ½ per player), whatever its TRF code: U or F no longer gives 1 per player", () => {
     // Five teams, four boards. R1: 1-2 2½:1½, 3-4 3:1, team 5 bye.   R2: 5-1 2:2, 2-3 2:2, team 4 bye.
     // Board points with the regulation's ½ per player: 1 → 2½+2 = 4½, 3 → 3+2 = 5, 5 → 2+2 = 4, 4 → 1+2 = 3, 2 → 1½+2 = 3½.
     // With 1 per player (what a U or F code used to give): 5 → 4+2 = 6 and 4 → 1+4 = 5, ahead of teams 1 and 3.
@@ -161,10 +237,19 @@ describe('Ivanovo team places: board points, а) match points, б) match between
       { matches: [m(1, 2, '1', '=', '1', '0'), m(3, 4, '1', '1', '=', '=')], bye: 5 },
       { matches: [m(5, 1, '=', '=', '=', '='), m(2, 3, '=', '=', '=', '=')], bye: 4 },
     ];
-    const expected = [[3, 5, 1], [1, 4.5, 2], [5, 4, 3], [2, 3.5, 4], [4, 3, 5]];
+    const expected = [
+      [3, 5, 1],
+      [1, 4.5, 2],
+      [5, 4, 3],
+      [2, 3.5, 4],
+      [4, 3, 5],
+    ];
     for (const byeKind of ['H', 'U', 'F', 'Z'] as const) {
       const s = tournament(5, 4, rounds, { byeKind });
-      expect(s.map((x) => [x.team, x.gamePoints, x.rank]), `bye code ${byeKind}`).toEqual(expected);
+      expect(
+        s.map((x) => [x.team, x.gamePoints, x.rank]),
+        `bye code ${byeKind}`,
+      ).toEqual(expected);
       expect(row(s, 5).rounds[0]).toMatchObject({ opponent: null, matchPoints: 1, gamePoints: 2, boardPoints: [0.5, 0.5, 0.5, 0.5] });
     }
     // A regulation giving 1 per player (tournament file teamScoring.byePointsPerPlayer) gets it whatever the code.
@@ -182,10 +267,20 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     expect(row(standings, 5)).toMatchObject({ gamePoints: 2, matchPoints: 1, boardPoints: [0.5, 0.5, 0.5, 0.5] });
     expect(row(standings, 5).rounds[0]).toMatchObject({ opponent: null, gamePoints: 2, matchPoints: 1, boardPoints: [0.5, 0.5, 0.5, 0.5] });
     // Level on 2 board points, 1 match point and Buchholz 2, teams 1, 5 and 2 are told apart on board 1 (1, ½, 0).
-    expect(standings.map((x) => [x.team, x.gamePoints])).toEqual([[3, 2.5], [1, 2], [5, 2], [2, 2], [4, 1.5]]);
+    expect(standings.map((x) => [x.team, x.gamePoints])).toEqual([
+      [3, 2.5],
+      [1, 2],
+      [5, 2],
+      [2, 2],
+      [4, 1.5],
+    ]);
     // The players of boards 1-4 have the bye's ½ in their records (TRF code H); the reserve none.
     expect([17, 18, 19, 20, 21].map((p) => records.get(p)![0].code)).toEqual(['H', 'H', 'H', 'H', ' ']);
-    expect(eventByes(event, 1).filter((b) => b.round === 1).map((b) => b.player)).toEqual([17, 18, 19, 20]);
+    expect(
+      eventByes(event, 1)
+        .filter((b) => b.round === 1)
+        .map((b) => b.player),
+    ).toEqual([17, 18, 19, 20]);
   });
 
   it('board 1, then board 2, …; teams level on every criterion share the rank', () => {
@@ -198,6 +293,13 @@ describe('Ivanovo team places: board points, а) match points, б) match between
     expect(s.every((x) => x.gamePoints === 1.5 && x.matchPoints === 1 && x.buchholz === 1.5)).toBe(true);
     expect(row(s, 1).boardPoints).toEqual([1, 0, 0.5]);
     expect(row(s, 3).boardPoints).toEqual([1, 0.5, 0]);
-    expect(table(s)).toEqual([[3, 1], [1, 2], [5, 3], [6, 3], [2, 5], [4, 6]]);
+    expect(table(s)).toEqual([
+      [3, 1],
+      [1, 2],
+      [5, 3],
+      [6, 3],
+      [2, 5],
+      [4, 6],
+    ]);
   });
 });

@@ -20,7 +20,19 @@ export type TrfCode = '1' | '=' | '0' | '+' | '-' | 'W' | 'D' | 'L' | 'H' | 'F' 
 
 /** Default points per code (TRF-2026 tag 162 defaults: W 1.0, D 0.5, L/A 0.0, P as W). */
 export const CODE_POINTS: Readonly<Record<TrfCode, number>> = {
-  '1': 1, '=': 0.5, '0': 0, '+': 1, '-': 0, W: 1, D: 0.5, L: 0, H: 0.5, F: 1, U: 1, Z: 0, ' ': 0,
+  '1': 1,
+  '=': 0.5,
+  '0': 0,
+  '+': 1,
+  '-': 0,
+  W: 1,
+  D: 0.5,
+  L: 0,
+  H: 0.5,
+  F: 1,
+  U: 1,
+  Z: 0,
+  ' ': 0,
 };
 
 export interface RoundRecord {
@@ -79,14 +91,13 @@ export function codesFor(game: ScoredGame): { white: TrfCode; black: TrfCode } {
  * round gets a blank record (TRF: equivalent to a zero-point bye). Throws when a player appears
  * twice in one round.
  */
-export function roundRecords(
-  ranks: readonly number[],
-  rounds: number,
-  games: readonly ScoredGame[],
-  byes: readonly ScoredBye[],
-): Map<number, RoundRecord[]> {
+export function roundRecords(ranks: readonly number[], rounds: number, games: readonly ScoredGame[], byes: readonly ScoredBye[]): Map<number, RoundRecord[]> {
   const table = new Map<number, RoundRecord[]>();
-  for (const rank of ranks) table.set(rank, Array.from({ length: rounds }, () => ({ opponent: null, colour: null, code: ' ' as TrfCode })));
+  for (const rank of ranks)
+    table.set(
+      rank,
+      Array.from({ length: rounds }, () => ({ opponent: null, colour: null, code: ' ' as TrfCode })),
+    );
   const filled = new Set<string>();
   const put = (rank: number, round: number, rec: RoundRecord, what: string) => {
     const row = table.get(rank);
@@ -207,8 +218,28 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
       // A team that lost every board by forfeit lost the match, even when its opponent did too
       // (every board `--`, FIDE Laws 6.7.1: both lose): 0-0 in board points is no draw.
       const mp = (mine: number, theirs: number, forfeited: boolean) => (forfeited ? s.loss : mine > theirs ? s.win : mine === theirs ? s.draw : s.loss);
-      perTeam.get(m.white)!.push({ round: round.number, opponent: m.black, colour: 'w', gamePoints: white, matchPoints: mp(white, black, whiteForfeits === n), forfeited: whiteForfeits === n, boardPoints: whiteBoards });
-      perTeam.get(m.black)!.push({ round: round.number, opponent: m.white, colour: 'b', gamePoints: black, matchPoints: mp(black, white, blackForfeits === n), forfeited: blackForfeits === n, boardPoints: blackBoards });
+      perTeam
+        .get(m.white)!
+        .push({
+          round: round.number,
+          opponent: m.black,
+          colour: 'w',
+          gamePoints: white,
+          matchPoints: mp(white, black, whiteForfeits === n),
+          forfeited: whiteForfeits === n,
+          boardPoints: whiteBoards,
+        });
+      perTeam
+        .get(m.black)!
+        .push({
+          round: round.number,
+          opponent: m.white,
+          colour: 'b',
+          gamePoints: black,
+          matchPoints: mp(black, white, blackForfeits === n),
+          forfeited: blackForfeits === n,
+          boardPoints: blackBoards,
+        });
     }
     for (const bye of round.byes) {
       if (bye.team === null) continue;
@@ -217,7 +248,9 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
       // the record of the player the team lists on that board (eventByes, teamByePlayers).
       const byBoard = teamByePlayers(event, team).map((p) => CODE_POINTS[records.get(p)![round.number - 1].code]);
       const gp = byBoard.reduce((sum, x) => sum + x, 0);
-      perTeam.get(team.id)!.push({ round: round.number, opponent: null, colour: null, gamePoints: gp, matchPoints: s.byeMatchPoints, forfeited: false, boardPoints: byBoard });
+      perTeam
+        .get(team.id)!
+        .push({ round: round.number, opponent: null, colour: null, gamePoints: gp, matchPoints: s.byeMatchPoints, forfeited: false, boardPoints: byBoard });
     }
   }
   return rankTeams(perTeam, event.boardsPerTeam ?? 4);
@@ -293,7 +326,10 @@ export function eventByes(event: TournamentEvent, rounds: number): ScoredBye[] {
     for (const bye of round.byes) {
       if (bye.player !== null) out.push({ round: round.number, player: bye.player, kind: bye.kind });
       else {
-        if (teamByeCode === undefined) throw new StandingsError(`event "${event.id}": a team bye worth ${event.teamScoring.byePointsPerPlayer} per player has no TRF bye code (Z 0, H 0.5, F 1)`);
+        if (teamByeCode === undefined)
+          throw new StandingsError(
+            `event "${event.id}": a team bye worth ${event.teamScoring.byePointsPerPlayer} per player has no TRF bye code (Z 0, H 0.5, F 1)`,
+          );
         const team = event.teams.find((t) => t.id === bye.team)!;
         for (const p of teamByePlayers(event, team)) out.push({ round: round.number, player: p, kind: teamByeCode });
       }

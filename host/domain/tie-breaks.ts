@@ -32,7 +32,10 @@ export function buchholzContributions(records: ReadonlyMap<number, readonly Roun
 
 /** Sum of the contributions after dropping the `cut` least significant ones (C.07 14.1 Cut-1, 14.2 Cut-2). */
 export function cutSum(contributions: readonly number[], cut: number): number {
-  return [...contributions].sort((a, b) => a - b).slice(cut).reduce((s, x) => s + x, 0);
+  return [...contributions]
+    .sort((a, b) => a - b)
+    .slice(cut)
+    .reduce((s, x) => s + x, 0);
 }
 
 /** C.07 7.1 WIN: rounds in which the player obtained a win's points, with or without playing. */

@@ -21,8 +21,15 @@ function issuesOf(value: unknown): string[] {
 const minimal = () => ({
   events: [
     {
-      id: 'e1', name: 'Open', kind: 'individual', timeControl: 'classical',
-      players: [{ rank: 1, name: 'A, A' }, { rank: 2, name: 'B, B' }, { rank: 3, name: 'C, C' }],
+      id: 'e1',
+      name: 'Open',
+      kind: 'individual',
+      timeControl: 'classical',
+      players: [
+        { rank: 1, name: 'A, A' },
+        { rank: 2, name: 'B, B' },
+        { rank: 3, name: 'C, C' },
+      ],
       rounds: [{ number: 1, boards: [{ board: 1, white: 1, black: 2 }], byes: [{ player: 3, kind: 'U' }] }],
     },
   ],
@@ -45,15 +52,24 @@ describe('tournament file', () => {
     expect(hall.events[1].hallFirstTable).toBe(3);
   });
 
-  describe('knockout rounds paired from earlier results (Slovenian women\'s final 2007: the final between the semifinal winners)', () => {
+  describe("knockout rounds paired from earlier results (Slovenian women's final 2007: the final between the semifinal winners)", () => {
     type Entrant = number | Record<string, unknown>;
     const knockout = (round2: { board: number; players: Entrant[]; firstWhite?: number | null }[], round3?: typeof round2) => ({
       events: [
         {
-          id: 'ko', name: 'KO', kind: 'knockout', timeControl: 'classical',
+          id: 'ko',
+          name: 'KO',
+          kind: 'knockout',
+          timeControl: 'classical',
           players: [1, 2, 3, 4, 5].map((rank) => ({ rank, name: `P${rank}` })),
           rounds: [
-            { number: 1, knockout: [{ board: 1, players: [1, 4], firstWhite: 1 }, { board: 2, players: [2, 3] }] },
+            {
+              number: 1,
+              knockout: [
+                { board: 1, players: [1, 4], firstWhite: 1 },
+                { board: 2, players: [2, 3] },
+              ],
+            },
             { number: 2, knockout: round2 },
             ...(round3 ? [{ number: 3, knockout: round3 }] : []),
           ],
@@ -64,7 +80,12 @@ describe('tournament file', () => {
     const L = (round: number, board: number) => ({ loserOf: { round, board } });
 
     it('accepts a final of the winners and a match for 3rd place of the losers', () => {
-      const ev = parseTournament(knockout([{ board: 1, players: [W(1, 1), W(1, 2)] }, { board: 2, players: [L(1, 1), L(1, 2)], firstWhite: null }])).events[0];
+      const ev = parseTournament(
+        knockout([
+          { board: 1, players: [W(1, 1), W(1, 2)] },
+          { board: 2, players: [L(1, 1), L(1, 2)], firstWhite: null },
+        ]),
+      ).events[0];
       expect(ev.rounds[1].knockout).toEqual([
         { board: 1, players: [W(1, 1), W(1, 2)], firstWhite: null, classicalStartsUtcMs: [] },
         { board: 2, players: [L(1, 1), L(1, 2)], firstWhite: null, classicalStartsUtcMs: [] },
@@ -81,14 +102,28 @@ describe('tournament file', () => {
       expect(issuesOf(knockout([{ board: 1, players: [W(2, 1), W(1, 2)] }]))).toEqual([
         'events[0].rounds[1].knockout[0].players[0]: the winner of round 2 board 1: must be an earlier round than this round 2 (a match waits only for matches played before it)',
       ]);
-      expect(issuesOf(knockout([{ board: 1, players: [W(1, 1), { winnerOf: { round: 1 } }] }, { board: 2, players: [{ champion: 1 }, 5] }]))).toEqual([
+      expect(
+        issuesOf(
+          knockout([
+            { board: 1, players: [W(1, 1), { winnerOf: { round: 1 } }] },
+            { board: 2, players: [{ champion: 1 }, 5] },
+          ]),
+        ),
+      ).toEqual([
         'events[0].rounds[1].knockout[0].players[1].winnerOf.board: missing',
         'events[0].rounds[1].knockout[1].players[0]: must be a starting rank, { "winnerOf": { "round": R, "board": B } } or { "loserOf": { "round": R, "board": B } }, got {"champion":1}',
       ]);
     });
 
     it('refuses a match outcome referenced twice', () => {
-      expect(issuesOf(knockout([{ board: 1, players: [W(1, 1), W(1, 2)] }, { board: 2, players: [W(1, 1), 5] }]))).toContain(
+      expect(
+        issuesOf(
+          knockout([
+            { board: 1, players: [W(1, 1), W(1, 2)] },
+            { board: 2, players: [W(1, 1), 5] },
+          ]),
+        ),
+      ).toContain(
         'events[0].rounds[1].knockout[1].players[0]: the winner of round 1 board 1 is already referenced at events[0].rounds[1].knockout[0].players[0]; a match outcome goes to one place',
       );
     });
@@ -126,7 +161,7 @@ describe('tournament file', () => {
     expect([ev.plannedRounds, ev.rounds.length]).toEqual([7, 2]);
   });
 
-  it('teamScoring.byePointsPerPlayer: 0, 0.5 or 1, the points of a TRF bye code (each player of a team bye gets the code worth the regulation\'s points)', () => {
+  it("teamScoring.byePointsPerPlayer: 0, 0.5 or 1, the points of a TRF bye code (each player of a team bye gets the code worth the regulation's points)", () => {
     const v = minimal() as any;
     v.events[0].teamScoring = { byePointsPerPlayer: 0.25 };
     expect(issuesOf(v)).toContain('events[0].teamScoring.byePointsPerPlayer: must be 0, 0.5 or 1 (the points of the TRF bye codes Z, H, F), got 0.25');
@@ -194,9 +229,7 @@ describe('tournament file', () => {
   it('refuses a player paired twice in a round, and a bye for a paired player', () => {
     const v = minimal() as any;
     v.events[0].rounds[0].byes = [{ player: 2, kind: 'H' }];
-    expect(issuesOf(v)).toContain(
-      'events[0].rounds[0].byes[0].player: player 2 is already paired in this round at events[0].rounds[0].boards[0].black',
-    );
+    expect(issuesOf(v)).toContain('events[0].rounds[0].byes[0].player: player 2 is already paired in this round at events[0].rounds[0].boards[0].black');
   });
 
   it('names the bad token of a time control', () => {
@@ -210,10 +243,31 @@ describe('tournament file', () => {
       JSON.stringify({
         events: [
           {
-            id: 't', name: 'T', kind: 'team', boardsPerTeam: 2, timeControl: 'sudden-death-60',
+            id: 't',
+            name: 'T',
+            kind: 'team',
+            boardsPerTeam: 2,
+            timeControl: 'sudden-death-60',
             players: [1, 2, 3, 4].map((rank) => ({ rank, name: `P${rank}` })),
-            teams: [{ id: 1, name: 'A', players: [1, 2] }, { id: 2, name: 'B', players: [3, 4] }],
-            rounds: [{ number: 1, teamMatches: [{ white: 1, black: 2, boards: [{ white: 1, black: 3 }, { white: 2, black: 4 }] }] }],
+            teams: [
+              { id: 1, name: 'A', players: [1, 2] },
+              { id: 2, name: 'B', players: [3, 4] },
+            ],
+            rounds: [
+              {
+                number: 1,
+                teamMatches: [
+                  {
+                    white: 1,
+                    black: 2,
+                    boards: [
+                      { white: 1, black: 3 },
+                      { white: 2, black: 4 },
+                    ],
+                  },
+                ],
+              },
+            ],
           },
         ],
       }),
@@ -227,9 +281,7 @@ describe('tournament file', () => {
   it('refuses events whose hall tables overlap', () => {
     const v = minimal() as any;
     v.events.push({ ...JSON.parse(JSON.stringify(v.events[0])), id: 'e2' });
-    expect(issuesOf(v)).toEqual([
-      'events[1].hallFirstTable: hall tables 1-1 of "e2" overlap tables 1-1 of "e1"; set hallFirstTable so events share no table',
-    ]);
+    expect(issuesOf(v)).toEqual(['events[1].hallFirstTable: hall tables 1-1 of "e2" overlap tables 1-1 of "e1"; set hallFirstTable so events share no table']);
   });
 
   it('reads JSON with comments, and names each problem by line:column and field path; bad JSON by line:column', () => {
@@ -294,16 +346,22 @@ describe('tournament file: a Swiss event\'s pairing engine (docs/tournament.md "
     Object.assign(drawn.events[0], { plannedRounds: 5, pairingEngine: { command: ['bbpPairings.exe', '--dutch'], initialColour: 'black' } });
     expect(parseTournament(drawn).events[0].pairingEngine).toEqual({ command: ['bbpPairings.exe', '--dutch'], timeoutMs: 60_000, initialColour: 'black' });
     Object.assign(drawn.events[0], { pairingEngine: { command: ['bbpPairings.exe', '--dutch'], initialColour: 'w' } });
-    expect(issuesOf(drawn)).toEqual(['events[0].pairingEngine.initialColour: must be "white" or "black" (the colour drawn by lot for the top-ranked player in round 1), got "w"']);
+    expect(issuesOf(drawn)).toEqual([
+      'events[0].pairingEngine.initialColour: must be "white" or "black" (the colour drawn by lot for the top-ranked player in round 1), got "w"',
+    ]);
     const unplanned = minimal() as { events: Record<string, unknown>[] };
     Object.assign(unplanned.events[0], { rounds: [], pairingEngine: { command: ['bbpPairings.exe', '--dutch'] } });
-    expect(issuesOf(unplanned)).toEqual(['events[0].plannedRounds: missing: a pairing engine pairs against the planned number of rounds (TRF tag 142 and XXR)']);
+    expect(issuesOf(unplanned)).toEqual([
+      'events[0].plannedRounds: missing: a pairing engine pairs against the planned number of rounds (TRF tag 142 and XXR)',
+    ]);
   });
 
   it('refuses an engine for a team event (bbpPairings and JaVaFo pair players), an empty command, a bad argument and an unknown field, naming the path', () => {
     const team = JSON.parse(readFileSync(fixture('ivanovo-white-rook-2018.json'), 'utf8'));
     team.events[0].pairingEngine = { command: ['bbpPairings.exe', '--dutch'] };
-    expect(issuesOf(team)).toEqual([expect.stringMatching(/^events\[0\]\.pairingEngine: only for an individual Swiss event \("kind": "individual"\): the engine pairs players, not teams/)]);
+    expect(issuesOf(team)).toEqual([
+      expect.stringMatching(/^events\[0\]\.pairingEngine: only for an individual Swiss event \("kind": "individual"\): the engine pairs players, not teams/),
+    ]);
     const file = minimal();
     Object.assign(file.events[0], { pairingEngine: { command: [] } });
     expect(issuesOf(file)).toEqual(['events[0].pairingEngine.command: must name the program, e.g. ["bbpPairings.exe", "--dutch"]']);

@@ -55,7 +55,11 @@ export function parseTournamentText(text: string, file?: string): Hall {
   try {
     return parseTournament(read.value);
   } catch (err) {
-    if (err instanceof TournamentFileError) throw new TournamentFileError(err.issues.map((issue) => read.locate(issue)), file);
+    if (err instanceof TournamentFileError)
+      throw new TournamentFileError(
+        err.issues.map((issue) => read.locate(issue)),
+        file,
+      );
     throw err;
   }
 }

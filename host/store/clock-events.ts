@@ -9,8 +9,25 @@ import { parseJson, type Row } from './fields.ts';
 import type { ClockEventRow, ClockEventType } from './types.ts';
 
 /** A prepared event's values in the order the writer thread inserts them (writer-worker.mjs). */
-export const EVENT_COLUMNS = ['id', 'clockId', 'bootId', 'seq', 'gameId', 'event', 'round', 'board', 'type', 'side', 'move',
-  'whiteMs', 'blackMs', 'monoMs', 'utcMs', 'uncertaintyMs', 'detail'] as const;
+export const EVENT_COLUMNS = [
+  'id',
+  'clockId',
+  'bootId',
+  'seq',
+  'gameId',
+  'event',
+  'round',
+  'board',
+  'type',
+  'side',
+  'move',
+  'whiteMs',
+  'blackMs',
+  'monoMs',
+  'utcMs',
+  'uncertaintyMs',
+  'detail',
+] as const;
 
 export function toEvent(r: Row): ClockEventRow {
   return {

@@ -158,9 +158,7 @@ export class JournalConnection {
   private migrate(): void {
     const version = this.db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
-      throw new JournalError(
-        `journal ${this.path} has schema version ${version}, newer than this host understands (${SCHEMA_VERSION}); upgrade the host`,
-      );
+      throw new JournalError(`journal ${this.path} has schema version ${version}, newer than this host understands (${SCHEMA_VERSION}); upgrade the host`);
     }
     // Each missing step in its own transaction: a file stops at the last complete version.
     for (let v = version; v < SCHEMA_VERSION; v++) {

@@ -12,8 +12,18 @@ for (let n = 1; ; n = (n % 7) + 1) {
     seq++;
     return {
       event: {
-        clockId: 'clock-crash', bootId: 'boot-1', seq, gameId: null, type: 'moved' as const, side: seq % 2 ? ('white' as const) : ('black' as const), move: seq,
-        whiteMs: 1000, blackMs: 1000, monoMs: seq, utcMs: 1_700_000_000_000 + seq, uncertaintyMs: 1,
+        clockId: 'clock-crash',
+        bootId: 'boot-1',
+        seq,
+        gameId: null,
+        type: 'moved' as const,
+        side: seq % 2 ? ('white' as const) : ('black' as const),
+        move: seq,
+        whiteMs: 1000,
+        blackMs: 1000,
+        monoMs: seq,
+        utcMs: 1_700_000_000_000 + seq,
+        uncertaintyMs: 1,
       },
     };
   });

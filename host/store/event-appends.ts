@@ -45,7 +45,8 @@ export class EventAppends {
 
   /** Journals many events in ONE transaction (one fsync): all or none. Durable when it returns. */
   appendMany(events: readonly ClockEventInput[]): AppendResult[] {
-    if (this.writer?.writing) throw new JournalError('a batch of clock events is being written on the writer thread: append after it is durable (Journal.settled())');
+    if (this.writer?.writing)
+      throw new JournalError('a batch of clock events is being written on the writer thread: append after it is durable (Journal.settled())');
     try {
       return this.conn.guarded(() => this.insertMany(events));
     } catch (err) {

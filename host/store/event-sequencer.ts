@@ -153,7 +153,11 @@ export class EventSequencer {
     const outbox = this.outboxEvents ? this.outbox.row('clock-event', { id, ...row, detail: e.detail ?? null }, row.utcMs) : null;
     // What toEvent would read back: the stored detail is parsed again, so the row is the journal's.
     return {
-      result: { isNew: true, id, row: { id, ...row, type: row.type as ClockEventType, side: row.side as Side | null, detail: parseJson(row.detail) as Record<string, unknown> | null } },
+      result: {
+        isNew: true,
+        id,
+        row: { id, ...row, type: row.type as ClockEventType, side: row.side as Side | null, detail: parseJson(row.detail) as Record<string, unknown> | null },
+      },
       params: { id, ...row },
       outbox,
     };

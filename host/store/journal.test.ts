@@ -22,16 +22,33 @@ function journal(name = 'clocks.db'): Journal {
 
 function ev(seq: number, over: Partial<ClockEventInput> = {}): ClockEventInput {
   return {
-    clockId: 'C1', bootId: 'b1', seq, type: 'moved', side: seq % 2 ? 'white' : 'black', move: Math.ceil(seq / 2),
-    whiteMs: 5_400_000 - seq * 1000, blackMs: 5_400_000 - seq * 900, monoMs: 10_000 + seq * 1000,
-    utcMs: T0 + seq * 1000, uncertaintyMs: 2, ...over,
+    clockId: 'C1',
+    bootId: 'b1',
+    seq,
+    type: 'moved',
+    side: seq % 2 ? 'white' : 'black',
+    move: Math.ceil(seq / 2),
+    whiteMs: 5_400_000 - seq * 1000,
+    blackMs: 5_400_000 - seq * 900,
+    monoMs: 10_000 + seq * 1000,
+    utcMs: T0 + seq * 1000,
+    uncertaintyMs: 2,
+    ...over,
   };
 }
 
 function newGame(j: Journal, over: Partial<Parameters<Journal['createGame']>[0]> = {}) {
   return j.createGame({
-    event: 'slo-w-2007', round: 1, board: 1, kind: 'classical', white: 'Rožič, Vesna', black: 'Bajt, Indira',
-    timeControl: presetTimeControl('classical'), clockId: 'C1', createdUtcMs: T0, ...over,
+    event: 'slo-w-2007',
+    round: 1,
+    board: 1,
+    kind: 'classical',
+    white: 'Rožič, Vesna',
+    black: 'Bajt, Indira',
+    timeControl: presetTimeControl('classical'),
+    clockId: 'C1',
+    createdUtcMs: T0,
+    ...over,
   });
 }
 
@@ -43,7 +60,6 @@ afterEach(() => {
   open = [];
   rmSync(dir, { recursive: true, force: true });
 });
-
 
 /**
  * Runs a crash fixture writing into the journal at `path`, SIGKILLs it once it has reported 300
@@ -61,7 +77,10 @@ async function killedMidStream(fixtureFile: string, path: string): Promise<numbe
     });
     child.on('exit', () => resolve());
   });
-  return out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+  return out
+    .split('\n')
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
 }
 describe('journal', () => {
   it('uses WAL with synchronous=FULL so an acknowledged event survives a power cut', () => {
@@ -109,7 +128,7 @@ describe('journal', () => {
     expect(j.eventsAfter(0, 10)).toEqual([]);
   });
 
-  it('fills game, event, round and board from the clock\'s current game', () => {
+  it("fills game, event, round and board from the clock's current game", () => {
     const j = journal();
     const game = newGame(j, { round: 2, board: 3 });
     j.append(ev(1));
@@ -118,7 +137,7 @@ describe('journal', () => {
     expect(row).toMatchObject({ whiteMs: 5_399_000, blackMs: 5_399_100, monoMs: 11_000, utcMs: T0 + 1000, uncertaintyMs: 2 });
   });
 
-  it('orders a game\'s events boot by boot even when an old boot\'s outbox arrives after the reboot', () => {
+  it("orders a game's events boot by boot even when an old boot's outbox arrives after the reboot", () => {
     const j = journal();
     const game = newGame(j);
     j.append(ev(1));
@@ -148,9 +167,7 @@ describe('journal', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     const j = new Journal(path);
     open.push(j);
-    const stored = new Set(
-      (journalSql(j).prepare("SELECT seq FROM clock_events WHERE clock_id = 'clock-crash'").all() as { seq: number }[]).map((r) => r.seq),
-    );
+    const stored = new Set((journalSql(j).prepare("SELECT seq FROM clock_events WHERE clock_id = 'clock-crash'").all() as { seq: number }[]).map((r) => r.seq));
     expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
   });
 
@@ -196,11 +213,15 @@ describe('journal', () => {
       // A resend of a stored event, and one repeated within a batch, are duplicates (not stored twice).
       const again = j.appendInBackground(items([ev(3), ev(4), ev(4)]));
       await again.durable;
-      expect(again.results.map((r) => (r instanceof Error ? r.message : [r.isNew, r.id]))).toEqual([[false, 3], [true, 4], [false, 4]]);
+      expect(again.results.map((r) => (r instanceof Error ? r.message : [r.isNew, r.id]))).toEqual([
+        [false, 3],
+        [true, 4],
+        [false, 4],
+      ]);
       expect(j.eventsByGame(game.gameId).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     });
 
-    it('the writer thread\'s commits keep the read cache of games (they never write games); another process\'s write to games drops it from the next turn', async () => {
+    it("the writer thread's commits keep the read cache of games (they never write games); another process's write to games drops it from the next turn", async () => {
       const j = threaded();
       const game = newGame(j);
       const cached = j.getGame(game.gameId);
@@ -216,7 +237,7 @@ describe('journal', () => {
       expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', reportedBy: 'arbiter:Ana Srebrnič' });
     });
 
-    it('a start still being written counts as the game started (an arbiter\'s reconfigure is refused meanwhile)', async () => {
+    it("a start still being written counts as the game started (an arbiter's reconfigure is refused meanwhile)", async () => {
       const j = threaded();
       const game = newGame(j);
       const { durable } = j.appendInBackground(items([ev(1, { type: 'started', side: null, move: null })]));
@@ -226,7 +247,7 @@ describe('journal', () => {
       expect(j.gameStarted(game.gameId)).toBe(true);
     });
 
-    it('an event refused for its content leaves out its clock\'s later events of the batch; other clocks\' go on', async () => {
+    it("an event refused for its content leaves out its clock's later events of the batch; other clocks' go on", async () => {
       const j = threaded();
       newGame(j);
       const { results, durable } = j.appendInBackground([
@@ -245,7 +266,7 @@ describe('journal', () => {
       expect(j.eventsAfter(0, 10).map((e) => `${e.clockId}/${e.seq}`)).toEqual(['C1/1', 'C1/2']);
     });
 
-    it('a commit that fails on the writer thread rejects with SQLite\'s error, stores nothing of the batch, and the next batch is written', async () => {
+    it("a commit that fails on the writer thread rejects with SQLite's error, stores nothing of the batch, and the next batch is written", async () => {
       const j = threaded();
       const game = newGame(j);
       await j.appendInBackground(items([ev(1)])).durable;
@@ -271,7 +292,7 @@ describe('journal', () => {
       await expect(durable).rejects.toThrow(/closed before the batch was durable/);
     });
 
-    it('the MQTT publisher\'s marks and retained states are written on the writer thread: the event loop runs on while another connection holds the write lock, and they land once it is free (MQTT 3.1.1 §4.3.2: a message stays owed until marked)', async () => {
+    it("the MQTT publisher's marks and retained states are written on the writer thread: the event loop runs on while another connection holds the write lock, and they land once it is free (MQTT 3.1.1 §4.3.2: a message stays owed until marked)", async () => {
       const j = threaded();
       const store = j.outboxStore(() => T0);
       await store.appendRetainedAside([
@@ -311,7 +332,10 @@ describe('journal', () => {
       await expect(j.appendInBackground(items([ev(2)])).durable).rejects.toThrow(/UNIQUE/);
       const again = j.appendInBackground(items([ev(2), ev(3)]));
       await again.durable;
-      expect(again.results.map((r) => (r instanceof Error ? r.message : [r.isNew, r.id]))).toEqual([[false, theirs.id], [true, theirs.id + 1]]);
+      expect(again.results.map((r) => (r instanceof Error ? r.message : [r.isNew, r.id]))).toEqual([
+        [false, theirs.id],
+        [true, theirs.id + 1],
+      ]);
       expect(j.eventsAfter(0, 10).map((e) => e.seq)).toEqual([1, 2, 3]);
       // Committed on this thread too (append), the same.
       other.append(ev(4));
@@ -351,11 +375,16 @@ describe('journal', () => {
       j.close();
       await stored;
       const again = journal('thread.db');
-      expect(again.outboxStore(() => T0).pending(10).map((r) => r.payload)).toContain('{"seq":7}');
+      expect(
+        again
+          .outboxStore(() => T0)
+          .pending(10)
+          .map((r) => r.payload),
+      ).toContain('{"seq":7}');
     });
   });
 
-  it('board state: each board\'s newest game and its latest event (whose clock runs is the rule book\'s: host/app/live-state.ts)', () => {
+  it("board state: each board's newest game and its latest event (whose clock runs is the rule book's: host/app/live-state.ts)", () => {
     const j = journal();
     newGame(j);
     newGame(j, { board: 2, clockId: 'C2', white: 'A', black: 'B' });
@@ -371,36 +400,48 @@ describe('journal', () => {
     expect(j.boardStates()[0].last?.type).toBe('paused');
   });
 
-  it('results: a clock result needs both players\' confirmation; the arbiter must confirm before export', () => {
+  it("results: a clock result needs both players' confirmation; the arbiter must confirm before export", () => {
     const j = journal();
     const game = newGame(j);
-    expect(() => j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', utcMs: T0 })).toThrow(
-      /both players confirmed/,
-    );
+    expect(() => j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', utcMs: T0 })).toThrow(/both players confirmed/);
     j.reportResult(game.gameId, { result: '1/2-1/2', how: 'agreement', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 1 });
     expect(j.results('slo-w-2007')).toHaveLength(1);
     expect(j.results('slo-w-2007', { confirmedOnly: true })).toHaveLength(0);
     j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 2);
     expect(j.results('slo-w-2007', { confirmedOnly: true })[0]).toMatchObject({
-      result: '1/2-1/2', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič', endedUtcMs: T0 + 1,
+      result: '1/2-1/2',
+      reportedBy: 'clock',
+      confirmedBy: 'Ana Srebrnič',
+      endedUtcMs: T0 + 1,
     });
     // Once confirmed, only an arbiter may change it, and that clears the confirmation.
-    expect(() =>
-      j.reportResult(game.gameId, { result: '1-0', how: 'x', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 3 }),
-    ).toThrow(/only an arbiter/);
+    expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'x', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + 3 })).toThrow(
+      /only an arbiter/,
+    );
     // FIDE Laws 8.7: a confirmed result changes only by the arbiter's decision, which says why.
     expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4 })).toThrow(
       /a correction of a confirmed result must say why/,
     );
-    expect(() => j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: '  ' })).toThrow(/"reason"/);
-    j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: 'appeal upheld: Black had resigned' });
+    expect(() =>
+      j.reportResult(game.gameId, { result: '1-0', how: 'appeal', source: 'arbiter', arbiter: 'Ana Srebrnič', utcMs: T0 + 4, reason: '  ' }),
+    ).toThrow(/"reason"/);
+    j.reportResult(game.gameId, {
+      result: '1-0',
+      how: 'appeal',
+      source: 'arbiter',
+      arbiter: 'Ana Srebrnič',
+      utcMs: T0 + 4,
+      reason: 'appeal upheld: Black had resigned',
+    });
     expect(j.getGame(game.gameId)).toMatchObject({ result: '1-0', confirmedBy: null, reportedBy: 'arbiter:Ana Srebrnič' });
     // A correction does not move the game's end (the break before a tie-break counts from it).
     expect(j.getGame(game.gameId)!.endedUtcMs).toBe(T0 + 1);
     expect(j.arbiterActions(game.gameId).map((a) => a.action)).toEqual(['confirm-result', 'result']);
     // The correction keeps what it replaced, who had entered it and who had confirmed it, and why.
     expect(j.arbiterActions(game.gameId)[1].payload).toEqual({
-      result: '1-0', how: 'appeal', previous: { result: '1/2-1/2', how: 'agreement', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič' },
+      result: '1-0',
+      how: 'appeal',
+      previous: { result: '1/2-1/2', how: 'agreement', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič' },
       reason: 'appeal upheld: Black had resigned',
     });
   });
@@ -466,8 +507,10 @@ describe('journal', () => {
     const old = new Database(path);
     old.exec(SCHEMA_V1);
     old.pragma('user_version = 1');
-    old.prepare(`INSERT INTO games (event, round, board, kind, white, black, time_control, time_control_json, clock_id, result, reported_by, created_utc_ms)
-      VALUES ('slo-w-2007', 1, 1, 'classical', 'A', 'B', '3600', ?, 'C1', '1-0', 'clock', ?)`).run(JSON.stringify(presetTimeControl('sudden-death-60')), T0);
+    old
+      .prepare(`INSERT INTO games (event, round, board, kind, white, black, time_control, time_control_json, clock_id, result, reported_by, created_utc_ms)
+      VALUES ('slo-w-2007', 1, 1, 'classical', 'A', 'B', '3600', ?, 'C1', '1-0', 'clock', ?)`)
+      .run(JSON.stringify(presetTimeControl('sudden-death-60')), T0);
     old.close();
     const j = new Journal(path);
     open.push(j);
@@ -480,7 +523,9 @@ describe('journal', () => {
     j.assignClock(1, 'C2');
     expect(journalSql(j).prepare('SELECT n FROM read_generation').pluck().get()).toBe(before + 1);
     // v4: a board's current game is found by its board, not by reading every game of its event.
-    const plan = journalSql(j).prepare('EXPLAIN QUERY PLAN SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1').all('slo-w-2007', 1) as Array<{ detail: string }>;
+    const plan = journalSql(j)
+      .prepare('EXPLAIN QUERY PLAN SELECT * FROM games WHERE event = ? AND board = ? ORDER BY round DESC, game_no DESC LIMIT 1')
+      .all('slo-w-2007', 1) as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail)).toEqual([expect.stringMatching(/USING INDEX games_by_board \(event=\? AND board=\?\)/)]);
     expect(j.currentGameOfBoard('slo-w-2007', 1)).toMatchObject({ white: 'A', clockId: 'C2' });
     // Opening it again changes nothing (each step runs once).
@@ -490,10 +535,11 @@ describe('journal', () => {
     expect(journalSql(again).pragma('user_version', { simple: true })).toBe(4);
   });
 
-  it('a clock\'s result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it', () => {
+  it("a clock's result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it", () => {
     const j = journal();
     const game = newGame(j);
-    const resultEvent = (seq: number, result: string) => j.append(ev(seq, { type: 'result', side: null, move: null, detail: { result, confirmedBy: 'players' } })).id;
+    const resultEvent = (seq: number, result: string) =>
+      j.append(ev(seq, { type: 'result', side: null, move: null, detail: { result, confirmedBy: 'players' } })).id;
     const file = (eventId: number, result: '1-0' | '0-1', gameId: number | null = game.gameId) =>
       j.fileClockResult({ eventId, clockId: 'C1', gameId, result, how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 + eventId });
     const first = resultEvent(1, '1-0');
@@ -513,22 +559,43 @@ describe('journal', () => {
     const adopted = j.confirmResult(game.gameId, 'Ana Srebrnič', T0 + 20, { reportId: conflict.report.id, reason: 'the scoresheets say 0-1' });
     expect(adopted).toMatchObject({ result: '0-1', reportedBy: 'clock', confirmedBy: 'Ana Srebrnič', endedUtcMs: T0 + first });
     expect(j.resultReports({ gameId: game.gameId }).map((r) => [r.result, r.status, r.resolvedBy])).toEqual([
-      ['1-0', 'recorded', null], ['1-0', 'agreed', null], ['0-1', 'adopted', 'Ana Srebrnič'],
+      ['1-0', 'recorded', null],
+      ['1-0', 'agreed', null],
+      ['0-1', 'adopted', 'Ana Srebrnič'],
     ]);
     expect(j.arbiterActions(game.gameId).at(-1)).toMatchObject({
-      action: 'confirm-result', arbiter: 'Ana Srebrnič',
-      payload: { result: '0-1', adopted: { result: '0-1', reportedBy: 'clock' }, previous: { result: '1-0', confirmedBy: 'Ana Srebrnič' }, reason: 'the scoresheets say 0-1' },
+      action: 'confirm-result',
+      arbiter: 'Ana Srebrnič',
+      payload: {
+        result: '0-1',
+        adopted: { result: '0-1', reportedBy: 'clock' },
+        previous: { result: '1-0', confirmedBy: 'Ana Srebrnič' },
+        reason: 'the scoresheets say 0-1',
+      },
     });
     // A clock with no game: kept, unassigned, for the arbiter.
     const stray = j.append(ev(1, { clockId: 'C9', type: 'result', side: null, move: null, detail: { result: '1-0' } }));
     expect(j.eventsAfter(stray.id - 1, 1)[0].gameId).toBeNull();
-    expect(j.fileClockResult({ eventId: stray.id, clockId: 'C9', gameId: null, result: '1-0', how: 'played', source: 'clock', bothPlayersConfirmed: true, utcMs: T0 })).toMatchObject({
-      outcome: 'pending', game: null, report: { clockId: 'C9', gameId: null, status: 'pending' },
+    expect(
+      j.fileClockResult({
+        eventId: stray.id,
+        clockId: 'C9',
+        gameId: null,
+        result: '1-0',
+        how: 'played',
+        source: 'clock',
+        bothPlayersConfirmed: true,
+        utcMs: T0,
+      }),
+    ).toMatchObject({
+      outcome: 'pending',
+      game: null,
+      report: { clockId: 'C9', gameId: null, status: 'pending' },
     });
     expect(j.resultReports({ pending: true })).toEqual([expect.objectContaining({ clockId: 'C9', gameId: null })]);
   });
 
-  it('a clock that was offline at its game\'s result: what it played before the result belongs to that game, not to the next one already assigned to it', () => {
+  it("a clock that was offline at its game's result: what it played before the result belongs to that game, not to the next one already assigned to it", () => {
     const j = journal();
     const g1 = newGame(j, { matchId: null });
     j.append(ev(1, { type: 'started', side: null, move: null }));
@@ -561,7 +628,7 @@ describe('journal', () => {
     expect(j.append(ev(1)).row).toBeUndefined();
   });
 
-  it('a game read twice is read again after any change: its own writes, a rolled-back one, another process\'s from the next turn (the read cache)', async () => {
+  it("a game read twice is read again after any change: its own writes, a rolled-back one, another process's from the next turn (the read cache)", async () => {
     const j = journal();
     const game = newGame(j);
     expect(j.getGame(game.gameId)!.result).toBeNull();

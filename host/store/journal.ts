@@ -97,7 +97,10 @@ export class Journal {
   private readonly checkpointer: Checkpointer | null = null;
 
   /** Opens (or creates) the journal at `path`; `:memory:` for a throw-away one. Reopening resumes. */
-  constructor(readonly path: string, options: JournalOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: JournalOptions = {},
+  ) {
     const conn = (this.connection = new JournalConnection(path, options));
     this.storage = conn.storage;
     const reads = new ReadCache(conn.db);

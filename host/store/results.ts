@@ -62,7 +62,9 @@ export class ResultBook {
     this.reportById = conn.prepare('SELECT * FROM result_reports WHERE id = ?');
     this.reportsOfGame = conn.prepare('SELECT * FROM result_reports WHERE game_id = ? ORDER BY id');
     this.pendingReports = conn.prepare(`SELECT * FROM result_reports WHERE status = 'pending' ORDER BY id`);
-    this.resolveReport = conn.prepare('UPDATE result_reports SET status = @status, game_id = @gameId, resolved_by = @by, resolved_utc_ms = @utcMs WHERE id = @id');
+    this.resolveReport = conn.prepare(
+      'UPDATE result_reports SET status = @status, game_id = @gameId, resolved_by = @by, resolved_utc_ms = @utcMs WHERE id = @id',
+    );
   }
 
   /**
@@ -84,7 +86,10 @@ export class ResultBook {
       const reason = report.reason === undefined || report.reason === null ? null : text(report.reason.trim(), 'reason', where);
       if (report.source === 'arbiter' && game.confirmedBy !== null && reason === null) {
         // FIDE Laws 8.7: the result stands unless the arbiter decides otherwise; the decision is kept with why.
-        throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
+        throw new JournalError(
+          `${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`,
+          'reason',
+        );
       }
       let reportedBy: string;
       if (report.source === 'clock') {
@@ -111,7 +116,8 @@ export class ResultBook {
       });
       if (report.source === 'arbiter') {
         // A correction keeps what it replaced (and who had entered and confirmed it) for an appeal.
-        const previous = game.result === null ? {} : { previous: { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } };
+        const previous =
+          game.result === null ? {} : { previous: { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } };
         // A clock's pending report that says what the arbiter now recorded is settled by it.
         const settled = this.reportsOf(gameId, 'pending').filter((r) => r.result === report.result);
         this.reads.clear();
@@ -121,7 +127,13 @@ export class ResultBook {
           arbiter: report.arbiter!,
           action: 'result',
           gameId,
-          payload: { result: report.result, how, ...previous, ...(reason !== null ? { reason } : {}), ...(settled.length ? { settledReports: settled.map((r) => r.id) } : {}) },
+          payload: {
+            result: report.result,
+            how,
+            ...previous,
+            ...(reason !== null ? { reason } : {}),
+            ...(settled.length ? { settledReports: settled.map((r) => r.id) } : {}),
+          },
           outcome: 'applied',
         });
       }
@@ -156,7 +168,10 @@ export class ResultBook {
           throw new JournalError(`${where}: no pending reported result ${opts.reportId} for this game`, 'report');
         }
         if (game.confirmedBy !== null && reason === null) {
-          throw new JournalError(`${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`, 'reason');
+          throw new JournalError(
+            `${where}: ${game.result} was confirmed by ${game.confirmedBy}: a correction of a confirmed result must say why ("reason")`,
+            'reason',
+          );
         }
         this.games.writeResultColumns({
           gameId,
@@ -184,7 +199,12 @@ export class ResultBook {
         gameId,
         payload: {
           result: confirmed.result,
-          ...(adopted ? { adopted: report(adopted), previous: game.result === null ? null : { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy } } : {}),
+          ...(adopted
+            ? {
+                adopted: report(adopted),
+                previous: game.result === null ? null : { result: game.result, how: game.how, reportedBy: game.reportedBy, confirmedBy: game.confirmedBy },
+              }
+            : {}),
           ...(dismissed.length ? { dismissed: dismissed.map(report) } : {}),
           ...(reason !== null ? { reason } : {}),
         },
@@ -221,8 +241,13 @@ export class ResultBook {
       if (game === null) status = 'pending';
       else if (game.result === null) {
         this.reportResult(game.gameId, {
-          result: input.result, how: input.how, source: input.source, arbiter: input.arbiter,
-          bothPlayersConfirmed: input.bothPlayersConfirmed, utcMs: input.utcMs, endedUtcMs: input.endedUtcMs,
+          result: input.result,
+          how: input.how,
+          source: input.source,
+          arbiter: input.arbiter,
+          bothPlayersConfirmed: input.bothPlayersConfirmed,
+          utcMs: input.utcMs,
+          endedUtcMs: input.endedUtcMs,
         });
         status = 'recorded';
       } else status = game.result === input.result ? 'agreed' : 'pending';

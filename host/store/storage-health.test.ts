@@ -54,7 +54,10 @@ describe('journal storage health', () => {
     expect(j.storage.current).toMatchObject({ ok: false, code: 'SQLITE_FULL', failedWrites: 2 });
     j.seenClock({ clockId: 'CLK-01', utcMs: 3 });
     expect(j.storage.current.ok).toBe(true);
-    expect(changes.map((c) => [c.ok, c.cleared?.failedWrites])).toEqual([[false, undefined], [true, 2]]);
+    expect(changes.map((c) => [c.ok, c.cleared?.failedWrites])).toEqual([
+      [false, undefined],
+      [true, 2],
+    ]);
     j.close();
   });
 
@@ -71,14 +74,14 @@ describe('journal storage health', () => {
     expect(t.current).toEqual({ ok: true, recoveredUtcMs: 1_000 });
   });
 
-  it('a bad value is the caller\'s error, not the storage\'s: health stays ok', () => {
+  it("a bad value is the caller's error, not the storage's: health stays ok", () => {
     const j = journal();
     expect(() => j.append({ clockId: 'CLK-01', bootId: 'b', seq: -1, type: 'moved' } as never)).toThrow(/seq/);
     expect(j.storage.current.ok).toBe(true);
     j.close();
   });
 
-  it('classifies SQLite\'s storage result codes, extended ones included, and nothing else', () => {
+  it("classifies SQLite's storage result codes, extended ones included, and nothing else", () => {
     expect(storageFaultCode({ code: 'SQLITE_FULL' })).toBe('SQLITE_FULL');
     expect(storageFaultCode({ code: 'SQLITE_IOERR_WRITE' })).toBe('SQLITE_IOERR_WRITE');
     expect(storageFaultCode({ code: 'SQLITE_READONLY_DBMOVED' })).toBe('SQLITE_READONLY_DBMOVED');

@@ -60,7 +60,8 @@ export class WriterThread {
     worker.unref();
     worker.on('message', (m: WriterMessage) => {
       if (m.type === 'broken') return this.stop(worker, m);
-      if (m.type === 'aside-done' || m.type === 'aside-failed') return this.settleAside(m.k!, m.type === 'aside-done' ? null : writerError(m), m.stored ?? true);
+      if (m.type === 'aside-done' || m.type === 'aside-failed')
+        return this.settleAside(m.k!, m.type === 'aside-done' ? null : writerError(m), m.stored ?? true);
       if (this.inFlight?.n !== m.n) return;
       if (m.type === 'done') this.settle(null, null);
       else this.settle(writerError(m), null);

@@ -31,7 +31,13 @@ async function setup(): Promise<{ app: FastifyInstance; journal: Journal; host: 
   new Director(journal, hall).openRound('ivanovo-2018', 1, START, clocks);
   const now = { ms: START + 600_000 };
   const host = new JournalPorts({ journal, hall, nowUtcMs: () => now.ms });
-  const app = await buildApi({ state: host, commands: host, exports: journalExports(journal, hall, () => now.ms), tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }], dashboard: false });
+  const app = await buildApi({
+    state: host,
+    commands: host,
+    exports: journalExports(journal, hall, () => now.ms),
+    tokens: [{ arbiter: 'Glavny Sudya', token: TOKEN }],
+    dashboard: false,
+  });
   cleanups.push(() => app.close());
   return { app, journal, host, now };
 }
@@ -58,7 +64,19 @@ describe('exports over the journal', () => {
     const { app, host } = await setup();
     const boards: BoardView[] = (await app.inject({ url: '/api/boards?event=ivanovo-2018' })).json().boards;
     const press = (clockId: string, seq: number, type: 'started' | 'moved', side: 'white' | 'black' | null, move: number | null, utcMs: number) =>
-      host.append({ clockId, bootId: 'b', seq, type, side, move, whiteMs: 3_600_000 - seq * 1000, blackMs: 3_600_000 - seq * 700, monoMs: seq, utcMs, uncertaintyMs: 2 });
+      host.append({
+        clockId,
+        bootId: 'b',
+        seq,
+        type,
+        side,
+        move,
+        whiteMs: 3_600_000 - seq * 1000,
+        blackMs: 3_600_000 - seq * 700,
+        monoMs: seq,
+        utcMs,
+        uncertaintyMs: 2,
+      });
     // Board 1 is played: a start and two presses, then 1-0.
     press('clk-1', 1, 'started', null, null, START);
     press('clk-1', 2, 'moved', 'white', 1, START + 1000);
@@ -81,7 +99,14 @@ describe('exports over the journal', () => {
     expect(games.map((g) => g.result)).toEqual(['1-0', '0-0', '*', '*', '*', '*']);
     expect(games[1]).toMatchObject({ sans: [], comments: ['Both players lost by forfeit (0-0).'], tags: { Result: '*', Termination: 'rules infraction' } });
     // Lichess relays keep games apart by GameId when both sides have one.
-    expect(games.map((g) => g.tags.GameId)).toEqual(['ivanovo-2018:1.1.1', 'ivanovo-2018:1.3.1', 'ivanovo-2018:1.5.1', 'ivanovo-2018:1.6.1', 'ivanovo-2018:1.7.1', 'ivanovo-2018:1.8.1']);
+    expect(games.map((g) => g.tags.GameId)).toEqual([
+      'ivanovo-2018:1.1.1',
+      'ivanovo-2018:1.3.1',
+      'ivanovo-2018:1.5.1',
+      'ivanovo-2018:1.6.1',
+      'ivanovo-2018:1.7.1',
+      'ivanovo-2018:1.8.1',
+    ]);
     // The forfeits are in the TRF, as TRF16 codes: board 2's White "-" and Black "+".
     for (const b of boards) {
       if (!(b.board in results)) {
@@ -100,10 +125,27 @@ describe('exports over the journal', () => {
   it("every [%clk] of the round PGN is the journal's time for that press, rounded up to the second as the clock shows it, as both parsers read it", async () => {
     const { journal, host } = await setup();
     // Odd remaining times: 0:59:58.766 must be written 0:59:59, not 0:59:58.
-    const times = [[3_598_766, 3_600_000], [3_598_766, 3_541_001], [3_512_000, 3_541_001], [3_512_000, 3_500_999]];
+    const times = [
+      [3_598_766, 3_600_000],
+      [3_598_766, 3_541_001],
+      [3_512_000, 3_541_001],
+      [3_512_000, 3_500_999],
+    ];
     host.append({ clockId: 'clk-3', bootId: 'b', seq: 1, type: 'started', whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 0, utcMs: START, uncertaintyMs: 2 });
     times.forEach(([whiteMs, blackMs], i) =>
-      host.append({ clockId: 'clk-3', bootId: 'b', seq: i + 2, type: 'moved', side: i % 2 ? 'black' : 'white', move: Math.floor(i / 2) + 1, whiteMs, blackMs, monoMs: i + 1, utcMs: START + (i + 1) * 1000, uncertaintyMs: 2 }),
+      host.append({
+        clockId: 'clk-3',
+        bootId: 'b',
+        seq: i + 2,
+        type: 'moved',
+        side: i % 2 ? 'black' : 'white',
+        move: Math.floor(i / 2) + 1,
+        whiteMs,
+        blackMs,
+        monoMs: i + 1,
+        utcMs: START + (i + 1) * 1000,
+        uncertaintyMs: 2,
+      }),
     );
     const game = journal.gamesByRound('ivanovo-2018', 1).find((g) => g.board === 3)!;
     const hall = loadTournamentFile(fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
@@ -139,13 +181,27 @@ describe('exports over the journal', () => {
     expect([trf.tags.get('142'), trf.xxr]).toEqual([['7'], 7]);
   });
 
-  it('streams the journal as JSON Lines with the host core\'s field names', async () => {
+  it("streams the journal as JSON Lines with the host core's field names", async () => {
     const { app, host } = await setup();
     for (let seq = 1; seq <= 3; seq++) {
-      host.append({ clockId: 'clk-2', bootId: 'b', seq, type: seq === 1 ? 'started' : 'moved', side: seq === 1 ? null : seq % 2 ? 'black' : 'white', whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: seq, utcMs: START + seq, uncertaintyMs: 2 });
+      host.append({
+        clockId: 'clk-2',
+        bootId: 'b',
+        seq,
+        type: seq === 1 ? 'started' : 'moved',
+        side: seq === 1 ? null : seq % 2 ? 'black' : 'white',
+        whiteMs: 3_600_000,
+        blackMs: 3_600_000,
+        monoMs: seq,
+        utcMs: START + seq,
+        uncertaintyMs: 2,
+      });
     }
     const res = await app.inject({ url: '/api/export/events.jsonl?board=2' });
-    const lines = res.body.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.clock, l.seq, l.type])).toEqual([
       ['clk-2', 1, 'started'],
       ['clk-2', 2, 'moved'],

@@ -31,7 +31,10 @@ export function eventJson(e: ClockEventRow): string {
 
 /** A game's events as JSON Lines, in play order. */
 export function gameJsonl(journal: Journal, gameId: number): string {
-  return journal.eventsByGame(gameId).map((e) => eventJson(e) + '\n').join('');
+  return journal
+    .eventsByGame(gameId)
+    .map((e) => eventJson(e) + '\n')
+    .join('');
 }
 
 /** Every journaled event after row `afterId`, in arrival order, page by page (a feed that resumes). */

@@ -107,7 +107,11 @@ export function runProcess(command: readonly string[], cwd: string, timeoutMs: n
  * Runs a pairing engine on `inputTrf` in a fresh temporary folder (removed after) and returns
  * its run with the pairs file it wrote; `error` says why there are no pairings to read.
  */
-export async function runPairingEngine(engine: PairingEngine, inputTrf: string, signal?: AbortSignal): Promise<Omit<EngineRun, 'round' | 'error'> & { error: string | null }> {
+export async function runPairingEngine(
+  engine: PairingEngine,
+  inputTrf: string,
+  signal?: AbortSignal,
+): Promise<Omit<EngineRun, 'round' | 'error'> & { error: string | null }> {
   const dir = await mkdtemp(join(tmpdir(), 'chessclock-pairing-'));
   try {
     const input = join(dir, 'in.trf');
@@ -150,7 +154,11 @@ export function roundFromPairs(event: TournamentEvent, text: string, number: num
   const byes: Bye[] = [];
   pairs.forEach((p, i) => {
     for (const rank of [p.white, p.black]) {
-      if (rank !== null && !ranks.has(rank)) throw new NextRoundError(422, `pairs file line ${i + 2}: player ${rank} is not in event "${event.id}" (starting ranks ${Math.min(...ranks)}-${Math.max(...ranks)})`);
+      if (rank !== null && !ranks.has(rank))
+        throw new NextRoundError(
+          422,
+          `pairs file line ${i + 2}: player ${rank} is not in event "${event.id}" (starting ranks ${Math.min(...ranks)}-${Math.max(...ranks)})`,
+        );
     }
     if (p.black === p.white) throw new NextRoundError(422, `pairs file line ${i + 2}: player ${p.white} is paired with themselves`);
     if (p.black === null) byes.push({ player: p.white, team: null, kind: 'U' });
@@ -159,12 +167,16 @@ export function roundFromPairs(event: TournamentEvent, text: string, number: num
   const paired = new Set(pairs.flatMap((p) => [p.white, p.black]));
   const missing = event.players.filter((p) => !paired.has(p.rank));
   if (missing.length) {
-    throw new NextRoundError(422, `pairs file: ${missing.map((p) => `player ${p.rank} (${p.name})`).join(', ')} not paired; every player of the TRF must be paired or get the bye`);
+    throw new NextRoundError(
+      422,
+      `pairs file: ${missing.map((p) => `player ${p.rank} (${p.name})`).join(', ')} not paired; every player of the TRF must be paired or get the bye`,
+    );
   }
   return { number, date: null, startUtcMs: null, boards, teamMatches: [], knockout: [], byes };
 }
 
-const fieldText = (r: TrfRound | undefined) => (r ? `${r.opponent === null ? '0000' : String(r.opponent).padStart(4, '0')} ${r.colour ?? '-'} ${r.code === ' ' ? '(blank)' : r.code}` : '(none)');
+const fieldText = (r: TrfRound | undefined) =>
+  r ? `${r.opponent === null ? '0000' : String(r.opponent).padStart(4, '0')} ${r.colour ?? '-'} ${r.code === ' ' ? '(blank)' : r.code}` : '(none)';
 
 /**
  * The round after `after` from a pairing program's TRF: its players and the results of rounds
@@ -189,7 +201,8 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
   for (const p of file.players) {
     const mine = event.players.find((x) => x.rank === p.rank);
     if (!mine) throw new NextRoundError(422, `${where(p.line, '5-8', 'starting rank')}: player ${p.rank} "${p.name}" is not in event "${event.id}"`);
-    if (p.name !== mine.name) throw new NextRoundError(422, `${where(p.line, '15-47', 'name')}: player ${p.rank} is "${p.name}" in the TRF, "${mine.name}" in the tournament`);
+    if (p.name !== mine.name)
+      throw new NextRoundError(422, `${where(p.line, '15-47', 'name')}: player ${p.rank} is "${p.name}" in the TRF, "${mine.name}" in the tournament`);
   }
   const absent = event.players.filter((p) => !byRank.has(p.rank));
   if (absent.length) throw new NextRoundError(422, `the TRF has no 001 line for ${absent.map((p) => `player ${p.rank} (${p.name})`).join(', ')}`);
@@ -198,7 +211,11 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
     for (const t of file.teams) {
       const mine = event.teams.find((x) => x.id === t.team);
       if (!mine) throw new NextRoundError(422, `${where(t.line, '5-7', 'team number')}: team ${t.team} is not in event "${event.id}"`);
-      if (t.players.join(',') !== mine.players.join(',')) throw new NextRoundError(422, `${where(t.line, '74-', 'team players')}: team ${t.team} has players ${t.players.join(' ')} in the TRF, ${mine.players.join(' ')} in the tournament`);
+      if (t.players.join(',') !== mine.players.join(','))
+        throw new NextRoundError(
+          422,
+          `${where(t.line, '74-', 'team players')}: team ${t.team} has players ${t.players.join(' ')} in the TRF, ${mine.players.join(' ')} in the tournament`,
+        );
     }
   }
   // Rounds: exactly the played ones, then the next.
@@ -207,7 +224,10 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
   if (rounds > after + 1) {
     const p = file.players.find((x) => x.rounds.length === rounds)!;
     const start = 92 + 10 * (rounds - 1);
-    throw new NextRoundError(422, `${where(p.line, `${start}-${start + 7}`, `round ${rounds}`)}: the host has played ${after} round(s); the TRF must add round ${after + 1} only`);
+    throw new NextRoundError(
+      422,
+      `${where(p.line, `${start}-${start + 7}`, `round ${rounds}`)}: the host has played ${after} round(s); the TRF must add round ${after + 1} only`,
+    );
   }
   const journaled = after >= 1 ? eventTrfReport(journal, hall, event.id, { upToRound: after }).players : [];
   for (const p of file.players) {
@@ -217,15 +237,26 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
       const want = theirs!.rounds[r];
       const start = 92 + 10 * r;
       const field =
-        got.opponent !== want.opponent ? [`${start}-${start + 3}`, `round ${r + 1} opponent`] :
-        got.colour !== want.colour ? [`${start + 5}`, `round ${r + 1} colour`] :
-        got.code !== want.code ? [`${start + 7}`, `round ${r + 1} result`] : null;
-      if (field) throw new NextRoundError(422, `${where(p.line, field[0], field[1])}: player ${p.rank} has "${fieldText(got)}" in the TRF, the journal "${fieldText(want)}"`);
+        got.opponent !== want.opponent
+          ? [`${start}-${start + 3}`, `round ${r + 1} opponent`]
+          : got.colour !== want.colour
+            ? [`${start + 5}`, `round ${r + 1} colour`]
+            : got.code !== want.code
+              ? [`${start + 7}`, `round ${r + 1} result`]
+              : null;
+      if (field)
+        throw new NextRoundError(
+          422,
+          `${where(p.line, field[0], field[1])}: player ${p.rank} has "${fieldText(got)}" in the TRF, the journal "${fieldText(want)}"`,
+        );
     }
     const next = p.rounds[after];
     if (next && next.opponent !== null && next.code !== ' ') {
       const start = 92 + 10 * after;
-      throw new NextRoundError(422, `${where(p.line, `${start + 7}`, `round ${after + 1} result`)}: player ${p.rank} already has result "${next.code}"; the next round must be unplayed`);
+      throw new NextRoundError(
+        422,
+        `${where(p.line, `${start + 7}`, `round ${after + 1} result`)}: player ${p.rank} already has result "${next.code}"; the next round must be unplayed`,
+      );
     }
   }
   const imported = importTrf(text, { id: event.id, timeControl: event.timeControl });
@@ -240,10 +271,23 @@ export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRound
     async runEngine(event, after, signal, options = {}) {
       let input: string;
       try {
-        input = eventTrf(journal, hall, event.id, { upToRound: after, ...(after === 0 && options.initialColour ? { initialColour: options.initialColour } : {}) });
+        input = eventTrf(journal, hall, event.id, {
+          upToRound: after,
+          ...(after === 0 && options.initialColour ? { initialColour: options.initialColour } : {}),
+        });
       } catch (err) {
         if (!(err instanceof TrfError)) throw err;
-        return { command: event.pairingEngine!.command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null, error: `the TRF for the engine could not be written: ${err.message}` };
+        return {
+          command: event.pairingEngine!.command,
+          input: null,
+          output: null,
+          stderr: '',
+          exitCode: null,
+          signal: null,
+          durationMs: 0,
+          round: null,
+          error: `the TRF for the engine could not be written: ${err.message}`,
+        };
       }
       const run = await runPairingEngine(event.pairingEngine!, input, signal);
       if (run.error !== null || run.output === null) return { ...run, round: null, error: run.error ?? 'the pairing engine wrote no pairs file' };

@@ -50,8 +50,8 @@ function journalClocks(game: GameRow): Map<string, number> {
   return out;
 }
 
-describe('--moves: the journal\'s presses merged into a PGN with the moves', () => {
-  it('each move gets [%clk] (the journal\'s time of its press, rounded up as the clock shows it) and [%emt] (the turn\'s running time, pauses left out); tags, comments, NAGs and variations kept (PGN standard §8.2, PGN supplement %clk/%emt)', () => {
+describe("--moves: the journal's presses merged into a PGN with the moves", () => {
+  it("each move gets [%clk] (the journal's time of its press, rounded up as the clock shows it) and [%emt] (the turn's running time, pauses left out); tags, comments, NAGs and variations kept (PGN standard §8.2, PGN supplement %clk/%emt)", () => {
     const [b1, b2] = games;
     // Board 1: White thinks 31.4 s, Black 12 s, White 65.001 s with a 60 s pause inside (FIDE Laws 6.11), …
     const c1 = clockFor(b1);
@@ -76,16 +76,36 @@ describe('--moves: the journal\'s presses merged into a PGN with the moves', () 
     for (const ms of [5_000, 6_000, 7_000, 8_000]) press(c2, ms);
 
     const input = [
-      `[Event "${EVENT}"]`, '[Site "Ivanovo RUS"]', '[Date "2018.02.13"]', '[Round "1.1"]', `[White "${b1.white}"]`, `[Black "${b1.black}"]`, '[Result "*"]', '[Annotator "DGT LiveChess"]',
+      `[Event "${EVENT}"]`,
+      '[Site "Ivanovo RUS"]',
+      '[Date "2018.02.13"]',
+      '[Round "1.1"]',
+      `[White "${b1.white}"]`,
+      `[Black "${b1.black}"]`,
+      '[Result "*"]',
+      '[Annotator "DGT LiveChess"]',
       '',
       '{Opening: Ruy Lopez} 1. e4 {[%clk 0:59:59] best by test} e5 2. Nf3 $1 (2. Nc3 {the Vienna} Nf6) Nc6',
       '3. Bb5 a6 *',
       '',
-      `[Event "?"]`, '[Site "?"]', '[Date "????.??.??"]', '[Round "?"]', `[White "${b2.white}"]`, `[Black "${b2.black}"]`, `[GameId "ivanovo-2018:1.2.1"]`, '[Result "*"]',
+      `[Event "?"]`,
+      '[Site "?"]',
+      '[Date "????.??.??"]',
+      '[Round "?"]',
+      `[White "${b2.white}"]`,
+      `[Black "${b2.black}"]`,
+      `[GameId "ivanovo-2018:1.2.1"]`,
+      '[Result "*"]',
       '',
       '1.d4 d5 2.c4 e6 3.Nc3 *',
       '',
-      '[Event "?"]', '[Site "?"]', '[Date "????.??.??"]', '[Round "1.9"]', '[White "Nobody"]', '[Black "Else"]', '[Result "*"]',
+      '[Event "?"]',
+      '[Site "?"]',
+      '[Date "????.??.??"]',
+      '[Round "1.9"]',
+      '[White "Nobody"]',
+      '[Black "Else"]',
+      '[Result "*"]',
       '',
       '1. e4 *',
       '',
@@ -96,7 +116,12 @@ describe('--moves: the journal\'s presses merged into a PGN with the moves', () 
     // Warnings: board 2's counts differ (5 moves, 4 presses), the third game is not in the journal.
     expect(out.merged).toBe(1);
     expect(out.warnings.map((w) => [w.line, w.message])).toEqual([
-      [13, expect.stringMatching(/^the moves and the presses differ: White 3 moves \/ 2 presses, Black 2 moves \/ 2 presses; no press for 1 move\(s\), first White's move 3\. Times written by count/)],
+      [
+        13,
+        expect.stringMatching(
+          /^the moves and the presses differ: White 3 moves \/ 2 presses, Black 2 moves \/ 2 presses; no press for 1 move\(s\), first White's move 3\. Times written by count/,
+        ),
+      ],
       [24, expect.stringMatching(/^not found in the journal \(Round "1\.9": the journal has no round 1 board 9 game 1\); written unchanged$/)],
     ]);
 
@@ -127,16 +152,21 @@ describe('--moves: the journal\'s presses merged into a PGN with the moves', () 
     expect([g3.sans, g3.clocks, g3.tags.Round]).toEqual([['e4'], [null], '1.9']);
   });
 
-  it('matching: GameId first; else Round r.b[.g] with the players; else the players alone; another event\'s name, or a Round whose players differ, is not a match', () => {
+  it("matching: GameId first; else Round r.b[.g] with the players; else the players alone; another event's name, or a Round whose players differ, is not a match", () => {
     const [b1, b2] = games;
-    const pgn = (tags: Record<string, string>) => `${Object.entries(tags).map(([k, v]) => `[${k} "${v}"]`).join('\n')}\n\n*\n`;
+    const pgn = (tags: Record<string, string>) =>
+      `${Object.entries(tags)
+        .map(([k, v]) => `[${k} "${v}"]`)
+        .join('\n')}\n\n*\n`;
     const run = (tags: Record<string, string>) => mergeClockTimes(journal, hall, 'ivanovo-2018', pgn(tags)).warnings.map((w) => w.message);
     // Matched games that nothing was played in yet: 0 moves, 0 presses, no warning.
     expect(run({ GameId: 'ivanovo-2018:1.2.1', White: 'x', Black: 'y' })).toEqual([]);
     expect(run({ Round: '1.1', White: b1.white, Black: b1.black })).toEqual([]);
     expect(run({ Round: '1', White: ` ${b2.white.toUpperCase()} `, Black: b2.black })).toEqual([]);
     expect(run({ White: b2.white, Black: b2.black })).toEqual([]);
-    expect(run({ Round: '1.1', White: b2.white, Black: b2.black })[0]).toMatch(`Round "1.1" is ${b1.white} – ${b1.black} in the journal, not ${b2.white} – ${b2.black}`);
+    expect(run({ Round: '1.1', White: b2.white, Black: b2.black })[0]).toMatch(
+      `Round "1.1" is ${b1.white} – ${b1.black} in the journal, not ${b2.white} – ${b2.black}`,
+    );
     expect(run({ Event: 'Another open', Round: '1.1', White: b1.white, Black: b1.black })[0]).toMatch('Event "Another open" is not');
     expect(run({ GameId: 'ivanovo-2018:1.1.2', White: b1.white, Black: b1.black })[0]).toMatch('GameId "ivanovo-2018:1.1.2" is no game');
     expect(run({ Round: '1.1' })[0]).toMatch('White or Black is missing');
@@ -153,10 +183,22 @@ describe('--moves: the journal\'s presses merged into a PGN with the moves', () 
       return null;
     };
     expect(error('[Event "x"]\n\n1. e4 {unclosed\ne5 *\n')).toEqual([3, 7, 'comment "{" not closed by "}" before the end of the file']);
-    expect(error('[Event "x"]\n\n1. e4 e5 2. Nf3 Kxz9 *\n')).toEqual([3, 17, '"Kxz9" is not a move in SAN, a move number, a NAG or a result (PGN standard §8.2)']);
+    expect(error('[Event "x"]\n\n1. e4 e5 2. Nf3 Kxz9 *\n')).toEqual([
+      3,
+      17,
+      '"Kxz9" is not a move in SAN, a move number, a NAG or a result (PGN standard §8.2)',
+    ]);
     expect(error('[Event "x"]\n\n1. e4 e5 0-0-0-0\n')).toEqual([3, 10, '"0-0-0-0" is not a move in SAN, a move number, a NAG or a result (PGN standard §8.2)']);
-    expect(error('[Event "x"]\n\n1. e4 e5\n\n[Event "y"]\n\n1. d4 *\n')).toEqual([5, 1, 'a tag pair inside the movetext of the game from line 1: that game has no result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)']);
-    expect(error('[Event "x"]\n[Site "Ivanovo]\n\n*\n')).toEqual([2, 1, 'malformed tag pair "[Site \\"Ivanovo]": tag Site: the string is not closed on its line (PGN standard §8.1)']);
+    expect(error('[Event "x"]\n\n1. e4 e5\n\n[Event "y"]\n\n1. d4 *\n')).toEqual([
+      5,
+      1,
+      'a tag pair inside the movetext of the game from line 1: that game has no result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)',
+    ]);
+    expect(error('[Event "x"]\n[Site "Ivanovo]\n\n*\n')).toEqual([
+      2,
+      1,
+      'malformed tag pair "[Site \\"Ivanovo]": tag Site: the string is not closed on its line (PGN standard §8.1)',
+    ]);
     expect(error('[Event "x"]\n\n1. e4 (1. d4 d5 *\n')).toEqual([3, 17, 'the result * ends the game while the variation opened at line 3:7 is not closed']);
     expect(error('[Event "x"]\n\n1. e4 e5')).toEqual([3, 9, 'the game from line 1 ends without a result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)']);
     expect(error('[Event "x"]\n[Event "y"]\n\n*\n')).toEqual([2, 1, 'tag Event repeated in the game from line 1']);

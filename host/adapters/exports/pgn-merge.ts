@@ -136,7 +136,10 @@ export function mergeClockTimes(journal: Journal, hall: Hall, eventId: string, m
     if (twice !== undefined) warn(`the same journal game as the input game at line ${twice}`);
     used.set(found.gameId, input.line);
     const { presses, mismatches } = pressTimes(found, journal.eventsByGame(found.gameId));
-    if (mismatches > 0) warn(`the journal's events of round ${found.round} board ${found.board} game ${found.gameNo} do not replay through the clock's statechart at ${mismatches} event(s): check the %emt times`);
+    if (mismatches > 0)
+      warn(
+        `the journal's events of round ${found.round} board ${found.board} game ${found.gameNo} do not replay through the clock's statechart at ${mismatches} event(s): check the %emt times`,
+      );
     const confirmed = found.confirmedBy !== null && found.result !== null ? RESULT_MEANING[found.result].pgn : null;
     if (confirmed && input.result !== '*' && input.result !== confirmed) warn(`result ${input.result} in the input, ${confirmed} confirmed in the journal`);
     const sides = plySides(input);

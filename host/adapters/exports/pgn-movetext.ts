@@ -124,17 +124,25 @@ class MovetextReader {
   private tagPair(at: Place): void {
     const text = this.text;
     if (this.inMovetext) {
-      throw new PgnSyntaxError(at.line, at.column, `a tag pair inside the movetext of the game from line ${this.game!.line}: that game has no result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)`);
+      throw new PgnSyntaxError(
+        at.line,
+        at.column,
+        `a tag pair inside the movetext of the game from line ${this.game!.line}: that game has no result (1-0, 0-1, 1/2-1/2 or *, PGN standard §8.2.6)`,
+      );
     }
     const g = this.start();
     const m = /^\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]/.exec(text.slice(this.i, this.i + 10_000));
     if (!m) {
       const lineText = text.slice(this.i).split('\n')[0];
       const name = /^\[[ \t]*([A-Za-z0-9_]*)/.exec(lineText)![1];
-      const why = name === '' ? 'a tag name ([A-Za-z0-9_]) must follow "["'
-        : !/^\[[ \t]*[A-Za-z0-9_]+[ \t]+"/.test(lineText) ? `tag ${name}: its value must be a "string" after the name`
-        : /^\[[ \t]*[A-Za-z0-9_]+[ \t]+"(?:[^"\\]|\\.)*$/.test(lineText) ? `tag ${name}: the string is not closed on its line`
-        : `tag ${name}: "]" must follow the string`;
+      const why =
+        name === ''
+          ? 'a tag name ([A-Za-z0-9_]) must follow "["'
+          : !/^\[[ \t]*[A-Za-z0-9_]+[ \t]+"/.test(lineText)
+            ? `tag ${name}: its value must be a "string" after the name`
+            : /^\[[ \t]*[A-Za-z0-9_]+[ \t]+"(?:[^"\\]|\\.)*$/.test(lineText)
+              ? `tag ${name}: the string is not closed on its line`
+              : `tag ${name}: "]" must follow the string`;
       throw new PgnSyntaxError(at.line, at.column, `malformed tag pair ${JSON.stringify(lineText.slice(0, 60))}: ${why} (PGN standard §8.1)`);
     }
     const [, name, escaped] = m;

@@ -61,10 +61,10 @@ export function readPgnWithBoth(text: string): ReadGame[] {
       // readers read the game as `*` (neither knows `0-0`); pgn-parser says so, and only that.
       expect(game.moves.children, `game ${i + 1}: a double forfeit has no moves`).toEqual([]);
       expect([tags.Result, peg.tags?.Result], `game ${i + 1}: both readers read the ${DOUBLE_FORFEIT} game as *`).toEqual(['*', '*']);
-      expect(formatErrors.map((m) => m.message), `game ${i + 1}: pgn-parser's messages on ${DOUBLE_FORFEIT}`).toEqual([
-        `Format of tag: "Result" not correct: "${DOUBLE_FORFEIT}"`,
-        'Result in tags is different to result in SAN',
-      ]);
+      expect(
+        formatErrors.map((m) => m.message),
+        `game ${i + 1}: pgn-parser's messages on ${DOUBLE_FORFEIT}`,
+      ).toEqual([`Format of tag: "Result" not correct: "${DOUBLE_FORFEIT}"`, 'Result in tags is different to result in SAN']);
       formatErrors = [];
     }
     // Otherwise only the four PGN results, in the tag and as the movetext's termination marker.
@@ -98,7 +98,10 @@ export function readPgnWithBoth(text: string): ReadGame[] {
       const emt = (node.comments ?? []).map((c) => parseComment(c).emt).find((c) => c !== undefined);
       emts.push(emt ?? null);
     }
-    expect(peg.moves.map((m) => m.notation.notation), `game ${i + 1}: pgn-parser's moves`).toEqual(sans);
+    expect(
+      peg.moves.map((m) => m.notation.notation),
+      `game ${i + 1}: pgn-parser's moves`,
+    ).toEqual(sans);
     const pegClocks = peg.moves.map((m) => (m.commentDiag?.clk === undefined ? null : seconds(m.commentDiag.clk)));
     expect(pegClocks, `game ${i + 1}: pgn-parser's [%clk]`).toEqual(clocks);
     const pegEmts = peg.moves.map((m) => (m.commentDiag?.emt === undefined ? null : seconds(m.commentDiag.emt)));

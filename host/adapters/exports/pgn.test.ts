@@ -14,12 +14,18 @@ afterAll(() => journals.forEach((j) => j.close()));
 const tagNames = (text: string) => [...text.matchAll(/^\[(\w+) /gm)].map((m) => m[1]);
 
 const base: PgnGame = {
-  event: 'Finale "A" \\ 2007', site: 'Ljubljana SLO', date: '2007.08.16', round: '1.1', white: 'Rožič, Vesna', black: 'Bajt, Indira',
-  result: null, timeControl: presetTimeControl('classical'),
+  event: 'Finale "A" \\ 2007',
+  site: 'Ljubljana SLO',
+  date: '2007.08.16',
+  round: '1.1',
+  white: 'Rožič, Vesna',
+  black: 'Bajt, Indira',
+  result: null,
+  timeControl: presetTimeControl('classical'),
 };
 
 describe('PGN', () => {
-  it('h:mm:ss as the PGN supplement and broadcast relays read it, rounded up like the clock\'s display (FIDE equipment standard (b): the time available)', () => {
+  it("h:mm:ss as the PGN supplement and broadcast relays read it, rounded up like the clock's display (FIDE equipment standard (b): the time available)", () => {
     expect(formatPgnClock(5_400_000)).toBe('1:30:00');
     expect(formatPgnClock(59_999)).toBe('0:01:00');
     expect(formatPgnClock(59_000)).toBe('0:00:59');
@@ -34,15 +40,22 @@ describe('PGN', () => {
     const games = readPgnWithBoth(text);
     expect(games).toHaveLength(1);
     expect(games[0].tags).toMatchObject({
-      Event: 'Finale "A" \\ 2007', Result: '*', TimeControl: '40/5400+30:900+30',
-      WhiteClock: '1:23:20', BlackClock: '1:25:00', Clock: 'B/1:25:00',
+      Event: 'Finale "A" \\ 2007',
+      Result: '*',
+      TimeControl: '40/5400+30:900+30',
+      WhiteClock: '1:23:20',
+      BlackClock: '1:25:00',
+      Clock: 'B/1:25:00',
     });
     expect([games[0].sans, games[0].comments]).toEqual([[], []]); // the movetext is the result alone
   });
 
   it('live clock: the rule book’s time since the last event — a simple delay is free, a sandclock fills the other glass, a result stops it', () => {
     // A simple delay of 5 s (US delay): White's first 5 s of a turn cost nothing.
-    const delay = timeControl(parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]), parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]));
+    const delay = timeControl(
+      parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]),
+      parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]),
+    );
     const d = playJournaled(delay, [{ kind: 'start' }], 1_000);
     const dEvents = d.journal.eventsByGame(d.game.gameId);
     const at = dEvents.at(-1)!.utcMs;
@@ -70,7 +83,7 @@ describe('PGN', () => {
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(79);
   });
 
-  it('armageddon: TimeControl `?` (PGN §9.6.1: no single field gives unequal controls), each side\'s §9.6.1 field in WhiteTimeControl/BlackTimeControl (Cute Chess\'s tags)', () => {
+  it("armageddon: TimeControl `?` (PGN §9.6.1: no single field gives unequal controls), each side's §9.6.1 field in WhiteTimeControl/BlackTimeControl (Cute Chess's tags)", () => {
     const text = formatPgnGame({ ...base, timeControl: presetTimeControl('armageddon') });
     expect(text).not.toContain('W360-B300');
     const [read] = readPgnWithBoth(text); // pgn-parser checks TimeControl and each side's field
@@ -85,7 +98,14 @@ describe('PGN', () => {
     const text = [
       formatPgnGame({ ...base, gameId: 'slo-w-2007:1.1.1', result: '1/2-1/2', moves, clock: { whiteMs: 5_000_000, blackMs: 5_100_000, running: null } }),
       formatPgnGame({ ...base, round: '1.1.2', gameId: 'slo-w-2007:1.1.2', result: '+-', moves: moves.slice(0, 2), termination: 'rules infraction' }),
-      formatPgnGame({ ...base, round: '1.1.5', gameId: 'slo-w-2007:1.1.5', result: null, timeControl: presetTimeControl('armageddon'), clock: { whiteMs: 300_000, blackMs: 290_000, running: 'white' } }),
+      formatPgnGame({
+        ...base,
+        round: '1.1.5',
+        gameId: 'slo-w-2007:1.1.5',
+        result: null,
+        timeControl: presetTimeControl('armageddon'),
+        clock: { whiteMs: 300_000, blackMs: 290_000, running: 'white' },
+      }),
     ].join('\n');
     const games = readPgnWithBoth(text);
     expect(games.map((g) => [g.tags.Round, g.tags.Result, g.tags.GameId])).toEqual([
@@ -105,7 +125,11 @@ describe('PGN', () => {
     // Between two other games: both readers read all three, the double forfeit without moves.
     const three = [formatPgnGame({ ...base, result: '1-0' }), text, formatPgnGame({ ...base, round: '1.2', result: '0-1' })].join('\n');
     const read = readPgnWithBoth(three);
-    expect(read.map((r) => [r.result, r.tags.Result, r.sans])).toEqual([['1-0', '1-0', []], ['0-0', '*', []], ['0-1', '0-1', []]]);
+    expect(read.map((r) => [r.result, r.tags.Result, r.sans])).toEqual([
+      ['1-0', '1-0', []],
+      ['0-0', '*', []],
+      ['0-1', '0-1', []],
+    ]);
     expect(read[1].comments).toEqual(['Both players lost by forfeit (0-0).']);
     expect(read[1].tags).toMatchObject({ Termination: 'rules infraction', GameId: 'ivanovo-2018:2.3.1' });
     // The caller's own comment (the round PGN's cites the Law) replaces the default one.
@@ -135,13 +159,40 @@ describe('PGN', () => {
 describe('JSON Lines and replay export', () => {
   function journalWithGame() {
     const j = new Journal(':memory:');
-    const g = j.createGame({ event: 'e', round: 1, board: 2, kind: 'standard', white: 'W', black: 'B', timeControl: presetTimeControl('sudden-death-60', { defaultTime: 900 }), clockId: 'C', createdUtcMs: 0 });
+    const g = j.createGame({
+      event: 'e',
+      round: 1,
+      board: 2,
+      kind: 'standard',
+      white: 'W',
+      black: 'B',
+      timeControl: presetTimeControl('sudden-death-60', { defaultTime: 900 }),
+      clockId: 'C',
+      createdUtcMs: 0,
+    });
     const T = Date.UTC(2018, 1, 13, 12, 0);
     // Boot b1: monotonic 1000 is T. Boot b2 (after a power cut) starts its monotonic count again; its 100 is T + 9000.
-    const ev = (seq: number, type: never | string, side: 'white' | 'black' | null, monoMs: number, detail: Record<string, unknown> | null = null, bootId = 'b1') =>
+    const ev = (
+      seq: number,
+      type: never | string,
+      side: 'white' | 'black' | null,
+      monoMs: number,
+      detail: Record<string, unknown> | null = null,
+      bootId = 'b1',
+    ) =>
       j.append({
-        clockId: 'C', bootId, seq, type: type as never, side, move: type === 'moved' ? 1 : null, whiteMs: 3_600_000, blackMs: 3_600_000,
-        monoMs, utcMs: bootId === 'b1' ? T + monoMs - 1000 : T + 8900 + monoMs, uncertaintyMs: 2, detail,
+        clockId: 'C',
+        bootId,
+        seq,
+        type: type as never,
+        side,
+        move: type === 'moved' ? 1 : null,
+        whiteMs: 3_600_000,
+        blackMs: 3_600_000,
+        monoMs,
+        utcMs: bootId === 'b1' ? T + monoMs - 1000 : T + 8900 + monoMs,
+        uncertaintyMs: 2,
+        detail,
       });
     ev(1, 'arrived', 'black', 500);
     ev(2, 'started', null, 1000);
@@ -157,18 +208,37 @@ describe('JSON Lines and replay export', () => {
 
   it('one event per line with seq, clock, event, round, board, type, side, move, both times, monotonic and UTC time', () => {
     const { j, g, T } = journalWithGame();
-    const lines = gameJsonl(j, g.gameId).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = gameJsonl(j, g.gameId)
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(8);
     expect(lines[2]).toEqual({
-      id: 3, seq: 3, clock: 'C', boot: 'b1', event: 'e', round: 1, board: 2, game: g.gameId, type: 'moved', side: 'white', move: 1,
-      whiteMs: 3_600_000, blackMs: 3_600_000, monoMs: 4000, utcMs: T + 3000, utc: '2018-02-13T12:00:03.000Z', uncertaintyMs: 2, detail: null,
+      id: 3,
+      seq: 3,
+      clock: 'C',
+      boot: 'b1',
+      event: 'e',
+      round: 1,
+      board: 2,
+      game: g.gameId,
+      type: 'moved',
+      side: 'white',
+      move: 1,
+      whiteMs: 3_600_000,
+      blackMs: 3_600_000,
+      monoMs: 4000,
+      utcMs: T + 3000,
+      utc: '2018-02-13T12:00:03.000Z',
+      uncertaintyMs: 2,
+      detail: null,
     });
     expect([...journalJsonl(j, 6, 1)].map((l) => JSON.parse(l).id)).toEqual([7, 8]); // resumes from a cursor, page by page
     expect(eventJson(j.eventsByGame(g.gameId)[0])).not.toContain('\n');
     j.close();
   });
 
-  it('replay input: setup from the game\'s control, t relative to the start, penalty named by the offender, a reboot goes on where the last boot stopped', () => {
+  it("replay input: setup from the game's control, t relative to the start, penalty named by the offender, a reboot goes on where the last boot stopped", () => {
     const { j, g } = journalWithGame();
     const lines = replayLines(j, g.gameId).map((l) => JSON.parse(l));
     expect(lines).toEqual([

@@ -109,8 +109,13 @@ function resultTag(r: GameResult | null): string {
 
 export function formatPgnGame(g: PgnGame): string {
   const tags: [string, string][] = [
-    ['Event', g.event], ['Site', g.site], ['Date', g.date], ['Round', g.round],
-    ['White', g.white], ['Black', g.black], ['Result', resultTag(g.result)],
+    ['Event', g.event],
+    ['Site', g.site],
+    ['Date', g.date],
+    ['Round', g.round],
+    ['White', g.white],
+    ['Black', g.black],
+    ['Result', resultTag(g.result)],
   ];
   if (g.gameId) tags.push(['GameId', g.gameId]);
   if (g.whiteElo) tags.push(['WhiteElo', String(g.whiteElo)]);

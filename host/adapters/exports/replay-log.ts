@@ -35,7 +35,9 @@ function replayInput(input: ClockInput, origin: number): Record<string, unknown>
   switch (input.type) {
     case 'START':
       // FIDE Laws 6.7.1: a start after the session began says when it began (t = 0 is the session's start).
-      return input.sessionAt !== undefined && input.sessionAt < input.at ? { type: 'start', session: Math.max(0, input.sessionAt - origin) } : { type: 'start' };
+      return input.sessionAt !== undefined && input.sessionAt < input.at
+        ? { type: 'start', session: Math.max(0, input.sessionAt - origin) }
+        : { type: 'start' };
     case 'PRESS':
       return { type: 'press', side: input.side };
     case 'ARRIVE':
@@ -98,7 +100,11 @@ export function gameReplay(journal: Journal, gameId: number): { lines: string[];
   const lines = [setupLine(game.timeControlValue)];
   // t = 0 is the session's start: the game's start, or that long before it (FIDE Laws 6.7.1).
   const start = inputs.find((i) => i.type === 'START');
-  const origin = start ? (start.type === 'START' && start.sessionAt !== undefined ? Math.min(start.sessionAt, start.at) : start.at) : (inputs[0]?.at ?? rebuilt.at);
+  const origin = start
+    ? start.type === 'START' && start.sessionAt !== undefined
+      ? Math.min(start.sessionAt, start.at)
+      : start.at
+    : (inputs[0]?.at ?? rebuilt.at);
   let lastT = 0;
   for (const input of inputs) {
     const line = replayInput(input, origin);
@@ -122,7 +128,13 @@ export function gameReplay(journal: Journal, gameId: number): { lines: string[];
 }
 
 /** The replay input of the newest game on a board of an event's round. */
-export function boardReplay(journal: Journal, event: string, round: number, board: number, gameNo?: number): { text: string; game: GameRow; of: number; mismatches: string[] } {
+export function boardReplay(
+  journal: Journal,
+  event: string,
+  round: number,
+  board: number,
+  gameNo?: number,
+): { text: string; game: GameRow; of: number; mismatches: string[] } {
   const games = journal.gamesByBoard(event, round, board);
   if (!games.length) throw new ReplayExportError(`no game on board ${board} of ${event} round ${round}`);
   const game = gameNo === undefined ? games[games.length - 1] : games.find((g) => g.gameNo === gameNo);

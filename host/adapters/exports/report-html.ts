@@ -178,7 +178,15 @@ export function teamParts(journal: Journal, event: TournamentEvent, records: Map
       }
       return `<li data-player="${bye.player}">${e(playerName(event, bye.player!))}: bye ${bye.kind}</li>`;
     });
-    return roundSection(round.number, round.date, frame(`round ${round.number} results`, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${matches.join('')}</tbody></table>`), byes);
+    return roundSection(
+      round.number,
+      round.date,
+      frame(
+        `round ${round.number} results`,
+        `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${matches.join('')}</tbody></table>`,
+      ),
+      byes,
+    );
   });
 
   const boards = event.boardsPerTeam ?? 4;
@@ -186,7 +194,8 @@ export function teamParts(journal: Journal, event: TournamentEvent, records: Map
     const cells = Array.from({ length: upTo }, (_, i) => {
       const r = t.rounds.find((x) => x.round === i + 1);
       if (!r) return '<td class="result">—</td>';
-      const text = r.opponent === null ? `bye ${formatPoints(r.gamePoints)}` : `${r.opponent}${r.colour} ${formatPoints(r.gamePoints)}${r.forfeited ? ' (forfeit)' : ''}`;
+      const text =
+        r.opponent === null ? `bye ${formatPoints(r.gamePoints)}` : `${r.opponent}${r.colour} ${formatPoints(r.gamePoints)}${r.forfeited ? ' (forfeit)' : ''}`;
       return `<td class="result" data-round="${i + 1}">${e(text)}</td>`;
     });
     return `<tr data-team="${t.team}"><td class="num">${t.rank}</td><td class="num">${t.team}</td><td class="name">${e(teamName(t.team))}</td>${cells.join('')}<td class="num" data-field="gamePoints">${formatPoints(t.gamePoints)}</td><td class="num" data-field="matchPoints">${t.matchPoints}</td></tr>`;
@@ -197,18 +206,27 @@ ${frame('crosstable', `<table class="crosstable"><thead><tr><th class="num">Plac
 
   const notes = tieNotes(teams, (t) => teamName(t.team), 'board points');
   const boardHeads = Array.from({ length: boards }, (_, k) => `<th class="num">Board ${k + 1}</th>`).join('');
-  const standingRows = teams.map((t, i) =>
-    `<tr data-team="${t.team}" data-rank="${t.rank}"><td class="num">${t.rank}</td><td class="name">${e(teamName(t.team))}</td>` +
-    `<td class="num" data-field="gamePoints">${formatPoints(t.gamePoints)}</td><td class="num" data-field="matchPoints">${t.matchPoints}</td>` +
-    `<td class="num" data-field="directEncounter">${t.directEncounter === null ? '' : formatPoints(t.directEncounter)}</td><td class="num" data-field="buchholz">${formatPoints(t.buchholz)}</td>` +
-    Array.from({ length: boards }, (_, k) => `<td class="num" data-field="board${k + 1}">${formatPoints(t.boardPoints[k] ?? 0)}</td>`).join('') +
-    `<td class="note" data-field="tieBreak">${e(notes[i])}</td></tr>`,
+  const standingRows = teams.map(
+    (t, i) =>
+      `<tr data-team="${t.team}" data-rank="${t.rank}"><td class="num">${t.rank}</td><td class="name">${e(teamName(t.team))}</td>` +
+      `<td class="num" data-field="gamePoints">${formatPoints(t.gamePoints)}</td><td class="num" data-field="matchPoints">${t.matchPoints}</td>` +
+      `<td class="num" data-field="directEncounter">${t.directEncounter === null ? '' : formatPoints(t.directEncounter)}</td><td class="num" data-field="buchholz">${formatPoints(t.buchholz)}</td>` +
+      Array.from({ length: boards }, (_, k) => `<td class="num" data-field="board${k + 1}">${formatPoints(t.boardPoints[k] ?? 0)}</td>`).join('') +
+      `<td class="note" data-field="tieBreak">${e(notes[i])}</td></tr>`,
   );
   const standings = `<p>Places by total board points, then match points (win 2, draw 1, loss 0), the match between the tied teams, team Buchholz, then the points on board 1, 2, … (docs/tournament.md).</p>
 ${frame('team standings', `<table class="standings teams"><thead><tr><th class="num">Place</th><th>Team</th><th class="num">Board pts</th><th class="num">Match pts</th><th class="num">Direct enc.</th><th class="num">Buchholz</th>${boardHeads}<th>Tie decided by</th></tr></thead><tbody>${standingRows.join('')}</tbody></table>`)}
 <h3>Board prizes</h3>
 <p>Each board: points, then Buchholz, wins, direct encounter, Buchholz cut 1, cut 2.</p>
-${boardStandings(event, records).map((b) => `<h4>Board ${b.board}</h4>${frame(`board ${b.board} prizes`, playerTable(event, b.players, `board-${b.board}`, (p) => e(teamName(p.team!))))}`).join('\n')}`;
+${boardStandings(event, records)
+  .map(
+    (b) =>
+      `<h4>Board ${b.board}</h4>${frame(
+        `board ${b.board} prizes`,
+        playerTable(event, b.players, `board-${b.board}`, (p) => e(teamName(p.team!))),
+      )}`,
+  )
+  .join('\n')}`;
 
   return { rounds, crosstable, standings };
 }
@@ -220,13 +238,26 @@ export function individualParts(journal: Journal, event: TournamentEvent, record
   const rounds = event.rounds.slice(0, upTo).map((round) => {
     const games = gamesByBoard(journal, event, round.number);
     const rows = round.boards.map((bd) => boardRow(event, bd, games.get(bd.board)));
-    const byes = round.byes.filter((b) => b.player !== null).map((b) => `<li data-player="${b.player}">${e(playerName(event, b.player!))}: bye ${b.kind} (${formatPoints(CODE_POINTS[b.kind])})</li>`);
-    return roundSection(round.number, round.date, frame(`round ${round.number} results`, `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`), byes);
+    const byes = round.byes
+      .filter((b) => b.player !== null)
+      .map((b) => `<li data-player="${b.player}">${e(playerName(event, b.player!))}: bye ${b.kind} (${formatPoints(CODE_POINTS[b.kind])})</li>`);
+    return roundSection(
+      round.number,
+      round.date,
+      frame(
+        `round ${round.number} results`,
+        `<table class="results"><thead><tr><th class="num">Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+      ),
+      byes,
+    );
   });
   const ranked = fieldStandings(event, records);
   const roundHeads = Array.from({ length: upTo }, (_, i) => `<th>R${i + 1}</th>`).join('');
   const crossRows = ranked.map((s) => {
-    const cells = records.get(s.player)!.map((rec, i) => `<td class="result" data-round="${i + 1}">${e(recordCell(rec))}</td>`).join('');
+    const cells = records
+      .get(s.player)!
+      .map((rec, i) => `<td class="result" data-round="${i + 1}">${e(recordCell(rec))}</td>`)
+      .join('');
     return `<tr data-player="${s.player}"><td class="num">${s.rank}</td><td class="num">${s.player}</td><td class="name">${e(playerName(event, s.player))}</td>${cells}<td class="num" data-field="points">${formatPoints(s.points)}</td></tr>`;
   });
   const crosstable = `<p>Each round: the opponent's starting number, the colour (w/b) and the points; a forfeit is marked, a bye shows its TRF code.</p>
@@ -237,15 +268,21 @@ ${frame('standings', playerTable(event, ranked, 'players', null))}`;
 }
 
 /** A ranking of players with every tie-break value and what decided each tie. */
-function playerTable(event: TournamentEvent, rows: readonly (IndividualStanding & { team?: number })[], id: string, team: ((p: IndividualStanding & { team?: number }) => string) | null): string {
+function playerTable(
+  event: TournamentEvent,
+  rows: readonly (IndividualStanding & { team?: number })[],
+  id: string,
+  team: ((p: IndividualStanding & { team?: number }) => string) | null,
+): string {
   const e = escapeHtml;
   const notes = tieNotes(rows, (p) => playerName(event, p.player), 'points');
-  const body = rows.map((p, i) =>
-    `<tr data-player="${p.player}" data-rank="${p.rank}"><td class="num">${p.rank}</td><td class="name">${e(playerName(event, p.player))}</td>${team ? `<td class="name">${team(p)}</td>` : ''}` +
-    `<td class="num" data-field="points">${formatPoints(p.points)}</td><td class="num" data-field="buchholz">${formatPoints(p.buchholz)}</td><td class="num" data-field="wins">${p.wins}</td>` +
-    `<td class="num" data-field="directEncounter">${p.directEncounter === null ? '' : formatPoints(p.directEncounter)}</td>` +
-    `<td class="num" data-field="buchholzCut1">${formatPoints(p.buchholzCut1)}</td><td class="num" data-field="buchholzCut2">${formatPoints(p.buchholzCut2)}</td>` +
-    `<td class="note" data-field="tieBreak">${e(notes[i])}</td></tr>`,
+  const body = rows.map(
+    (p, i) =>
+      `<tr data-player="${p.player}" data-rank="${p.rank}"><td class="num">${p.rank}</td><td class="name">${e(playerName(event, p.player))}</td>${team ? `<td class="name">${team(p)}</td>` : ''}` +
+      `<td class="num" data-field="points">${formatPoints(p.points)}</td><td class="num" data-field="buchholz">${formatPoints(p.buchholz)}</td><td class="num" data-field="wins">${p.wins}</td>` +
+      `<td class="num" data-field="directEncounter">${p.directEncounter === null ? '' : formatPoints(p.directEncounter)}</td>` +
+      `<td class="num" data-field="buchholzCut1">${formatPoints(p.buchholzCut1)}</td><td class="num" data-field="buchholzCut2">${formatPoints(p.buchholzCut2)}</td>` +
+      `<td class="note" data-field="tieBreak">${e(notes[i])}</td></tr>`,
   );
   return `<table class="standings players" id="standings-${id}"><thead><tr><th class="num">Place</th><th>Player</th>${team ? '<th>Team</th>' : ''}<th class="num">Points</th><th class="num">Buchholz</th><th class="num">Wins</th><th class="num">Direct enc.</th><th class="num">BH cut 1</th><th class="num">BH cut 2</th><th>Tie decided by</th></tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
@@ -260,13 +297,29 @@ export function knockoutBody(journal: Journal, event: TournamentEvent, upTo: num
     const boards = [...new Set(games.map((g) => g.board))];
     const rows = boards.map((board) => {
       const match = matches.find((m) => m.round === r && m.board === board);
-      const outcome = match?.status === 'decided' && match.winner ? `${match.winner} advances (decided by the ${match.decidedBy ?? '?'} games)` : 'match not decided yet';
+      const outcome =
+        match?.status === 'decided' && match.winner ? `${match.winner} advances (decided by the ${match.decidedBy ?? '?'} games)` : 'match not decided yet';
       const head = `<tr class="match" data-board="${board}"><th colspan="4">Board ${board}: ${e(outcome)}</th></tr>`;
-      return head + games.filter((g) => g.board === board).map((g) =>
-        `<tr data-board="${board}" data-game="${g.gameNo}"><td>Game ${g.gameNo} (${e(g.kind)})</td><td>${e(g.white)}</td><td class="result">${e(resultText(g))}</td><td>${e(g.black)}</td></tr>`,
-      ).join('');
+      return (
+        head +
+        games
+          .filter((g) => g.board === board)
+          .map(
+            (g) =>
+              `<tr data-board="${board}" data-game="${g.gameNo}"><td>Game ${g.gameNo} (${e(g.kind)})</td><td>${e(g.white)}</td><td class="result">${e(resultText(g))}</td><td>${e(g.black)}</td></tr>`,
+          )
+          .join('')
+      );
     });
-    return roundSection(r, event.rounds[r - 1]?.date ?? null, frame(`round ${r} results`, `<table class="results"><thead><tr><th>Game</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`), []);
+    return roundSection(
+      r,
+      event.rounds[r - 1]?.date ?? null,
+      frame(
+        `round ${r} results`,
+        `<table class="results"><thead><tr><th>Game</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+      ),
+      [],
+    );
   });
   return `<section class="part" id="rounds"><h2>Round results</h2>
 ${rounds.join('\n')}

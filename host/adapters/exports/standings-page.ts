@@ -64,14 +64,17 @@ export function eventStandingsPage(journal: Journal, hall: Hall, eventId: string
   if (event.kind === 'knockout') {
     complete = Math.max(0, ...journal.gamesByEvent(event.id).map((g) => g.round));
     after = round ?? complete;
-    body = after < 1
-      ? notice('No game of this knockout is in the journal yet: its matches appear here when the first round is opened.')
-      : `<p>A knockout is decided by its matches (classical games, then the rapid play-off and the armageddon): no crosstable and no tie-break; the winner of each match is shown.</p>\n${knockoutBody(journal, event, after, scrolling)}`;
+    body =
+      after < 1
+        ? notice('No game of this knockout is in the journal yet: its matches appear here when the first round is opened.')
+        : `<p>A knockout is decided by its matches (classical games, then the rapid play-off and the armageddon): no crosstable and no tie-break; the winner of each match is shown.</p>\n${knockoutBody(journal, event, after, scrolling)}`;
   } else {
     complete = completedRounds(journal, event);
     after = round ?? complete;
     if (after < 1) {
-      body = notice(`No round has every result confirmed yet: the standings and the crosstable appear when every result of round 1 is confirmed (${event.rounds.length} round${event.rounds.length === 1 ? '' : 's'} paired so far).`);
+      body = notice(
+        `No round has every result confirmed yet: the standings and the crosstable appear when every result of round 1 is confirmed (${event.rounds.length} round${event.rounds.length === 1 ? '' : 's'} paired so far).`,
+      );
     } else {
       const records = confirmedRecords(journal, event, after);
       const p = event.kind === 'team' ? teamParts(journal, event, records, after, scrolling) : individualParts(journal, event, records, after, scrolling);
@@ -87,7 +90,10 @@ ${p.rounds[after - 1]}
     }
   }
   const rounds = Array.from({ length: complete }, (_, i) => i + 1);
-  const roundNav = rounds.length === 0 ? '' : `<nav class="rounds" aria-label="rounds">
+  const roundNav =
+    rounds.length === 0
+      ? ''
+      : `<nav class="rounds" aria-label="rounds">
 <p>Standings after round:</p>
 <ul>${rounds.map((r) => `<li><a href="standings?round=${r}"${r === after ? ' aria-current="page"' : ''}>${r}</a></li>`).join('')}</ul>
 <p>Print view of a round (results, crosstable and standings after it, for A4):</p>

@@ -10,19 +10,11 @@
 import { category, formatTimeControl, PRESETS, type Category, type TimeControl } from '../../../protocol/time-control.ts';
 import type { GameRow, Journal } from '../../store/journal.ts';
 import { findEvent, type Hall, type TournamentEvent } from '../../domain/model.ts';
-import {
-  eventByes,
-  playerStandings,
-  points,
-  roundRecords,
-  teamStandings,
-  type ScoredGame,
-} from '../../domain/standings.ts';
+import { eventByes, playerStandings, points, roundRecords, teamStandings, type ScoredGame } from '../../domain/standings.ts';
 import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfReport } from './trf.ts';
 import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
-
 
 export interface EventTrfOptions {
   /** Last round to include (default: the event's last round with games in the journal). */
@@ -64,23 +56,30 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
   // Asked for explicitly, round 0 is the file before round 1: the players and no round columns, the
   // file a pairing engine pairs round 1 from (their initial ranking). By default an export of an
   // event that has not started is refused, as it says nothing a tournament system needs.
-  if (!Number.isInteger(upTo) || upTo < 0 || (upTo === 0 && options.upToRound === undefined)) throw new TrfError(`event "${event.id}" has no games in the journal yet`);
+  if (!Number.isInteger(upTo) || upTo < 0 || (upTo === 0 && options.upToRound === undefined))
+    throw new TrfError(`event "${event.id}" has no games in the journal yet`);
   if (upTo > event.rounds.length) throw new TrfError(`event "${event.id}" has ${event.rounds.length} rounds, not ${upTo}`);
   const games = all.filter((g) => g.round <= upTo);
 
-  const { scored, rounds, plannedRounds, roundDates, timeControl, presetLabel } = event.kind === 'knockout'
-    ? knockoutColumns(journal, event, games, upTo, options.category ?? 'standard')
-    : {
-      scored: trfRefusal(() => confirmedRoundGames(journal, event, upTo)),
-      rounds: upTo,
-      plannedRounds: event.plannedRounds,
-      roundDates: event.rounds.slice(0, upTo).map((r) => r.date),
-      timeControl: event.timeControl,
-      presetLabel: event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null,
-    };
+  const { scored, rounds, plannedRounds, roundDates, timeControl, presetLabel } =
+    event.kind === 'knockout'
+      ? knockoutColumns(journal, event, games, upTo, options.category ?? 'standard')
+      : {
+          scored: trfRefusal(() => confirmedRoundGames(journal, event, upTo)),
+          rounds: upTo,
+          plannedRounds: event.plannedRounds,
+          roundDates: event.rounds.slice(0, upTo).map((r) => r.date),
+          timeControl: event.timeControl,
+          presetLabel: event.timeControlPreset ? PRESETS[event.timeControlPreset].label : null,
+        };
 
   const byes = event.kind === 'knockout' ? [] : eventByes(event, upTo);
-  const records = roundRecords(event.players.map((p) => p.rank), rounds, scored, byes);
+  const records = roundRecords(
+    event.players.map((p) => p.rank),
+    rounds,
+    scored,
+    byes,
+  );
   // TRF16 rank (001 columns 86-89, FIDE Handbook C.04 Annex 2): the event's official ranking, the
   // same as the print report and GET /api/standings (fieldStandings: points, Buchholz, wins, direct
   // encounter, cut Buchholz; level on all of them: the shared better rank). A knockout's category
@@ -138,7 +137,11 @@ function knockoutColumns(journal: Journal, event: TournamentEvent, games: readon
   const firstOfMatch = (g: GameRow) => Math.min(...inCat.filter((h) => h.matchId === g.matchId).map((h) => h.gameNo));
   const scored = inCat.map((g) => ({
     round: (g.round - 1) * perRound + (g.gameNo - firstOfMatch(g)) + 1,
-    board: g.board, white: g.whiteRank!, black: g.blackRank!, result: g.result!, movesPlayed: fullMoves(journal, g),
+    board: g.board,
+    white: g.whiteRank!,
+    black: g.blackRank!,
+    result: g.result!,
+    movesPlayed: fullMoves(journal, g),
   }));
   const rounds = upTo * perRound;
   const roundDates = Array.from({ length: rounds }, (_, i) => {

@@ -57,7 +57,11 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   const teamOf = new Map<number, number>();
   for (const t of file.teams) for (const p of t.players) teamOf.set(p, t.team);
   const ctx: TrfContext = {
-    file, ranks: new Set(file.players.map((p) => p.rank)), byRank: new Map(file.players.map((p) => [p.rank, p])), teamOf, scoring,
+    file,
+    ranks: new Set(file.players.map((p) => p.rank)),
+    byRank: new Map(file.players.map((p) => [p.rank, p])),
+    teamOf,
+    scoring,
     pointsBefore: new Map(file.players.map((p) => [p, pointsBeforeEachRound(p)])),
     teamById: new Map([...file.teams].reverse().map((t) => [t.team, t])), // the first of a number, as a search finds it
     teamMatchPoints: new Map(),
@@ -106,7 +110,10 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
 
 /** As the tournament file: a name goes into PGN tags, where a control character breaks the line (PGN standard §7). */
 function refuseControlCharacters(file: TrfFile): void {
-  for (const [line, what, value] of [...file.players.map((p) => [p.line, `player ${p.rank}'s name (columns 15-47)`, p.name] as const), ...file.teams.map((t) => [t.line, `team ${t.team}'s name (columns 9-40)`, t.name] as const)]) {
+  for (const [line, what, value] of [
+    ...file.players.map((p) => [p.line, `player ${p.rank}'s name (columns 15-47)`, p.name] as const),
+    ...file.teams.map((t) => [t.line, `team ${t.team}'s name (columns 9-40)`, t.name] as const),
+  ]) {
     const bad = controlCharacterIn(value);
     if (bad) throw new TrfImportError(`TRF line ${line}: ${what} holds ${bad}`);
   }
@@ -147,7 +154,10 @@ function pointsBeforeEachRound(p: TrfPlayerLine): number[] {
 function importRound(ctx: TrfContext, r: number): Round {
   const { file, ranks, byRank } = ctx;
   /** Points before round r (0-based), from the round codes (TRF16 default points). */
-  const scoreBefore = (p: TrfPlayerLine, r: number) => { const b = ctx.pointsBefore.get(p)!; return b[Math.min(r, b.length - 1)]; };
+  const scoreBefore = (p: TrfPlayerLine, r: number) => {
+    const b = ctx.pointsBefore.get(p)!;
+    return b[Math.min(r, b.length - 1)];
+  };
   const pairs: BoardPairing[] = [];
   const byes: Bye[] = [];
   for (const p of file.players) {
@@ -164,7 +174,12 @@ function importRound(ctx: TrfContext, r: number): Round {
   if (file.teams.length) {
     teamMatches = teamMatchesOf(ctx, r, pairs);
     const teamByes = teamByesOf(ctx, r, byes);
-    byes.splice(0, byes.length, ...byes.filter((b) => !teamByes.some((tb) => file.teams.find((t) => t.team === tb.team)!.players.includes(b.player!))), ...teamByes);
+    byes.splice(
+      0,
+      byes.length,
+      ...byes.filter((b) => !teamByes.some((tb) => file.teams.find((t) => t.team === tb.team)!.players.includes(b.player!))),
+      ...teamByes,
+    );
   } else {
     pairs.sort((a, b) => boardOrder(a.white, a.black, b.white, b.black, (rank) => scoreBefore(byRank.get(rank)!, r)));
     pairs.forEach((b, i) => (b.board = i + 1));
@@ -220,7 +235,12 @@ function teamMatchPointsBefore(ctx: TrfContext, team: number, r: number): number
 function teamMatchPointsIn(ctx: TrfContext, t: TrfFile['teams'][number], q: number): number {
   const { byRank, teamOf, scoring } = ctx;
   const mine = t.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
-  const opponents = new Set(t.players.map((rank) => byRank.get(rank)!.rounds[q]?.opponent).filter((o): o is number => o !== null && o !== undefined).map((o) => teamOf.get(o)));
+  const opponents = new Set(
+    t.players
+      .map((rank) => byRank.get(rank)!.rounds[q]?.opponent)
+      .filter((o): o is number => o !== null && o !== undefined)
+      .map((o) => teamOf.get(o)),
+  );
   if (opponents.size !== 1) return opponents.size === 0 && mine > 0 ? scoring.byeMatchPoints : 0; // a team bye
   const theirTeam = ctx.teamById.get([...opponents][0]!)!;
   const theirs = theirTeam.players.reduce((s, rank) => s + CODE_POINTS[byRank.get(rank)!.rounds[q]?.code ?? ' '], 0);
@@ -267,7 +287,10 @@ export interface EnginePair {
  * engine's board order, which is kept (board 1 is the first pair).
  */
 export function parsePairsFile(text: string): EnginePair[] {
-  const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines.length === 0) throw new TrfImportError('pairs file: empty (the first line is the number of pairs)');
   if (!/^\d+$/.test(lines[0])) throw new TrfImportError(`pairs file line 1: the number of pairs, got "${lines[0]}"`);
   const count = Number(lines[0]);
@@ -306,7 +329,13 @@ export function tournamentFileOf(event: TournamentEvent, hall: { name?: string; 
       number: r.number,
       date: r.date,
       ...(event.kind === 'team'
-        ? { teamMatches: r.teamMatches.map((m) => ({ white: m.white, black: m.black, boards: m.boards.map((b) => ({ board: b.board, white: b.white, black: b.black })) })) }
+        ? {
+            teamMatches: r.teamMatches.map((m) => ({
+              white: m.white,
+              black: m.black,
+              boards: m.boards.map((b) => ({ board: b.board, white: b.white, black: b.black })),
+            })),
+          }
         : { boards: r.boards.map((b) => ({ board: b.board, white: b.white, black: b.black })) }),
       ...(r.byes.length ? { byes: r.byes.map((b) => (b.team !== null ? { team: b.team, kind: b.kind } : { player: b.player, kind: b.kind })) } : {}),
     });
@@ -314,13 +343,31 @@ export function tournamentFileOf(event: TournamentEvent, hall: { name?: string; 
     ...(hall.name || hall.site ? { hall: drop({ name: hall.name, site: hall.site }) } : {}),
     events: [
       drop({
-        id: event.id, name: event.name, city: event.city, federation: event.federation,
-        startDate: event.startDate, endDate: event.endDate, chiefArbiter: event.chiefArbiter,
+        id: event.id,
+        name: event.name,
+        city: event.city,
+        federation: event.federation,
+        startDate: event.startDate,
+        endDate: event.endDate,
+        chiefArbiter: event.chiefArbiter,
         ...(event.deputyArbiters.length ? { deputyArbiters: event.deputyArbiters } : {}),
-        kind: event.kind, type: event.type, timeControl,
+        kind: event.kind,
+        type: event.type,
+        timeControl,
         ...(event.kind === 'team' ? { boardsPerTeam: event.boardsPerTeam, teamScoring: event.teamScoring } : {}),
         plannedRounds: event.plannedRounds,
-        players: event.players.map((p) => drop({ rank: p.rank, name: p.name, sex: p.sex, title: p.title, rating: p.rating, federation: p.federation, fideId: p.fideId, birthDate: p.birthDate })),
+        players: event.players.map((p) =>
+          drop({
+            rank: p.rank,
+            name: p.name,
+            sex: p.sex,
+            title: p.title,
+            rating: p.rating,
+            federation: p.federation,
+            fideId: p.fideId,
+            birthDate: p.birthDate,
+          }),
+        ),
         ...(event.kind === 'team' ? { teams: event.teams.map((t) => drop({ id: t.id, name: t.name, nickname: t.nickname, players: t.players })) } : {}),
         rounds: event.rounds.map(round),
       }),

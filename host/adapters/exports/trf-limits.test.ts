@@ -19,7 +19,12 @@ function bigTrf(rounds: number, players: number, xxr = rounds): string {
   const lines = ['012 Big', '222 5400+30', `XXR ${xxr}`];
   for (let i = 1; i <= players; i++) {
     const opponent = i % 2 === 1 ? i + 1 : i - 1;
-    lines.push(playerLine(i, Array.from({ length: rounds }, (_, k) => `${String(opponent).padStart(4)} ${(i % 2 === 1) === (k % 2 === 0) ? 'w' : 'b'}  `)));
+    lines.push(
+      playerLine(
+        i,
+        Array.from({ length: rounds }, (_, k) => `${String(opponent).padStart(4)} ${(i % 2 === 1) === (k % 2 === 0) ? 'w' : 'b'}  `),
+      ),
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -47,7 +52,9 @@ describe('reading a TRF (docs/exports.md "Reading a TRF")', () => {
   it(`refuses a line longer than ${MAX_TRF_LINE} characters at its first column too many`, () => {
     const long = `012 ${'x'.repeat(MAX_TRF_LINE)}`;
     const err = parseError(`012 Open\n${long}\n`);
-    expect(err.message).toBe(`TRF line 2, columns ${MAX_TRF_LINE + 1}-${long.length}: line is ${long.length} characters long; at most ${MAX_TRF_LINE} are read (6,500 rounds of a 001 line)`);
+    expect(err.message).toBe(
+      `TRF line 2, columns ${MAX_TRF_LINE + 1}-${long.length}: line is ${long.length} characters long; at most ${MAX_TRF_LINE} are read (6,500 rounds of a 001 line)`,
+    );
   });
 
   it('refuses a 001 line cut before the points (TRF16 001: name 15-47 … points 81-84), naming where it ends', () => {
@@ -64,13 +71,15 @@ describe('reading a TRF (docs/exports.md "Reading a TRF")', () => {
     expect(parseTrf(whole).players[0].rounds).toHaveLength(2);
     const cut = whole.slice(0, 105); // round 2 (102-109) ends after its opponent
     expect(parseError(cut).message).toBe(
-      'TRF line 1, columns 106-109: round 2 is cut off: the line ends at column 105, inside the round\'s field 102-109 (opponent 102-105, colour 107, result 109; a blank result is written as a blank)',
+      "TRF line 1, columns 106-109: round 2 is cut off: the line ends at column 105, inside the round's field 102-109 (opponent 102-105, colour 107, result 109; a blank result is written as a blank)",
     );
   });
 
   it('refuses an XXR fewer than the rounds the player lines carry (XXR: the total number of rounds)', () => {
     const err = parseError(bigTrf(7, 2, 5));
-    expect(err.message).toBe('TRF line 3, columns 5-: XXR 5 plans 5 rounds, but line 4 carries 7 round fields (round 6 at columns 142-149); XXR is the total number of rounds');
+    expect(err.message).toBe(
+      'TRF line 3, columns 5-: XXR 5 plans 5 rounds, but line 4 carries 7 round fields (round 6 at columns 142-149); XXR is the total number of rounds',
+    );
     expect(parseTrf(bigTrf(5, 2, 7)).xxr).toBe(7); // rounds still to come are fine
   });
 });

@@ -115,7 +115,11 @@ function pointsField(line: string, n: number, start: number, end: number, what: 
 function parsePlayer(line: string, n: number): TrfPlayerLine {
   const rank = intField(line, n, 5, 8, 'starting rank', false)!;
   if (line.length < PLAYER_LINE_MIN) {
-    throw new TrfParseError(n, `${line.length + 1}-${PLAYER_LINE_MIN}`, `player line cut short: it ends at column ${line.length}, before the points at columns 81-84 (TRF16 001 record: name 15-47, rating 49-52, … points 81-84)`);
+    throw new TrfParseError(
+      n,
+      `${line.length + 1}-${PLAYER_LINE_MIN}`,
+      `player line cut short: it ends at column ${line.length}, before the points at columns 81-84 (TRF16 001 record: name 15-47, rating 49-52, … points 81-84)`,
+    );
   }
   const rounds: TrfRound[] = [];
   // Round r: opponent at 92+10(r-1) … +3, colour at +5, result at +7 (TRF16).
@@ -154,7 +158,11 @@ function parsePlayer(line: string, n: number): TrfPlayerLine {
  */
 function refuseCutRound(line: string, n: number, start: number, r: number): void {
   if (line.length >= start + 7 || line.slice(start - 1).trim() === '') return;
-  throw new TrfParseError(n, `${line.length + 1}-${start + 7}`, `round ${r} is cut off: the line ends at column ${line.length}, inside the round's field ${start}-${start + 7} (opponent ${start}-${start + 3}, colour ${start + 5}, result ${start + 7}; a blank result is written as a blank)`);
+  throw new TrfParseError(
+    n,
+    `${line.length + 1}-${start + 7}`,
+    `round ${r} is cut off: the line ends at column ${line.length}, inside the round's field ${start}-${start + 7} (opponent ${start}-${start + 3}, colour ${start + 5}, result ${start + 7}; a blank result is written as a blank)`,
+  );
 }
 
 function parseTeam(line: string, n: number): TrfTeamLine {
@@ -182,7 +190,12 @@ export function parseTrf(text: string): TrfFile {
   let xxrLine = 0;
   text.split(/\r\n|\r|\n/).forEach((line, i) => {
     const n = i + 1;
-    if (line.length > MAX_TRF_LINE) throw new TrfParseError(n, `${MAX_TRF_LINE + 1}-${line.length}`, `line is ${line.length} characters long; at most ${MAX_TRF_LINE} are read (6,500 rounds of a 001 line)`);
+    if (line.length > MAX_TRF_LINE)
+      throw new TrfParseError(
+        n,
+        `${MAX_TRF_LINE + 1}-${line.length}`,
+        `line is ${line.length} characters long; at most ${MAX_TRF_LINE} are read (6,500 rounds of a 001 line)`,
+      );
     if (line.trim() === '' || line.startsWith('###')) return; // blank and comment lines (TRF remark 1)
     const id = line.slice(0, 3);
     if (id === '001') {
@@ -197,7 +210,8 @@ export function parseTrf(text: string): TrfFile {
       const type = col(line, 5, 6);
       if (!isForfeitResult(type)) throw new TrfParseError(n, '5-6', `forfeit type must be ${listInWords(FORFEIT_RESULTS)}, got "${type}"`);
       file.forfeitedMatches.push({
-        line: n, type,
+        line: n,
+        type,
         round: intField(line, n, 8, 10, 'round', false)!,
         white: intField(line, n, 12, 14, 'white team', false)!,
         black: intField(line, n, 16, 18, 'black team', false)!,
@@ -272,7 +286,11 @@ export function checkTrf(text: string): TrfProblem[] {
   for (const t of file.teams) {
     const sum = t.players.reduce((s, rank) => s + (byRank.get(rank)?.points ?? 0), 0);
     if (sum !== t.gamePoints) {
-      problems.push({ line: t.line, columns: '62-67', message: `team ${t.team} lists ${t.gamePoints.toFixed(1)} game points but its players have ${sum.toFixed(1)}` });
+      problems.push({
+        line: t.line,
+        columns: '62-67',
+        message: `team ${t.team} lists ${t.gamePoints.toFixed(1)} game points but its players have ${sum.toFixed(1)}`,
+      });
     }
   }
   return problems;

@@ -13,15 +13,39 @@ import { eventTrf } from './trf-event.ts';
 import { swissTournament } from '../../app/next-round.fixture.ts';
 
 const rozic: TrfPlayer = {
-  rank: 1, sex: 'w', title: 'WIM', name: 'Rožič, Vesna', rating: 2250, federation: 'SLO', fideId: 90000001,
-  birthDate: '1987/01/01', points: 1.5, placement: 1,
-  rounds: [{ opponent: 4, colour: 'w', code: '1' }, { opponent: 12, colour: 'b', code: '=' }, { opponent: null, colour: null, code: 'H' }],
+  rank: 1,
+  sex: 'w',
+  title: 'WIM',
+  name: 'Rožič, Vesna',
+  rating: 2250,
+  federation: 'SLO',
+  fideId: 90000001,
+  birthDate: '1987/01/01',
+  points: 1.5,
+  placement: 1,
+  rounds: [
+    { opponent: 4, colour: 'w', code: '1' },
+    { opponent: 12, colour: 'b', code: '=' },
+    { opponent: null, colour: null, code: 'H' },
+  ],
 };
 
 function report(players: TrfPlayer[], rounds: number): TrfReport {
   return {
-    name: 'Test', city: 'Ljubljana', federation: 'SLO', startDate: '2007/08/16', endDate: '2007/08/19', chiefArbiter: 'Ana Srebrnič',
-    deputyArbiters: [], type: 'Swiss', timeControlText: null, timeControl: '40/5400+30:900+30', rounds, plannedRounds: Math.max(rounds, 7), roundDates: [], players,
+    name: 'Test',
+    city: 'Ljubljana',
+    federation: 'SLO',
+    startDate: '2007/08/16',
+    endDate: '2007/08/19',
+    chiefArbiter: 'Ana Srebrnič',
+    deputyArbiters: [],
+    type: 'Swiss',
+    timeControlText: null,
+    timeControl: '40/5400+30:900+30',
+    rounds,
+    plannedRounds: Math.max(rounds, 7),
+    roundDates: [],
+    players,
   };
 }
 
@@ -51,7 +75,13 @@ describe('TRF16 player line (001) columns', () => {
   it('TRF-2026 record 310: team number 5-7, name 9-40, nickname 42-46, match points 55-60, game points 62-67, rank 69-71, players 74-77, 79-82, …', () => {
     const l = teamLine({ team: 3, name: 'Школа № 3', nickname: 'SH3', matchPoints: 2, gamePoints: 3.5, placement: 1, players: [9, 10, 11, 12] });
     expect([col(l, 1, 3), col(l, 5, 7), col(l, 9, 40).trim(), col(l, 42, 46), col(l, 55, 60), col(l, 62, 67), col(l, 69, 71)]).toEqual([
-      '310', '  3', 'Школа № 3', 'SH3  ', '   2.0', '   3.5', '  1',
+      '310',
+      '  3',
+      'Школа № 3',
+      'SH3  ',
+      '   2.0',
+      '   3.5',
+      '  1',
     ]);
     expect([col(l, 74, 77), col(l, 79, 82), col(l, 84, 87), col(l, 89, 92)]).toEqual(['   9', '  10', '  11', '  12']);
   });
@@ -67,7 +97,12 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
   // Round 1 of Ivanovo: 1-0 on odd boards, draws on even ones; team 5 has the bye.
   function ivanovoRound1(): string {
     const e = ev();
-    const records = roundRecords(e.players.map((p) => p.rank), 2, e.rounds[0].boards.map((b) => ({ round: 1, board: b.board, white: b.white, black: b.black, result: b.board % 2 ? '1-0' : '1/2-1/2' })), eventByes(e, 1));
+    const records = roundRecords(
+      e.players.map((p) => p.rank),
+      2,
+      e.rounds[0].boards.map((b) => ({ round: 1, board: b.board, white: b.white, black: b.black, result: b.board % 2 ? '1-0' : '1/2-1/2' })),
+      eventByes(e, 1),
+    );
     // Round 2: the first two boards only (the others not paired yet, or unpaired: blank).
     const r2 = e.rounds[1].boards.slice(0, 2);
     r2.forEach((b) => {
@@ -76,12 +111,23 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
     });
     const totals = new Map([...records].map(([rank, rs]) => [rank, rs.reduce((s, r) => s + CODE_POINTS[r.code], 0)]));
     return formatTrf({
-      ...report(e.players.map((p) => ({ ...p, points: totals.get(p.rank)!, placement: 1, rounds: records.get(p.rank)! })), 2),
+      ...report(
+        e.players.map((p) => ({ ...p, points: totals.get(p.rank)!, placement: 1, rounds: records.get(p.rank)! })),
+        2,
+      ),
       roundDates: ['2018/02/13', '2018/02/14'],
       plannedRounds: 7,
       timeControlText: '60 min, sudden death',
       timeControl: '3600',
-      teams: e.teams.map((t) => ({ team: t.id, name: t.name, nickname: t.nickname, matchPoints: 1, gamePoints: t.players.reduce((s, p) => s + totals.get(p)!, 0), placement: 1, players: t.players })),
+      teams: e.teams.map((t) => ({
+        team: t.id,
+        name: t.name,
+        nickname: t.nickname,
+        matchPoints: 1,
+        gamePoints: t.players.reduce((s, p) => s + totals.get(p)!, 0),
+        placement: 1,
+        players: t.players,
+      })),
       teamColourSequence: 'WBWB',
       pab: { matchPoints: 1, gamePoints: 2, teams: [5, 0] },
       forfeitedMatches: [{ type: '--', round: 1, white: 3, black: 4 }],
@@ -132,7 +178,13 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
     const e = ev();
     const paired = new Set(e.rounds[1].boards.slice(0, 2).flatMap((b) => [b.white, b.black]));
     const unpaired = players.find((l) => !paired.has(Number(col(l, 5, 8))) && col(l, 99, 99) === '1')!;
-    expect([col(unpaired, 102, 105), col(unpaired, 106, 106), col(unpaired, 107, 107), col(unpaired, 108, 108), col(unpaired, 109, 109)]).toEqual(['0000', ' ', '-', ' ', ' ']);
+    expect([col(unpaired, 102, 105), col(unpaired, 106, 106), col(unpaired, 107, 107), col(unpaired, 108, 108), col(unpaired, 109, 109)]).toEqual([
+      '0000',
+      ' ',
+      '-',
+      ' ',
+      ' ',
+    ]);
     expect(unpaired.endsWith('0000 -  ')).toBe(true);
     // The team bye's players: H with 0000 and "-" in round 1 (positions 92-95, 97, 99).
     const bye = players.find((l) => Number(col(l, 5, 8)) === e.teams.find((t) => t.id === 5)!.players[0])!;
@@ -144,7 +196,14 @@ describe('TRF column layout of every record written (FIDE TRF16, C.04 Annex 2; T
     const text = ivanovoRound1();
     const [t1] = linesOf(text, '013');
     expect(linesOf(text, '013')).toHaveLength(5);
-    expect([col(t1, 1, 3), col(t1, 5, 36).trim(), col(t1, 37, 40), col(t1, 42, 45), col(t1, 47, 50), col(t1, 52, 55)]).toEqual(['013', 'Школа № 1', '   1', '   2', '   3', '   4']);
+    expect([col(t1, 1, 3), col(t1, 5, 36).trim(), col(t1, 37, 40), col(t1, 42, 45), col(t1, 47, 50), col(t1, 52, 55)]).toEqual([
+      '013',
+      'Школа № 1',
+      '   1',
+      '   2',
+      '   3',
+      '   4',
+    ]);
     expect(t1).toHaveLength(55);
     for (const c of [4, 41, 46, 51]) expect(col(t1, c, c)).toBe(' ');
     const [t310] = linesOf(text, '310');
@@ -176,11 +235,23 @@ describe('the TRF before round 1: players and no round columns, for a pairing en
   it('tags as after any round (142 and XXR the planned total), XXC the initial colour by lot, no 132 round dates', () => {
     const text = beforeRound1({ initialColour: 'black' });
     const lines = text.split('\r\n');
-    expect(lines.filter((l) => /^(012|062|072|142|222|XXR|XXC|132) /.test(l))).toEqual(['012 Open Swiss', '062 7', '072 7', '142 3', '222 900+10', 'XXR 3', 'XXC black1']);
+    expect(lines.filter((l) => /^(012|062|072|142|222|XXR|XXC|132) /.test(l))).toEqual([
+      '012 Open Swiss',
+      '062 7',
+      '072 7',
+      '142 3',
+      '222 900+10',
+      'XXR 3',
+      'XXC black1',
+    ]);
     expect(parseTrf(text).xxr).toBe(3);
     // bbpPairings reads "XXC white1|black1" (or 152) and refuses to pair round 1 without it.
     expect(beforeRound1({ initialColour: 'white' }).split('\r\n')).toContain('XXC white1');
-    expect(beforeRound1().split('\r\n').some((l) => l.startsWith('XXC'))).toBe(false);
+    expect(
+      beforeRound1()
+        .split('\r\n')
+        .some((l) => l.startsWith('XXC')),
+    ).toBe(false);
   });
 
   it('001 lines stop at the rank column 86-89: every field at its TRF16 columns, nothing from column 90 on (no round played)', () => {
@@ -195,7 +266,21 @@ describe('the TRF before round 1: players and no round columns, for a pairing en
     }
     expect([col(players[0], 15, 47), col(players[0], 49, 52)]).toEqual(['Prvi, Igralec'.padEnd(33), '2400']);
     // The same columns as a player line with rounds, cut before the first round field (92-99).
-    expect(players[0]).toBe(playerLine({ rank: 1, sex: null, title: null, name: 'Prvi, Igralec', rating: 2400, federation: null, fideId: null, birthDate: null, points: 0, placement: 1, rounds: [] }));
+    expect(players[0]).toBe(
+      playerLine({
+        rank: 1,
+        sex: null,
+        title: null,
+        name: 'Prvi, Igralec',
+        rating: 2400,
+        federation: null,
+        fideId: null,
+        birthDate: null,
+        points: 0,
+        placement: 1,
+        rounds: [],
+      }),
+    );
     expect(checkTrf(text)).toEqual([]);
     expect(parseTrf(text).players.map((p) => [p.rank, p.rounds.length, p.points])).toEqual([1, 2, 3, 4, 5, 6, 7].map((r) => [r, 0, 0]));
   });
@@ -215,38 +300,78 @@ describe('the TRF before round 1: players and no round columns, for a pairing en
 describe('TRF round trip and points check', () => {
   const code = fc.constantFrom<TrfCode>('1', '=', '0', '+', '-', 'W', 'D', 'L', 'H', 'F', 'U', 'Z', ' ');
   const playerArb = (rank: number, rounds: number) =>
-    fc.record({
-      sex: fc.constantFrom<'m' | 'w' | null>('m', 'w', null),
-      title: fc.constantFrom(null, 'GM', 'WFM', 'CM'),
-      name: fc.stringMatching(/^[A-Za-zčšž][A-Za-zčšž ,.'-]{0,31}[a-z]$/),
-      rating: fc.option(fc.integer({ min: 1000, max: 2900 }), { nil: null }),
-      federation: fc.constantFrom(null, 'SLO', 'RUS'),
-      fideId: fc.option(fc.integer({ min: 1, max: 99_999_999_999 }), { nil: null }),
-      birthDate: fc.constantFrom(null, '2005/02/13'),
-      codes: fc.array(code, { minLength: rounds, maxLength: rounds }),
-    }).map((p): TrfPlayer => {
-      // Byes and blanks have no opponent; everything else plays "the next rank" (mirroring is not checked here).
-      const recs: RoundRecord[] = p.codes.map((c) => (['H', 'F', 'U', 'Z', ' '].includes(c) ? { opponent: null, colour: null, code: c } : { opponent: rank, colour: 'w', code: c }));
-      return { ...p, rank, points: recs.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: recs };
-    });
+    fc
+      .record({
+        sex: fc.constantFrom<'m' | 'w' | null>('m', 'w', null),
+        title: fc.constantFrom(null, 'GM', 'WFM', 'CM'),
+        name: fc.stringMatching(/^[A-Za-zčšž][A-Za-zčšž ,.'-]{0,31}[a-z]$/),
+        rating: fc.option(fc.integer({ min: 1000, max: 2900 }), { nil: null }),
+        federation: fc.constantFrom(null, 'SLO', 'RUS'),
+        fideId: fc.option(fc.integer({ min: 1, max: 99_999_999_999 }), { nil: null }),
+        birthDate: fc.constantFrom(null, '2005/02/13'),
+        codes: fc.array(code, { minLength: rounds, maxLength: rounds }),
+      })
+      .map((p): TrfPlayer => {
+        // Byes and blanks have no opponent; everything else plays "the next rank" (mirroring is not checked here).
+        const recs: RoundRecord[] = p.codes.map((c) =>
+          ['H', 'F', 'U', 'Z', ' '].includes(c) ? { opponent: null, colour: null, code: c } : { opponent: rank, colour: 'w', code: c },
+        );
+        return { ...p, rank, points: recs.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: recs };
+      });
 
   it('parseTrf reads back what formatTrf wrote, field by field (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => playerArb(i + 1, 3)))), (players) => {
-        // Lines only (no checkTrf): the generated pairings need not mirror; this checks the columns.
-        const text = players.map(playerLine).join('\n');
-        const parsed = parseTrf(text);
-        expect(parsed.players.map((p) => ({ rank: p.rank, sex: p.sex || null, title: p.title || null, name: p.name, rating: p.rating, federation: p.federation || null, fideId: p.fideId, birthDate: p.birthDate || null, points: p.points, placement: p.placement, rounds: p.rounds }))).toEqual(
-          players.map((p) => ({ rank: p.rank, sex: p.sex, title: p.title, name: p.name.trim(), rating: p.rating, federation: p.federation, fideId: p.fideId, birthDate: p.birthDate, points: p.points, placement: p.placement, rounds: p.rounds.map((r) => ({ ...r, colour: r.colour })) })),
-        );
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => playerArb(i + 1, 3)))),
+        (players) => {
+          // Lines only (no checkTrf): the generated pairings need not mirror; this checks the columns.
+          const text = players.map(playerLine).join('\n');
+          const parsed = parseTrf(text);
+          expect(
+            parsed.players.map((p) => ({
+              rank: p.rank,
+              sex: p.sex || null,
+              title: p.title || null,
+              name: p.name,
+              rating: p.rating,
+              federation: p.federation || null,
+              fideId: p.fideId,
+              birthDate: p.birthDate || null,
+              points: p.points,
+              placement: p.placement,
+              rounds: p.rounds,
+            })),
+          ).toEqual(
+            players.map((p) => ({
+              rank: p.rank,
+              sex: p.sex,
+              title: p.title,
+              name: p.name.trim(),
+              rating: p.rating,
+              federation: p.federation,
+              fideId: p.fideId,
+              birthDate: p.birthDate,
+              points: p.points,
+              placement: p.placement,
+              rounds: p.rounds.map((r) => ({ ...r, colour: r.colour })),
+            })),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('checkTrf: listed points that differ from the results are an error naming line and columns 81-84', () => {
     const records = roundRecords([1, 2], 1, [{ round: 1, board: 1, white: 1, black: 2, result: '1-0' }], []);
-    const players: TrfPlayer[] = [1, 2].map((rank) => ({ ...rozic, rank, name: `P${rank}`, points: rank === 1 ? 1 : 0, placement: rank, rounds: records.get(rank)! }));
+    const players: TrfPlayer[] = [1, 2].map((rank) => ({
+      ...rozic,
+      rank,
+      name: `P${rank}`,
+      points: rank === 1 ? 1 : 0,
+      placement: rank,
+      rounds: records.get(rank)!,
+    }));
     const good = formatTrf(report(players, 1));
     expect(checkTrf(good)).toEqual([]);
     const bad = good.replace(/^(001 {4}2.{72}) 0\.0/m, '$1 1.0');
@@ -258,7 +383,7 @@ describe('TRF round trip and points check', () => {
     expect(() => formatTrf(report(players, 1))).toThrow(/columns 81-84: player 2 lists 1\.0 points but the results give 0\.0/);
   });
 
-  it('checkTrf: a game must appear on both players\' lines, mirrored', () => {
+  it("checkTrf: a game must appear on both players' lines, mirrored", () => {
     const records = roundRecords([1, 2], 1, [{ round: 1, board: 1, white: 1, black: 2, result: '1-0' }], []);
     records.get(2)![0].code = '1'; // both claim the win
     const players: TrfPlayer[] = [1, 2].map((rank) => ({ ...rozic, rank, name: `P${rank}`, points: 1, placement: 1, rounds: records.get(rank)! }));
@@ -292,16 +417,32 @@ describe('TRF pairings import', () => {
     const hall = loadTournamentFile(fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url)));
     const ev = hall.events[0];
     // A pairing program's TRF for round 1: paired, results not yet in (result column blank).
-    const records = roundRecords(ev.players.map((p) => p.rank), 1, [], []);
+    const records = roundRecords(
+      ev.players.map((p) => p.rank),
+      1,
+      [],
+      [],
+    );
     for (const b of ev.rounds[0].boards) {
       records.get(b.white)![0] = { opponent: b.black, colour: 'w', code: ' ' };
       records.get(b.black)![0] = { opponent: b.white, colour: 'b', code: ' ' };
     }
     for (const p of [17, 18, 19, 20]) records.get(p)![0] = { opponent: null, colour: null, code: 'H' };
     const text = formatTrf({
-      ...report(ev.players.map((p) => ({ ...p, points: [17, 18, 19, 20].includes(p.rank) ? 0.5 : 0, placement: 1, rounds: records.get(p.rank)! })), 1),
+      ...report(
+        ev.players.map((p) => ({ ...p, points: [17, 18, 19, 20].includes(p.rank) ? 0.5 : 0, placement: 1, rounds: records.get(p.rank)! })),
+        1,
+      ),
       timeControl: '3600',
-      teams: ev.teams.map((t) => ({ team: t.id, name: t.name, nickname: t.nickname, matchPoints: 0, gamePoints: t.id === 5 ? 2 : 0, placement: 1, players: t.players })),
+      teams: ev.teams.map((t) => ({
+        team: t.id,
+        name: t.name,
+        nickname: t.nickname,
+        matchPoints: 0,
+        gamePoints: t.id === 5 ? 2 : 0,
+        placement: 1,
+        players: t.players,
+      })),
       pab: { matchPoints: 1, gamePoints: 2, teams: [5] },
     });
     const imported = importTrf(text, { id: 'ivanovo-trf', defaultTimeMs: 15 * 60_000 });
@@ -321,7 +462,7 @@ describe('TRF pairings import', () => {
     expect([reread.timeControl.defaultTimeMs, reread.plannedRounds, reread.kind]).toEqual([15 * 60_000, 7, 'team']);
   });
 
-  it('keeps the pairing program\'s board order: FIDE board order (C.04.2 general handling rules; C.04.1 F.1) — score of the higher player, sum of scores, rank of the higher player — not White\'s rank', () => {
+  it("keeps the pairing program's board order: FIDE board order (C.04.2 general handling rules; C.04.1 F.1) — score of the higher player, sum of scores, rank of the higher player — not White's rank", () => {
     // Round 1: 1-4 1-0, 5-2 0-1, 3-6 ½-½. Round 2 as a Dutch program pairs it: 2-1, 6-3, 4-5.
     const games = [
       { round: 1, board: 1, white: 1, black: 4, result: '1-0' as const },
@@ -329,14 +470,34 @@ describe('TRF pairings import', () => {
       { round: 1, board: 3, white: 3, black: 6, result: '1/2-1/2' as const },
     ];
     const records = roundRecords([1, 2, 3, 4, 5, 6], 2, games, []);
-    for (const [w, b] of [[2, 1], [6, 3], [4, 5]]) {
+    for (const [w, b] of [
+      [2, 1],
+      [6, 3],
+      [4, 5],
+    ]) {
       records.get(w)![1] = { opponent: b, colour: 'w', code: ' ' };
       records.get(b)![1] = { opponent: w, colour: 'b', code: ' ' };
     }
-    const players = [1, 2, 3, 4, 5, 6].map((rank) => ({ ...rozic, rank, name: `P${rank}`, fideId: null, points: records.get(rank)!.reduce((s, r) => s + CODE_POINTS[r.code], 0), placement: rank, rounds: records.get(rank)! }));
+    const players = [1, 2, 3, 4, 5, 6].map((rank) => ({
+      ...rozic,
+      rank,
+      name: `P${rank}`,
+      fideId: null,
+      points: records.get(rank)!.reduce((s, r) => s + CODE_POINTS[r.code], 0),
+      placement: rank,
+      rounds: records.get(rank)!,
+    }));
     const imported = importTrf(formatTrf(report(players, 2)), { id: 'swiss' });
-    expect(imported.rounds[1].boards).toEqual([{ board: 1, white: 2, black: 1 }, { board: 2, white: 6, black: 3 }, { board: 3, white: 4, black: 5 }]);
-    expect(imported.rounds[0].boards).toEqual([{ board: 1, white: 1, black: 4 }, { board: 2, white: 5, black: 2 }, { board: 3, white: 3, black: 6 }]);
+    expect(imported.rounds[1].boards).toEqual([
+      { board: 1, white: 2, black: 1 },
+      { board: 2, white: 6, black: 3 },
+      { board: 3, white: 4, black: 5 },
+    ]);
+    expect(imported.rounds[0].boards).toEqual([
+      { board: 1, white: 1, black: 4 },
+      { board: 2, white: 5, black: 2 },
+      { board: 3, white: 3, black: 6 },
+    ]);
     expect(imported.plannedRounds).toBe(7); // tag 142 / XXR
   });
 
@@ -347,7 +508,10 @@ describe('TRF pairings import', () => {
 
   it('a pairing engine\'s pairs file (JaVaFo/bbpPairings -p: the count, then "white black", 0 for the bye) keeps its board order; a bad line is named', () => {
     expect(parsePairsFile('4\r\n6 3\r\n2 1\r\n4 5\r\n7 0\r\n')).toEqual([
-      { board: 1, white: 6, black: 3 }, { board: 2, white: 2, black: 1 }, { board: 3, white: 4, black: 5 }, { board: 4, white: 7, black: null },
+      { board: 1, white: 6, black: 3 },
+      { board: 2, white: 2, black: 1 },
+      { board: 3, white: 4, black: 5 },
+      { board: 4, white: 7, black: null },
     ]);
     expect(() => parsePairsFile('2\n1 2\n')).toThrow(/line 1 announces 2 pairs, 1 follow/);
     expect(() => parsePairsFile('2\n1 2\n3 x\n')).toThrow(/pairs file line 3: "white black"/);

@@ -189,7 +189,8 @@ export function formatTrf(r: TrfReport): string {
     tag('222', r.timeControl),
     r.teamColourSequence ? tag('352', r.teamColourSequence) : null,
   ];
-  if (!Number.isInteger(r.plannedRounds) || r.plannedRounds < r.rounds) throw new TrfError(`tag 142: ${r.plannedRounds} planned rounds, fewer than the ${r.rounds} rounds written`);
+  if (!Number.isInteger(r.plannedRounds) || r.plannedRounds < r.rounds)
+    throw new TrfError(`tag 142: ${r.plannedRounds} planned rounds, fewer than the ${r.rounds} rounds written`);
   // JaVaFo AUM "XXR number": the total a pairing engine needs (bbpPairings reads 142 or XXR).
   lines.push(`XXR ${r.plannedRounds}`);
   if (r.initialColour) lines.push(`XXC ${r.initialColour}1`);
@@ -208,7 +209,9 @@ export function formatTrf(r: TrfReport): string {
   const text = lines.filter((l): l is string => l !== null).join('\r\n') + '\r\n';
   const problems = checkTrf(text);
   if (problems.length) {
-    throw new TrfError(`the TRF's points disagree with its results:\n  ${problems.map((p) => `line ${p.line}, columns ${p.columns}: ${p.message}`).join('\n  ')}`);
+    throw new TrfError(
+      `the TRF's points disagree with its results:\n  ${problems.map((p) => `line ${p.line}, columns ${p.columns}: ${p.message}`).join('\n  ')}`,
+    );
   }
   return text;
 }

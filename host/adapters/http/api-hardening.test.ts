@@ -25,7 +25,14 @@ async function api(extra: Partial<ApiDeps> = {}): Promise<{ app: FastifyInstance
   hosts.push(host);
   host.addBoard({ id: 'final-1', event: 'Final', round: 1, board: 1, clockId: 'clk-1' });
   const log: string[] = [];
-  const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }], captainPage: async () => 'export {};', log: (l) => log.push(l), ...extra });
+  const app = await buildApi({
+    state: host,
+    commands: host,
+    tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }],
+    captainPage: async () => 'export {};',
+    log: (l) => log.push(l),
+    ...extra,
+  });
   apps.push(app);
   return { app, log, host };
 }
@@ -84,7 +91,7 @@ describe('failed sign-ins (@fastify/rate-limit)', () => {
 });
 
 describe('allowed hosts beyond loopback', () => {
-  it('answers the hall\'s names and refuses any other Host with 403, logged', async () => {
+  it("answers the hall's names and refuses any other Host with 403, logged", async () => {
     const { app, log } = await api({ allowedHosts: ['hall.lan', '192.168.1.10', 'localhost'] });
     expect((await app.inject({ method: 'GET', url: '/api/boards', headers: { host: 'hall.lan:8080' } })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/boards', headers: { host: '192.168.1.10' } })).statusCode).toBe(200);
@@ -95,7 +102,7 @@ describe('allowed hosts beyond loopback', () => {
     expect(log.some((l) => l.includes('refused Host "attacker.example:8080"'))).toBe(true);
   });
 
-  it('the default list: a loopback bind allows the loopback names; a LAN bind allows its address, the machine\'s names and the configured ones', () => {
+  it("the default list: a loopback bind allows the loopback names; a LAN bind allows its address, the machine's names and the configured ones", () => {
     const machine = { hostname: 'hallpc', addresses: ['127.0.0.1', '192.168.1.10', 'fe80::1'] };
     expect(allowedHostsFor('127.0.0.1', [], machine)).toEqual(['127.0.0.1', 'localhost', '[::1]']);
     expect(allowedHostsFor('192.168.1.10', [], machine)).toEqual(['192.168.1.10', 'hallpc', 'localhost', '127.0.0.1', '[::1]']);

@@ -31,7 +31,8 @@ async function setup() {
   // No dashboard: these tests are about the API, not the page's rule book bundle.
   const app = await buildApi({ state: host, commands: host, tokens: [{ arbiter: 'Anna', token: TOKEN }], dashboard: false });
   apps.push(app);
-  const configure = (payload: object) => app.inject({ method: 'PUT', url: '/api/boards/open-1/config', headers: { authorization: `Bearer ${TOKEN}` }, payload });
+  const configure = (payload: object) =>
+    app.inject({ method: 'PUT', url: '/api/boards/open-1/config', headers: { authorization: `Bearer ${TOKEN}` }, payload });
   return { configure, forwarded };
 }
 

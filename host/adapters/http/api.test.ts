@@ -56,7 +56,16 @@ async function setup(opts: { exports?: boolean; wsMaxBufferedBytes?: number } = 
   seqs = new Map();
   const host = new JournalBoards({ nowUtcMs: () => 1_750_000_500_000 });
   hosts.push(host);
-  host.addBoard({ id: 'final-1', event: FINAL, round: 1, board: 1, clockId: 'clk-1', white: { name: 'Tratar, Marko' }, black: { name: 'Sebenik, Matej' }, timeControl: '40/5400+30:900+30' });
+  host.addBoard({
+    id: 'final-1',
+    event: FINAL,
+    round: 1,
+    board: 1,
+    clockId: 'clk-1',
+    white: { name: 'Tratar, Marko' },
+    black: { name: 'Sebenik, Matej' },
+    timeControl: '40/5400+30:900+30',
+  });
   host.addBoard({ id: 'final-2', event: FINAL, round: 1, board: 2, clockId: 'clk-2', timeControl: 'rapid' });
   host.addBoard({ id: 'ivanovo-1', event: IVANOVO, round: 3, board: 1, clockId: 'clk-9' });
   const forwarded = host.forwarded;
@@ -65,7 +74,14 @@ async function setup(opts: { exports?: boolean; wsMaxBufferedBytes?: number } = 
     trf: (event, round) => (exportCalls.push(`trf ${event} ${round}`), `012 ${event}\n`),
     pgn: (event, round) => (exportCalls.push(`pgn ${event} ${round}`), `[Event "${event}"]\n[Round "${round}.1"]\n\n*\n`),
   };
-  const app = await buildApi({ state: host, commands: host, tokens: TOKENS, exports: opts.exports === false ? undefined : exports, nowUtcMs: () => 1_750_000_500_000, ...(opts.wsMaxBufferedBytes ? { wsMaxBufferedBytes: opts.wsMaxBufferedBytes } : {}) });
+  const app = await buildApi({
+    state: host,
+    commands: host,
+    tokens: TOKENS,
+    exports: opts.exports === false ? undefined : exports,
+    nowUtcMs: () => 1_750_000_500_000,
+    ...(opts.wsMaxBufferedBytes ? { wsMaxBufferedBytes: opts.wsMaxBufferedBytes } : {}),
+  });
   apps.push(app);
   return { app, host, forwarded, exportCalls };
 }
@@ -170,7 +186,10 @@ describe('HTTP API: exports', () => {
     for (let i = 0; i < 1500; i++) host.ingest(ev('clk-2', 'moved'));
     const res = await app.inject({ method: 'GET', url: '/api/export/events.jsonl?board=2' });
     expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    const lines = res.body.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1500);
     expect(lines[1499]).toMatchObject({ clockId: 'clk-2', seq: 1500 });
   });
@@ -249,15 +268,30 @@ describe('HTTP API: arbiter writes', () => {
     expect(bad.json().message).toMatch(/bad increment "x"/);
     expect(host.board('final-2')!.timeControl).toBe('900+10');
 
-    const arm = await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: 'armageddon', white: { name: 'A' }, black: { name: 'B' } } });
+    const arm = await app.inject({
+      method: 'PUT',
+      url: '/api/boards/final-2/config',
+      headers: auth(),
+      payload: { timeControl: 'armageddon', white: { name: 'A' }, black: { name: 'B' } },
+    });
     expect(arm.statusCode).toBe(200);
     expect(arm.json().board).toMatchObject({ timeControl: 'W360-B300', white: { name: 'A' } });
     // PGN standard §7: a name with a control character would split the broadcast's tag line.
-    const newline = await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: 'armageddon', white: { name: 'A\nB' }, black: { name: 'B' } } });
+    const newline = await app.inject({
+      method: 'PUT',
+      url: '/api/boards/final-2/config',
+      headers: auth(),
+      payload: { timeControl: 'armageddon', white: { name: 'A\nB' }, black: { name: 'B' } },
+    });
     expect(newline.statusCode).toBe(400);
     expect(newline.json().message).toMatch(/white\.name/);
     expect(host.board('final-2')!.white).toMatchObject({ name: 'A' });
-    const sd = await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: { white: '3600', black: '3600' }, defaultTime: 900 } });
+    const sd = await app.inject({
+      method: 'PUT',
+      url: '/api/boards/final-2/config',
+      headers: auth(),
+      payload: { timeControl: { white: '3600', black: '3600' }, defaultTime: 900 },
+    });
     expect(sd.json().board.timeControl).toBe('3600');
     const tc = (forwarded[1] as Extract<ArbiterCommand, { type: 'configure' }>).timeControl;
     expect(tc.defaultTimeMs).toBe(900_000); // Ivanovo regulations: 15 min default time (FIDE Laws 6.7.1)
@@ -287,17 +321,21 @@ describe('HTTP API: arbiter writes', () => {
 async function openFeed(app: FastifyInstance, path: string): Promise<{ ws: WebSocket; next: () => Promise<Record<string, any>> }> {
   const queue: Array<Record<string, any>> = [];
   let waiting: ((m: Record<string, any>) => void) | null = null;
-  const ws = await app.injectWS(path, {}, {
-    onInit: (socket) =>
-      socket.on('message', (data) => {
-        const m = JSON.parse(data.toString());
-        if (waiting) {
-          const w = waiting;
-          waiting = null;
-          w(m);
-        } else queue.push(m);
-      }),
-  });
+  const ws = await app.injectWS(
+    path,
+    {},
+    {
+      onInit: (socket) =>
+        socket.on('message', (data) => {
+          const m = JSON.parse(data.toString());
+          if (waiting) {
+            const w = waiting;
+            waiting = null;
+            w(m);
+          } else queue.push(m);
+        }),
+    },
+  );
   const next = () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise<Record<string, any>>((r) => (waiting = r)));
   return { ws, next };
 }
@@ -337,7 +375,12 @@ describe('HTTP API: starting clocks (FIDE Laws 6.5: the arbiter starts the clock
     // The other event's board is untouched; the start carries the session's (round's) start, FIDE Laws 6.7.1.
     expect(forwarded).toEqual([{ type: 'start', boardId: 'final-1', sessionUtcMs: expect.any(Number) }]);
     // Every board's start is journaled with the arbiter, the refused one too (at once; the other once its clock took it).
-    expect(host.actions().map((a) => [a.boardId, a.arbiter, a.outcome]).sort()).toEqual([
+    expect(
+      host
+        .actions()
+        .map((a) => [a.boardId, a.arbiter, a.outcome])
+        .sort(),
+    ).toEqual([
       ['final-1', 'Anna (IA)', 'applied'],
       ['final-2', 'Anna (IA)', 'rejected'],
     ]);
@@ -368,14 +411,18 @@ describe('WebSocket feed /ws', () => {
     expect(hello.boards).toHaveLength(3);
 
     host.ingest(ev('clk-1', 'started'));
-    expect(await nextMessage()).toMatchObject({ type: 'event', event: { clockId: 'clk-1', type: 'started', seq: 1 }, board: { id: 'final-1', live: { status: 'running', turn: 'white' } } });
+    expect(await nextMessage()).toMatchObject({
+      type: 'event',
+      event: { clockId: 'clk-1', type: 'started', seq: 1 },
+      board: { id: 'final-1', live: { status: 'running', turn: 'white' } },
+    });
 
     await app.inject({ method: 'PUT', url: '/api/boards/final-1/result', headers: auth(), payload: { result: '1-0' } });
     expect(await nextMessage()).toMatchObject({ type: 'board', board: { id: 'final-1', result: '1-0' } });
     ws.terminate();
   });
 
-  it('a batch fed in one turn that is bigger than the client\'s buffer bound reaches it whole: only what it left of earlier turns counts as stalled', async () => {
+  it("a batch fed in one turn that is bigger than the client's buffer bound reaches it whole: only what it left of earlier turns counts as stalled", async () => {
     const { app, host } = await setup({ wsMaxBufferedBytes: 4096 });
     await app.ready();
     const { ws, next: nextMessage } = await openFeed(app, '/ws');
@@ -494,12 +541,18 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     host.ingest(ev('clk-1', 'paused'));
     expect((await post(app, '/api/boards/final-1/takeback', { times: 'keep' })).statusCode).toBe(200);
     expect((await post(app, '/api/boards/final-1/takeback', { times: 'rewind' })).statusCode).toBe(200);
-    for (const [payload, field] of [[{ times: 'later' }, 'times'], [{ times: true }, 'times'], [{ times: 'keep', side: 'white' }, 'side']] as const) {
+    for (const [payload, field] of [
+      [{ times: 'later' }, 'times'],
+      [{ times: true }, 'times'],
+      [{ times: 'keep', side: 'white' }, 'side'],
+    ] as const) {
       const res = await post(app, '/api/boards/final-1/takeback', payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json()).toMatchObject({ field });
     }
-    expect((await post(app, '/api/boards/final-1/takeback', { times: 'later' })).json().message).toBe('body: "times" must be one of "rewind", "keep", got "later"');
+    expect((await post(app, '/api/boards/final-1/takeback', { times: 'later' })).json().message).toBe(
+      'body: "times" must be one of "rewind", "keep", got "later"',
+    );
     expect(forwarded).toEqual([
       { type: 'takeback', boardId: 'final-1', times: 'keep' },
       { type: 'takeback', boardId: 'final-1', times: 'rewind' },
@@ -516,7 +569,10 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     expect(running.statusCode).toBe(409);
     expect(running.json().message).toBe(`board 1 of ${FINAL} round 1 is running: only a ready or paused clock can be given the side on move`);
     expect(forwarded).toEqual([{ type: 'set-turn', boardId: 'final-1', side: 'black' }]);
-    expect(host.actions().map((a) => [a.action, a.outcome])).toEqual([['set-turn', 'applied'], ['set-turn', 'rejected']]);
+    expect(host.actions().map((a) => [a.action, a.outcome])).toEqual([
+      ['set-turn', 'applied'],
+      ['set-turn', 'rejected'],
+    ]);
   });
 
   it('FIDE Laws 6.10.2: PUT /control reads the body as PUT /config reads a control (one reader); what it leaves out stays as the game has it; 409 while running; a bad control is a 400 naming the token', async () => {
@@ -525,11 +581,32 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     host.addBoard({ id: 'final-3', event: FINAL, round: 1, board: 3, clockId: 'clk-3', timeControl: '900+10', defaultTimeMs: 60_000 });
     const ok = await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { timeControl: '40/5400+30:900+30' } });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { preset: 'rapid', defaultTime: null, incrementTiming: 'after-move' } })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { white: '360', black: [{ seconds: 300, delay: 2 }] } })).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/api/boards/final-3/control',
+          headers: auth(),
+          payload: { preset: 'rapid', defaultTime: null, incrementTiming: 'after-move' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ method: 'PUT', url: '/api/boards/final-3/control', headers: auth(), payload: { white: '360', black: [{ seconds: 300, delay: 2 }] } }))
+        .statusCode,
+    ).toBe(200);
     const [classical, rapid, unequal] = forwarded.map((c) => (c.type === 'set-control' ? c.timeControl : null));
     // The default time the body left out is the game's (60 s here), and so is the timing.
-    expect(classical).toMatchObject({ defaultTimeMs: 60_000, incrementTiming: 'before-move', white: { stages: [{ moves: 40, baseMs: 5_400_000 }, { moves: null, baseMs: 900_000 }] } });
+    expect(classical).toMatchObject({
+      defaultTimeMs: 60_000,
+      incrementTiming: 'before-move',
+      white: {
+        stages: [
+          { moves: 40, baseMs: 5_400_000 },
+          { moves: null, baseMs: 900_000 },
+        ],
+      },
+    });
     expect(rapid).toMatchObject({ defaultTimeMs: null, incrementTiming: 'after-move', white: { stages: [{ baseMs: 900_000, incrementMs: 10_000 }] } });
     expect(unequal).toMatchObject({ white: { stages: [{ baseMs: 360_000 }] }, black: { stages: [{ baseMs: 300_000, delayMs: 2000 }] } });
     for (const [payload, field, message] of [
@@ -552,7 +629,7 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
     expect(forwarded).toHaveLength(3);
   });
 
-  it('FIDE Guidelines III.4: POST /delay {ms} like /increment: while stopped, 0–60000; refused in blitz with the rule book\'s reason, before it reaches the clock', async () => {
+  it("FIDE Guidelines III.4: POST /delay {ms} like /increment: while stopped, 0–60000; refused in blitz with the rule book's reason, before it reaches the clock", async () => {
     const { app, host, forwarded } = await setup();
     expect((await post(app, '/api/boards/final-1/delay', { ms: 5000 })).statusCode).toBe(200);
     for (const ms of [-1, 2.5, '5000', 60_001]) {
@@ -583,7 +660,14 @@ describe("HTTP API: the arbiter's powers over the clock (FIDE Laws 6.7.1, 7.5.1,
 
   it('every power needs an arbiter token (401), and a board that does not exist is a 404', async () => {
     const { app } = await setup();
-    for (const [url, payload] of [['arrive', { side: 'white' }], ['takeback', undefined], ['reinstate', undefined], ['increment', { ms: 5000 }], ['turn', { side: 'black' }], ['delay', { ms: 5000 }]] as const) {
+    for (const [url, payload] of [
+      ['arrive', { side: 'white' }],
+      ['takeback', undefined],
+      ['reinstate', undefined],
+      ['increment', { ms: 5000 }],
+      ['turn', { side: 'black' }],
+      ['delay', { ms: 5000 }],
+    ] as const) {
       expect((await app.inject({ method: 'POST', url: `/api/boards/final-1/${url}`, ...(payload ? { payload } : {}) })).statusCode).toBe(401);
       expect((await post(app, `/api/boards/nope/${url}`, payload)).statusCode).toBe(404);
     }
@@ -631,7 +715,12 @@ describe('HTTP API: strict JSON types in bodies (no coercion)', () => {
   it('a body that is not an object (an array, a number) is a 400', async () => {
     const { app, forwarded } = await setup();
     for (const payload of [['white', 40], 40]) {
-      const res = await app.inject({ method: 'POST', url: '/api/boards/final-1/moves', headers: { ...auth(), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/boards/final-1/moves',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect(forwarded).toEqual([]);
@@ -639,8 +728,19 @@ describe('HTTP API: strict JSON types in bodies (no coercion)', () => {
 
   it('the right types still pass (the check refuses only what is wrong)', async () => {
     const { app, forwarded } = await setup();
-    expect((await app.inject({ method: 'POST', url: '/api/boards/final-1/moves', headers: auth(), payload: { side: 'white', moves: 12 } })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'PUT', url: '/api/boards/final-2/config', headers: auth(), payload: { timeControl: { white: '40/5400+30:900+30', black: '40/5400+30:900+30' }, white: { name: 'Tratar, Marko' } } })).statusCode).not.toBe(400);
+    expect((await app.inject({ method: 'POST', url: '/api/boards/final-1/moves', headers: auth(), payload: { side: 'white', moves: 12 } })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/api/boards/final-2/config',
+          headers: auth(),
+          payload: { timeControl: { white: '40/5400+30:900+30', black: '40/5400+30:900+30' }, white: { name: 'Tratar, Marko' } },
+        })
+      ).statusCode,
+    ).not.toBe(400);
     expect(forwarded[0]).toEqual({ type: 'set-moves', boardId: 'final-1', side: 'white', moves: 12 });
   });
 
@@ -649,7 +749,10 @@ describe('HTTP API: strict JSON types in bodies (no coercion)', () => {
     expect((await app.inject({ method: 'GET', url: '/api/boards?round=1' })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/boards?round=one' })).json()).toMatchObject({ statusCode: 400, field: 'round' });
     expect((await app.inject({ method: 'GET', url: '/broadcast/round/x/games.pgn' })).json()).toMatchObject({ statusCode: 400, field: 'r' });
-    expect((await app.inject({ method: 'POST', url: '/api/events/E/rounds/first/start', headers: auth() })).json()).toMatchObject({ statusCode: 400, field: 'round' });
+    expect((await app.inject({ method: 'POST', url: '/api/events/E/rounds/first/start', headers: auth() })).json()).toMatchObject({
+      statusCode: 400,
+      field: 'round',
+    });
   });
 });
 

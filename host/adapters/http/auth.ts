@@ -50,10 +50,15 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
     if (status.isAllowed || !(status.isExceeded || status.remaining === 0)) return false;
     if (!blockedLogged.has(status.key)) {
       blockedLogged.add(status.key);
-      log(`http: sign-ins from ${req.ip} refused for ${Math.ceil(status.ttl / 1000)} s: ${signIn.max} failed within ${signIn.windowMs / 1000} s (${where(req)})`);
+      log(
+        `http: sign-ins from ${req.ip} refused for ${Math.ceil(status.ttl / 1000)} s: ${signIn.max} failed within ${signIn.windowMs / 1000} s (${where(req)})`,
+      );
     }
     const seconds = Math.max(1, Math.ceil(status.ttl / 1000));
-    reply.code(429).header('retry-after', String(seconds)).send(apiError(429, `too many failed sign-ins from this address: try again in ${seconds} s`));
+    reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send(apiError(429, `too many failed sign-ins from this address: try again in ${seconds} s`));
     return true;
   }
 
@@ -66,7 +71,16 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
     if (other === null) return false;
     const who = typeof other === 'string' ? `arbiter ${other}` : `captain ${other.captain}`;
     log(`http: ${who}'s token refused for ${role} route ${where(req)} from ${req.ip}`);
-    reply.code(403).send(apiError(403, role === 'arbiter' ? `${who}'s token is a captain's: it cannot do arbiter actions` : `${who}'s token is not a captain's: the arbiter confirms a team match with POST /api/events/:event/rounds/:round/matches/:match/confirm`));
+    reply
+      .code(403)
+      .send(
+        apiError(
+          403,
+          role === 'arbiter'
+            ? `${who}'s token is a captain's: it cannot do arbiter actions`
+            : `${who}'s token is not a captain's: the arbiter confirms a team match with POST /api/events/:event/rounds/:round/matches/:match/confirm`,
+        ),
+      );
     return true;
   }
 
@@ -75,7 +89,9 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
     if (token !== null) {
       const after = await signInFailures(req);
       blockedLogged.delete(after.key);
-      log(`http: sign-in refused from ${req.ip}: unknown ${role} token (${where(req)}${after.isAllowed ? '' : `; ${after.remaining} tries left in this window`})`);
+      log(
+        `http: sign-in refused from ${req.ip}: unknown ${role} token (${where(req)}${after.isAllowed ? '' : `; ${after.remaining} tries left in this window`})`,
+      );
     }
     reply
       .code(401)
@@ -83,7 +99,8 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
       .send(apiError(401, token === null ? `missing ${role} token: send "Authorization: Bearer <token>"` : `unknown ${role} token`));
   }
 
-  const guard = (role: Role): Guard =>
+  const guard =
+    (role: Role): Guard =>
     async (req, reply) => {
       if (await blocked(req, reply)) return reply;
       const token = ArbiterTokens.bearer(req.headers.authorization);

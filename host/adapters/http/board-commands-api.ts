@@ -209,14 +209,24 @@ function timeRoutes(app: FastifyInstance, { run }: BoardCommandOptions): void {
 
   app.post<WithId & { Body: { ms: number } }>(
     '/api/boards/:id/increment',
-    writeOpts(app, { type: 'object', additionalProperties: false, required: ['ms'], properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } } }),
+    writeOpts(app, {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ms'],
+      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_INCREMENT_MS } },
+    }),
     // FIDE Guidelines III.4: an increment for both sides after every later move (0 removes it).
     async (req, reply) => run(req, reply, { type: 'increment', boardId: req.params.id, ms: req.body.ms }),
   );
 
   app.post<WithId & { Body: { ms: number } }>(
     '/api/boards/:id/delay',
-    writeOpts(app, { type: 'object', additionalProperties: false, required: ['ms'], properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS } } }),
+    writeOpts(app, {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ms'],
+      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS } },
+    }),
     // FIDE Guidelines III.4: a delay for both sides instead of the increment, on every later turn (0 removes it).
     async (req, reply) => run(req, reply, { type: 'delay', boardId: req.params.id, ms: req.body.ms }),
   );
@@ -257,7 +267,9 @@ function gameRoutes(app: FastifyInstance, { run }: BoardCommandOptions): void {
   );
 
   // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": a forfeit is overruled.
-  app.post<WithId>('/api/boards/:id/reinstate', optionalBodyOpts(app, NO_CONTENT), async (req, reply) => run(req, reply, { type: 'reinstate', boardId: req.params.id }));
+  app.post<WithId>('/api/boards/:id/reinstate', optionalBodyOpts(app, NO_CONTENT), async (req, reply) =>
+    run(req, reply, { type: 'reinstate', boardId: req.params.id }),
+  );
 }
 
 /** The arbiter's commands to a board's clock (docs/api.md "Writes"), as a Fastify plugin. */

@@ -51,10 +51,20 @@ function boardRoutes(app: FastifyInstance, { state, nowUtcMs }: BoardReadOptions
 
   app.get<{ Querystring: { event?: string; round?: number } }>(
     '/api/boards',
-    { schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 0 } } } } },
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { event: { type: 'string', minLength: 1 }, round: { type: 'integer', minimum: 0 } },
+        },
+      },
+    },
     async (req) => ({
       serverUtcMs: nowUtcMs(),
-      boards: state.boards().filter((b) => (req.query.event === undefined || b.event === req.query.event) && (req.query.round === undefined || b.round === req.query.round)),
+      boards: state
+        .boards()
+        .filter((b) => (req.query.event === undefined || b.event === req.query.event) && (req.query.round === undefined || b.round === req.query.round)),
     }),
   );
 

@@ -25,7 +25,8 @@ export class CaptainTokens {
       const arbiter = arbiters?.identify(t.token);
       if (arbiter) throw new Error(`${label}: the same token as arbiter ${arbiter}: every person needs a token of their own`);
       const twin = tokens.findIndex((o, j) => j < i && o.token === t.token);
-      if (twin >= 0) throw new Error(`${label}: the same token as captain token ${twin + 1} (${tokens[twin].captain}): every captain needs a token of their own`);
+      if (twin >= 0)
+        throw new Error(`${label}: the same token as captain token ${twin + 1} (${tokens[twin].captain}): every captain needs a token of their own`);
     });
     this.entries = tokens.map((t) => ({ who: { captain: t.captain, event: t.event, team: t.team }, hash: digest(t.token) }));
   }
@@ -68,10 +69,13 @@ export function parseTokenEntries(text: string, source = 'tokens'): TokenEntries
     if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error(`${entry} must be ${ENTRY_SHAPES}`);
     if ('arbiter' in o && 'captain' in o) throw new Error(`${entry}: "arbiter" and "captain" together: a token has one role`);
     if ('captain' in o) {
-      for (const k of Object.keys(o)) if (!['captain', 'event', 'team', 'token'].includes(k)) throw new Error(`${entry}: unknown field "${k}" (a captain entry is { "captain", "event", "team", "token" })`);
+      for (const k of Object.keys(o))
+        if (!['captain', 'event', 'team', 'token'].includes(k))
+          throw new Error(`${entry}: unknown field "${k}" (a captain entry is { "captain", "event", "team", "token" })`);
       if (typeof o.captain !== 'string' || o.captain.trim() === '') throw new Error(`${entry}: "captain" must be the captain's name`);
       if (typeof o.event !== 'string' || o.event === '') throw new Error(`${entry} (${o.captain}): "event" must be the team event's id in the tournament file`);
-      if (typeof o.team !== 'number' || !Number.isSafeInteger(o.team) || o.team < 1) throw new Error(`${entry} (${o.captain}): "team" must be the team's id in the tournament file (a whole number ≥ 1)`);
+      if (typeof o.team !== 'number' || !Number.isSafeInteger(o.team) || o.team < 1)
+        throw new Error(`${entry} (${o.captain}): "team" must be the team's id in the tournament file (a whole number ≥ 1)`);
       if (typeof o.token !== 'string') throw new Error(`${entry} (${o.captain}): "token" must be a string`);
       captains.push({ captain: o.captain.trim(), event: o.event, team: o.team, token: o.token });
       return;

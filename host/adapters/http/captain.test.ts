@@ -48,7 +48,15 @@ beforeEach(async () => {
   now = START - 10 * 60_000;
   new Director(journal, hall).openRound(EVENT, 1, now);
   const ports = new JournalPorts({ journal, hall, nowUtcMs: () => now });
-  app = await buildApi({ state: ports, commands: ports, tokens: [ARBITER], captains: CAPTAINS, teamMatches: new TeamMatchProtocols(journal, hall, () => now), nowUtcMs: () => now, dashboard: false });
+  app = await buildApi({
+    state: ports,
+    commands: ports,
+    tokens: [ARBITER],
+    captains: CAPTAINS,
+    teamMatches: new TeamMatchProtocols(journal, hall, () => now),
+    nowUtcMs: () => now,
+    dashboard: false,
+  });
 });
 afterEach(async () => {
   await app.close();
@@ -72,11 +80,24 @@ describe('captains: their own team only (Ivanovo 2018: each captain signs the ma
     const view = res.json();
     expect(view).toMatchObject({ captain: 'Капитан Первой', event: EVENT, team: { id: 1, name: 'Школа № 1' }, round: 1, openedRounds: [1], bye: null });
     expect(view.match).toMatchObject({ id: `${EVENT}/r1/m1`, round: 1, match: 1, resultsIn: false, arbiter: null });
-    expect(view.match.teams.map((t: { name: string; captain: unknown }) => [t.name, t.captain])).toEqual([['Школа № 1', null], ['Школа № 2', null]]);
+    expect(view.match.teams.map((t: { name: string; captain: unknown }) => [t.name, t.captain])).toEqual([
+      ['Школа № 1', null],
+      ['Школа № 2', null],
+    ]);
     // FIDE team colours: Школа № 1 has White on boards 1 and 3.
-    expect(view.match.boards.map((b: { board: number; white: { team: number } }) => [b.board, b.white.team])).toEqual([[1, 1], [2, 2], [3, 1], [4, 2]]);
+    expect(view.match.boards.map((b: { board: number; white: { team: number } }) => [b.board, b.white.team])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 1],
+      [4, 2],
+    ]);
     expect((await app.inject({ url: '/api/captain/match', headers: THREE })).json().match.teams.map((t: { id: number }) => t.id)).toEqual([3, 4]);
-    expect((await app.inject({ url: '/api/captain/match', headers: FIVE })).json()).toMatchObject({ team: { id: 5 }, round: 1, match: null, bye: { kind: 'H' } });
+    expect((await app.inject({ url: '/api/captain/match', headers: FIVE })).json()).toMatchObject({
+      team: { id: 5 },
+      round: 1,
+      match: null,
+      bye: { kind: 'H' },
+    });
     expect((await app.inject({ url: '/api/captain/match' })).statusCode).toBe(401);
     const wrong = await app.inject({ url: '/api/captain/match', headers: bearer('not-a-captain-0123456789') });
     expect(wrong.statusCode).toBe(401);
@@ -99,10 +120,22 @@ describe('captains: their own team only (Ivanovo 2018: each captain signs the ma
     const res = await confirm(ONE, { round: 1, match: 1, results: RESULTS });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, captain: 'Капитан Первой' });
-    expect(res.json().match.teams[0]).toMatchObject({ id: 1, points: 2, captain: { state: 'confirmed', captain: 'Капитан Первой', atUtcMs: now, results: RESULTS } });
+    expect(res.json().match.teams[0]).toMatchObject({
+      id: 1,
+      points: 2,
+      captain: { state: 'confirmed', captain: 'Капитан Первой', atUtcMs: now, results: RESULTS },
+    });
     expect(res.json().match.teams[1]).toMatchObject({ id: 2, points: 2, captain: null });
     expect(marks()).toMatchObject([
-      { action: 'captain-confirm', arbiter: 'captain:Капитан Первой', utcMs: now, event: EVENT, round: 1, outcome: 'applied', payload: { matchId: `${EVENT}/r1/m1`, team: 1, teamName: 'Школа № 1', results: RESULTS } },
+      {
+        action: 'captain-confirm',
+        arbiter: 'captain:Капитан Первой',
+        utcMs: now,
+        event: EVENT,
+        round: 1,
+        outcome: 'applied',
+        payload: { matchId: `${EVENT}/r1/m1`, team: 1, teamName: 'Школа № 1', results: RESULTS },
+      },
     ]);
     // A result the captain signed is still the arbiter's: unchanged and still unconfirmed.
     expect(journal.gamesByRound(EVENT, 1)).toEqual(before);
@@ -121,11 +154,20 @@ describe('captains: their own team only (Ivanovo 2018: each captain signs the ma
 
   it('a dispute is taken while games are in play, and a later first result of a board does not void it', async () => {
     await enterResults(RESULTS.slice(0, 3));
-    const res = await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'Board 3: the clock was started before the round' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/captain/match/dispute',
+      headers: TWO,
+      payload: { round: 1, match: 1, reason: 'Board 3: the clock was started before the round' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().match.teams[1].captain).toMatchObject({ state: 'disputed', results: ['1-0', '1/2-1/2', '0-1', null] });
-    expect((await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: '   ' } })).statusCode).toBe(422);
-    expect((await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'two\nlines' } })).json()).toMatchObject({ statusCode: 400, field: 'reason' });
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: '   ' } })).statusCode,
+    ).toBe(422);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'two\nlines' } })).json(),
+    ).toMatchObject({ statusCode: 400, field: 'reason' });
     await enterResults(RESULTS);
     const [m] = (await app.inject({ url: `/api/team-matches?event=${EVENT}&round=1` })).json().matches;
     expect(m.teams[1].captain.state).toBe('disputed');
@@ -169,9 +211,11 @@ describe('captains: their own team only (Ivanovo 2018: each captain signs the ma
 
 describe("the arbiter's confirmation of a team match is final", () => {
   async function confirmBoards(): Promise<void> {
-    for (let b = 1; b <= 4; b++) expect((await app.inject({ method: 'POST', url: `/api/boards/${boardIdOf(EVENT, b)}/result/confirm`, headers: ARB })).statusCode).toBe(200);
+    for (let b = 1; b <= 4; b++)
+      expect((await app.inject({ method: 'POST', url: `/api/boards/${boardIdOf(EVENT, b)}/result/confirm`, headers: ARB })).statusCode).toBe(200);
   }
-  const confirmMatch = (payload?: object) => app.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/matches/1/confirm`, headers: ARB, ...(payload ? { payload } : {}) });
+  const confirmMatch = (payload?: object) =>
+    app.inject({ method: 'POST', url: `/api/events/${EVENT}/rounds/1/matches/1/confirm`, headers: ARB, ...(payload ? { payload } : {}) });
 
   it('taken without the captains (the journal records who had not confirmed); over a dispute only with a reason; after it a dispute is 409', async () => {
     await enterResults();
@@ -180,11 +224,25 @@ describe("the arbiter's confirmation of a team match is final", () => {
     expect(early.json().message).toMatch(/confirm the result of boards 1, 2, 3, 4 first/);
     await confirmBoards();
     await confirm(ONE, { round: 1, match: 1, results: RESULTS });
-    const dispute = await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'Board 2: the draw was offered after the flag fell' } });
+    const dispute = await app.inject({
+      method: 'POST',
+      url: '/api/captain/match/dispute',
+      headers: TWO,
+      payload: { round: 1, match: 1, reason: 'Board 2: the draw was offered after the flag fell' },
+    });
     expect(dispute.statusCode, dispute.body).toBe(200);
-    expect(dispute.json().match.teams[1].captain).toMatchObject({ state: 'disputed', captain: 'Капитан Второй', reason: 'Board 2: the draw was offered after the flag fell' });
+    expect(dispute.json().match.teams[1].captain).toMatchObject({
+      state: 'disputed',
+      captain: 'Капитан Второй',
+      reason: 'Board 2: the draw was offered after the flag fell',
+    });
     // The dispute changes no result either.
-    expect(journal.gamesByRound(EVENT, 1).slice(0, 4).map((g) => g.result)).toEqual(RESULTS);
+    expect(
+      journal
+        .gamesByRound(EVENT, 1)
+        .slice(0, 4)
+        .map((g) => g.result),
+    ).toEqual(RESULTS);
     const noReason = await confirmMatch();
     expect(noReason.statusCode).toBe(422);
     expect(noReason.json().message).toMatch(/Школа № 2's captain Капитан Второй disputes it/);
@@ -192,14 +250,22 @@ describe("the arbiter's confirmation of a team match is final", () => {
     const ok = await confirmMatch({ reason: 'Board 2: the flag fell after the draw was agreed (witness: deputy arbiter)' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().match.arbiter).toMatchObject({ arbiter: ARBITER.arbiter, atUtcMs: now, captainsConfirmed: { 1: true, 2: false } });
-    expect(marks().at(-1)).toMatchObject({ action: 'match-confirm', arbiter: ARBITER.arbiter, utcMs: now, payload: { captainsConfirmed: { 1: true, 2: false }, reason: expect.stringMatching(/^Board 2/) } });
+    expect(marks().at(-1)).toMatchObject({
+      action: 'match-confirm',
+      arbiter: ARBITER.arbiter,
+      utcMs: now,
+      payload: { captainsConfirmed: { 1: true, 2: false }, reason: expect.stringMatching(/^Board 2/) },
+    });
     expect((await confirmMatch()).statusCode).toBe(409);
     const late = await app.inject({ method: 'POST', url: '/api/captain/match/dispute', headers: TWO, payload: { round: 1, match: 1, reason: 'again' } });
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toMatch(/confirmed the match at .* the result is final here/);
     // The dashboard's read: every open match with its protocol.
     const all = (await app.inject({ url: `/api/team-matches?event=${EVENT}` })).json().matches;
-    expect(all.map((m: { id: string; arbiter: unknown }) => [m.id, m.arbiter !== null])).toEqual([[`${EVENT}/r1/m1`, true], [`${EVENT}/r1/m2`, false]]);
+    expect(all.map((m: { id: string; arbiter: unknown }) => [m.id, m.arbiter !== null])).toEqual([
+      [`${EVENT}/r1/m1`, true],
+      [`${EVENT}/r1/m2`, false],
+    ]);
   });
 
   it("after the arbiter corrects a result, the captains' earlier confirmations and the match confirmation are void, naming the correction", async () => {
@@ -209,7 +275,12 @@ describe("the arbiter's confirmation of a team match is final", () => {
     await confirm(TWO, { round: 1, match: 1, results: RESULTS });
     expect((await confirmMatch()).json().match.arbiter.captainsConfirmed).toEqual({ 1: true, 2: true });
     now += 5 * 60_000;
-    const corrected = await app.inject({ method: 'PUT', url: `/api/boards/${boardIdOf(EVENT, 2)}/result`, headers: ARB, payload: { result: '1-0', reason: 'score sheets: Black resigned' } });
+    const corrected = await app.inject({
+      method: 'PUT',
+      url: `/api/boards/${boardIdOf(EVENT, 2)}/result`,
+      headers: ARB,
+      payload: { result: '1-0', reason: 'score sheets: Black resigned' },
+    });
     expect(corrected.statusCode, corrected.body).toBe(200);
     const [m] = (await app.inject({ url: `/api/team-matches?event=${EVENT}&round=1` })).json().matches;
     const voided = { board: 2, from: '1/2-1/2', to: '1-0', arbiter: ARBITER.arbiter, atUtcMs: now };
@@ -234,15 +305,20 @@ describe('captain tokens in the tokens file', () => {
   it('reads both roles, naming a bad entry and its field', () => {
     const text = JSON.stringify([ARBITER, CAPTAINS[0]]);
     expect(parseTokenEntries(text, 'tokens.json')).toEqual({ arbiters: [ARBITER], captains: [CAPTAINS[0]] });
-    expect(() => parseTokenEntries('[{"captain":"A","event":"e","token":"x"}]', 'tokens.json')).toThrow('tokens.json: entry 1 (A): "team" must be the team\'s id in the tournament file (a whole number ≥ 1)');
+    expect(() => parseTokenEntries('[{"captain":"A","event":"e","token":"x"}]', 'tokens.json')).toThrow(
+      'tokens.json: entry 1 (A): "team" must be the team\'s id in the tournament file (a whole number ≥ 1)',
+    );
     expect(() => parseTokenEntries('[{"captain":"A","arbiter":"B","token":"x"}]', 'tokens.json')).toThrow(/entry 1: "arbiter" and "captain" together/);
-    expect(() => parseTokenEntries('[{"captain":"A","event":"e","team":1,"token":"x","role":"arbiter"}]', 'tokens.json')).toThrow(/entry 1: unknown field "role"/);
+    expect(() => parseTokenEntries('[{"captain":"A","event":"e","team":1,"token":"x","role":"arbiter"}]', 'tokens.json')).toThrow(
+      /entry 1: unknown field "role"/,
+    );
   });
 
   it('the host refuses to start with a captain token of a team or event it does not have, or the same secret as an arbiter', async () => {
     const ports = new JournalPorts({ journal, hall, nowUtcMs: () => now });
     const protocols = new TeamMatchProtocols(journal, hall, () => now);
-    const build = (captains: CaptainToken[]) => buildApi({ state: ports, commands: ports, tokens: [ARBITER], captains, teamMatches: protocols, dashboard: false });
+    const build = (captains: CaptainToken[]) =>
+      buildApi({ state: ports, commands: ports, tokens: [ARBITER], captains, teamMatches: protocols, dashboard: false });
     await expect(build([{ ...CAPTAINS[0], team: 9 }])).rejects.toThrow(/captain Капитан Первой: event "ivanovo-2018" has no team 9/);
     await expect(build([{ ...CAPTAINS[0], event: 'slo-2007' }])).rejects.toThrow(/no event "slo-2007"/);
     await expect(build([{ ...CAPTAINS[0], token: ARBITER.token }])).rejects.toThrow(/the same token as arbiter Главный судья/);

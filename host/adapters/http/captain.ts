@@ -26,7 +26,12 @@ const CONFIRM_BODY = {
   // The results the captain was shown, in board order: a captain signs what they read.
   properties: { ...MATCH_REF, results: { type: 'array', maxItems: 64, items: { type: 'string', enum: GAME_RESULTS } } },
 } as const;
-const DISPUTE_BODY = { type: 'object', additionalProperties: false, required: ['round', 'match', 'reason'], properties: { ...MATCH_REF, reason: REASON } } as const;
+const DISPUTE_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['round', 'match', 'reason'],
+  properties: { ...MATCH_REF, reason: REASON },
+} as const;
 const MATCH_PARAMS = { type: 'object', required: ['event', 'round', 'match'], properties: { event: EVENT_NAME, ...MATCH_REF } } as const;
 /** The arbiter's body, which may be left out (the dashboard's Confirm sends none): `{}` or `{ "reason" }`. */
 const ARBITER_BODY = { type: 'object', additionalProperties: false, properties: { reason: OPTIONAL_REASON } } as const;
@@ -67,19 +72,27 @@ function captainRoutes(app: FastifyInstance, opts: CaptainOptions): void {
     },
   );
 
-  app.post<{ Body: { round: number; match: number; results: string[] } }>('/api/captain/match/confirm', { onRequest: app.requireCaptain, schema: { body: CONFIRM_BODY } }, async (req, reply) => {
-    const p = protocolsOr501(reply);
-    if (!p) return reply;
-    const who = captainOf(req);
-    return answer(reply, p.confirmByCaptain(who, req.body.round, req.body.match, req.body.results), { captain: who.captain });
-  });
+  app.post<{ Body: { round: number; match: number; results: string[] } }>(
+    '/api/captain/match/confirm',
+    { onRequest: app.requireCaptain, schema: { body: CONFIRM_BODY } },
+    async (req, reply) => {
+      const p = protocolsOr501(reply);
+      if (!p) return reply;
+      const who = captainOf(req);
+      return answer(reply, p.confirmByCaptain(who, req.body.round, req.body.match, req.body.results), { captain: who.captain });
+    },
+  );
 
-  app.post<{ Body: { round: number; match: number; reason: string } }>('/api/captain/match/dispute', { onRequest: app.requireCaptain, schema: { body: DISPUTE_BODY } }, async (req, reply) => {
-    const p = protocolsOr501(reply);
-    if (!p) return reply;
-    const who = captainOf(req);
-    return answer(reply, p.disputeByCaptain(who, req.body.round, req.body.match, req.body.reason), { captain: who.captain });
-  });
+  app.post<{ Body: { round: number; match: number; reason: string } }>(
+    '/api/captain/match/dispute',
+    { onRequest: app.requireCaptain, schema: { body: DISPUTE_BODY } },
+    async (req, reply) => {
+      const p = protocolsOr501(reply);
+      if (!p) return reply;
+      const who = captainOf(req);
+      return answer(reply, p.disputeByCaptain(who, req.body.round, req.body.match, req.body.reason), { captain: who.captain });
+    },
+  );
 }
 
 /** Every match's protocol (a public read) and the arbiter's confirmation (arbiter token). */
@@ -87,7 +100,9 @@ function arbiterRoutes(app: FastifyInstance, opts: CaptainOptions): void {
   const { protocolsOr501, answer } = protocolAnswers(opts);
   app.get<{ Querystring: { event?: string; round?: number } }>(
     '/api/team-matches',
-    { schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 }, round: MATCH_REF.round } } } },
+    {
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 }, round: MATCH_REF.round } } },
+    },
     // A host without a tournament keeps no protocol: an empty list (the dashboard asks on every
     // host, and a page that reads nothing should not log an error), where the writes say 501.
     async (req, reply) => reply.send({ matches: opts.protocols ? opts.protocols.matches(req.query) : [] }),

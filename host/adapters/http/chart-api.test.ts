@@ -27,7 +27,11 @@ function moves(n: number): Step[] {
 }
 
 describe('GET /api/boards/:id/chart.svg', async () => {
-  const played = playJournaled(presetTimeControl('classical'), [{ kind: 'start' }, ...moves(6), { kind: 'pause' }, { kind: 'penalty', side: 'white' }, { kind: 'resume' }, ...moves(2)], 5_000);
+  const played = playJournaled(
+    presetTimeControl('classical'),
+    [{ kind: 'start' }, ...moves(6), { kind: 'pause' }, { kind: 'penalty', side: 'white' }, { kind: 'resume' }, ...moves(2)],
+    5_000,
+  );
   const ports = new JournalPorts({ journal: played.journal, nowUtcMs: () => NOW });
   const app = await buildApi({ state: ports, commands: ports, tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
   afterAll(() => app.close());
@@ -39,7 +43,9 @@ describe('GET /api/boards/:id/chart.svg', async () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     const events = played.journal.eventsByGame(played.game.gameId);
-    expect(res.body).toBe(timeChartSvg(timeChartOf(played.game.timeControlValue, events), { size: 'full', white: 'W', black: 'B', caption: `Round 1, board ${played.game.board}` }));
+    expect(res.body).toBe(
+      timeChartSvg(timeChartOf(played.game.timeControlValue, events), { size: 'full', white: 'W', black: 'B', caption: `Round 1, board ${played.game.board}` }),
+    );
     expect(res.body).toContain('data-kind="penalty"');
     // The dashboard's CSP stays on (helmet): an image needs nothing it forbids.
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
@@ -47,7 +53,7 @@ describe('GET /api/boards/:id/chart.svg', async () => {
     expect((await app.inject({ method: 'GET', url })).body).toBe(res.body);
   });
 
-  it('RFC 9110 §13.1.2 / §15.4.5: the ETag is the game\'s last journal event; If-None-Match answers 304 until a press changes it', async () => {
+  it("RFC 9110 §13.1.2 / §15.4.5: the ETag is the game's last journal event; If-None-Match answers 304 until a press changes it", async () => {
     const first = await app.inject({ method: 'GET', url: `${url}?size=small` });
     const etag = first.headers.etag as string;
     const lastId = played.journal.eventsByGame(played.game.gameId).at(-1)!.id;
@@ -80,9 +86,18 @@ describe('GET /api/boards/:id/chart.svg', async () => {
     expect(none.json().message).toBe('no board "no-such-board-9"');
   });
 
-  it('a journal in memory with the same events (the benchmarks\' and browser tests\' JournalBoards) serves the same chart, and the board\'s next game starts an empty one', async () => {
+  it("a journal in memory with the same events (the benchmarks' and browser tests' JournalBoards) serves the same chart, and the board's next game starts an empty one", async () => {
     const memory = new JournalBoards({ nowUtcMs: () => NOW });
-    memory.addBoard({ id, event: played.game.event, round: 1, board: played.game.board, clockId: 'A', white: 'W', black: 'B', control: played.game.timeControlValue });
+    memory.addBoard({
+      id,
+      event: played.game.event,
+      round: 1,
+      board: played.game.board,
+      clockId: 'A',
+      white: 'W',
+      black: 'B',
+      control: played.game.timeControlValue,
+    });
     const memApp = await buildApi({ state: memory, commands: memory, tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
     try {
       for (const row of played.journal.eventsByGame(played.game.gameId)) memory.ingest(recordFromJournalRow(row)!);
@@ -91,7 +106,15 @@ describe('GET /api/boards/:id/chart.svg', async () => {
       expect(fromMemory.body).toBe((await app.inject({ method: 'GET', url: `${url}?size=full` })).body);
       // The game ends (FIDE Laws 5.1: a result ends it), and the board's next game is set up.
       expect((await memory.execute({ type: 'result', boardId: id, result: '1-0' }, { arbiter: 'Chief' })).ok).toBe(true);
-      memory.addBoard({ event: played.game.event, round: 1, board: played.game.board, clockId: 'A', white: 'Next, White', black: 'Next, Black', timeControl: 'rapid' });
+      memory.addBoard({
+        event: played.game.event,
+        round: 1,
+        board: played.game.board,
+        clockId: 'A',
+        white: 'Next, White',
+        black: 'Next, Black',
+        timeControl: 'rapid',
+      });
       const next = await memApp.inject({ method: 'GET', url: `${url}?size=small` });
       expect(next.body).not.toContain('<polyline');
       expect(next.body).toContain('Next, White');
@@ -104,7 +127,18 @@ describe('GET /api/boards/:id/chart.svg', async () => {
 
   it('?game=N: an earlier game on the same board (as in a knockout mini-match: game 2 journaled after game 1) has its own chart, the current game without it; an unknown game is a 404 naming `game`', async () => {
     const first = playJournaled(presetTimeControl('classical'), [{ kind: 'start' }, ...moves(3)], 9_000);
-    const second = first.journal.createGame({ event: first.game.event, round: 1, board: first.game.board, gameNo: 2, kind: 'rapid', white: 'B', black: 'W', timeControl: presetTimeControl('rapid'), clockId: 'A', createdUtcMs: 10 });
+    const second = first.journal.createGame({
+      event: first.game.event,
+      round: 1,
+      board: first.game.board,
+      gameNo: 2,
+      kind: 'rapid',
+      white: 'B',
+      black: 'W',
+      timeControl: presetTimeControl('rapid'),
+      clockId: 'A',
+      createdUtcMs: 10,
+    });
     const mini = new JournalPorts({ journal: first.journal, nowUtcMs: () => NOW });
     const miniApp = await buildApi({ state: mini, commands: mini, tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
     try {
@@ -114,7 +148,14 @@ describe('GET /api/boards/:id/chart.svg', async () => {
       expect(current.headers.etag).toContain(`"chart-${second.gameId}-0-full-`);
       const game1 = await miniApp.inject({ method: 'GET', url: `${boardUrl}?game=1` });
       expect(game1.statusCode).toBe(200);
-      expect(game1.body).toBe(timeChartSvg(timeChartOf(first.game.timeControlValue, first.journal.eventsByGame(first.game.gameId)), { size: 'full', white: 'W', black: 'B', caption: `Round 1, board ${first.game.board}, game 1` }));
+      expect(game1.body).toBe(
+        timeChartSvg(timeChartOf(first.game.timeControlValue, first.journal.eventsByGame(first.game.gameId)), {
+          size: 'full',
+          white: 'W',
+          black: 'B',
+          caption: `Round 1, board ${first.game.board}, game 1`,
+        }),
+      );
       const none = await miniApp.inject({ method: 'GET', url: `${boardUrl}?game=3` });
       expect(none.statusCode).toBe(404);
       expect(none.json()).toMatchObject({ field: 'game' });
@@ -140,7 +181,14 @@ describe('GET /events/:event/report.html', async () => {
   const games = new Director(journal, hall).openRound(EVENT, 1, NOW);
   const RESULTS = ['1-0', '1/2-1/2', '0-1', '1/2-1/2', '1-0', '-+', '1/2-1/2', '0-1'] as const;
   const ports = new JournalPorts({ journal, hall, nowUtcMs: () => NOW });
-  const app = await buildApi({ state: ports, commands: ports, exports: journalExports(journal, hall, () => NOW), tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
+  const app = await buildApi({
+    state: ports,
+    commands: ports,
+    exports: journalExports(journal, hall, () => NOW),
+    tokens: TOKENS,
+    dashboard: false,
+    nowUtcMs: () => NOW,
+  });
   afterAll(() => app.close());
 
   it('409 while the round has unconfirmed results (the report needs confirmed results); 404 for an unknown event', async () => {

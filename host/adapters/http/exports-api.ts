@@ -29,7 +29,11 @@ const EVENT = { type: 'string', minLength: 1 } as const;
 function eventRoutes(app: FastifyInstance, { state, exports }: ExportOptions): void {
   app.get<{ Querystring: { event: string; round?: number } }>(
     '/api/export/trf',
-    { schema: { querystring: { type: 'object', additionalProperties: false, required: ['event'], properties: { event: EVENT, round: { type: 'integer', minimum: 1 } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, required: ['event'], properties: { event: EVENT, round: { type: 'integer', minimum: 1 } } },
+      },
+    },
     async (req, reply) => {
       knownEvent(state, req.query.event);
       const text = exportsOr501(exports).trf(req.query.event, req.query.round);
@@ -39,7 +43,11 @@ function eventRoutes(app: FastifyInstance, { state, exports }: ExportOptions): v
 
   app.get<{ Querystring: { event: string; round?: number } }>(
     '/api/standings',
-    { schema: { querystring: { type: 'object', additionalProperties: false, required: ['event'], properties: { event: EVENT, round: { type: 'integer', minimum: 0 } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, required: ['event'], properties: { event: EVENT, round: { type: 'integer', minimum: 0 } } },
+      },
+    },
     async (req) => {
       knownEvent(state, req.query.event);
       return state.standings(req.query.event, req.query.round);
@@ -58,7 +66,11 @@ function pgnRoutes(app: FastifyInstance, { state, exports }: ExportOptions): voi
 
   app.get<{ Querystring: { event?: string; round: number } }>(
     '/api/export/pgn',
-    { schema: { querystring: { type: 'object', additionalProperties: false, required: ['round'], properties: { event: EVENT, round: { type: 'integer', minimum: 1 } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, required: ['round'], properties: { event: EVENT, round: { type: 'integer', minimum: 1 } } },
+      },
+    },
     async (req, reply) => pgn(req.query.event, req.query.round, reply),
   );
 

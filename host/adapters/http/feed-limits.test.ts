@@ -23,7 +23,14 @@ async function api(extra: Partial<ApiDeps> = {}): Promise<{ app: FastifyInstance
   cleanups.push(() => journal.close());
   const ports = new JournalPorts({ journal, nowUtcMs: () => Date.UTC(2026, 11, 3, 14, 0) });
   const log: string[] = [];
-  const app = await buildApi({ state: ports, commands: ports, tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }], dashboard: false, log: (l) => log.push(l), ...extra });
+  const app = await buildApi({
+    state: ports,
+    commands: ports,
+    tokens: [{ arbiter: 'Anna (IA)', token: TOKEN }],
+    dashboard: false,
+    log: (l) => log.push(l),
+    ...extra,
+  });
   cleanups.push(() => app.close());
   const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/^http/, 'ws');
   return { app, log, url };
@@ -74,7 +81,10 @@ describe('the live feed', () => {
     const own = `http://${new URL(url).host}`;
     expect(await openFeed(url, { origin: own })).toHaveProperty('ws');
     expect(await openFeed(url)).toHaveProperty('ws'); // no Origin: a relay, a script
-    expect(await openFeed(url, { origin: 'https://attacker.example' })).toEqual({ status: 403, message: `the live feed is open to this host's own pages only, not to "https://attacker.example"` });
+    expect(await openFeed(url, { origin: 'https://attacker.example' })).toEqual({
+      status: 403,
+      message: `the live feed is open to this host's own pages only, not to "https://attacker.example"`,
+    });
     expect(await openFeed(url, { origin: 'http://127.0.0.1:1' })).toMatchObject({ status: 403 }); // another port is another origin
     expect(log.filter((l) => l.includes('is not this host'))).toHaveLength(2);
   });
@@ -101,9 +111,16 @@ describe('allowed hosts on loopback (DNS rebinding)', () => {
   });
 
   it("a rebound page's wrong tokens are refused before they count: the arbiter on the same address still signs in", async () => {
-    const { app } = await api({ allowedHosts: allowedHostsFor('127.0.0.1', [], { hostname: 'hallpc', addresses: [] }), signInLimit: { max: 3, windowMs: 60_000 } });
+    const { app } = await api({
+      allowedHosts: allowedHostsFor('127.0.0.1', [], { hostname: 'hallpc', addresses: [] }),
+      signInLimit: { max: 3, windowMs: 60_000 },
+    });
     for (let i = 0; i < 10; i++) {
-      const res = await app.inject({ method: 'GET', url: '/api/arbiter', headers: { host: 'rebound.attacker.example:8080', authorization: `Bearer ${WRONG}` } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/arbiter',
+        headers: { host: 'rebound.attacker.example:8080', authorization: `Bearer ${WRONG}` },
+      });
       expect(res.statusCode).toBe(403);
     }
     const arbiter = await app.inject({ method: 'GET', url: '/api/arbiter', headers: { host: '127.0.0.1:8080', authorization: `Bearer ${TOKEN}` } });

@@ -57,7 +57,8 @@ export class LiveFeed {
   /** Why a client from `address` may not join now, or null when it may. */
   refusal(address: string): string | null {
     if (this.clients.size >= this.opts.maxClients) return `the live feed is full (${this.opts.maxClients} clients)`;
-    if ((this.perAddress.get(address) ?? 0) >= this.opts.maxClientsPerAddress) return `${this.opts.maxClientsPerAddress} live-feed clients from ${address} already`;
+    if ((this.perAddress.get(address) ?? 0) >= this.opts.maxClientsPerAddress)
+      return `${this.opts.maxClientsPerAddress} live-feed clients from ${address} already`;
     return null;
   }
 
@@ -217,7 +218,10 @@ export async function feedRoutes(app: FastifyInstance, opts: { feed: LiveFeed })
         const refused = feed.refusal(req.ip);
         if (refused === null) return;
         log(`http: live-feed client from ${req.ip} refused: ${refused} (--ws-max-clients, --ws-max-per-address)`);
-        return reply.code(503).header('retry-after', '10').send(apiError(503, `${refused}: try again later`));
+        return reply
+          .code(503)
+          .header('retry-after', '10')
+          .send(apiError(503, `${refused}: try again later`));
       },
       schema: { querystring: { type: 'object', additionalProperties: false, properties: { event: { type: 'string', minLength: 1 } } } },
     },

@@ -46,7 +46,11 @@ export function registerMetrics(app: FastifyInstance, source: MetricsSource): Re
         for (const l of source.lines()) this.inc(labels(l), value(l.link));
       },
     });
-  perLineTotal('chessclock_link_frames_dropped_total', 'Frames from the clock dropped by the host (bad CRC, bad escape, runt, oversized, bad version, undecodable)', (f) => f.framesDropped);
+  perLineTotal(
+    'chessclock_link_frames_dropped_total',
+    'Frames from the clock dropped by the host (bad CRC, bad escape, runt, oversized, bad version, undecodable)',
+    (f) => f.framesDropped,
+  );
   perLineTotal('chessclock_link_crc_failures_total', 'Frames from the clock with a bad CRC', (f) => f.crcFailures);
   perLineTotal('chessclock_link_retransmits_total', 'Messages the host sent to the clock again (no ack in time)', (f) => f.retransmits);
   perLineTotal('chessclock_link_duplicates_received_total', "Messages from the clock received again (the clock's own resends)", (f) => f.duplicatesReceived);
@@ -65,7 +69,11 @@ export function registerMetrics(app: FastifyInstance, source: MetricsSource): Re
         }
       },
     });
-  perLineGauge('chessclock_link_rtt_seconds', 'Round-trip time of the current connection (RFC 6298 SRTT, else the time sync\'s best round trip); absent before a sample or while offline', (l) => (l.link.rttMs === null ? null : l.link.rttMs / 1000));
+  perLineGauge(
+    'chessclock_link_rtt_seconds',
+    "Round-trip time of the current connection (RFC 6298 SRTT, else the time sync's best round trip); absent before a sample or while offline",
+    (l) => (l.link.rttMs === null ? null : l.link.rttMs / 1000),
+  );
   perLineGauge('chessclock_link_online', '1 while the clock is connected to the host', (l) => (l.online ? 1 : 0));
   perLineGauge('chessclock_link_connections', 'Connections made to the clock since the host started', (l) => l.link.connections);
   new Gauge({
@@ -78,7 +86,7 @@ export function registerMetrics(app: FastifyInstance, source: MetricsSource): Re
   });
   new Gauge({
     name: 'chessclock_journal_outbox_backlog',
-    help: "Journal outbox rows not yet published to MQTT",
+    help: 'Journal outbox rows not yet published to MQTT',
     registers: [registry],
     collect() {
       this.set(source.outboxBacklog());

@@ -42,10 +42,14 @@ function trfWithRound2(r: RunningHost, pairs: [number, number][], bye: number | 
 }
 
 const lineOf = (text: string, rank: number) => text.split('\r\n').findIndex((l) => l.startsWith(`001 ${String(rank).padStart(4)}`)) + 1;
-const ROUND2: [number, number][] = [[2, 1], [4, 3], [5, 6]];
+const ROUND2: [number, number][] = [
+  [2, 1],
+  [4, 3],
+  [5, 6],
+];
 
-describe('POST /api/events/:event/rounds: the next round from a pairing program\'s TRF', () => {
-  it('files the TRF\'s round as proposed (arbiters only), opens it on approval with the arbiter journaled; nothing is opened before', async () => {
+describe("POST /api/events/:event/rounds: the next round from a pairing program's TRF", () => {
+  it("files the TRF's round as proposed (arbiters only), opens it on approval with the arbiter journaled; nothing is opened before", async () => {
     const r = await start();
     const api = r.api!;
     // Round 1 is not finished: nothing to pair yet.
@@ -75,12 +79,18 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     expect(approved.statusCode).toBe(200);
     expect(approved.json()).toMatchObject({ ok: true, arbiter: ARBITER, event: SWISS, round: 2 });
     const boards = (await api.inject({ url: `/api/boards?event=${SWISS}&round=2` })).json().boards as { id: string; board: number; white: { name: string } }[];
-    expect(boards.map((b) => [b.board, b.white.name])).toEqual([[1, 'Drugi, Igralec'], [2, 'Četrti, Igralec'], [3, 'Peti, Igralec']]);
+    expect(boards.map((b) => [b.board, b.white.name])).toEqual([
+      [1, 'Drugi, Igralec'],
+      [2, 'Četrti, Igralec'],
+      [3, 'Peti, Igralec'],
+    ]);
     expect(approved.json().boards).toEqual(boards.map((b) => b.id));
     const actions = r.journal.arbiterActions();
     const proposal = actions.filter((a) => a.action === PROPOSE_ROUND).at(-1)!;
     expect(proposal).toMatchObject({ arbiter: ARBITER, outcome: 'applied', payload: expect.objectContaining({ source: 'trf', trf }) });
-    expect(actions.filter((a) => a.action === APPROVE_ROUND)).toEqual([expect.objectContaining({ arbiter: ARBITER, round: 2, payload: { proposal: proposal.id } })]);
+    expect(actions.filter((a) => a.action === APPROVE_ROUND)).toEqual([
+      expect.objectContaining({ arbiter: ARBITER, round: 2, payload: { proposal: proposal.id } }),
+    ]);
     expect((await api.inject({ url: '/api/rounds/proposed', headers })).json().proposals).toEqual([]);
     // The TRF export now runs through round 2's pairings once played: tag 142 still the planned 3.
     expect(r.exports.trf(SWISS, 1)).toMatch(/\r\n142 3\r\n/);
@@ -104,31 +114,43 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     // Another opponent in round 1.
     const opponent = trfWithRound2(r, ROUND2, 7, (ls) => (ls[lineOf(ls.join('\r\n'), 6) - 1] = setCol(ls[lineOf(ls.join('\r\n'), 6) - 1], 92, '   3')));
     res = await post(opponent);
-    expect(res.json().message).toBe(`TRF line ${lineOf(opponent, 6)}, columns 92-95 (round 1 opponent): player 6 has "0003 w 0" in the TRF, the journal "0002 w 0"`);
+    expect(res.json().message).toBe(
+      `TRF line ${lineOf(opponent, 6)}, columns 92-95 (round 1 opponent): player 6 has "0003 w 0" in the TRF, the journal "0002 w 0"`,
+    );
 
     // A different name.
     const name = trfWithRound2(r, ROUND2, 7, (ls) => (ls[lineOf(ls.join('\r\n'), 3) - 1] = setCol(ls[lineOf(ls.join('\r\n'), 3) - 1], 15, 'Tretja, Igralka')));
     res = await post(name);
-    expect(res.json().message).toBe(`TRF line ${lineOf(name, 3)}, columns 15-47 (name): player 3 is "Tretja, Igralka" in the TRF, "Tretji, Igralec" in the tournament`);
+    expect(res.json().message).toBe(
+      `TRF line ${lineOf(name, 3)}, columns 15-47 (name): player 3 is "Tretja, Igralka" in the TRF, "Tretji, Igralec" in the tournament`,
+    );
 
     // Round 2 already played.
     const played = trfWithRound2(r, ROUND2, 7, (ls) => (ls[lineOf(ls.join('\r\n'), 2) - 1] = setCol(ls[lineOf(ls.join('\r\n'), 2) - 1], 109, '1')));
     res = await post(played);
-    expect(res.json().message).toBe(`TRF line ${lineOf(played, 2)}, columns 109 (round 2 result): player 2 already has result "1"; the next round must be unplayed`);
+    expect(res.json().message).toBe(
+      `TRF line ${lineOf(played, 2)}, columns 109 (round 2 result): player 2 already has result "1"; the next round must be unplayed`,
+    );
 
     // No round 2 at all (the host's own TRF), and a player not in the event.
     res = await post(r.exports.trf(SWISS, 1));
     expect(res.json().message).toBe('the TRF pairs no round 2: its player lines end at round 1');
-    const stranger = trfWithRound2(r, ROUND2, 7, (ls) => ls.push(setCol(setCol(ls[lineOf(ls.join('\r\n'), 7) - 1], 5, '   8'), 15, 'Tujec, Igralec'.padEnd(33))));
+    const stranger = trfWithRound2(r, ROUND2, 7, (ls) =>
+      ls.push(setCol(setCol(ls[lineOf(ls.join('\r\n'), 7) - 1], 5, '   8'), 15, 'Tujec, Igralec'.padEnd(33))),
+    );
     res = await post(stranger);
-    expect(res.json().message).toBe(`TRF line ${stranger.split('\r\n').length}, columns 5-8 (starting rank): player 8 "Tujec, Igralec" is not in event "${SWISS}"`);
+    expect(res.json().message).toBe(
+      `TRF line ${stranger.split('\r\n').length}, columns 5-8 (starting rank): player 8 "Tujec, Igralec" is not in event "${SWISS}"`,
+    );
     // A line the TRF reader cannot read: its line and columns.
     const broken = trfWithRound2(r, ROUND2, 7, (ls) => (ls[lineOf(ls.join('\r\n'), 4) - 1] = setCol(ls[lineOf(ls.join('\r\n'), 4) - 1], 102, '00x0')));
     res = await post(broken);
     expect(res.json().message).toMatch(new RegExp(`^TRF line ${lineOf(broken, 4)}, columns 102-105: round 2 opponent must be digits, got "00x0"`));
 
     expect(r.journal.arbiterActions().length).toBe(before);
-    expect((await api.inject({ url: '/api/rounds/proposed', headers })).json().proposals).toEqual([expect.objectContaining({ status: 'failed', source: 'engine' })]);
+    expect((await api.inject({ url: '/api/rounds/proposed', headers })).json().proposals).toEqual([
+      expect.objectContaining({ status: 'failed', source: 'engine' }),
+    ]);
   });
 
   it('reject sets the pairings aside with the reason journaled; Re-run answers an engine failure with its exit code and stderr', async () => {
@@ -141,7 +163,9 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     const rejected = await api.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds/2/reject`, headers, payload: { reason: 'wrong file' } });
     expect(rejected.statusCode).toBe(200);
     expect(r.journal.arbiterActions().filter((a) => a.action === REJECT_ROUND)).toEqual([expect.objectContaining({ arbiter: ARBITER, reason: 'wrong file' })]);
-    expect((await api.inject({ url: '/api/rounds/proposed', headers })).json().proposals).toEqual([expect.objectContaining({ status: 'rejected', rejected: expect.objectContaining({ by: ARBITER, reason: 'wrong file' }) })]);
+    expect((await api.inject({ url: '/api/rounds/proposed', headers })).json().proposals).toEqual([
+      expect.objectContaining({ status: 'rejected', rejected: expect.objectContaining({ by: ARBITER, reason: 'wrong file' }) }),
+    ]);
     expect((await api.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds/2/approve`, headers })).statusCode).toBe(409);
     // Nothing left to reject; a body with an unknown field is a 400 naming it; no body is fine.
     expect((await api.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds/2/reject`, headers })).statusCode).toBe(409);
@@ -151,7 +175,11 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     const rerun = await api.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds/pair`, headers });
     expect(rerun.statusCode).toBe(422);
     expect(rerun.json().message).toBe('the pairing engine exited with code 3: Error: no valid pairing exists (stand-in --mode=exit)');
-    expect(rerun.json().proposal).toMatchObject({ status: 'failed', by: ARBITER, engine: { exitCode: 3, signal: null, stderr: 'Error: no valid pairing exists (stand-in --mode=exit)\n' } });
+    expect(rerun.json().proposal).toMatchObject({
+      status: 'failed',
+      by: ARBITER,
+      engine: { exitCode: 3, signal: null, stderr: 'Error: no valid pairing exists (stand-in --mode=exit)\n' },
+    });
     expect(r.journal.gamesByRound(SWISS, 2)).toEqual([]);
     expect((await api.inject({ method: 'POST', url: '/api/events/nope/rounds/pair', headers })).statusCode).toBe(404);
   });
@@ -183,7 +211,9 @@ describe('POST /api/events/:event/rounds: the next round from a pairing program\
     const games = r.journal.gamesByRound(IVANOVO, 2);
     expect(games.map((g) => [g.whiteRank, g.blackRank]).sort()).toEqual([...pairs].map((p) => [...p]).sort());
     const event = r.host.hall.events.find((e) => e.id === IVANOVO)!;
-    expect(event.rounds[1].teamMatches.map((m) => [m.white, m.black]).sort()).toEqual(fileRound2.teamMatches.map((m: { white: number; black: number }) => [m.white, m.black]).sort());
+    expect(event.rounds[1].teamMatches.map((m) => [m.white, m.black]).sort()).toEqual(
+      fileRound2.teamMatches.map((m: { white: number; black: number }) => [m.white, m.black]).sort(),
+    );
     expect(event.rounds[1].byes).toEqual([{ player: null, team: 4, kind: 'H' }]);
     // Team players keep their teams in the journal's games.
     expect(games.every((g) => g.whiteTeam !== null && g.blackTeam !== null && g.whiteTeam !== g.blackTeam)).toBe(true);

@@ -18,7 +18,11 @@ export interface NextRoundOptions {
 /** A pairing program's TRF is a line per player: a megabyte holds thousands. */
 export const MAX_TRF_CHARS = 1_000_000;
 
-const ROUND_PARAMS = { type: 'object', required: ['event', 'round'], properties: { ...EVENT_PARAMS.properties, round: { type: 'integer', minimum: 1, maximum: 999 } } } as const;
+const ROUND_PARAMS = {
+  type: 'object',
+  required: ['event', 'round'],
+  properties: { ...EVENT_PARAMS.properties, round: { type: 'integer', minimum: 1, maximum: 999 } },
+} as const;
 /** The rejection's body, which may be left out: `{}` or `{ "reason": "…" }`. */
 const REJECT_BODY = { type: 'object', additionalProperties: false, properties: { reason: OPTIONAL_REASON } } as const;
 
@@ -45,7 +49,12 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
       onRequest: app.requireArbiter,
       schema: {
         params: EVENT_PARAMS,
-        body: { type: 'object', additionalProperties: false, required: ['trf'], properties: { trf: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS } } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['trf'],
+          properties: { trf: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS } },
+        },
       },
     },
     async (req, reply) => {
@@ -58,15 +67,20 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
   );
 
   // Runs the event's pairing engine again (a pending proposal is rejected first, journaled).
-  app.post<{ Params: { event: string } }>('/api/events/:event/rounds/pair', { onRequest: app.requireArbiter, schema: { params: EVENT_PARAMS } }, async (req, reply) => {
-    const sink = sinkOr501(reply);
-    if (!sink) return reply;
-    const outcome = await sink.runPairingEngine(req.params.event, { arbiter: req.arbiter });
-    if (!outcome.ok) return refuse(reply, outcome.status, outcome.reason);
-    // The engine ran but gave no pairings: its error (exit code, stderr) is the answer, the run journaled.
-    if (outcome.proposal.status === 'failed') return refuse(reply, 422, outcome.proposal.reason ?? 'the pairing engine gave no pairings', { proposal: outcome.proposal });
-    return reply.send({ ok: true, arbiter: req.arbiter, proposal: outcome.proposal });
-  });
+  app.post<{ Params: { event: string } }>(
+    '/api/events/:event/rounds/pair',
+    { onRequest: app.requireArbiter, schema: { params: EVENT_PARAMS } },
+    async (req, reply) => {
+      const sink = sinkOr501(reply);
+      if (!sink) return reply;
+      const outcome = await sink.runPairingEngine(req.params.event, { arbiter: req.arbiter });
+      if (!outcome.ok) return refuse(reply, outcome.status, outcome.reason);
+      // The engine ran but gave no pairings: its error (exit code, stderr) is the answer, the run journaled.
+      if (outcome.proposal.status === 'failed')
+        return refuse(reply, 422, outcome.proposal.reason ?? 'the pairing engine gave no pairings', { proposal: outcome.proposal });
+      return reply.send({ ok: true, arbiter: req.arbiter, proposal: outcome.proposal });
+    },
+  );
 
   app.post<{ Params: { event: string; round: number } }>(
     '/api/events/:event/rounds/:round/approve',

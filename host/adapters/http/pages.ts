@@ -30,7 +30,12 @@ const PAGE_FILES: Record<string, [string, string]> = {
 /** The pages, as a Fastify plugin: read from disk on every request, never cached stale. */
 export async function pageRoutes(app: FastifyInstance, opts: PageOptions): Promise<void> {
   for (const [url, [file, type]] of Object.entries(PAGE_FILES)) {
-    app.get(url, async (_req, reply) => reply.type(type).header('cache-control', 'no-cache').send(await readFile(join(PAGE_DIR, file), 'utf8')));
+    app.get(url, async (_req, reply) =>
+      reply
+        .type(type)
+        .header('cache-control', 'no-cache')
+        .send(await readFile(join(PAGE_DIR, file), 'utf8')),
+    );
   }
   // The pages' own code (dashboard/src/main.ts, dashboard/src/captain.ts and their modules, bundled at start).
   app.get(PAGE_PATH, async (_req, reply) => reply.type(JS).header('cache-control', 'no-cache').send(opts.pageJs));

@@ -50,7 +50,11 @@ const CHART_QUERY = {
   additionalProperties: false,
   // `v`: the page's cache key (the board's move count and result, dashboard/src/chart.ts), so
   // a changed game is a new image URL; the server ignores it (the ETag still decides 304).
-  properties: { size: { type: 'string', enum: CHART_SIZES, default: 'full' }, game: { type: 'integer', minimum: 1, maximum: 99 }, v: { type: 'string', maxLength: 64 } },
+  properties: {
+    size: { type: 'string', enum: CHART_SIZES, default: 'full' },
+    game: { type: 'integer', minimum: 1, maximum: 99 },
+    v: { type: 'string', maxLength: 64 },
+  },
 } as const;
 const ROUND_QUERY = { type: 'object', additionalProperties: false, properties: { round: { type: 'integer', minimum: 1 } } } as const;
 
@@ -74,7 +78,10 @@ function chartRoute(app: FastifyInstance, { state }: PictureOptions): void {
       const { game: gameNo } = req.query;
       const game = chartGame(state, req.params.id, gameNo);
       const caption = `Round ${game.round}, board ${game.board}${game.gameNo > 1 || gameNo !== undefined ? `, game ${game.gameNo}` : ''}`;
-      const named = createHash('sha256').update(JSON.stringify([game.white, game.black, caption])).digest('hex').slice(0, 12);
+      const named = createHash('sha256')
+        .update(JSON.stringify([game.white, game.black, caption]))
+        .digest('hex')
+        .slice(0, 12);
       const etag = `"chart-${game.gameId}-${game.lastEventId}-${req.query.size}-${named}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -111,7 +118,11 @@ function eventPageRoutes(app: FastifyInstance, { state, exports }: PictureOption
       const source = exportsOr501(exports);
       if (!source.standingsPage) throw new HttpError(501, 'the standings page is not configured on this host');
       const page = source.standingsPage(req.params.event, req.query.round);
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', standingsPageCsp(page.styleSha256)).send(page.html);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', standingsPageCsp(page.styleSha256))
+        .send(page.html);
     },
   );
 }

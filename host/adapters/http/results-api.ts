@@ -32,9 +32,19 @@ export async function resultRoutes(app: FastifyInstance, opts: { readonly run: R
 
   // No body confirms the recorded result; `report` (or `result`) adopts a result a clock reported
   // instead (docs/api.md): the arbiter decides between the results shown.
-  app.post<WithId & { Body: { report?: number; result?: GameResult; reason?: string } }>('/api/boards/:id/result/confirm', optionalBodyOpts(app, CONFIRM_BODY), async (req, reply) => {
-    const { report, result, reason } = req.body;
-    if (report !== undefined && result !== undefined) throw new HttpError(400, 'body: send "report" or "result", not both', 'result');
-    return run(req, reply, { type: 'confirm-result', boardId: req.params.id, ...(report !== undefined ? { report } : {}), ...(result !== undefined ? { result } : {}), ...reasonOf(reason) });
-  });
+  app.post<WithId & { Body: { report?: number; result?: GameResult; reason?: string } }>(
+    '/api/boards/:id/result/confirm',
+    optionalBodyOpts(app, CONFIRM_BODY),
+    async (req, reply) => {
+      const { report, result, reason } = req.body;
+      if (report !== undefined && result !== undefined) throw new HttpError(400, 'body: send "report" or "result", not both', 'result');
+      return run(req, reply, {
+        type: 'confirm-result',
+        boardId: req.params.id,
+        ...(report !== undefined ? { report } : {}),
+        ...(result !== undefined ? { result } : {}),
+        ...reasonOf(reason),
+      });
+    },
+  );
 }

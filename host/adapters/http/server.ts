@@ -111,7 +111,11 @@ function answerErrors(app: FastifyInstance): void {
     const path = req.url.split('?')[0];
     const allow = routes.methodsFor(path);
     // A path that exists under other methods: 405 with the methods it has (RFC 9110 §15.5.6).
-    if (allow.length > 0) return reply.code(405).header('allow', allow.join(', ')).send(apiError(405, `${req.method} is not allowed on ${path}: ${allow.join(', ')}`));
+    if (allow.length > 0)
+      return reply
+        .code(405)
+        .header('allow', allow.join(', '))
+        .send(apiError(405, `${req.method} is not allowed on ${path}: ${allow.join(', ')}`));
     return reply.code(404).send(apiError(404, `no route ${req.method} ${path}`));
   });
 }

@@ -43,11 +43,24 @@ describe('GET /events/:event/standings', async () => {
   const director = new Director(journal, hall);
   const ports = new JournalPorts({ journal, hall, nowUtcMs: () => NOW });
   const state: HostState = Object.assign(ports, { standings: (e: string, r?: number) => journalStandings(journal, hall, e, r) });
-  const app = await buildApi({ state, commands: ports, exports: journalExports(journal, hall, () => NOW), tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
+  const app = await buildApi({
+    state,
+    commands: ports,
+    exports: journalExports(journal, hall, () => NOW),
+    tokens: TOKENS,
+    dashboard: false,
+    nowUtcMs: () => NOW,
+  });
   afterAll(() => app.close());
   const play = (round: number) => {
     for (const g of director.openRound(EVENT, round, NOW + round * 10_000_000)) {
-      journal.reportResult(g.gameId, { result: RESULTS[round][g.board - 1], how: 'arbiter', source: 'arbiter', arbiter: 'Chief', utcMs: NOW + round * 10_000_000 + 1000 });
+      journal.reportResult(g.gameId, {
+        result: RESULTS[round][g.board - 1],
+        how: 'arbiter',
+        source: 'arbiter',
+        arbiter: 'Chief',
+        utcMs: NOW + round * 10_000_000 + 1000,
+      });
       journal.confirmResult(g.gameId, 'Chief', NOW + round * 10_000_000 + 2000);
     }
   };
@@ -66,7 +79,7 @@ describe('GET /events/:event/standings', async () => {
     expect(open.json().message).toMatch(/^no standings after round 1: round 1 board 1/);
   });
 
-  it('after two rounds: the tables of the one ranking, escaped names, links to each round\'s print view; CSP allows exactly its one inline sheet by SHA-256, no script', async () => {
+  it("after two rounds: the tables of the one ranking, escaped names, links to each round's print view; CSP allows exactly its one inline sheet by SHA-256, no script", async () => {
     // The round opened in the test above gets its results; then round 2.
     for (const g of journal.gamesByRound(EVENT, 1)) {
       journal.reportResult(g.gameId, { result: RESULTS[1][g.board - 1], how: 'arbiter', source: 'arbiter', arbiter: 'Chief', utcMs: NOW + 1000 });
@@ -105,14 +118,19 @@ describe('GET /events/:event/standings', async () => {
     expect(teamRows).toEqual(api.teams.map((t: { team: number; rank: number }) => [t.team, t.rank]));
     for (const b of api.boards as { board: number; players: { player: number; rank: number }[] }[]) {
       const table = new RegExp(`<table class="standings players" id="standings-board-${b.board}">([\\s\\S]*?)</table>`).exec(html)![1];
-      expect([...table.matchAll(/<tr data-player="(\d+)" data-rank="(\d+)"/g)].map((m) => [Number(m[1]), Number(m[2])])).toEqual(b.players.map((p) => [p.player, p.rank]));
+      expect([...table.matchAll(/<tr data-player="(\d+)" data-rank="(\d+)"/g)].map((m) => [Number(m[1]), Number(m[2])])).toEqual(
+        b.players.map((p) => [p.player, p.rank]),
+      );
     }
 
     // Each table scrolls inside a named, focusable region (WCAG 2.1.1, 1.4.10).
     const tables = html.match(/<table/g)!.length;
     expect(html.match(/<div class="scroll" role="region" tabindex="0" aria-label="[^"]+"><table/g)).toHaveLength(tables);
     // Each complete round: standings after it, and its print view (GET /events/:event/report.html?round=N).
-    expect([...html.matchAll(/<a class="print" data-round="(\d)" href="report.html\?round=(\d)">/g)].map((m) => [m[1], m[2]])).toEqual([['1', '1'], ['2', '2']]);
+    expect([...html.matchAll(/<a class="print" data-round="(\d)" href="report.html\?round=(\d)">/g)].map((m) => [m[1], m[2]])).toEqual([
+      ['1', '1'],
+      ['2', '2'],
+    ]);
     expect(html).toContain('<a href="standings?round=2" aria-current="page">2</a>');
     for (const r of [1, 2]) expect((await app.inject({ method: 'GET', url: `/events/${EVENT}/report.html?round=${r}` })).statusCode).toBe(200);
   });
@@ -121,7 +139,9 @@ describe('GET /events/:event/standings', async () => {
     const res = await app.inject({ method: 'GET', url: `/events/${EVENT}/standings?round=1` });
     expect(res.statusCode).toBe(200);
     const api = (await app.inject({ method: 'GET', url: `/api/standings?event=${EVENT}&round=1` })).json();
-    expect([...res.body.matchAll(/<tr data-team="(\d+)" data-rank="(\d+)">/g)].map((m) => [Number(m[1]), Number(m[2])])).toEqual(api.teams.map((t: { team: number; rank: number }) => [t.team, t.rank]));
+    expect([...res.body.matchAll(/<tr data-team="(\d+)" data-rank="(\d+)">/g)].map((m) => [Number(m[1]), Number(m[2])])).toEqual(
+      api.teams.map((t: { team: number; rank: number }) => [t.team, t.rank]),
+    );
     expect(res.body).toContain('<p class="meta" id="after-round" data-round="1">After round 1 of');
   });
 
@@ -136,12 +156,19 @@ describe('GET /events/:event/standings', async () => {
   });
 });
 
-describe('GET /events/:event/standings of a knockout (Slovenian women\'s final 2007, docs/regulations.md: the matches decide)', async () => {
+describe("GET /events/:event/standings of a knockout (Slovenian women's final 2007, docs/regulations.md: the matches decide)", async () => {
   const hall = parseTournament(JSON.parse(readFileSync(fileURLToPath(new URL('../../domain/fixtures/slovenian-final-2007.json', import.meta.url)), 'utf8')));
   const journal = new Journal(':memory:');
   journals.push(journal);
   const ports = new JournalPorts({ journal, hall, nowUtcMs: () => NOW });
-  const app = await buildApi({ state: ports, commands: ports, exports: journalExports(journal, hall, () => NOW), tokens: TOKENS, dashboard: false, nowUtcMs: () => NOW });
+  const app = await buildApi({
+    state: ports,
+    commands: ports,
+    exports: journalExports(journal, hall, () => NOW),
+    tokens: TOKENS,
+    dashboard: false,
+    nowUtcMs: () => NOW,
+  });
   afterAll(() => app.close());
 
   it('each mini-match with its games and who advanced, no crosstable and no tie-break table; the same CSP', async () => {
@@ -155,7 +182,9 @@ describe('GET /events/:event/standings of a knockout (Slovenian women\'s final 2
     expect(res.body).toContain('+− (Black forfeits)');
     expect(res.body).not.toContain('class="crosstable"');
     expect(res.body).not.toContain('class="standings');
-    const sha = createHash('sha256').update(/<style>([\s\S]*?)<\/style>/.exec(res.body)![1]).digest('base64');
+    const sha = createHash('sha256')
+      .update(/<style>([\s\S]*?)<\/style>/.exec(res.body)![1])
+      .digest('base64');
     expect(res.headers['content-security-policy']).toBe(standingsPageCsp(sha));
   });
 });

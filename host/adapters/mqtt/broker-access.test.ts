@@ -23,12 +23,22 @@ const BOARD = { event: 'Slovenian Final 2025/26', round: 1, board: 1 };
 const TRUE_RESULT = JSON.stringify({ v: 1, ...BOARD, gameNo: 1, result: '1-0', confirmed: true, confirmedBy: 'Chief Arbiter' });
 const FORGED = JSON.stringify({ v: 1, ...BOARD, gameNo: 1, result: '0-1', confirmed: true, confirmedBy: 'Chief Arbiter' });
 
-async function host(extra: Partial<Parameters<typeof startHostMqtt>[0]> = {}): Promise<{ mqtt: HostMqtt<MqttPublisher>; outbox: JournalOutboxStore; refused: string[]; brokerUrl: string }> {
+async function host(
+  extra: Partial<Parameters<typeof startHostMqtt>[0]> = {},
+): Promise<{ mqtt: HostMqtt<MqttPublisher>; outbox: JournalOutboxStore; refused: string[]; brokerUrl: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mqtt-access-'));
   const journal = new Journal(join(dir, 'journal.db'));
   const outbox = journal.outboxStore(() => Date.now());
   const refused: string[] = [];
-  const m = (await startHostMqtt({ target: 'embedded:0', outbox, clientId: 'chessclock-host-test', readers: [READER], onRefused: (w) => refused.push(w), reconnectPeriodMs: 100, ...extra }))!;
+  const m = (await startHostMqtt({
+    target: 'embedded:0',
+    outbox,
+    clientId: 'chessclock-host-test',
+    readers: [READER],
+    onRefused: (w) => refused.push(w),
+    reconnectPeriodMs: 100,
+    ...extra,
+  }))!;
   cleanups.push(async () => {
     await m.close();
     journal.close();
@@ -86,7 +96,7 @@ describe('embedded broker: who may sign in', () => {
 });
 
 describe('embedded broker: only the host publishes', () => {
-  it('a reader\'s forged retained result is refused (connection dropped) and never reaches a subscriber, live or late', async () => {
+  it("a reader's forged retained result is refused (connection dropped) and never reaches a subscriber, live or late", async () => {
     const { brokerUrl, outbox, mqtt: m, refused } = await host();
     const topic = resultTopic({ ...BOARD, gameNo: 1 } as Parameters<typeof resultTopic>[0]);
     // The host's true result, retained, through its outbox like every message it sends.
@@ -137,14 +147,19 @@ describe('embedded broker: only the host publishes', () => {
     expect(await retainedOf(brokerUrl, topic, { clientId: 'anon-reader' })).toEqual([TRUE_RESULT]);
   });
 
-  it('a will is a publish: a reader\'s will on a project topic is refused when it fires', async () => {
+  it("a will is a publish: a reader's will on a project topic is refused when it fires", async () => {
     const { brokerUrl, refused, outbox, mqtt: m } = await host();
     const topic = resultTopic({ ...BOARD, gameNo: 1 } as Parameters<typeof resultTopic>[0]);
     const live = await connectCode(brokerUrl, { clientId: 'live-2', username: READER.username, password: READER.password });
     const seen: string[] = [];
     live.client.on('message', (_t, p) => seen.push(p.toString()));
     await live.client.subscribeAsync('chessclock/v1/#', { qos: 1 });
-    const { code, client } = await connectCode(brokerUrl, { clientId: 'will', username: READER.username, password: READER.password, will: { topic, payload: Buffer.from(FORGED), qos: 1, retain: true } });
+    const { code, client } = await connectCode(brokerUrl, {
+      clientId: 'will',
+      username: READER.username,
+      password: READER.password,
+      will: { topic, payload: Buffer.from(FORGED), qos: 1, retain: true },
+    });
     expect(code).toBe(0);
     client.stream.destroy(); // an ungraceful end fires the will (§3.1.2.5)
     const until = performance.now() + 5_000;
@@ -168,7 +183,9 @@ describe('embedded broker over TLS (mqtts)', () => {
     outbox.append([{ topic, payload: TRUE_RESULT, retain: true }]);
     m.publisher.publishPending();
     await m.publisher.idle();
-    expect(await retainedOf(brokerUrl, topic, { clientId: 'tls-reader', username: READER.username, password: READER.password, ca: cert.cert })).toEqual([TRUE_RESULT]);
+    expect(await retainedOf(brokerUrl, topic, { clientId: 'tls-reader', username: READER.username, password: READER.password, ca: cert.cert })).toEqual([
+      TRUE_RESULT,
+    ]);
     const untrusted = await connectCode(brokerUrl, { clientId: 'tls-untrusted', username: READER.username, password: READER.password });
     expect(untrusted.code).not.toBe(0); // self-signed certificate: TLS refuses (RFC 8446 §4.4.2.4)
   });
@@ -177,7 +194,9 @@ describe('embedded broker over TLS (mqtts)', () => {
 describe('secrets in files and logs', () => {
   it('a readers file names the bad entry and never echoes a password', () => {
     expect(parseMqttReaders('[{"username":"relay","password":"relay-password-0123"}]', 'readers.json')).toEqual([READER]);
-    expect(() => parseMqttReaders('[{"username":"relay","password":"short"}]', 'readers.json')).toThrow(/readers\.json: entry 1 \(relay\): the password must be at least 12 characters/);
+    expect(() => parseMqttReaders('[{"username":"relay","password":"short"}]', 'readers.json')).toThrow(
+      /readers\.json: entry 1 \(relay\): the password must be at least 12 characters/,
+    );
     expect(() => parseMqttReaders('[{"username":"relay"}]', 'readers.json')).toThrow(/entry 1 must be/);
     expect(() => parseMqttReaders('{', 'readers.json')).toThrow(/readers\.json: not JSON/);
     for (const text of ['[{"username":"relay","password":"short"}]', 'relay:a-secret-password', '[{"username":"relay","password":"a-secret-password"']) {

@@ -151,7 +151,8 @@ export function parseMqttReaders(text: string, source: string): MqttAccount[] {
       throw new Error(`${source}: entry ${i + 1} must be { "username": string, "password": string }`);
     }
     for (const k of Object.keys(o)) if (k !== 'username' && k !== 'password') throw new Error(`${source}: entry ${i + 1}: unknown field "${k}"`);
-    if (o.password.length < MIN_MQTT_PASSWORD_LENGTH) throw new Error(`${source}: entry ${i + 1} (${o.username}): the password must be at least ${MIN_MQTT_PASSWORD_LENGTH} characters`);
+    if (o.password.length < MIN_MQTT_PASSWORD_LENGTH)
+      throw new Error(`${source}: entry ${i + 1} (${o.username}): the password must be at least ${MIN_MQTT_PASSWORD_LENGTH} characters`);
     if (seen.has(o.username)) throw new Error(`${source}: entry ${i + 1}: username "${o.username}" appears twice`);
     seen.add(o.username);
     return { username: o.username, password: o.password, access: 'read' as const };

@@ -21,7 +21,10 @@ const HOST_ID = 'chessclock-host-limits';
 
 async function broker(limits: Partial<BrokerLimits>): Promise<{ broker: EmbeddedBroker; port: number; refused: string[] }> {
   const refused: string[] = [];
-  const b = await startEmbeddedBroker('127.0.0.1', 0, { access: { accounts: [HOST, READER], reservedClientIds: [HOST_ID], onRefused: (w) => refused.push(w) }, limits });
+  const b = await startEmbeddedBroker('127.0.0.1', 0, {
+    access: { accounts: [HOST, READER], reservedClientIds: [HOST_ID], onRefused: (w) => refused.push(w) },
+    limits,
+  });
   cleanups.push(() => b.close());
   return { broker: b, port: (b.server.address() as { port: number }).port, refused };
 }
@@ -116,19 +119,23 @@ const somePacket = fc
 describe('the packet-size gate (§2.2.3: a fixed header says how long its packet is)', () => {
   it('passes any run of packets through unchanged, however the bytes are split, when each fits', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(somePacket, { minLength: 1, maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 20 }), async (packets, cuts) => {
-        const bytes = Buffer.concat(packets);
-        const chunks: Buffer[] = [];
-        for (let at = 0, i = 0; at < bytes.length; i++) {
-          const size = cuts[i % cuts.length];
-          chunks.push(bytes.subarray(at, at + size));
-          at += size;
-        }
-        const limit = Math.max(...packets.map((p) => p.length));
-        const { out, error } = await throughGate(limit, chunks);
-        expect(error).toBeNull();
-        expect(out.equals(bytes)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(somePacket, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 20 }),
+        async (packets, cuts) => {
+          const bytes = Buffer.concat(packets);
+          const chunks: Buffer[] = [];
+          for (let at = 0, i = 0; at < bytes.length; i++) {
+            const size = cuts[i % cuts.length];
+            chunks.push(bytes.subarray(at, at + size));
+            at += size;
+          }
+          const limit = Math.max(...packets.map((p) => p.length));
+          const { out, error } = await throughGate(limit, chunks);
+          expect(error).toBeNull();
+          expect(out.equals(bytes)).toBe(true);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -141,7 +148,10 @@ describe('the packet-size gate (§2.2.3: a fixed header says how long its packet
     expect(over.out.length).toBe(0);
     // The header alone, byte by byte: refused on the length byte that takes it over.
     const big = header(0x10, 200_000_000);
-    const refused = await throughGate(64 * 1024, [...big].map((b) => Buffer.from([b])));
+    const refused = await throughGate(
+      64 * 1024,
+      [...big].map((b) => Buffer.from([b])),
+    );
     // Refused on the third length byte: 1 + 3 + (the first three bytes' worth) already exceeds the limit.
     const third = (big[1] & 0x7f) + (big[2] & 0x7f) * 128 + (big[3] & 0x7f) * 128 ** 2;
     expect(refused.error?.message).toBe(`packet refused: its header claims at least ${1 + 3 + third} bytes, and the broker takes at most 65536`);
@@ -168,7 +178,9 @@ describe('the embedded broker behind its limits', () => {
     s.write(header(0x10, 10_000_000));
     s.write(Buffer.alloc(64 * 1024)); // the start of the claimed body
     await gone;
-    expect(refused).toEqual([expect.stringMatching(/^connection closed from 127\.0\.0\.1: packet refused: its header claims at least \d+ bytes, and the broker takes at most 1024$/)]);
+    expect(refused).toEqual([
+      expect.stringMatching(/^connection closed from 127\.0\.0\.1: packet refused: its header claims at least \d+ bytes, and the broker takes at most 1024$/),
+    ]);
     // A reader's publish over the limit after sign-in is refused the same way.
     const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, username: READER.username, password: READER.password });
     cleanups.push(() => client.endAsync(true));

@@ -105,7 +105,8 @@ export class PacketSizeGate extends Transform {
     this.lengthBytes += 1;
     const total = 1 + this.lengthBytes + this.length;
     if (total > this.limit) return tooLarge(total, this.limit);
-    if (byte & 0x80) return this.lengthBytes < MAX_LENGTH_BYTES ? null : new PacketRefusedError('packet refused: malformed remaining length (more than four bytes)');
+    if (byte & 0x80)
+      return this.lengthBytes < MAX_LENGTH_BYTES ? null : new PacketRefusedError('packet refused: malformed remaining length (more than four bytes)');
     this.remaining = this.length;
     this.state = this.length === 0 ? 'type' : 'body';
     return null;
@@ -139,7 +140,10 @@ export function guardConnections(handle: (conn: Duplex) => void, opts: Connectio
     const address = socket.remoteAddress ?? 'unknown';
     const mine = open.get(address) ?? 0;
     if (total >= limits.maxConnections || mine >= limits.maxConnectionsPerAddress) {
-      const which = total >= limits.maxConnections ? `the broker's ${limits.maxConnections} connections` : `${limits.maxConnectionsPerAddress} connections from one address`;
+      const which =
+        total >= limits.maxConnections
+          ? `the broker's ${limits.maxConnections} connections`
+          : `${limits.maxConnectionsPerAddress} connections from one address`;
       bursts.refused(`connection:${address}`, `connection refused from ${address}: ${which} are open`);
       socket.destroy();
       return;

@@ -32,11 +32,18 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): 
   }
 }
 
-async function hall(): Promise<{ running: RunningHost; fleet: HallClocks; journaled: (filter?: { event?: string; round?: number; board?: number }) => number[] }> {
+async function hall(): Promise<{
+  running: RunningHost;
+  fleet: HallClocks;
+  journaled: (filter?: { event?: string; round?: number; board?: number }) => number[];
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'catch-up-'));
   const tournament = parseTournament(JSON.parse(readFileSync(join(FIXTURES, 'ivanovo-white-rook-2018.json'), 'utf8')));
   const time = new AcceleratedTime(400);
-  const hostClock = new AnchoredClock({ now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer }, { hostMs: 0, utcMs: 1_780_000_000_000 });
+  const hostClock = new AnchoredClock(
+    { now: () => time.now(), setTimer: systemTime.setTimer, clearTimer: systemTime.clearTimer },
+    { hostMs: 0, utcMs: 1_780_000_000_000 },
+  );
   const fleet = await HallClocks.boot({ count: 3, time, seed: 5, serialId: (i) => `cu-${i + 1}`, statusIntervalMs: 0 });
   const running = await startHost({
     journal: join(dir, 'host.db'),
@@ -79,7 +86,8 @@ describe('CatchUpSubscriber', () => {
     const { running, fleet, journaled } = await hall();
     // The broker loses every fourth events message on its way to the subscriber.
     let n = 0;
-    running.mqtt!.broker!.aedes.authorizeForward = (client, packet) => (client.id === 'cu-sub' && packet.topic.endsWith('/events') && ++n % 4 === 0 ? null : packet);
+    running.mqtt!.broker!.aedes.authorizeForward = (client, packet) =>
+      client.id === 'cu-sub' && packet.topic.endsWith('/events') && ++n % 4 === 0 ? null : packet;
     const client = mqtt.connect(brokerUrl(running), { clientId: 'cu-sub', clean: false });
     cleanups.push(() => client.endAsync(true));
     const got: Array<{ e: JournaledEvent; via: string }> = [];
@@ -104,10 +112,11 @@ describe('CatchUpSubscriber', () => {
     expect(got.some((g) => g.via === 'mqtt')).toBe(true);
   });
 
-  it('keeps delivering while the host\'s API fails, and fills the gap once it answers again', { timeout: 60_000 }, async () => {
+  it("keeps delivering while the host's API fails, and fills the gap once it answers again", { timeout: 60_000 }, async () => {
     const { running, fleet, journaled } = await hall();
     let n = 0;
-    running.mqtt!.broker!.aedes.authorizeForward = (client, packet) => (client.id === 'cu-sub-2' && packet.topic.endsWith('/events') && ++n % 5 === 0 ? null : packet);
+    running.mqtt!.broker!.aedes.authorizeForward = (client, packet) =>
+      client.id === 'cu-sub-2' && packet.topic.endsWith('/events') && ++n % 5 === 0 ? null : packet;
     let failing = true;
     const errors: string[] = [];
     // The network to the host fails (connection refused) until `failing` is cleared.
@@ -115,7 +124,15 @@ describe('CatchUpSubscriber', () => {
     const client = mqtt.connect(brokerUrl(running), { clientId: 'cu-sub-2', clean: false });
     cleanups.push(() => client.endAsync(true));
     const got: JournaledEvent[] = [];
-    const start = CatchUpSubscriber.start({ client, apiUrl: running.url!, after: 0, onEvent: (e) => got.push(e), onError: (e) => errors.push(e.message), fetch: flaky, retryMs: 100 });
+    const start = CatchUpSubscriber.start({
+      client,
+      apiUrl: running.url!,
+      after: 0,
+      onEvent: (e) => got.push(e),
+      onError: (e) => errors.push(e.message),
+      fetch: flaky,
+      retryMs: 100,
+    });
     const sub = await start;
     cleanups.push(() => sub.close());
     await waitFor(() => got.length >= 20 && errors.length >= 2, '20 events by MQTT while the host does not answer');
@@ -137,7 +154,13 @@ describe('CatchUpSubscriber', () => {
     cleanups.push(() => client.endAsync(true));
     const got: JournaledEvent[] = [];
     const board = running.host.state.boards()[1];
-    const sub = await CatchUpSubscriber.start({ client, apiUrl: running.url!, after: 0, filter: { event: board.event, round: board.round, board: board.board }, onEvent: (e) => got.push(e) });
+    const sub = await CatchUpSubscriber.start({
+      client,
+      apiUrl: running.url!,
+      after: 0,
+      filter: { event: board.event, round: board.round, board: board.board },
+      onEvent: (e) => got.push(e),
+    });
     cleanups.push(() => sub.close());
     await waitFor(() => got.length >= 15, '15 events of the board');
     await fleet.stop();

@@ -92,7 +92,10 @@ export class CatchUpSubscriber {
     );
   };
 
-  private constructor(private readonly opts: CatchUpOptions, floor: number) {
+  private constructor(
+    private readonly opts: CatchUpOptions,
+    floor: number,
+  ) {
     this.floor = floor;
     this.topic = topicFilter('events', opts.filter);
     this.fetchFn = opts.fetch ?? fetch;
@@ -241,7 +244,6 @@ export class CatchUpSubscriber {
     while (this.above.delete(this.floor + 1)) this.floor++;
   }
 }
-
 
 /** One page of `GET /api/journal/events` (docs/api.md), checked. */
 async function readRange(fetchFn: typeof fetch, apiUrl: string, q: { after: number; limit: number; filter?: Partial<BoardAddress> }): Promise<Range> {

@@ -57,7 +57,9 @@ export interface StartHostMqttThreadOptions extends Omit<StartHostMqttOptions, '
 }
 
 /** The broker (the embedded one started if asked) and how the host connects to it; null when the target is `none`. */
-async function hostConnection(opts: Omit<StartHostMqttOptions, 'outbox'>): Promise<{ url: string; broker: EmbeddedBroker | null; options: IClientOptions } | null> {
+async function hostConnection(
+  opts: Omit<StartHostMqttOptions, 'outbox'>,
+): Promise<{ url: string; broker: EmbeddedBroker | null; options: IClientOptions } | null> {
   const target = typeof opts.target === 'string' ? parseMqttOption(opts.target) : opts.target;
   const clientId = opts.clientId ?? `chessclock-host-${process.pid}`;
   // On the embedded broker the host signs in like everyone else, with a password made now.
@@ -110,7 +112,13 @@ export async function startHostMqttThread(opts: StartHostMqttThreadOptions): Pro
   const { url, broker, options } = connection;
   let publisher: PublisherThread;
   try {
-    publisher = await PublisherThread.start({ journalPath: opts.journalPath, outbox: opts.outbox, url, options, ...(opts.onError ? { onError: opts.onError } : {}) });
+    publisher = await PublisherThread.start({
+      journalPath: opts.journalPath,
+      outbox: opts.outbox,
+      url,
+      options,
+      ...(opts.onError ? { onError: opts.onError } : {}),
+    });
   } catch (err) {
     await broker?.close();
     throw err;

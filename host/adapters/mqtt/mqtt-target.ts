@@ -90,7 +90,10 @@ export async function startEmbeddedBroker(host = '127.0.0.1', port = 0, opts: Em
   const aedes = await Aedes.createBroker({ connectTimeout: limits.connectTimeoutMs });
   const onRefused = opts.access?.onRefused;
   if (opts.access) {
-    installBrokerAccess(aedes, { ...opts.access, signIns: { limiter: new SignInLimiter(limits), log: new BurstLog(onRefused ?? (() => {}), limits.signInWindowMs) } });
+    installBrokerAccess(aedes, {
+      ...opts.access,
+      signIns: { limiter: new SignInLimiter(limits), log: new BurstLog(onRefused ?? (() => {}), limits.signInWindowMs) },
+    });
   }
   const listener = guardConnections(aedes.handle, { limits, ...(onRefused ? { onRefused } : {}) });
   const server: Server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createServer(listener);
@@ -118,7 +121,10 @@ export async function startEmbeddedBroker(host = '127.0.0.1', port = 0, opts: Em
 }
 
 /** Resolves a target to a broker URL, starting the embedded broker when asked. */
-export async function resolveMqttTarget(target: MqttTarget, embedded: EmbeddedBrokerOptions = {}): Promise<{ url: string | null; broker: EmbeddedBroker | null }> {
+export async function resolveMqttTarget(
+  target: MqttTarget,
+  embedded: EmbeddedBrokerOptions = {},
+): Promise<{ url: string | null; broker: EmbeddedBroker | null }> {
   if (target.kind === 'none') return { url: null, broker: null };
   if (target.kind === 'external') return { url: target.url, broker: null };
   const broker = await startEmbeddedBroker(target.host, target.port, embedded);

@@ -48,7 +48,10 @@ export function encodeState(addr: { event: string; round: number; board: number 
 }
 
 export class PayloadError extends Error {
-  constructor(message: string, readonly field?: string) {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
     this.name = 'PayloadError';
   }
@@ -57,7 +60,10 @@ export class PayloadError extends Error {
 type Check = (v: unknown) => boolean;
 const isInt: Check = (v) => Number.isSafeInteger(v);
 const isStr: Check = (v) => typeof v === 'string' && v.length > 0;
-const orNull = (c: Check): Check => (v) => v === null || c(v);
+const orNull =
+  (c: Check): Check =>
+  (v) =>
+    v === null || c(v);
 const isSide: Check = (v) => v === 'white' || v === 'black';
 
 const EVENT_FIELDS: Record<Exclude<keyof ClockEventRecord, 'uncertaintyMs' | 'detail' | 'journalSeq'>, [Check, string]> = {

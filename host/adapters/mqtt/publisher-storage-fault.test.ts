@@ -61,7 +61,10 @@ describe('MqttPublisher when the journal cannot write', () => {
     journalSql(journal).pragma('query_only = ON');
     pub.publishStateSoon(event(20), state(event(20)));
     await waitFor(() => seen.length === 20, '20 events at the subscriber');
-    await waitFor(() => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)), 'both faults reported');
+    await waitFor(
+      () => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)),
+      'both faults reported',
+    );
     expect(errors.every((e) => /SQLITE_READONLY|readonly/i.test(e.message))).toBe(true);
     // The acknowledged rows could not be marked: they are still in the outbox, not lost.
     expect(store.pendingCount()).toBe(20);
@@ -83,7 +86,7 @@ describe('MqttPublisher when the journal cannot write', () => {
     toldOncePerKind(errors);
   });
 
-  it('with the journal\'s writer thread: a refused mark or retained state written there is reported, kept, and written once the journal writes again (MQTT 3.1.1 §4.3.2: a message stays owed until marked)', async () => {
+  it("with the journal's writer thread: a refused mark or retained state written there is reported, kept, and written once the journal writes again (MQTT 3.1.1 §4.3.2: a message stays owed until marked)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mqtt-fault-thread-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const journal = new Journal(join(dir, 'journal.db'), { writerThread: true });
@@ -99,7 +102,10 @@ describe('MqttPublisher when the journal cannot write', () => {
       CREATE TRIGGER refuse_states BEFORE INSERT ON outbox WHEN NEW.retain = 1 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;`);
     pub.publishStateSoon(event(20), state(event(20)));
     await waitFor(() => seen.length === 20, '20 events at the subscriber');
-    await waitFor(() => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)), 'both faults reported');
+    await waitFor(
+      () => errors.some((e) => /mark \d+ acknowledged/.test(e.message)) && errors.some((e) => /retained states/.test(e.message)),
+      'both faults reported',
+    );
     expect(errors.every((e) => /refused by the test/.test(e.message))).toBe(true);
     expect(store.pendingCount()).toBe(20); // acknowledged by the broker, not marked: still owed, not lost
 

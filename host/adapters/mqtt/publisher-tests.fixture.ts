@@ -28,19 +28,39 @@ export interface TestBoard {
 /** The board's `seq`-th move, players alternating. */
 export function movedEvent(b: TestBoard, seq: number): ClockEventRecord {
   return {
-    clockId: b.clockId, bootId: 'boot-a', seq, event: b.event, round: b.round, board: b.board,
-    type: 'moved', side: seq % 2 === 0 ? 'white' : 'black', move: seq,
-    whiteMs: 900_000 - seq * 1000, blackMs: 900_000 - seq * 900, monoMs: seq * 1000, utcMs: 1_750_000_000_000 + seq * 1000,
+    clockId: b.clockId,
+    bootId: 'boot-a',
+    seq,
+    event: b.event,
+    round: b.round,
+    board: b.board,
+    type: 'moved',
+    side: seq % 2 === 0 ? 'white' : 'black',
+    move: seq,
+    whiteMs: 900_000 - seq * 1000,
+    blackMs: 900_000 - seq * 900,
+    monoMs: seq * 1000,
+    utcMs: 1_750_000_000_000 + seq * 1000,
   };
 }
 
 /** A running game's live state after event `e`. */
 export function runningState(e: ClockEventRecord): LiveClockState {
   return {
-    clockId: e.clockId, bootId: e.bootId, seq: e.seq, status: 'running', turn: 'white',
-    whiteMs: e.whiteMs ?? 0, blackMs: e.blackMs ?? 0, atUtcMs: e.utcMs,
-    moves: { white: e.seq, black: e.seq }, flag: null, period: { white: 1, black: 1 },
-    present: { white: true, black: true }, flags: [], startedAtUtcMs: 1_750_000_000_000,
+    clockId: e.clockId,
+    bootId: e.bootId,
+    seq: e.seq,
+    status: 'running',
+    turn: 'white',
+    whiteMs: e.whiteMs ?? 0,
+    blackMs: e.blackMs ?? 0,
+    atUtcMs: e.utcMs,
+    moves: { white: e.seq, black: e.seq },
+    flag: null,
+    period: { white: 1, black: 1 },
+    present: { white: true, black: true },
+    flags: [],
+    startedAtUtcMs: 1_750_000_000_000,
   };
 }
 

@@ -31,7 +31,14 @@ async function start() {
   const seen: EventPayload[] = [];
   await subscribeClockEvents(client(broker.url, 'sub'), (e) => seen.push(e));
   const errors: Error[] = [];
-  const pub = await PublisherThread.start({ journalPath: journal.path, outbox, url: broker.url, options: { clientId: 'host-thread', reconnectPeriod: 100 }, stateBatchMs: 20, onError: (e) => errors.push(e) });
+  const pub = await PublisherThread.start({
+    journalPath: journal.path,
+    outbox,
+    url: broker.url,
+    options: { clientId: 'host-thread', reconnectPeriod: 100 },
+    stateBatchMs: 20,
+    onError: (e) => errors.push(e),
+  });
   cleanups.push(() => pub.close());
   return { outbox, broker, seen, errors, pub };
 }

@@ -106,7 +106,7 @@ export class MqttPublisher {
     this.markBatchMs = opts.markBatchMs ?? 100;
     this.onError = opts.onError ?? (() => {});
     const report = (err: Error): void => this.onError(err);
-    this.stateWrites = new RefusedWrites('store the boards\' retained states', report);
+    this.stateWrites = new RefusedWrites("store the boards' retained states", report);
     this.markWrites = new RefusedWrites('mark acknowledged messages published', report);
     this.reconnectWrites = new RefusedWrites('store the retained states to re-send after the reconnect', report);
     this.client.on('connect', this.onConnect);
@@ -168,14 +168,20 @@ export class MqttPublisher {
     this.stateBatch.clear();
     if (drafts.length === 0) return;
     const aside = this.outbox.appendRetainedAside;
-    this.writeOutbox(this.stateWrites, undefined, aside && (() => aside.call(this.outbox, drafts)), () => this.outbox.append(drafts), (stored) => {
-      // Stored on another thread: read once stored (stored here, the caller's pump reads them).
-      if (stored) return aside ? this.pump() : undefined;
-      // The journal cannot write (a full disk): kept for the next try, after the backoff
-      // (refused-writes.ts), unless a newer state of the board was gathered meanwhile.
-      for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
-      if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
-    });
+    this.writeOutbox(
+      this.stateWrites,
+      undefined,
+      aside && (() => aside.call(this.outbox, drafts)),
+      () => this.outbox.append(drafts),
+      (stored) => {
+        // Stored on another thread: read once stored (stored here, the caller's pump reads them).
+        if (stored) return aside ? this.pump() : undefined;
+        // The journal cannot write (a full disk): kept for the next try, after the backoff
+        // (refused-writes.ts), unless a newer state of the board was gathered meanwhile.
+        for (const g of gathered) if (!this.stateBatch.has(stateTopic(g.addr))) this.stateBatch.set(stateTopic(g.addr), g);
+        if (!this.closed && !this.stateBatchScheduled) this.publishStateLater();
+      },
+    );
   }
 
   /** The last pump read as many rows as there was room for (or none for want of room). */
@@ -189,7 +195,13 @@ export class MqttPublisher {
    * (`handOff`, the journal's writer thread), else made here now (`here`). `then` learns
    * whether it was stored, when it is known. `what` words a refusal if the kind's own words do not.
    */
-  private writeOutbox(kind: RefusedWrites, what: string | undefined, handOff: (() => Promise<void>) | undefined, here: () => void, then: (stored: boolean) => void): void {
+  private writeOutbox(
+    kind: RefusedWrites,
+    what: string | undefined,
+    handOff: (() => Promise<void>) | undefined,
+    here: () => void,
+    then: (stored: boolean) => void,
+  ): void {
     if (handOff) return this.handedOff(handOff(), kind, what, then);
     then(this.tryWrite(kind, what, here));
     this.resolveIdle();
@@ -220,10 +232,13 @@ export class MqttPublisher {
   /** Stores the gathered states after `stateBatchMs`, or after the backoff while the journal refuses them. */
   private publishStateLater(): void {
     this.stateBatchScheduled = true;
-    this.stateBatchTimer = setTimeout(() => {
-      this.flushStateBatch();
-      this.pump();
-    }, Math.max(this.stateBatchMs, this.stateWrites.retryMs));
+    this.stateBatchTimer = setTimeout(
+      () => {
+        this.flushStateBatch();
+        this.pump();
+      },
+      Math.max(this.stateBatchMs, this.stateWrites.retryMs),
+    );
   }
 
   /**
@@ -330,10 +345,16 @@ export class MqttPublisher {
       // Appended after everything pending, so a newer state is never overtaken by an older one.
       const states = [...this.lastState].map(([topic, { payload }]) => ({ topic, payload, retain: true }));
       const aside = this.outbox.appendRetainedAside;
-      this.writeOutbox(this.reconnectWrites, undefined, aside && (() => aside.call(this.outbox, states)), () => this.outbox.append(states), (stored) => {
-        // Stored on another thread: read once stored (stored here, the pump below reads them).
-        if (stored && aside) this.pump();
-      });
+      this.writeOutbox(
+        this.reconnectWrites,
+        undefined,
+        aside && (() => aside.call(this.outbox, states)),
+        () => this.outbox.append(states),
+        (stored) => {
+          // Stored on another thread: read once stored (stored here, the pump below reads them).
+          if (stored && aside) this.pump();
+        },
+      );
     }
     this.pump();
   }
@@ -408,9 +429,15 @@ export class MqttPublisher {
     if (this.ackedIds.length === 0) return;
     const ids = this.ackedIds.splice(0);
     const aside = this.outbox.markDoneAside;
-    this.writeOutbox(this.markWrites, `mark ${ids.length} acknowledged messages published`, aside && (() => aside.call(this.outbox, ids)), () => this.outbox.markDone(ids), (marked) => {
-      if (!marked) this.markLater(ids);
-    });
+    this.writeOutbox(
+      this.markWrites,
+      `mark ${ids.length} acknowledged messages published`,
+      aside && (() => aside.call(this.outbox, ids)),
+      () => this.outbox.markDone(ids),
+      (marked) => {
+        if (!marked) this.markLater(ids);
+      },
+    );
   }
 
   /** Marks the journal refused (a full disk): kept and tried again after the backoff; until then they only count as pending. */

@@ -7,7 +7,7 @@ import { RETRY_FIRST_MS, RETRY_MAX_MS, RefusedWrites } from './refused-writes.ts
 describe('RefusedWrites', () => {
   it('tells the first refusal and the recovery with its count; the delays double up to the cap and start again after a success', () => {
     const told: string[] = [];
-    const w = new RefusedWrites('store the boards\' retained states', (e) => told.push(e.message));
+    const w = new RefusedWrites("store the boards' retained states", (e) => told.push(e.message));
     const full = new Error('database or disk is full');
     const delays = Array.from({ length: 8 }, () => w.failed(full));
     expect(delays).toEqual([100, 200, 400, 800, 1600, 3200, 4000, 4000]);
@@ -16,8 +16,8 @@ describe('RefusedWrites', () => {
     w.succeeded();
     w.succeeded(); // stored again: nothing more to tell
     expect(told).toEqual([
-      'MQTT outbox: could not store the boards\' retained states: database or disk is full; trying again after 100 ms, doubling to at most 4 s; told again once it is stored',
-      'MQTT outbox: store the boards\' retained states: done again after 8 refused tries',
+      "MQTT outbox: could not store the boards' retained states: database or disk is full; trying again after 100 ms, doubling to at most 4 s; told again once it is stored",
+      "MQTT outbox: store the boards' retained states: done again after 8 refused tries",
     ]);
     expect(w.retryMs).toBe(0);
     expect(w.failed(full, 'mark 3 acknowledged messages published')).toBe(100);

@@ -24,7 +24,12 @@ export class RefusedWrites {
 
   /** A try was refused: told if it is the first (`what`: its own words, if more exact); returns how long (ms) to wait before the next. */
   failed(err: Error, what = this.what): number {
-    if (this.refused === 0) this.report(new Error(`MQTT outbox: could not ${what}: ${err.message}; trying again after ${RETRY_FIRST_MS} ms, doubling to at most ${RETRY_MAX_MS / 1000} s; told again once it is stored`));
+    if (this.refused === 0)
+      this.report(
+        new Error(
+          `MQTT outbox: could not ${what}: ${err.message}; trying again after ${RETRY_FIRST_MS} ms, doubling to at most ${RETRY_MAX_MS / 1000} s; told again once it is stored`,
+        ),
+      );
     this.refused++;
     this.delay = Math.min(RETRY_MAX_MS, this.delay === 0 ? RETRY_FIRST_MS : this.delay * 2);
     return this.delay;

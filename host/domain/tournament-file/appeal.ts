@@ -12,7 +12,8 @@ export function parseAppeal(c: FieldChecker, raw: unknown, path: string): Appeal
   c.unknownKeys(a, ['minutes', 'from'], path);
   const minutes = c.int(a, 'minutes', path, { min: 1, max: 7 * 24 * 60 });
   const from = c.string(a, 'from', path);
-  if (from !== undefined && from !== 'result' && from !== 'round-end') c.problem(`${path}.from`, `must be "result" (from the arbiter's decision) or "round-end", got ${show(from)}`);
+  if (from !== undefined && from !== 'result' && from !== 'round-end')
+    c.problem(`${path}.from`, `must be "result" (from the arbiter's decision) or "round-end", got ${show(from)}`);
   else if (minutes !== undefined && from !== undefined) return { minutes, from };
   return null;
 }

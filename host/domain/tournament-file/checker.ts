@@ -32,7 +32,8 @@ export function linkTeams(c: FieldChecker, players: Player[], teams: Team[], pat
 export function checkRoundNumbers(c: FieldChecker, rawRounds: readonly unknown[], path: string): void {
   rawRounds.forEach((r, i) => {
     const n = typeof r === 'object' && r !== null ? (r as Obj).number : undefined;
-    if (typeof n === 'number' && Number.isInteger(n) && n !== i + 1) c.problem(`${path}[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${n}`);
+    if (typeof n === 'number' && Number.isInteger(n) && n !== i + 1)
+      c.problem(`${path}[${i}].number`, `rounds must be numbered 1, 2, 3 … in order; expected ${i + 1}, got ${n}`);
   });
 }
 
@@ -83,19 +84,22 @@ function checkPlayersOncePerRound(c: FieldChecker, rounds: Round[], byNumber: Ma
     const ref = 'winnerOf' in e ? e.winnerOf : e.loserOf;
     const k = byNumber.get(ref.round)!.knockout.find((x) => x.board === ref.board)!;
     const id = `${ref.round}/${ref.board}`;
-    return k.players.flatMap((p, i) =>
-      options(p).map((o) => ({ rank: o.rank, outcomes: new Map([...o.outcomes, [id, 'winnerOf' in e ? i : 1 - i]]) })),
-    );
+    return k.players.flatMap((p, i) => options(p).map((o) => ({ rank: o.rank, outcomes: new Map([...o.outcomes, [id, 'winnerOf' in e ? i : 1 - i]]) })));
   };
   const consistent = (x: Option, y: Option) => x.rank === y.rank && [...x.outcomes].every(([id, w]) => !y.outcomes.has(id) || y.outcomes.get(id) === w);
   for (const r of rounds) {
-    const entrants = r.knockout.flatMap((k, ki) => k.players.map((e, pi) => ({ e, where: `${roundPaths.get(r)}.knockout[${ki}].players[${pi}]`, opts: options(e) })));
+    const entrants = r.knockout.flatMap((k, ki) =>
+      k.players.map((e, pi) => ({ e, where: `${roundPaths.get(r)}.knockout[${ki}].players[${pi}]`, opts: options(e) })),
+    );
     entrants.forEach((y, j) => {
       for (const x of entrants.slice(0, j)) {
         if ('rank' in x.e && 'rank' in y.e) continue; // two ranks: reported while reading the round
         const clash = y.opts.find((oy) => x.opts.some((ox) => consistent(ox, oy)));
         if (clash) {
-          c.problem(y.where, `${describeEntrant(y.e)} and ${describeEntrant(x.e)} (at ${x.where}) may both be player ${clash.rank}; a player plays once per round`);
+          c.problem(
+            y.where,
+            `${describeEntrant(y.e)} and ${describeEntrant(x.e)} (at ${x.where}) may both be player ${clash.rank}; a player plays once per round`,
+          );
           break;
         }
       }

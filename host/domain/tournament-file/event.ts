@@ -16,8 +16,28 @@ import { parseEventTimeControl } from './time-control.ts';
 const KINDS: readonly EventKind[] = ['individual', 'knockout', 'team'];
 
 const EVENT_KEYS = [
-  'id', 'name', 'city', 'federation', 'startDate', 'endDate', 'chiefArbiter', 'deputyArbiters', 'kind', 'type',
-  'timeControl', 'rated', 'hallFirstTable', 'boardsPerTeam', 'players', 'teams', 'rounds', 'plannedRounds', 'roundRobinUpTo', 'appeal', 'knockout', 'teamScoring',
+  'id',
+  'name',
+  'city',
+  'federation',
+  'startDate',
+  'endDate',
+  'chiefArbiter',
+  'deputyArbiters',
+  'kind',
+  'type',
+  'timeControl',
+  'rated',
+  'hallFirstTable',
+  'boardsPerTeam',
+  'players',
+  'teams',
+  'rounds',
+  'plannedRounds',
+  'roundRobinUpTo',
+  'appeal',
+  'knockout',
+  'teamScoring',
   'pairingEngine',
 ] as const;
 
@@ -84,6 +104,6 @@ function parseKind(c: FieldChecker, o: Obj, path: string): EventKind {
 
 function parseDeputies(c: FieldChecker, o: Obj, path: string): string[] {
   return (c.array(o.deputyArbiters, `${path}.deputyArbiters`, true) ?? []).filter((d, i) =>
-    typeof d === 'string' ? (c.printable(d, `${path}.deputyArbiters[${i}]`), true) : c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false,
+    typeof d === 'string' ? (c.printable(d, `${path}.deputyArbiters[${i}]`), true) : (c.problem(`${path}.deputyArbiters[${i}]`, 'must be a string') ?? false),
   ) as string[];
 }

@@ -38,7 +38,12 @@ export function parseKnockoutRules(c: FieldChecker, raw: unknown, path: string):
  * references go to `refs`, checked once every round is read (checker.ts `checkKnockoutRefs`).
  */
 export function parseMiniMatches(
-  c: FieldChecker, raw: unknown[], path: string, pairings: RoundPairings, refs: EntrantRef[], inRound: number | undefined,
+  c: FieldChecker,
+  raw: unknown[],
+  path: string,
+  pairings: RoundPairings,
+  refs: EntrantRef[],
+  inRound: number | undefined,
 ): KnockoutPairing[] {
   const knockout: KnockoutPairing[] = [];
   raw.forEach((k, i) => {
@@ -68,7 +73,12 @@ export function parseMiniMatches(
  * for a later knockout round, whose players are known only once the earlier matches are decided.
  */
 function parseEntrant(
-  c: FieldChecker, raw: unknown, where: string, pairings: RoundPairings, refs: EntrantRef[], inRound: number | undefined,
+  c: FieldChecker,
+  raw: unknown,
+  where: string,
+  pairings: RoundPairings,
+  refs: EntrantRef[],
+  inRound: number | undefined,
 ): KnockoutEntrant | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     const rank = pairings.usePlayer(raw, where);
@@ -76,7 +86,10 @@ function parseEntrant(
   }
   const keys = Object.keys(raw);
   if (keys.length !== 1 || (keys[0] !== 'winnerOf' && keys[0] !== 'loserOf')) {
-    return c.problem(where, `must be a starting rank, { "winnerOf": { "round": R, "board": B } } or { "loserOf": { "round": R, "board": B } }, got ${show(raw)}`);
+    return c.problem(
+      where,
+      `must be a starting rank, { "winnerOf": { "round": R, "board": B } } or { "loserOf": { "round": R, "board": B } }, got ${show(raw)}`,
+    );
   }
   const kind = keys[0] as 'winnerOf' | 'loserOf';
   const at = `${where}.${kind}`;

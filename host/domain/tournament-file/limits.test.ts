@@ -44,7 +44,9 @@ describe('tournament file limits (docs/tournament.md "Limits")', () => {
     // 200 KB of brackets: the parser alone recurses once per level and runs out of stack.
     const deep = `{\n  "events": ${'['.repeat(100_000)}${']'.repeat(100_000)}\n}`;
     const issues = issuesOf(deep);
-    expect(issues).toEqual([`line 2:${13 + MAX_NESTING - 1}: nested deeper than ${MAX_NESTING} levels of objects and arrays; a tournament file needs far fewer (docs/tournament.md "Limits")`]);
+    expect(issues).toEqual([
+      `line 2:${13 + MAX_NESTING - 1}: nested deeper than ${MAX_NESTING} levels of objects and arrays; a tournament file needs far fewer (docs/tournament.md "Limits")`,
+    ]);
     // Brackets inside strings and comments are not nesting.
     const quoted = `// ${'['.repeat(200)}\n{ "hall": { "name": "${'{'.repeat(200)}" }, "events": [] }`;
     expect(issuesOf(quoted)).toEqual(['line 2:227 events: needs at least one event']);

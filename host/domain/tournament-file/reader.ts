@@ -94,7 +94,10 @@ function duplicateKeys(tree: jsonc.Node, at: (offset: number) => string): string
       const key = String(keyNode.value);
       const keyPath = path === '' ? key : `${path}.${key}`;
       const seen = first.get(key);
-      if (seen) problems.push(`line ${at(property.offset)} ${keyPath}: duplicate key "${key}", first written at line ${at(seen.offset)}; a key is written once per object`);
+      if (seen)
+        problems.push(
+          `line ${at(property.offset)} ${keyPath}: duplicate key "${key}", first written at line ${at(seen.offset)}; a key is written once per object`,
+        );
       else first.set(key, property);
       if (value) walk(value, keyPath);
     }
@@ -107,7 +110,8 @@ function duplicateKeys(tree: jsonc.Node, at: (offset: number) => string): string
 function locate(issue: string, tree: jsonc.Node | undefined, at: (offset: number) => string): string {
   const m = /^([^\s:]+): /.exec(issue);
   if (!m || tree === undefined) return issue;
-  const segments: (string | number)[] = m[1] === '(file)' ? [] : (m[1].match(/[^.[\]]+|\[\d+\]/g) ?? []).map((t) => (t.startsWith('[') ? Number(t.slice(1, -1)) : t));
+  const segments: (string | number)[] =
+    m[1] === '(file)' ? [] : (m[1].match(/[^.[\]]+|\[\d+\]/g) ?? []).map((t) => (t.startsWith('[') ? Number(t.slice(1, -1)) : t));
   for (let n = segments.length; n >= 0; n--) {
     const node = jsonc.findNodeAtLocation(tree, segments.slice(0, n));
     if (!node) continue;

@@ -59,7 +59,6 @@ export async function buildBrowserModule(entry: string, what: string): Promise<s
   }
 }
 
-
 /** Bundles the page (default: src/main.ts, with the rule book it imports from rules/). */
 export function buildPage(entry: string = PAGE_ENTRY): Promise<string> {
   return buildBrowserModule(entry, "the dashboard's page");

@@ -114,7 +114,10 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
     for (const name of ['RESULT_MEANING', 'SIDES', 'SIDE_NAME']) expect(page[name], `/app.js ${name}`).toBeDefined();
     expect(captain.RESULT_MEANING, '/captain.js RESULT_MEANING').toBeDefined();
     const differences: string[] = [];
-    for (const [path, bundle] of [[PAGE_PATH, page], [CAPTAIN_PATH, captain]] as const) {
+    for (const [path, bundle] of [
+      [PAGE_PATH, page],
+      [CAPTAIN_PATH, captain],
+    ] as const) {
       for (const name of VOCABULARY) {
         if (bundle[name] !== undefined && JSON.stringify(bundle[name]) !== JSON.stringify(vocabulary[name])) differences.push(`${path} ${name}`);
       }
@@ -129,7 +132,13 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
     for (const status of vocabulary.BOARD_STATUSES) {
       for (const command of vocabulary.ARBITER_COMMANDS) {
         for (const movesCompleted of [0, 3]) {
-          const board = { event: 'Slovenian Final', round: 1, board: 2, result: status === 'finished' ? '1-0' : null, live: { status, moves: { white: movesCompleted, black: 0 } } };
+          const board = {
+            event: 'Slovenian Final',
+            round: 1,
+            board: 2,
+            result: status === 'finished' ? '1-0' : null,
+            live: { status, moves: { white: movesCompleted, black: 0 } },
+          };
           const inPage = refusal(command, board, { movesCompleted });
           const host = commandRules.boardCommandRefusal(command, board, { movesCompleted });
           if (inPage !== host) differences.push(`${command} when ${status}: page ${inPage}, rule book ${host}`);
@@ -141,10 +150,34 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
 
   it('the page’s basisRemainingMs runs a simple delay and a sandclock as the clock does', () => {
     const basis = page.basisRemainingMs as (b: unknown, side: string, elapsedMs: number) => number;
-    const snapshot = (creditedMs: number) => ({ creditedMs, chargedMs: 0, moves: 0, period: 0, creditedPeriod: 0, present: true, forfeited: false, illegalMoves: 0, illegalOpen: null, arbiterMs: 0 });
+    const snapshot = (creditedMs: number) => ({
+      creditedMs,
+      chargedMs: 0,
+      moves: 0,
+      period: 0,
+      creditedPeriod: 0,
+      present: true,
+      forfeited: false,
+      illegalMoves: 0,
+      illegalOpen: null,
+      arbiterMs: 0,
+    });
     const base = {
-      status: 'paused', turn: 'white', white: snapshot(60_000), black: snapshot(60_000), turnActiveMs: 0, turnPeriod: 0, turnExtraDelayMs: 0,
-      flag: null, started: true, sinceStartMs: 0, extraIncrementMs: 0, extraDelayMs: 0, result: null, control: null, undo: [],
+      status: 'paused',
+      turn: 'white',
+      white: snapshot(60_000),
+      black: snapshot(60_000),
+      turnActiveMs: 0,
+      turnPeriod: 0,
+      turnExtraDelayMs: 0,
+      flag: null,
+      started: true,
+      sinceStartMs: 0,
+      extraIncrementMs: 0,
+      extraDelayMs: 0,
+      result: null,
+      control: null,
+      undo: [],
     };
     const delayed = parseSideControl([{ seconds: 60, delay: 5, delayMode: 'simple' }]);
     const delay = timeControl(delayed, delayed);
@@ -159,7 +192,7 @@ describe('the served bundles (/app.js, /captain.js) carry the rule book itself',
 
 describe('the pages are typed modules bundled from src/, with the rule book they import from rules/', () => {
   it('/app.js carries the rule book’s own display rule (bundled from rules/display-format.ts, not copied in src/)', async () => {
-    expect((await pageBundle())).toMatch(/^\/\/ rules\/display-format\.ts\nvar SECOND = 1e3;$/m);
+    expect(await pageBundle()).toMatch(/^\/\/ rules\/display-format\.ts\nvar SECOND = 1e3;$/m);
     expect(await pageBundle()).toMatch(/function formatClockTime\(/);
   });
 
@@ -198,7 +231,11 @@ describe('the page keeps no copy of the rule book', () => {
   });
 
   it('the pages load their bundle as a module, and nothing else as script', () => {
-    for (const [page, script] of [['index.html', 'app'], ['public.html', 'app'], ['captain.html', 'captain']]) {
+    for (const [page, script] of [
+      ['index.html', 'app'],
+      ['public.html', 'app'],
+      ['captain.html', 'captain'],
+    ]) {
       const html = readFileSync(join(HERE, page), 'utf8');
       expect(html, page).toMatch(new RegExp(`<script src="${script}\\.js" type="module"></script>`));
       expect(html.match(/<script\b/g), page).toHaveLength(1);
@@ -211,7 +248,6 @@ describe('the page keeps no copy of the rule book', () => {
     // A copy would subtract the time since the last event from a reported time.
     expect(APP_JS).not.toMatch(/(whiteMs|blackMs|atEvent)\s*-\s*(Math\.max\(0,\s*)?\(?\s*(nowUtcMs|hostNowMs\(\))/);
   });
-
 });
 
 describe('building the pages', () => {

@@ -30,11 +30,38 @@ function hall(preset: string) {
     const state = actor.getSnapshot().context.clock;
     const r = readClock(state, at);
     const live = {
-      clockId: 'clk-3', bootId: 'b', seq: 1, status: r.status, turn: state.turn, whiteMs: r.white, blackMs: r.black, atUtcMs: T0 + at,
-      moves: { white: state.white.moves, black: state.black.moves }, flag: null, flags: [], period: { white: 1, black: 1 }, present: { white: true, black: true },
-      startedAtUtcMs: T0, illegalMoves: { white: 0, black: 0 }, clock: clockBasis(state, at),
+      clockId: 'clk-3',
+      bootId: 'b',
+      seq: 1,
+      status: r.status,
+      turn: state.turn,
+      whiteMs: r.white,
+      blackMs: r.black,
+      atUtcMs: T0 + at,
+      moves: { white: state.white.moves, black: state.black.moves },
+      flag: null,
+      flags: [],
+      period: { white: 1, black: 1 },
+      present: { white: true, black: true },
+      startedAtUtcMs: T0,
+      illegalMoves: { white: 0, black: 0 },
+      clock: clockBasis(state, at),
     } as unknown as LiveClockState;
-    return { id: 'b3', event: 'Final', round: 1, board: 3, clockId: 'clk-3', clockOnline: true, white: { name: 'Novak' }, black: { name: 'Lenič' }, timeControl: 'x', live, result: null, resultConfirmed: false, ...extra };
+    return {
+      id: 'b3',
+      event: 'Final',
+      round: 1,
+      board: 3,
+      clockId: 'clk-3',
+      clockOnline: true,
+      white: { name: 'Novak' },
+      black: { name: 'Lenič' },
+      timeControl: 'x',
+      live,
+      result: null,
+      resultConfirmed: false,
+      ...extra,
+    };
   };
   const shows = (side: Side, at: number) => formatClockTime(readClock(actor.getSnapshot().context.clock, at)[side]);
   return { time, send, board, shows, actor };
@@ -65,8 +92,11 @@ describe('confirmationOf: the figures before → after are what the clock then s
     expect(c.changes[0]).toBe('Board 3, Black (Lenič): 5:00 → 0.0 (no more than the 5:00 left: −5:00)');
   });
 
-  it('a penalty for White\'s illegal move goes to Black, the opponent (FIDE Laws 7.5.5: 2 min in a standard game, 1 min in rapid or blitz)', () => {
-    for (const [preset, added] of [['classical', '+2:00'], ['blitz', '+1:00']] as const) {
+  it("a penalty for White's illegal move goes to Black, the opponent (FIDE Laws 7.5.5: 2 min in a standard game, 1 min in rapid or blitz)", () => {
+    for (const [preset, added] of [
+      ['classical', '+2:00'],
+      ['blitz', '+1:00'],
+    ] as const) {
       const h = hall(preset);
       h.send({ type: 'START', at: 0 });
       h.time.set(10_000);
@@ -105,7 +135,10 @@ describe('confirmationOf: the figures before → after are what the clock then s
     const entered = { ...board, result: '1-0' };
     expect(resultButtonText(entered)).toBe('Correct result');
     expect(confirmationOf(entered, { kind: 'result', result: '0-1' }, T0)).toMatchObject({ changes: ['Board 3: 1-0 → 0-1 (unconfirmed)'], needsReason: false });
-    expect(confirmationOf({ ...entered, resultConfirmed: true }, { kind: 'result', result: '--' }, T0)).toMatchObject({ changes: ['Board 3: 1-0 (confirmed) → −− (both forfeit) (unconfirmed)'], needsReason: true });
+    expect(confirmationOf({ ...entered, resultConfirmed: true }, { kind: 'result', result: '--' }, T0)).toMatchObject({
+      changes: ['Board 3: 1-0 (confirmed) → −− (both forfeit) (unconfirmed)'],
+      needsReason: true,
+    });
   });
 
   it('a take-back names the move it annuls and the illegal move it counts (FIDE Laws 7.5.1 with 7.5.5)', () => {
@@ -116,7 +149,10 @@ describe('confirmationOf: the figures before → after are what the clock then s
     h.send({ type: 'PAUSE', at: 3000 });
     const c = confirmationOf(h.board(3000), { kind: 'takeback', times: 'rewind' }, T0 + 4000)!;
     expect(c.title).toBe("Take back White's last move (#1) on board 3?");
-    expect(c.changes).toEqual(['Board 3, White (Novak): moves #1 → #0, on move again', 'Board 3, White (Novak): counted as an illegal move (0 recorded so far; a penalty for this same move does not count it again)']);
+    expect(c.changes).toEqual([
+      'Board 3, White (Novak): moves #1 → #0, on move again',
+      'Board 3, White (Novak): counted as an illegal move (0 recorded so far; a penalty for this same move does not count it again)',
+    ]);
   });
 });
 
@@ -140,16 +176,30 @@ describe('refusalOf: which controls a board takes now, and why not', () => {
     expect(refusalOf('start', board)).toBe('board 3 of Final round 1 is running, not ready: only a clock that has not started can be started');
   });
 
-  it('FIDE Guidelines III.2.2: no quickplay increment in blitz, by the control in force, in the host\'s words', () => {
+  it("FIDE Guidelines III.2.2: no quickplay increment in blitz, by the control in force, in the host's words", () => {
     const h = hall('blitz');
     h.send({ type: 'START', at: 0 });
     h.send({ type: 'PAUSE', at: 1000 });
-    expect(refusalOf('increment', h.board(1000))).toBe('board 3 of Final round 1: no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only');
+    expect(refusalOf('increment', h.board(1000))).toBe(
+      'board 3 of Final round 1: no quickplay finish in blitz: the Guidelines III apply to standard and rapid games only',
+    );
     expect(refusalOf('increment', hallPaused('rapid'))).toBeNull();
   });
 
-  it('a board with no clock refuses every clock command in the host\'s words (no Start that would answer 503); its result can still be entered', () => {
-    const board: BoardView = { id: 'b9', event: 'Final', round: 1, board: 9, clockId: null, white: { name: 'A' }, black: { name: 'B' }, timeControl: '900+10', live: null, result: null, resultConfirmed: false };
+  it("a board with no clock refuses every clock command in the host's words (no Start that would answer 503); its result can still be entered", () => {
+    const board: BoardView = {
+      id: 'b9',
+      event: 'Final',
+      round: 1,
+      board: 9,
+      clockId: null,
+      white: { name: 'A' },
+      black: { name: 'B' },
+      timeControl: '900+10',
+      live: null,
+      result: null,
+      resultConfirmed: false,
+    };
     expect(refusalOf('start', board)).toBe('board 9 of Final round 1 has no clock assigned');
     expect(refusalOf('adjust', board)).toBe('board 9 of Final round 1 has no clock assigned');
     expect(refusalOf('result', board)).toBeNull();
@@ -164,7 +214,9 @@ describe('refusalOf: which controls a board takes now, and why not', () => {
 
   it('a final result cannot be corrected; a confirmed one cannot be confirmed again', () => {
     const h = hall('blitz');
-    expect(refusalOf('result', h.board(0, { result: '1-0', resultConfirmed: true, resultFinal: true }))).toBe('the result of board 3 of Final round 1 is final (the appeal time is over)');
+    expect(refusalOf('result', h.board(0, { result: '1-0', resultConfirmed: true, resultFinal: true }))).toBe(
+      'the result of board 3 of Final round 1 is final (the appeal time is over)',
+    );
     expect(refusalOf('confirm', h.board(0, { result: '1-0', resultConfirmed: true }))).toBe('the result of board 3 of Final round 1 is confirmed');
   });
 });
@@ -174,7 +226,11 @@ describe('requestOf: the API call of each action (docs/api.md)', () => {
     expect(requestOf('b 3', { kind: 'adjust', side: 'white', ms: -60_000 })).toEqual(['POST', '/api/boards/b%203/adjust', { side: 'white', ms: -60_000 }]);
     expect(requestOf('b3', { kind: 'penalty', side: 'black' })).toEqual(['POST', '/api/boards/b3/penalty', { side: 'black' }]);
     expect(requestOf('b3', { kind: 'set-moves', side: 'black', moves: 38 })).toEqual(['POST', '/api/boards/b3/moves', { side: 'black', moves: 38 }]);
-    expect(requestOf('b3', { kind: 'result', result: '0-1', reason: 'scoresheets' })).toEqual(['PUT', '/api/boards/b3/result', { result: '0-1', reason: 'scoresheets' }]);
+    expect(requestOf('b3', { kind: 'result', result: '0-1', reason: 'scoresheets' })).toEqual([
+      'PUT',
+      '/api/boards/b3/result',
+      { result: '0-1', reason: 'scoresheets' },
+    ]);
     expect(requestOf('b3', { kind: 'confirm' })).toEqual(['POST', '/api/boards/b3/result/confirm']);
   });
 });

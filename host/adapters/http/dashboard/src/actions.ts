@@ -65,7 +65,21 @@ export const COMMAND_OF: Readonly<Record<ActionKind, ArbiterCommandName>> = {
 };
 
 /** The clock is the one that acts: these need a clock the host can reach. */
-const CLOCK_ACTIONS: readonly ActionKind[] = ['start', 'pause', 'resume', 'takeback', 'reinstate', 'increment', 'delay', 'arrive', 'adjust', 'penalty', 'set-moves', 'set-turn', 'set-control'];
+const CLOCK_ACTIONS: readonly ActionKind[] = [
+  'start',
+  'pause',
+  'resume',
+  'takeback',
+  'reinstate',
+  'increment',
+  'delay',
+  'arrive',
+  'adjust',
+  'penalty',
+  'set-moves',
+  'set-turn',
+  'set-control',
+];
 
 /**
  * Why `kind` cannot be done on board `b` now, or null when it can. The clock commands follow
@@ -160,7 +174,8 @@ export function requestOf(boardId: string, action: Action): Request {
  * refusal, so a refused arrival never becomes a forfeit.
  */
 export function requestsOf(boardId: string, action: Action): Request[] {
-  if (action.kind === 'start' && action.arrive) return [...action.arrive.map((side) => requestOf(boardId, { kind: 'arrive', side })), requestOf(boardId, { kind: 'start' })];
+  if (action.kind === 'start' && action.arrive)
+    return [...action.arrive.map((side) => requestOf(boardId, { kind: 'arrive', side })), requestOf(boardId, { kind: 'start' })];
   return [requestOf(boardId, action)];
 }
 

@@ -30,7 +30,16 @@ class Hall {
     halls.push(this);
   }
   add(board: number, control: TimeControl, extra: Partial<BoardSetup> = {}): SimulatedBoard {
-    this.host.addBoard({ event: EVENT, round: 1, board, clockId: `clk-${board}`, white: { name: `White ${board}` }, black: { name: `Black ${board}` }, control, ...extra });
+    this.host.addBoard({
+      event: EVENT,
+      round: 1,
+      board,
+      clockId: `clk-${board}`,
+      white: { name: `White ${board}` },
+      black: { name: `Black ${board}` },
+      control,
+      ...extra,
+    });
     const clock = new SimulatedBoard(this.host, this.time, T0, `clk-${board}`, { event: EVENT, round: 1, board }, control);
     this.clocks.set(id(board), clock);
     return clock;
@@ -116,7 +125,11 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     await hall.host.execute({ type: 'result', boardId: id(2), result: '1/2-1/2' }, { arbiter: 'Floor' });
     expect(brief(hall.items())).toEqual([[id(2), 'result', 'amber', 'Board 2 · ½-½ to confirm']]);
     // A conflict as the journal-backed host lists it (BoardView.pendingResults).
-    const conflict: BoardView = { ...hall.board(id(2)), resultConfirmed: true, pendingResults: [{ id: 9, result: '1-0', by: 'clock', clockId: 'clk-2', atUtcMs: T0 }] };
+    const conflict: BoardView = {
+      ...hall.board(id(2)),
+      resultConfirmed: true,
+      pendingResults: [{ id: 9, result: '1-0', by: 'clock', clockId: 'clk-2', atUtcMs: T0 }],
+    };
     expect(brief(attentionItems([conflict], T0))).toEqual([[id(2), 'result', 'red', 'Board 2 · results differ: ½-½ or 1-0']]);
   });
 
@@ -131,7 +144,19 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
   });
 
   it('a clock the current round needs: none, or offline (red while its game runs); not for an earlier round or a game over', () => {
-    const base: BoardView = { id: 'x', event: EVENT, round: 2, board: 1, clockId: 'clk-1', white: { name: 'W' }, black: { name: 'B' }, timeControl: '900+10', live: null, result: null, resultConfirmed: false };
+    const base: BoardView = {
+      id: 'x',
+      event: EVENT,
+      round: 2,
+      board: 1,
+      clockId: 'clk-1',
+      white: { name: 'W' },
+      black: { name: 'B' },
+      timeControl: '900+10',
+      live: null,
+      result: null,
+      resultConfirmed: false,
+    };
     const boards: BoardView[] = [
       { ...base, id: 'none', board: 9, clockId: null },
       { ...base, id: 'offline', board: 8, clockOnline: false },
@@ -190,7 +215,11 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     late.send({ type: 'ARRIVE', side: 'black', at: 0 });
     hall.host.addBoard({ event: EVENT, round: 1, board: 3, clockId: null, white: { name: 'W' }, black: { name: 'B' }, timeControl: '900+10' });
     // Low time at 301 000: board 21 White 1:00, board 20 White 1:30, board 22 Black 15.0 (red).
-    const low = [[21, 1_000], [22, 16_000], [20, 31_000]] as const;
+    const low = [
+      [21, 1_000],
+      [22, 16_000],
+      [20, 31_000],
+    ] as const;
     for (const [board, start] of low) {
       hall.at(start);
       const c = hall.add(board, arm);
@@ -235,7 +264,7 @@ describe('attention: when the list next changes by time alone (docs/dashboard.md
     expect(next()).toEqual({ thresholdAtMs: null, textAtMs: T0 + 340_100 });
   });
 
-  it('FIDE Laws 6.7.1: the default time reaching 2 minutes and 0 are the forfeit\'s crossings, through a pause', () => {
+  it("FIDE Laws 6.7.1: the default time reaching 2 minutes and 0 are the forfeit's crossings, through a pause", () => {
     const hall = new Hall();
     const clock = hall.add(4, presetTimeControl('classical', { defaultTime: 1800 }));
     clock.send({ type: 'START', at: 0 });

@@ -191,7 +191,8 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
     if (left !== null && absent.length > 0) {
       const who = `${sidesText(absent)} absent`;
       if (left <= 0) out.push({ kind: 'forfeit', severity: 'red', text: `${who} · default time over`, timeMs: 0 });
-      else if (left <= FORFEIT_WARNING_MS) out.push({ kind: 'forfeit', severity: 'red', text: `${who} · forfeit in ${formatClockTime(left)}`, timeMs: left, shows: 'default' });
+      else if (left <= FORFEIT_WARNING_MS)
+        out.push({ kind: 'forfeit', severity: 'red', text: `${who} · forfeit in ${formatClockTime(left)}`, timeMs: left, shows: 'default' });
       else out.push({ kind: 'forfeit', severity: 'amber', text: `${who} · default in ${formatClockTime(left)}`, timeMs: left, shows: 'default' });
     }
   }
@@ -200,7 +201,12 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
   // checkmate): the arbiter records the result; the page enters nothing.
   if (!hasResult && live?.illegalMoves) {
     for (const side of illegalMoveLosers(live.illegalMoves)) {
-      out.push({ kind: 'illegal', severity: 'red', text: `${SIDE_NAME[side]}'s second illegal move · lost unless ${SIDE_NAME[other(side)]} cannot checkmate (FIDE Laws 7.5.5) · record the result`, timeMs: 0 });
+      out.push({
+        kind: 'illegal',
+        severity: 'red',
+        text: `${SIDE_NAME[side]}'s second illegal move · lost unless ${SIDE_NAME[other(side)]} cannot checkmate (FIDE Laws 7.5.5) · record the result`,
+        timeMs: 0,
+      });
     }
   }
 
@@ -235,7 +241,13 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
     for (const side of SIDES) {
       const ms = remainingNow(b, side, nowUtcMs);
       if (ms >= LOW_TIME_MS) continue;
-      out.push({ kind: 'time', severity: ms < CRITICAL_TIME_MS ? 'red' : 'amber', text: `${SIDE_NAME[side]} ${formatClockTime(ms)}`, timeMs: Math.max(0, ms), shows: side });
+      out.push({
+        kind: 'time',
+        severity: ms < CRITICAL_TIME_MS ? 'red' : 'amber',
+        text: `${SIDE_NAME[side]} ${formatClockTime(ms)}`,
+        timeMs: Math.max(0, ms),
+        shows: side,
+      });
     }
   }
   return out;

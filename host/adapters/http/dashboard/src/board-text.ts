@@ -72,8 +72,14 @@ export function secondIllegalMoveBy(b: BoardView): Side[] {
 export function illegalMoveLine(b: BoardView): string {
   const losers = secondIllegalMoveBy(b);
   if (losers.length === 0) return '';
-  const each = losers.map((s) => `${SIDE_NAME[s]} has made a second illegal move: under FIDE Laws 7.5.5 the game is lost for ${SIDE_NAME[s]}, unless ${SIDE_NAME[other(s)]} cannot checkmate by any series of legal moves (then it is a draw).`);
-  const ask = losers.length === 1 ? ` Record the result: the result entry below is set to ${SIDE_NAME[other(losers[0])]}'s win.` : ' Record the result the game ended with.';
+  const each = losers.map(
+    (s) =>
+      `${SIDE_NAME[s]} has made a second illegal move: under FIDE Laws 7.5.5 the game is lost for ${SIDE_NAME[s]}, unless ${SIDE_NAME[other(s)]} cannot checkmate by any series of legal moves (then it is a draw).`,
+  );
+  const ask =
+    losers.length === 1
+      ? ` Record the result: the result entry below is set to ${SIDE_NAME[other(losers[0])]}'s win.`
+      : ' Record the result the game ended with.';
   return `${each.join(' ')}${ask}`;
 }
 
@@ -171,12 +177,18 @@ export function restoreLine(b: BoardView): { kind: 'error' | 'warning' | 'ok'; t
   if (r.differences.length) problems.push(`it differed from the journal: ${r.differences.join('; ')}`);
   if (r.mismatches.length) problems.push(`journal events the rule book does not reproduce: ${r.mismatches.join('; ')}`);
   if (r.outcome === 'refused' || r.outcome === 'failed') {
-    return { kind: 'error', text: `clock ${r.clockId} not brought to the journal at ${at} UTC: ${r.reason || r.outcome}${problems.length ? `; ${problems.join('; ')}` : ''}` };
+    return {
+      kind: 'error',
+      text: `clock ${r.clockId} not brought to the journal at ${at} UTC: ${r.reason || r.outcome}${problems.length ? `; ${problems.join('; ')}` : ''}`,
+    };
   }
   const paused = b.live && b.live.status === 'paused';
   if (!problems.length && !paused) return null;
   const what = r.outcome === 'restored' ? 'restored from the journal' : 'held, matching the journal';
-  return { kind: problems.length ? 'warning' : 'ok', text: `clock ${r.clockId} ${what} at ${at} UTC${problems.length ? `; ${problems.join('; ')}` : ''}${paused ? ' — paused: resume when play goes on' : ''}` };
+  return {
+    kind: problems.length ? 'warning' : 'ok',
+    text: `clock ${r.clockId} ${what} at ${at} UTC${problems.length ? `; ${problems.join('; ')}` : ''}${paused ? ' — paused: resume when play goes on' : ''}`,
+  };
 }
 
 /** The board's status word: the clock's, or `pending`/`finished` with a result, `break`, `ready`, `idle`. */

@@ -85,9 +85,19 @@ export function confirmationOf(b: BoardView, action: Action, nowMs: number): Con
       // FIDE Laws 6.7.1: at a default time of 0 a start would forfeit a player not marked present.
       return startPresenceQuestion(b);
     case 'arrive':
-      return { title: `Mark ${SIDE_NAME[action.side]} as arrived at board ${b.board}?`, changes: [`${sideWho(b, action.side)}: not arrived → present`], note: `FIDE Laws 6.7.1: ${SIDE_NAME[action.side]} can no longer lose by default. Times do not change.`, confirmLabel: 'Arrived' };
+      return {
+        title: `Mark ${SIDE_NAME[action.side]} as arrived at board ${b.board}?`,
+        changes: [`${sideWho(b, action.side)}: not arrived → present`],
+        note: `FIDE Laws 6.7.1: ${SIDE_NAME[action.side]} can no longer lose by default. Times do not change.`,
+        confirmLabel: 'Arrived',
+      };
     case 'reinstate':
-      return { title: `Reinstate the game on board ${b.board}?`, changes: [`Board ${b.board}: forfeited → paused`], note: 'FIDE Laws 6.7.1 ("unless the arbiter decides otherwise"): the loss by default is overruled, both players count as present, and the clock stands paused with the times it had at the forfeit. Resume it when play goes on.', confirmLabel: 'Reinstate' };
+      return {
+        title: `Reinstate the game on board ${b.board}?`,
+        changes: [`Board ${b.board}: forfeited → paused`],
+        note: 'FIDE Laws 6.7.1 ("unless the arbiter decides otherwise"): the loss by default is overruled, both players count as present, and the clock stands paused with the times it had at the forfeit. Resume it when play goes on.',
+        confirmLabel: 'Reinstate',
+      };
     case 'result':
       return resultConfirmation(b, action.result);
     default:
@@ -100,7 +110,12 @@ function adjustConfirmation(b: BoardView, side: Side, ms: number, elapsed: numbe
   const verb = ms >= 0 ? `Give ${SIDE_NAME[side]} ${formatClockTime(ms)}` : `Take ${formatClockTime(-ms)} from ${SIDE_NAME[side]}`;
   const confirmLabel = ms >= 0 ? 'Add time' : 'Take time';
   if (!basis) {
-    return { title: `${verb} on board ${b.board}?`, changes: [`${sideWho(b, side)}: ${signedTime(ms)}`], note: "The host does not know this board's time control: the clock applies the change to its own figure.", confirmLabel };
+    return {
+      title: `${verb} on board ${b.board}?`,
+      changes: [`${sideWho(b, side)}: ${signedTime(ms)}`],
+      note: "The host does not know this board's time control: the clock applies the change to its own figure.",
+      confirmLabel,
+    };
   }
   const state = basisState(basis);
   const before = remainingMs(state, side, elapsed);
@@ -118,7 +133,13 @@ function penaltyConfirmation(b: BoardView, offender: Side, elapsed: number): Con
   const basis = b.live?.clock;
   const gets = other(offender);
   const title = `Penalty for ${SIDE_NAME[offender]}'s illegal move on board ${b.board}?`;
-  if (!basis) return { title, changes: [`${sideWho(b, gets)}: gets the penalty time`], note: "FIDE Laws 7.5.5: the opponent gets extra time. The host does not know this board's time control: the clock adds its own.", confirmLabel: 'Give the penalty' };
+  if (!basis)
+    return {
+      title,
+      changes: [`${sideWho(b, gets)}: gets the penalty time`],
+      note: "FIDE Laws 7.5.5: the opponent gets extra time. The host does not know this board's time control: the clock adds its own.",
+      confirmLabel: 'Give the penalty',
+    };
   const state = basisState(basis);
   const before = remainingMs(state, gets, elapsed);
   const { state: after, appliedMs } = penaltyTime(state, offender, elapsed);
@@ -144,7 +165,12 @@ function setMovesConfirmation(b: BoardView, side: Side, moves: number, elapsed: 
         : `${sideWho(b, side)}: time stays ${formatClockTime(before)} (no period time credited)`,
     );
   }
-  return { title: `Correct ${SIDE_NAME[side]}'s move counter on board ${b.board}?`, changes, note: 'FIDE Laws 6.10.2: the period follows from the count; a later period\'s time is credited once.', confirmLabel: 'Set moves' };
+  return {
+    title: `Correct ${SIDE_NAME[side]}'s move counter on board ${b.board}?`,
+    changes,
+    note: "FIDE Laws 6.10.2: the period follows from the count; a later period's time is credited once.",
+    confirmLabel: 'Set moves',
+  };
 }
 
 /**
@@ -188,7 +214,7 @@ function takebackConfirmation(b: BoardView, elapsed: number): Confirmation {
   return {
     title: `Take back ${who} on board ${b.board}?`,
     changes,
-    note: 'FIDE Laws 7.5.1 with 6.10.2: the move is annulled and the clock stays paused. FIDE Laws 7.1: rewinding puts both times back to that press (no increment, no period time, the arbiter\'s adjustments kept) and annuls a flag that fell after it; keeping leaves both clocks and a fallen flag as they are. The penalty (Laws 7.5.5) is a separate step.',
+    note: "FIDE Laws 7.5.1 with 6.10.2: the move is annulled and the clock stays paused. FIDE Laws 7.1: rewinding puts both times back to that press (no increment, no period time, the arbiter's adjustments kept) and annuls a flag that fell after it; keeping leaves both clocks and a fallen flag as they are. The penalty (Laws 7.5.5) is a separate step.",
     choice: {
       legend: 'The clock times (FIDE Laws 7.1)',
       multiple: false,
@@ -269,7 +295,9 @@ function resultConfirmation(b: BoardView, result: GameResult): Confirmation | nu
   return {
     title: `Correct the result of board ${b.board}?`,
     changes: [`Board ${b.board}: ${word(b.result)}${b.resultConfirmed ? ' (confirmed)' : ''} → ${word(result)} (unconfirmed)`],
-    note: b.resultConfirmed ? 'A confirmed result is corrected only with a reason, journaled with your name; the corrected result waits for confirmation again.' : 'The correction is journaled with your name and the result it replaces.',
+    note: b.resultConfirmed
+      ? 'A confirmed result is corrected only with a reason, journaled with your name; the corrected result waits for confirmation again.'
+      : 'The correction is journaled with your name and the result it replaces.',
     needsReason: b.resultConfirmed,
     confirmLabel: 'Correct result',
   };

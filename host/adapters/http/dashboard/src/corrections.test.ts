@@ -131,7 +131,11 @@ describe('the second illegal move (FIDE Laws 7.5.5)', () => {
     expect(suggestedResult(b)).toBe('0-1');
     expect(b.result).toBeNull();
     const [item] = attentionItems([b], T0 + 7000);
-    expect(item).toMatchObject({ kind: 'illegal', severity: 'red', text: "Board 3 · White's second illegal move · lost unless Black cannot checkmate (FIDE Laws 7.5.5) · record the result" });
+    expect(item).toMatchObject({
+      kind: 'illegal',
+      severity: 'red',
+      text: "Board 3 · White's second illegal move · lost unless Black cannot checkmate (FIDE Laws 7.5.5) · record the result",
+    });
   });
 
   it("the take-back's confirmation says what it does to the count: nothing after a penalty of the same move, and that the second illegal move loses (FIDE Laws 7.5.5)", () => {
@@ -175,13 +179,18 @@ describe('the side on move (FIDE Laws 6.10.2)', () => {
     expect(requestOf('b3', { kind: 'set-turn', side: 'white' })).toEqual(['POST', '/api/boards/b3/turn', { side: 'white' }]);
     g.clock.send({ type: 'SET_TURN', side: 'white', at: g.at(71_000) });
     expect(g.clock.actor.getSnapshot().context.clock.turn).toBe('white');
-    expect(c.changes.slice(1)).toEqual([`Board 3, White (Novak, Eva): time stays ${g.clock.shows('white')}`, `Board 3, Black (Kos, Nina): time stays ${g.clock.shows('black')}`]);
+    expect(c.changes.slice(1)).toEqual([
+      `Board 3, White (Novak, Eva): time stays ${g.clock.shows('white')}`,
+      `Board 3, Black (Kos, Nina): time stays ${g.clock.shows('black')}`,
+    ]);
   });
 
-  it('refused while the clock runs, in the rule book\'s words', () => {
+  it("refused while the clock runs, in the rule book's words", () => {
     const g = game(presetTimeControl('rapid'));
     g.clock.send({ type: 'START', at: g.at(0) });
-    expect(refusalOf('set-turn', g.board(), 'black')).toBe(`board 3 of ${EVENT} round 1 is running: only a ready or paused clock can be given the side on move`);
+    expect(refusalOf('set-turn', g.board(), 'black')).toBe(
+      `board 3 of ${EVENT} round 1 is running: only a ready or paused clock can be given the side on move`,
+    );
   });
 });
 
@@ -201,7 +210,10 @@ describe('a corrected time control (FIDE Laws 6.10.2)', () => {
     const c = confirmationOf(g.board(), { kind: 'set-control', correction }, T0 + 71_000)!;
     expect(c.title).toBe('Correct the time control on board 3?');
     expect(c.changes[0]).toBe('Board 3: control 90 min/40 moves + 15 min, +30 s from move 1 → 60 min/40 moves + 15 min, +30 s from move 1; default time 0 min');
-    expect(c.changes.slice(1)).toEqual([`Board 3, White (Novak, Eva): time stays ${before.white} · moves #2 · period 1`, `Board 3, Black (Kos, Nina): time stays ${before.black} · moves #1 · period 1`]);
+    expect(c.changes.slice(1)).toEqual([
+      `Board 3, White (Novak, Eva): time stays ${before.white} · moves #2 · period 1`,
+      `Board 3, Black (Kos, Nina): time stays ${before.black} · moves #1 · period 1`,
+    ]);
     expect(c.note).toContain('keeps both times as they are');
     expect(c.note).toContain('Set the times themselves with the time adjustments');
     expect(requestOf('b3', { kind: 'set-control', correction })).toEqual(['PUT', '/api/boards/b3/control', correction]);
@@ -233,7 +245,7 @@ describe('a corrected time control (FIDE Laws 6.10.2)', () => {
     expect({ white: g.clock.shows('white'), black: g.clock.shows('black') }).toEqual(before);
   });
 
-  it('refused while the clock runs, in the rule book\'s words', () => {
+  it("refused while the clock runs, in the rule book's words", () => {
     const g = game(presetTimeControl('rapid'));
     g.clock.send({ type: 'START', at: g.at(0) });
     expect(refusalOf('set-control', g.board())).toBe(`board 3 of ${EVENT} round 1 is running: pause the clock before correcting its time control`);
@@ -256,7 +268,7 @@ describe('the quickplay delay (FIDE Guidelines III.4)', () => {
     expect(confirmationOf(g.board(), { kind: 'delay', ms: 5000 }, T0 + 2000)!.changes).toEqual(['Board 3: quickplay delay 5 s → 5 s per turn']);
   });
 
-  it('refused in blitz like the increment, by the control in force, in the rule book\'s words (Guidelines III.2.2)', () => {
+  it("refused in blitz like the increment, by the control in force, in the rule book's words (Guidelines III.2.2)", () => {
     const blitz = timeControl(parseSideControl('300'), parseSideControl('300'));
     const g = game(blitz);
     g.clock.send({ type: 'START', at: g.at(0) });

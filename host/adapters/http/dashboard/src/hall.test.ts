@@ -13,14 +13,45 @@ import { filterFromQuery, jumpMatches, matchesFilter, queryWithFilter, rowView }
 const T0 = Date.UTC(2025, 5, 15, 12);
 
 function board(n: number, extra: Partial<BoardView> = {}): BoardView {
-  return { id: `b${n}`, event: 'final', eventName: 'Final', round: 1, board: n, clockId: `clk-${n}`, clockOnline: true, white: { name: `White ${n}` }, black: { name: `Black ${n}` }, timeControl: '300', live: null, result: null, resultConfirmed: false, ...extra };
+  return {
+    id: `b${n}`,
+    event: 'final',
+    eventName: 'Final',
+    round: 1,
+    board: n,
+    clockId: `clk-${n}`,
+    clockOnline: true,
+    white: { name: `White ${n}` },
+    black: { name: `Black ${n}` },
+    timeControl: '300',
+    live: null,
+    result: null,
+    resultConfirmed: false,
+    ...extra,
+  };
 }
 
 /** A running 5-minute game started at T0, as the host shows it after its start event. */
 function running(n: number): BoardView {
   const tc = timeControl(parseSideControl('300'), parseSideControl('300'));
   const state = startClock(initialClock(tc, 0), 0);
-  const live = { clockId: `clk-${n}`, bootId: 'b', seq: 1, status: 'running', turn: 'white', whiteMs: 300_000, blackMs: 300_000, atUtcMs: T0, moves: { white: 0, black: 0 }, flag: null, flags: [], period: { white: 1, black: 1 }, present: { white: true, black: true }, startedAtUtcMs: T0, clock: clockBasis(state, 0) } as unknown as LiveClockState;
+  const live = {
+    clockId: `clk-${n}`,
+    bootId: 'b',
+    seq: 1,
+    status: 'running',
+    turn: 'white',
+    whiteMs: 300_000,
+    blackMs: 300_000,
+    atUtcMs: T0,
+    moves: { white: 0, black: 0 },
+    flag: null,
+    flags: [],
+    period: { white: 1, black: 1 },
+    present: { white: true, black: true },
+    startedAtUtcMs: T0,
+    clock: clockBasis(state, 0),
+  } as unknown as LiveClockState;
   return board(n, { live });
 }
 
@@ -64,7 +95,7 @@ describe('jump to a board', () => {
   });
 });
 
-describe('a board\'s line', () => {
+describe("a board's line", () => {
   it('shows the running time as the clock does (rounded up: 4:32 after 27.5 s; tenths below 20 s)', () => {
     const v = rowView(running(1), T0 + 27_500);
     expect(v.sides.white.time).toBe('4:33');

@@ -29,7 +29,11 @@ export function filterFromQuery(search: string): HallFilter {
   const q = new URLSearchParams(search);
   const round = Number(q.get('round'));
   const status = q.get('status') ?? '';
-  return { event: q.get('event') ?? '', round: Number.isInteger(round) && round > 0 ? round : 0, status: status in STATUS_FILTERS ? (status as StatusFilter) : '' };
+  return {
+    event: q.get('event') ?? '',
+    round: Number.isInteger(round) && round > 0 ? round : 0,
+    status: status in STATUS_FILTERS ? (status as StatusFilter) : '',
+  };
 }
 
 /** `filter` written into `search` (other parameters kept): the URL to replace the page's with. */
@@ -108,7 +112,23 @@ export interface RowView {
   readonly status: string;
   /** What the status cell says: the status, `no clock` or `offline` where that matters more. */
   readonly statusText: string;
-  readonly sides: Readonly<Record<Side, { name: string; time: string; moves: string; period: string; illegal: string; illegalLoses: boolean; onMove: boolean; running: boolean; flag: 'first' | 'second' | null; absent: string }>>;
+  readonly sides: Readonly<
+    Record<
+      Side,
+      {
+        name: string;
+        time: string;
+        moves: string;
+        period: string;
+        illegal: string;
+        illegalLoses: boolean;
+        onMove: boolean;
+        running: boolean;
+        flag: 'first' | 'second' | null;
+        absent: string;
+      }
+    >
+  >;
 }
 
 const STATUS_TEXT: Readonly<Record<string, string>> = { pending: 'result pending' };

@@ -20,7 +20,17 @@ import { askConfirmation } from './confirm-dialog.ts';
 import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, ticking } from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { button, el, setText } from './dom.ts';
-import { filterFromQuery, hallOrder, jumpMatches, matchesFilter, queryWithFilter, rowView, STATUS_FILTERS, type HallFilter, type StatusFilter } from './hall.ts';
+import {
+  filterFromQuery,
+  hallOrder,
+  jumpMatches,
+  matchesFilter,
+  queryWithFilter,
+  rowView,
+  STATUS_FILTERS,
+  type HallFilter,
+  type StatusFilter,
+} from './hall.ts';
 // The colours by lot and the team match protocol beside the lines (they follow `chessclock:board`).
 import './match-panels.ts';
 import { NextRound } from './next-round.ts';
@@ -54,11 +64,18 @@ const panelRoot = document.getElementById('panel');
 const dialog = document.getElementById('confirm') as HTMLDialogElement | null;
 const panel =
   !PUBLIC && panelRoot && dialog
-    ? new Panel(panelRoot, dialog, (id) => store.get(id), now, (b) => store.set(b), (id) => {
-        document.body.classList.remove('panel-open');
-        rows.get(id)?.classList.remove('open');
-        rows.get(id)?.focus({ preventScroll: true });
-      })
+    ? new Panel(
+        panelRoot,
+        dialog,
+        (id) => store.get(id),
+        now,
+        (b) => store.set(b),
+        (id) => {
+          document.body.classList.remove('panel-open');
+          rows.get(id)?.classList.remove('open');
+          rows.get(id)?.focus({ preventScroll: true });
+        },
+      )
     : null;
 
 // ---- the lines --------------------------------------------------------------------
@@ -262,7 +279,11 @@ function renderEvents(): void {
       row.append(name, el('span', 'event-round', `round ${e.round}`), link);
       if (!PUBLIC) {
         if (e.startable > 0) {
-          const start = button(`Start round ${e.round}`, { action: 'start-round', round: String(e.round) }, `start the clocks of the ${e.startable} board${e.startable > 1 ? 's' : ''} of round ${e.round} not yet started`);
+          const start = button(
+            `Start round ${e.round}`,
+            { action: 'start-round', round: String(e.round) },
+            `start the clocks of the ${e.startable} board${e.startable > 1 ? 's' : ''} of round ${e.round} not yet started`,
+          );
           start.addEventListener('click', () => void startRound(e.key, e.round, start));
           row.append(start);
         }
@@ -309,13 +330,24 @@ async function startRound(event: string, round: number, target: HTMLButtonElemen
       }),
     );
     if (refused.length > 0) {
-      roundMessages.set(event, { round, kind: 'error', text: `round ${round} not started: an arrival was refused (${refused.join('; ')}); the arrivals taken stand` });
+      roundMessages.set(event, {
+        round,
+        kind: 'error',
+        text: `round ${round} not started: an arrival was refused (${refused.join('; ')}); the arrivals taken stand`,
+      });
       return;
     }
-    const data = await api<{ started: string[]; skipped?: { boardId: string; reason: string }[]; arbiter: string }>('POST', `/api/events/${encodeURIComponent(event)}/rounds/${round}/start`);
+    const data = await api<{ started: string[]; skipped?: { boardId: string; reason: string }[]; arbiter: string }>(
+      'POST',
+      `/api/events/${encodeURIComponent(event)}/rounds/${round}/start`,
+    );
     const skipped = (data.skipped || []).map((s) => `${s.boardId}: ${s.reason}`);
     const seated = arrivals.length ? `; ${arrivals.length} player${arrivals.length > 1 ? 's' : ''} marked present first` : '';
-    roundMessages.set(event, { round, kind: skipped.length ? 'error' : 'ok', text: `round ${round}: ${data.started.length} started by ${data.arbiter}${seated}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}` });
+    roundMessages.set(event, {
+      round,
+      kind: skipped.length ? 'error' : 'ok',
+      text: `round ${round}: ${data.started.length} started by ${data.arbiter}${seated}${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}`,
+    });
   } catch (err) {
     roundMessages.set(event, { round, kind: 'error', text: (err as Error).message });
   } finally {
@@ -369,9 +401,15 @@ function syncSelect(select: HTMLSelectElement | null, options: [string, string][
 
 function renderFilters(): void {
   syncSelect(eventSelect, [['', 'all events'], ...eventsShown().map((e): [string, string] => [e.key, e.name])], filter.event);
-  const rounds = [...new Set([...store.boards.values()].filter((b) => filter.event === '' || b.event === filter.event).map((b) => b.round))].sort((a, b) => a - b);
+  const rounds = [...new Set([...store.boards.values()].filter((b) => filter.event === '' || b.event === filter.event).map((b) => b.round))].sort(
+    (a, b) => a - b,
+  );
   if (filter.round > 0 && !rounds.includes(filter.round)) rounds.push(filter.round);
-  syncSelect(roundSelect, [['', 'all rounds'], ...rounds.map((r): [string, string] => [String(r), `round ${r}`])], filter.round > 0 ? String(filter.round) : '');
+  syncSelect(
+    roundSelect,
+    [['', 'all rounds'], ...rounds.map((r): [string, string] => [String(r), `round ${r}`])],
+    filter.round > 0 ? String(filter.round) : '',
+  );
   if (statusSelect) statusSelect.value = filter.status;
   const publicLink = document.getElementById('public-link') as HTMLAnchorElement | null;
   if (publicLink) publicLink.href = `public${queryWithFilter('', { ...filter, status: '' })}`;
@@ -470,7 +508,8 @@ store.subscribe((change) => {
     smallCharts.clear();
     renderAll();
     // The hall's first render, for the Performance API (docs/benchmarks.md "Dashboard"): every board of the feed's hello is in the DOM.
-    if (performance.getEntriesByName('dashboard:boards-rendered').length === 0) performance.mark('dashboard:boards-rendered', { detail: { boards: rows.size } });
+    if (performance.getEntriesByName('dashboard:boards-rendered').length === 0)
+      performance.mark('dashboard:boards-rendered', { detail: { boards: rows.size } });
     for (const b of store.boards.values()) track(b);
     scheduleTick();
     standings.refreshAll();
@@ -523,7 +562,14 @@ setInterval(() => void refreshHealth(), 5_000);
 // Signed out: the token field and Sign in. Signed in: the field is gone; the header says who
 // is signed in, with Sign out. A 401 from any call (a revoked token) signs out, saying why.
 const nextRoundSection = document.getElementById('next-round');
-const nextRound = nextRoundSection && !PUBLIC ? new NextRound(nextRoundSection, () => eventsShown().map((e) => e.key), () => filter.event) : null;
+const nextRound =
+  nextRoundSection && !PUBLIC
+    ? new NextRound(
+        nextRoundSection,
+        () => eventsShown().map((e) => e.key),
+        () => filter.event,
+      )
+    : null;
 
 function showSignedIn(arbiter: string | null, note: string): void {
   signedIn = arbiter !== null;
@@ -567,7 +613,8 @@ if (!PUBLIC) {
 
 // ---- attention first (src/attention.ts): the boards that need the arbiter, most urgent first ----
 const attentionSection = document.getElementById('attention');
-const attention = attentionSection && !PUBLIC ? mountAttention(attentionSection, { boards: () => [...store.boards.values()], hostNowMs: now }, openBoard) : null;
+const attention =
+  attentionSection && !PUBLIC ? mountAttention(attentionSection, { boards: () => [...store.boards.values()], hostNowMs: now }, openBoard) : null;
 if (attention) store.subscribe(() => attention.refresh());
 
 const connection = document.getElementById('connection')!;

@@ -16,7 +16,18 @@ import type { TeamMatchView } from '../../../../app/captains.ts';
 import type { BoardView, LotView, MatchView } from '../../../../app/ports.ts';
 import { api } from './api.ts';
 import { el } from './dom.ts';
-import { arbiterMark, captainMark, disputeQuestion, lotsChanged, lotText, markedResults, matchTitle, protocolMayChange, teamEventRounds, type Mark } from './protocol-text.ts';
+import {
+  arbiterMark,
+  captainMark,
+  disputeQuestion,
+  lotsChanged,
+  lotText,
+  markedResults,
+  matchTitle,
+  protocolMayChange,
+  teamEventRounds,
+  type Mark,
+} from './protocol-text.ts';
 
 const PUBLIC = document.body.dataset.view === 'public';
 const boards = new Map<string, BoardView>(); // id -> the board as the page last rendered it
@@ -159,7 +170,10 @@ async function confirmMatch(m: TeamMatchView, button: HTMLButtonElement, message
   try {
     const data = await api<{ match: TeamMatchView }>('POST', `/api/events/${encodeURIComponent(m.event)}/rounds/${m.round}/matches/${m.match}/confirm`, body);
     const list = teamMatches.get(m.event) || [];
-    teamMatches.set(m.event, list.map((x) => (x.id === m.id ? data.match : x)));
+    teamMatches.set(
+      m.event,
+      list.map((x) => (x.id === m.id ? data.match : x)),
+    );
     teamKey = '';
     renderTeamMatches();
   } catch (err) {
@@ -186,7 +200,10 @@ document.addEventListener('chessclock:team-match', (ev) => {
   const m = (ev as CustomEvent<TeamMatchView>).detail;
   const list = teamMatches.get(m.event);
   if (!list || !list.some((x) => x.id === m.id)) return; // not a match of a round shown
-  teamMatches.set(m.event, list.map((x) => (x.id === m.id ? m : x)));
+  teamMatches.set(
+    m.event,
+    list.map((x) => (x.id === m.id ? m : x)),
+  );
   renderTeamMatches();
 });
 if (!PUBLIC) {

@@ -29,7 +29,14 @@ export class NextRound {
         return;
       }
       const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
-      await this.action(submit, message, 'POST', `/api/events/${encodeURIComponent(event)}/rounds`, { trf }, (d) => `round ${(d.proposal as RoundProposalView).round} loaded by ${d.arbiter}: check the pairings, then approve`);
+      await this.action(
+        submit,
+        message,
+        'POST',
+        `/api/events/${encodeURIComponent(event)}/rounds`,
+        { trf },
+        (d) => `round ${(d.proposal as RoundProposalView).round} loaded by ${d.arbiter}: check the pairings, then approve`,
+      );
       if (message.dataset.kind === 'ok') form.reset();
     });
     setInterval(() => void this.refresh(), 5_000);
@@ -110,16 +117,36 @@ export class NextRound {
     const base = `/api/events/${encodeURIComponent(p.event)}/rounds`;
     if (p.status === 'proposed') {
       const approve = button(`Approve and open round ${p.round}`, { action: 'approve-round' }, 'open the round with these pairings');
-      approve.addEventListener('click', () => this.action(approve, message, 'POST', `${base}/${p.round}/approve`, undefined, (d) => `round ${d.round} opened by ${d.arbiter}: ${(d.boards as unknown[]).length} boards`));
+      approve.addEventListener('click', () =>
+        this.action(
+          approve,
+          message,
+          'POST',
+          `${base}/${p.round}/approve`,
+          undefined,
+          (d) => `round ${d.round} opened by ${d.arbiter}: ${(d.boards as unknown[]).length} boards`,
+        ),
+      );
       const reason = Object.assign(el('input'), { placeholder: 'reason for rejecting', maxLength: 500 });
       reason.setAttribute('aria-label', 'reason for rejecting');
       const reject = button('Reject', { action: 'reject-round' }, 'set these pairings aside');
-      reject.addEventListener('click', () => this.action(reject, message, 'POST', `${base}/${p.round}/reject`, reason.value.trim() ? { reason: reason.value.trim() } : {}, (d) => `rejected by ${d.arbiter}`));
+      reject.addEventListener('click', () =>
+        this.action(
+          reject,
+          message,
+          'POST',
+          `${base}/${p.round}/reject`,
+          reason.value.trim() ? { reason: reason.value.trim() } : {},
+          (d) => `rejected by ${d.arbiter}`,
+        ),
+      );
       card.append(approve, reason, reject);
     }
     if (p.canRunEngine && p.status !== 'running') {
       const rerun = button('Re-run the engine', { action: 'rerun-engine' }, 'run the pairing engine again (pending pairings are rejected first)');
-      rerun.addEventListener('click', () => this.action(rerun, message, 'POST', `${base}/pair`, undefined, (d) => `new pairings proposed (run by ${d.arbiter})`));
+      rerun.addEventListener('click', () =>
+        this.action(rerun, message, 'POST', `${base}/pair`, undefined, (d) => `new pairings proposed (run by ${d.arbiter})`),
+      );
       card.append(rerun);
     }
     card.append(message);
@@ -127,7 +154,14 @@ export class NextRound {
   }
 
   /** One next-round action: the host's answer in the card's message, then the list again. */
-  private async action(target: HTMLButtonElement, message: HTMLElement, method: string, path: string, body: unknown, done: (d: Record<string, unknown>) => string): Promise<void> {
+  private async action(
+    target: HTMLButtonElement,
+    message: HTMLElement,
+    method: string,
+    path: string,
+    body: unknown,
+    done: (d: Record<string, unknown>) => string,
+  ): Promise<void> {
     target.disabled = true;
     try {
       const data = await api(method, path, body);

@@ -8,7 +8,20 @@ import type { BoardView } from '../../../../app/ports.ts';
 import { formatClockTime } from '../../../../../rules/display-format.ts';
 import { GAME_RESULTS, other, RESULT_MEANING, SIDE_NAME, SIDES, type GameResult, type Side } from '../../../../../rules/vocabulary.ts';
 import { formatTimeControl, INCREMENT_TIMINGS, type IncrementTiming } from '../../../../../protocol/time-control.ts';
-import { answeredAction, gameOf, messageFor, refusalOf, requestOf, requestsOf, resultButtonText, suggestedResult, type Action, type ActionKind, type ActionMessage, type ControlCorrection } from './actions.ts';
+import {
+  answeredAction,
+  gameOf,
+  messageFor,
+  refusalOf,
+  requestOf,
+  requestsOf,
+  resultButtonText,
+  suggestedResult,
+  type Action,
+  type ActionKind,
+  type ActionMessage,
+  type ControlCorrection,
+} from './actions.ts';
 import { api } from './api.ts';
 import { controlLine, flagLine, illegalMoveLine, infoLine, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf } from './board-text.ts';
 import { ChartImage } from './chart.ts';
@@ -18,7 +31,6 @@ import { button, el, setText } from './dom.ts';
 
 /** The corrected control form's default times (FIDE Laws 6.7.1), seconds: the clock's own setup menu offers the same. */
 const DEFAULT_TIME_CHOICES_S = [0, 300, 600, 900, 1800, 3600];
-
 
 export class Panel {
   private boardId: string | null = null;
@@ -116,17 +128,33 @@ export class Panel {
   private controls(): HTMLElement {
     const box = el('div', 'controls');
     const clock = el('div', 'row');
-    clock.append(button('Start', { action: 'start' }, "start the game on this board's clock"), button('Pause', { action: 'pause' }), button('Resume', { action: 'resume' }));
+    clock.append(
+      button('Start', { action: 'start' }, "start the game on this board's clock"),
+      button('Pause', { action: 'pause' }),
+      button('Resume', { action: 'resume' }),
+    );
     const powers = el('div', 'row powers');
     powers.append(
-      button('Take back move', { action: 'takeback' }, 'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2), rewinding or keeping the clock times (7.1); the clock must be paused or flagged'),
+      button(
+        'Take back move',
+        { action: 'takeback' },
+        'annul the last completed move (FIDE Laws 7.5.1 with 6.10.2), rewinding or keeping the clock times (7.1); the clock must be paused or flagged',
+      ),
       button('Reinstate', { action: 'reinstate' }, 'overrule the forfeit (FIDE Laws 6.7.1, "unless the arbiter decides otherwise")'),
       button('+5 s increment', { action: 'increment', ms: '5000' }, 'quickplay finish: 5 s for both players after every later move (FIDE Guidelines III.4)'),
       button('+5 s delay', { action: 'delay', ms: '5000' }, 'quickplay finish: a delay of 5 s for both players on every later turn (FIDE Guidelines III.4)'),
     );
     // FIDE Laws 6.10.2: a replacement clock, or a clock running for the wrong side.
     const turn = el('div', 'row turn');
-    turn.append(...SIDES.map((side) => button(`${SIDE_NAME[side]} on move`, { action: 'set-turn', to: side }, `set ${SIDE_NAME[side]} on move (FIDE Laws 6.10.2): no time moves, no move is counted; the clock must be ready or paused`)));
+    turn.append(
+      ...SIDES.map((side) =>
+        button(
+          `${SIDE_NAME[side]} on move`,
+          { action: 'set-turn', to: side },
+          `set ${SIDE_NAME[side]} on move (FIDE Laws 6.10.2): no time moves, no move is counted; the clock must be ready or paused`,
+        ),
+      ),
+    );
     box.append(clock, powers, turn);
     for (const side of SIDES) box.append(Panel.sideGroup(side));
     box.append(Panel.controlForm(), Panel.resultRow());
@@ -157,7 +185,11 @@ export class Panel {
       button('Add s', { action: 'adjust-seconds', side }, 'add the seconds typed (negative: take away)'),
       button('Penalty', { action: 'penalty', side }, `illegal move by ${SIDE_NAME[side]}: ${SIDE_NAME[other(side)]} gets extra time (FIDE Laws 7.5.5)`),
       moves,
-      button('Set moves', { action: 'set-moves', side }, `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; a later period's time is credited once)`),
+      button(
+        'Set moves',
+        { action: 'set-moves', side },
+        `correct ${SIDE_NAME[side]}'s move counter (FIDE Laws 6.10.2; a later period's time is credited once)`,
+      ),
     );
     return group;
   }
@@ -183,14 +215,20 @@ export class Panel {
     timing.setAttribute('aria-label', 'increment timing of the corrected control');
     timing.append(
       Object.assign(el('option', 'in-force', 'increment timing as in force'), { value: '' }),
-      ...INCREMENT_TIMINGS.map((t) => Object.assign(el('option', '', t === 'before-move' ? 'increment before the move (FIDE practice)' : 'increment after the move (PGN)'), { value: t })),
+      ...INCREMENT_TIMINGS.map((t) =>
+        Object.assign(el('option', '', t === 'before-move' ? 'increment before the move (FIDE practice)' : 'increment after the move (PGN)'), { value: t }),
+      ),
     );
     form.append(
       el('legend', '', 'Corrected time control'),
       spec,
       defaultTime,
       timing,
-      button('Correct control', { action: 'set-control' }, 'install the corrected control (FIDE Laws 6.10.2): both times, the move counters and the periods credited stay; the clock must be ready, paused or flagged'),
+      button(
+        'Correct control',
+        { action: 'set-control' },
+        'install the corrected control (FIDE Laws 6.10.2): both times, the move counters and the periods credited stay; the clock must be ready, paused or flagged',
+      ),
     );
     return form;
   }
@@ -200,7 +238,8 @@ export class Panel {
     const select = el('select', 'result-select');
     select.setAttribute('aria-label', 'result');
     select.append(Object.assign(el('option', '', 'result…'), { value: '' }));
-    for (const value of GAME_RESULTS) select.append(Object.assign(el('option', '', RESULT_MEANING[value].label), { value, title: RESULT_MEANING[value].meaning }));
+    for (const value of GAME_RESULTS)
+      select.append(Object.assign(el('option', '', RESULT_MEANING[value].label), { value, title: RESULT_MEANING[value].meaning }));
     result.append(select, button('Enter result', { action: 'result' }), button('Confirm', { action: 'confirm' }, "confirm the result (the arbiter's check)"));
     return result;
   }
@@ -232,7 +271,10 @@ export class Panel {
     setText(root.querySelector('.panel-title'), label(b));
     for (const side of SIDES) {
       const player = b[side];
-      setText(root.querySelector(`.panel-side.${side} .panel-name`), `${SIDE_NAME[side]}: ${player ? player.name + (player.team ? ` (${player.team})` : '') : '—'}`);
+      setText(
+        root.querySelector(`.panel-side.${side} .panel-name`),
+        `${SIDE_NAME[side]}: ${player ? player.name + (player.team ? ` (${player.team})` : '') : '—'}`,
+      );
     }
     const show = (selector: string, text: string) => {
       const node = root.querySelector<HTMLElement>(selector)!;
@@ -253,7 +295,11 @@ export class Panel {
 
     // Shown only where they mean something: a side not yet at the board (FIDE Laws 6.7.1).
     for (const side of SIDES) {
-      root.querySelector<HTMLElement>(`button[data-action="arrive"][data-side="${side}"]`)!.hidden = !(b.live && b.live.present && b.live.present[side] === false);
+      root.querySelector<HTMLElement>(`button[data-action="arrive"][data-side="${side}"]`)!.hidden = !(
+        b.live &&
+        b.live.present &&
+        b.live.present[side] === false
+      );
     }
     // Controls: enabled, or disabled with the reason written in the panel (and as the tooltip).
     const reasons = new Map<string, string[]>();
@@ -270,14 +316,21 @@ export class Panel {
     // Reinstate only where a game was lost by default.
     const reinstate = root.querySelector<HTMLButtonElement>('button[data-action="reinstate"]')!;
     reinstate.hidden = reinstate.disabled;
-    if (reinstate.hidden) for (const [r, names] of reasons) reasons.set(r, names.filter((n) => n !== 'Reinstate'));
+    if (reinstate.hidden)
+      for (const [r, names] of reasons)
+        reasons.set(
+          r,
+          names.filter((n) => n !== 'Reinstate'),
+        );
     setText(root.querySelector('button[data-action="result"]'), resultButtonText(b));
     root.querySelector<HTMLUListElement>('.refusals')!.replaceChildren(
-      ...[...reasons].filter(([, names]) => names.length > 0).map(([reason, names]) => {
-        const li = el('li');
-        li.append(el('b', '', `${names.join(', ')}: `), el('span', 'why', reason));
-        return li;
-      }),
+      ...[...reasons]
+        .filter(([, names]) => names.length > 0)
+        .map(([reason, names]) => {
+          const li = el('li');
+          li.append(el('b', '', `${names.join(', ')}: `), el('span', 'why', reason));
+          return li;
+        }),
     );
 
     // The last action's message, unless the board has moved on to another game or round.
@@ -296,7 +349,10 @@ export class Panel {
     const placeholder = control ? formatTimeControl(control) : (b.timeControl ?? 'time control');
     if (spec.placeholder !== placeholder) spec.placeholder = placeholder;
     const defaultMs = control ? control.defaultTimeMs : (b.defaultTimeMs ?? null);
-    setText(this.root.querySelector('.control-default option.in-force'), `default time as in force (${defaultMs === null ? 'none' : `${defaultMs / 60_000} min`})`);
+    setText(
+      this.root.querySelector('.control-default option.in-force'),
+      `default time as in force (${defaultMs === null ? 'none' : `${defaultMs / 60_000} min`})`,
+    );
     setText(this.root.querySelector('.control-timing option.in-force'), `increment timing as in force (${control?.incrementTiming ?? 'before-move'})`);
   }
 
@@ -403,7 +459,8 @@ export class Panel {
       if (!answer.ok) return this.say(b, 'ok', `${name}: cancelled, nothing was sent`);
       action = answeredAction(b, action, answer.chosen, answer.reason);
     }
-    const what = action.kind === 'result' ? `${target.textContent!.trim()} ${action.result}` : action.kind === 'takeback' ? `${name} (${action.times} the times)` : name;
+    const what =
+      action.kind === 'result' ? `${target.textContent!.trim()} ${action.result}` : action.kind === 'takeback' ? `${name} (${action.times} the times)` : name;
     // A start at a default time of 0 marks the chosen players present first (FIDE Laws 6.7.1).
     const arrived = action.kind === 'start' && action.arrive?.length ? action.arrive : [];
     target.disabled = true;
@@ -416,7 +473,9 @@ export class Panel {
           // A refused arrival stops the start: nobody seated is forfeited by it.
           const step = i < arrived.length ? `${SIDE_NAME[arrived[i]]}'s arrival was refused, the clock was not started` : '';
           const before = arrived.slice(0, i).map((s) => SIDE_NAME[s]);
-          throw new Error(`${step ? `${name}: ${step}: ` : ''}${(err as Error).message}${before.length && step ? ` (marked present before it: ${before.join(' and ')})` : ''}`);
+          throw new Error(
+            `${step ? `${name}: ${step}: ` : ''}${(err as Error).message}${before.length && step ? ` (marked present before it: ${before.join(' and ')})` : ''}`,
+          );
         }
         if (data.board) this.answered(data.board);
       }

@@ -43,7 +43,7 @@ describe('Start at a default time of 0 asks who is at the board (FIDE Laws 6.7.1
     expect(r.board(1).live!.status).toBe('forfeited');
   });
 
-  it('asks with both players preselected; the answer\'s arrivals go before the start, and the game runs', () => {
+  it("asks with both players preselected; the answer's arrivals go before the start, and the game runs", () => {
     const r = round(zero());
     const b = r.board(1);
     expect(absentAtZeroDefault(b)).toEqual(['white', 'black']);
@@ -56,7 +56,10 @@ describe('Start at a default time of 0 asks who is at the board (FIDE Laws 6.7.1
       ['black', 'Black only', false],
       ['neither', 'Neither player', false],
     ]);
-    expect(c.choice!.options[1].lines).toEqual(['White (White 1) is marked present, then the clock starts', 'Black (Black 1) loses by default at the start (FIDE Laws 6.7.1)']);
+    expect(c.choice!.options[1].lines).toEqual([
+      'White (White 1) is marked present, then the clock starts',
+      'Black (Black 1) loses by default at the start (FIDE Laws 6.7.1)',
+    ]);
     const action = answeredAction(b, { kind: 'start' }, ['both'], '');
     expect(requestsOf('b1', action)).toEqual([
       ['POST', '/api/boards/b1/arrive', { side: 'white' }],

@@ -49,14 +49,30 @@ function match(extra: Partial<TeamMatchView> = {}): TeamMatchView {
 
 const confirmed: CaptainMark = { state: 'confirmed', captain: 'Kapitan Pervoy', atUtcMs: T15, results: ['1-0', '1/2-1/2'] };
 const voided: CaptainMark = { ...confirmed, void: { board: 2, from: '1/2-1/2', to: '1-0', arbiter: 'Glavny Sudya', atUtcMs: min(10) } };
-const disputed: CaptainMark = { state: 'disputed', captain: 'Kapitan Vtoroy', atUtcMs: min(5), results: ['1-0', '1/2-1/2'], reason: 'the draw was offered after the flag fell' };
+const disputed: CaptainMark = {
+  state: 'disputed',
+  captain: 'Kapitan Vtoroy',
+  atUtcMs: min(5),
+  results: ['1-0', '1/2-1/2'],
+  reason: 'the draw was offered after the flag fell',
+};
 
 describe('colours by lot (Slovenian final 2007 art. 3)', () => {
-  const lot = (extra: Partial<LotView>): LotView => ({ stage: 'classical', white: 'Četrta, Igralka', whiteRank: 4, source: 'random', by: 'director', atUtcMs: Date.UTC(2007, 7, 16, 13, 45), ...extra });
+  const lot = (extra: Partial<LotView>): LotView => ({
+    stage: 'classical',
+    white: 'Četrta, Igralka',
+    whiteRank: 4,
+    source: 'random',
+    by: 'director',
+    atUtcMs: Date.UTC(2007, 7, 16, 13, 45),
+    ...extra,
+  });
 
   it('says who has White, which game, how the lot was drawn and when', () => {
     expect(lotText(lot({}))).toBe('Colours by lot (game 1): Četrta, Igralka has White — drawn by the host (cryptographic random draw) at 13:45 UTC');
-    expect(lotText(lot({ source: 'arbiter', by: 'Ana Srebrnič', stage: 'armageddon' }))).toBe('Colours by lot (armageddon): Četrta, Igralka has White — drawn in the hall, entered by arbiter Ana Srebrnič at 13:45 UTC');
+    expect(lotText(lot({ source: 'arbiter', by: 'Ana Srebrnič', stage: 'armageddon' }))).toBe(
+      'Colours by lot (armageddon): Četrta, Igralka has White — drawn in the hall, entered by arbiter Ana Srebrnič at 13:45 UTC',
+    );
     expect(lotText(lot({ source: 'seed' }))).toMatch(/— from the tournament file's seed \(a rehearsal: known in advance\) at 13:45 UTC$/);
   });
 
@@ -75,7 +91,10 @@ describe('which team matches the arbiter page asks for', () => {
 
   it("a team event's current round is the highest among its boards; individual events and filtered-out events are left out", () => {
     const boards = [b('ivanovo', 1, 'A'), b('ivanovo', 2, 'B'), b('slo', 3), b('other', 1, 'C')];
-    expect([...teamEventRounds(boards, '')]).toEqual([['ivanovo', 2], ['other', 1]]);
+    expect([...teamEventRounds(boards, '')]).toEqual([
+      ['ivanovo', 2],
+      ['other', 1],
+    ]);
     expect([...teamEventRounds(boards, 'other')]).toEqual([['other', 1]]);
     expect(teamEventRounds([{ event: 'x', round: 1, white: null }], '').size).toBe(0);
   });
@@ -98,9 +117,15 @@ describe('the team match protocol on the arbiter page', () => {
   it("writes each captain's mark: none, ✓ confirmed, ✗ disputed with the reason, void with the correction that voided it", () => {
     expect(captainMark(side(1, 'Школа № 1', 0))).toEqual(['none', 'Школа № 1: captain has not confirmed']);
     expect(captainMark(side(1, 'Школа № 1', 0, confirmed))).toEqual(['confirmed', 'Школа № 1: ✓ confirmed by Kapitan Pervoy at 15:00 UTC']);
-    expect(captainMark(side(2, 'Школа № 2', 0, disputed))).toEqual(['disputed', 'Школа № 2: ✗ disputed by Kapitan Vtoroy at 15:05 UTC: "the draw was offered after the flag fell"']);
+    expect(captainMark(side(2, 'Школа № 2', 0, disputed))).toEqual([
+      'disputed',
+      'Школа № 2: ✗ disputed by Kapitan Vtoroy at 15:05 UTC: "the draw was offered after the flag fell"',
+    ]);
     // The results in the rule book's words (½-½ for a draw), as the browser test reads them.
-    expect(captainMark(side(1, 'Школа № 1', 0, voided))).toEqual(['void', 'Школа № 1: confirmed by Kapitan Pervoy at 15:00 UTC — void: board 2 corrected ½-½ → 1-0 by Glavny Sudya at 15:10 UTC']);
+    expect(captainMark(side(1, 'Школа № 1', 0, voided))).toEqual([
+      'void',
+      'Школа № 1: confirmed by Kapitan Pervoy at 15:00 UTC — void: board 2 corrected ½-½ → 1-0 by Glavny Sudya at 15:10 UTC',
+    ]);
     expect(markedResults(side(1, 'Школа № 1', 0, confirmed))).toBe(`on ${resultWords('1-0')}, ½-½`);
     expect(markedResults(side(1, 'Школа № 1', 0))).toBe('');
   });
@@ -110,8 +135,14 @@ describe('the team match protocol on the arbiter page', () => {
     expect(arbiterMark(match())).toEqual(['none', "confirm every board's result, then the match"]);
     expect(arbiterMark(match({ resultsConfirmed: true }))).toEqual(['none', "waiting for the arbiter's confirmation"]);
     const mark = { arbiter: 'Glavny Sudya', atUtcMs: min(15), captainsConfirmed: { '1': true, '2': false } };
-    expect(arbiterMark(match({ arbiter: mark }))).toEqual(['final', 'match confirmed by Glavny Sudya at 15:15 UTC (final), without the confirmation of Школа № 2']);
-    expect(arbiterMark(match({ arbiter: { ...mark, captainsConfirmed: { '1': true, '2': true } } }))).toEqual(['final', 'match confirmed by Glavny Sudya at 15:15 UTC (final)']);
+    expect(arbiterMark(match({ arbiter: mark }))).toEqual([
+      'final',
+      'match confirmed by Glavny Sudya at 15:15 UTC (final), without the confirmation of Школа № 2',
+    ]);
+    expect(arbiterMark(match({ arbiter: { ...mark, captainsConfirmed: { '1': true, '2': true } } }))).toEqual([
+      'final',
+      'match confirmed by Glavny Sudya at 15:15 UTC (final)',
+    ]);
     expect(arbiterMark(match({ arbiterVoid: mark }))).toEqual(['void', "the arbiter's confirmation of 15:15 UTC is void after a correction: confirm again"]);
   });
 
@@ -127,7 +158,10 @@ describe("the captains' page", () => {
   it('writes the marks from the captain’s side: you, the other captain, the arbiter (with the appeal deadline once final)', () => {
     const m = match({ teams: [side(1, 'Школа № 1', 2.5, voided), side(2, 'Школа № 2', 1.5, disputed)] });
     expect(captainPageMarks(m, 1)).toEqual([
-      ['void', 'Your confirmation (confirmed by Kapitan Pervoy at 15:00 UTC) is void: the arbiter corrected board 2 (½-½ → 1-0) at 15:10 UTC; check the results and confirm again'],
+      [
+        'void',
+        'Your confirmation (confirmed by Kapitan Pervoy at 15:00 UTC) is void: the arbiter corrected board 2 (½-½ → 1-0) at 15:10 UTC; check the results and confirm again',
+      ],
       ['disputed', `Школа № 2's captain (Kapitan Vtoroy) disputed at 15:05 UTC: "the draw was offered after the flag fell"`],
       ['none', 'Waiting for the arbiter to confirm the match'],
     ]);
@@ -145,7 +179,10 @@ describe("the captains' page", () => {
     expect(captainConfirmQuestion(match())).toBe('Confirm the results of Школа № 1 – Школа № 2 (2½ – 1½)?\n\nboard 1: 1-0\nboard 2: ½-½');
     expect(captainConfirmQuestion(match({ boards: [{ ...match().boards[0], result: null }] }))).toMatch(/board 1: —$/);
     expect(captainConfirmState(match({ resultsIn: false }), 1)).toEqual({ disabled: true, title: 'every board needs a result first' });
-    expect(captainConfirmState(match({ teams: [side(1, 'Школа № 1', 2.5, confirmed), side(2, 'Школа № 2', 1.5)] }), 1)).toEqual({ disabled: true, title: 'you confirmed these results' });
+    expect(captainConfirmState(match({ teams: [side(1, 'Школа № 1', 2.5, confirmed), side(2, 'Школа № 2', 1.5)] }), 1)).toEqual({
+      disabled: true,
+      title: 'you confirmed these results',
+    });
     // A voided confirmation, or a dispute, may be followed by a new confirmation.
     expect(captainConfirmState(match({ teams: [side(1, 'Школа № 1', 2.5, voided), side(2, 'Школа № 2', 1.5)] }), 1).disabled).toBe(false);
     expect(captainConfirmState(match({ teams: [side(1, 'Школа № 1', 2.5), side(2, 'Школа № 2', 1.5, disputed)] }), 2).disabled).toBe(false);

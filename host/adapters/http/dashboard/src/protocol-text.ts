@@ -51,7 +51,10 @@ export function teamEventRounds(boards: Iterable<Pick<BoardView, 'event' | 'roun
 }
 
 /** Whether a team board's change may have changed its match's protocol: a result, its confirmation, a new round. */
-export function protocolMayChange(before: Pick<BoardView, 'result' | 'resultConfirmed' | 'round'> | undefined, b: Pick<BoardView, 'result' | 'resultConfirmed' | 'round'>): boolean {
+export function protocolMayChange(
+  before: Pick<BoardView, 'result' | 'resultConfirmed' | 'round'> | undefined,
+  b: Pick<BoardView, 'result' | 'resultConfirmed' | 'round'>,
+): boolean {
   return !before || before.result !== b.result || before.resultConfirmed !== b.resultConfirmed || before.round !== b.round;
 }
 
@@ -67,7 +70,11 @@ export function captainMark(t: TeamMatchSide): Mark {
   const c = t.captain;
   if (!c) return ['none', `${t.name}: captain has not confirmed`];
   const when = hhmm(c.atUtcMs);
-  if (c.void) return ['void', `${t.name}: ${c.state} by ${c.captain} at ${when} — void: board ${c.void.board} corrected ${resultWords(c.void.from)} → ${resultWords(c.void.to)} by ${c.void.arbiter} at ${hhmm(c.void.atUtcMs)}`];
+  if (c.void)
+    return [
+      'void',
+      `${t.name}: ${c.state} by ${c.captain} at ${when} — void: board ${c.void.board} corrected ${resultWords(c.void.from)} → ${resultWords(c.void.to)} by ${c.void.arbiter} at ${hhmm(c.void.atUtcMs)}`,
+    ];
   if (c.state === 'confirmed') return ['confirmed', `${t.name}: ✓ confirmed by ${c.captain} at ${when}`];
   return ['disputed', `${t.name}: ✗ disputed by ${c.captain} at ${when}: "${c.reason ?? ''}"`];
 }
@@ -82,7 +89,10 @@ export function arbiterMark(m: TeamMatchView): Mark {
   if (m.arbiter) {
     const confirmed = m.arbiter.captainsConfirmed;
     const missing = m.teams.filter((t) => !confirmed[String(t.id)]).map((t) => t.name);
-    return ['final', `match confirmed by ${m.arbiter.arbiter} at ${hhmm(m.arbiter.atUtcMs)} (final)${missing.length ? `, without the confirmation of ${missing.join(' and ')}` : ''}`];
+    return [
+      'final',
+      `match confirmed by ${m.arbiter.arbiter} at ${hhmm(m.arbiter.atUtcMs)} (final)${missing.length ? `, without the confirmation of ${missing.join(' and ')}` : ''}`,
+    ];
   }
   if (m.arbiterVoid) return ['void', `the arbiter's confirmation of ${hhmm(m.arbiterVoid.atUtcMs)} is void after a correction: confirm again`];
   if (!m.resultsIn) return ['none', 'games in play'];
@@ -110,14 +120,18 @@ export function captainPageMarks(m: TeamMatchView, myTeam: number): Mark[] {
     if (!c) lines.push(['none', `${whose}: not confirmed yet`]);
     else if (c.void) {
       const v = c.void;
-      lines.push(['void', `${whose} (${c.state} by ${c.captain} at ${hhmm(c.atUtcMs)}) is void: the arbiter corrected board ${v.board} (${resultWords(v.from)} → ${resultWords(v.to)}) at ${hhmm(v.atUtcMs)}; check the results and confirm again`]);
+      lines.push([
+        'void',
+        `${whose} (${c.state} by ${c.captain} at ${hhmm(c.atUtcMs)}) is void: the arbiter corrected board ${v.board} (${resultWords(v.from)} → ${resultWords(v.to)}) at ${hhmm(v.atUtcMs)}; check the results and confirm again`,
+      ]);
     } else if (c.state === 'confirmed') lines.push(['confirmed', `${who} (${c.captain}) confirmed at ${hhmm(c.atUtcMs)}`]);
     else lines.push(['disputed', `${who} (${c.captain}) disputed at ${hhmm(c.atUtcMs)}: "${c.reason ?? ''}"`]);
   }
   if (m.arbiter) {
     const appeal = m.appealUntilUtcMs ? ` · appeal until ${hhmm(m.appealUntilUtcMs)}` : '';
     lines.push(['final', `Confirmed by the arbiter ${m.arbiter.arbiter} at ${hhmm(m.arbiter.atUtcMs)}: final${appeal}`]);
-  } else if (m.arbiterVoid) lines.push(['void', `The arbiter's confirmation of ${hhmm(m.arbiterVoid.atUtcMs)} is void after the correction: the arbiter confirms again`]);
+  } else if (m.arbiterVoid)
+    lines.push(['void', `The arbiter's confirmation of ${hhmm(m.arbiterVoid.atUtcMs)} is void after the correction: the arbiter confirms again`]);
   else lines.push(['none', m.resultsIn ? 'Waiting for the arbiter to confirm the match' : 'Games still in play']);
   return lines;
 }

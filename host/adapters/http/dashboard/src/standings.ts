@@ -22,7 +22,9 @@ const TEAM_COLUMNS: readonly Column[] = [
   { key: 'matchPoints', criterion: 'match points', head: 'Match pts', long: 'match points', main: true, value: (t) => t.matchPoints },
   { key: 'directEncounter', criterion: 'direct encounter', head: 'Direct', long: 'the match between them', value: (t) => t.directEncounter },
   { key: 'buchholz', criterion: 'team Buchholz', head: 'Buchholz', long: 'team Buchholz', value: (t) => t.buchholz },
-  ...[0, 1, 2, 3].map((i): Column => ({ key: `board${i + 1}`, criterion: `board ${i + 1}`, head: `B${i + 1}`, long: `board ${i + 1} points`, value: (t) => t.boardPoints[i] })),
+  ...[0, 1, 2, 3].map(
+    (i): Column => ({ key: `board${i + 1}`, criterion: `board ${i + 1}`, head: `B${i + 1}`, long: `board ${i + 1} points`, value: (t) => t.boardPoints[i] }),
+  ),
 ];
 /** Board prizes: points, then Buchholz, wins, direct encounter, Buchholz cut 1 and cut 2 (host/domain/board-standings.ts names). */
 const PLAYER_CRITERIA: readonly { criterion: string; long: string }[] = [

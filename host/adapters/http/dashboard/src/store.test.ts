@@ -5,8 +5,19 @@ import { describe, expect, it } from 'vitest';
 import type { BoardView } from '../../../../app/ports.ts';
 import { BoardStore, type StoreChange } from './store.ts';
 
-const board = (n: number, moves = 0): BoardView =>
-  ({ id: `b${n}`, event: 'e', round: 1, board: n, clockId: `c${n}`, white: null, black: null, timeControl: null, live: moves ? ({ moves: { white: moves, black: 0 } } as BoardView['live']) : null, result: null, resultConfirmed: false });
+const board = (n: number, moves = 0): BoardView => ({
+  id: `b${n}`,
+  event: 'e',
+  round: 1,
+  board: n,
+  clockId: `c${n}`,
+  white: null,
+  black: null,
+  timeControl: null,
+  live: moves ? ({ moves: { white: moves, black: 0 } } as BoardView['live']) : null,
+  result: null,
+  resultConfirmed: false,
+});
 
 describe('BoardStore', () => {
   it('tells its listeners once per frame, each changed board once, with its view before the frame', () => {
