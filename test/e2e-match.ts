@@ -120,7 +120,7 @@ export async function playSlovenianMatch(rig: MatchRig): Promise<void> {
 
 /** What the journal, TRF and PGN must show after the match (shared by the in-memory and pty runs). */
 export function checkMatchRecords(rig: MatchRig, pressesPerGame: number[]): void {
-  const { journal, hall } = rig;
+  const { journal } = rig;
   const games = journal.gamesByMatch('slo-w-2007/r1/b1');
   expect(games.map((g) => [g.gameNo, g.kind, g.result, g.confirmedBy])).toEqual([
     [1, 'classical', '1/2-1/2', ARBITER],

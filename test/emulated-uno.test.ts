@@ -352,7 +352,11 @@ describe('chessclock sim --uno: the terminal clock on the emulated Uno', () => {
     child.stdin!.write('a');
     await waitFor('White’s move on the log', () => output().includes('white move 1'), 15_000);
     // White's 10 s increment was added; Black's clock runs (the mark and Black's LED).
-    await waitFor('the LCD after White’s press', () => /│  15:[12]\d \*15:(0\d|10)  │/.test(lastFrame()) && lastFrame().includes('│#1 P1      #0 P1│'), 15_000);
+    await waitFor(
+      'the LCD after White’s press',
+      () => /│ {2}15:[12]\d \*15:(0\d|10) {2}│/.test(lastFrame()) && lastFrame().includes('│#1 P1      #0 P1│'),
+      15_000,
+    );
     await waitFor('Black’s LED on, White’s off (read from the port pins)', () => lastFrame().includes('White ○    ● Black'), 15_000);
     expect(lastFrame()).toContain('board: emulated Uno');
     child.stdin!.write('q');

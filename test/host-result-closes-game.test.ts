@@ -194,7 +194,7 @@ describe('a result closes the game everywhere (docs/api.md "A game with a result
   it('FIDE Laws 5.1 / 5.2: a clock away when the arbiter entered the result is told once it is back: it stops and shows the result', async () => {
     rig = await buildRig();
     const r = rig;
-    const { game, clock, id } = await startedThenAway(r);
+    const { clock, id } = await startedThenAway(r);
     const put = await r.api.inject({ method: 'PUT', url: `/api/boards/${id}/result`, headers: auth, payload: { result: '1/2-1/2' } });
     expect(put.statusCode, put.body).toBe(200);
     expect(clock.clock.firmware.reading().status).toBe('running'); // it never heard of the result

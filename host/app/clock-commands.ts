@@ -4,7 +4,7 @@
 // sends what this table gives (docs/protocol.md "Commands", "Versions").
 import { forfeitResultFor, isGameResult, RESULT_MEANING } from '../../rules/vocabulary.ts';
 import { RESULT_TO_WIRE, SIDE_TO_WIRE } from '../../rules/clock-snapshot-wire.ts';
-import { Command_Kind, GameResult as WireResult } from '../../protocol/gen/chessclock_pb.ts';
+import { Command_Kind, type GameResult as WireResult } from '../../protocol/gen/chessclock_pb.ts';
 import type { BodyInit } from '../../protocol/session-api.ts';
 import { timeControlToProto, timeControlToWire } from '../../protocol/time-control-codec.ts';
 import type { GameRow } from '../store/types.ts';

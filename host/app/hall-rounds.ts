@@ -7,7 +7,7 @@ import type { Journal } from '../store/journal.ts';
 import type { GameRow } from '../store/types.ts';
 import type { Hall, TournamentEvent } from '../domain/model.ts';
 import type { Busy } from './busy.ts';
-import { Director, DirectorError } from './director.ts';
+import { type Director, DirectorError } from './director.ts';
 import { AUTO_PAIRING_ACTOR, NextRoundError, NextRounds, type NextRoundPairing } from './next-round.ts';
 import { startRoundOnBoards } from './round-start.ts';
 import type {

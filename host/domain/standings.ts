@@ -218,28 +218,24 @@ export function teamStandings(event: TournamentEvent, records: Map<number, Round
       // A team that lost every board by forfeit lost the match, even when its opponent did too
       // (every board `--`, FIDE Laws 6.7.1: both lose): 0-0 in board points is no draw.
       const mp = (mine: number, theirs: number, forfeited: boolean) => (forfeited ? s.loss : mine > theirs ? s.win : mine === theirs ? s.draw : s.loss);
-      perTeam
-        .get(m.white)!
-        .push({
-          round: round.number,
-          opponent: m.black,
-          colour: 'w',
-          gamePoints: white,
-          matchPoints: mp(white, black, whiteForfeits === n),
-          forfeited: whiteForfeits === n,
-          boardPoints: whiteBoards,
-        });
-      perTeam
-        .get(m.black)!
-        .push({
-          round: round.number,
-          opponent: m.white,
-          colour: 'b',
-          gamePoints: black,
-          matchPoints: mp(black, white, blackForfeits === n),
-          forfeited: blackForfeits === n,
-          boardPoints: blackBoards,
-        });
+      perTeam.get(m.white)!.push({
+        round: round.number,
+        opponent: m.black,
+        colour: 'w',
+        gamePoints: white,
+        matchPoints: mp(white, black, whiteForfeits === n),
+        forfeited: whiteForfeits === n,
+        boardPoints: whiteBoards,
+      });
+      perTeam.get(m.black)!.push({
+        round: round.number,
+        opponent: m.white,
+        colour: 'b',
+        gamePoints: black,
+        matchPoints: mp(black, white, blackForfeits === n),
+        forfeited: blackForfeits === n,
+        boardPoints: blackBoards,
+      });
     }
     for (const bye of round.byes) {
       if (bye.team === null) continue;
