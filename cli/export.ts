@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandOptions } from './command-options.ts';
 import { Journal } from '../host/store/journal.ts';
 import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
-import { findEvent } from '../host/domain/model.ts';
+import { findEvent, type Hall } from '../host/domain/model.ts';
 import { Director } from '../host/app/director.ts';
 import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { eventTrf } from '../host/adapters/exports/trf-event.ts';
@@ -44,26 +44,59 @@ function fail(message: string, code = 2): number {
   return code;
 }
 
+const OPTIONS = {
+  db: { type: 'string' },
+  tournament: { type: 'string' },
+  event: { type: 'string' },
+  round: { type: 'string' },
+  trf: { type: 'boolean' },
+  pgn: { type: 'boolean' },
+  jsonl: { type: 'boolean' },
+  report: { type: 'boolean' },
+  category: { type: 'string' },
+  out: { type: 'string' },
+  moves: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type ExportValues = Extract<ReturnType<typeof parseCommandOptions<typeof OPTIONS>>, { values: unknown }>['values'];
+
+/** The export the options ask for, of `event`, as text, and the exit status (3: --moves merged with warnings, said on stderr). */
+function exportText(
+  journal: Journal,
+  hall: Hall,
+  event: string,
+  values: ExportValues,
+  round: number | undefined,
+  movesText: string | undefined,
+): { text: string; status: number } {
+  const category = values.category;
+  const exports = journalExports(journal, hall, () => Date.now()); // the PGN's live clocks as of now
+  let text: string;
+  let status = 0;
+  if (movesText !== undefined) {
+    const merged = mergeClockTimes(journal, hall, event, movesText);
+    for (const w of merged.warnings) process.stderr.write(`chessclock export: warning: ${values.moves}:${w.line}: ${w.game}: ${w.message}\n`);
+    process.stderr.write(`chessclock export: ${merged.merged} game(s) merged, ${merged.warnings.length} warning(s)\n`);
+    text = merged.pgn;
+    if (merged.warnings.length) status = 3;
+  } else if (values.trf) {
+    text =
+      category !== undefined
+        ? eventTrf(journal, hall, event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
+        : exports.trf(event, round);
+  } else if (values.pgn) {
+    text = exports.pgn(event, round ?? 1);
+  } else if (values.report) {
+    text = eventReportHtml(journal, hall, event, round);
+  } else {
+    text = exports.jsonl!({ event, ...(round !== undefined ? { round } : {}) });
+  }
+  return { text, status };
+}
+
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseCommandOptions(
-    'export',
-    args,
-    {
-      db: { type: 'string' },
-      tournament: { type: 'string' },
-      event: { type: 'string' },
-      round: { type: 'string' },
-      trf: { type: 'boolean' },
-      pgn: { type: 'boolean' },
-      jsonl: { type: 'boolean' },
-      report: { type: 'boolean' },
-      category: { type: 'string' },
-      out: { type: 'string' },
-      moves: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    HELP,
-  );
+  const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   const kinds = (['trf', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
@@ -97,27 +130,7 @@ export async function run(args: string[]): Promise<number> {
   const journal = new Journal(values.db);
   try {
     new Director(journal, hall); // a round robin's rounds, as the host had them
-    const exports = journalExports(journal, hall, () => Date.now()); // the PGN's live clocks as of now
-    let text: string;
-    let status = 0;
-    if (movesText !== undefined) {
-      const merged = mergeClockTimes(journal, hall, values.event, movesText);
-      for (const w of merged.warnings) process.stderr.write(`chessclock export: warning: ${values.moves}:${w.line}: ${w.game}: ${w.message}\n`);
-      process.stderr.write(`chessclock export: ${merged.merged} game(s) merged, ${merged.warnings.length} warning(s)\n`);
-      text = merged.pgn;
-      if (merged.warnings.length) status = 3;
-    } else if (values.trf) {
-      text =
-        category !== undefined
-          ? eventTrf(journal, hall, values.event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
-          : exports.trf(values.event, round);
-    } else if (values.pgn) {
-      text = exports.pgn(values.event, round ?? 1);
-    } else if (values.report) {
-      text = eventReportHtml(journal, hall, values.event, round);
-    } else {
-      text = exports.jsonl!({ event: values.event, ...(round !== undefined ? { round } : {}) });
-    }
+    const { text, status } = exportText(journal, hall, values.event, values, round, movesText);
     if (values.out !== undefined) {
       try {
         writeFileSync(values.out, text);

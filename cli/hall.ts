@@ -71,65 +71,53 @@ function positive(name: string, text: string | undefined, integer: boolean): num
   return n;
 }
 
-export async function run(args: string[]): Promise<number> {
-  const parsed = parseCommandOptions(
-    'hall',
-    args,
-    {
-      event: { type: 'string', multiple: true },
-      tournament: { type: 'string' },
-      clocks: { type: 'string' },
-      speed: { type: 'string' },
-      seed: { type: 'string' },
-      port: { type: 'string', multiple: true },
-      ports: { type: 'string' },
-      mqtt: { type: 'string' },
-      http: { type: 'string' },
-      db: { type: 'string' },
-      token: { type: 'string' },
-      'no-confirm': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      ...SECURITY_OPTIONS,
-    },
-    HELP,
-  );
-  if ('exit' in parsed) return parsed.exit;
-  const { values } = parsed;
-  let opts: SimulatedHallOptions;
-  try {
-    const token = values.token === undefined ? undefined : parseTokenOption(values.token);
-    const security = readSecurityOptions({ ...values, token: undefined });
-    const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
-    if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed ${values.seed}: expected a whole number ≥ 0`);
-    const hall = values.tournament === undefined ? fixtureHall(values.event ?? [DEFAULT_EVENT]) : fileHall(values.tournament, values.event ?? []);
-    opts = {
-      hall,
-      clocks: positive('clocks', values.clocks, true),
-      speed: positive('speed', values.speed, false),
-      seed,
-      db: values.db,
-      listen: parseListenOption(values.http),
-      token,
-      tokens: security.tokens,
-      mqttAccess: security.mqtt,
-      httpSecurity: { ...security.http, captains: security.captains },
-      confirm: !values['no-confirm'],
-      mqtt: parseMqttOption(values.mqtt ?? DEFAULT_MQTT),
-      ports: values.port ?? [],
-      portEntries: values.ports === undefined ? [] : loadPortsFile(values.ports),
-      log: (line) => process.stderr.write(`${line}\n`),
-    };
-  } catch (err) {
-    return fail((err as Error).message);
-  }
+const OPTIONS = {
+  event: { type: 'string', multiple: true },
+  tournament: { type: 'string' },
+  clocks: { type: 'string' },
+  speed: { type: 'string' },
+  seed: { type: 'string' },
+  port: { type: 'string', multiple: true },
+  ports: { type: 'string' },
+  mqtt: { type: 'string' },
+  http: { type: 'string' },
+  db: { type: 'string' },
+  token: { type: 'string' },
+  'no-confirm': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  ...SECURITY_OPTIONS,
+} as const;
 
-  let hall: SimulatedHall;
-  try {
-    hall = await startSimulatedHall(opts);
-  } catch (err) {
-    process.stderr.write(`chessclock hall: cannot start: ${(err as Error).message}\n`);
-    return 1;
-  }
+type HallValues = Extract<ReturnType<typeof parseCommandOptions<typeof OPTIONS>>, { values: unknown }>['values'];
+
+/** The hall to start from the command's options; throws with the option that is wrong. */
+function hallOptions(values: HallValues): SimulatedHallOptions {
+  const token = values.token === undefined ? undefined : parseTokenOption(values.token);
+  const security = readSecurityOptions({ ...values, token: undefined });
+  const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed ${values.seed}: expected a whole number ≥ 0`);
+  const hall = values.tournament === undefined ? fixtureHall(values.event ?? [DEFAULT_EVENT]) : fileHall(values.tournament, values.event ?? []);
+  return {
+    hall,
+    clocks: positive('clocks', values.clocks, true),
+    speed: positive('speed', values.speed, false),
+    seed,
+    db: values.db,
+    listen: parseListenOption(values.http),
+    token,
+    tokens: security.tokens,
+    mqttAccess: security.mqtt,
+    httpSecurity: { ...security.http, captains: security.captains },
+    confirm: !values['no-confirm'],
+    mqtt: parseMqttOption(values.mqtt ?? DEFAULT_MQTT),
+    ports: values.port ?? [],
+    portEntries: values.ports === undefined ? [] : loadPortsFile(values.ports),
+    log: (line) => process.stderr.write(`${line}\n`),
+  };
+}
+
+/** Prints the security warnings (stderr) and where to watch the running hall: dashboard, token, API, MQTT (stdout). */
+function printHall(hall: SimulatedHall, opts: SimulatedHallOptions, values: HallValues): void {
   const out = process.stdout;
   for (const w of securityWarnings({
     http: opts.listen ?? null,
@@ -153,6 +141,28 @@ export async function run(args: string[]): Promise<number> {
   out.write(
     `MQTT:            ${hall.mqtt ? `${redactUrl(hall.mqtt.url)}  topics chessclock/v1/#${hall.mqtt.broker ? ` (embedded broker; readers sign in${opts.mqttAccess?.anonymousRead ? ', anonymous read on' : ''})` : ''}` : 'none'}\n`,
   );
+}
+
+export async function run(args: string[]): Promise<number> {
+  const parsed = parseCommandOptions('hall', args, OPTIONS, HELP);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  let opts: SimulatedHallOptions;
+  try {
+    opts = hallOptions(values);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+
+  let hall: SimulatedHall;
+  try {
+    hall = await startSimulatedHall(opts);
+  } catch (err) {
+    process.stderr.write(`chessclock hall: cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  printHall(hall, opts, values);
+  const out = process.stdout;
   out.write('Ctrl-C stops the hall.\n');
   await stopSignal();
   out.write('stopping the hall…\n');

@@ -71,9 +71,29 @@ export function clockEventBody(
       return ev({ kind: ClockEvent_Kind.PAUSED, whiteMs: out.white, blackMs: out.black });
     case 'resumed':
       return ev({ kind: ClockEvent_Kind.RESUMED, whiteMs: out.white, blackMs: out.black });
+    case 'arrived':
+      return ev({ kind: ClockEvent_Kind.ARRIVED, side: SIDE[out.side] });
+    case 'result':
+      // A result the host sent (ENTER_RESULT) is the host's own: not echoed back to it.
+      if (out.by === 'host') return null;
+      return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result], byArbiter: out.by === 'arbiter' });
+    case 'restored':
+      // The host's Restore is loaded: the clock stands stopped with the journal's game; `side` is on move.
+      return ev({ kind: ClockEvent_Kind.RESTORED, ...(clock?.turn ? { side: SIDE[clock.turn] } : {}), whiteMs: out.white, blackMs: out.black });
+    default: {
+      // An arbiter's correction, or nothing to send.
+      const correction = correctionEventFields(out, clock);
+      return correction ? ev(correction) : null;
+    }
+  }
+}
+
+/** The ClockEvent fields for an arbiter's correction (a time adjusted, a move taken back, a control set…), or null for any other output. */
+function correctionEventFields(out: ClockOutput, clock?: Pick<ClockState, 'white' | 'black'>): Record<string, unknown> | null {
+  switch (out.type) {
     case 'adjusted':
       // FIDE Laws 7.5.5: a penalty names the credited side and carries the offender's illegal-move count (since 1.4).
-      return ev({
+      return {
         kind: ClockEvent_Kind.ADJUSTED,
         side: SIDE[out.side],
         adjustMs: out.ms,
@@ -81,16 +101,10 @@ export function clockEventBody(
         ...(out.reason === 'penalty' && out.illegalMoves !== undefined ? { illegalMoves: out.illegalMoves } : {}),
         whiteMs: out.white,
         blackMs: out.black,
-      });
-    case 'arrived':
-      return ev({ kind: ClockEvent_Kind.ARRIVED, side: SIDE[out.side] });
-    case 'result':
-      // A result the host sent (ENTER_RESULT) is the host's own: not echoed back to it.
-      if (out.by === 'host') return null;
-      return ev({ kind: ClockEvent_Kind.RESULT_ENTERED, result: RESULT[out.result], byArbiter: out.by === 'arbiter' });
+      };
     case 'moves-set':
       // FIDE Laws 6.10.2: the period follows from the count; a later period's time credited once (adjust_ms).
-      return ev({
+      return {
         kind: ClockEvent_Kind.MOVES_SET,
         side: SIDE[out.side],
         moveNumber: out.moves,
@@ -98,10 +112,10 @@ export function clockEventBody(
         adjustMs: out.creditedMs,
         whiteMs: out.white,
         blackMs: out.black,
-      });
+      };
     case 'takeback':
       // FIDE Laws 7.5.1 with 6.10.2: `side`'s last move annulled; the times are the restored ones.
-      return ev({
+      return {
         kind: ClockEvent_Kind.TAKEN_BACK,
         side: SIDE[out.side],
         moveNumber: out.move,
@@ -111,25 +125,22 @@ export function clockEventBody(
         ...(clock ? { period: clock[out.side].period } : {}),
         whiteMs: out.white,
         blackMs: out.black,
-      });
+      };
     case 'turn-set':
       // FIDE Laws 6.10.2: the side the arbiter set on move; no time moved.
-      return ev({ kind: ClockEvent_Kind.TURN_SET, side: SIDE[out.side], whiteMs: out.white, blackMs: out.black });
+      return { kind: ClockEvent_Kind.TURN_SET, side: SIDE[out.side], whiteMs: out.white, blackMs: out.black };
     case 'control-set':
       // FIDE Laws 6.10.2: the corrected control now in force, whole; both times unchanged.
-      return ev({ kind: ClockEvent_Kind.CONTROL_SET, control: timeControlToWire(out.timeControl), whiteMs: out.white, blackMs: out.black });
+      return { kind: ClockEvent_Kind.CONTROL_SET, control: timeControlToWire(out.timeControl), whiteMs: out.white, blackMs: out.black };
     case 'delay-set':
       // FIDE Guidelines III.4: the quickplay delay now in force for turns yet to begin.
-      return ev({ kind: ClockEvent_Kind.DELAY_SET, delayMs: out.ms });
+      return { kind: ClockEvent_Kind.DELAY_SET, delayMs: out.ms };
     case 'reinstated':
       // FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the forfeit is overruled.
-      return ev({ kind: ClockEvent_Kind.REINSTATED, whiteMs: out.white, blackMs: out.black });
+      return { kind: ClockEvent_Kind.REINSTATED, whiteMs: out.white, blackMs: out.black };
     case 'increment-set':
       // FIDE Guidelines III.4: the quickplay increment now in force.
-      return ev({ kind: ClockEvent_Kind.INCREMENT_SET, incrementMs: out.ms });
-    case 'restored':
-      // The host's Restore is loaded: the clock stands stopped with the journal's game; `side` is on move.
-      return ev({ kind: ClockEvent_Kind.RESTORED, ...(clock?.turn ? { side: SIDE[clock.turn] } : {}), whiteMs: out.white, blackMs: out.black });
+      return { kind: ClockEvent_Kind.INCREMENT_SET, incrementMs: out.ms };
     default:
       // new-game is answered by ConfigureAck; rejected inputs change nothing.
       return null;

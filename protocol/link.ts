@@ -13,7 +13,8 @@
 // old boot id; then the clock greets again with its current boot id.
 //
 // Time is injected (`time`), defaulting to protocol/monotonic.ts. What users see (options,
-// messages, counters, errors) is protocol/link-types.ts; what was delivered, delivery-ledger.ts.
+// messages, counters, errors) is protocol/link-types.ts; what was delivered, delivery-ledger.ts;
+// the time-sync exchanges and estimates, link-time-sync.ts.
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { randomInt } from 'node:crypto';
@@ -47,13 +48,11 @@ import {
   type LinkState,
   type ReceivedMessage,
 } from './link-types.ts';
+import { LinkTimeSync, u32 } from './link-time-sync.ts';
 import { systemTime, type TimeSource, type TimerHandle } from './monotonic.ts';
 import { Outbox, type OutboxEntry } from './outbox.ts';
 import { Session, type SessionCounters } from './session.ts';
-import { TimeSyncEstimator, type SyncSample } from './time-sync.ts';
-
-const U32 = 0x1_0000_0000;
-const u32 = (ms: number): number => ((Math.floor(ms) % U32) + U32) % U32;
+import type { SyncSample, TimeSyncEstimator } from './time-sync.ts';
 
 interface Pending {
   resolve: () => void;
@@ -74,7 +73,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   readonly outbox: Outbox<Body>;
   readonly version: ProtocolVersion;
   /** Host role: the estimate of the clock's time base, per clock boot id. */
-  readonly timeSyncByBoot = new Map<number, TimeSyncEstimator>();
+  readonly timeSyncByBoot: Map<number, TimeSyncEstimator>;
   /** The peer's Hello (host role) once a session is up. */
   peerHello: Hello | null = null;
   /** The peer's HelloAck (clock role) once a session is up. */
@@ -112,8 +111,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private sessionId = 0;
   private lastHelloAck: HelloAck | null = null;
   private lastNotReadyNackAt = -Infinity;
-  private syncTimer: TimerHandle | null = null;
-  private syncOutstanding: { t1: number; resolve: (s: SyncSample | null) => void; timer: TimerHandle } | null = null;
+  private readonly sync: LinkTimeSync;
   private readyResolve!: () => void;
   private readyReject!: (err: Error) => void;
   private closeError: Error | null = null;
@@ -137,6 +135,16 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     const bootId = opts.role === 'clock' ? opts.identity!.bootId : (opts.bootId ?? this.random());
     this.outbox = new Outbox<Body>({ bootId, codec: BODY_CODEC, capacity: opts.outboxCapacity, store: opts.outboxStore });
     this.parser = new FrameParser({ onDropped: (d) => this.dropped(d) });
+    this.sync = new LinkTimeSync({
+      time: this.time,
+      opts,
+      counters: this.own,
+      isUp: () => this.st === 'up',
+      peerBoot: () => (this.role === 'host' ? this.peerHello?.bootId : undefined),
+      write: (body) => this.write(body, 0),
+      sampled: (sample) => this.emit('sync', sample),
+    });
+    this.timeSyncByBoot = this.sync.byBoot;
     this.ready = new Promise<void>((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
@@ -174,7 +182,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   /** Host role: the estimate for the clock's current boot (null before a session). */
   get timeSync(): TimeSyncEstimator | null {
     const boot = this.peerHello?.bootId;
-    return boot === undefined ? null : this.estimatorFor(boot);
+    return boot === undefined ? null : this.sync.estimatorFor(boot);
   }
 
   /**
@@ -215,18 +223,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
    * timestamps, or null when unanswered within `timeoutMs`. The host feeds `timeSync`.
    */
   syncOnce(timeoutMs = AUTO_SYNC_DEFAULTS.timeoutMs): Promise<SyncSample | null> {
-    if (this.st !== 'up' || this.syncOutstanding) return Promise.resolve(null);
-    const t1 = Math.floor(this.time.now());
-    this.own.syncRequests++;
-    return new Promise((resolve) => {
-      const timer = this.time.setTimer(() => {
-        this.syncOutstanding = null;
-        this.own.syncTimeouts++;
-        resolve(null);
-      }, timeoutMs);
-      this.syncOutstanding = { t1, resolve, timer };
-      this.write({ case: 'syncRequest', value: { t1Ms: u32(t1) } } as Body, 0);
-    });
+    return this.sync.syncOnce(timeoutMs);
   }
 
   /** Stops everything. Pending sends reject; the outbox keeps what was not acked. */
@@ -363,7 +360,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     this.emit('up', { ourBoot, peerBoot, hello: this.peerHello, helloAck: this.peerHelloAck });
     this.readyResolve();
     info.session.pump();
-    if (this.role === 'host' && this.opts.autoSync !== false) this.startAutoSync();
+    if (this.role === 'host' && this.opts.autoSync !== false) this.sync.startAutoSync();
     // Clock: a session under an old boot only drains it; the current boot greets next.
     if (this.role === 'clock') this.maybeRegreet();
   }
@@ -380,7 +377,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     cur.session.stop();
     for (const k of Object.keys(this.totals) as (keyof SessionCounters)[]) this.totals[k] += cur.session.counters[k];
     this.current = null;
-    this.stopAutoSync();
+    this.sync.stopAutoSync();
   }
 
   // ─── receiving ──────────────────────────────────────────────────────────────
@@ -409,7 +406,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
         this.answerSync(body.value.t1Ms, arrivedAtMs);
         break;
       case 'syncResponse':
-        this.onSyncResponse(body.value.t1Ms, body.value.t2Ms, body.value.t3Ms, arrivedAtMs);
+        this.sync.onSyncResponse(body.value.t1Ms, body.value.t2Ms, body.value.t3Ms, arrivedAtMs);
         break;
       case 'nack':
         if (env.seq === 0) this.onControlNack(body.value);
@@ -532,55 +529,6 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     this.write({ case: 'syncResponse', value: { t1Ms, t2Ms: u32(arrivedAtMs), t3Ms: u32(this.time.now()) } } as Body, 0);
   }
 
-  private onSyncResponse(t1Ms: number, t2Ms: number, t3Ms: number, arrivedAtMs: number): void {
-    const out = this.syncOutstanding;
-    if (!out || u32(out.t1) !== t1Ms) return; // late or foreign
-    this.time.clearTimer(out.timer);
-    this.syncOutstanding = null;
-    const sample: SyncSample = { t1: out.t1, t2: t2Ms, t3: t3Ms, t4: Math.floor(arrivedAtMs) };
-    if (this.role === 'host' && this.peerHello) this.estimatorFor(this.peerHello.bootId).addSample(sample);
-    this.emit('sync', sample);
-    out.resolve(sample);
-  }
-
-  private estimatorFor(boot: number): TimeSyncEstimator {
-    let e = this.timeSyncByBoot.get(boot);
-    if (!e) {
-      e = new TimeSyncEstimator(this.opts.timeSync);
-      this.timeSyncByBoot.set(boot, e);
-    }
-    return e;
-  }
-
-  private startAutoSync(): void {
-    this.stopAutoSync();
-    const o = { ...AUTO_SYNC_DEFAULTS, ...(this.opts.autoSync || {}) };
-    const time = this.time;
-    /** The period the timer repeats at now (0: a one-shot, re-armed by each tick). */
-    let period = 0;
-    const tick = () => {
-      if (this.st !== 'up') return this.stopAutoSync();
-      void this.syncOnce(o.timeoutMs);
-      // The sync phase runs once per clock boot (a new boot is a new time base).
-      // The count alone: fitting the line here, after every exchange, cost the host 1% at 2,000 clocks.
-      const samples = this.timeSync?.acceptedSamples ?? 0;
-      const next = samples < o.phaseExchanges ? o.phaseIntervalMs : o.intervalMs;
-      if (period !== 0 && next === period) return; // the repeating timer calls again
-      // A repeating timer at another period stops; a one-shot has fired and needs nothing.
-      if (period !== 0 && this.syncTimer) time.clearTimer(this.syncTimer);
-      // One repeating timer per period where the time source has them (systemTime), rather
-      // than a new timer for every exchange.
-      period = time.setRepeating ? next : 0;
-      this.syncTimer = time.setRepeating ? time.setRepeating(tick, next) : time.setTimer(tick, next);
-    };
-    this.syncTimer = time.setTimer(tick, 0);
-  }
-
-  private stopAutoSync(): void {
-    if (this.syncTimer) this.time.clearTimer(this.syncTimer);
-    this.syncTimer = null;
-  }
-
   // ─── sending ────────────────────────────────────────────────────────────────
 
   private write(body: Body, seq: number, ack?: number): void {
@@ -606,11 +554,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     this.endSession();
     if (this.helloTimer) this.time.clearTimer(this.helloTimer);
     this.helloTimer = null;
-    if (this.syncOutstanding) {
-      this.time.clearTimer(this.syncOutstanding.timer);
-      this.syncOutstanding.resolve(null);
-      this.syncOutstanding = null;
-    }
+    this.sync.cancel();
     this.duplex.off('data', this.onData);
     this.duplex.off('end', this.onEnd);
     this.duplex.off('close', this.onClose);

@@ -95,8 +95,8 @@ function periodsBaseMs(tc: TimeControl, side: Side, from: number, to: number): n
 
 const msOf = (e: JournaledClockEvent, side: Side) => (side === 'white' ? e.whiteMs : e.blackMs);
 
-/** The chart of a game with control `timeControl` from its journaled events, in journal order. */
-export function timeChartOf(timeControl: TimeControl, events: readonly JournaledClockEvent[]): TimeChart {
+/** Both sides' points: the start's figures, then the mover's remaining time after each press (read as the PGN export reads `%clk`). */
+function chartPoints(events: readonly JournaledClockEvent[]): Record<Side, ChartPoint[]> {
   const points: Record<Side, ChartPoint[]> = { white: [], black: [] };
   const started = events.find((e) => e.type === 'started');
   if (started) for (const side of SIDES) points[side].push({ move: 0, ms: msOf(started, side) });
@@ -105,7 +105,74 @@ export function timeChartOf(timeControl: TimeControl, events: readonly Journaled
     return { side: side as Side, move: Number(move), ms };
   });
   for (const p of pressed.sort((a, b) => a.move - b.move)) points[p.side].push({ move: p.move, ms: p.ms });
+  return points;
+}
 
+/** Puts a marker on the chart: on the side's press, or between two presses. */
+type Mark = (kind: ChartMarkerKind, side: Side, onPress: boolean, ms: number, deltaMs: number | null, text: string) => void;
+
+/** The marker an event itself stands for (a flag, a default, a penalty or adjustment, a take-back, a move counter set), if any. */
+function markEvent(e: JournaledClockEvent, before: ClockState, after: ClockState, mark: Mark): void {
+  const side = e.side;
+  const name = side ? SIDE_NAME[side] : '';
+  switch (e.type) {
+    case 'flag':
+      if (side) mark('flag', side, false, 0, null, `${name}'s flag fell during move ${after[side].moves + 1} (FIDE Laws 6.9)`);
+      break;
+    case 'forfeit':
+      if (side) mark('forfeit', side, false, msOf(e, side), null, `${name} lost by default: absent at the default time (FIDE Laws 6.7.1)`);
+      break;
+    case 'adjusted': {
+      if (!side) break;
+      const ms = num(e.detail?.ms);
+      if (e.detail?.reason === 'penalty') {
+        // FIDE Laws 7.5.5: the event names the credited side; the illegal move was the other's.
+        mark(
+          'penalty',
+          side,
+          false,
+          msOf(e, side),
+          ms,
+          `${ms === null ? 'time' : formatDelta(ms)} to ${name}: ${SIDE_NAME[other(side)]}'s illegal move (FIDE Laws 7.5.5)`,
+        );
+      } else {
+        mark('adjustment', side, false, msOf(e, side), ms, `${ms === null ? 'time changed' : formatDelta(ms)} for ${name} by the arbiter`);
+      }
+      break;
+    }
+    case 'taken-back': {
+      // The side that made the annulled move is on move again (FIDE Laws 7.5.1).
+      const back = side ?? after.turn;
+      mark('takeback', back, false, msOf(e, back), null, `${SIDE_NAME[back]}'s move ${before[back].moves} taken back (FIDE Laws 7.5.1)`);
+      break;
+    }
+    case 'moves-set':
+      if (side)
+        mark('moves-set', side, true, msOf(e, side), null, `${name}'s move counter set from ${before[side].moves} to ${after[side].moves} (FIDE Laws 6.10.2)`);
+      break;
+  }
+}
+
+/** FIDE Laws 6.10.2: a bonus marker for each side the event credited the next period's time, once, when the statechart says so. */
+function markPeriodBonuses(timeControl: TimeControl, e: JournaledClockEvent, before: ClockState, after: ClockState, atMs: number, mark: Mark): void {
+  for (const s of SIDES) {
+    if (after[s].creditedPeriod <= before[s].creditedPeriod) continue;
+    const bonus = periodsBaseMs(timeControl, s, before[s].creditedPeriod, after[s].creditedPeriod);
+    const by = e.type === 'moved' ? `after move ${after[s].moves}` : 'by the move-counter correction';
+    mark(
+      'period-bonus',
+      s,
+      true,
+      readClock(after, atMs)[s],
+      bonus,
+      `${formatDelta(bonus)} for ${SIDE_NAME[s]}: period ${after[s].creditedPeriod + 1} begins ${by} (FIDE Laws 6.10.2)`,
+    );
+  }
+}
+
+/** The chart of a game with control `timeControl` from its journaled events, in journal order. */
+export function timeChartOf(timeControl: TimeControl, events: readonly JournaledClockEvent[]): TimeChart {
+  const points = chartPoints(events);
   const markers: ChartMarker[] = [];
   const rebuilder = new GameRebuilder(timeControl);
   try {
@@ -113,69 +180,12 @@ export function timeChartOf(timeControl: TimeControl, events: readonly Journaled
       const before: ClockState = rebuilder.state;
       rebuilder.feed(e, index);
       const after: ClockState = rebuilder.state;
-      const mark = (kind: ChartMarkerKind, side: Side, onPress: boolean, ms: number, deltaMs: number | null, text: string) => {
+      const mark: Mark = (kind, side, onPress, ms, deltaMs, text) => {
         const move = after[side].moves;
         markers.push({ kind, side, move, x: onPress ? move : move + 0.5, ms, deltaMs, text, index });
       };
-      const side = e.side;
-      const name = side ? SIDE_NAME[side] : '';
-      switch (e.type) {
-        case 'flag':
-          if (side) mark('flag', side, false, 0, null, `${name}'s flag fell during move ${after[side].moves + 1} (FIDE Laws 6.9)`);
-          break;
-        case 'forfeit':
-          if (side) mark('forfeit', side, false, msOf(e, side), null, `${name} lost by default: absent at the default time (FIDE Laws 6.7.1)`);
-          break;
-        case 'adjusted': {
-          if (!side) break;
-          const ms = num(e.detail?.ms);
-          if (e.detail?.reason === 'penalty') {
-            // FIDE Laws 7.5.5: the event names the credited side; the illegal move was the other's.
-            mark(
-              'penalty',
-              side,
-              false,
-              msOf(e, side),
-              ms,
-              `${ms === null ? 'time' : formatDelta(ms)} to ${name}: ${SIDE_NAME[other(side)]}'s illegal move (FIDE Laws 7.5.5)`,
-            );
-          } else {
-            mark('adjustment', side, false, msOf(e, side), ms, `${ms === null ? 'time changed' : formatDelta(ms)} for ${name} by the arbiter`);
-          }
-          break;
-        }
-        case 'taken-back': {
-          // The side that made the annulled move is on move again (FIDE Laws 7.5.1).
-          const back = side ?? after.turn;
-          mark('takeback', back, false, msOf(e, back), null, `${SIDE_NAME[back]}'s move ${before[back].moves} taken back (FIDE Laws 7.5.1)`);
-          break;
-        }
-        case 'moves-set':
-          if (side)
-            mark(
-              'moves-set',
-              side,
-              true,
-              msOf(e, side),
-              null,
-              `${name}'s move counter set from ${before[side].moves} to ${after[side].moves} (FIDE Laws 6.10.2)`,
-            );
-          break;
-      }
-      // FIDE Laws 6.10.2: the next period's time, credited once, when the statechart says so.
-      for (const s of SIDES) {
-        if (after[s].creditedPeriod <= before[s].creditedPeriod) continue;
-        const bonus = periodsBaseMs(timeControl, s, before[s].creditedPeriod, after[s].creditedPeriod);
-        const by = e.type === 'moved' ? `after move ${after[s].moves}` : 'by the move-counter correction';
-        mark(
-          'period-bonus',
-          s,
-          true,
-          readClock(after, rebuilder.at)[s],
-          bonus,
-          `${formatDelta(bonus)} for ${SIDE_NAME[s]}: period ${after[s].creditedPeriod + 1} begins ${by} (FIDE Laws 6.10.2)`,
-        );
-      }
+      markEvent(e, before, after, mark);
+      markPeriodBonuses(timeControl, e, before, after, rebuilder.at, mark);
     });
     return {
       points,
