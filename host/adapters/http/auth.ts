@@ -37,12 +37,37 @@ export interface AuthOptions {
 
 type Role = 'arbiter' | 'captain';
 
+/** The request's method and path (without its query), as a log line names it. */
+const where = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
+
+/**
+ * A known token of the other role is no guess (no failed sign-in), but it does not open this door:
+ * a captain never does an arbiter's action, and an arbiter signs a match as the arbiter (403).
+ */
+function otherRole(opts: AuthOptions, req: FastifyRequest, reply: FastifyReply, token: string, role: Role): boolean {
+  const { arbiters, captains, log } = opts;
+  const other = role === 'arbiter' ? captains.identify(token) : arbiters.identify(token);
+  if (other === null) return false;
+  const who = typeof other === 'string' ? `arbiter ${other}` : `captain ${other.captain}`;
+  log(`http: ${who}'s token refused for ${role} route ${where(req)} from ${req.ip}`);
+  reply
+    .code(403)
+    .send(
+      apiError(
+        403,
+        role === 'arbiter'
+          ? `${who}'s token is a captain's: it cannot do arbiter actions`
+          : `${who}'s token is not a captain's: the arbiter confirms a team match with POST /api/events/:event/rounds/:round/matches/:match/confirm`,
+      ),
+    );
+  return true;
+}
+
 /** Decorates `app` with the two guards (before the routes that use them are registered). */
 export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
   const { arbiters, captains, signIn, log } = opts;
   const signInFailures = app.createRateLimit({ max: signIn.max, timeWindow: signIn.windowMs });
   const blockedLogged = new Set<string>();
-  const where = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
 
   /** An address over its failed sign-ins is refused before its token is even looked at (429, logged once per block). */
   async function blocked(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -59,28 +84,6 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
       .code(429)
       .header('retry-after', String(seconds))
       .send(apiError(429, `too many failed sign-ins from this address: try again in ${seconds} s`));
-    return true;
-  }
-
-  /**
-   * A known token of the other role is no guess (no failed sign-in), but it does not open this door:
-   * a captain never does an arbiter's action, and an arbiter signs a match as the arbiter (403).
-   */
-  function otherRole(req: FastifyRequest, reply: FastifyReply, token: string, role: Role): boolean {
-    const other = role === 'arbiter' ? captains.identify(token) : arbiters.identify(token);
-    if (other === null) return false;
-    const who = typeof other === 'string' ? `arbiter ${other}` : `captain ${other.captain}`;
-    log(`http: ${who}'s token refused for ${role} route ${where(req)} from ${req.ip}`);
-    reply
-      .code(403)
-      .send(
-        apiError(
-          403,
-          role === 'arbiter'
-            ? `${who}'s token is a captain's: it cannot do arbiter actions`
-            : `${who}'s token is not a captain's: the arbiter confirms a team match with POST /api/events/:event/rounds/:round/matches/:match/confirm`,
-        ),
-      );
     return true;
   }
 
@@ -109,7 +112,7 @@ export function decorateAuth(app: FastifyInstance, opts: AuthOptions): void {
       if (arbiter !== null) req.arbiter = arbiter;
       else if (captain !== null) req.captain = captain;
       else {
-        if (token === null || !otherRole(req, reply, token, role)) await unknown(req, reply, token, role);
+        if (token === null || !otherRole(opts, req, reply, token, role)) await unknown(req, reply, token, role);
         return reply;
       }
       return undefined;

@@ -26,10 +26,20 @@ const ROUND_PARAMS = {
 /** The rejection's body, which may be left out: `{}` or `{ "reason": "…" }`. */
 const REJECT_BODY = { type: 'object', additionalProperties: false, properties: { reason: OPTIONAL_REASON } } as const;
 
+/** The filing of a pairing program's TRF: `{ "trf": "…" }`. */
+const TRF_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['trf'],
+  properties: { trf: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS } },
+} as const;
+
+/** Answers `status` with the API's error body (and `extra` fields beside it). */
+const refuse = (reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply =>
+  reply.code(status).send({ ...apiError(status, message), ...extra });
+
 /** The next round's proposals, approval and rejection, as a Fastify plugin. */
 export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptions): Promise<void> {
-  const refuse = (reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply =>
-    reply.code(status).send({ ...apiError(status, message), ...extra });
   const sinkOr501 = (reply: FastifyReply): NextRoundSink | null => {
     if (opts.sink) return opts.sink;
     refuse(reply, 501, 'this host has no match director to pair a next round');
@@ -47,15 +57,7 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
     '/api/events/:event/rounds',
     {
       onRequest: app.requireArbiter,
-      schema: {
-        params: EVENT_PARAMS,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['trf'],
-          properties: { trf: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS } },
-        },
-      },
+      schema: { params: EVENT_PARAMS, body: TRF_BODY },
     },
     async (req, reply) => {
       const sink = sinkOr501(reply);

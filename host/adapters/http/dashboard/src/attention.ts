@@ -178,37 +178,9 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
     out.push({ kind: 'flag', severity: 'red', text, timeMs: 0 });
   }
 
-  // FIDE Laws 6.7.1: a forfeit on lateness that happened (the clock's, or its result not yet
-  // confirmed), one due within the warning, or a player still absent.
-  if (hasResult && isForfeitResult(b.result) && !b.resultConfirmed) {
-    out.push({ kind: 'forfeit', severity: 'red', text: `${forfeitText(b.result)} · confirm ${resultLabel(b.result)}`, timeMs: 0 });
-  } else if (!hasResult && status === 'forfeited') {
-    const absent = absentSides(b);
-    out.push({ kind: 'forfeit', severity: 'red', text: `${absent.length ? sidesText(absent) : 'A player'} lost by default`, timeMs: 0 });
-  } else if (!hasResult && (status === 'running' || status === 'paused')) {
-    const left = defaultLeftNow(b, nowUtcMs);
-    const absent = absentSides(b);
-    if (left !== null && absent.length > 0) {
-      const who = `${sidesText(absent)} absent`;
-      if (left <= 0) out.push({ kind: 'forfeit', severity: 'red', text: `${who} · default time over`, timeMs: 0 });
-      else if (left <= FORFEIT_WARNING_MS)
-        out.push({ kind: 'forfeit', severity: 'red', text: `${who} · forfeit in ${formatClockTime(left)}`, timeMs: left, shows: 'default' });
-      else out.push({ kind: 'forfeit', severity: 'amber', text: `${who} · default in ${formatClockTime(left)}`, timeMs: left, shows: 'default' });
-    }
-  }
-
-  // FIDE Laws 7.5.5: a side's second illegal move loses the game (unless the opponent cannot
-  // checkmate): the arbiter records the result; the page enters nothing.
-  if (!hasResult && live?.illegalMoves) {
-    for (const side of illegalMoveLosers(live.illegalMoves)) {
-      out.push({
-        kind: 'illegal',
-        severity: 'red',
-        text: `${SIDE_NAME[side]}'s second illegal move · lost unless ${SIDE_NAME[other(side)]} cannot checkmate (FIDE Laws 7.5.5) · record the result`,
-        timeMs: 0,
-      });
-    }
-  }
+  const forfeit = forfeitReason(b, nowUtcMs);
+  if (forfeit) out.push(forfeit);
+  out.push(...illegalMoveReasons(b));
 
   // FIDE Laws 8.7: a result the arbiter has not confirmed, or clocks that reported another one.
   if (pending.length > 0) {
@@ -236,19 +208,68 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
     }
   }
 
-  // Low time, each side that has it (the waiting side's trouble matters at its next move).
-  if (live && (status === 'running' || status === 'paused')) {
-    for (const side of SIDES) {
-      const ms = remainingNow(b, side, nowUtcMs);
-      if (ms >= LOW_TIME_MS) continue;
-      out.push({
-        kind: 'time',
-        severity: ms < CRITICAL_TIME_MS ? 'red' : 'amber',
-        text: `${SIDE_NAME[side]} ${formatClockTime(ms)}`,
-        timeMs: Math.max(0, ms),
-        shows: side,
-      });
+  out.push(...lowTimeReasons(b, nowUtcMs));
+  return out;
+}
+
+/**
+ * FIDE Laws 6.7.1: a forfeit on lateness that happened (the clock's, or its result not yet
+ * confirmed), one due within the warning, or a player still absent; null when none.
+ */
+function forfeitReason(b: BoardView, nowUtcMs: number): Reason | null {
+  const status = b.live?.status ?? null;
+  const hasResult = b.result !== null;
+  if (hasResult && isForfeitResult(b.result) && !b.resultConfirmed) {
+    return { kind: 'forfeit', severity: 'red', text: `${forfeitText(b.result)} · confirm ${resultLabel(b.result)}`, timeMs: 0 };
+  }
+  if (!hasResult && status === 'forfeited') {
+    const absent = absentSides(b);
+    return { kind: 'forfeit', severity: 'red', text: `${absent.length ? sidesText(absent) : 'A player'} lost by default`, timeMs: 0 };
+  }
+  if (!hasResult && (status === 'running' || status === 'paused')) {
+    const left = defaultLeftNow(b, nowUtcMs);
+    const absent = absentSides(b);
+    if (left !== null && absent.length > 0) {
+      const who = `${sidesText(absent)} absent`;
+      if (left <= 0) return { kind: 'forfeit', severity: 'red', text: `${who} · default time over`, timeMs: 0 };
+      if (left <= FORFEIT_WARNING_MS)
+        return { kind: 'forfeit', severity: 'red', text: `${who} · forfeit in ${formatClockTime(left)}`, timeMs: left, shows: 'default' };
+      return { kind: 'forfeit', severity: 'amber', text: `${who} · default in ${formatClockTime(left)}`, timeMs: left, shows: 'default' };
     }
+  }
+  return null;
+}
+
+/**
+ * FIDE Laws 7.5.5: a side's second illegal move loses the game (unless the opponent cannot
+ * checkmate): the arbiter records the result; the page enters nothing.
+ */
+function illegalMoveReasons(b: BoardView): Reason[] {
+  const live = b.live;
+  if (b.result !== null || !live?.illegalMoves) return [];
+  return illegalMoveLosers(live.illegalMoves).map((side) => ({
+    kind: 'illegal',
+    severity: 'red',
+    text: `${SIDE_NAME[side]}'s second illegal move · lost unless ${SIDE_NAME[other(side)]} cannot checkmate (FIDE Laws 7.5.5) · record the result`,
+    timeMs: 0,
+  }));
+}
+
+/** Low time, each side that has it (the waiting side's trouble matters at its next move). */
+function lowTimeReasons(b: BoardView, nowUtcMs: number): Reason[] {
+  const status = b.live?.status ?? null;
+  if (!b.live || (status !== 'running' && status !== 'paused')) return [];
+  const out: Reason[] = [];
+  for (const side of SIDES) {
+    const ms = remainingNow(b, side, nowUtcMs);
+    if (ms >= LOW_TIME_MS) continue;
+    out.push({
+      kind: 'time',
+      severity: ms < CRITICAL_TIME_MS ? 'red' : 'amber',
+      text: `${SIDE_NAME[side]} ${formatClockTime(ms)}`,
+      timeMs: Math.max(0, ms),
+      shows: side,
+    });
   }
   return out;
 }

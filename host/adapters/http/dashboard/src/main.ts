@@ -14,7 +14,7 @@ import type { BoardView } from '../../../../app/ports.ts';
 import { msUntilDisplayChange } from '../../../../../rules/display-format.ts';
 import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
 import { refusalOf } from './actions.ts';
-import { onUnauthorized, setToken, storedToken, api } from './api.ts';
+import { storedToken, api } from './api.ts';
 import { mountAttention } from './attention.ts';
 import { askConfirmation } from './confirm-dialog.ts';
 import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, ticking } from './board-text.ts';
@@ -36,6 +36,7 @@ import './match-panels.ts';
 import { NextRound } from './next-round.ts';
 import { Panel } from './panel.ts';
 import { roundArrivals, roundPresenceQuestion } from './presence.ts';
+import { mountSignIn } from './sign-in.ts';
 import { changesStandings, Standings } from './standings.ts';
 import { store } from './store.ts';
 import { resultText } from './words.ts';
@@ -48,7 +49,6 @@ const rows = new Map<string, HTMLElement>(); // id -> the board's line
 const rendered = new Map<string, BoardView>();
 /** The small charts of the public cards. */
 const smallCharts = new Map<string, ChartImage>();
-let signedIn = false;
 let filter: HallFilter = filterFromQuery(location.search);
 const now = () => store.hostNowMs();
 
@@ -558,9 +558,7 @@ async function refreshHealth(): Promise<void> {
 void refreshHealth();
 setInterval(() => void refreshHealth(), 5_000);
 
-// ---- sign-in ---------------------------------------------------------------------------
-// Signed out: the token field and Sign in. Signed in: the field is gone; the header says who
-// is signed in, with Sign out. A 401 from any call (a revoked token) signs out, saying why.
+// ---- sign-in (src/sign-in.ts), and the next round it shows to a signed-in arbiter ---------
 const nextRoundSection = document.getElementById('next-round');
 const nextRound =
   nextRoundSection && !PUBLIC
@@ -571,45 +569,12 @@ const nextRound =
       )
     : null;
 
-function showSignedIn(arbiter: string | null, note: string): void {
-  signedIn = arbiter !== null;
-  document.body.classList.toggle('arbiter', signedIn);
-  document.getElementById('token-form')!.hidden = signedIn;
-  setText(document.getElementById('arbiter'), signedIn ? `arbiter: ${arbiter}` : note);
-  document.getElementById('arbiter')!.dataset.kind = signedIn ? 'ok' : note ? 'error' : '';
-  document.getElementById('sign-out')!.hidden = !signedIn;
-  if (!signedIn) nextRound?.hide();
-}
-
-function signOut(reason: string): void {
-  setToken('', false);
-  showSignedIn(null, reason);
-}
-
-async function signIn(candidate: string): Promise<void> {
-  setToken(candidate, false);
-  try {
-    const { arbiter } = await api<{ arbiter: string }>('GET', '/api/arbiter');
-    setToken(candidate, true);
-    showSignedIn(arbiter, '');
-    void nextRound?.refresh();
-  } catch (err) {
-    signOut((err as Error).message);
-  }
-}
-
-if (!PUBLIC) {
-  document.getElementById('token-form')!.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    const input = document.getElementById('token') as HTMLInputElement;
-    void signIn(input.value.trim());
-    input.value = '';
-  });
-  document.getElementById('sign-out')!.addEventListener('click', () => signOut(''));
-  onUnauthorized((reason) => {
-    if (signedIn) signOut(`signed out: ${reason}`);
-  });
-}
+const signIn = PUBLIC
+  ? null
+  : mountSignIn({
+      signedIn: () => void nextRound?.refresh(),
+      signedOut: () => nextRound?.hide(),
+    });
 
 // ---- attention first (src/attention.ts): the boards that need the arbiter, most urgent first ----
 const attentionSection = document.getElementById('attention');
@@ -619,7 +584,7 @@ if (attention) store.subscribe(() => attention.refresh());
 
 const connection = document.getElementById('connection')!;
 const initialToken = PUBLIC ? '' : storedToken();
-if (initialToken) void signIn(initialToken);
+if (initialToken) void signIn?.(initialToken);
 store.connect((state, text) => {
   connection.dataset.state = state;
   connection.textContent = text;
