@@ -161,7 +161,12 @@ async function emulatedUno(presses: number): Promise<void> {
     `emulated Uno, real-time-locked: ${lockedMhz.toFixed(2)} MHz of AVR over ${(wallMs / 1000).toFixed(1)} s wall; ${dropped.toFixed(0)} ms of lag dropped; ${(stats.busyMs / (wallMs + 2000)).toFixed(2)} of a core busy (approx.)`,
   );
 
-  // Free-running: StandardFirmata idle (Johnny-Five connected, nothing to do), no lock.
+  freeRunningUno();
+  await unosInRealTime();
+}
+
+/** Free-running: StandardFirmata idle (Johnny-Five connected, nothing to do), no lock: the AVR's MHz and the Unos per core it implies. */
+function freeRunningUno(): void {
   const free = new EmulatedUno({ map: UNO_DEFAULTS, realTime: false, bootFastForwardMs: 0 });
   free.runFor(2_000);
   const t = performance.now();
@@ -172,10 +177,14 @@ async function emulatedUno(presses: number): Promise<void> {
   console.log(
     `emulated Uno, free-running: ${freeMhz.toFixed(1)} MHz (${((free.cycles - c0) / CYCLES_PER_MS / 1000).toFixed(0)} s of AVR time) → ${Math.floor(freeMhz / 16)} Unos per core in real time (free MHz / 16)`,
   );
+}
 
-  // Measured, not derived: k Unos real-time-locked in this one process (one core: Node's
-  // thread) for 5 s each, StandardFirmata idle; k is in real time while every Uno keeps
-  // 99.5 % of 16 MHz. Stops at the first k that does not.
+/**
+ * How many Unos one core runs in real time, measured, not derived: k Unos real-time-locked in this one process (one core: Node's
+ * thread) for 5 s each, StandardFirmata idle; k is in real time while every Uno keeps
+ * 99.5 % of 16 MHz. Stops at the first k that does not.
+ */
+async function unosInRealTime(): Promise<void> {
   let inRealTime = 0;
   for (let k = 1; k <= 12; k++) {
     const unos = Array.from({ length: k }, () => new EmulatedUno({ map: UNO_DEFAULTS }));

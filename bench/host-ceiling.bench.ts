@@ -287,6 +287,40 @@ async function hall(n: number, mqttUrl: string | null, variant: Variant): Promis
   await host.stop();
 }
 
+/**
+ * Offers `rate` presses a second for STEP_MS, stamping each in `pressedAt` and its ack latency in `ackLat`:
+ * the presses made and the seconds taken.
+ */
+async function offerPresses(
+  clocks: WireClock[],
+  rate: number,
+  pressedAt: Map<string, number>,
+  ackLat: number[],
+): Promise<{ made: number; offeredSeconds: number }> {
+  const n = clocks.length;
+  // Presses go round the clocks in turn; every 2 ms the presses due by then are made.
+  let made = 0;
+  let next = 0;
+  const from = performance.now();
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const elapsed = performance.now() - from;
+      const due = Math.min(Math.floor((elapsed / 1000) * rate), Math.floor((STEP_MS / 1000) * rate));
+      for (; made < due; made++) {
+        const c = clocks[next];
+        next = (next + 1) % n;
+        const at = systemMonotonicMs();
+        const p = c.press(() => ackLat.push(systemMonotonicMs() - at));
+        pressedAt.set(pressKey(c.serialId, p.side, p.move), at);
+      }
+      if (elapsed >= STEP_MS) resolve();
+      else setTimeout(tick, 2);
+    };
+    tick();
+  });
+  return { made, offeredSeconds: (performance.now() - from) / 1000 };
+}
+
 async function ceiling(rates: number[], mqttUrl: string | null, variant: Variant): Promise<void> {
   const n = CEILING_CLOCKS;
   const host = await HostProcess.start(hostOptions(n, variant, mqttUrl));
@@ -315,27 +349,7 @@ async function ceiling(rates: number[], mqttUrl: string | null, variant: Variant
     const trace = process.env.HOST_CEILING_TRACE;
     const benchStalls = trace ? recordStalls(20) : null;
     if (trace) await host.ask('stalls-start', 'ok');
-    // Presses go round the clocks in turn; every 2 ms the presses due by then are made.
-    let made = 0;
-    let next = 0;
-    const from = performance.now();
-    await new Promise<void>((resolve) => {
-      const tick = () => {
-        const elapsed = performance.now() - from;
-        const due = Math.min(Math.floor((elapsed / 1000) * rate), Math.floor((STEP_MS / 1000) * rate));
-        for (; made < due; made++) {
-          const c = clocks[next];
-          next = (next + 1) % n;
-          const at = systemMonotonicMs();
-          const p = c.press(() => ackLat.push(systemMonotonicMs() - at));
-          pressedAt.set(pressKey(c.serialId, p.side, p.move), at);
-        }
-        if (elapsed >= STEP_MS) resolve();
-        else setTimeout(tick, 2);
-      };
-      tick();
-    });
-    const offeredSeconds = (performance.now() - from) / 1000;
+    const { made, offeredSeconds } = await offerPresses(clocks, rate, pressedAt, ackLat);
     const drainFrom = performance.now();
     const { lat, lost, dup, journaledAt } = await journaledPresses(host, pressedAt);
     const drainS = (performance.now() - drainFrom) / 1000;

@@ -10,8 +10,8 @@ import { loadPortsFile, type PortEntry } from '../host/clocks/ports-file.ts';
 import { listUsbSerialPorts, openSerialLine } from '../host/clocks/serial-lines.ts';
 import { systemHostClock } from '../host/app/utc.ts';
 import { SECURITY_HELP, SECURITY_OPTIONS, readSecurityOptions, securityWarnings, type SecuritySettings } from './security-options.ts';
-import { parseListenOption } from '../host/adapters/http/listen-option.ts';
-import { parseMqttOption } from '../host/adapters/mqtt/mqtt-target.ts';
+import { parseListenOption, type ListenTarget } from '../host/adapters/http/listen-option.ts';
+import { parseMqttOption, type MqttTarget } from '../host/adapters/mqtt/mqtt-target.ts';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { stopSignal, stopWithin } from './stop.ts';
 
@@ -45,27 +45,25 @@ function fail(message: string): number {
   return 2;
 }
 
+/** The options `chessclock host` takes (see HELP). */
+const HOST_OPTIONS = {
+  db: { type: 'string' },
+  tournament: { type: 'string' },
+  ports: { type: 'string' },
+  port: { type: 'string', multiple: true },
+  'no-scan': { type: 'boolean' },
+  http: { type: 'string' },
+  'no-http': { type: 'boolean' },
+  token: { type: 'string', multiple: true },
+  mqtt: { type: 'string' },
+  replay: { type: 'string' },
+  game: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  ...SECURITY_OPTIONS,
+} as const;
+
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseCommandOptions(
-    'host',
-    args,
-    {
-      db: { type: 'string' },
-      tournament: { type: 'string' },
-      ports: { type: 'string' },
-      port: { type: 'string', multiple: true },
-      'no-scan': { type: 'boolean' },
-      http: { type: 'string' },
-      'no-http': { type: 'boolean' },
-      token: { type: 'string', multiple: true },
-      mqtt: { type: 'string' },
-      replay: { type: 'string' },
-      game: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      ...SECURITY_OPTIONS,
-    },
-    HELP,
-  );
+  const parsed = parseCommandOptions('host', args, HOST_OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   if (!values.db) return fail('--db FILE is required (the journal)');
@@ -112,15 +110,7 @@ export async function run(args: string[]): Promise<number> {
     return fail((err as Error).message);
   }
   const { host } = running;
-  for (const w of securityWarnings({
-    http: values['no-http'] ? null : listen,
-    https: security.http.https !== undefined,
-    mqtt: mqttTarget,
-    mqttTls: security.mqtt.tls !== undefined,
-  }))
-    log(w);
-  if (running.url) log(`API and dashboard on ${running.url}`);
-  if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
+  logStartup(running, values['no-http'] ? null : listen, mqttTarget, security, log);
 
   const stopScan = await openClockLines(host, tableByPath, values.port ?? [], !values['no-scan'], log);
 
@@ -129,6 +119,14 @@ export async function run(args: string[]): Promise<number> {
   const code = await stopWithin(() => running.close(), log);
   log('stopped');
   return code;
+}
+
+/** Logs the security warnings for this setup, then where the API and the MQTT publisher are. */
+function logStartup(running: RunningHost, listen: ListenTarget | null, mqttTarget: MqttTarget, security: SecuritySettings, log: (line: string) => void): void {
+  for (const w of securityWarnings({ http: listen, https: security.http.https !== undefined, mqtt: mqttTarget, mqttTls: security.mqtt.tls !== undefined }))
+    log(w);
+  if (running.url) log(`API and dashboard on ${running.url}`);
+  if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
 }
 
 /** `--replay BOARD [--game N]`: the board's game as `chessclock replay` input on stdout, its result and who confirmed it on stderr. */

@@ -100,15 +100,46 @@ async function bounded(work: Promise<unknown> | undefined, ms: number, what: str
   } else if (outcome instanceof Error) log(`stopping: ${what}: ${outcome.message}`);
 }
 
+/** The journal a host runs on: the file given (with the MQTT outbox, background checkpoints, the writer chosen), or the one already open. */
+function openJournal(opts: StartHostOptions): Journal {
+  return typeof opts.journal === 'string'
+    ? new Journal(opts.journal, {
+        outboxTopic: journalOutboxTopic,
+        checkpointInBackground: opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : true,
+        writerThread: opts.journalWriter !== 'loop',
+      })
+    : opts.journal;
+}
+
+/** What the API serves: the host's state and commands, the exports and team matches over the journal, and the HTTP options given. */
+function hostApiDeps(opts: StartHostOptions, http: NonNullable<StartHostOptions['http']>, host: Host, journal: Journal, exports: ExportSource): ApiDeps {
+  const clock = opts.clock;
+  return {
+    state: host.state,
+    commands: host,
+    nextRounds: host,
+    exports,
+    tokens: http.tokens,
+    // The team match protocol (captains' and the arbiter's confirmations of team matches).
+    teamMatches: new TeamMatchProtocols(journal, opts.hall, () => clock.nowUtcMs()),
+    ...(http.captains?.length ? { captains: http.captains } : {}),
+    nowUtcMs: () => clock.nowUtcMs(),
+    ...(http.timeRate !== undefined ? { timeRate: http.timeRate } : {}),
+    ...(http.dashboard !== undefined ? { dashboard: http.dashboard } : {}),
+    ...(http.https ? { https: http.https } : {}),
+    ...(http.wsMaxClients !== undefined ? { wsMaxClients: http.wsMaxClients } : {}),
+    ...(http.wsMaxClientsPerAddress !== undefined ? { wsMaxClientsPerAddress: http.wsMaxClientsPerAddress } : {}),
+    ...(http.signInLimit ? { signInLimit: http.signInLimit } : {}),
+    allowedHosts: allowedHostsFor(http.listen.host, http.allowedHosts ?? [], {
+      hostname: hostname(),
+      addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address)),
+    }),
+    ...(opts.log ? { log: opts.log } : {}),
+  };
+}
+
 export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
-  const journal =
-    typeof opts.journal === 'string'
-      ? new Journal(opts.journal, {
-          outboxTopic: journalOutboxTopic,
-          checkpointInBackground: opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : true,
-          writerThread: opts.journalWriter !== 'loop',
-        })
-      : opts.journal;
+  const journal = openJournal(opts);
   const clock = opts.clock;
   opts.beforeStart?.(journal);
   // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.
@@ -147,28 +178,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
       if (mqtt) stopPublishing = publishHostToMqtt(host.state, mqtt);
     }
     if (opts.http) {
-      api = await buildApi({
-        state: host.state,
-        commands: host,
-        nextRounds: host,
-        exports,
-        tokens: opts.http.tokens,
-        // The team match protocol (captains' and the arbiter's confirmations of team matches).
-        teamMatches: new TeamMatchProtocols(journal, opts.hall, () => clock.nowUtcMs()),
-        ...(opts.http.captains?.length ? { captains: opts.http.captains } : {}),
-        nowUtcMs: () => clock.nowUtcMs(),
-        ...(opts.http.timeRate !== undefined ? { timeRate: opts.http.timeRate } : {}),
-        ...(opts.http.dashboard !== undefined ? { dashboard: opts.http.dashboard } : {}),
-        ...(opts.http.https ? { https: opts.http.https } : {}),
-        ...(opts.http.wsMaxClients !== undefined ? { wsMaxClients: opts.http.wsMaxClients } : {}),
-        ...(opts.http.wsMaxClientsPerAddress !== undefined ? { wsMaxClientsPerAddress: opts.http.wsMaxClientsPerAddress } : {}),
-        ...(opts.http.signInLimit ? { signInLimit: opts.http.signInLimit } : {}),
-        allowedHosts: allowedHostsFor(opts.http.listen.host, opts.http.allowedHosts ?? [], {
-          hostname: hostname(),
-          addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address)),
-        }),
-        ...(opts.log ? { log: opts.log } : {}),
-      });
+      api = await buildApi(hostApiDeps(opts, opts.http, host, journal, exports));
       registerMetrics(api, {
         lines: () => host.lineFigures(),
         health: () => host.state.health(),

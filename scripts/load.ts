@@ -339,87 +339,101 @@ await measure('steady', () => sleep(steadyMs));
 log(report(windows.at(-1)!));
 
 const faultLog: string[] = [];
+
+/** Fault 1: the host killed and started again on the same journal; the floor arbiter resumes each board in play. */
+async function restartHostFault(): Promise<void> {
+  // Boards in play = a game running at the kill (not finished, not unstarted): the restarted host holds them all.
+  const atKill = host.host.state.boards();
+  const inPlay = atKill.filter((b) => b.result === null && b.live?.status === 'running');
+  for (const b of atKill) {
+    if (inPlay.includes(b)) continue;
+    const what = b.result !== null ? 'finished' : (b.live?.status ?? 'not started');
+    notInPlayAtKill.set(what, (notInPlayAtKill.get(what) ?? 0) + 1);
+  }
+  log(`fault 1: host stopped (sessions, journal, MQTT, all dropped) with ${inPlay.length} boards in play …`);
+  await host.close();
+  await sleep(5_000);
+  const restartMs = monotonicNowMs();
+  const restartUtcMs = hostClock.nowUtcMs();
+  const restartHallMs = time.now();
+  // Watching from the restart on: the clocks' first events may come while the host starts.
+  restartArbiter = new RestartArbiter(
+    () => host,
+    () => time.now(),
+    (what, cond, timeoutMs) => waitUntil(what, cond, timeoutMs, true),
+    inPlay,
+    restartMs,
+    restartUtcMs,
+    restartHallMs,
+  );
+  host = await LoadHost.start(hostOpts, lines);
+  log('         … and restarted on the same journal; the floor arbiter resumes each board the host brings back');
+  restartArbiter.start();
+  faultLog.push('host stopped for 5 s and restarted on the same journal file');
+  // The next fault waits until every board in play is resumed (bounded): the figure is the
+  // restart's alone, not an unplugged clock's.
+  const arb = restartArbiter;
+  if (await waitUntil('every board in play resumed after the restart', () => arb.pending === 0, 180_000)) {
+    log(`         all ${inPlay.length} boards in play resumed ${((monotonicNowMs() - restartMs) / 1000).toFixed(1)} s after the restart`);
+  } else log(`         ${arb.pending} of ${inPlay.length} boards in play not resumed yet; the arbiter keeps watching`);
+  await sleep(5_000);
+}
+
+/** Fault 2: every tenth clock unplugged for 10 s, then plugged back. */
+async function unplugClocksFault(): Promise<void> {
+  const out = clocks.filter((c) => c.index % 10 === 0);
+  log(`fault 2: unplugging ${out.length} clocks (${out.filter((c) => c.kind === 'board').length} on ptys) for 10 s`);
+  for (const c of out) {
+    const p = plugs.find((x) => x.clock === c);
+    if (p) await unplugPty(p);
+    else c.cable.unplug();
+  }
+  await sleep(10_000);
+  for (const c of out) {
+    const p = plugs.find((x) => x.clock === c);
+    if (p) await plugPty(p);
+    else c.cable.plug();
+  }
+  faultLog.push(`${out.length} clocks unplugged for 10 s (pty pairs closed and new ones made behind the same name) and plugged back`);
+  await sleep(5_000);
+}
+
+/** Fault 3: 1% of the bytes corrupted on every line, both ways, for 20 s. */
+async function corruptBytesFault(): Promise<void> {
+  log('fault 3: corrupting 1% of the bytes on every line for 20 s');
+  const before = clocks.reduce((s, c) => s + c.cable.corruptedBytes, 0);
+  for (const c of clocks) c.cable.corruptByteProbability = 0.01;
+  await sleep(20_000);
+  for (const c of clocks) c.cable.corruptByteProbability = 0;
+  const corrupted = clocks.reduce((s, c) => s + c.cable.corruptedBytes, 0) - before;
+  faultLog.push(`1% of bytes corrupted on every line for 20 s: ${corrupted} bytes flipped`);
+  await sleep(5_000);
+}
+
+/** Fault 4: the broker stopped for OUTAGE_MS of real (wall) time, then restarted empty. */
+async function brokerOutageFault(): Promise<void> {
+  log(`fault 4: broker stopped for ${OUTAGE_MS / 1000} s (real time)`);
+  // The broker goes down as a broker process stops on SIGTERM: it drops the host's
+  // connection, finishes handing the subscriber what it had accepted, then closes. (An
+  // abrupt crash of this in-memory broker loses what it acknowledged to the host but had
+  // not yet delivered: docs/load.md.)
+  // (Aedes keeps its connected clients in `clients`, missing from its type declarations.)
+  const connected = (broker.aedes as unknown as { clients: Record<string, { id: string; close(): void }> }).clients;
+  for (const client of Object.values(connected)) if (client.id !== SUBSCRIBER_ID) client.close();
+  await sleep(2_000);
+  await stopBroker(broker);
+  await sleep(OUTAGE_MS);
+  broker = await startBroker(broker.port);
+  faultLog.push(`broker stopped for ${OUTAGE_MS / 1000} s of real time (${((OUTAGE_MS * SPEED) / 60_000).toFixed(1)} hall minutes) and restarted empty`);
+  await sleep(5_000);
+}
+
 if (FAULTS) {
   await measure('faults', async () => {
-    // 1. Kill the host and start it again on the same journal. Boards in play = a game
-    //    running at the kill (not finished, not unstarted): the restarted host holds them all.
-    const atKill = host.host.state.boards();
-    const inPlay = atKill.filter((b) => b.result === null && b.live?.status === 'running');
-    for (const b of atKill) {
-      if (inPlay.includes(b)) continue;
-      const what = b.result !== null ? 'finished' : (b.live?.status ?? 'not started');
-      notInPlayAtKill.set(what, (notInPlayAtKill.get(what) ?? 0) + 1);
-    }
-    log(`fault 1: host stopped (sessions, journal, MQTT, all dropped) with ${inPlay.length} boards in play …`);
-    await host.close();
-    await sleep(5_000);
-    const restartMs = monotonicNowMs();
-    const restartUtcMs = hostClock.nowUtcMs();
-    const restartHallMs = time.now();
-    // Watching from the restart on: the clocks' first events may come while the host starts.
-    restartArbiter = new RestartArbiter(
-      () => host,
-      () => time.now(),
-      (what, cond, timeoutMs) => waitUntil(what, cond, timeoutMs, true),
-      inPlay,
-      restartMs,
-      restartUtcMs,
-      restartHallMs,
-    );
-    host = await LoadHost.start(hostOpts, lines);
-    log('         … and restarted on the same journal; the floor arbiter resumes each board the host brings back');
-    restartArbiter.start();
-    faultLog.push('host stopped for 5 s and restarted on the same journal file');
-    // The next fault waits until every board in play is resumed (bounded): the figure is the
-    // restart's alone, not an unplugged clock's.
-    const arb = restartArbiter;
-    if (await waitUntil('every board in play resumed after the restart', () => arb.pending === 0, 180_000)) {
-      log(`         all ${inPlay.length} boards in play resumed ${((monotonicNowMs() - restartMs) / 1000).toFixed(1)} s after the restart`);
-    } else log(`         ${arb.pending} of ${inPlay.length} boards in play not resumed yet; the arbiter keeps watching`);
-    await sleep(5_000);
-
-    // 2. Unplug 10% of the clocks (every tenth), plug them back after 10 s.
-    const out = clocks.filter((c) => c.index % 10 === 0);
-    log(`fault 2: unplugging ${out.length} clocks (${out.filter((c) => c.kind === 'board').length} on ptys) for 10 s`);
-    for (const c of out) {
-      const p = plugs.find((x) => x.clock === c);
-      if (p) await unplugPty(p);
-      else c.cable.unplug();
-    }
-    await sleep(10_000);
-    for (const c of out) {
-      const p = plugs.find((x) => x.clock === c);
-      if (p) await plugPty(p);
-      else c.cable.plug();
-    }
-    faultLog.push(`${out.length} clocks unplugged for 10 s (pty pairs closed and new ones made behind the same name) and plugged back`);
-    await sleep(5_000);
-
-    // 3. Corrupt 1% of the bytes on every line, both ways, for 20 s.
-    log('fault 3: corrupting 1% of the bytes on every line for 20 s');
-    const before = clocks.reduce((s, c) => s + c.cable.corruptedBytes, 0);
-    for (const c of clocks) c.cable.corruptByteProbability = 0.01;
-    await sleep(20_000);
-    for (const c of clocks) c.cable.corruptByteProbability = 0;
-    const corrupted = clocks.reduce((s, c) => s + c.cable.corruptedBytes, 0) - before;
-    faultLog.push(`1% of bytes corrupted on every line for 20 s: ${corrupted} bytes flipped`);
-    await sleep(5_000);
-
-    // 4. The broker stops for OUTAGE_MS of real (wall) time.
-    log(`fault 4: broker stopped for ${OUTAGE_MS / 1000} s (real time)`);
-    // The broker goes down as a broker process stops on SIGTERM: it drops the host's
-    // connection, finishes handing the subscriber what it had accepted, then closes. (An
-    // abrupt crash of this in-memory broker loses what it acknowledged to the host but had
-    // not yet delivered: docs/load.md.)
-    // (Aedes keeps its connected clients in `clients`, missing from its type declarations.)
-    const connected = (broker.aedes as unknown as { clients: Record<string, { id: string; close(): void }> }).clients;
-    for (const client of Object.values(connected)) if (client.id !== SUBSCRIBER_ID) client.close();
-    await sleep(2_000);
-    await stopBroker(broker);
-    await sleep(OUTAGE_MS);
-    broker = await startBroker(broker.port);
-    faultLog.push(`broker stopped for ${OUTAGE_MS / 1000} s of real time (${((OUTAGE_MS * SPEED) / 60_000).toFixed(1)} hall minutes) and restarted empty`);
-    await sleep(5_000);
+    await restartHostFault();
+    await unplugClocksFault();
+    await corruptBytesFault();
+    await brokerOutageFault();
   });
   log(report(windows.at(-1)!));
 }

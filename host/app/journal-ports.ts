@@ -312,62 +312,74 @@ export class JournalPorts implements HostState, CommandSink {
     if (!game) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
     const where = `board ${game.board} of ${game.event} round ${game.round}`;
     const utcMs = this.nowUtcMs();
+    if (command.type === 'result' || command.type === 'confirm-result') return this.executeResultCommand(command, actor, game, where, utcMs);
+    return this.executeClockCommand(command, actor, game, where, utcMs);
+  }
 
-    if (command.type === 'result' || command.type === 'confirm-result') {
-      const refused = (status: 409 | 422, reason: string): CommandOutcome => {
-        this.record(command, actor, game, utcMs, 'rejected', reason);
-        return { ok: false, status, reason };
-      };
-      // Which clock report a confirmation adopts (FIDE Laws 8.7: the arbiter decides between results).
-      let reportId: number | undefined;
-      if (command.type === 'confirm-result') {
-        if (command.report !== undefined) reportId = command.report;
-        else if (command.result !== undefined && command.result !== game.result) {
-          const named = this.journal.resultReports({ gameId: game.gameId }).find((r) => r.status === 'pending' && r.result === command.result);
-          if (!named) {
-            const recorded = game.result === null ? 'no result is recorded' : `the result is ${game.result}`;
-            return refused(
-              409,
-              `${where}: no clock reported ${command.result} for this game (${recorded}): to record ${command.result}, correct the result (PUT /api/boards/${command.boardId}/result)`,
-            );
-          }
-          reportId = named.id;
+  /** An arbiter enters, confirms or corrects the board's result: checked, then journaled with the board's state. */
+  private executeResultCommand(
+    command: Extract<ArbiterCommand, { type: 'result' | 'confirm-result' }>,
+    actor: Actor,
+    game: GameRow,
+    where: string,
+    utcMs: number,
+  ): CommandOutcome {
+    const refused = (status: 409 | 422, reason: string): CommandOutcome => {
+      this.record(command, actor, game, utcMs, 'rejected', reason);
+      return { ok: false, status, reason };
+    };
+    // Which clock report a confirmation adopts (FIDE Laws 8.7: the arbiter decides between results).
+    let reportId: number | undefined;
+    if (command.type === 'confirm-result') {
+      if (command.report !== undefined) reportId = command.report;
+      else if (command.result !== undefined && command.result !== game.result) {
+        const named = this.journal.resultReports({ gameId: game.gameId }).find((r) => r.status === 'pending' && r.result === command.result);
+        if (!named) {
+          const recorded = game.result === null ? 'no result is recorded' : `the result is ${game.result}`;
+          return refused(
+            409,
+            `${where}: no clock reported ${command.result} for this game (${recorded}): to record ${command.result}, correct the result (PUT /api/boards/${command.boardId}/result)`,
+          );
         }
+        reportId = named.id;
       }
-      // Entering a result over one recorded, or adopting a report over it, is a correction.
-      const correction = game.result !== null && (command.type === 'result' || reportId !== undefined);
-      const refusal = correction ? this.correctionRefusal(game, where) : null;
-      if (refusal !== null) return refused(409, refusal);
-      const reason = command.reason?.trim() || undefined;
-      if (correction && game.confirmedBy !== null && reason === undefined) {
-        // FIDE Laws 8.7: the arbiter may change a confirmed result, and says why (kept for an appeal).
-        return refused(422, correctionNeedsReason(this.withResult(game, command.boardId)));
-      }
-      try {
-        // The journal records the arbiter with the result in the same transaction, and the
-        // board's retained state (now `finished`) with it: no clock event has to follow.
-        this.journal.transaction(() => {
-          if (command.type === 'result') {
-            this.journal.reportResult(game.gameId, {
-              result: command.result as GameResult,
-              how: 'arbiter',
-              source: 'arbiter',
-              arbiter: actor.arbiter,
-              utcMs,
-              reason,
-            });
-          } else {
-            this.journal.confirmResult(game.gameId, actor.arbiter, utcMs, { reportId, reason });
-          }
-          this.draftBoardState(game.gameId);
-        });
-      } catch (err) {
-        if (!(err instanceof JournalError)) throw err;
-        return refused(err.field === 'result' || err.field === 'report' ? 409 : 422, err.message);
-      }
-      return { ok: true, board: this.board(command.boardId) };
     }
+    // Entering a result over one recorded, or adopting a report over it, is a correction.
+    const correction = game.result !== null && (command.type === 'result' || reportId !== undefined);
+    const refusal = correction ? this.correctionRefusal(game, where) : null;
+    if (refusal !== null) return refused(409, refusal);
+    const reason = command.reason?.trim() || undefined;
+    if (correction && game.confirmedBy !== null && reason === undefined) {
+      // FIDE Laws 8.7: the arbiter may change a confirmed result, and says why (kept for an appeal).
+      return refused(422, correctionNeedsReason(this.withResult(game, command.boardId)));
+    }
+    try {
+      // The journal records the arbiter with the result in the same transaction, and the
+      // board's retained state (now `finished`) with it: no clock event has to follow.
+      this.journal.transaction(() => {
+        if (command.type === 'result') {
+          this.journal.reportResult(game.gameId, {
+            result: command.result as GameResult,
+            how: 'arbiter',
+            source: 'arbiter',
+            arbiter: actor.arbiter,
+            utcMs,
+            reason,
+          });
+        } else {
+          this.journal.confirmResult(game.gameId, actor.arbiter, utcMs, { reportId, reason });
+        }
+        this.draftBoardState(game.gameId);
+      });
+    } catch (err) {
+      if (!(err instanceof JournalError)) throw err;
+      return refused(err.field === 'result' || err.field === 'report' ? 409 : 422, err.message);
+    }
+    return { ok: true, board: this.board(command.boardId) };
+  }
 
+  /** A command for the board's clock: refused on a finished game or in the wrong state, else sent to the clock and journaled. */
+  private async executeClockCommand(command: ArbiterCommand, actor: Actor, game: GameRow, where: string, utcMs: number): Promise<CommandOutcome> {
     if (!CLOCK_COMMAND_TYPES.has(command.type)) return { ok: false, status: 422, reason: `unknown command "${command.type}"` };
     if (game.result !== null) {
       // FIDE Laws 5.1 / 5.2: the result ended the game; a change goes through a correction of the result.
