@@ -99,6 +99,21 @@ describe('one board view on every path', () => {
     expect(told.map((b) => [b.id, b.restore])).toEqual([['final-1', note]]);
   });
 
+  it("an arbiter's accepted command goes out through watchBoards before it is answered; a refused one says nothing (docs/api.md \"Embedding: `buildApi(deps)`\")", async () => {
+    const h = hall();
+    const told: BoardView[] = [];
+    h.watchBoards((board) => told.push(board));
+    h.ingest(press('clk-1'));
+    const out = await h.execute({ type: 'result', boardId: 'final-1', result: '1-0' }, { arbiter: 'Anna (IA)' });
+    expect(out.ok).toBe(true);
+    expect(told.map((b) => [b.id, b.result])).toEqual([['final-1', '1-0']]);
+    expect(told[0]).toEqual(h.board('final-1'));
+    // A clock command to a game with a result is refused (FIDE Laws 6.9 / docs/api.md "A game with a result").
+    const refused = await h.execute({ type: 'pause', boardId: 'final-1' }, { arbiter: 'Anna (IA)' });
+    expect(refused).toMatchObject({ ok: false, status: 409 });
+    expect(told).toHaveLength(1);
+  });
+
   it('a host with no clock lines says nothing of them (clockOnline absent: the dashboard lists no board as offline)', () => {
     const h = hall();
     const fed: BoardView[] = [];

@@ -11,7 +11,8 @@
 // - the last time a clock was brought to the game from the journal (the restore note).
 //
 // Board changes that no clock event carries (a clock connected or lost, a clock's result filed
-// after its event went out, a restore done) go out through `watch`: the host's one watchBoards.
+// after its event went out, a restore done, an arbiter's command answered, a round opened) go
+// out through `watch`: the host's one watchBoards.
 import { createHash } from 'node:crypto';
 import { appealDeadline, type AppealRule } from '../domain/appeal.ts';
 import type { Hall } from '../domain/model.ts';
@@ -310,6 +311,18 @@ export class BoardViews {
       }
     }
     return views;
+  }
+
+  /**
+   * The boards `ids` changed by the host's own doing (an arbiter's command, a round opened):
+   * their views go to the watchers at once, before the command is answered.
+   */
+  tell(ids: readonly string[]): void {
+    if (this.closed || this.listeners.size === 0) return;
+    for (const id of new Set(ids)) {
+      const view = this.board(id);
+      if (view) for (const listener of this.listeners) listener(view);
+    }
   }
 
   /** No more board messages (the host closes). */

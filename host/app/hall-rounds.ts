@@ -40,6 +40,8 @@ export interface HallRoundsOptions {
   readonly syncClocks: () => void;
   /** Brings one clock to its board's current game (the director set up its next game). */
   readonly syncClock: (clockId: string) => void;
+  /** The boards of a round just opened: their views to the watchers (HostState.watchBoards). */
+  readonly boardsOpened: (ids: readonly string[]) => void;
   readonly log: (line: string) => void;
 }
 
@@ -232,8 +234,11 @@ export class HallRounds implements NextRoundSink {
         .map((b) => b.id);
       return { ok: true as const, event: eventId, round, boards };
     });
-    // The new round's games go to the clocks at their tables.
-    if (outcome.ok) this.openCurrentRounds();
+    // The new round's games go to the clocks at their tables, and its boards to the watchers.
+    if (outcome.ok) {
+      this.openCurrentRounds();
+      this.opts.boardsOpened(outcome.boards);
+    }
     return outcome;
   }
 

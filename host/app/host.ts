@@ -136,6 +136,7 @@ export class Host implements CommandSink, NextRoundSink {
       pairing: opts.pairing ?? null,
       syncClocks: () => this.fleet.syncAll(),
       syncClock: (clockId) => this.fleet.syncClockOf(clockId),
+      boardsOpened: (ids) => this.state.boardsChanged(ids),
       log,
     });
     // A storage fault is reported, not fatal (docs/reliability.md): said once when it begins

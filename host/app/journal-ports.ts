@@ -21,6 +21,7 @@ import { JournalError, type BackgroundAppend, type BackgroundBatch, type Journal
 import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, GameRow, GameResult } from '../store/types.ts';
 import { forfeitedSides, recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, type BoardWithResult } from './result-rules.ts';
+import { boardsWithNewAppealDeadline } from './appeal-window.ts';
 import { BoardViews, reportedView, type BoardListener, type ClockPresence, type KnockoutReader } from './board-views.ts';
 import { LiveGames } from './live-games.ts';
 import { journalStandings } from './journal-standings.ts';
@@ -299,10 +300,16 @@ export class JournalPorts implements HostState, CommandSink {
 
   /**
    * Boards whose view changed with no feed event carrying it (board-views.ts): a clock connected
-   * or was lost, a clock's result was filed after its event went out, a clock was restored.
+   * or was lost, a clock's result was filed after its event went out, a clock was restored, an
+   * arbiter's command was accepted (with every board whose appeal deadline it moved), a round opened.
    */
   watchBoards(listener: BoardListener): () => void {
     return this.views.watch(listener);
+  }
+
+  /** The boards `ids` changed by the host's own doing (a round opened): told to the watchers now. */
+  boardsChanged(ids: readonly string[]): void {
+    this.views.tell(ids);
   }
 
   // ---- CommandSink -----------------------------------------------------------------
@@ -312,8 +319,18 @@ export class JournalPorts implements HostState, CommandSink {
     if (!game) return { ok: false, status: 404, reason: `no board "${command.boardId}"` };
     const where = `board ${game.board} of ${game.event} round ${game.round}`;
     const utcMs = this.nowUtcMs();
-    if (command.type === 'result' || command.type === 'confirm-result') return this.executeResultCommand(command, actor, game, where, utcMs);
-    return this.executeClockCommand(command, actor, game, where, utcMs);
+    const outcome =
+      command.type === 'result' || command.type === 'confirm-result'
+        ? this.executeResultCommand(command, actor, game, where, utcMs)
+        : await this.executeClockCommand(command, actor, game, where, utcMs);
+    if (outcome.ok) this.tellCommandBoards(command, outcome.board ?? this.views.board(command.boardId));
+    return outcome;
+  }
+
+  /** An accepted command's board, and every board of its round whose appeal deadline it moved, to the watchers. */
+  private tellCommandBoards(command: ArbiterCommand, board: BoardView | undefined): void {
+    if (!board) return;
+    this.views.tell([board.id, ...boardsWithNewAppealDeadline(command, board, this.views.boards()).map((b) => b.id)]);
   }
 
   /** An arbiter enters, confirms or corrects the board's result: checked, then journaled with the board's state. */

@@ -119,15 +119,15 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     pingIntervalMs: deps.wsPingIntervalMs ?? DEFAULT_WS_PING_INTERVAL_MS,
     log,
   });
-  const run = commandRunner({ state, commands, feed });
+  const run = commandRunner({ state, commands });
   await app.register(feedRoutes, { feed });
   await app.register(boardReadRoutes, { state, nowUtcMs });
   await app.register(exportRoutes, { state, exports });
   await app.register(pictureRoutes, { state, exports });
   await app.register(boardCommandRoutes, { state, run });
   await app.register(resultRoutes, { run });
-  await app.register(roundRoutes, { state, commands, feed, nowUtcMs });
-  await app.register(nextRoundRoutes, { sink: deps.nextRounds, feed });
+  await app.register(roundRoutes, { state, commands, nowUtcMs });
+  await app.register(nextRoundRoutes, { sink: deps.nextRounds });
   await app.register(teamMatchRoutes, { ...(deps.teamMatches ? { protocols: deps.teamMatches } : {}), feed });
   // Lets the dashboard check a token when the arbiter signs in.
   app.get('/api/arbiter', { onRequest: app.requireArbiter }, async (req) => ({ arbiter: req.arbiter }));

@@ -5,14 +5,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { NextRoundSink } from '../../app/ports.ts';
 import { apiError } from './api-error.ts';
-import type { LiveFeed } from './feed.ts';
 import { EVENT_PARAMS, OPTIONAL_REASON, noBodyIsEmpty } from './schemas.ts';
 
 export interface NextRoundOptions {
   /** The host's next-round side; absent: every route answers 501. */
   readonly sink: NextRoundSink | undefined;
-  /** Told of the boards of a round just opened. */
-  readonly feed: LiveFeed;
 }
 
 /** A pairing program's TRF is a line per player: a megabyte holds thousands. */
@@ -92,7 +89,6 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
       if (!sink) return reply;
       const outcome = await sink.approveRound(req.params.event, req.params.round, { arbiter: req.arbiter });
       if (!outcome.ok) return refuse(reply, outcome.status, outcome.reason);
-      opts.feed.boards(outcome.boards);
       return reply.send({ ok: true, arbiter: req.arbiter, event: outcome.event, round: outcome.round, boards: outcome.boards });
     },
   );

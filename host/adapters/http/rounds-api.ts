@@ -5,13 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { startRoundOnBoards } from '../../app/round-start.ts';
 import type { CommandSink, HostState, LotStage } from '../../app/ports.ts';
 import { apiError } from './api-error.ts';
-import type { LiveFeed } from './feed.ts';
 import { EVENT_NAME, ROUND_PARAMS } from './schemas.ts';
 
 export interface RoundOptions {
   readonly state: HostState;
   readonly commands: CommandSink;
-  readonly feed: LiveFeed;
   readonly nowUtcMs: () => number;
 }
 
@@ -29,7 +27,7 @@ const LOT_BODY = {
 
 /** A round's lots and its start, as a Fastify plugin. */
 export async function roundRoutes(app: FastifyInstance, opts: RoundOptions): Promise<void> {
-  const { state, commands, feed, nowUtcMs } = opts;
+  const { state, commands, nowUtcMs } = opts;
 
   // Slovenian final 2007 art. 3: game 1's colours and the armageddon's are drawn by lot. The
   // arbiter enters the draw made in the hall before the host needs it (else the host draws).
@@ -57,7 +55,6 @@ export async function roundRoutes(app: FastifyInstance, opts: RoundOptions): Pro
         ? await commands.startRound(event, round, { arbiter })
         : await startRoundOnBoards(state, commands, event, round, { arbiter }, { sessionUtcMs: nowUtcMs() });
       if (!outcome.ok) return reply.code(outcome.status).send(apiError(outcome.status, outcome.reason));
-      feed.boards(outcome.started);
       return reply.send({ ok: true, arbiter, started: outcome.started, skipped: outcome.skipped });
     },
   );
