@@ -51,7 +51,7 @@ import {
 import { LinkTimeSync, u32 } from './link-time-sync.ts';
 import { systemTime, type TimeSource, type TimerHandle } from './monotonic.ts';
 import { Outbox, type OutboxEntry } from './outbox.ts';
-import { Session, type SessionCounters } from './session.ts';
+import { Session, zeroCounters, type SessionCounters } from './session.ts';
 import type { SyncSample, TimeSyncEstimator } from './time-sync.ts';
 
 interface Pending {
@@ -88,17 +88,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private readonly random: () => number;
   private st: LinkState = 'connecting';
   private current: SessionInfo | null = null;
-  private readonly totals: SessionCounters = {
-    sent: 0,
-    retransmits: 0,
-    acksSent: 0,
-    delivered: 0,
-    duplicatesDropped: 0,
-    outOfOrderHeld: 0,
-    outOfOrderDropped: 0,
-    bogusAcks: 0,
-    sacked: 0,
-  };
+  private readonly totals: SessionCounters = zeroCounters();
   private readonly own = { framesOut: 0, bytesIn: 0, bytesOut: 0, handshakes: 0, nacksSent: 0, unknownSkipped: 0, syncRequests: 0, syncTimeouts: 0 };
   private readonly pending = new Map<string, Pending>();
   private readonly refused = new Map<string, Nack>();

@@ -90,6 +90,11 @@ export interface SessionCounters {
   sacked: number;
 }
 
+/** Every counter at zero: a new session's, and a link's totals before its first session. */
+export function zeroCounters(): SessionCounters {
+  return { sent: 0, retransmits: 0, acksSent: 0, delivered: 0, duplicatesDropped: 0, outOfOrderHeld: 0, outOfOrderDropped: 0, bogusAcks: 0, sacked: 0 };
+}
+
 export class SessionTimeoutError extends Error {
   constructor(
     readonly bootId: number,
@@ -118,17 +123,7 @@ interface InFlight {
 
 export class Session<B> {
   readonly options: Required<SessionOptions>;
-  readonly counters: SessionCounters = {
-    sent: 0,
-    retransmits: 0,
-    acksSent: 0,
-    delivered: 0,
-    duplicatesDropped: 0,
-    outOfOrderHeld: 0,
-    outOfOrderDropped: 0,
-    bogusAcks: 0,
-    sacked: 0,
-  };
+  readonly counters: SessionCounters = zeroCounters();
   private readonly inFlight = new Map<number, InFlight>();
   /** Transmissions so far (each message's txOrder). */
   private transmissions = 0;

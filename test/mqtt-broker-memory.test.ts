@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fixedHeader } from '../host/adapters/mqtt/mqtt-bytes.fixture.ts';
 
 const BIN = fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../host/domain/fixtures/slovenian-final-2007.json', import.meta.url));
@@ -24,19 +25,6 @@ function residentKb(pid: number): number {
   const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
   if (!m) throw new Error(`no VmRSS for process ${pid}`);
   return Number(m[1]);
-}
-
-/** The bytes of a fixed header for a CONNECT claiming `remaining` bytes after it. */
-function connectHeader(remaining: number): Buffer {
-  const bytes = [0x10];
-  let n = remaining;
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    bytes.push(b);
-  } while (n > 0);
-  return Buffer.from(bytes);
 }
 
 /** One attacker: the header, then the body as fast as the host takes it, until it closes or all is sent. Resolves with what was written and whether the host closed it. */
@@ -61,7 +49,7 @@ function attack(port: number): Promise<{ written: number; closedByHost: boolean 
       if (!done) finish(false);
     };
     s.once('connect', () => {
-      s.write(connectHeader(CLAIMED));
+      s.write(fixedHeader(0x10, CLAIMED));
       pump();
     });
   });

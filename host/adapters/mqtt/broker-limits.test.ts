@@ -9,6 +9,7 @@ import mqtt from 'mqtt';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-target.ts';
 import { BurstLog, PacketSizeGate, PacketRefusedError, SignInLimiter, brokerLimits, type BrokerLimits } from './broker-limits.ts';
 import { generatedPassword } from './broker-access.ts';
+import { fixedHeader as header } from './mqtt-bytes.fixture.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -77,19 +78,6 @@ async function until(what: string, predicate: () => boolean, timeoutMs = 10_000)
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
-}
-
-/** The bytes of a fixed header claiming `remaining` bytes after it (§2.2.3). */
-function header(type: number, remaining: number): Buffer {
-  const bytes = [type];
-  let n = remaining;
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    bytes.push(b);
-  } while (n > 0);
-  return Buffer.from(bytes);
 }
 
 /** Runs `chunks` through a gate; the bytes that came out, and the error if it refused. */
