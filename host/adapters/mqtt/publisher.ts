@@ -166,7 +166,12 @@ export class MqttPublisher {
     const gathered = [...this.stateBatch.values()].filter(({ addr, state }) => !this.supersededByKnown(stateTopic(addr), state));
     const drafts = gathered.map(({ addr: a, state: s }) => this.stateDraft(a, s));
     this.stateBatch.clear();
-    if (drafts.length === 0) return;
+    if (drafts.length === 0) {
+      // Every gathered state is stored already, as it is or newer (another write stored it, e.g.
+      // the states re-sent after a reconnect): nothing of this kind is owed, so its refusals end.
+      this.stateWrites.succeeded();
+      return;
+    }
     const aside = this.outbox.appendRetainedAside;
     this.writeOutbox(
       this.stateWrites,
