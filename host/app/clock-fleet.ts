@@ -58,6 +58,8 @@ export class ClockFleet implements ClockPresence {
   private readonly configured = new WeakMap<object, number>();
   /** The boot of each clock this host brought to its game (configured or restored): a line that comes back needs nothing. */
   private readonly inStep = new Map<string, { bootId: number; gameId: number }>();
+  /** The clock id each line is refusing now (one log line per refusal burst, not per retried Hello). */
+  private readonly refusing = new Map<string, string>();
   private closed = false;
 
   constructor(opts: ClockFleetOptions) {
@@ -88,6 +90,7 @@ export class ClockFleet implements ClockPresence {
         offline: (s, reason) => this.offline(s, reason),
         message: (s, m) => this.opts.message(s, m),
         flush: () => this.opts.journalAll(),
+        admit: (s, hello) => this.admit(s, hello),
       },
     });
     this.sessions.set(key, session);
@@ -152,6 +155,28 @@ export class ClockFleet implements ClockPresence {
     await Promise.all([...this.sessions.values()].map((s) => s.stop()));
     this.sessions.clear();
     this.byClock.clear();
+  }
+
+  /**
+   * A clock id already online on another line is refused on the newcomer's line
+   * (docs/reliability.md "A second clock claims an online clock's id"): the clock gets
+   * `Nack{CODE_INVALID}` with the reason and its link closes; the board, its journal and its
+   * commands stay with the line that carried the id first.
+   */
+  private admit(s: ClockSession, hello: NonNullable<ClockSession['hello']>): string | null {
+    const id = hello.serialId;
+    const holder = [...this.sessions.values()].find((t) => t !== s && t.online && t.clockId === id);
+    if (!holder) {
+      this.refusing.delete(s.key);
+      return null;
+    }
+    if (this.refusing.get(s.key) !== id) {
+      this.refusing.set(s.key, id);
+      this.log(
+        `clock ${id} greeted on ${s.key} (boot ${bootHex(hello.bootId)}) while ${id} is online on ${holder.key} (boot ${bootHex(holder.hello?.bootId ?? 0)}): ${s.key} refused; board, journal and commands stay with ${holder.key}`,
+      );
+    }
+    return `serial id ${id} is already online on another line of this host: refused (two clocks with one id?)`;
   }
 
   private online(s: ClockSession): void {
@@ -422,3 +447,5 @@ export class ClockFleet implements ClockPresence {
     this.opts.log(line);
   }
 }
+
+const bootHex = (bootId: number) => bootId.toString(16).padStart(8, '0');

@@ -55,6 +55,12 @@ export interface SessionHandler {
    * (host/clocks/restore-clock.ts), which must hold those events.
    */
   flush?(): Promise<void> | void;
+  /**
+   * Whether this line may carry the clock that greets (its Hello), before the host accepts
+   * it: null admits it, a reason refuses it (the clock gets `Nack{CODE_INVALID, reason}` and
+   * its link closes: docs/protocol.md "Handshake and versioning").
+   */
+  admit?(session: ClockSession, hello: Hello): string | null;
 }
 
 export type LinkTuning = Pick<LinkOptions, 'autoSync' | 'session' | 'timeSync' | 'admit' | 'random'>;
@@ -340,7 +346,9 @@ export class ClockSession {
   private async handshake(): Promise<void> {
     const line = this.line;
     if (!line) throw new Error('no open line');
-    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, deferAck: true });
+    const tuned = this.opts.link?.admit;
+    const admit = (hello: Hello) => this.opts.handler.admit?.(this, hello) ?? tuned?.(hello) ?? null;
+    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, admit, deferAck: true });
     this.linkNow = link;
     link.on('message', (m: ReceivedMessage) => this.onMessage(link, m));
     link.on('up', () => {
