@@ -76,4 +76,47 @@ describe.skipIf(skip !== null)('a clock is who it says it is (real ptys)', () =>
     expect(real.clock.firmware.reading().status).toBe('paused');
     expect(impostor.clock.firmware.reading().status).toBe('running');
   }, 30_000);
+
+  it('a clock back with its old boot id and an empty outbox (its seq 1 again) is taken as a new boot: held, restored, and the pause after it is journaled', async () => {
+    const logs: string[] = [];
+    rig = await buildRig({ wire: ptyWiring(ptys), log: (l) => logs.push(l) });
+    const r = rig;
+    const game = await configuredFor(r, 1);
+    const first = r.clocks[0];
+    const events = () => r.journal.eventsByGame(game.gameId);
+    await first.clock.tap('startPause');
+    // More presses than the clock's send window (32): the host has acknowledged seqs the clock can only send after seq 1 was acknowledged.
+    for (let i = 0; i < 20; i++) {
+      for (const side of ['white', 'black'] as const) {
+        r.sim.advanceBy(MIN / 4);
+        await first.press(side);
+      }
+    }
+    await waitFor('40 presses journaled', () => events().filter((e) => e.type === 'moved').length === 40, 15_000, flowing(r.sim));
+
+    // The clock restarts with its old boot id and nothing in its outbox, on the same live line.
+    const port = (first as unknown as { ptyPort: unknown }).ptyPort;
+    first.clockLink.close('restarted');
+    first.clock.stop();
+    first.cable.detach();
+    const again = await SimClock.boot('CLK-01', r.sim, presetTimeControl('rapid'), { bootId: first.bootId });
+    others.push(again);
+    again.cable.attach(port as never);
+    const boardOne = () => r.host.state.boards().find((b) => b.id === boardId(r))!;
+    await waitFor('the clock restored from the journal', () => boardOne().restore?.outcome === 'restored', 15_000, flowing(r.sim));
+    expect(logs.some((l) => l.includes('taken as a new boot'))).toBe(true);
+    expect(again.clock.firmware.reading().status).toBe('paused');
+
+    // The board follows the clock again: resume, presses journaled, and a pause is journaled.
+    expect(await r.host.execute({ type: 'resume', boardId: boardId(r) }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    for (const side of ['white', 'black'] as const) {
+      r.sim.advanceBy(MIN / 4);
+      await again.press(side);
+    }
+    await waitFor('42 presses journaled', () => events().filter((e) => e.type === 'moved').length === 42, 15_000, flowing(r.sim));
+    expect(await r.host.execute({ type: 'pause', boardId: boardId(r) }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    await waitFor('the pause journaled', () => events().at(-1)?.type === 'paused', 15_000, flowing(r.sim));
+    expect(again.clock.firmware.reading().status).toBe('paused');
+    expect(boardOne().live?.status).toBe('paused');
+  }, 40_000);
 });

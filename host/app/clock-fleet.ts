@@ -7,7 +7,7 @@
 //
 //   clock ─line─► ClockSession ─► GroupCommit ─► journal (durable) ─► ack to the clock
 //   arbiter ─► JournalPorts.execute ─► ClockFleet.command ─► Command to the clock (ack or Nack)
-import type { BodyInit, ReceivedMessage } from '../../protocol/session-api.ts';
+import { SESSION_DEFAULTS, type BodyInit, type ReceivedMessage } from '../../protocol/session-api.ts';
 import type { Journal } from '../store/journal.ts';
 import type { GameRow } from '../store/types.ts';
 import type { Hall } from '../domain/model.ts';
@@ -60,6 +60,8 @@ export class ClockFleet implements ClockPresence {
   private readonly inStep = new Map<string, { bootId: number; gameId: number }>();
   /** The clock id each line is refusing now (one log line per refusal burst, not per retried Hello). */
   private readonly refusing = new Map<string, string>();
+  /** The journal key of each boot (`clockId/bootId`) whose seqs went back (docs/protocol.md "Sequence numbers and identity"). */
+  private readonly bootKeys = new Map<string, string>();
   private closed = false;
 
   constructor(opts: ClockFleetOptions) {
@@ -168,6 +170,7 @@ export class ClockFleet implements ClockPresence {
     const holder = [...this.sessions.values()].find((t) => t !== s && t.online && t.clockId === id);
     if (!holder) {
       this.refusing.delete(s.key);
+      this.fileBoot(s, hello);
       return null;
     }
     if (this.refusing.get(s.key) !== id) {
@@ -177,6 +180,48 @@ export class ClockFleet implements ClockPresence {
       );
     }
     return `serial id ${id} is already online on another line of this host: refused (two clocks with one id?)`;
+  }
+
+  /**
+   * Which journal key the greeting boot's events go under (docs/protocol.md "Sequence numbers
+   * and identity"). A clock sends seq h only once every seq up to h − window was acknowledged,
+   * so a Hello whose first seq is that far below what the host has of the boot means its seqs
+   * went back (an old boot id with an empty outbox): it is taken as a new boot — journaled under
+   * a key of its own, held, compared and restored from the journal (host/clocks/restore-clock.ts).
+   */
+  private fileBoot(s: ClockSession, hello: NonNullable<ClockSession['hello']>): void {
+    const id = hello.serialId;
+    const known = `${id}/${hello.bootId}`;
+    const key = this.bootKeys.get(known) ?? this.latestKey(id, hello.bootId);
+    const carriers = [...this.sessions.values()].filter((t) => t === s || t.clockId === id);
+    const highest = Math.max(this.journal.highestSeq(id, key), ...carriers.map((t) => t.highestSeq(key)));
+    if (hello.firstSeq + SESSION_DEFAULTS.window > highest) {
+      this.bootKeys.set(known, key);
+      if (key !== bootHex(hello.bootId)) s.bootKeys.set(hello.bootId, key);
+      return;
+    }
+    const next = this.nextKey(id, hello.bootId);
+    this.bootKeys.set(known, next);
+    s.renameBoot(hello.bootId, next);
+    this.inStep.delete(id);
+    if (s.link) this.configured.delete(s.link);
+    this.log(
+      `clock ${id} on ${s.key}: boot ${bootHex(hello.bootId)} starts again at seq ${hello.firstSeq} after the host had seq ${highest}: taken as a new boot (journaled as ${next}), to be held and restored from the journal`,
+    );
+  }
+
+  /** The journal key of a clock's boot now: the boot id's text, or the latest `.n` key the host gave it. */
+  private latestKey(clockId: string, bootId: number): string {
+    const next = this.nextKey(clockId, bootId);
+    const n = Number(next.split('.')[1]);
+    return n === 2 ? bootHex(bootId) : `${bootHex(bootId)}.${n - 1}`;
+  }
+
+  /** The first `.n` key (n ≥ 2) of a clock's boot that the journal does not hold. */
+  private nextKey(clockId: string, bootId: number): string {
+    let n = 2;
+    while (this.journal.highestSeq(clockId, `${bootHex(bootId)}.${n}`) >= 0) n++;
+    return `${bootHex(bootId)}.${n}`;
   }
 
   private online(s: ClockSession): void {
