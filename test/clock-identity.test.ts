@@ -119,4 +119,39 @@ describe.skipIf(skip !== null)('a clock is who it says it is (real ptys)', () =>
     expect(again.clock.firmware.reading().status).toBe('paused');
     expect(boardOne().live?.status).toBe('paused');
   }, 40_000);
+
+  it("a clock moved to another line while its old line stays open but silent: the board's commands follow it to its current line", async () => {
+    const logs: string[] = [];
+    rig = await buildRig({ wire: ptyWiring(ptys), log: (l) => logs.push(l) });
+    const r = rig;
+    const game = await configuredFor(r, 1);
+    const c = r.clocks[0];
+    const events = () => r.journal.eventsByGame(game.gameId);
+    await c.clock.tap('startPause');
+    for (const side of ['white', 'black'] as const) {
+      r.sim.advanceBy(MIN);
+      await c.press(side);
+    }
+    await waitFor('2 presses journaled', () => events().filter((e) => e.type === 'moved').length === 2);
+    const oldLine = r.host.lines().find((s) => s.key === join(r.dir, 'clock-table-1'))!;
+
+    // The clock's cable leaves the old line's port (which stays open, saying nothing) for a new line.
+    c.cable.detach();
+    r.sim.advanceBy(11_000);
+    expect(oldLine.online).toBe(true);
+    const pty = await openPtyPair();
+    ptys.push(pty);
+    const path = join(r.dir, 'another-port');
+    symlinkSync(pty.a, path);
+    await c.connectPty(pty.b);
+    r.host.addLine(path, openSerialLine(path));
+    const newLine = () => r.host.lines().find((s) => s.key === path)!;
+    await waitFor('the clock online on its new line', () => newLine().online && !oldLine.online, 10_000, flowing(r.sim));
+    expect(logs.some((l) => l.includes('taken as dead'))).toBe(true);
+
+    // The board's commands go to the new line: a pause is applied at once and journaled.
+    expect(await r.host.execute({ type: 'pause', boardId: boardId(r) }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    await waitFor('the pause journaled', () => events().at(-1)?.type === 'paused', 10_000, flowing(r.sim));
+    expect(c.clock.firmware.reading().status).toBe('paused');
+  }, 30_000);
 });

@@ -168,11 +168,25 @@ export class ClockFleet implements ClockPresence {
   private admit(s: ClockSession, hello: NonNullable<ClockSession['hello']>): string | null {
     const id = hello.serialId;
     const holder = [...this.sessions.values()].find((t) => t !== s && t.online && t.clockId === id);
-    if (!holder) {
-      this.refusing.delete(s.key);
-      this.fileBoot(s, hello);
-      return null;
+    if (holder && holder.silentForMs > DEAD_LINE_MS) {
+      // The line that carried the id has brought nothing for a while: it is dead (a cable moved
+      // to another port, a line that did not signal its end). The board follows the clock to
+      // its current line, and no command goes to the dead one.
+      this.log(
+        `clock ${id} greets on ${s.key}; ${holder.key} has brought nothing for ${Math.round(holder.silentForMs / 1000)} s: that line is taken as dead and dropped`,
+      );
+      holder.link?.close(`nothing heard for ${Math.round(holder.silentForMs / 1000)} s while ${id} greeted on ${s.key}`);
+    } else if (holder) {
+      return this.refuse(s, hello, holder);
     }
+    this.refusing.delete(s.key);
+    this.fileBoot(s, hello);
+    return null;
+  }
+
+  /** Refuses `hello` on line `s`: `holder` carries its id (logged once per refusal burst). */
+  private refuse(s: ClockSession, hello: NonNullable<ClockSession['hello']>, holder: ClockSession): string {
+    const id = hello.serialId;
     if (this.refusing.get(s.key) !== id) {
       this.refusing.set(s.key, id);
       this.log(
@@ -492,5 +506,8 @@ export class ClockFleet implements ClockPresence {
     this.opts.log(line);
   }
 }
+
+/** A line that brought nothing from its clock for this long is dead when the clock greets on another (a Status comes every second, a time sync answer every 2 s). */
+const DEAD_LINE_MS = 10_000;
 
 const bootHex = (bootId: number) => bootId.toString(16).padStart(8, '0');

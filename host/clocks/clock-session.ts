@@ -133,6 +133,8 @@ export class ClockSession {
   readonly bootKeys = new Map<number, string>();
   /** The highest seq the clock sent under each journal boot key, over every link of this line. */
   private readonly seqSeen = new Map<string, number>();
+  /** When (the session's time) the current line last brought a byte from the clock. */
+  private heardAtMs = 0;
   /** The last Hello this host accepted from the clock (survives a line loss). */
   hello: Hello | null = null;
   /** Counters of the links this session closed, so the figures cover every connection. */
@@ -217,6 +219,11 @@ export class ClockSession {
     if (srtt !== null) return srtt;
     const boot = this.hello?.bootId;
     return boot === undefined ? null : (this.estimatorFor(boot)?.estimate()?.minDelayMs ?? null);
+  }
+
+  /** How long the current line has brought nothing from the clock (a clock sends a Status every second and answers the host's time sync). */
+  get silentForMs(): number {
+    return this.opts.time.now() - this.heardAtMs;
   }
 
   /** The journal's name of a boot of this clock (its id's text, or the key the host gave a boot whose seqs went back). */
@@ -379,6 +386,10 @@ export class ClockSession {
     const admit = (hello: Hello) => this.opts.handler.admit?.(this, hello) ?? tuned?.(hello) ?? null;
     const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, admit, deferAck: true });
     this.linkNow = link;
+    this.heardAtMs = this.opts.time.now();
+    line.duplex.on('data', () => {
+      if (this.linkNow === link) this.heardAtMs = this.opts.time.now();
+    });
     link.on('message', (m: ReceivedMessage) => this.onMessage(link, m));
     link.on('up', () => {
       if (link.peerHello) this.hello = link.peerHello;
