@@ -99,7 +99,7 @@ describe('one board view on every path', () => {
     expect(told.map((b) => [b.id, b.restore])).toEqual([['final-1', note]]);
   });
 
-  it("an arbiter's accepted command goes out through watchBoards before it is answered; a refused one says nothing (docs/api.md \"Embedding: `buildApi(deps)`\")", async () => {
+  it('an arbiter\'s accepted command goes out through watchBoards before it is answered; a refused one says nothing (docs/api.md "Embedding: `buildApi(deps)`")', async () => {
     const h = hall();
     const told: BoardView[] = [];
     h.watchBoards((board) => told.push(board));
