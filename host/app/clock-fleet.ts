@@ -104,6 +104,7 @@ export class ClockFleet implements ClockPresence {
   async removeLine(key: string): Promise<void> {
     const s = this.sessions.get(key);
     this.sessions.delete(key);
+    this.refusing.delete(key);
     if (s?.clockId && this.byClock.get(s.clockId) === s) this.byClock.delete(s.clockId);
     await s?.stop();
   }
