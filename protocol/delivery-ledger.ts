@@ -28,6 +28,12 @@ export class DeliveryLedger {
     return this.deliveredUpTo(peerBoot);
   }
 
+  /** Forgets `peerBoot`: its seqs are delivered again from its next greeting (a peer whose seqs went back: docs/protocol.md "Sequence numbers and identity"). */
+  forget(peerBoot: number): void {
+    this.deliveredThrough.delete(peerBoot);
+    this.unhandled.delete(peerBoot);
+  }
+
   /** The application handled `seq` of `peerBoot`; false when nothing of that boot awaits handling. */
   markHandled(peerBoot: number, seq: number): boolean {
     const u = this.unhandled.get(peerBoot);

@@ -216,6 +216,16 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     return this.sync.syncOnce(timeoutMs);
   }
 
+  /**
+   * Host: forgets what was delivered of a peer boot and its time sync, before the greeting
+   * that is being admitted goes up: that boot's seqs went back (docs/protocol.md "Sequence
+   * numbers and identity"), so its next seqs are new messages on a new time base.
+   */
+  forgetPeerBoot(boot: number): void {
+    this.ledger.forget(boot);
+    this.timeSyncByBoot.delete(boot);
+  }
+
   /** Stops everything. Pending sends reject; the outbox keeps what was not acked. */
   close(reason = 'closed by the application'): void {
     this.fail(new LinkClosedError(reason));

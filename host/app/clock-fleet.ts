@@ -7,7 +7,7 @@
 //
 //   clock ─line─► ClockSession ─► GroupCommit ─► journal (durable) ─► ack to the clock
 //   arbiter ─► JournalPorts.execute ─► ClockFleet.command ─► Command to the clock (ack or Nack)
-import type { BodyInit, ReceivedMessage } from '../../protocol/session-api.ts';
+import { SESSION_DEFAULTS, type BodyInit, type ReceivedMessage } from '../../protocol/session-api.ts';
 import type { Journal } from '../store/journal.ts';
 import type { GameRow } from '../store/types.ts';
 import type { Hall } from '../domain/model.ts';
@@ -58,6 +58,10 @@ export class ClockFleet implements ClockPresence {
   private readonly configured = new WeakMap<object, number>();
   /** The boot of each clock this host brought to its game (configured or restored): a line that comes back needs nothing. */
   private readonly inStep = new Map<string, { bootId: number; gameId: number }>();
+  /** The clock id each line is refusing now (one log line per refusal burst, not per retried Hello). */
+  private readonly refusing = new Map<string, string>();
+  /** The journal key of each boot (`clockId/bootId`) whose seqs went back (docs/protocol.md "Sequence numbers and identity"). */
+  private readonly bootKeys = new Map<string, string>();
   private closed = false;
 
   constructor(opts: ClockFleetOptions) {
@@ -88,6 +92,7 @@ export class ClockFleet implements ClockPresence {
         offline: (s, reason) => this.offline(s, reason),
         message: (s, m) => this.opts.message(s, m),
         flush: () => this.opts.journalAll(),
+        admit: (s, hello) => this.admit(s, hello),
       },
     });
     this.sessions.set(key, session);
@@ -99,6 +104,7 @@ export class ClockFleet implements ClockPresence {
   async removeLine(key: string): Promise<void> {
     const s = this.sessions.get(key);
     this.sessions.delete(key);
+    this.refusing.delete(key);
     if (s?.clockId && this.byClock.get(s.clockId) === s) this.byClock.delete(s.clockId);
     await s?.stop();
   }
@@ -152,6 +158,85 @@ export class ClockFleet implements ClockPresence {
     await Promise.all([...this.sessions.values()].map((s) => s.stop()));
     this.sessions.clear();
     this.byClock.clear();
+  }
+
+  /**
+   * A clock id already online on another line is refused on the newcomer's line
+   * (docs/reliability.md "A second clock claims an online clock's id"): the clock gets
+   * `Nack{CODE_INVALID}` with the reason and its link closes; the board, its journal and its
+   * commands stay with the line that carried the id first.
+   */
+  private admit(s: ClockSession, hello: NonNullable<ClockSession['hello']>): string | null {
+    const id = hello.serialId;
+    const holder = [...this.sessions.values()].find((t) => t !== s && t.online && t.clockId === id);
+    if (holder && holder.silentForMs > DEAD_LINE_MS) {
+      // The line that carried the id has brought nothing for a while: it is dead (a cable moved
+      // to another port, a line that did not signal its end). The board follows the clock to
+      // its current line, and no command goes to the dead one.
+      this.log(
+        `clock ${id} greets on ${s.key}; ${holder.key} has brought nothing for ${Math.round(holder.silentForMs / 1000)} s: that line is taken as dead and dropped`,
+      );
+      holder.link?.close(`nothing heard for ${Math.round(holder.silentForMs / 1000)} s while ${id} greeted on ${s.key}`);
+    } else if (holder) {
+      return this.refuse(s, hello, holder);
+    }
+    this.refusing.delete(s.key);
+    this.fileBoot(s, hello);
+    return null;
+  }
+
+  /** Refuses `hello` on line `s`: `holder` carries its id (logged once per refusal burst). */
+  private refuse(s: ClockSession, hello: NonNullable<ClockSession['hello']>, holder: ClockSession): string {
+    const id = hello.serialId;
+    if (this.refusing.get(s.key) !== id) {
+      this.refusing.set(s.key, id);
+      this.log(
+        `clock ${id} greeted on ${s.key} (boot ${bootHex(hello.bootId)}) while ${id} is online on ${holder.key} (boot ${bootHex(holder.hello?.bootId ?? 0)}): ${s.key} refused; board, journal and commands stay with ${holder.key}`,
+      );
+    }
+    return `serial id ${id} is already online on another line of this host: refused (two clocks with one id?)`;
+  }
+
+  /**
+   * Which journal key the greeting boot's events go under (docs/protocol.md "Sequence numbers
+   * and identity"). A clock sends seq h only once every seq up to h − window was acknowledged,
+   * so a Hello whose first seq is that far below what the host has of the boot means its seqs
+   * went back (an old boot id with an empty outbox): it is taken as a new boot — journaled under
+   * a key of its own, held, compared and restored from the journal (host/clocks/restore-clock.ts).
+   */
+  private fileBoot(s: ClockSession, hello: NonNullable<ClockSession['hello']>): void {
+    const id = hello.serialId;
+    const known = `${id}/${hello.bootId}`;
+    const key = this.bootKeys.get(known) ?? this.latestKey(id, hello.bootId);
+    const carriers = [...this.sessions.values()].filter((t) => t === s || t.clockId === id);
+    const highest = Math.max(this.journal.highestSeq(id, key), ...carriers.map((t) => t.highestSeq(key)));
+    if (hello.firstSeq + SESSION_DEFAULTS.window > highest) {
+      this.bootKeys.set(known, key);
+      if (key !== bootHex(hello.bootId)) s.bootKeys.set(hello.bootId, key);
+      return;
+    }
+    const next = this.nextKey(id, hello.bootId);
+    this.bootKeys.set(known, next);
+    s.renameBoot(hello.bootId, next);
+    this.inStep.delete(id);
+    if (s.link) this.configured.delete(s.link);
+    this.log(
+      `clock ${id} on ${s.key}: boot ${bootHex(hello.bootId)} starts again at seq ${hello.firstSeq} after the host had seq ${highest}: taken as a new boot (journaled as ${next}), to be held and restored from the journal`,
+    );
+  }
+
+  /** The journal key of a clock's boot now: the boot id's text, or the latest `.n` key the host gave it. */
+  private latestKey(clockId: string, bootId: number): string {
+    const next = this.nextKey(clockId, bootId);
+    const n = Number(next.split('.')[1]);
+    return n === 2 ? bootHex(bootId) : `${bootHex(bootId)}.${n - 1}`;
+  }
+
+  /** The first `.n` key (n ≥ 2) of a clock's boot that the journal does not hold. */
+  private nextKey(clockId: string, bootId: number): string {
+    let n = 2;
+    while (this.journal.highestSeq(clockId, `${bootHex(bootId)}.${n}`) >= 0) n++;
+    return `${bootHex(bootId)}.${n}`;
   }
 
   private online(s: ClockSession): void {
@@ -422,3 +507,8 @@ export class ClockFleet implements ClockPresence {
     this.opts.log(line);
   }
 }
+
+/** A line that brought nothing from its clock for this long is dead when the clock greets on another (a Status comes every second, a time sync answer every 2 s). */
+const DEAD_LINE_MS = 10_000;
+
+const bootHex = (bootId: number) => bootId.toString(16).padStart(8, '0');

@@ -61,7 +61,8 @@ export class GroupCommit {
     const clockId = s.clockId;
     if (clockId === null) throw new Error('a clock event before the clock greeted');
     const at = clockInstantToUtc(s.estimatorFor(m.bootId), m.body.value.atMs, this.opts.clock.utcReference(), m.arrivedAtMs);
-    const input = journalInput(clockId, m.bootId, m.seq, m.body.value, at);
+    // A boot whose seqs went back is journaled under the key the host gave it (ClockSession.bootKey).
+    const input = { ...journalInput(clockId, m.bootId, m.seq, m.body.value, at), bootId: s.bootKey(m.bootId) };
     this.unjournaled.push({ session: s, link: s.link, message: m, input });
     if (!this.flushScheduled) {
       this.flushScheduled = true;

@@ -27,6 +27,7 @@ import {
   type TimeSyncEstimator,
 } from '../../protocol/session-api.ts';
 import { Command_Kind, type Held, type Hello } from '../../protocol/gen/chessclock_pb.ts';
+import { bootIdText } from './clock-event.ts';
 import { sessionMachine, type BackoffOptions, type SessionStateName } from './session.machine.ts';
 
 /** An open line to one clock: a serial port, a pty, an in-memory end. */
@@ -55,6 +56,12 @@ export interface SessionHandler {
    * (host/clocks/restore-clock.ts), which must hold those events.
    */
   flush?(): Promise<void> | void;
+  /**
+   * Whether this line may carry the clock that greets (its Hello), before the host accepts
+   * it: null admits it, a reason refuses it (the clock gets `Nack{CODE_INVALID, reason}` and
+   * its link closes: docs/protocol.md "Handshake and versioning").
+   */
+  admit?(session: ClockSession, hello: Hello): string | null;
 }
 
 export type LinkTuning = Pick<LinkOptions, 'autoSync' | 'session' | 'timeSync' | 'admit' | 'random'>;
@@ -118,6 +125,16 @@ export class ClockSession {
   private readonly nackWaiters = new Map<number, (nack: Nack) => void>();
   private readonly configureWaiters = new Map<string, () => void>();
   private heldWaiters: Array<(held: Held) => void> = [];
+  /**
+   * The journal's name of each boot of this clock when it is not the boot id's text: a boot
+   * whose seqs went back is journaled as a new one (`0000beef.2`: docs/protocol.md
+   * "Sequence numbers and identity"). Set by the host before the greeting goes up.
+   */
+  readonly bootKeys = new Map<number, string>();
+  /** The highest seq the clock sent under each journal boot key, over every link of this line. */
+  private readonly seqSeen = new Map<string, number>();
+  /** When (the session's time) the current line last brought a byte from the clock. */
+  private heardAtMs = 0;
   /** The last Hello this host accepted from the clock (survives a line loss). */
   hello: Hello | null = null;
   /** Counters of the links this session closed, so the figures cover every connection. */
@@ -202,6 +219,31 @@ export class ClockSession {
     if (srtt !== null) return srtt;
     const boot = this.hello?.bootId;
     return boot === undefined ? null : (this.estimatorFor(boot)?.estimate()?.minDelayMs ?? null);
+  }
+
+  /** How long the current line has brought nothing from the clock (a clock sends a Status every second and answers the host's time sync). */
+  get silentForMs(): number {
+    return this.opts.time.now() - this.heardAtMs;
+  }
+
+  /** The journal's name of a boot of this clock (its id's text, or the key the host gave a boot whose seqs went back). */
+  bootKey(bootId: number): string {
+    return this.bootKeys.get(bootId) ?? bootIdText(bootId);
+  }
+
+  /** The highest seq this line delivered of the clock's boot named `key` in the journal (0: none). */
+  highestSeq(key: string): number {
+    return this.seqSeen.get(key) ?? 0;
+  }
+
+  /**
+   * The clock's boot `bootId` is filed under `key` from now on: its seqs went back, so what
+   * this line delivered of it and its time sync (a new time base) are forgotten.
+   */
+  renameBoot(bootId: number, key: string): void {
+    this.bootKeys.set(bootId, key);
+    this.estimators.delete(bootId);
+    this.linkNow?.forgetPeerBoot(bootId);
   }
 
   /** Subscribe to state changes (tests, logs). */
@@ -340,8 +382,14 @@ export class ClockSession {
   private async handshake(): Promise<void> {
     const line = this.line;
     if (!line) throw new Error('no open line');
-    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, deferAck: true });
+    const tuned = this.opts.link?.admit;
+    const admit = (hello: Hello) => this.opts.handler.admit?.(this, hello) ?? tuned?.(hello) ?? null;
+    const link = createLink(line.duplex, { role: 'host', time: this.opts.time, ...this.opts.link, admit, deferAck: true });
     this.linkNow = link;
+    this.heardAtMs = this.opts.time.now();
+    line.duplex.on('data', () => {
+      if (this.linkNow === link) this.heardAtMs = this.opts.time.now();
+    });
     link.on('message', (m: ReceivedMessage) => this.onMessage(link, m));
     link.on('up', () => {
       if (link.peerHello) this.hello = link.peerHello;
@@ -360,6 +408,8 @@ export class ClockSession {
   private onMessage(link: Link, m: ReceivedMessage): void {
     // A link closed inside this delivery loop (a failed journal write) delivers no more.
     if (link !== this.linkNow || link.state === 'closed') return;
+    const key = this.bootKey(m.bootId);
+    if (m.seq > this.highestSeq(key)) this.seqSeen.set(key, m.seq);
     const body = m.body;
     if (body.case === 'nack') {
       m.handled();

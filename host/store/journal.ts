@@ -192,6 +192,11 @@ export class Journal {
     return this.appends.appendInBackground(items);
   }
 
+  /** The highest seq journaled of a clock's boot (its journal key), or -1 for none. */
+  highestSeq(clockId: string, bootId: string): number {
+    return this.events.highestSeq(clockId, bootId);
+  }
+
   /** Events of a game in play order (boot by boot, seq within a boot). */
   eventsByGame(gameId: number): ClockEventRow[] {
     return this.events.eventsByGame(gameId);
