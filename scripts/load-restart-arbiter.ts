@@ -8,7 +8,7 @@
 // its `restore` note is newer than the restart and says 'in-step' or 'restored', and its
 // clock is online (a clock not back yet is resumed when it is).
 import { monotonicNowMs } from '../protocol/monotonic.ts';
-import type { BoardView, RestoreView } from '../host/app/ports.ts';
+import type { BoardView, RestoreNote } from '../host/app/ports.ts';
 import type { LoadHost } from './load-host.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -23,7 +23,7 @@ interface HeldBoard {
   active: boolean;
   /** When this arbiter first saw the board's restore note (real monotonic ms), and the note. */
   noteSeenAtMs: number | null;
-  note: RestoreView | null;
+  note: RestoreNote | null;
   /** When the host answered the resume with ok (real monotonic ms, hall ms). */
   resumedAtMs: number | null;
   resumedAtHallMs: number | null;

@@ -198,7 +198,7 @@ export interface BoardView {
 }
 
 /** A clock brought to the journal's game: when, which clock, and what it held differently (clocks/restore-clock.ts). */
-export type { RestoreNote as RestoreView } from '../clocks/restore-clock.ts';
+export type { RestoreNote };
 
 /** A knockout mini-match as one of its boards shows it. */
 export interface MatchScoreView {

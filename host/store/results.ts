@@ -10,18 +10,10 @@ import { int, JournalError, text, type Row } from './fields.ts';
 import { endOf, type Games } from './games.ts';
 import type { Outbox } from './outbox.ts';
 import type { ReadCache } from './read-cache.ts';
-import {
-  RESULTS,
-  type ClockResultInput,
-  type ClockResultOutcome,
-  type GameResult,
-  type GameRow,
-  type ResultReport,
-  type ResultReportRow,
-  type ResultReportStatus,
-} from './types.ts';
+import { GAME_RESULTS } from '../../rules/vocabulary.ts';
+import type { ClockResultInput, ClockResultOutcome, GameResult, GameRow, ResultReport, ResultReportRow, ResultReportStatus } from './types.ts';
 
-const RESULT_SET = new Set<string>(RESULTS);
+const RESULT_SET = new Set<string>(GAME_RESULTS);
 
 function toReport(r: Row): ResultReportRow {
   return {
@@ -79,7 +71,7 @@ export class ResultBook {
       const game = this.games.getGame(gameId);
       if (!game) throw new JournalError(`${where}: no such game`, 'gameId');
       if (!RESULT_SET.has(report.result)) {
-        throw new JournalError(`${where}: "result" must be one of ${RESULTS.join(' ')}, got ${JSON.stringify(report.result)}`, 'result');
+        throw new JournalError(`${where}: "result" must be one of ${GAME_RESULTS.join(' ')}, got ${JSON.stringify(report.result)}`, 'result');
       }
       const how = text(report.how, 'how', where);
       const utcMs = int(report.utcMs, 'utcMs', where);
@@ -232,7 +224,7 @@ export class ResultBook {
         return { outcome: 'duplicate', report, game: report.gameId === null ? null : this.games.getGame(report.gameId) };
       }
       if (!RESULT_SET.has(input.result)) {
-        throw new JournalError(`${where}: "result" must be one of ${RESULTS.join(' ')}, got ${JSON.stringify(input.result)}`, 'result');
+        throw new JournalError(`${where}: "result" must be one of ${GAME_RESULTS.join(' ')}, got ${JSON.stringify(input.result)}`, 'result');
       }
       const reportedBy = input.source === 'arbiter' ? `arbiter:${text(input.arbiter, 'arbiter', where)}` : 'clock';
       const game = input.gameId === null ? null : this.games.getGame(input.gameId);

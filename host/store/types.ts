@@ -37,7 +37,6 @@ export type ClockEventType = (typeof CLOCK_EVENT_TYPES)[number];
  * Game results: the rule book's vocabulary (rules/vocabulary.ts GAME_RESULTS, with what each
  * means). `+-`, `-+`, `--` are forfeits (not played games: TRF16 `+`/`-`, TRF-2026 record 330 notation).
  */
-export { GAME_RESULTS as RESULTS } from '../../rules/vocabulary.ts';
 export type { GameResult };
 
 export interface ClockEventInput {
