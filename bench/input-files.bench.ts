@@ -7,39 +7,15 @@
 // grow linearly: doubling the input should about double the time.
 import { parseTournamentText, TournamentFileError } from '../host/domain/tournament-file.ts';
 import { importTrf } from '../host/adapters/exports/trf-import.ts';
+import { bigTournamentText, bigTrf } from '../test/big-inputs.ts';
 
 const PLAYERS = (process.env.INPUT_BENCH_PLAYERS ?? '8000,16000,32000,100000').split(',').map(Number);
 const ROUNDS = (process.env.INPUT_BENCH_ROUNDS ?? '1000,2000,5000').split(',').map(Number);
 const TRF_PLAYERS = 100;
 
-function tournamentText(n: number): string {
-  const players = Array.from({ length: n }, (_, i) => `    { "rank": ${i + 1}, "name": "Player, N${i + 1}" }`);
-  const boards = Array.from({ length: Math.floor(n / 2) }, (_, b) => `{ "board": ${b + 1}, "white": ${2 * b + 1}, "black": ${2 * b + 2} }`);
-  return [
-    '{ "events": [{ "id": "big", "name": "Big", "kind": "individual", "timeControl": "classical",',
-    '  "players": [',
-    players.join(',\n'),
-    '  ],',
-    `  "rounds": [{ "number": 1, "boards": [${boards.join(', ')}] }] }] }`,
-  ].join('\n');
-}
-
-/** 100 players paired 1-2, 3-4, … in each of `rounds` rounds, results not yet in (TRF16 001 columns). */
-function trfText(rounds: number): string {
-  const lines = ['012 Big', '222 5400+30', `XXR ${rounds}`];
-  for (let i = 1; i <= TRF_PLAYERS; i++) {
-    const opponent = i % 2 === 1 ? i + 1 : i - 1;
-    const fields = Array.from({ length: rounds }, (_, k) => `${String(opponent).padStart(4)} ${(i % 2 === 1) === (k % 2 === 0) ? 'w' : 'b'}  `);
-    lines.push(
-      `001 ${String(i).padStart(4)} m    ${`Player, N${i}`.padEnd(33)} 2000 SLO ${''.padStart(11)} ${''.padEnd(10)}  0.0 ${String(i).padStart(4)}  ${fields.join('  ')}`,
-    );
-  }
-  return lines.join('\n') + '\n';
-}
-
 export async function run(): Promise<void> {
   for (const n of PLAYERS) {
-    const text = tournamentText(n);
+    const text = bigTournamentText(n);
     const t0 = performance.now();
     let problems = 0;
     try {
@@ -52,7 +28,7 @@ export async function run(): Promise<void> {
     console.log(`validate: ${n} players (${(text.length / 1e6).toFixed(1)} MB), ${problems} problems located: ${s.toFixed(2)} s`);
   }
   for (const r of ROUNDS) {
-    const text = trfText(r);
+    const text = bigTrf(r, TRF_PLAYERS);
     const t0 = performance.now();
     const event = importTrf(text, { id: 'big' });
     const s = (performance.now() - t0) / 1000;

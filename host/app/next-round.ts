@@ -60,6 +60,11 @@ export interface EngineRun {
   error: string | null;
 }
 
+/** A run that never reached the engine (its input could not be written, or it could not be started): only the reason. */
+export function failedEngineRun(command: string[], error: string): EngineRun {
+  return { command, input: null, output: null, stderr: '', exitCode: null, signal: null, durationMs: 0, round: null, error };
+}
+
 /** What pairs a next round: the adapters' engine runner and TRF reader (host/adapters/exports/next-round.ts). */
 export interface NextRoundPairing {
   /**
@@ -302,19 +307,9 @@ export class NextRounds {
     const initialColour = after === 0 ? this.initialColourOf(event) : undefined;
     const done = (async () => {
       try {
-        const run = await pairing.runEngine(event, after, this.stopping.signal, initialColour ? { initialColour: initialColour.colour } : {}).catch(
-          (err: Error): EngineRun => ({
-            command: event.pairingEngine!.command,
-            input: null,
-            output: null,
-            stderr: '',
-            exitCode: null,
-            signal: null,
-            durationMs: 0,
-            round: null,
-            error: `the engine could not be run: ${err.message}`,
-          }),
-        );
+        const run = await pairing
+          .runEngine(event, after, this.stopping.signal, initialColour ? { initialColour: initialColour.colour } : {})
+          .catch((err: Error) => failedEngineRun(event.pairingEngine!.command, `the engine could not be run: ${err.message}`));
         // Not filed: the host that starts next on this journal finds the round due and runs the engine again.
         if (this.stopping.signal.aborted)
           throw new NextRoundError(

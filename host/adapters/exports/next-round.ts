@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { systemTime } from '../../../protocol/monotonic.ts';
 import type { Journal } from '../../store/journal.ts';
 import type { Bye, BoardPairing, Hall, PairingEngine, Round, TournamentEvent } from '../../domain/model.ts';
-import { NextRoundError, type EngineRun, type NextRoundPairing } from '../../app/next-round.ts';
+import { failedEngineRun, NextRoundError, type EngineRun, type NextRoundPairing } from '../../app/next-round.ts';
 import { eventTrf, eventTrfReport } from './trf-event.ts';
 import { TrfError } from './trf.ts';
 import { importTrf, parsePairsFile, TrfImportError } from './trf-import.ts';
@@ -277,17 +277,7 @@ export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRound
         });
       } catch (err) {
         if (!(err instanceof TrfError)) throw err;
-        return {
-          command: event.pairingEngine!.command,
-          input: null,
-          output: null,
-          stderr: '',
-          exitCode: null,
-          signal: null,
-          durationMs: 0,
-          round: null,
-          error: `the TRF for the engine could not be written: ${err.message}`,
-        };
+        return failedEngineRun(event.pairingEngine!.command, `the TRF for the engine could not be written: ${err.message}`);
       }
       const run = await runPairingEngine(event.pairingEngine!, input, signal);
       if (run.error !== null || run.output === null) return { ...run, round: null, error: run.error ?? 'the pairing engine wrote no pairs file' };

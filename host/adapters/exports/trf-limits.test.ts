@@ -7,27 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { importTrf } from './trf-import.ts';
 import { MAX_TRF_LINE, parseTrf, TrfParseError } from './trf-parser.ts';
-
-/** A 001 line by its TRF16 columns: rank 5-8, sex 10, name 15-47, rating 49-52, federation 54-56, points 81-84, rank 86-89, then the rounds. */
-function playerLine(rank: number, rounds: string[]): string {
-  const name = `Player, N${rank}`.padEnd(33);
-  return `001 ${String(rank).padStart(4)} m    ${name} 2000 SLO ${''.padStart(11)} ${''.padEnd(10)} ${'0.0'.padStart(4)} ${String(rank).padStart(4)}  ${rounds.join('  ')}`;
-}
-
-/** `players` players (even), paired 1-2, 3-4, … in each of `rounds` rounds, results not yet in. */
-function bigTrf(rounds: number, players: number, xxr = rounds): string {
-  const lines = ['012 Big', '222 5400+30', `XXR ${xxr}`];
-  for (let i = 1; i <= players; i++) {
-    const opponent = i % 2 === 1 ? i + 1 : i - 1;
-    lines.push(
-      playerLine(
-        i,
-        Array.from({ length: rounds }, (_, k) => `${String(opponent).padStart(4)} ${(i % 2 === 1) === (k % 2 === 0) ? 'w' : 'b'}  `),
-      ),
-    );
-  }
-  return lines.join('\n') + '\n';
-}
+import { bigTrf, trfPlayerLine as playerLine } from '../../../test/big-inputs.ts';
 
 function parseError(text: string): TrfParseError {
   try {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentText, TournamentFileError } from '../tournament-file.ts';
 import { MAX_NESTING } from './reader.ts';
+import { bigTournamentText } from '../../../test/big-inputs.ts';
 
 function issuesOf(text: string): string[] {
   try {
@@ -14,19 +15,6 @@ function issuesOf(text: string): string[] {
     throw err;
   }
   throw new Error('expected the file to be refused');
-}
-
-/** An individual event of `n` players, one per line, paired in one round; ranks above 9999 are problems. */
-function bigTournamentText(n: number): string {
-  const players = Array.from({ length: n }, (_, i) => `    { "rank": ${i + 1}, "name": "Player, N${i + 1}" }`);
-  const boards = Array.from({ length: Math.floor(n / 2) }, (_, b) => `{ "board": ${b + 1}, "white": ${2 * b + 1}, "black": ${2 * b + 2} }`);
-  return [
-    '{ "events": [{ "id": "big", "name": "Big", "kind": "individual", "timeControl": "classical",',
-    '  "players": [',
-    players.join(',\n'),
-    '  ],',
-    `  "rounds": [{ "number": 1, "boards": [${boards.join(', ')}] }] }] }`,
-  ].join('\n');
 }
 
 describe('tournament file limits (docs/tournament.md "Limits")', () => {
