@@ -207,7 +207,12 @@ export interface ClockLinkOptions {
   bootId?: number;
   /** The protocol version the clock announces (default: this code's). Tests play older clocks with it. */
   protocolVersion?: ProtocolVersion;
+  /** Refused by the host (its id online on another line): greet again after this wait, doubling to a longest (default GREET_AGAIN_AFTER_REFUSAL). */
+  greetAgainAfterRefusal?: { readonly initialMs: number; readonly maxMs: number };
 }
+
+/** A refused clock greets again after 5 s, then 10, 20, 30, 30 s, … (docs/protocol.md "Handshake and versioning"). */
+export const GREET_AGAIN_AFTER_REFUSAL = { initialMs: 5_000, maxMs: 30_000 } as const;
 
 export interface ClockLink {
   readonly link: Link;
@@ -359,6 +364,7 @@ export function linkClockToHost(firmware: ClockFirmware, duplex: Duplex, options
     identity: { serialId: options.serialId, firmwareVersion: FIRMWARE_VERSION, bootId: options.bootId ?? randomInt(0, 2 ** 32 - 1) },
     time,
     outboxStore: options.outboxStore,
+    greetAgainAfterRefusal: options.greetAgainAfterRefusal ?? GREET_AGAIN_AFTER_REFUSAL,
     ...(options.protocolVersion ? { version: options.protocolVersion } : {}),
   });
   const { send, pending, drained } = trackedSends(link);

@@ -92,6 +92,13 @@ export interface LinkOptions {
   readonly helloIntervalMs?: number;
   readonly maxHelloIntervalMs?: number;
   /**
+   * Clock role: when the host refuses our Hello with Nack INVALID (our id is online on another
+   * line, docs/protocol.md "Handshake and versioning"), greet again after `initialMs`, doubling
+   * up to `maxMs`, instead of closing: the arbiter may take this clock as the replacement.
+   * Absent: the refusal closes the link.
+   */
+  readonly greetAgainAfterRefusal?: { readonly initialMs: number; readonly maxMs: number };
+  /**
    * Acknowledge a sequenced message only once the application has handled it (called
    * `message.handled()`, or `onMessage`'s promise resolved), not when it arrives: "ack only
    * after the write is durable". Delivery stays in order and exactly once.

@@ -53,6 +53,26 @@ function setup(
 }
 
 describe('Link handshake and delivery (docs/protocol.md "Session", "Handshake and versioning")', () => {
+  it('a clock refused with Nack INVALID greets again after its wait and goes up once admitted; without the option the refusal closes it', async () => {
+    // docs/protocol.md "Handshake and versioning": a clock whose id another line carries is
+    // refused, and greets again, so that the arbiter may take it as the replacement.
+    const t = setup({ clock: { greetAgainAfterRefusal: { initialMs: 5_000, maxMs: 30_000 } }, host: { admit: () => 'serial id CC-0042 is already online' } });
+    const refusals: { at: number; why: string }[] = [];
+    t.clock.on('refused', (err: Error) => refusals.push({ at: t.time.now(), why: err.message }));
+    await t.time.runUntil(() => t.host.state === 'closed' && t.clock.refusedBecause !== null);
+    expect(t.clock.state).toBe('connecting');
+    expect(t.clock.refusedBecause?.message).toMatch(/already online/);
+    // The host's line reopens (its session machine does) and this time admits the clock.
+    const again = createLink(t.pair.b, { role: 'host', time: t.time, autoSync: false, random: counter(3) });
+    await t.time.runUntil(() => t.clock.state === 'up' && again.state === 'up');
+    expect(t.time.now() - refusals[0].at).toBeGreaterThanOrEqual(5_000);
+    expect(t.clock.refusedBecause).toBeNull();
+
+    const plain = setup({ host: { admit: () => 'not this clock' } });
+    await plain.time.runUntil(() => plain.clock.state === 'closed');
+    expect(plain.clock.closedBecause?.message).toMatch(/not this clock/);
+  });
+
   it('clock greets, host answers, both go up; events and commands flow both ways', async () => {
     const t = setup();
     await t.time.runUntil(() => t.clock.state === 'up' && t.host.state === 'up');

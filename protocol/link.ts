@@ -105,6 +105,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   private readyResolve!: () => void;
   private readyReject!: (err: Error) => void;
   private closeError: Error | null = null;
+  private refusal: { error: Error; waitMs: number } | null = null;
   private readonly onData = (chunk: Buffer) => this.receive(chunk);
   private readonly onEnd = () => this.fail(new LinkClosedError('the line reached end of stream'));
   private readonly onClose = () => this.fail(new LinkClosedError('the line was closed'));
@@ -155,6 +156,11 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
   /** The current session's smoothed round-trip time (ms), or null before a sample. */
   get rttMs(): number | null {
     return this.current?.session.smoothedRttMs ?? null;
+  }
+
+  /** Clock role with `greetAgainAfterRefusal`: why the host refused our last Hello (null once a session is up). */
+  get refusedBecause(): Error | null {
+    return this.refusal?.error ?? null;
   }
 
   /** Why the link closed (null while open). */
@@ -356,6 +362,7 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
     if (this.opts.deferAck) info.session.setAckCeiling(ceiling);
     this.current = info;
     this.st = 'up';
+    this.refusal = null;
     this.own.handshakes++;
     this.emit('up', { ourBoot, peerBoot, hello: this.peerHello, helloAck: this.peerHelloAck });
     this.readyResolve();
@@ -488,9 +495,22 @@ export class Link extends EventEmitter implements AsyncIterable<ReceivedMessage>
       return;
     }
     if (nack.code === Nack_Code.INVALID && this.st === 'connecting' && this.role === 'clock') {
-      return this.refuse(new HandshakeRefusedError(nack.reason));
+      const err = new HandshakeRefusedError(nack.reason);
+      return this.opts.greetAgainAfterRefusal ? this.greetAgainLater(err, this.opts.greetAgainAfterRefusal) : this.refuse(err);
     }
     if (nack.refusedSeq !== 0 && this.current) this.refused.set(key(this.current.ourBoot, nack.refusedSeq), nack);
+  }
+
+  /** Refused for now: says why ('refused'), stays connecting, and greets again after a growing wait. */
+  private greetAgainLater(error: Error, wait: { readonly initialMs: number; readonly maxMs: number }): void {
+    const waitMs = Math.min(wait.maxMs, this.refusal ? this.refusal.waitMs * 2 : wait.initialMs);
+    this.refusal = { error, waitMs };
+    this.emit('refused', error);
+    if (this.helloTimer) this.time.clearTimer(this.helloTimer);
+    this.helloTimer = this.time.setTimer(() => {
+      this.helloTimer = null;
+      if (this.st === 'connecting') this.startHandshake();
+    }, waitMs);
   }
 
   private notReady(seq: number): void {

@@ -49,8 +49,15 @@ describe.skipIf(skip !== null)('a clock is who it says it is (real ptys)', () =>
     symlinkSync(pty.a, path);
     await impostor.connectPty(pty.b);
     r.host.addLine(path, openSerialLine(path));
-    // The clock shows why: its link closed with the host's Nack (docs/protocol.md "Handshake and versioning").
-    await waitFor('the impostor refused', () => /already online/.test(impostor.clockLink.link.closedBecause?.message ?? ''), 10_000, flowing(r.sim));
+    // The clock shows why: the host's Nack (docs/protocol.md "Handshake and versioning"); it greets again later.
+    await waitFor('the impostor refused', () => /already online/.test(impostor.clockLink.link.refusedBecause?.message ?? ''), 10_000, flowing(r.sim));
+    // The board the id serves shows both lines, for the arbiter to decide (docs/api.md "Clock identity").
+    expect(r.host.state.boards().find((b) => b.id === boardId(r))?.identityClaim).toMatchObject({
+      clockId: 'CLK-01',
+      onlineLine: join(r.dir, 'clock-table-1'),
+      line: path,
+      boot: '000bad01',
+    });
     await impostor.clock.tap('startPause');
     for (const side of ['white', 'black', 'white'] as const) {
       r.sim.advanceBy(MIN);
@@ -154,4 +161,95 @@ describe.skipIf(skip !== null)('a clock is who it says it is (real ptys)', () =>
     await waitFor('the pause journaled', () => events().at(-1)?.type === 'paused', 10_000, flowing(r.sim));
     expect(c.clock.firmware.reading().status).toBe('paused');
   }, 30_000);
+
+  /** CLK-01 plays board 1 with 4 presses; a second clock greets as CLK-01 on a line of its own and is refused. */
+  async function claimedBoard(logs: string[], bootId: number) {
+    rig = await buildRig({ wire: ptyWiring(ptys), log: (l) => logs.push(l) });
+    const r = rig;
+    const game = await configuredFor(r, 1);
+    const real = r.clocks[0];
+    await real.clock.tap('startPause');
+    for (const side of ['white', 'black', 'white', 'black'] as const) {
+      r.sim.advanceBy(MIN);
+      await real.press(side);
+    }
+    const moved = () => r.journal.eventsByGame(game.gameId).filter((e) => e.type === 'moved');
+    await waitFor("the real clock's 4 presses journaled", () => moved().length === 4);
+    const newcomer = await SimClock.boot('CLK-01', r.sim, presetTimeControl('rapid'), { bootId, greetAgainAfterRefusal: { initialMs: 50, maxMs: 200 } });
+    others.push(newcomer);
+    const refusals: string[] = [];
+    newcomer.clockLink.link.on('refused', (err: Error) => refusals.push(err.message));
+    const pty = await openPtyPair();
+    ptys.push(pty);
+    const line = join(r.dir, 'spare-line');
+    symlinkSync(pty.a, line);
+    await newcomer.connectPty(pty.b);
+    r.host.addLine(line, openSerialLine(line));
+    const board = () => r.host.state.boards().find((b) => b.id === boardId(r))!;
+    await waitFor('the claim on the board', () => board().identityClaim?.line === line, 10_000, flowing(r.sim));
+    return { r, game, real, newcomer, refusals, line, board, moved };
+  }
+
+  it('the arbiter keeps the online clock: the claim leaves the board, the claimant stays refused, the choice is journaled', async () => {
+    const logs: string[] = [];
+    const { r, real, newcomer, refusals, line, board, moved } = await claimedBoard(logs, 0xbad02);
+    expect(r.host.decideClockIdentity('CLK-01', line, 'online', { arbiter: ARBITER })).toMatchObject({ ok: true });
+    expect(board().identityClaim).toBeUndefined();
+    expect(r.journal.arbiterActions().at(-1)).toMatchObject({
+      action: 'clock-identity',
+      arbiter: ARBITER,
+      clockId: 'CLK-01',
+      outcome: 'applied',
+      payload: { keep: 'online', line },
+    });
+    // The same choice again has no claim to act on: refused with the reason, journaled as rejected.
+    expect(r.host.decideClockIdentity('CLK-01', line, 'online', { arbiter: ARBITER })).toMatchObject({ ok: false, status: 409 });
+    // The claimant greets again and is refused by the choice, even once the online clock goes away.
+    const before = refusals.length;
+    await waitFor('the claimant refused by the choice', () => refusals.slice(before).some((m) => /the arbiter kept CLK-01/.test(m)), 10_000, flowing(r.sim));
+    real.cable.detach();
+    const after = refusals.length;
+    await waitFor('refused again with the online clock gone', () => refusals.length > after, 10_000, flowing(r.sim));
+    expect(refusals.at(-1)).toMatch(/the arbiter kept CLK-01/);
+    await newcomer.clock.tap('startPause');
+    r.sim.advanceBy(MIN);
+    await newcomer.press('white');
+    expect(moved()).toHaveLength(4);
+    expect(board().identityClaim).toBeUndefined();
+  }, 30_000);
+
+  it('the arbiter takes the newcomer as the replacement: the old line is dropped and refused, the newcomer restored from the journal and journaled', async () => {
+    const logs: string[] = [];
+    const { r, real, newcomer, line, board, moved } = await claimedBoard(logs, 0x5ba7e);
+    const oldLine = join(r.dir, 'clock-table-1');
+    expect(r.host.decideClockIdentity('CLK-01', line, 'newcomer', { arbiter: ARBITER })).toMatchObject({ ok: true, claim: { onlineLine: oldLine } });
+    // FIDE Laws 6.11.1 (a defective clock replaced): the spare is held and the game restored onto it.
+    await waitFor('the spare restored from the journal', () => board().restore?.outcome === 'restored', 15_000, flowing(r.sim));
+    expect(r.host.lines().find((s) => s.key === line)?.online).toBe(true);
+    expect(newcomer.clock.firmware.reading().status).toBe('paused');
+    await waitFor(
+      'the old line refused by the choice',
+      () => logs.some((l) => l.includes(`greeted on ${oldLine}: refused, the arbiter took`)),
+      15_000,
+      flowing(r.sim),
+    );
+    expect(await r.host.execute({ type: 'resume', boardId: boardId(r) }, { arbiter: ARBITER })).toMatchObject({ ok: true });
+    await waitFor('the spare running', () => newcomer.clock.firmware.reading().status === 'running', 10_000, flowing(r.sim));
+    for (const side of ['white', 'black'] as const) {
+      r.sim.advanceBy(MIN / 4);
+      await newcomer.press(side);
+    }
+    r.sim.advanceBy(MIN / 4);
+    await real.press('white').catch(() => undefined);
+    await waitFor("the spare's presses journaled", () => moved().length === 6, 15_000, flowing(r.sim));
+    const spareBoot = newcomer.bootId.toString(16).padStart(8, '0');
+    expect(
+      moved()
+        .slice(4)
+        .map((e) => e.bootId),
+    ).toEqual([spareBoot, spareBoot]);
+    expect(r.journal.arbiterActions().filter((a) => a.action === 'clock-identity')).toMatchObject([
+      { arbiter: ARBITER, clockId: 'CLK-01', outcome: 'applied', payload: { keep: 'newcomer', line, onlineLine: oldLine } },
+    ]);
+  }, 40_000);
 });

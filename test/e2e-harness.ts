@@ -88,6 +88,8 @@ export interface SimClockOptions {
   readonly bootId?: number;
   /** The protocol version the clock's firmware announces (default: this code's). */
   readonly protocolVersion?: { major: number; minor: number };
+  /** Refused by the host: greet again after these waits (default the firmware's, 5 s doubling to 30 s, real time). */
+  readonly greetAgainAfterRefusal?: { readonly initialMs: number; readonly maxMs: number };
 }
 
 export class SimClock {
@@ -102,6 +104,7 @@ export class SimClock {
     readonly bootId: number,
     outbox: OutboxStore,
     protocolVersion?: { major: number; minor: number },
+    greetAgainAfterRefusal?: SimClockOptions['greetAgainAfterRefusal'],
   ) {
     this.outbox = outbox;
     this.cable = new Cable(serialId);
@@ -112,6 +115,7 @@ export class SimClock {
       timers: systemTime,
       statusIntervalMs: 200,
       ...(protocolVersion ? { protocolVersion } : {}),
+      ...(greetAgainAfterRefusal ? { greetAgainAfterRefusal } : {}),
     });
   }
 
@@ -120,7 +124,7 @@ export class SimClock {
     const snapshots = opts.stateDir ? fileSnapshotStore(opts.stateDir) : memorySnapshotStore();
     const outbox = opts.stateDir ? new FileOutboxStore(join(opts.stateDir, 'outbox.json')) : new MemoryOutboxStore();
     const clock = await VirtualClock.boot({ timeControl, time: sim, snapshots });
-    return new SimClock(serialId, clock, bootId, outbox, opts.protocolVersion);
+    return new SimClock(serialId, clock, bootId, outbox, opts.protocolVersion, opts.greetAgainAfterRefusal);
   }
 
   /** False while the cable is out: the host's line cannot be opened. */

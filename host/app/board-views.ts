@@ -24,6 +24,7 @@ import { RESULT_MEANING } from '../../rules/vocabulary.ts';
 import type { Director } from './director.ts';
 import type { LiveGames } from './live-games.ts';
 import type { BoardView, BreakView, MatchScoreView, MatchView, ReportedResultView } from './views.ts';
+import type { IdentityClaim } from './identity-claims.ts';
 
 /** URL-safe board id from the event name and board number, e.g. `slovenian-final-2025-26-1`. */
 export function boardIdOf(event: string, board: number): string {
@@ -47,7 +48,7 @@ export function reportedView(r: ResultReportRow): ReportedResultView {
 /** Whether a clock is connected now, and its line's health (the clock fleet: clock-fleet.ts). */
 export interface ClockPresence {
   /** `link` absent: no line has carried the clock since the host started. */
-  presence(clockId: string): { readonly online: boolean; readonly link?: LinkFigures };
+  presence(clockId: string): { readonly online: boolean; readonly link?: LinkFigures; readonly identityClaim?: IdentityClaim };
 }
 
 /** Where a knockout mini-match stands (the director's read). */
@@ -138,10 +139,10 @@ export class BoardViews {
     };
   }
 
-  private presenceFields(clockId: string | null): { clockOnline?: boolean; link?: LinkFigures } {
+  private presenceFields(clockId: string | null): { clockOnline?: boolean; link?: LinkFigures; identityClaim?: IdentityClaim } {
     if (!this.clocks) return {};
     const p = clockId !== null ? this.clocks.presence(clockId) : { online: false };
-    return { clockOnline: p.online, ...(p.link ? { link: p.link } : {}) };
+    return { clockOnline: p.online, ...(p.link ? { link: p.link } : {}), ...(p.identityClaim ? { identityClaim: p.identityClaim } : {}) };
   }
 
   /** Every board's view, its current game's. */

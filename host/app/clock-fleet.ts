@@ -21,6 +21,7 @@ import { commandBody, configureBody, minorNeeded, resultBody, sessionElapsedMs }
 import type { ArbiterCommand, CommandOutcome } from './ports.ts';
 import type { HostClock } from './utc.ts';
 import { storageFaultReason } from './storage-fault.ts';
+import { IdentityClaims, type IdentityChoice, type IdentityClaim } from './identity-claims.ts';
 
 /** Who the host signs its own journaled actions with (configuring a clock for the next game). */
 export const HOST_ACTOR = 'host';
@@ -60,6 +61,8 @@ export class ClockFleet implements ClockPresence {
   private readonly inStep = new Map<string, { bootId: number; gameId: number }>();
   /** The clock id each line is refusing now (one log line per refusal burst, not per retried Hello). */
   private readonly refusing = new Map<string, string>();
+  /** Lines that claim an id another line carries online, and the arbiter's choices (identity-claims.ts). */
+  private readonly claims = new IdentityClaims();
   /** The journal key of each boot (`clockId/bootId`) whose seqs went back (docs/protocol.md "Sequence numbers and identity"). */
   private readonly bootKeys = new Map<string, string>();
   private closed = false;
@@ -105,6 +108,7 @@ export class ClockFleet implements ClockPresence {
     const s = this.sessions.get(key);
     this.sessions.delete(key);
     this.refusing.delete(key);
+    for (const id of this.claims.forgetLine(key)) this.opts.boardsChanged(id);
     if (s?.clockId && this.byClock.get(s.clockId) === s) this.byClock.delete(s.clockId);
     await s?.stop();
   }
@@ -130,9 +134,33 @@ export class ClockFleet implements ClockPresence {
   }
 
   /** ClockPresence: whether the clock is connected now, and its line's health (board-views.ts). */
-  presence(clockId: string): { online: boolean; link?: LinkFigures } {
+  presence(clockId: string): { online: boolean; link?: LinkFigures; identityClaim?: IdentityClaim } {
     const s = this.sessionOf(clockId);
-    return s ? { online: s.online, link: s.linkFigures() } : { online: false };
+    const claim = this.claims.claimOn(clockId);
+    return { ...(s ? { online: s.online, link: s.linkFigures() } : { online: false }), ...(claim ? { identityClaim: claim } : {}) };
+  }
+
+  /**
+   * The arbiter's choice on a line that claims an online clock's id (identity-claims.ts): keep
+   * the online clock (the claimant stays refused), or take the newcomer as the replacement (the
+   * online clock's line is dropped and refused; the newcomer is admitted at its next greeting,
+   * and held and restored from the journal). Throws IdentityChoiceError when no such claim is open.
+   */
+  decideIdentity(clockId: string, line: string, choice: IdentityChoice): IdentityClaim {
+    const claim = this.claims.decide(clockId, line, choice);
+    this.refusing.delete(claim.line);
+    if (choice === 'newcomer') {
+      // Brought to the game afresh: the newcomer is held, compared and restored from the journal.
+      this.inStep.delete(clockId);
+      this.sessions.get(claim.onlineLine)?.link?.close(`the arbiter took the clock on ${line} as ${clockId}'s replacement`);
+    }
+    this.log(
+      choice === 'online'
+        ? `clock ${clockId}: the arbiter kept the clock on ${claim.onlineLine}; ${line} stays refused`
+        : `clock ${clockId}: the arbiter took the clock on ${line} as the replacement; ${claim.onlineLine} dropped and refused`,
+    );
+    this.opts.boardsChanged(clockId);
+    return claim;
   }
 
   /** Places a clock by its serial id (ports file `serial` entry). */
@@ -168,6 +196,12 @@ export class ClockFleet implements ClockPresence {
    */
   private admit(s: ClockSession, hello: NonNullable<ClockSession['hello']>): string | null {
     const id = hello.serialId;
+    const barred = this.claims.barredReason(s.key, id);
+    if (barred !== null) {
+      if (this.refusing.get(s.key) !== id) this.log(`clock ${id} greeted on ${s.key}: refused, ${barred}`);
+      this.refusing.set(s.key, id);
+      return `serial id ${id} refused on this line: ${barred}`;
+    }
     const holder = [...this.sessions.values()].find((t) => t !== s && t.online && t.clockId === id);
     if (holder && holder.silentForMs > DEAD_LINE_MS) {
       // The line that carried the id has brought nothing for a while: it is dead (a cable moved
@@ -181,6 +215,7 @@ export class ClockFleet implements ClockPresence {
       return this.refuse(s, hello, holder);
     }
     this.refusing.delete(s.key);
+    this.claims.admitted(s.key);
     this.fileBoot(s, hello);
     return null;
   }
@@ -188,10 +223,12 @@ export class ClockFleet implements ClockPresence {
   /** Refuses `hello` on line `s`: `holder` carries its id (logged once per refusal burst). */
   private refuse(s: ClockSession, hello: NonNullable<ClockSession['hello']>, holder: ClockSession): string {
     const id = hello.serialId;
+    const claim = { clockId: id, onlineLine: holder.key, onlineBoot: bootHex(holder.hello?.bootId ?? 0), line: s.key, boot: bootHex(hello.bootId) };
+    if (this.claims.claimed({ ...claim, sinceUtcMs: this.opts.clock.nowUtcMs() })) this.opts.boardsChanged(id);
     if (this.refusing.get(s.key) !== id) {
       this.refusing.set(s.key, id);
       this.log(
-        `clock ${id} greeted on ${s.key} (boot ${bootHex(hello.bootId)}) while ${id} is online on ${holder.key} (boot ${bootHex(holder.hello?.bootId ?? 0)}): ${s.key} refused; board, journal and commands stay with ${holder.key}`,
+        `clock ${id} greeted on ${s.key} (boot ${claim.boot}) while ${id} is online on ${holder.key} (boot ${claim.onlineBoot}): ${s.key} refused; board, journal and commands stay with ${holder.key} until the arbiter decides`,
       );
     }
     return `serial id ${id} is already online on another line of this host: refused (two clocks with one id?)`;
@@ -268,6 +305,7 @@ export class ClockFleet implements ClockPresence {
 
   private offline(s: ClockSession, reason: string): void {
     this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`);
+    for (const id of this.claims.holderGone(s.key)) this.opts.boardsChanged(id);
     if (s.clockId === null) return;
     // Another line may carry the clock now: the next lookup finds it.
     if (this.byClock.get(s.clockId) === s) this.byClock.delete(s.clockId);

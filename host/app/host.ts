@@ -21,6 +21,7 @@ import type { BodyInit } from '../../protocol/session-api.ts';
 import { JournalPorts } from './journal-ports.ts';
 import { Busy } from './busy.ts';
 import { ClockFleet } from './clock-fleet.ts';
+import { IdentityChoiceError, type IdentityChoice } from './identity-claims.ts';
 import { GroupCommit } from './group-commit.ts';
 import { HallRounds } from './hall-rounds.ts';
 import { Director } from './director.ts';
@@ -28,6 +29,8 @@ import type { NextRoundPairing } from './next-round.ts';
 import type {
   Actor,
   ArbiterCommand,
+  ClockIdentityOutcome,
+  ClockIdentitySink,
   CommandOutcome,
   CommandSink,
   LinkFigures,
@@ -70,7 +73,7 @@ export interface HostOptions {
   readonly pairing?: NextRoundPairing;
 }
 
-export class Host implements CommandSink, NextRoundSink {
+export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
   readonly journal: Journal;
   readonly hall: Hall;
   readonly director: Director;
@@ -241,6 +244,22 @@ export class Host implements CommandSink, NextRoundSink {
     // The arbiter confirmed: the director decides what the board plays next.
     this.rounds.afterConfirmation(before);
     return { ok: true, board: this.state.board(command.boardId) };
+  }
+
+  // ─── clock identity (identity-claims.ts) ────────────────────────────────────────────
+
+  /** ClockIdentitySink: the arbiter keeps the online clock or takes the newcomer; journaled either way. */
+  decideClockIdentity(clockId: string, line: string, keep: IdentityChoice, actor: Actor): ClockIdentityOutcome {
+    const action = { utcMs: this.opts.clock.nowUtcMs(), arbiter: actor.arbiter, action: 'clock-identity', clockId };
+    try {
+      const claim = this.fleet.decideIdentity(clockId, line, keep);
+      this.journal.recordArbiterAction({ ...action, payload: { keep, line, onlineLine: claim.onlineLine }, outcome: 'applied' });
+      return { ok: true, claim };
+    } catch (err) {
+      if (!(err instanceof IdentityChoiceError)) throw err;
+      this.journal.recordArbiterAction({ ...action, payload: { keep, line }, outcome: 'rejected', reason: err.message });
+      return { ok: false, status: 409, reason: err.message };
+    }
   }
 
   // ─── rounds (hall-rounds.ts) ────────────────────────────────────────────────────────

@@ -6,6 +6,7 @@
 // (`Host.state`, with its clocks) and the one tests and benchmarks open over a journal in
 // memory; every BoardView it gives is built in one place (board-views.ts). `Host` (host.ts)
 // is the CommandSink and NextRoundSink. The shapes the ports carry are in views.ts, re-exported here.
+import type { IdentityChoice, IdentityClaim } from './identity-claims.ts';
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, GameResult } from '../../rules/vocabulary.ts';
 import type { TakebackTimes } from '../../rules/takeback.ts';
@@ -259,6 +260,16 @@ export type RoundDecisionOutcome =
  * The next round's pairings (a host with a match director; the API answers 501 without):
  * proposals are filed, never opened, until an arbiter approves them. Each write is journaled with the arbiter.
  */
+/**
+ * The arbiter's choice between two lines that claim one clock id (docs/api.md "Clock identity";
+ * host/app/identity-claims.ts), journaled with the arbiter.
+ */
+export interface ClockIdentitySink {
+  decideClockIdentity(clockId: string, line: string, keep: IdentityChoice, actor: Actor): ClockIdentityOutcome;
+}
+
+export type ClockIdentityOutcome = { readonly ok: true; readonly claim: IdentityClaim } | { readonly ok: false; readonly status: 409; readonly reason: string };
+
 export interface NextRoundSink {
   proposedRounds(): readonly RoundProposalView[];
   /** A pairing program's TRF with the next round paired (checked against the journal: 422 naming line and field). */

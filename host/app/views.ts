@@ -9,6 +9,7 @@ import type { ClockBasis } from '../../rules/clock-snapshot.ts';
 import type { JournaledClockEvent } from '../../rules/rebuild.ts';
 import type { RestoreNote } from '../clocks/restore-clock.ts';
 import type { LinkFigures } from '../clocks/clock-session.ts';
+import type { IdentityClaim } from './identity-claims.ts';
 import type { StorageHealth } from '../store/storage-health.ts';
 
 /** The host's clock statuses are the rule book's vocabulary (rules/vocabulary.ts CLOCK_STATUSES). */
@@ -181,6 +182,11 @@ export interface BoardView {
   readonly clockOnline?: boolean;
   /** The line's health as the host sees it, over every connection of the clock since the host started (absent where unknown). */
   readonly link?: LinkFigures;
+  /**
+   * Another line greeted with this board's clock id while the clock is online, and was refused:
+   * the arbiter keeps the online clock or takes the newcomer (docs/api.md "Clock identity").
+   */
+  readonly identityClaim?: IdentityClaim;
   /** Allowed lateness of the board's current game (FIDE Laws 6.7.1); null/absent = not tracked. */
   readonly defaultTimeMs?: number | null;
   /** Knockout mini-match of this board's game: score so far and the (tie-break) stage. Absent for non-match games. */

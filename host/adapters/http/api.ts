@@ -9,7 +9,8 @@
 // naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
 import type { FastifyInstance } from 'fastify';
 import type { TeamMatchProtocols } from '../../app/captains.ts';
-import type { CommandSink, ExportSource, HostState, NextRoundSink } from '../../app/ports.ts';
+import type { ClockIdentitySink, CommandSink, ExportSource, HostState, NextRoundSink } from '../../app/ports.ts';
+import { clockIdentityRoutes } from './clock-identity-api.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { decorateAuth } from './auth.ts';
 import { boardCommandRoutes } from './board-commands-api.ts';
@@ -84,6 +85,8 @@ export interface ApiDeps {
   readonly logger?: boolean;
   /** A Swiss event's next round: proposals (pairing engine, loaded TRF) and the arbiter's approval (next-round-api.ts); absent: 501. */
   readonly nextRounds?: NextRoundSink;
+  /** The arbiter's choice between two lines claiming one clock id (absent: 501). */
+  readonly clockIdentity?: ClockIdentitySink;
 }
 
 export const DEFAULT_SIGN_IN_LIMIT = { max: 10, windowMs: 60_000 } as const;
@@ -128,6 +131,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(resultRoutes, { run });
   await app.register(roundRoutes, { state, commands, nowUtcMs });
   await app.register(nextRoundRoutes, { sink: deps.nextRounds });
+  await app.register(clockIdentityRoutes, deps.clockIdentity ? { sink: deps.clockIdentity } : {});
   await app.register(teamMatchRoutes, { ...(deps.teamMatches ? { protocols: deps.teamMatches } : {}), feed });
   // Lets the dashboard check a token when the arbiter signs in.
   app.get('/api/arbiter', { onRequest: app.requireArbiter }, async (req) => ({ arbiter: req.arbiter }));

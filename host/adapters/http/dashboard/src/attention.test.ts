@@ -172,6 +172,15 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
     ]);
   });
 
+  it('two lines claiming the board clock id are red, before the clock is offline (docs/dashboard.md "Clock identity")', () => {
+    const hall = new Hall();
+    hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });
+    const claim = { clockId: 'clk-1', onlineLine: '/dev/ttyUSB0', onlineBoot: '00001001', line: '/dev/ttyUSB7', boot: '000bad01', sinceUtcMs: T0 };
+    const claimed = { ...hall.board(id(1)), clockOnline: true, identityClaim: claim };
+    expect(brief(attentionItems([claimed], T0 + 1_000))).toEqual([[id(1), 'clock', 'red', 'Board 1 · two clocks claim clk-1']]);
+    expect(brief(attentionItems([{ ...hall.board(id(1)), clockOnline: true }], T0 + 1_000))).toEqual([]);
+  });
+
   it('an offline clock with a game running is red (no press, flag or forfeit reaches the host)', () => {
     const hall = new Hall();
     hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });

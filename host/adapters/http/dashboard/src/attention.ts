@@ -200,6 +200,8 @@ function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Re
   // A clock the game needs and the host cannot reach, or none at all: only for the round being
   // played (a board of an earlier round has no game left to play on its clock).
   if (currentRound && (b.white !== null || b.black !== null)) {
+    // Two lines claim the board's clock id: the arbiter keeps one (docs/dashboard.md "Clock identity").
+    if (b.identityClaim) out.push({ kind: 'clock', severity: 'red', text: `two clocks claim ${b.identityClaim.clockId}`, timeMs: Infinity });
     if (b.clockId === null) out.push({ kind: 'clock', severity: 'amber', text: 'no clock', timeMs: Infinity });
     else if (b.clockOnline === false) {
       // A running game on an unreachable clock: no press, flag or forfeit reaches the host.

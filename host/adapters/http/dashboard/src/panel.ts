@@ -25,6 +25,7 @@ import {
 import { api } from './api.ts';
 import { controlLine, flagLine, illegalMoveLine, infoLine, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf } from './board-text.ts';
 import { ChartImage } from './chart.ts';
+import { IdentityClaimBox } from './identity-claim.ts';
 import { askConfirmation } from './confirm-dialog.ts';
 import { confirmationOf, correctedControl } from './confirmations.ts';
 import { button, el, setText } from './dom.ts';
@@ -40,6 +41,7 @@ export class Panel {
   private suggested: string | null = null;
   private readonly chart: ChartImage;
   private readonly body: HTMLElement;
+  private readonly identity = new IdentityClaimBox((b, kind, text) => this.say(b, kind, text));
 
   constructor(
     private readonly root: HTMLElement,
@@ -80,6 +82,7 @@ export class Panel {
       el('p', 'panel-flags'),
       Object.assign(el('p', 'restore'), { role: 'note' }),
       el('p', 'link-health'),
+      this.identity.root,
     );
     const refusals = el('ul', 'refusals');
     refusals.setAttribute('aria-label', 'controls not available now, and why');
@@ -289,6 +292,7 @@ export class Panel {
     show('.restore', note ? note.text : '');
     root.querySelector<HTMLElement>('.restore')!.dataset.kind = note ? note.kind : '';
     show('.link-health', linkHealthLine(b));
+    this.identity.render(b, this.now());
     this.repaintTimes();
     this.renderControlForm(b);
     this.preselectResult(b);
