@@ -111,6 +111,15 @@ describe('MQTT and TLS options', () => {
     expect(() => readSecurityOptions(values(['--mqtt-tls-key', key]), {})).toThrow('--mqtt-tls-cert and --mqtt-tls-key go together');
     expect(() => readSecurityOptions(values(['--ws-max-clients', '0']), {})).toThrow(/--ws-max-clients 0: expected a whole number ≥ 1/);
     expect(() => readSecurityOptions(values(['--allowed-host', 'http://hall.lan/']), {})).toThrow(/--allowed-host/);
+    // docs/mqtt.md "Limits": the embedded broker's caps from the command line, each checked.
+    expect(readSecurityOptions(values(['--mqtt-max-packet', '4096', '--mqtt-max-connections', '80', '--mqtt-max-per-address', '8']), {}).mqtt.limits).toEqual({
+      maxPacketBytes: 4096,
+      maxConnections: 80,
+      maxConnectionsPerAddress: 8,
+    });
+    expect(readSecurityOptions(values([]), {}).mqtt.limits).toBeUndefined();
+    expect(() => readSecurityOptions(values(['--mqtt-max-packet', '1']), {})).toThrow(/--mqtt-max-packet 1: expected a whole number ≥ 2/);
+    expect(() => readSecurityOptions(values(['--mqtt-max-per-address', '3.5']), {})).toThrow(/--mqtt-max-per-address 3\.5: expected a whole number/);
     expect(() => readSecurityOptions(values(['--mqtt-readers', join(dir, 'none.json')]), {})).toThrow(
       /--mqtt-readers .*none\.json: cannot read the MQTT readers file: ENOENT/,
     );

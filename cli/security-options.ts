@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseTokenOption, type ArbiterToken } from '../host/adapters/http/arbiter-tokens.ts';
 import { parseTokenEntries, type CaptainToken } from '../host/adapters/http/captain-tokens.ts';
 import { loadMqttReaders, type MqttAccount } from '../host/adapters/mqtt/broker-access.ts';
+import type { BrokerLimits } from '../host/adapters/mqtt/broker-limits.ts';
 
 /** parseArgs option specs; spread into each command's options. */
 export const SECURITY_OPTIONS = {
@@ -22,6 +23,9 @@ export const SECURITY_OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'ws-max-clients': { type: 'string' },
   'ws-max-per-address': { type: 'string' },
+  'mqtt-max-packet': { type: 'string' },
+  'mqtt-max-connections': { type: 'string' },
+  'mqtt-max-per-address': { type: 'string' },
 } as const;
 
 export const TOKENS_ENV = 'CHESSCLOCK_TOKENS';
@@ -45,7 +49,11 @@ export const SECURITY_HELP = `secrets and access (docs/host.md "Secrets", docs/m
   --allowed-host NAME    a Host header the API answers when bound beyond loopback
                          (repeatable; default: the --http address and localhost)
   --ws-max-clients N     live-feed WebSocket clients at most (default 200)
-  --ws-max-per-address N live-feed WebSocket clients from one address at most (default 20)`;
+  --ws-max-per-address N live-feed WebSocket clients from one address at most (default 20)
+  --mqtt-max-packet BYTES     embedded broker: the longest packet a client may send (default 65536);
+                         a longer one closes its connection before its body is read
+  --mqtt-max-connections N    embedded broker: connections at once (default 500)
+  --mqtt-max-per-address N    embedded broker: connections at once from one address (default 50)`;
 
 export interface SecurityValues {
   readonly token?: string | readonly string[];
@@ -62,6 +70,9 @@ export interface SecurityValues {
   readonly 'allowed-host'?: readonly string[];
   readonly 'ws-max-clients'?: string;
   readonly 'ws-max-per-address'?: string;
+  readonly 'mqtt-max-packet'?: string;
+  readonly 'mqtt-max-connections'?: string;
+  readonly 'mqtt-max-per-address'?: string;
 }
 
 export interface SecuritySettings {
@@ -77,6 +88,8 @@ export interface SecuritySettings {
     username?: string;
     password?: string;
     ca?: Buffer;
+    /** The embedded broker's limits (docs/mqtt.md "Limits"). */
+    limits?: Partial<BrokerLimits>;
   };
   /** Spread into startHost's `http` options. */
   readonly http: {
@@ -150,6 +163,11 @@ export function readSecurityOptions(values: SecurityValues, env: NodeJS.ProcessE
   }
   if (values['ws-max-clients'] !== undefined) http.wsMaxClients = wholeNumber('--ws-max-clients', values['ws-max-clients']);
   if (values['ws-max-per-address'] !== undefined) http.wsMaxClientsPerAddress = wholeNumber('--ws-max-per-address', values['ws-max-per-address']);
+  const limits: { -readonly [K in keyof BrokerLimits]?: BrokerLimits[K] } = {};
+  if (values['mqtt-max-packet'] !== undefined) limits.maxPacketBytes = wholeNumber('--mqtt-max-packet', values['mqtt-max-packet'], 2);
+  if (values['mqtt-max-connections'] !== undefined) limits.maxConnections = wholeNumber('--mqtt-max-connections', values['mqtt-max-connections']);
+  if (values['mqtt-max-per-address'] !== undefined) limits.maxConnectionsPerAddress = wholeNumber('--mqtt-max-per-address', values['mqtt-max-per-address']);
+  if (Object.keys(limits).length > 0) mqtt.limits = limits;
   return { tokens, captains, mqtt, http };
 }
 
@@ -183,8 +201,8 @@ export function securityWarnings(opts: {
 }
 
 /** An option's value as a whole number ≥ 1, or an error naming the option. */
-function wholeNumber(option: string, value: string): number {
+function wholeNumber(option: string, value: string, least = 1): number {
   const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new Error(`${option} ${value}: expected a whole number ≥ 1`);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < least) throw new Error(`${option} ${value}: expected a whole number ≥ ${least}`);
   return n;
 }

@@ -63,7 +63,8 @@ describe.skipIf(process.platform !== 'linux')('the embedded broker under five un
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('closes each before its body is read, and the host stays within 50 MB of its idle memory', async () => {
+  /** A real `chessclock host --mqtt embedded:0` with `extra` options; resolves with its broker's port once it listens. */
+  async function startHostProcess(extra: string[], said: string[]): Promise<number> {
     dir = mkdtempSync(join(tmpdir(), 'broker-memory-'));
     writeFileSync(join(dir, 'ports.json'), '[]');
     child = spawn(
@@ -84,13 +85,13 @@ describe.skipIf(process.platform !== 'linux')('the embedded broker under five un
         'embedded:0',
         '--token',
         'Ana Srebrnič:a-long-arbiter-token-memory',
+        ...extra,
       ],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
-    const said: string[] = [];
-    const port = await new Promise<number>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       child!.stderr!.on('data', (c: Buffer) => {
         said.push(c.toString());
         const m = said.join('').match(/publishing to mqtt:\/\/127\.0\.0\.1:(\d+)/);
@@ -98,18 +99,42 @@ describe.skipIf(process.platform !== 'linux')('the embedded broker under five un
       });
       child!.once('exit', (code) => reject(new Error(`the host exited (${code}) before its broker listened:\n${said.join('')}`)));
     });
-    const idleKb = residentKb(child.pid!);
+  }
+
+  /** Resolves once the host's log has a line with `text`. */
+  const logged = (said: string[], text: string) =>
+    new Promise<void>((resolve) => {
+      const check = () =>
+        said
+          .join('')
+          .split('\n')
+          .some((l) => l.includes(text))
+          ? resolve()
+          : void child!.stderr!.once('data', check);
+      check();
+    });
+
+  it('--mqtt-max-packet sets the largest packet the broker takes (docs/mqtt.md "Limits")', async () => {
+    const said: string[] = [];
+    const port = await startHostProcess(['--mqtt-max-packet', '1024'], said);
+    const s: Socket = connect({ host: '127.0.0.1', port });
+    const closed = new Promise<void>((resolve) => s.on('close', () => resolve()));
+    s.on('error', () => undefined);
+    s.once('connect', () => s.write(fixedHeader(0x10, 2000)));
+    await closed;
+    await logged(said, 'the broker takes at most 1024');
+  }, 60_000);
+
+  it('closes each before its body is read, and the host stays within 50 MB of its idle memory', async () => {
+    const said: string[] = [];
+    const port = await startHostProcess([], said);
+    const idleKb = residentKb(child!.pid!);
     const results = await Promise.all(Array.from({ length: 5 }, () => attack(port)));
-    const afterKb = residentKb(child.pid!);
+    const afterKb = residentKb(child!.pid!);
     // Every attacker was cut off by the host, none was let send its 40 MB.
     expect(results.map((r) => r.closedByHost)).toEqual([true, true, true, true, true]);
     expect(afterKb - idleKb).toBeLessThan(50 * 1024);
-    await new Promise<void>((resolve) => {
-      const lines = () => said.join('').split('\n');
-      const check = () =>
-        lines().some((l) => l.includes('connection closed from 127.0.0.1: packet refused')) ? resolve() : void child!.stderr!.once('data', check);
-      check();
-    });
+    await logged(said, 'connection closed from 127.0.0.1: packet refused');
     // One log line for the burst of five, not five.
     expect(
       said

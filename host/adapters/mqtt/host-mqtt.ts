@@ -6,6 +6,7 @@ import { PublisherThread, type HostPublisher } from './publisher-thread.ts';
 import { parseMqttOption, resolveMqttTarget, type EmbeddedBroker, type MqttTarget } from './mqtt-target.ts';
 import { generatedPassword, redactUrl, type MqttAccount } from './broker-access.ts';
 import type { OutboxStore } from './outbox-store.ts';
+import type { BrokerLimits } from './broker-limits.ts';
 import type { JournalOutboxStore } from '../../store/journal.ts';
 import type { HostState } from '../../app/ports.ts';
 import { bridgeHostFeedToMqtt } from './host-feed-bridge.ts';
@@ -44,6 +45,8 @@ export interface StartHostMqttOptions {
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   /** Told of every refused sign-in, publish or subscribe on the embedded broker. */
   readonly onRefused?: (what: string) => void;
+  /** Embedded broker: its limits (broker-limits.ts; defaults DEFAULT_BROKER_LIMITS). */
+  readonly limits?: Partial<BrokerLimits>;
 }
 
 /**
@@ -72,6 +75,7 @@ async function hostConnection(
       ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
     },
     ...(opts.tls ? { tls: opts.tls } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   if (url === null) return null;
   const options: IClientOptions = {
