@@ -66,11 +66,35 @@ export class ClockFleet implements ClockPresence {
   /** The journal key of each boot (`clockId/bootId`) whose seqs went back (docs/protocol.md "Sequence numbers and identity"). */
   private readonly bootKeys = new Map<string, string>();
   private closed = false;
+  /**
+   * During a storage fault every refused batch drops its clock's line and the clock greets
+   * again: each clock's first drop and return are logged, the rest counted and told once the
+   * fault clears (docs/reliability.md "Disk full").
+   */
+  private readonly duringFault = { told: new Map<string, number>(), untold: 0 };
+  private readonly stopFaultWatch: () => void;
 
   constructor(opts: ClockFleetOptions) {
     this.opts = opts;
     this.journal = opts.journal;
     this.tablesBySerial = new Map(opts.tablesBySerial ?? []);
+    this.stopFaultWatch = this.journal.storage.onChange((h) => {
+      if (!h.cleared) return;
+      const { told, untold } = this.duringFault;
+      if (untold > 0) this.log(`while the storage fault lasted, ${untold} more drops and returns of ${told.size} clock line(s) were counted, not logged`);
+      told.clear();
+      this.duringFault.untold = 0;
+    });
+  }
+
+  /** A clock's line went down or came up: logged, but only twice per clock during a storage fault. */
+  private lineLog(clockId: string | null, line: string): void {
+    if (!this.journal.storage.faulty) return this.log(line);
+    const key = clockId ?? '?';
+    const told = this.duringFault.told.get(key) ?? 0;
+    this.duringFault.told.set(key, told + 1);
+    if (told < 2) this.log(told === 1 ? `${line} (while the storage fault lasts, this clock's further drops and returns are counted, not logged)` : line);
+    else this.duringFault.untold++;
   }
 
   // ─── lines ───────────────────────────────────────────────────────────────────────────
@@ -183,6 +207,7 @@ export class ClockFleet implements ClockPresence {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopFaultWatch();
     await Promise.all([...this.sessions.values()].map((s) => s.stop()));
     this.sessions.clear();
     this.byClock.clear();
@@ -280,7 +305,7 @@ export class ClockFleet implements ClockPresence {
     const hello = s.hello!;
     this.byClock.set(hello.serialId, s);
     this.opts.boardsChanged(hello.serialId);
-    this.log(`clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
+    this.lineLog(hello.serialId, `clock ${hello.serialId} online on ${s.key} (firmware ${hello.firmwareVersion}, connection ${s.connections})`);
     try {
       this.journal.seenClock({
         clockId: hello.serialId,
@@ -304,7 +329,7 @@ export class ClockFleet implements ClockPresence {
   }
 
   private offline(s: ClockSession, reason: string): void {
-    this.log(`clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`);
+    this.lineLog(s.clockId, `clock ${s.clockId ?? '?'} on ${s.key} offline: ${reason}`);
     for (const id of this.claims.holderGone(s.key)) this.opts.boardsChanged(id);
     if (s.clockId === null) return;
     // Another line may carry the clock now: the next lookup finds it.
