@@ -43,8 +43,6 @@ export interface TrfPlayer {
 /** TRF-2026 (`'trf26'`, the default) or the TRF16 form written before it (`'trf16'`). */
 export type TrfFormat = 'trf26' | 'trf16';
 
-export const TRF_FORMATS: readonly TrfFormat[] = ['trf26', 'trf16'];
-
 /** A bye asked for ahead of its round (TRF-2026 record 240: `H` half-point, `F` full-point, `Z` zero-point). */
 export interface TrfRequestedBye {
   kind: 'H' | 'F' | 'Z';
