@@ -49,6 +49,19 @@ describe('TRF-2026 written (the default) and TRF16 (the older form, on request)'
     expect(lines(formatTrf(report, 'trf16')).some((l) => l.startsWith('240'))).toBe(false);
   });
 
+  it('the TRF16 form is the TRF-2026 file without its 152 and 240 records, line for line (nothing else differs)', () => {
+    const report = registration({
+      initialColour: 'black',
+      requestedByes: [
+        { kind: 'H', round: 1, players: [2] },
+        { kind: 'Z', round: 1, players: [5, 6] },
+      ],
+    });
+    const trf26 = lines(formatTrf(report));
+    expect(trf26.filter((l) => /^(152|240) /.test(l))).toEqual(['152 B', '240 H 001    2', '240 Z 001    5    6']);
+    expect(lines(formatTrf(report, 'trf16'))).toEqual(trf26.filter((l) => !/^(152|240) /.test(l)));
+  });
+
   it('round trip: what the TRF-2026 writer writes the parser reads back (version, 152, 240, every 001 field); the TRF16 form reads as the same players', () => {
     const report = registration({
       initialColour: 'white',
