@@ -1,6 +1,6 @@
-// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--pgn|--jsonl|--report [--out FILE]`:
+// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--trf16|--pgn|--jsonl|--report [--out FILE]`:
 // the exports of a journal, written to stdout (or FILE) — the same as the host's API serves
-// (docs/exports.md): the TRF after round N (knockout events: `--category standard|rapid|blitz`),
+// (docs/exports.md): the TRF-2026 (or, `--trf16`, TRF16) after round N (knockout events: `--category standard|rapid|blitz`),
 // the round's PGN (every game of round N, unplayed games left out), the event's journal as
 // JSON Lines, or the print report after round N (HTML: round results, crosstable, standings).
 // Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
@@ -19,14 +19,15 @@ import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
 import { mergeClockTimes } from '../host/adapters/exports/pgn-merge.ts';
 import { PgnSyntaxError } from '../host/adapters/exports/pgn-movetext.ts';
 
-const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl | --report) [--out FILE]
+const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf|--trf16 [--category C] | --pgn | --jsonl | --report) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
 
   --db FILE          the host's journal (SQLite); it must exist
   --tournament FILE  the tournament file the host ran with
   --event ID         the event
   --round N          TRF: the rounds up to N (default: the last in the journal); PGN: round N (default 1); JSON Lines: only round N
-  --trf              FIDE TRF16 (+ TRF-2026 team records), docs/exports.md; --category standard|rapid|blitz for a knockout
+  --trf              FIDE TRF-2026, docs/exports.md; --category standard|rapid|blitz for a knockout
+  --trf16            the TRF16 form written before TRF-2026 (no tag 152, no 240 records)
   --pgn              the round's PGN (the broadcast feed's content)
   --moves GAMES.pgn  with --pgn: GAMES.pgn (moves from a DGT board or a score sheet) with each move's
                      [%clk] and [%emt] from the journal's presses; games matched by GameId, else
@@ -50,6 +51,7 @@ const OPTIONS = {
   event: { type: 'string' },
   round: { type: 'string' },
   trf: { type: 'boolean' },
+  trf16: { type: 'boolean' },
   pgn: { type: 'boolean' },
   jsonl: { type: 'boolean' },
   report: { type: 'boolean' },
@@ -80,11 +82,12 @@ function exportText(
     process.stderr.write(`chessclock export: ${merged.merged} game(s) merged, ${merged.warnings.length} warning(s)\n`);
     text = merged.pgn;
     if (merged.warnings.length) status = 3;
-  } else if (values.trf) {
+  } else if (values.trf || values.trf16) {
+    const format = values.trf16 ? 'trf16' : 'trf26';
     text =
       category !== undefined
-        ? eventTrf(journal, hall, event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
-        : exports.trf(event, round);
+        ? eventTrf(journal, hall, event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz', format })
+        : exports.trf(event, round, format);
   } else if (values.pgn) {
     text = exports.pgn(event, round ?? 1);
   } else if (values.report) {
@@ -99,8 +102,8 @@ export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
-  const kinds = (['trf', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
-  if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl, --report\n\n${HELP}`);
+  const kinds = (['trf', 'trf16', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
+  if (kinds.length !== 1) return fail(`choose one of --trf, --trf16, --pgn, --jsonl, --report\n\n${HELP}`);
   if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
   if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   const round = values.round === undefined ? undefined : Number(values.round);
@@ -116,8 +119,8 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const category = values.category;
-  if (category !== undefined && (!values.trf || !['standard', 'rapid', 'blitz'].includes(category)))
-    return fail(`--category ${category}: standard, rapid or blitz, with --trf`);
+  if (category !== undefined && (!(values.trf || values.trf16) || !['standard', 'rapid', 'blitz'].includes(category)))
+    return fail(`--category ${category}: standard, rapid or blitz, with --trf or --trf16`);
 
   let hall;
   try {

@@ -4,8 +4,9 @@
 // arbiter (and not on the public view), Approve opens the round (its boards appear, the approval
 // journaled with the arbiter's name); after round 2 the arbiter rejects the engine's proposal with
 // a reason and loads a pairing program's TRF through the file picker instead, then approves it.
-// The engine is a stand-in script following bbpPairings' command line: no real engine can be
-// installed here (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs).
+// The engine is a stand-in script following bbpPairings' command line, failing on demand
+// (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs; the real bbpPairings:
+// test/trf-bbp-pairings.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

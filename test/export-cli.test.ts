@@ -58,6 +58,12 @@ describe('chessclock export', () => {
       expect(trf.status).toBe(0);
       expect(checkTrf(trf.stdout)).toEqual([]);
       expect(parseTrf(trf.stdout).xxr).toBe(7);
+      // --trf16: the older form. A team event's two forms are the same file: what TRF-2026 adds
+      // (tag 152 before round 1, 240 records) is written for individual events only (docs/exports.md).
+      const trf16 = exp('--trf16', '--round', '1');
+      expect(trf16.status).toBe(0);
+      expect(trf16.stdout).toBe(trf.stdout);
+      expect(exp('--trf', '--trf16').status).toBe(2);
 
       const pgn = exp('--pgn', '--round', '1');
       expect(pgn.status).toBe(0);

@@ -1,7 +1,8 @@
 // A small individual Swiss for the next-round tests (host/app/next-round.test.ts,
-// host/adapters/http/next-round-api.test.ts), paired on by the stand-in engine: no real pairing
-// engine can be installed here; host/adapters/exports/fixtures/stand-in-pairing-engine.mjs follows
-// bbpPairings' command line (`--dutch IN.trf -p OUT.txt`) and its `-p` output format.
+// host/adapters/http/next-round-api.test.ts), paired on by the stand-in engine,
+// host/adapters/exports/fixtures/stand-in-pairing-engine.mjs, which follows bbpPairings' command
+// line (`--dutch IN.trf -p OUT.txt`) and its `-p` output format and fails on demand (the real
+// bbpPairings pairs this Swiss in test/trf-bbp-pairings.test.ts).
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Host } from './host.ts';

@@ -5,11 +5,11 @@
 // arbiter approves them; every step is journaled (command, input TRF, output; the approval with the
 // arbiter's name).
 //
-// No real pairing engine can be installed here: the engine is a stand-in Node script
-// (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs) that follows bbpPairings' command
-// line and files, refuses a TRF as bbpPairings does (no XXR/142, fewer planned rounds than played,
-// a round field cut short) and has modes to fail (non-zero exit, malformed output, a player paired
-// twice, an unknown rank, a player left out, no end).
+// The engine is a stand-in Node script (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs)
+// that follows bbpPairings' command line and files, refuses a TRF as bbpPairings does (no XXR/142,
+// fewer planned rounds than played, a round field cut short) and has modes to fail on demand
+// (non-zero exit, malformed output, a player paired twice, an unknown rank, a player left out, no
+// end). The real bbpPairings pairs a Swiss through the host in test/trf-bbp-pairings.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../store/journal.ts';
 import { parseTournament } from '../domain/tournament-file.ts';

@@ -70,7 +70,8 @@ export class ExportRefusedError extends Error {
 
 /** Exports produced by the host core (TRF, PGN); the API only serves them. Refusals throw ExportRefusedError. */
 export interface ExportSource {
-  trf(event: string, round?: number): string;
+  /** The TRF after a round: TRF-2026, or the TRF16 form written before it (docs/exports.md "FIDE TRF"). */
+  trf(event: string, round?: number, format?: 'trf26' | 'trf16'): string;
   /** PGN of one round (with live clock tags while games run). */
   pgn(event: string | undefined, round: number): string;
   /** JSON Lines, one event per line. */

@@ -24,7 +24,7 @@ function refusals<T>(fn: () => T): T {
 
 export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => number): ExportSource {
   return {
-    trf: (event, round) => refusals(() => eventTrf(journal, hall, event, { upToRound: round })),
+    trf: (event, round, format) => refusals(() => eventTrf(journal, hall, event, { upToRound: round, format })),
     pgn: (event, round) => {
       // Without an event: the round of every event in the hall that has one.
       const events = event !== undefined ? [event] : hall.events.filter((e) => e.rounds.length >= round).map((e) => e.id);

@@ -13,7 +13,7 @@ import { findEvent, type Hall, type TournamentEvent } from '../../domain/model.t
 import { eventByes, playerStandings, points, roundRecords, teamStandings, type ScoredGame } from '../../domain/standings.ts';
 import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
-import { formatTrf, TrfError, type TrfReport } from './trf.ts';
+import { formatTrf, TrfError, type TrfFormat, type TrfReport, type TrfRequestedBye } from './trf.ts';
 import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
 
 export interface EventTrfOptions {
@@ -27,6 +27,8 @@ export interface EventTrfOptions {
    * (bbpPairings refuses "Please configure the initial piece colors"); later it reads round 1's colours.
    */
   initialColour?: 'white' | 'black';
+  /** TRF-2026 (default) or the TRF16 form (trf.ts). */
+  format?: TrfFormat;
 }
 
 function utcDate(ms: number | null): string | null {
@@ -36,7 +38,7 @@ function utcDate(ms: number | null): string | null {
 }
 
 export function eventTrf(journal: Journal, hall: Hall, eventId: string, options: EventTrfOptions = {}): string {
-  return formatTrf(eventTrfReport(journal, hall, eventId, options));
+  return formatTrf(eventTrfReport(journal, hall, eventId, options), options.format);
 }
 
 /** The app's refusal (a round not in the journal, a result not confirmed) in the TRF's words. */
@@ -109,7 +111,24 @@ export function eventTrfReport(journal: Journal, hall: Hall, eventId: string, op
     })),
   };
   if (event.kind === 'team') addTeamSection(report, event, records, upTo);
+  if (event.kind === 'individual') report.requestedByes = requestedByes(event, upTo + 1);
   return report;
+}
+
+/**
+ * TRF-2026 records 240 of an individual event: its half-, full- and zero-point byes (`H F Z`; the
+ * pairing-allocated bye `U` is the pairing's, not asked for) of the rounds written and of the next
+ * one, which a pairing program pairs from this file (bbpPairings leaves those players out of it).
+ */
+function requestedByes(event: TournamentEvent, upTo: number): TrfRequestedBye[] {
+  const out: TrfRequestedBye[] = [];
+  for (const round of event.rounds.slice(0, upTo)) {
+    for (const kind of ['H', 'F', 'Z'] as const) {
+      const players = round.byes.filter((b) => b.kind === kind && b.player !== null).map((b) => b.player!);
+      if (players.length) out.push({ kind, round: round.number, players: players.sort((a, b) => a - b) });
+    }
+  }
+  return out;
 }
 
 /** The round columns of a TRF, their games and dates, and the time control the file names. */

@@ -51,6 +51,8 @@ export function importTrf(text: string, options: TrfImportOptions): TournamentEv
   const tag = (id: string) => file.tags.get(id)?.[0];
   if (file.players.length === 0) throw new TrfImportError('the TRF has no 001 player lines');
   refuseControlCharacters(file);
+  refuseOtherScoring(file);
+  applyByeRecords(file);
   const tc = importedTimeControl(file, options);
 
   const scoring = { ...DEFAULT_TEAM_SCORING, ...(file.pab ? { byeMatchPoints: file.pab.matchPoints } : {}) };
@@ -116,6 +118,51 @@ function refuseControlCharacters(file: TrfFile): void {
   ]) {
     const bad = controlCharacterIn(value);
     if (bad) throw new TrfImportError(`TRF line ${line}: ${what} holds ${bad}`);
+  }
+}
+
+/** TRF-2026 tag 162 defaults (FIDE C.04 Annex 2, TRF-2026): W 1.0, D 0.5, L 0.0, A 0.0, P as W, X as D. */
+const DEFAULT_162: Readonly<Record<string, number>> = { W: 1, D: 0.5, L: 0, A: 0, P: 1, X: 0.5 };
+
+/** A point system other than 1, ½, 0 (tag 162) is refused: the host scores every game and bye by the TRF's default points. */
+function refuseOtherScoring(file: TrfFile): void {
+  for (const [symbol, { line, points }] of file.scoring) {
+    if (points !== DEFAULT_162[symbol])
+      throw new TrfImportError(
+        `TRF line ${line}: tag 162 gives ${symbol} ${points.toFixed(1)} points; the host scores by the TRF's default points (W 1.0, D 0.5, L 0.0, A 0.0, P as W, X as D) and imports no other point system`,
+      );
+  }
+}
+
+/**
+ * TRF-2026 records 240 of an individual event, a bye asked for: written into the player's field of
+ * that round where it is blank (a pairing program may give the bye only there); the same bye code
+ * there agrees; anything else contradicts the record and is refused. A round the player lines do
+ * not carry yet has no pairing for the import to make: the record is left to the pairing program,
+ * which writes the bye in that round's field (docs/exports.md "Reading a TRF"). Team events: the
+ * records name teams and are not read (their byes are in the players' fields and record 320).
+ */
+function applyByeRecords(file: TrfFile): void {
+  if (file.teams.length) return;
+  const carried = file.players.reduce((n, p) => Math.max(n, p.rounds.length), 0);
+  const byRank = new Map(file.players.map((p) => [p.rank, p]));
+  for (const b of file.byes) {
+    if (b.round > carried) continue;
+    b.players.forEach((rank, i) => {
+      const p = byRank.get(rank);
+      const where = `TRF line ${b.line}, columns ${11 + 5 * i}-${14 + 5 * i}`;
+      if (!p) throw new TrfImportError(`${where}: record 240 names player ${rank}, who has no 001 line`);
+      while (p.rounds.length < b.round) p.rounds.push({ opponent: null, colour: null, code: ' ' });
+      const field = p.rounds[b.round - 1];
+      if (field.opponent === null && (field.code === ' ' || field.code === b.kind)) {
+        p.rounds[b.round - 1] = { opponent: null, colour: null, code: b.kind };
+        return;
+      }
+      const start = 92 + 10 * (b.round - 1);
+      throw new TrfImportError(
+        `${where}: record 240 gives player ${rank} the bye "${b.kind}" in round ${b.round}, but line ${p.line}, columns ${start}-${start + 7}, has "${field.opponent === null ? '0000' : field.opponent} ${field.colour ?? '-'} ${field.code}"`,
+      );
+    });
   }
 }
 

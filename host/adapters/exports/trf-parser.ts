@@ -1,6 +1,9 @@
-// Reads a FIDE Tournament Report File back by its fixed columns (TRF16 player section, TRF-2026
-// team records 310/320/330). Used to check our own exports (round trip), to check that listed
-// points equal the results (`checkTrf`), and to import pairings made by a pairing program.
+// Reads a FIDE Tournament Report File back by its fixed columns: TRF16 and TRF-2026, which share
+// the tournament tags 012-132, the 001 player section and the 013 team record column for column;
+// TRF-2026 adds records (tags 142-362; 240 byes, 250 acceleration, 260 forbidden pairings, 299,
+// 300, 310/320/330 teams). A file is TRF-2026 when it holds one of those (`version`); every record
+// is read by its own identifier either way. Used to check our own exports (round trip), to check
+// that listed points equal the results (`checkTrf`), and to import pairings made by a pairing program.
 //
 // Columns are 1-based and inclusive as the spec writes them; `col(line, 49, 52)` is the rating.
 // This file keeps its own column table on purpose: a layout bug in the writer then shows up as
@@ -62,7 +65,18 @@ export interface TrfForfeitedMatch {
   black: number;
 }
 
+/** TRF-2026 record 240: a half-, full- or zero-point bye (`H F Z`) of the players listed, in one round. */
+export interface TrfByeRecord {
+  line: number;
+  kind: 'H' | 'F' | 'Z';
+  round: number;
+  /** Starting ranks (team numbers in a team event). */
+  players: number[];
+}
+
 export interface TrfFile {
+  /** `TRF-2026` when the file holds a record TRF16 does not have (TRF_2026_RECORDS), else `TRF16`. */
+  version: 'TRF16' | 'TRF-2026';
   /** Tournament tags (012 … 222, 352, 362): value from column 5 on, one entry per line. */
   tags: Map<string, string[]>;
   /** Tag 132 round dates (YY/MM/DD), by round. */
@@ -74,7 +88,19 @@ export interface TrfFile {
   forfeitedMatches: TrfForfeitedMatch[];
   /** JaVaFo's `XXR n`: the planned number of rounds (tag 142 in TRF-2026). */
   xxr: number | null;
+  /** TRF-2026 tag 152 `W`/`B`, else JaVaFo's `XXC white1|black1`: the top player's colour in round 1. */
+  initialColour: 'white' | 'black' | null;
+  /** TRF-2026 records 240. */
+  byes: TrfByeRecord[];
+  /** TRF-2026 tag 162: points per result symbol (`W D L A P X`) where the file gives them; empty: the defaults. */
+  scoring: Map<string, { line: number; points: number }>;
 }
+
+/**
+ * Records of TRF-2026 that TRF16 (FIDE C.04 Annex 2, 2016: tags 012-132, 001, 013) does not have:
+ * one of them makes a file TRF-2026. JaVaFo's XX? lines are extensions of either.
+ */
+export const TRF_2026_RECORDS: ReadonlySet<string> = new Set('142 152 162 172 182 192 202 212 222 240 250 260 299 300 310 320 330 352 362 801 802'.split(' '));
 
 const CODES = new Set(Object.keys(CODE_POINTS));
 
@@ -186,7 +212,20 @@ function parseTeam(line: string, n: number): TrfTeamLine {
 }
 
 export function parseTrf(text: string): TrfFile {
-  const file: TrfFile = { tags: new Map(), roundDates: [], players: [], teams: [], pab: null, forfeitedMatches: [], xxr: null };
+  const file: TrfFile = {
+    version: 'TRF16',
+    tags: new Map(),
+    roundDates: [],
+    players: [],
+    teams: [],
+    pab: null,
+    forfeitedMatches: [],
+    xxr: null,
+    initialColour: null,
+    byes: [],
+    scoring: new Map(),
+  };
+  let colourFrom152 = false;
   let xxrLine = 0;
   text.split(/\r\n|\r|\n/).forEach((line, i) => {
     const n = i + 1;
@@ -198,6 +237,7 @@ export function parseTrf(text: string): TrfFile {
       );
     if (line.trim() === '' || line.startsWith('###')) return; // blank and comment lines (TRF remark 1)
     const id = line.slice(0, 3);
+    if (TRF_2026_RECORDS.has(id)) file.version = 'TRF-2026';
     if (id === '001') {
       file.players.push(parsePlayer(line, n));
     } else if (id === '310') {
@@ -221,6 +261,18 @@ export function parseTrf(text: string): TrfFile {
       if (!m || Number(m[1]) < 1) throw new TrfParseError(n, '5-', `XXR must give the number of rounds, got "${line.slice(3).trim()}"`);
       file.xxr = Number(m[1]);
       xxrLine = n;
+    } else if (id === '240') {
+      file.byes.push(parseBye(line, n));
+    } else if (id === '152') {
+      const c = line.slice(4).trim();
+      if (c !== 'W' && c !== 'B') throw new TrfParseError(n, '5', `tag 152 (initial colour) must be W or B, got "${c}"`);
+      file.initialColour = c === 'W' ? 'white' : 'black';
+      colourFrom152 = true;
+    } else if (id === 'XXC') {
+      const c = /\b(white1|black1)\b/.exec(line)?.[1];
+      if (c && !colourFrom152) file.initialColour = c === 'white1' ? 'white' : 'black';
+    } else if (id === '162') {
+      parseScoring(line, n, file.scoring);
     } else if (id === '132') {
       for (let start = 92; start <= line.length; start += 10) file.roundDates.push(col(line, start, start + 7).trim());
     } else if (/^\d\d2$/.test(id)) {
@@ -228,10 +280,36 @@ export function parseTrf(text: string): TrfFile {
       values.push(line.slice(4).trimEnd());
       file.tags.set(id, values);
     }
-    // Other records (NRS, 013, 240, 250, 260, 299, 300, 80x, XX? other than XXR) are not needed here and are skipped.
+    // Other records (NRS, 013, 172-212, 250, 260, 299, 300, 362, 80x, XX? other than XXR/XXC) are not needed here and are skipped.
   });
   refuseXxrBelowRounds(file, xxrLine);
   return file;
+}
+
+/** TRF-2026 record 240: type at 5 (`F H Z`), round 7-9, starting ranks at 11-14, 16-19, … */
+function parseBye(line: string, n: number): TrfByeRecord {
+  const kind = col(line, 5, 5);
+  if (kind !== 'H' && kind !== 'F' && kind !== 'Z') throw new TrfParseError(n, '5', `record 240: the type of bye must be F, H or Z, got "${kind}"`);
+  const round = intField(line, n, 7, 9, 'record 240 round', false)!;
+  if (round < 1) throw new TrfParseError(n, '7-9', 'record 240: round 0 is not a round');
+  const players: number[] = [];
+  for (let start = 11; start <= line.length; start += 5) {
+    const rank = intField(line, n, start, start + 3, `record 240 player ${(start - 11) / 5 + 1}`, false)!;
+    if (rank < 1) throw new TrfParseError(n, `${start}-${start + 3}`, 'record 240: starting rank 0 is no player');
+    players.push(rank);
+  }
+  if (players.length === 0) throw new TrfParseError(n, '11-14', 'record 240 names no player');
+  return { line: n, kind, round, players };
+}
+
+/** TRF-2026 tag 162: a result symbol at 6, its points at 7-10, the next at 15 / 16-19, … (9 columns each). */
+function parseScoring(line: string, n: number, into: TrfFile['scoring']): void {
+  for (let start = 6; start <= line.trimEnd().length; start += 9) {
+    const symbol = col(line, start, start);
+    if (!'WDLAPX'.includes(symbol) || symbol === ' ')
+      throw new TrfParseError(n, `${start}`, `tag 162: the result symbol must be W, D, L, A, P or X, got "${symbol}"`);
+    into.set(symbol, { line: n, points: pointsField(line, n, start + 1, start + 4, `tag 162 points for ${symbol}`) });
+  }
 }
 
 /** XXR is the planned total of rounds (JaVaFo): fewer than the round fields a player line carries contradicts the file. */

@@ -1,7 +1,14 @@
-// Writes a FIDE Tournament Report File: the TRF16 tournament tags and player section (001 lines,
-// fixed columns) and, for team events, the TRF-2026 team records 310 (team, match and game
-// points, board order), 320 (pairing-allocated byes) and 330 (forfeited matches), plus tag 222
-// (encoded time control, e.g. `40/5400+30:900+30`, armageddon `W360-B300`).
+// Writes a FIDE Tournament Report File in one of two forms (docs/exports.md "FIDE TRF"):
+//
+// - TRF-2026 (`'trf26'`, the default): the tournament tags, the 001 player section (the same
+//   columns as TRF16), tag 152 (the initial colour, when known), tag 222 (encoded time control,
+//   e.g. `40/5400+30:900+30`, armageddon `W360-B300`), records 240 (byes asked for, individual
+//   events), and for team events 013 beside 310 (team, match and game points, board order), 320
+//   (pairing-allocated byes) and 330 (forfeited matches);
+// - TRF16 (`'trf16'`): the form written before TRF-2026, byte for byte: no 152 and no 240.
+//
+// Both carry the JaVaFo extension lines XXR (planned rounds) and XXC (initial colour), which the
+// pairing programs that read only TRF(x) need and TRF-2026 readers skip.
 //
 // Column layout followed (1-based, inclusive): FIDE Handbook C.04 Annex 2 TRF16, and TRF-2026
 // as transcribed in the echecsjs/trf SPEC.md (source handbook.fide.com/files/handbook/TRF26.pdf);
@@ -33,6 +40,17 @@ export interface TrfPlayer {
   rounds: RoundRecord[];
 }
 
+/** TRF-2026 (`'trf26'`, the default) or the TRF16 form written before it (`'trf16'`). */
+export type TrfFormat = 'trf26' | 'trf16';
+
+/** A bye asked for ahead of its round (TRF-2026 record 240: `H` half-point, `F` full-point, `Z` zero-point). */
+export interface TrfRequestedBye {
+  kind: 'H' | 'F' | 'Z';
+  round: number;
+  /** Starting ranks. */
+  players: number[];
+}
+
 export interface TrfTeam {
   team: number;
   name: string;
@@ -61,8 +79,13 @@ export interface TrfReport {
   rounds: number;
   /** Tag 142 and XXR: the rounds the event plans in all (TRF-2026: "number of rounds"; JaVaFo AUM XXR), at least `rounds`. */
   plannedRounds: number;
-  /** JaVaFo AUM `XXC white1|black1`: the colour by lot of the top player in round 1 (the file before round 1 needs it). */
+  /**
+   * The colour by lot of the top player in round 1 (the file before round 1 needs it): TRF-2026 tag
+   * 152 `W`/`B` and JaVaFo AUM `XXC white1|black1`.
+   */
   initialColour?: 'white' | 'black';
+  /** TRF-2026 records 240 (individual events): the byes asked for, by round. */
+  requestedByes?: TrfRequestedBye[];
   /** YYYY/MM/DD per round (tag 132 writes YY/MM/DD); null = unknown. */
   roundDates: (string | null)[];
   players: TrfPlayer[];
@@ -163,8 +186,22 @@ export function teamLine(t: TrfTeam): string {
 
 const z3 = (n: number) => String(n).padStart(3, '0');
 
-/** The TRF text (CRLF line ends). Throws TrfError when a field does not fit or the listed points disagree with the results. */
-export function formatTrf(r: TrfReport): string {
+/**
+ * TRF-2026 record 240: type at 5, round 7-9, then the starting ranks at 11-14, 16-19, … (one line
+ * per round and type; bbpPairings reads as many as follow).
+ */
+export function byeLine(b: TrfRequestedBye): string {
+  const l = new Line(`240 record of round ${b.round}`).put(1, 3, '240').put(5, 5, b.kind).put(7, 9, z3(b.round));
+  b.players.forEach((rank, i) => l.put(11 + 5 * i, 14 + 5 * i, rank, 'right'));
+  return l.toString();
+}
+
+/**
+ * The TRF text (CRLF line ends), TRF-2026 unless `format` is `'trf16'`. Throws TrfError when a
+ * field does not fit or the listed points disagree with the results.
+ */
+export function formatTrf(r: TrfReport, format: TrfFormat = 'trf26'): string {
+  const trf26 = format === 'trf26';
   let dates: string | null = null;
   if (r.roundDates.some((d) => d !== null)) {
     const l = new Line('132 round dates').put(1, 3, '132');
@@ -186,6 +223,7 @@ export function formatTrf(r: TrfReport): string {
     tag('122', r.timeControlText),
     dates,
     tag('142', String(r.plannedRounds)),
+    trf26 && r.initialColour ? tag('152', r.initialColour === 'white' ? 'W' : 'B') : null,
     tag('222', r.timeControl),
     r.teamColourSequence ? tag('352', r.teamColourSequence) : null,
   ];
@@ -206,6 +244,7 @@ export function formatTrf(r: TrfReport): string {
     lines.push(l.toString());
   }
   for (const f of r.forfeitedMatches ?? []) lines.push(`330 ${f.type} ${z3(f.round)} ${z3(f.white)} ${z3(f.black)}`);
+  if (trf26) for (const b of r.requestedByes ?? []) if (b.players.length) lines.push(byeLine(b));
   const text = lines.filter((l): l is string => l !== null).join('\r\n') + '\r\n';
   const problems = checkTrf(text);
   if (problems.length) {

@@ -71,7 +71,7 @@ async function setup(opts: { exports?: boolean; wsMaxBufferedBytes?: number } = 
   const forwarded = host.forwarded;
   const exportCalls: string[] = [];
   const exports: ExportSource = {
-    trf: (event, round) => (exportCalls.push(`trf ${event} ${round}`), `012 ${event}\n`),
+    trf: (event, round, format) => (exportCalls.push(`trf ${event} ${round}${format ? ` ${format}` : ''}`), `012 ${event}\n`),
     pgn: (event, round) => (exportCalls.push(`pgn ${event} ${round}`), `[Event "${event}"]\n[Round "${round}.1"]\n\n*\n`),
   };
   const app = await buildApi({
@@ -173,6 +173,18 @@ describe('HTTP API: exports', () => {
     expect(exportCalls).toEqual([`trf ${FINAL} 1`]);
     const missing = await app.inject({ method: 'GET', url: '/api/export/trf' });
     expect(missing.json()).toMatchObject({ statusCode: 400, field: 'event', message: 'querystring: missing required field "event"' });
+  });
+
+  it('serves TRF-2026 by default and the TRF16 form with ?format=trf16 (docs/exports.md "FIDE TRF"); another format is a 400 naming the field', async () => {
+    const { app, exportCalls } = await setup();
+    const url = (q: string) => `/api/export/trf?event=${encodeURIComponent(FINAL)}&round=1${q}`;
+    expect((await app.inject({ method: 'GET', url: url('&format=trf16') })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: url('&format=trf26') })).statusCode).toBe(200);
+    expect(exportCalls).toEqual([`trf ${FINAL} 1 trf16`, `trf ${FINAL} 1 trf26`]);
+    const bad = await app.inject({ method: 'GET', url: url('&format=trf06') });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'format' });
+    expect(exportCalls).toHaveLength(2);
   });
 
   it('answers 501 when no exporter is configured', async () => {

@@ -27,16 +27,22 @@ const EVENT = { type: 'string', minLength: 1 } as const;
 
 /** An event's TRF and standings. */
 function eventRoutes(app: FastifyInstance, { state, exports }: ExportOptions): void {
-  app.get<{ Querystring: { event: string; round?: number } }>(
+  app.get<{ Querystring: { event: string; round?: number; format?: 'trf26' | 'trf16' } }>(
     '/api/export/trf',
     {
       schema: {
-        querystring: { type: 'object', additionalProperties: false, required: ['event'], properties: { event: EVENT, round: { type: 'integer', minimum: 1 } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['event'],
+          // format: TRF-2026 (default) or the TRF16 form (docs/exports.md "FIDE TRF").
+          properties: { event: EVENT, round: { type: 'integer', minimum: 1 }, format: { type: 'string', enum: ['trf26', 'trf16'] } },
+        },
       },
     },
     async (req, reply) => {
       knownEvent(state, req.query.event);
-      const text = exportsOr501(exports).trf(req.query.event, req.query.round);
+      const text = exportsOr501(exports).trf(req.query.event, req.query.round, req.query.format);
       return reply.type('text/plain; charset=utf-8').send(text);
     },
   );

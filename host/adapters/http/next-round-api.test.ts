@@ -3,8 +3,9 @@
 // TRF loaded into the running host (POST /api/events/:event/rounds) is checked against the journal
 // and filed as proposed; GET /api/rounds/proposed shows it to arbiters; approve opens the round,
 // reject sets it aside; the engine's Re-run answers its failure with the exit code and stderr.
-// The engine is a stand-in script following bbpPairings' command line: no real engine can be
-// installed here (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs).
+// The engine is a stand-in script following bbpPairings' command line, failing on demand
+// (host/adapters/exports/fixtures/stand-in-pairing-engine.mjs; the real bbpPairings:
+// test/trf-bbp-pairings.test.ts).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
