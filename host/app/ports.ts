@@ -78,6 +78,10 @@ export interface ExportSource {
   report?(event: string, round?: number): string;
   /** The screen page of an event's standings and crosstable (GET /events/:event/standings). */
   standingsPage?(event: string, round?: number): StyledPage;
+  /** A round's pairings list for print, by board and alphabetical (`chessclock export --pairings`; GET /events/:event/pairings.html). */
+  pairings?(event: string, round: number): string;
+  /** A round's table cards for print, `perPage` to an A4 sheet (`chessclock export --cards`; GET /events/:event/cards.html). */
+  cards?(event: string, round: number, perPage?: 2 | 4): string;
 }
 
 /** A server-rendered HTML page whose one inline style sheet the API's CSP allows by its hash. */
