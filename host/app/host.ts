@@ -37,6 +37,7 @@ import type {
   RoundDecisionOutcome,
   RoundProposalOutcome,
   RoundProposalView,
+  RoundWaitingView,
   RoundStartOutcome,
 } from './ports.ts';
 import type { Journal } from '../store/journal.ts';
@@ -265,6 +266,10 @@ export class Host implements CommandSink, NextRoundSink {
 
   proposedRounds(): readonly RoundProposalView[] {
     return this.rounds.proposedRounds();
+  }
+
+  waitingRounds(): readonly RoundWaitingView[] {
+    return this.rounds.waitingRounds();
   }
 
   proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {

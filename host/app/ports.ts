@@ -263,8 +263,21 @@ export type RoundDecisionOutcome =
  * The next round's pairings (a host with a match director; the API answers 501 without):
  * proposals are filed, never opened, until an arbiter approves them. Each write is journaled with the arbiter.
  */
+/**
+ * A Swiss event's next round with no pairings in play (`GET /api/rounds/proposed` `waiting`): every
+ * result of the last round is confirmed (or no round is paired yet), the event has rounds to come,
+ * and nothing is proposed or being paired (a failed or rejected proposal leaves the round waiting).
+ */
+export interface RoundWaitingView {
+  readonly event: string;
+  readonly eventName: string;
+  readonly round: number;
+}
+
 export interface NextRoundSink {
   proposedRounds(): readonly RoundProposalView[];
+  /** The rounds that wait for pairings (the dashboard's attention strip). */
+  waitingRounds?(): readonly RoundWaitingView[];
   /** A pairing program's TRF with the next round paired (checked against the journal: 422 naming line and field). */
   proposeRoundFromTrf(event: string, trf: string, actor: Actor): Promise<RoundProposalOutcome>;
   /** Runs the event's pairing engine again (a pending proposal of the round is rejected first); resolves when its run is journaled. */
