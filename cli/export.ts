@@ -1,8 +1,9 @@
-// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--trf16|--pgn|--jsonl|--report [--out FILE]`:
+// `chessclock export --db FILE --tournament FILE --event ID [--round N] --trf|--trf16|--pgn|--jsonl|--report|--pairings|--cards [--out FILE]`:
 // the exports of a journal, written to stdout (or FILE) — the same as the host's API serves
 // (docs/exports.md): the TRF-2026 (or, `--trf16`, TRF16) after round N (knockout events: `--category standard|rapid|blitz`),
 // the round's PGN (every game of round N, unplayed games left out), the event's journal as
-// JSON Lines, or the print report after round N (HTML: round results, crosstable, standings).
+// JSON Lines, or the print report after round N (HTML: round results, crosstable, standings);
+// before a round, its pairings list or table cards for print (HTML, docs/exports.md).
 // Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,10 +17,12 @@ import { eventTrf } from '../host/adapters/exports/trf-event.ts';
 import { TrfError } from '../host/adapters/exports/trf.ts';
 import { ExportRefusedError } from '../host/app/ports.ts';
 import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
+import { pairingsListHtml, tableCardsHtml } from '../host/adapters/exports/pairings-html.ts';
 import { mergeClockTimes } from '../host/adapters/exports/pgn-merge.ts';
 import { PgnSyntaxError } from '../host/adapters/exports/pgn-movetext.ts';
 
 const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf|--trf16 [--category C] | --pgn | --jsonl | --report) [--out FILE]
+       chessclock export --db FILE --tournament FILE --event ID [--round N] (--pairings | --cards [--per-page 2|4]) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
 
   --db FILE          the host's journal (SQLite); it must exist
@@ -35,6 +38,10 @@ const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [-
   --jsonl            the journal's events of the event, one JSON object per line
   --report           an HTML page for print after round N (default: the last round with every result confirmed):
                      round results, crosstable, standings with the tie-break that decided each tie
+  --pairings         an HTML page for print before round N (default: the last round paired): the pairings
+                     by board (team events: by match), the byes, and every player alphabetically
+  --cards            an HTML page for print of round N's table cards, one per board
+  --per-page 2|4     with --cards: cards to an A4 sheet (default 2)
   --out FILE         write to FILE instead of stdout
 
 Exit status: 0 written; 1 refused (stderr says why; bad GAMES.pgn: its line:column); 2 bad usage;
@@ -55,6 +62,9 @@ const OPTIONS = {
   pgn: { type: 'boolean' },
   jsonl: { type: 'boolean' },
   report: { type: 'boolean' },
+  pairings: { type: 'boolean' },
+  cards: { type: 'boolean' },
+  'per-page': { type: 'string' },
   category: { type: 'string' },
   out: { type: 'string' },
   moves: { type: 'string' },
@@ -92,6 +102,9 @@ function exportText(
     text = exports.pgn(event, round ?? 1);
   } else if (values.report) {
     text = eventReportHtml(journal, hall, event, round);
+  } else if (values.pairings || values.cards) {
+    const r = round ?? findEvent(hall, event).rounds.length; // the last round paired
+    text = values.pairings ? pairingsListHtml(hall, event, r) : tableCardsHtml(hall, event, r, values['per-page'] === '4' ? 4 : 2);
   } else {
     text = exports.jsonl!({ event, ...(round !== undefined ? { round } : {}) });
   }
@@ -102,8 +115,10 @@ export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
-  const kinds = (['trf', 'trf16', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
-  if (kinds.length !== 1) return fail(`choose one of --trf, --trf16, --pgn, --jsonl, --report\n\n${HELP}`);
+  const kinds = (['trf', 'trf16', 'pgn', 'jsonl', 'report', 'pairings', 'cards'] as const).filter((k) => values[k]);
+  if (kinds.length !== 1) return fail(`choose one of --trf, --trf16, --pgn, --jsonl, --report, --pairings, --cards\n\n${HELP}`);
+  const perPage = values['per-page'];
+  if (perPage !== undefined && (!values.cards || !['2', '4'].includes(perPage))) return fail(`--per-page ${perPage}: 2 or 4, with --cards`);
   if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
   if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   const round = values.round === undefined ? undefined : Number(values.round);

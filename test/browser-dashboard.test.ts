@@ -140,10 +140,12 @@ describe.skipIf(SKIP)('arbiter dashboard in Chromium (Debian package `chromium`)
   it('shows each board, who is on move, and both times as the clocks advance', async () => {
     await expect.poll(() => page.locator('article.board').count()).toBe(4);
     // The knockout break counts down to the tie-break game (docs/architecture.md rule 3: computed, repainted).
-    expect(await text('final-3', '.label')).toBe(`${FINAL} · R1 · B3 · G3 rapid`);
+    // Each line says its round, board and game under its event's heading (docs/dashboard.md "The hall view").
+    expect(await text('final-3', '.label')).toBe('R1 · B3 · G3 rapid');
+    expect(await page.locator('#boards [data-board-id="final-1"]').evaluate((row) => row.previousElementSibling?.textContent)).toBe(FINAL);
     await expect.poll(() => text('final-3', '.result')).toBe('break: 30:00 until the start · 900+10');
     expect(await page.locator('[data-board-id="final-3"]').getAttribute('data-status')).toBe('break');
-    expect(await text('final-1', '.label')).toBe(`${FINAL} · R1 · B1`);
+    expect(await text('final-1', '.label')).toBe('R1 · B1');
     expect(await text('ivanovo-1', '.side.white .name')).toBe('Ivanova, Anna (White Rook)');
 
     // All three games start at hall time 0.

@@ -20,6 +20,7 @@ import type {
   RoundDecisionOutcome,
   RoundProposalOutcome,
   RoundProposalView,
+  RoundWaitingView,
   RoundStartOutcome,
 } from './ports.ts';
 import type { HostClock } from './utc.ts';
@@ -207,6 +208,10 @@ export class HallRounds implements NextRoundSink {
 
   proposedRounds(): readonly RoundProposalView[] {
     return this.nextRounds.views();
+  }
+
+  waitingRounds(): readonly RoundWaitingView[] {
+    return this.nextRounds.waiting();
   }
 
   async proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {

@@ -40,6 +40,7 @@ import type {
   RoundDecisionOutcome,
   RoundProposalOutcome,
   RoundProposalView,
+  RoundWaitingView,
   RoundStartOutcome,
 } from './ports.ts';
 import type { Journal } from '../store/journal.ts';
@@ -284,6 +285,10 @@ export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
 
   proposedRounds(): readonly RoundProposalView[] {
     return this.rounds.proposedRounds();
+  }
+
+  waitingRounds(): readonly RoundWaitingView[] {
+    return this.rounds.waitingRounds();
   }
 
   proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {

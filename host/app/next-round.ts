@@ -24,7 +24,7 @@ import { randomInt } from 'node:crypto';
 import type { ArbiterActionRow, Journal } from '../store/journal.ts';
 import { completedRounds } from './round-games.ts';
 import { findEvent, type Hall, type Round, type TournamentEvent } from '../domain/model.ts';
-import type { RoundProposalView } from './ports.ts';
+import type { RoundProposalView, RoundWaitingView } from './ports.ts';
 
 export const PROPOSE_ROUND = 'propose-round';
 export const APPROVE_ROUND = 'approve-round';
@@ -508,6 +508,20 @@ export class NextRounds {
       if (last && last.decision?.action !== 'approve') out.push(this.view(last));
     }
     return out;
+  }
+
+  /**
+   * The Swiss events whose next round waits for pairings: rounds to come, every result of the
+   * last round confirmed (round 1: none paired yet), no engine at work and no proposal pending.
+   */
+  waiting(): RoundWaitingView[] {
+    return this.deps.hall.events
+      .filter((event) => {
+        const n = event.rounds.length;
+        if (event.kind === 'knockout' || n >= event.plannedRounds || this.running.has(event.id)) return false;
+        return completedRounds(this.deps.journal, event) >= n && this.pending(event.id, n + 1) === null;
+      })
+      .map((event) => ({ event: event.id, eventName: event.name, round: event.rounds.length + 1 }));
   }
 
   /** The host is stopping: engines under way are killed, and no engine is started any more. */

@@ -80,6 +80,10 @@ export interface ExportSource {
   report?(event: string, round?: number): string;
   /** The screen page of an event's standings and crosstable (GET /events/:event/standings). */
   standingsPage?(event: string, round?: number): StyledPage;
+  /** A round's pairings list for print, by board and alphabetical (`chessclock export --pairings`; GET /events/:event/pairings.html). */
+  pairings?(event: string, round: number): string;
+  /** A round's table cards for print, `perPage` to an A4 sheet (`chessclock export --cards`; GET /events/:event/cards.html). */
+  cards?(event: string, round: number, perPage?: 2 | 4): string;
 }
 
 /** A server-rendered HTML page whose one inline style sheet the API's CSP allows by its hash. */
@@ -258,10 +262,6 @@ export type RoundDecisionOutcome =
   | { readonly ok: false; readonly status: 404 | 409 | 422 | 501; readonly reason: string };
 
 /**
- * The next round's pairings (a host with a match director; the API answers 501 without):
- * proposals are filed, never opened, until an arbiter approves them. Each write is journaled with the arbiter.
- */
-/**
  * The arbiter's choice between two lines that claim one clock id (docs/api.md "Clock identity";
  * host/app/identity-claims.ts), journaled with the arbiter.
  */
@@ -271,8 +271,25 @@ export interface ClockIdentitySink {
 
 export type ClockIdentityOutcome = { readonly ok: true; readonly claim: IdentityClaim } | { readonly ok: false; readonly status: 409; readonly reason: string };
 
+/**
+ * A Swiss event's next round with no pairings in play (`GET /api/rounds/proposed` `waiting`): every
+ * result of the last round is confirmed (or no round is paired yet), the event has rounds to come,
+ * and nothing is proposed or being paired (a failed or rejected proposal leaves the round waiting).
+ */
+export interface RoundWaitingView {
+  readonly event: string;
+  readonly eventName: string;
+  readonly round: number;
+}
+
+/**
+ * The next round's pairings (a host with a match director; the API answers 501 without):
+ * proposals are filed, never opened, until an arbiter approves them. Each write is journaled with the arbiter.
+ */
 export interface NextRoundSink {
   proposedRounds(): readonly RoundProposalView[];
+  /** The rounds that wait for pairings (the dashboard's attention strip). */
+  waitingRounds?(): readonly RoundWaitingView[];
   /** A pairing program's TRF with the next round paired (checked against the journal: 422 naming line and field). */
   proposeRoundFromTrf(event: string, trf: string, actor: Actor): Promise<RoundProposalOutcome>;
   /** Runs the event's pairing engine again (a pending proposal of the round is rejected first); resolves when its run is journaled. */

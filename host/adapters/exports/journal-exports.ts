@@ -1,7 +1,7 @@
 // The API's exports from the host core's exporters (host/adapters/exports) over the journal and the
 // tournament file: TRF per event, PGN per round (the broadcast URL), JSON Lines events, and the
 // print report of an event after a round (the same page as `chessclock export --report`), and the
-// screen page of its standings and crosstable.
+// screen page of its standings and crosstable; a round's pairings list and table cards for print.
 import type { Journal } from '../../store/journal.ts';
 import type { Hall } from '../../domain/model.ts';
 import { eventTrf } from './trf-event.ts';
@@ -10,6 +10,7 @@ import { roundPgn } from './pgn.ts';
 import { eventJson } from './jsonl.ts';
 import { eventReportHtml } from './report-html.ts';
 import { eventStandingsPage } from './standings-page.ts';
+import { pairingsListHtml, tableCardsHtml } from './pairings-html.ts';
 import { ExportRefusedError, type EventQuery, type ExportSource } from '../../app/ports.ts';
 
 function refusals<T>(fn: () => T): T {
@@ -35,6 +36,8 @@ export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => num
     },
     report: (event, round) => eventReportHtml(journal, hall, event, round),
     standingsPage: (event, round) => eventStandingsPage(journal, hall, event, round),
+    pairings: (event, round) => pairingsListHtml(hall, event, round),
+    cards: (event, round, perPage) => tableCardsHtml(hall, event, round, perPage),
     jsonl: (q: Omit<EventQuery, 'limit' | 'after'>) => {
       const lines: string[] = [];
       let cursor = 0;

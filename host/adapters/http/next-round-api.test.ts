@@ -224,7 +224,7 @@ describe("POST /api/events/:event/rounds: the next round from a pairing program'
     const ports = new JournalBoards();
     const app = await buildApi({ state: ports, commands: ports, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });
     try {
-      expect((await app.inject({ url: '/api/rounds/proposed', headers })).json()).toEqual({ proposals: [] });
+      expect((await app.inject({ url: '/api/rounds/proposed', headers })).json()).toEqual({ proposals: [], waiting: [] });
       const res = await app.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds`, headers, payload: { trf: 'x' } });
       expect(res.statusCode).toBe(501);
       expect(res.json().message).toMatch(/no match director/);

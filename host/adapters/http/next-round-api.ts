@@ -46,7 +46,7 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
   // Proposed pairings are the arbiter's to check before anyone sees them: not a public read. A host
   // without a next-round side has none to show (its dashboard asks all the same): an empty list.
   app.get('/api/rounds/proposed', { onRequest: app.requireArbiter }, async (_req, reply) => {
-    return reply.send({ proposals: opts.sink?.proposedRounds() ?? [] });
+    return reply.send({ proposals: opts.sink?.proposedRounds() ?? [], waiting: opts.sink?.waitingRounds?.() ?? [] });
   });
 
   // A pairing program's TRF with the next round paired: filed as a proposal (201), not opened.

@@ -127,8 +127,38 @@ function eventPageRoutes(app: FastifyInstance, { state, exports }: PictureOption
   );
 }
 
+const PRINT_ROUND_QUERY = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['round'],
+  properties: { round: { type: 'integer', minimum: 1 }, perPage: { type: 'integer', enum: [2, 4], default: 2 } },
+} as const;
+
+/**
+ * A round's pages for print before it is played (host/adapters/exports/pairings-html.ts): its
+ * pairings list and its table cards, under the print report's CSP (inline style, nothing else).
+ */
+function printBeforeRoundRoutes(app: FastifyInstance, { state, exports }: PictureOptions): void {
+  const pages = { 'pairings.html': 'pairings', 'cards.html': 'cards' } as const;
+  for (const [file, kind] of Object.entries(pages)) {
+    app.get<{ Params: { event: string }; Querystring: { round: number; perPage: 2 | 4 } }>(
+      `/events/:event/${file}`,
+      { schema: { params: EVENT_PARAMS, querystring: PRINT_ROUND_QUERY }, helmet: { contentSecurityPolicy: { useDefaults: false, directives: REPORT_CSP } } },
+      async (req, reply) => {
+        knownEvent(state, req.params.event);
+        const source = exportsOr501(exports);
+        if (!source.pairings || !source.cards) throw new HttpError(501, 'the pages for print are not configured on this host');
+        const { round, perPage } = req.query;
+        const html = kind === 'pairings' ? source.pairings(req.params.event, round) : source.cards(req.params.event, round, perPage);
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+      },
+    );
+  }
+}
+
 /** The pictures and print views, as a Fastify plugin. */
 export async function pictureRoutes(app: FastifyInstance, opts: PictureOptions): Promise<void> {
   chartRoute(app, opts);
   eventPageRoutes(app, opts);
+  printBeforeRoundRoutes(app, opts);
 }

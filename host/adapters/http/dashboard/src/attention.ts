@@ -21,9 +21,10 @@ import { isForfeitResult, isGameResult, other, RESULT_MEANING, SIDE_NAME, SIDES,
 
 /**
  * The kinds, most urgent first: the order of docs/dashboard.md "Attention", with a second
- * illegal move (FIDE Laws 7.5.5: a game lost, its result to record) after a forfeit.
+ * illegal move (FIDE Laws 7.5.5: a game lost, its result to record) after a forfeit; last, a
+ * round that waits for pairings or for their approval (round-attention.ts), where no clock runs.
  */
-export const ATTENTION_KINDS = ['flag', 'forfeit', 'illegal', 'result', 'paused', 'clock', 'time'] as const;
+export const ATTENTION_KINDS = ['flag', 'forfeit', 'illegal', 'result', 'paused', 'clock', 'time', 'round'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 /** Red: act now (a flag, a forfeit due, a conflict, seconds left); amber: look soon. */
@@ -354,6 +355,7 @@ export const ATTENTION_SYMBOL: Readonly<Record<AttentionKind, string>> = {
   paused: '‖',
   clock: '⚠',
   time: '◔',
+  round: '☷',
 };
 
 /** The kinds in words, for the button's accessible name (the symbol is hidden from screen readers). */
@@ -365,10 +367,14 @@ export const ATTENTION_KIND_NAME: Readonly<Record<AttentionKind, string>> = {
   paused: 'paused',
   clock: 'clock',
   time: 'low time',
+  round: 'round',
 };
 
-/** The strip's heading: how many boards need the arbiter. */
-export function attentionCountText(count: number): string {
+/** The strip's heading: how many boards (and rounds: pairings to load or approve) need the arbiter. */
+export function attentionCountText(count: number, rounds = 0): string {
+  const boards = count === 1 ? '1 board' : `${count} boards`;
+  const r = rounds === 1 ? '1 round' : `${rounds} rounds`;
+  if (rounds > 0) return count === 0 ? `${r} ${rounds === 1 ? 'needs' : 'need'} the arbiter` : `${boards} and ${r} need the arbiter`;
   if (count === 0) return 'No board needs the arbiter';
   return count === 1 ? '1 board needs the arbiter' : `${count} boards need the arbiter`;
 }
@@ -442,7 +448,8 @@ function newRow(doc: Document, boardId: string): HTMLLIElement {
 export function renderAttention(container: HTMLElement, items: readonly AttentionItem[], open: (boardId: string) => void): void {
   const parts = stripOf(container, open);
   const doc = container.ownerDocument;
-  setText(parts.count, attentionCountText(items.length));
+  const rounds = items.filter((i) => i.kind === 'round').length;
+  setText(parts.count, attentionCountText(items.length - rounds, rounds));
   setAttr(container, 'data-count', String(items.length));
   const keep = new Set(items.map((i) => i.boardId));
   // Board numbers repeat across events: name the event when the list spans more than one.
@@ -479,6 +486,8 @@ export function renderAttention(container: HTMLElement, items: readonly Attentio
 export interface AttentionSource {
   boards(): readonly BoardView[];
   hostNowMs(): number;
+  /** The rounds that need the arbiter (round-attention.ts), listed after the boards. */
+  rounds?(): readonly AttentionItem[];
 }
 
 /**
@@ -507,7 +516,7 @@ export function mountAttention(container: HTMLElement, source: AttentionSource, 
     lastReadAt = win.performance.now();
     const boards = source.boards();
     const now = source.hostNowMs();
-    renderAttention(container, attentionItems(boards, now), open);
+    renderAttention(container, [...attentionItems(boards, now), ...(source.rounds?.() ?? [])], open);
     const next = nextAttentionUpdateAtMs(boards, now);
     const waitMs = next === null ? ATTENTION_MAX_WAIT_MS : Math.min(ATTENTION_MAX_WAIT_MS, Math.max(0, next - now));
     timer = win.setTimeout(read, waitMs);

@@ -117,15 +117,40 @@ export function flagLine(b: BoardView): string {
 
 /** "Slovenian Final 2025/26 · R1 · B3 · G3 rapid". */
 export function label(b: BoardView): string {
-  const game = b.game && b.game.matchId ? ` · G${b.game.no} ${b.game.kind}` : '';
-  return `${b.eventName || b.event} · R${b.round} · B${b.board}${game}`;
+  return `${b.eventName || b.event} · ${rowLabel(b)}`;
 }
 
-/** Before a game's earliest start (a knockout break), the time left until it; else null. */
+/** "R1 · B3 · G3 rapid": a line's own label under its event's heading. */
+export function rowLabel(b: BoardView): string {
+  const game = b.game && b.game.matchId ? ` · G${b.game.no} ${b.game.kind}` : '';
+  return `R${b.round} · B${b.board}${game}`;
+}
+
+/** Before a game's earliest start (a knockout break, or the round's scheduled start), the time left until it; else null. */
 export function breakLeftMs(b: BoardView, nowMs: number): number | null {
   if (b.live || b.result || !b.startsAtUtcMs) return null;
   const left = b.startsAtUtcMs - nowMs;
   return left > 0 ? left : null;
+}
+
+/** Within this of a scheduled round's start the line counts down to it (docs/dashboard.md "Status in words"). */
+export const SCHEDULED_COUNTDOWN_MS = 60 * 60_000;
+
+/**
+ * Why a game has not started yet, before its earliest start: `break`, the pause between two games
+ * of a knockout mini-match (a later game of the pairing: the host sends its `break`); `scheduled`,
+ * a round's first game waiting for the start the tournament file gives the round, however far away.
+ */
+export function waitOf(b: BoardView, nowMs: number): 'break' | 'scheduled' | null {
+  if (breakLeftMs(b, nowMs) === null) return null;
+  return b.break || (b.game?.no ?? 1) > 1 ? 'break' : 'scheduled';
+}
+
+/** "2026-12-05 15:00 UTC", or "15:00 UTC" on the host's day. */
+function startText(atMs: number, nowMs: number): string {
+  const at = new Date(atMs).toISOString();
+  const sameDay = at.slice(0, 10) === new Date(nowMs).toISOString().slice(0, 10);
+  return `${sameDay ? '' : `${at.slice(0, 10)} `}${at.slice(11, 16)} UTC`;
 }
 
 /**
@@ -149,7 +174,12 @@ export function infoLine(b: BoardView, nowMs: number): string {
   // The times shown are the last the host heard: say so when the clock is not connected.
   if (isOffline(b)) return `clock ${b.clockId} offline — times as last reported`;
   const left = breakLeftMs(b, nowMs);
-  if (left !== null) return `break: ${formatClockTime(left)} until the start${b.timeControl ? ` · ${b.timeControl}` : ''}`;
+  const tc = b.timeControl ? ` · ${b.timeControl}` : '';
+  if (left !== null && waitOf(b, nowMs) === 'scheduled') {
+    const countdown = left <= SCHEDULED_COUNTDOWN_MS ? ` · in ${formatClockTime(left)}` : '';
+    return `starts ${startText(b.startsAtUtcMs!, nowMs)}${countdown}${tc}`;
+  }
+  if (left !== null) return `break: ${formatClockTime(left)} until the start${tc}`;
   return b.timeControl || '';
 }
 
@@ -191,11 +221,12 @@ export function restoreLine(b: BoardView): { kind: 'error' | 'warning' | 'ok'; t
   };
 }
 
-/** The board's status word: the clock's, or `pending`/`finished` with a result, `break`, `ready`, `idle`. */
+/** The board's status word: the clock's, or `pending`/`finished` with a result, `break`, `scheduled`, `ready`, `idle`. */
 export function statusOf(b: BoardView, nowMs: number): string {
   if (b.result) return b.resultConfirmed ? 'finished' : 'pending';
   if (b.live) return b.live.status;
-  if (breakLeftMs(b, nowMs) !== null) return 'break';
+  const wait = waitOf(b, nowMs);
+  if (wait !== null) return wait;
   return b.timeControl ? 'ready' : 'idle';
 }
 

@@ -76,7 +76,7 @@ export function matchesFilter(b: BoardView, f: HallFilter, nowMs: number): boole
     case 'finished':
       return s === 'finished';
     case 'not-started':
-      return s === 'ready' || s === 'idle' || s === 'break' || s === 'no clock';
+      return s === 'ready' || s === 'idle' || s === 'break' || s === 'scheduled' || s === 'no clock';
   }
 }
 

@@ -15,9 +15,10 @@ import { msUntilDisplayChange } from '../../../../../rules/display-format.ts';
 import { SIDE_NAME, SIDES, type Side } from '../../../../../rules/vocabulary.ts';
 import { refusalOf } from './actions.ts';
 import { storedToken, api } from './api.ts';
-import { mountAttention } from './attention.ts';
+import { mountAttention, type AttentionItem } from './attention.ts';
+import { roundAttentionItems, roundOfKey } from './round-attention.ts';
 import { askConfirmation } from './confirm-dialog.ts';
-import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, ticking } from './board-text.ts';
+import { breakLeftMs, defaultLeftMs, eventsOf, flagLine, infoLine, isOffline, label, matchLine, remainingNow, rowLabel, ticking } from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { button, el, setText } from './dom.ts';
 import {
@@ -33,13 +34,15 @@ import {
 } from './hall.ts';
 // The colours by lot and the team match protocol beside the lines (they follow `chessclock:board`).
 import './match-panels.ts';
+import { placeEventHeads } from './event-heads.ts';
+import { refreshHealth } from './health.ts';
 import { NextRound } from './next-round.ts';
+import { PendingResults } from './pending.ts';
 import { Panel } from './panel.ts';
 import { roundArrivals, roundPresenceQuestion } from './presence.ts';
 import { mountSignIn } from './sign-in.ts';
 import { changesStandings, Standings } from './standings.ts';
 import { store } from './store.ts';
-import { resultText } from './words.ts';
 
 export { store } from './store.ts';
 
@@ -84,7 +87,12 @@ const grid = document.getElementById('boards')!;
 function sideCells(side: Side): HTMLElement {
   const cell = el('div', `side ${side}`);
   const meta = el('span', 'meta');
-  meta.append(el('span', 'moves'), el('span', 'period'), el('span', 'illegal'));
+  // `#11 · P1`: explained by the page's legend and by each cell's title (docs/dashboard.md "The hall view").
+  meta.append(
+    Object.assign(el('span', 'moves'), { title: 'moves played' }),
+    Object.assign(el('span', 'period'), { title: 'period of the time control' }),
+    el('span', 'illegal'),
+  );
   const colour = el('span', 'colour', side === 'white' ? '♔' : '♚');
   colour.title = SIDE_NAME[side];
   const flag = el('span', 'flag', '⚑');
@@ -100,6 +108,7 @@ function rowFor(b: BoardView): HTMLElement {
   if (row) return row;
   const r = el('article', 'board');
   r.dataset.boardId = b.id;
+  r.dataset.event = b.event;
   const head = el('header');
   head.append(el('span', 'label'), el('span', 'status'));
   r.append(head, el('div', 'match'), sideCells('white'), sideCells('black'), el('div', 'flags'), el('div', 'result'));
@@ -144,7 +153,7 @@ function renderBoard(b: BoardView): void {
   row.classList.toggle('offline', isOffline(b));
   row.classList.toggle('pending-result', !!b.result && !b.resultConfirmed);
   row.classList.toggle('decided', !!b.match && b.match.decided);
-  setText(row.querySelector('.label'), label(b));
+  setText(row.querySelector('.label'), rowLabel(b)); // the event's name is its heading's (src/event-heads.ts)
   const match = row.querySelector<HTMLElement>('.match')!;
   setText(match, matchLine(b));
   match.hidden = !b.match;
@@ -356,26 +365,12 @@ async function startRound(event: string, round: number, target: HTMLButtonElemen
   }
 }
 
-let pendingKey = '';
-/** Every unconfirmed result across the boards shown, each with Confirm (arbiter). */
+const pendingSection = document.getElementById('pending') as HTMLDetailsElement | null;
+const pendingBox = pendingSection ? new PendingResults(pendingSection, label, (id, target) => void panel?.confirmResult(id, target)) : null;
+/** Every unconfirmed result across the boards shown, each with Confirm (arbiter; src/pending.ts). */
 function renderPending(): void {
-  const section = document.getElementById('pending');
-  if (!section) return;
-  const pending = [...store.boards.values()].filter((b) => b.result && !b.resultConfirmed && (filter.event === '' || b.event === filter.event)).sort(hallOrder);
-  const key = JSON.stringify(pending.map((b) => [b.id, b.result, label(b)]));
-  if (key === pendingKey) return;
-  pendingKey = key;
-  section.hidden = pending.length === 0;
-  section.querySelector('ul')!.replaceChildren(
-    ...pending.map((b) => {
-      const li = el('li');
-      li.dataset.boardId = b.id;
-      const players = `${b.white ? b.white.name : '—'} – ${b.black ? b.black.name : '—'}`;
-      const confirm = button('Confirm', { action: 'confirm' }, 'confirm this result');
-      confirm.addEventListener('click', () => void panel?.confirmResult(b.id, confirm));
-      li.append(el('span', 'what', `${label(b)}: ${players}`), el('b', 'pending-value', resultText(b.result!)), confirm);
-      return li;
-    }),
+  pendingBox?.render(
+    [...store.boards.values()].filter((b) => b.result && !b.resultConfirmed && (filter.event === '' || b.event === filter.event)).sort(hallOrder),
   );
 }
 
@@ -459,7 +454,9 @@ function renderAll(): void {
   renderEvents();
   renderPending();
   standings.render();
+  placeEventHeads(grid, eventName);
 }
+const eventName = (key: string) => eventsShown().find((e) => e.key === key)?.name ?? key;
 
 // ---- opening a board ------------------------------------------------------------------
 /**
@@ -532,42 +529,43 @@ store.subscribe((change) => {
   if (added) renderFilters();
   renderEvents();
   renderPending();
+  placeEventHeads(grid, eventName);
 });
 store.onFeed((m) => {
   // A captain's or the arbiter's mark on a team match: match-panels.ts shows it.
   if (m.type === 'team-match' && m.match) document.dispatchEvent(new CustomEvent('chessclock:team-match', { detail: m.match }));
 });
 
-// ---- host health ------------------------------------------------------------------------
-// A fault the host survives but the arbiter must know (a full disk: nothing is acknowledged
-// to the clocks until it clears) is shown above the boards until the host says it cleared.
+// ---- host health (src/health.ts) ----------------------------------------------------------
 const healthAlert = document.getElementById('health');
-
-async function refreshHealth(): Promise<void> {
-  if (!healthAlert) return;
-  try {
-    const res = await fetch('/api/health', { cache: 'no-store' });
-    const h = (await res.json()) as { ok?: boolean; journal?: { ok?: boolean; reason?: string } };
-    const problem = h.ok === false ? (h.journal && h.journal.ok === false ? `Journal fault: ${h.journal.reason}` : 'The host reports a fault.') : '';
-    healthAlert.hidden = problem === '';
-    healthAlert.textContent = problem;
-  } catch {
-    // The host is unreachable: the connection badge already says so.
-  }
-}
-void refreshHealth();
-setInterval(() => void refreshHealth(), 5_000);
+void refreshHealth(healthAlert);
+setInterval(() => void refreshHealth(healthAlert), 5_000);
 
 // ---- sign-in (src/sign-in.ts), and the next round it shows to a signed-in arbiter ---------
 const nextRoundSection = document.getElementById('next-round');
+/** A knockout's boards carry their mini-match: the director pairs it from the file, no next round to load. */
+const pairedEvents = () => eventsShown().filter((e) => ![...store.boards.values()].some((b) => b.event === e.key && !!b.game?.matchId));
+let roundItems: AttentionItem[] = []; // the rounds waiting for pairings or their approval (src/round-attention.ts)
 const nextRound =
   nextRoundSection && !PUBLIC
     ? new NextRound(
         nextRoundSection,
-        () => eventsShown().map((e) => e.key),
+        () => pairedEvents().map((e) => e.key),
         () => filter.event,
+        {
+          onRounds: (proposals, waiting) => {
+            roundItems = roundAttentionItems(proposals, waiting, (key) => eventsShown().find((e) => e.key === key)?.name);
+            attention?.refresh();
+          },
+          printable: pairedEvents,
+        },
       )
     : null;
+/** A round item of the strip: the board panel closes (it would cover the box) and the next-round box comes into view. */
+function showNextRound(): void {
+  if (panel?.openId) panel.close();
+  nextRoundSection?.scrollIntoView({ block: 'start' });
+}
 
 const signIn = PUBLIC
   ? null
@@ -579,7 +577,11 @@ const signIn = PUBLIC
 // ---- attention first (src/attention.ts): the boards that need the arbiter, most urgent first ----
 const attentionSection = document.getElementById('attention');
 const attention =
-  attentionSection && !PUBLIC ? mountAttention(attentionSection, { boards: () => [...store.boards.values()], hostNowMs: now }, openBoard) : null;
+  attentionSection && !PUBLIC
+    ? mountAttention(attentionSection, { boards: () => [...store.boards.values()], hostNowMs: now, rounds: () => roundItems }, (id) =>
+        roundOfKey(id) ? showNextRound() : openBoard(id),
+      )
+    : null;
 if (attention) store.subscribe(() => attention.refresh());
 
 const connection = document.getElementById('connection')!;
@@ -588,5 +590,5 @@ if (initialToken) void signIn?.(initialToken);
 store.connect((state, text) => {
   connection.dataset.state = state;
   connection.textContent = text;
-  if (state === 'live') void refreshHealth();
+  if (state === 'live') void refreshHealth(healthAlert);
 });

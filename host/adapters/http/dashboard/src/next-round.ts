@@ -3,17 +3,27 @@
 // round, Reject sets them aside (with a reason), Re-run runs the engine again. Asked for while
 // signed in: on sign-in, every few seconds (the engine runs on its own after a round's last
 // confirmation) and after every action here.
-import type { RoundProposalView } from '../../../../app/ports.ts';
+import type { RoundProposalView, RoundWaitingView } from '../../../../app/ports.ts';
 import { api, currentToken } from './api.ts';
 import { button, el } from './dom.ts';
+
+/** What the page gives the box beyond its events: where the rounds that wait go, and the rounds to print. */
+export interface NextRoundHooks {
+  /** Each answer of GET /api/rounds/proposed (empty when signed out): the attention strip's round items. */
+  onRounds?(proposals: readonly RoundProposalView[], waiting: readonly RoundWaitingView[]): void;
+  /** The events' rounds in play (Swiss, round-robin and team events): the box links their pages for print. */
+  printable?(): readonly { key: string; name: string; round: number }[];
+}
 
 export class NextRound {
   private key = '';
 
+  /** `eventKeys`: the events the box offers (never a knockout: the director pairs its matches from the file). */
   constructor(
     private readonly section: HTMLElement,
     private readonly eventKeys: () => string[],
     private readonly eventFilter: () => string,
+    private readonly hooks: NextRoundHooks = {},
   ) {
     const form = section.querySelector<HTMLFormElement>('.load-trf')!;
     form.addEventListener('submit', async (ev) => {
@@ -44,23 +54,28 @@ export class NextRound {
 
   hide(): void {
     this.section.hidden = true;
+    this.hooks.onRounds?.([], []);
   }
 
   async refresh(): Promise<void> {
     if (!currentToken()) return;
-    let data: { proposals: RoundProposalView[] };
+    let data: { proposals: RoundProposalView[]; waiting?: RoundWaitingView[] };
     try {
       data = await api('GET', '/api/rounds/proposed');
     } catch {
       return; // signed out, or a host without a director (501): the section stays as it was
     }
-    this.render(data.proposals);
+    this.hooks.onRounds?.(data.proposals, data.waiting ?? []);
+    this.render(data.proposals, data.waiting ?? []);
   }
 
-  private render(list: readonly RoundProposalView[]): void {
-    this.section.hidden = false;
+  private render(list: readonly RoundProposalView[], waiting: readonly RoundWaitingView[]): void {
     const select = this.section.querySelector<HTMLSelectElement>('select[name="event"]')!;
-    const events = this.eventKeys();
+    // The events the page shows, and those with no board yet whose round 1 waits for pairings.
+    const events = [...new Set([...this.eventKeys(), ...waiting.map((w) => w.event)])];
+    // Nothing to pair here (a hall of knockouts): no box.
+    this.section.hidden = events.length === 0 && list.length === 0;
+    this.renderPrintLinks();
     if (JSON.stringify(Array.from(select.options).map((o) => o.value)) !== JSON.stringify(events)) {
       select.replaceChildren(...events.map((key) => Object.assign(el('option', '', key), { value: key })));
     }
@@ -70,6 +85,27 @@ export class NextRound {
     if (key === this.key) return;
     this.key = key;
     this.section.querySelector('.proposals')!.replaceChildren(...shown.map((p) => this.card(p)));
+  }
+
+  /** Each event's round in play, as pages for print: its pairings list and its table cards (docs/exports.md "Print before the round"). */
+  private renderPrintLinks(): void {
+    const box = this.section.querySelector('.print-links');
+    if (!box || !this.hooks.printable) return;
+    const filter = this.eventFilter();
+    const rounds = this.hooks.printable().filter((e) => filter === '' || e.key === filter);
+    const key = JSON.stringify(rounds);
+    if ((box as HTMLElement).dataset.key === key) return;
+    (box as HTMLElement).dataset.key = key;
+    box.replaceChildren(
+      ...rounds.map((e) => {
+        const li = el('li', '', `${e.name} · round ${e.round}: `);
+        const base = `/events/${encodeURIComponent(e.key)}`;
+        const pairings = Object.assign(el('a', 'print-pairings', 'pairings'), { href: `${base}/pairings.html?round=${e.round}`, target: '_blank' });
+        const cards = Object.assign(el('a', 'print-cards', 'table cards'), { href: `${base}/cards.html?round=${e.round}`, target: '_blank' });
+        li.append(pairings, ' · ', cards);
+        return li;
+      }),
+    );
   }
 
   private card(p: RoundProposalView): HTMLElement {
