@@ -22,10 +22,15 @@ import { PgnSyntaxError } from '../host/adapters/exports/pgn-movetext.ts';
 const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl | --report) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
 
-  --db FILE          the host's journal (SQLite); it must exist
+  --db FILE          the host's journal (SQLite); it must exist (left out with --trf --round 0: none yet)
   --tournament FILE  the tournament file the host ran with
   --event ID         the event
   --round N          TRF: the rounds up to N (default: the last in the journal); PGN: round N (default 1); JSON Lines: only round N
+                     --trf --round 0: the registration TRF, before round 1 (players, 142/XXR, 222, XXC), which a
+                     pairing program pairs round 1 from, for an event with no games yet too
+  --initial-colour white|black
+                     with --trf --round 0: the colour drawn by lot for the top-ranked player in round 1
+                     (FIDE C.04.3; TRF XXC), when the tournament file and the journal record none
   --trf              FIDE TRF16 (+ TRF-2026 team records), docs/exports.md; --category standard|rapid|blitz for a knockout
   --pgn              the round's PGN (the broadcast feed's content)
   --moves GAMES.pgn  with --pgn: GAMES.pgn (moves from a DGT board or a score sheet) with each move's
@@ -56,6 +61,7 @@ const OPTIONS = {
   category: { type: 'string' },
   out: { type: 'string' },
   moves: { type: 'string' },
+  'initial-colour': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -84,7 +90,7 @@ function exportText(
     text =
       category !== undefined
         ? eventTrf(journal, hall, event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz' })
-        : exports.trf(event, round);
+        : exports.trf(event, round, initialColour(values));
   } else if (values.pgn) {
     text = exports.pgn(event, round ?? 1);
   } else if (values.report) {
@@ -95,16 +101,37 @@ function exportText(
   return { text, status };
 }
 
+/** `--initial-colour`, checked by run(): the lot for the TRF before round 1. */
+function initialColour(values: ExportValues): { initialColour?: 'white' | 'black' } {
+  const colour = values['initial-colour'];
+  return colour === 'white' || colour === 'black' ? { initialColour: colour } : {};
+}
+
+/** `--round 0` is the TRF before round 1, and `--initial-colour` its lot: a usage error elsewhere, else null. */
+function roundZeroUsage(values: ExportValues, round: number | undefined): string | null {
+  const colour = values['initial-colour'];
+  if (colour !== undefined && colour !== 'white' && colour !== 'black') return `--initial-colour ${colour}: white or black`;
+  if (colour !== undefined && (round !== 0 || !values.trf)) return '--initial-colour goes with --trf --round 0 (the TRF before round 1)';
+  if (round === 0 && (!values.trf || values.category !== undefined)) return '--round 0 is the TRF before round 1: only with --trf (and no --category)';
+  return null;
+}
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   const kinds = (['trf', 'pgn', 'jsonl', 'report'] as const).filter((k) => values[k]);
   if (kinds.length !== 1) return fail(`choose one of --trf, --pgn, --jsonl, --report\n\n${HELP}`);
-  if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
-  if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   const round = values.round === undefined ? undefined : Number(values.round);
-  if (round !== undefined && (!Number.isInteger(round) || round < 1)) return fail(`--round ${values.round}: expected a round number ≥ 1`);
+  if (round !== undefined && (!Number.isInteger(round) || round < 0))
+    return fail(`--round ${values.round}: expected a round number ≥ 1 (0 with --trf: before round 1)`);
+  const roundZero = roundZeroUsage(values, round);
+  if (roundZero) return fail(roundZero);
+  // The TRF before round 1 needs no journal: before the host first starts, the tournament file has it all.
+  const beforeRound1 = round === 0;
+  if ((!values.db && !beforeRound1) || !values.tournament || !values.event)
+    return fail(`--db, --tournament and --event are required (--db may be left out with --trf --round 0)\n\n${HELP}`);
+  if (values.db !== undefined && !existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   if (values.moves !== undefined && !values.pgn) return fail(`--moves goes with --pgn\n\n${HELP}`);
   if (values.moves !== undefined && values.round !== undefined) return fail("--moves: the games' Round tags give their rounds; leave out --round");
   let movesText: string | undefined;
@@ -127,7 +154,7 @@ export async function run(args: string[]): Promise<number> {
     if (err instanceof TournamentFileError) return fail(err.message, 1);
     return fail((err as Error).message, 1);
   }
-  const journal = new Journal(values.db);
+  const journal = new Journal(values.db ?? ':memory:');
   try {
     new Director(journal, hall); // a round robin's rounds, as the host had them
     const { text, status } = exportText(journal, hall, values.event, values, round, movesText);

@@ -69,7 +69,13 @@ export class ExportRefusedError extends Error {
 
 /** Exports produced by the host core (TRF, PGN); the API only serves them. Refusals throw ExportRefusedError. */
 export interface ExportSource {
-  trf(event: string, round?: number): string;
+  /**
+   * The TRF after `round` (default: the last in the journal); round 0 is the registration TRF a
+   * pairing program pairs round 1 from, with `initialColour` the lot when none is recorded yet.
+   */
+  trf(event: string, round?: number, options?: { initialColour?: 'white' | 'black' }): string;
+  /** The events of the tournament, those with no board yet too (an event whose round 1 is still to be paired). */
+  events?(): readonly string[];
   /** PGN of one round (with live clock tags while games run). */
   pgn(event: string | undefined, round: number): string;
   /** JSON Lines, one event per line. */
