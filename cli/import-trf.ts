@@ -86,12 +86,16 @@ export async function importTrfCommand(args: string[]): Promise<number> {
   return loadIntoHost(file, values.host, values.event, values['token-file']);
 }
 
-function readTrf(file: string): string | number {
+/** A file's text, or exit status 1 with why it cannot be read. */
+export function readTrf(file: string, command = COMMAND): string | number {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') return problem(`cannot read ${file}: ${e.message}`);
+    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') {
+      process.stderr.write(`chessclock ${command}: cannot read ${file}: ${e.message}\n`);
+      return 1;
+    }
     throw err;
   }
 }
@@ -176,12 +180,37 @@ function hostUrl(host: string): URL | Error {
 const loopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
 
 async function loadIntoHost(file: string, host: string, event: string, tokenFile: string | undefined): Promise<number> {
+  return proposeToHost(COMMAND, { file, host, event, tokenFile }, () => {
+    const trf = readTrf(file);
+    return typeof trf === 'number' ? trf : { trf };
+  });
+}
+
+/** Where a next round goes: the file named in messages, the host, the event, the token file. */
+export interface HostTarget {
+  file: string;
+  host: string;
+  event: string;
+  tokenFile: string | undefined;
+}
+
+/**
+ * POSTs a next round to the running host (POST /api/events/:event/rounds, `body()`: `{ trf }` or
+ * `{ trf, pairs }`, or an exit status when a file cannot be read) and prints the proposal, or the
+ * host's refusal with its status (exit 1). Bad usage (the address, no token): exit 2.
+ */
+export async function proposeToHost(command: string, target: HostTarget, body: () => Record<string, string> | number): Promise<number> {
+  const { file, host, event } = target;
+  const fail = (status: number, message: string) => {
+    process.stderr.write(`chessclock ${command}: ${message}\n`);
+    return status;
+  };
   const base = hostUrl(host);
-  if (base instanceof Error) return usage(base.message);
-  const token = arbiterToken(tokenFile);
-  if (token instanceof Error) return usage(token.message);
-  const trf = readTrf(file);
-  if (typeof trf === 'number') return trf;
+  if (base instanceof Error) return fail(2, base.message);
+  const token = arbiterToken(target.tokenFile);
+  if (token instanceof Error) return fail(2, token.message);
+  const payload = body();
+  if (typeof payload === 'number') return payload;
   if (base.protocol === 'http:' && !loopback(base.hostname)) {
     process.stderr.write(
       `warning: the arbiter token goes to ${base.host} over plain HTTP, readable on the network (the host's --https-cert, docs/api.md "Security")\n`,
@@ -190,23 +219,23 @@ async function loadIntoHost(file: string, host: string, event: string, tokenFile
   const url = new URL(`/api/events/${encodeURIComponent(event)}/rounds`, base);
   let response: { status: number; statusText: string; text: string };
   try {
-    response = await postJson(url, token, { trf });
+    response = await postJson(url, token, payload);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    return problem(`cannot reach the host at ${base.origin}: ${e.code ?? e.message}`);
+    return fail(1, `cannot reach the host at ${base.origin}: ${e.code ?? e.message}`);
   }
   const { text } = response;
-  let body: { message?: string; proposal?: RoundProposalView } = {};
+  let answer: { message?: string; proposal?: RoundProposalView } = {};
   try {
-    body = JSON.parse(text) as typeof body;
+    answer = JSON.parse(text) as typeof answer;
   } catch {
     // not JSON: the status and the text say it
   }
-  if (response.status !== 201 || !body.proposal) {
-    const why = body.message ?? (text.slice(0, 500) || response.statusText);
-    return problem(`the host refused ${file} as event "${event}"'s next round (${response.status} ${response.statusText}): ${why}`);
+  if (response.status !== 201 || !answer.proposal) {
+    const why = answer.message ?? (text.slice(0, 500) || response.statusText);
+    return fail(1, `the host refused ${file} as event "${event}"'s next round (${response.status} ${response.statusText}): ${why}`);
   }
-  process.stdout.write(proposalText(body.proposal));
+  process.stdout.write(proposalText(answer.proposal));
   return 0;
 }
 
@@ -242,7 +271,7 @@ function postJson(url: URL, token: string, body: unknown): Promise<{ status: num
 export function proposalText(p: RoundProposalView): string {
   const who = (e: { rank: number; name: string }) => `${e.rank} ${e.name}`;
   const lines = [
-    `${p.event} round ${p.round}: proposed from the TRF by ${p.by} (journal action ${p.id}); nothing is opened until an arbiter approves it (dashboard, Next round; or POST /api/events/${p.event}/rounds/${p.round}/approve)`,
+    `${p.event} round ${p.round}: proposed from ${p.source === 'pairs' ? 'the pairs list' : 'the TRF'} by ${p.by} (journal action ${p.id}); nothing is opened until an arbiter approves it (dashboard, Next round; or POST /api/events/${p.event}/rounds/${p.round}/approve)`,
     ...p.boards.map((b) => `  board ${b.board}: ${who(b.white)} - ${who(b.black)}`),
     ...p.byes.map((b) => `  bye (${b.kind}): ${b.player ? who(b.player) : b.team ? `team ${b.team.id} ${b.team.name}` : '?'}`),
   ];

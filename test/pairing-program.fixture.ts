@@ -81,9 +81,10 @@ export function openSwiss(): Record<string, unknown> {
 }
 
 /** Runs the real `chessclock` command without blocking the event loop (a host in this process answers from it). */
-export function chessclock(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function chessclock(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { CHESSCLOCK_TOKEN: _drop, ...base } = process.env;
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ status: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });

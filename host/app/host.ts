@@ -267,8 +267,8 @@ export class Host implements CommandSink, NextRoundSink {
     return this.rounds.proposedRounds();
   }
 
-  proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {
-    return this.rounds.proposeRoundFromTrf(eventId, trf, actor);
+  proposeRoundFromTrf(eventId: string, trf: string, actor: Actor, pairs?: string): Promise<RoundProposalOutcome> {
+    return this.rounds.proposeRoundFromTrf(eventId, trf, actor, pairs);
   }
 
   runPairingEngine(eventId: string, actor: Actor): Promise<RoundProposalOutcome> {

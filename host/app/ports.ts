@@ -228,7 +228,7 @@ export interface RoundProposalView {
   readonly status: 'proposed' | 'failed' | 'rejected' | 'running';
   /** Who set the pairings aside, and why (status `rejected`). */
   readonly rejected?: { readonly by: string; readonly atUtcMs: number; readonly reason: string | null };
-  readonly source: 'engine' | 'trf';
+  readonly source: 'engine' | 'trf' | 'pairs';
   /** Who proposed it: `host` (the engine run after the round's last confirmation) or the arbiter. */
   readonly by: string | null;
   readonly atUtcMs: number;
@@ -267,8 +267,11 @@ export type RoundDecisionOutcome =
  */
 export interface NextRoundSink {
   proposedRounds(): readonly RoundProposalView[];
-  /** A pairing program's TRF with the next round paired (checked against the journal: 422 naming line and field). */
-  proposeRoundFromTrf(event: string, trf: string, actor: Actor): Promise<RoundProposalOutcome>;
+  /**
+   * A pairing program's TRF with the next round paired, or (`pairs`) its pairs list and the TRF it
+   * was paired from (checked against the journal: 422 naming line and field).
+   */
+  proposeRoundFromTrf(event: string, trf: string, actor: Actor, pairs?: string): Promise<RoundProposalOutcome>;
   /** Runs the event's pairing engine again (a pending proposal of the round is rejected first); resolves when its run is journaled. */
   runPairingEngine(event: string, actor: Actor): Promise<RoundProposalOutcome>;
   /** Opens the round with the proposed pairings. */
