@@ -10,7 +10,7 @@ import { importPairsCommand } from './import-pairs.ts';
 
 const HELP = `usage: chessclock tournament init [FILE]
        chessclock tournament validate FILE
-       chessclock tournament import-trf FILE --id ID [--default-time SECONDS]
+       chessclock tournament import-trf FILE --id ID [--time-control SPEC] [--default-time SECONDS]
        chessclock tournament import-trf FILE --next-round [--host URL --event ID [--token-file FILE]]
        chessclock tournament import-pairs PAIRS --trf FILE [--host URL --event ID [--token-file FILE]]
 
@@ -18,7 +18,8 @@ init      writes a commented tournament file (to FILE, never over an existing on
 validate  reads FILE (JSON with comments) and lists every problem with its line:column and field path
 import-trf  turns a pairing program's TRF (players, teams, rounds paired so far, tag 222 time
           control, tag 142/XXR rounds) into a tournament file, printed as JSON (event id ID;
-          --default-time: the allowed lateness in seconds, FIDE Laws 6.7.1); with --next-round
+          --time-control SPEC: the time control of a TRF with no tag 222; --default-time: the
+          allowed lateness in seconds, FIDE Laws 6.7.1); with --next-round
           only its last round: printed as the round to append to the tournament file, or loaded
           into the running host at URL as event ID's next round, proposed until an arbiter
           approves it (the arbiter token from CHESSCLOCK_TOKEN or --token-file FILE);
