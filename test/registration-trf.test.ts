@@ -12,7 +12,8 @@ import { Journal } from '../host/store/journal.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
 import { parsePairsFile } from '../host/adapters/exports/trf-import.ts';
 import { parseTrf } from '../host/adapters/exports/trf-parser.ts';
-import { ARBITER, stoppedClock } from '../host/app/next-round.fixture.ts';
+import { ARBITER, stoppedClock, SWISS, swissBeforeRound1 } from '../host/app/next-round.fixture.ts';
+import { PROPOSE_ROUND, type RoundProposal } from '../host/app/next-round.ts';
 import { chessclock, EVENT, openSwiss, pairingProgram, runProgram } from './pairing-program.fixture.ts';
 
 const TOKEN = 'registration-trf-arbiter-token-0123456789';
@@ -109,6 +110,30 @@ describe('the registration TRF: round 0 out, for a pairing program to pair round
       expect(wrongRound.status).toBe(400);
       expect(((await wrongRound.json()) as { message: string }).message).toMatch(/initialColour goes with round=0/);
       expect(unknown.status).toBe(404);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("the lot the host drew for its own engine's round 1 (journaled with the run) is the registration TRF's; another colour contradicts it", {
+    timeout: 60_000,
+  }, async () => {
+    const running = await startHost({
+      journal: new Journal(':memory:'),
+      hall: parseTournament(swissBeforeRound1()),
+      clock: stoppedClock(),
+      log: () => undefined,
+    });
+    try {
+      await running.host.idle(); // the engine paired round 1 at the start, with a lot the host drew
+      const run = running.journal.arbiterActions().find((a) => a.action === PROPOSE_ROUND)!.payload as RoundProposal;
+      expect(run.initialColourDrawnBy).toBe('host');
+      const drawn = run.initialColour!;
+      expect(running.exports.trf(SWISS, 0).split('\r\n')).toContain(`XXC ${drawn}1`);
+      const other = drawn === 'white' ? 'black' : 'white';
+      expect(() => running.exports.trf(SWISS, 0, { initialColour: other })).toThrow(
+        new RegExp(`round 1's colours are drawn already: ${drawn} for the top-ranked player \\(journal action \\d+\\); ${other} contradicts the lot`),
+      );
     } finally {
       await running.close();
     }
