@@ -8,7 +8,7 @@
 // The arbiter token is never taken on the command line: CHESSCLOCK_TOKEN or --token-file FILE
 // (docs/host.md "Secrets"), as for import-trf.
 import { parseCommandOptions } from './command-options.ts';
-import { proposeToHost, readTrf, TOKEN_ENV } from './import-trf.ts';
+import { proposeToHost, readInputFile, TOKEN_ENV } from './import-trf.ts';
 import { pairsRound } from '../host/adapters/exports/pairs-import.ts';
 import { TrfImportError } from '../host/adapters/exports/trf-import.ts';
 import { parseTrf, TrfParseError } from '../host/adapters/exports/trf-parser.ts';
@@ -60,9 +60,9 @@ export async function importPairsCommand(args: string[]): Promise<number> {
   if (!values.trf) return say(2, '--trf FILE is required: the TRF the pairs list was paired from (its players and rounds played)');
   const trfFile = values.trf;
   const read = (): { pairs: string; trf: string } | number => {
-    const pairs = readTrf(pairsFile, COMMAND);
+    const pairs = readInputFile(pairsFile, COMMAND);
     if (typeof pairs === 'number') return pairs;
-    const trf = readTrf(trfFile, COMMAND);
+    const trf = readInputFile(trfFile, COMMAND);
     return typeof trf === 'number' ? trf : { pairs, trf };
   };
   if (values.host === undefined) {

@@ -98,7 +98,7 @@ export async function importTrfCommand(args: string[]): Promise<number> {
 }
 
 /** A file's text, or exit status 1 with why it cannot be read. */
-export function readTrf(file: string, command = COMMAND): string | number {
+export function readInputFile(file: string, command = COMMAND): string | number {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
@@ -140,7 +140,7 @@ function timeControlProblem(file: string, text: string, given: TimeControl | und
 function wholeEvent(file: string, id: string, defaultTime: string | undefined, timeControl: TimeControl | undefined): number {
   const seconds = defaultTime === undefined ? undefined : Number(defaultTime);
   if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 0)) return usage(`--default-time ${defaultTime}: whole seconds ≥ 0`);
-  const text = readTrf(file);
+  const text = readInputFile(file);
   if (typeof text === 'number') return text;
   try {
     const tcProblem = timeControlProblem(file, text, timeControl);
@@ -160,7 +160,7 @@ function wholeEvent(file: string, id: string, defaultTime: string | undefined, t
  * on a paired field of it is refused, naming the line and column (TRF16 92 + 10(r-1) … result at +7).
  */
 function printNextRound(file: string): number {
-  const text = readTrf(file);
+  const text = readInputFile(file);
   if (typeof text === 'number') return text;
   try {
     const trf = parseTrf(text);
@@ -216,7 +216,7 @@ const loopback = (hostname: string) => hostname === 'localhost' || hostname === 
 
 async function loadIntoHost(file: string, host: string, event: string, tokenFile: string | undefined): Promise<number> {
   return proposeToHost(COMMAND, { file, host, event, tokenFile }, () => {
-    const trf = readTrf(file);
+    const trf = readInputFile(file);
     return typeof trf === 'number' ? trf : { trf };
   });
 }
