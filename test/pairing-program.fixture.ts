@@ -89,3 +89,14 @@ export function chessclock(args: string[], env: Record<string, string> = {}): Pr
     });
   });
 }
+
+/**
+ * The colour by lot a TRF gives the top-ranked player for round 1, as bbpPairings reads it: JaVaFo's
+ * `XXC white1|black1`, or TRF-2026's record 152 (`152 W|B`); null when it gives none.
+ */
+export function lotOf(trf: string): 'white' | 'black' | null {
+  const xxc = /^XXC (?:.* )?(white|black)1(?: |$)/m.exec(trf);
+  if (xxc) return xxc[1] as 'white' | 'black';
+  const r152 = /^152 ([WB])\s*$/m.exec(trf);
+  return r152 ? (r152[1] === 'W' ? 'white' : 'black') : null;
+}

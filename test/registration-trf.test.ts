@@ -14,7 +14,7 @@ import { parsePairsFile } from '../host/adapters/exports/trf-import.ts';
 import { parseTrf } from '../host/adapters/exports/trf-parser.ts';
 import { ARBITER, stoppedClock, SWISS, swissBeforeRound1 } from '../host/app/next-round.fixture.ts';
 import { PROPOSE_ROUND, type RoundProposal } from '../host/app/next-round.ts';
-import { chessclock, EVENT, openSwiss, pairingProgram, runProgram } from './pairing-program.fixture.ts';
+import { chessclock, EVENT, lotOf, openSwiss, pairingProgram, runProgram } from './pairing-program.fixture.ts';
 
 const TOKEN = 'registration-trf-arbiter-token-0123456789';
 
@@ -42,7 +42,7 @@ describe('the registration TRF: round 0 out, for a pairing program to pair round
       (openSwiss().events as { players: { rank: number; name: string }[] }[])[0].players.map((p) => [p.rank, p.name, 0]),
     );
     expect([file.tags.get('142'), file.xxr, file.tags.get('222')]).toEqual([['5'], 5, ['900+10']]);
-    expect(trf.split('\r\n')).toContain('XXC black1');
+    expect(lotOf(trf)).toBe('black');
 
     expect(noLot.status).toBe(1);
     expect(noLot.stderr).toBe(
@@ -58,7 +58,7 @@ describe('the registration TRF: round 0 out, for a pairing program to pair round
     const lotBase = ['export', '--tournament', lotFile, '--event', EVENT, '--trf', '--round', '0'];
     const [recorded, contradicted] = await Promise.all([chessclock(lotBase), chessclock([...lotBase, '--initial-colour', 'black'])]);
     expect([recorded.status, recorded.stderr]).toEqual([0, '']);
-    expect(recorded.stdout.split('\r\n')).toContain('XXC white1');
+    expect(lotOf(recorded.stdout)).toBe('white');
     expect([contradicted.status, contradicted.stderr]).toEqual([
       1,
       "chessclock export: round 1's colours are drawn already: white for the top-ranked player (the tournament file, pairingEngine.initialColour); black contradicts the lot\n",
@@ -96,7 +96,7 @@ describe('the registration TRF: round 0 out, for a pairing program to pair round
       const white = await get('round=0&initialColour=white');
       expect(white.status).toBe(200);
       const text = await white.text();
-      expect(text.split('\r\n')).toContain('XXC white1');
+      expect(lotOf(text)).toBe('white');
       expect(parseTrf(text).players).toHaveLength(11);
       const [noLot, wrongRound, unknown] = await Promise.all([
         get('round=0'),
@@ -129,7 +129,7 @@ describe('the registration TRF: round 0 out, for a pairing program to pair round
       const run = running.journal.arbiterActions().find((a) => a.action === PROPOSE_ROUND)!.payload as RoundProposal;
       expect(run.initialColourDrawnBy).toBe('host');
       const drawn = run.initialColour!;
-      expect(running.exports.trf(SWISS, 0).split('\r\n')).toContain(`XXC ${drawn}1`);
+      expect(lotOf(running.exports.trf(SWISS, 0))).toBe(drawn);
       const other = drawn === 'white' ? 'black' : 'white';
       expect(() => running.exports.trf(SWISS, 0, { initialColour: other })).toThrow(
         new RegExp(`round 1's colours are drawn already: ${drawn} for the top-ranked player \\(journal action \\d+\\); ${other} contradicts the lot`),
