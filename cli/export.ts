@@ -25,10 +25,15 @@ const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [-
        chessclock export --db FILE --tournament FILE --event ID [--round N] (--pairings | --cards [--per-page 2|4]) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
 
-  --db FILE          the host's journal (SQLite); it must exist
+  --db FILE          the host's journal (SQLite); it must exist (left out with --trf --round 0: none yet)
   --tournament FILE  the tournament file the host ran with
   --event ID         the event
   --round N          TRF: the rounds up to N (default: the last in the journal); PGN: round N (default 1); JSON Lines: only round N
+                     --trf --round 0 (or --trf16): the registration TRF, before round 1 (players, 142/XXR, 222, XXC), which a
+                     pairing program pairs round 1 from, for an event with no games yet too
+  --initial-colour white|black
+                     with --trf --round 0: the colour drawn by lot for the top-ranked player in round 1
+                     (FIDE C.04.3; TRF XXC), when the tournament file and the journal record none
   --trf              FIDE TRF-2026, docs/exports.md; --category standard|rapid|blitz for a knockout
   --trf16            the TRF16 form written before TRF-2026 (no tag 152, no 240 records)
   --pgn              the round's PGN (the broadcast feed's content)
@@ -68,6 +73,7 @@ const OPTIONS = {
   category: { type: 'string' },
   out: { type: 'string' },
   moves: { type: 'string' },
+  'initial-colour': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -97,7 +103,7 @@ function exportText(
     text =
       category !== undefined
         ? eventTrf(journal, hall, event, { upToRound: round, category: category as 'standard' | 'rapid' | 'blitz', format })
-        : exports.trf(event, round, format);
+        : exports.trf(event, round, { format, ...initialColour(values) });
   } else if (values.pgn) {
     text = exports.pgn(event, round ?? 1);
   } else if (values.report) {
@@ -111,6 +117,22 @@ function exportText(
   return { text, status };
 }
 
+/** `--initial-colour`, checked by run(): the lot for the TRF before round 1. */
+function initialColour(values: ExportValues): { initialColour?: 'white' | 'black' } {
+  const colour = values['initial-colour'];
+  return colour === 'white' || colour === 'black' ? { initialColour: colour } : {};
+}
+
+/** `--round 0` is the TRF before round 1, and `--initial-colour` its lot: a usage error elsewhere, else null. */
+function roundZeroUsage(values: ExportValues, round: number | undefined): string | null {
+  const colour = values['initial-colour'];
+  if (colour !== undefined && colour !== 'white' && colour !== 'black') return `--initial-colour ${colour}: white or black`;
+  const trf = values.trf || values.trf16;
+  if (colour !== undefined && (round !== 0 || !trf)) return '--initial-colour goes with --trf --round 0 (the TRF before round 1)';
+  if (round === 0 && (!trf || values.category !== undefined)) return '--round 0 is the TRF before round 1: only with --trf or --trf16 (and no --category)';
+  return null;
+}
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
@@ -119,10 +141,16 @@ export async function run(args: string[]): Promise<number> {
   if (kinds.length !== 1) return fail(`choose one of --trf, --trf16, --pgn, --jsonl, --report, --pairings, --cards\n\n${HELP}`);
   const perPage = values['per-page'];
   if (perPage !== undefined && (!values.cards || !['2', '4'].includes(perPage))) return fail(`--per-page ${perPage}: 2 or 4, with --cards`);
-  if (!values.db || !values.tournament || !values.event) return fail(`--db, --tournament and --event are required\n\n${HELP}`);
-  if (!existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   const round = values.round === undefined ? undefined : Number(values.round);
-  if (round !== undefined && (!Number.isInteger(round) || round < 1)) return fail(`--round ${values.round}: expected a round number ≥ 1`);
+  if (round !== undefined && (!Number.isInteger(round) || round < 0))
+    return fail(`--round ${values.round}: expected a round number ≥ 1 (0 with --trf: before round 1)`);
+  const roundZero = roundZeroUsage(values, round);
+  if (roundZero) return fail(roundZero);
+  // The TRF before round 1 needs no journal: before the host first starts, the tournament file has it all.
+  const beforeRound1 = round === 0;
+  if ((!values.db && !beforeRound1) || !values.tournament || !values.event)
+    return fail(`--db, --tournament and --event are required (--db may be left out with --trf --round 0)\n\n${HELP}`);
+  if (values.db !== undefined && !existsSync(values.db)) return fail(`--db ${values.db}: no such journal`, 1);
   if (values.moves !== undefined && !values.pgn) return fail(`--moves goes with --pgn\n\n${HELP}`);
   if (values.moves !== undefined && values.round !== undefined) return fail("--moves: the games' Round tags give their rounds; leave out --round");
   let movesText: string | undefined;
@@ -145,7 +173,7 @@ export async function run(args: string[]): Promise<number> {
     if (err instanceof TournamentFileError) return fail(err.message, 1);
     return fail((err as Error).message, 1);
   }
-  const journal = new Journal(values.db);
+  const journal = new Journal(values.db ?? ':memory:');
   try {
     new Director(journal, hall); // a round robin's rounds, as the host had them
     const { text, status } = exportText(journal, hall, values.event, values, round, movesText);

@@ -11,7 +11,8 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { parseCommandOptions } from './command-options.ts';
 import { readOptionFile } from './security-options.ts';
-import { importTrf, tournamentFileOf, TrfImportError } from '../host/adapters/exports/trf-import.ts';
+import { importTrf, parseTag222, tournamentFileOf, TrfImportError } from '../host/adapters/exports/trf-import.ts';
+import { formatTimeControl, readTimeControlSpec, TimeControlError, type TimeControl } from '../protocol/time-control.ts';
 import { parseTrf, TrfParseError } from '../host/adapters/exports/trf-parser.ts';
 import { parseTournament, TournamentFileError } from '../host/domain/tournament-file.ts';
 import type { RoundProposalView } from '../host/app/ports.ts';
@@ -20,7 +21,7 @@ export const TOKEN_ENV = 'CHESSCLOCK_TOKEN';
 /** How long the host may take to check and file a TRF. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-export const IMPORT_TRF_HELP = `usage: chessclock tournament import-trf FILE --id ID [--default-time SECONDS]
+export const IMPORT_TRF_HELP = `usage: chessclock tournament import-trf FILE --id ID [--time-control SPEC] [--default-time SECONDS]
        chessclock tournament import-trf FILE --next-round
        chessclock tournament import-trf FILE --next-round --host URL --event ID [--token-file FILE]
 
@@ -29,6 +30,11 @@ tag 142/XXR the planned rounds):
   --id ID             the whole event as a tournament file, printed as JSON (players, teams,
                       the rounds paired so far); --default-time SECONDS: the allowed lateness
                       (FIDE Laws 6.7.1)
+  --time-control SPEC with --id: the event's time control when the TRF has no tag 222 (a preset:
+                      classical, rapid, blitz …; or a PGN field: 5400+30, 40/5400+30:900+30;
+                      W360-B300); refused when it contradicts the TRF's tag 222. A round
+                      (--next-round, --host) carries none: the event's own applies, so the TRF
+                      needs no tag 222 there
   --next-round        only the TRF's last round, paired and unplayed: printed as the round to
                       append to the event's "rounds" in the tournament file
   --host URL          with --next-round: load it into the running host at URL
@@ -44,6 +50,7 @@ Exit status: 0 done; 1 the TRF has problems, or the host refused it or cannot be
 const OPTIONS = {
   id: { type: 'string' },
   'default-time': { type: 'string' },
+  'time-control': { type: 'string' },
   'next-round': { type: 'boolean' },
   host: { type: 'string' },
   event: { type: 'string' },
@@ -75,9 +82,13 @@ export async function importTrfCommand(args: string[]): Promise<number> {
   if (!values['next-round']) {
     for (const o of ['host', 'event', 'token-file'] as const) if (values[o] !== undefined) return usage(`--${o} goes with --next-round`);
     if (!values.id) return usage('expected --id ID (the event id of the tournament file), or --next-round');
-    return wholeEvent(file, values.id, values['default-time']);
+    const tc = timeControlOption(values['time-control']);
+    if (tc instanceof Error) return usage(tc.message);
+    return wholeEvent(file, values.id, values['default-time'], tc);
   }
   for (const o of ['id', 'default-time'] as const) if (values[o] !== undefined) return usage(`--${o} is for the whole tournament file, not --next-round`);
+  if (values['time-control'] !== undefined)
+    return usage("--time-control goes with --id: a round carries no time control (the event's own applies), so --next-round needs no tag 222");
   if (values.host === undefined) {
     for (const o of ['event', 'token-file'] as const) if (values[o] !== undefined) return usage(`--${o} goes with --host URL`);
     return printNextRound(file);
@@ -86,12 +97,16 @@ export async function importTrfCommand(args: string[]): Promise<number> {
   return loadIntoHost(file, values.host, values.event, values['token-file']);
 }
 
-function readTrf(file: string): string | number {
+/** A file's text, or exit status 1 with why it cannot be read. */
+export function readInputFile(file: string, command = COMMAND): string | number {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') return problem(`cannot read ${file}: ${e.message}`);
+    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') {
+      process.stderr.write(`chessclock ${command}: cannot read ${file}: ${e.message}\n`);
+      return 1;
+    }
     throw err;
   }
 }
@@ -101,13 +116,36 @@ function trfRefusal(file: string, err: unknown): number {
   throw err;
 }
 
-function wholeEvent(file: string, id: string, defaultTime: string | undefined): number {
+/** `--time-control SPEC` through the one time-control reader, or why it is refused. */
+function timeControlOption(spec: string | undefined): TimeControl | undefined | Error {
+  if (spec === undefined) return undefined;
+  try {
+    return readTimeControlSpec(spec).timeControl;
+  } catch (err) {
+    if (err instanceof TimeControlError) return new Error(`--time-control ${JSON.stringify(spec)}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The TRF's time control question answered: tag 222, or --time-control, not two that disagree; else why not. */
+function timeControlProblem(file: string, text: string, given: TimeControl | undefined): string | null {
+  const t222 = parseTrf(text).tags.get('222')?.[0];
+  if (!t222 && !given)
+    return `${file}: the TRF has no tag 222 (time control): give it with --time-control SPEC (a preset: classical, rapid, blitz …; or a PGN field: 5400+30)`;
+  if (t222 && given && formatTimeControl(parseTag222(t222)) !== formatTimeControl(given))
+    return `${file}: the TRF's tag 222 "${t222}" and --time-control (${formatTimeControl(given)}) disagree: leave out --time-control, or correct the TRF`;
+  return null;
+}
+
+function wholeEvent(file: string, id: string, defaultTime: string | undefined, timeControl: TimeControl | undefined): number {
   const seconds = defaultTime === undefined ? undefined : Number(defaultTime);
   if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 0)) return usage(`--default-time ${defaultTime}: whole seconds ≥ 0`);
-  const text = readTrf(file);
+  const text = readInputFile(file);
   if (typeof text === 'number') return text;
   try {
-    const event = importTrf(text, { id, ...(seconds !== undefined ? { defaultTimeMs: seconds * 1000 } : {}) });
+    const tcProblem = timeControlProblem(file, text, timeControl);
+    if (tcProblem) return problem(tcProblem);
+    const event = importTrf(text, { id, ...(timeControl ? { timeControl } : {}), ...(seconds !== undefined ? { defaultTimeMs: seconds * 1000 } : {}) });
     const tournament = tournamentFileOf(event);
     parseTournament(tournament); // what is printed loads as it stands
     process.stdout.write(JSON.stringify(tournament, null, 2) + '\n');
@@ -122,7 +160,7 @@ function wholeEvent(file: string, id: string, defaultTime: string | undefined): 
  * on a paired field of it is refused, naming the line and column (TRF16 92 + 10(r-1) … result at +7).
  */
 function printNextRound(file: string): number {
-  const text = readTrf(file);
+  const text = readInputFile(file);
   if (typeof text === 'number') return text;
   try {
     const trf = parseTrf(text);
@@ -137,7 +175,8 @@ function printNextRound(file: string): number {
         );
       }
     }
-    const event = importTrf(text, { id: 'next-round' });
+    // A round carries no time control: importTrf reads one all the same, so a TRF with no tag 222 gets a stand-in that is never printed.
+    const event = importTrf(text, { id: 'next-round', timeControl: readTimeControlSpec('rapid').timeControl });
     const rounds = tournamentFileOf(event).events as { rounds: unknown[] }[];
     process.stdout.write(JSON.stringify(rounds[0].rounds[last - 1], null, 2) + '\n');
     return 0;
@@ -176,12 +215,37 @@ function hostUrl(host: string): URL | Error {
 const loopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
 
 async function loadIntoHost(file: string, host: string, event: string, tokenFile: string | undefined): Promise<number> {
+  return proposeToHost(COMMAND, { file, host, event, tokenFile }, () => {
+    const trf = readInputFile(file);
+    return typeof trf === 'number' ? trf : { trf };
+  });
+}
+
+/** Where a next round goes: the file named in messages, the host, the event, the token file. */
+export interface HostTarget {
+  file: string;
+  host: string;
+  event: string;
+  tokenFile: string | undefined;
+}
+
+/**
+ * POSTs a next round to the running host (POST /api/events/:event/rounds, `body()`: `{ trf }` or
+ * `{ trf, pairs }`, or an exit status when a file cannot be read) and prints the proposal, or the
+ * host's refusal with its status (exit 1). Bad usage (the address, no token): exit 2.
+ */
+export async function proposeToHost(command: string, target: HostTarget, body: () => Record<string, string> | number): Promise<number> {
+  const { file, host, event } = target;
+  const fail = (status: number, message: string) => {
+    process.stderr.write(`chessclock ${command}: ${message}\n`);
+    return status;
+  };
   const base = hostUrl(host);
-  if (base instanceof Error) return usage(base.message);
-  const token = arbiterToken(tokenFile);
-  if (token instanceof Error) return usage(token.message);
-  const trf = readTrf(file);
-  if (typeof trf === 'number') return trf;
+  if (base instanceof Error) return fail(2, base.message);
+  const token = arbiterToken(target.tokenFile);
+  if (token instanceof Error) return fail(2, token.message);
+  const payload = body();
+  if (typeof payload === 'number') return payload;
   if (base.protocol === 'http:' && !loopback(base.hostname)) {
     process.stderr.write(
       `warning: the arbiter token goes to ${base.host} over plain HTTP, readable on the network (the host's --https-cert, docs/api.md "Security")\n`,
@@ -190,23 +254,23 @@ async function loadIntoHost(file: string, host: string, event: string, tokenFile
   const url = new URL(`/api/events/${encodeURIComponent(event)}/rounds`, base);
   let response: { status: number; statusText: string; text: string };
   try {
-    response = await postJson(url, token, { trf });
+    response = await postJson(url, token, payload);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    return problem(`cannot reach the host at ${base.origin}: ${e.code ?? e.message}`);
+    return fail(1, `cannot reach the host at ${base.origin}: ${e.code ?? e.message}`);
   }
   const { text } = response;
-  let body: { message?: string; proposal?: RoundProposalView } = {};
+  let answer: { message?: string; proposal?: RoundProposalView } = {};
   try {
-    body = JSON.parse(text) as typeof body;
+    answer = JSON.parse(text) as typeof answer;
   } catch {
     // not JSON: the status and the text say it
   }
-  if (response.status !== 201 || !body.proposal) {
-    const why = body.message ?? (text.slice(0, 500) || response.statusText);
-    return problem(`the host refused ${file} as event "${event}"'s next round (${response.status} ${response.statusText}): ${why}`);
+  if (response.status !== 201 || !answer.proposal) {
+    const why = answer.message ?? (text.slice(0, 500) || response.statusText);
+    return fail(1, `the host refused ${file} as event "${event}"'s next round (${response.status} ${response.statusText}): ${why}`);
   }
-  process.stdout.write(proposalText(body.proposal));
+  process.stdout.write(proposalText(answer.proposal));
   return 0;
 }
 
@@ -242,7 +306,7 @@ function postJson(url: URL, token: string, body: unknown): Promise<{ status: num
 export function proposalText(p: RoundProposalView): string {
   const who = (e: { rank: number; name: string }) => `${e.rank} ${e.name}`;
   const lines = [
-    `${p.event} round ${p.round}: proposed from the TRF by ${p.by} (journal action ${p.id}); nothing is opened until an arbiter approves it (dashboard, Next round; or POST /api/events/${p.event}/rounds/${p.round}/approve)`,
+    `${p.event} round ${p.round}: proposed from ${p.source === 'pairs' ? 'the pairs list' : 'the TRF'} by ${p.by} (journal action ${p.id}); nothing is opened until an arbiter approves it (dashboard, Next round; or POST /api/events/${p.event}/rounds/${p.round}/approve)`,
     ...p.boards.map((b) => `  board ${b.board}: ${who(b.white)} - ${who(b.black)}`),
     ...p.byes.map((b) => `  bye (${b.kind}): ${b.player ? who(b.player) : b.team ? `team ${b.team.id} ${b.team.name}` : '?'}`),
   ];

@@ -6,21 +6,28 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { loadTournamentFile, TournamentFileError } from '../host/domain/tournament-file.ts';
 import { TOURNAMENT_TEMPLATE } from '../host/domain/tournament-template.ts';
 import { importTrfCommand } from './import-trf.ts';
+import { importPairsCommand } from './import-pairs.ts';
 
 const HELP = `usage: chessclock tournament init [FILE]
        chessclock tournament validate FILE
-       chessclock tournament import-trf FILE --id ID [--default-time SECONDS]
+       chessclock tournament import-trf FILE --id ID [--time-control SPEC] [--default-time SECONDS]
        chessclock tournament import-trf FILE --next-round [--host URL --event ID [--token-file FILE]]
+       chessclock tournament import-pairs PAIRS --trf FILE [--host URL --event ID [--token-file FILE]]
 
 init      writes a commented tournament file (to FILE, never over an existing one; to stdout without FILE)
 validate  reads FILE (JSON with comments) and lists every problem with its line:column and field path
 import-trf  turns a pairing program's TRF (players, teams, rounds paired so far, tag 222 time
           control, tag 142/XXR rounds) into a tournament file, printed as JSON (event id ID;
-          --default-time: the allowed lateness in seconds, FIDE Laws 6.7.1); with --next-round
+          --time-control SPEC: the time control of a TRF with no tag 222; --default-time: the
+          allowed lateness in seconds, FIDE Laws 6.7.1); with --next-round
           only its last round: printed as the round to append to the tournament file, or loaded
           into the running host at URL as event ID's next round, proposed until an arbiter
           approves it (the arbiter token from CHESSCLOCK_TOKEN or --token-file FILE);
           chessclock tournament import-trf --help says more
+import-pairs  a pairing program's pairs list (bbpPairings/JaVaFo -p) as the next round, read
+          against the TRF it was paired from (--trf FILE): printed as the round to append to the
+          tournament file, or loaded into the running host at URL as event ID's next round,
+          proposed until an arbiter approves it; chessclock tournament import-pairs --help says more
 
 Exit status: 0 done; 1 the file has problems; 2 bad usage. See docs/tournament.md.`;
 
@@ -31,6 +38,7 @@ export async function run(args: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === 'import-trf') return importTrfCommand(rest);
+  if (command === 'import-pairs') return importPairsCommand(rest);
   if (rest.length > 1) {
     process.stderr.write(`chessclock tournament ${command}: expected at most one FILE, got ${rest.join(' ')}\n`);
     return 2;

@@ -132,4 +132,52 @@ describe.skipIf(SKIP_BROWSER)('the next round on the dashboard in Chromium (Debi
     await page.screenshot({ path: join(ARTIFACTS, 'next-round.png') });
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('a pairs list (bbpPairings/JaVaFo -p) through its file picker, with the TRF it was paired from: proposed as "a pairs list", then approved (docs/tournament.md "An event with an outside pairing program")', async () => {
+    const other = await startHost({
+      journal: join(dir, 'pairs-journal.sqlite'),
+      hall: parseTournament(swissTournament(['--mode=exit'])),
+      clock: stoppedClock(),
+      http: { listen: { host: '127.0.0.1', port: 0 }, tokens: [{ arbiter: ARBITER, token: TOKEN }] },
+      log: () => undefined,
+    });
+    try {
+      await confirmRound(other.host, 1, ['1-0', '0-1', '1-0']);
+      await other.host.idle(); // the engine fails (--mode=exit): the organiser's own program pairs round 2
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.setDefaultTimeout(10_000);
+      page.on('pageerror', (err) => errors.push(err.message));
+      await page.goto(other.url + '/');
+      await page.locator('#connection[data-state="live"]').waitFor();
+      await page.fill('#token', TOKEN);
+      await page.click('#token-form button[type="submit"]');
+      await page.locator('#next-round').waitFor();
+      await page.selectOption('#next-round select[name="event"]', SWISS);
+      const text = (t: string) => ({ mimeType: 'text/plain', buffer: Buffer.from(t, 'utf8') });
+      await page.setInputFiles('#next-round input[name="file"]', { name: 'after-round-1.trf', ...text(other.exports.trf(SWISS, 1)) });
+      await page.setInputFiles('#next-round input[name="pairs"]', { name: 'round2.txt', ...text('4\n2 1\n4 3\n5 6\n7 0\n') });
+      await page.click('#next-round .load-trf button[type="submit"]');
+      await expect
+        .poll(() => page.locator('#next-round .load-trf .message').innerText(), WAIT)
+        .toBe(`round 2 loaded by ${ARBITER}: check the pairings, then approve`);
+      const proposal = page.locator(`#next-round .proposal[data-event="${SWISS}"]`);
+      await expect
+        .poll(() => proposal.locator('h3').innerText(), WAIT)
+        .toBe(`${SWISS} round 2: proposed by a pairs list loaded by ${ARBITER}, waiting for approval`);
+      expect(await proposal.locator('tr').allInnerTexts()).toEqual([
+        'Board\tWhite\tBlack',
+        '1\tDrugi, Igralec (2)\tPrvi, Igralec (1)',
+        '2\tČetrti, Igralec (4)\tTretji, Igralec (3)',
+        '3\tPeti, Igralec (5)\tŠesti, Igralec (6)',
+      ]);
+      await proposal.locator('button[data-action="approve-round"]').click();
+      await expect.poll(() => other.journal.gamesByRound(SWISS, 2).length, WAIT).toBe(3);
+      expect(other.journal.arbiterActions().filter((a) => a.action === PROPOSE_ROUND && a.outcome === 'applied')).toEqual([
+        expect.objectContaining({ arbiter: ARBITER, round: 2, payload: expect.objectContaining({ source: 'pairs', pairs: '4\n2 1\n4 3\n5 6\n7 0\n' }) }),
+      ]);
+      expect(errors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 });

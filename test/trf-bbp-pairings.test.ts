@@ -126,7 +126,7 @@ describe.skipIf(!!bbp.skip)('TRF-2026 checked by the real bbpPairings (FIDE C.04
         await host.idle();
 
         const trf26 = exports.trf(SWISS, round);
-        const trf16 = exports.trf(SWISS, round, 'trf16');
+        const trf16 = exports.trf(SWISS, round, { format: 'trf16' });
         expect(parseTrf(trf26).version).toBe('TRF-2026');
         expect(parseTrf(trf26).players.every((p) => p.rounds.length === round)).toBe(true);
         // Every round of the file re-paired by bbpPairings equals the file's, in both forms.

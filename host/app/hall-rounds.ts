@@ -214,8 +214,8 @@ export class HallRounds implements NextRoundSink {
     return this.nextRounds.waiting();
   }
 
-  async proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {
-    return nextRoundOutcome(() => ({ ok: true as const, proposal: this.nextRounds.proposeFromTrf(eventId, trf, actor.arbiter) }));
+  async proposeRoundFromTrf(eventId: string, trf: string, actor: Actor, pairs?: string): Promise<RoundProposalOutcome> {
+    return nextRoundOutcome(() => ({ ok: true as const, proposal: this.nextRounds.proposeFromTrf(eventId, trf, actor.arbiter, pairs) }));
   }
 
   async runPairingEngine(eventId: string, actor: Actor): Promise<RoundProposalOutcome> {

@@ -291,8 +291,8 @@ export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
     return this.rounds.waitingRounds();
   }
 
-  proposeRoundFromTrf(eventId: string, trf: string, actor: Actor): Promise<RoundProposalOutcome> {
-    return this.rounds.proposeRoundFromTrf(eventId, trf, actor);
+  proposeRoundFromTrf(eventId: string, trf: string, actor: Actor, pairs?: string): Promise<RoundProposalOutcome> {
+    return this.rounds.proposeRoundFromTrf(eventId, trf, actor, pairs);
   }
 
   runPairingEngine(eventId: string, actor: Actor): Promise<RoundProposalOutcome> {

@@ -74,8 +74,11 @@ export interface NextRoundPairing {
    * written to the TRF for the engine (JaVaFo's XXC).
    */
   runEngine(event: TournamentEvent, afterRound: number, signal?: AbortSignal, options?: { initialColour?: InitialColour }): Promise<EngineRun>;
-  /** The round after `afterRound` from a pairing program's TRF, checked against the journal; throws naming line and field. */
-  roundFromTrf(event: TournamentEvent, afterRound: number, text: string): Round;
+  /**
+   * The round after `afterRound` from a pairing program's TRF, checked against the journal; with
+   * `pairs`, from its pairs list (`-p`) and `text` the TRF it was paired from. Throws naming line and field.
+   */
+  roundFromTrf(event: TournamentEvent, afterRound: number, text: string, pairs?: string): Round;
 }
 
 /** The colour of the top-ranked player on board 1 in round 1 (FIDE C.04.3 Dutch rules: the initial colour, by lot). */
@@ -83,7 +86,7 @@ export type InitialColour = 'white' | 'black';
 
 /** What a `propose-round` action holds. */
 export interface RoundProposal {
-  source: 'engine' | 'trf';
+  source: 'engine' | 'trf' | 'pairs';
   /** Round 1 by the engine: the initial colour drawn by lot and given to it (the same on every re-run). */
   initialColour?: InitialColour;
   /** Who drew it: `host` (a fresh cryptographic draw) or `arbiter` (entered in the tournament file). */
@@ -93,8 +96,10 @@ export interface RoundProposal {
   /** The confirmed results the pairings were made from, one `round.board.game result` each. */
   basis: string[];
   engine?: Omit<EngineRun, 'round' | 'error'>;
-  /** The TRF text loaded (source `trf`). */
+  /** The TRF text loaded (source `trf`), or the one the pairs list was paired from (source `pairs`). */
   trf?: string;
+  /** The pairs list loaded (source `pairs`). */
+  pairs?: string;
 }
 
 /** A journaled proposal and what became of it. */
@@ -389,8 +394,11 @@ export class NextRounds {
     return this.view(proposalRecords(this.deps.journal, event.id).find((r) => r.id === id)!);
   }
 
-  /** A pairing program's TRF with the next round paired: checked against the journal and filed as a proposal. */
-  proposeFromTrf(eventId: string, text: string, arbiter: string): RoundProposalView {
+  /**
+   * A pairing program's TRF with the next round paired, or (`pairs`) its pairs list and the TRF it
+   * was paired from: checked against the journal and filed as a proposal.
+   */
+  proposeFromTrf(eventId: string, text: string, arbiter: string, pairs?: string): RoundProposalView {
     const event = this.event(eventId);
     if (!this.deps.pairing) throw new NextRoundError(501, 'this host cannot read a TRF');
     const { next, after } = this.nextRoundOf(event);
@@ -402,9 +410,10 @@ export class NextRounds {
       );
     if (this.running.has(eventId))
       throw new NextRoundError(409, `the pairing engine is pairing event "${eventId}" round ${next} now: wait for it, then reject its pairings to load yours`);
-    const round = { ...this.deps.pairing.roundFromTrf(event, after, text), number: next };
+    const round = { ...this.deps.pairing.roundFromTrf(event, after, text, pairs), number: next };
     checkRoundPairings(event, round);
-    const proposal: RoundProposal = { source: 'trf', round, basis: basisOf(this.deps.journal, event, after), trf: text };
+    const basis = basisOf(this.deps.journal, event, after);
+    const proposal: RoundProposal = pairs === undefined ? { source: 'trf', round, basis, trf: text } : { source: 'pairs', round, basis, trf: text, pairs };
     const id = this.deps.journal.recordArbiterAction({
       utcMs: this.deps.nowUtcMs(),
       arbiter,
@@ -414,7 +423,9 @@ export class NextRounds {
       payload: proposal,
       outcome: 'applied',
     });
-    this.deps.log(`${eventId} round ${next}: pairings loaded from a TRF by ${arbiter}; waiting for an arbiter's approval`);
+    this.deps.log(
+      `${eventId} round ${next}: pairings loaded from ${pairs === undefined ? 'a TRF' : 'a pairs list'} by ${arbiter}; waiting for an arbiter's approval`,
+    );
     return this.view(proposalRecords(this.deps.journal, eventId).find((r) => r.id === id)!);
   }
 

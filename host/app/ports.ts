@@ -70,8 +70,14 @@ export class ExportRefusedError extends Error {
 
 /** Exports produced by the host core (TRF, PGN); the API only serves them. Refusals throw ExportRefusedError. */
 export interface ExportSource {
-  /** The TRF after a round: TRF-2026, or the TRF16 form written before it (docs/exports.md "FIDE TRF"). */
-  trf(event: string, round?: number, format?: 'trf26' | 'trf16'): string;
+  /**
+   * The TRF after `round` (default: the last in the journal): TRF-2026, or (`format: 'trf16'`) the
+   * TRF16 form written before it (docs/exports.md "FIDE TRF"); round 0 is the registration TRF a
+   * pairing program pairs round 1 from, with `initialColour` the lot when none is recorded yet.
+   */
+  trf(event: string, round?: number, options?: { format?: 'trf26' | 'trf16'; initialColour?: 'white' | 'black' }): string;
+  /** The events of the tournament, those with no board yet too (an event whose round 1 is still to be paired). */
+  events?(): readonly string[];
   /** PGN of one round (with live clock tags while games run). */
   pgn(event: string | undefined, round: number): string;
   /** JSON Lines, one event per line. */
@@ -228,7 +234,7 @@ export interface RoundProposalView {
   readonly status: 'proposed' | 'failed' | 'rejected' | 'running';
   /** Who set the pairings aside, and why (status `rejected`). */
   readonly rejected?: { readonly by: string; readonly atUtcMs: number; readonly reason: string | null };
-  readonly source: 'engine' | 'trf';
+  readonly source: 'engine' | 'trf' | 'pairs';
   /** Who proposed it: `host` (the engine run after the round's last confirmation) or the arbiter. */
   readonly by: string | null;
   readonly atUtcMs: number;
@@ -290,8 +296,11 @@ export interface NextRoundSink {
   proposedRounds(): readonly RoundProposalView[];
   /** The rounds that wait for pairings (the dashboard's attention strip). */
   waitingRounds?(): readonly RoundWaitingView[];
-  /** A pairing program's TRF with the next round paired (checked against the journal: 422 naming line and field). */
-  proposeRoundFromTrf(event: string, trf: string, actor: Actor): Promise<RoundProposalOutcome>;
+  /**
+   * A pairing program's TRF with the next round paired, or (`pairs`) its pairs list and the TRF it
+   * was paired from (checked against the journal: 422 naming line and field).
+   */
+  proposeRoundFromTrf(event: string, trf: string, actor: Actor, pairs?: string): Promise<RoundProposalOutcome>;
   /** Runs the event's pairing engine again (a pending proposal of the round is rejected first); resolves when its run is journaled. */
   runPairingEngine(event: string, actor: Actor): Promise<RoundProposalOutcome>;
   /** Opens the round with the proposed pairings. */

@@ -1,10 +1,10 @@
 // The API's exports from the host core's exporters (host/adapters/exports) over the journal and the
-// tournament file: TRF per event, PGN per round (the broadcast URL), JSON Lines events, and the
+// tournament file: TRF per event (round 0: the registration TRF a pairing program pairs round 1 from), PGN per round (the broadcast URL), JSON Lines events, and the
 // print report of an event after a round (the same page as `chessclock export --report`), and the
 // screen page of its standings and crosstable; a round's pairings list and table cards for print.
 import type { Journal } from '../../store/journal.ts';
 import type { Hall } from '../../domain/model.ts';
-import { eventTrf } from './trf-event.ts';
+import { eventTrf, registrationTrf } from './trf-event.ts';
 import { TrfError } from './trf.ts';
 import { roundPgn } from './pgn.ts';
 import { eventJson } from './jsonl.ts';
@@ -25,7 +25,13 @@ function refusals<T>(fn: () => T): T {
 
 export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => number): ExportSource {
   return {
-    trf: (event, round, format) => refusals(() => eventTrf(journal, hall, event, { upToRound: round, format })),
+    trf: (event, round, options = {}) =>
+      refusals(() =>
+        round === 0
+          ? registrationTrf(journal, hall, event, options.initialColour, options.format)
+          : eventTrf(journal, hall, event, { upToRound: round, format: options.format }),
+      ),
+    events: () => hall.events.map((e) => e.id),
     pgn: (event, round) => {
       // Without an event: the round of every event in the hall that has one.
       const events = event !== undefined ? [event] : hall.events.filter((e) => e.rounds.length >= round).map((e) => e.id);

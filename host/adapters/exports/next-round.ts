@@ -1,6 +1,6 @@
 // The next round of a Swiss event from outside the host (docs/tournament.md "Pairing the next
-// round"): a pairing engine run on the event's TRF, or a pairing program's TRF loaded by the
-// arbiter. Either gives a round for the app to propose (host/app/next-round.ts); neither opens it.
+// round"): a pairing engine run on the event's TRF, or a pairing program's TRF, or its pairs list
+// with the TRF it was paired from, loaded by the arbiter. Either gives a round for the app to propose (host/app/next-round.ts); neither opens it.
 //
 // The engine follows the JaVaFo / bbpPairings command line: the host writes the TRF after the
 // last confirmed round (trf-event.ts, with tag 142 and XXR: the planned rounds), runs
@@ -20,6 +20,7 @@ import { eventTrf, eventTrfReport } from './trf-event.ts';
 import { TrfError } from './trf.ts';
 import { importTrf, parsePairsFile, TrfImportError } from './trf-import.ts';
 import { parseTrf, TrfParseError, type TrfFile, type TrfRound } from './trf-parser.ts';
+import { pairsRound, roundsPlayed } from './pairs-import.ts';
 
 /** What is kept of an engine's stderr: its end, where the error is. */
 const STDERR_KEEP = 8 * 1024;
@@ -194,30 +195,7 @@ export function roundFromTrf(journal: Journal, hall: Hall, event: TournamentEven
 
 function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, after: number, text: string): Round {
   const file: TrfFile = parseTrf(text);
-  if (file.players.length === 0) throw new NextRoundError(422, 'the TRF has no 001 player lines');
-  const where = (line: number, columns: string, field: string) => `TRF line ${line}, columns ${columns} (${field})`;
-  // Players: the event's, by starting rank and name.
-  const byRank = new Map(file.players.map((p) => [p.rank, p]));
-  for (const p of file.players) {
-    const mine = event.players.find((x) => x.rank === p.rank);
-    if (!mine) throw new NextRoundError(422, `${where(p.line, '5-8', 'starting rank')}: player ${p.rank} "${p.name}" is not in event "${event.id}"`);
-    if (p.name !== mine.name)
-      throw new NextRoundError(422, `${where(p.line, '15-47', 'name')}: player ${p.rank} is "${p.name}" in the TRF, "${mine.name}" in the tournament`);
-  }
-  const absent = event.players.filter((p) => !byRank.has(p.rank));
-  if (absent.length) throw new NextRoundError(422, `the TRF has no 001 line for ${absent.map((p) => `player ${p.rank} (${p.name})`).join(', ')}`);
-  if (event.kind === 'team') {
-    if (file.teams.length === 0) throw new NextRoundError(422, 'the TRF has no 310 team records: a team round needs them');
-    for (const t of file.teams) {
-      const mine = event.teams.find((x) => x.id === t.team);
-      if (!mine) throw new NextRoundError(422, `${where(t.line, '5-7', 'team number')}: team ${t.team} is not in event "${event.id}"`);
-      if (t.players.join(',') !== mine.players.join(','))
-        throw new NextRoundError(
-          422,
-          `${where(t.line, '74-', 'team players')}: team ${t.team} has players ${t.players.join(' ')} in the TRF, ${mine.players.join(' ')} in the tournament`,
-        );
-    }
-  }
+  checkAgainstJournal(journal, hall, event, after, file);
   // Rounds: exactly the played ones, then the next.
   const rounds = Math.max(...file.players.map((p) => p.rounds.length));
   if (rounds <= after) throw new NextRoundError(422, `the TRF pairs no round ${after + 1}: its player lines end at round ${rounds}`);
@@ -229,6 +207,42 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
       `${where(p.line, `${start}-${start + 7}`, `round ${rounds}`)}: the host has played ${after} round(s); the TRF must add round ${after + 1} only`,
     );
   }
+  for (const p of file.players) {
+    const next = p.rounds[after];
+    if (next && next.opponent !== null && next.code !== ' ') {
+      const start = 92 + 10 * after;
+      throw new NextRoundError(
+        422,
+        `${where(p.line, `${start + 7}`, `round ${after + 1} result`)}: player ${p.rank} already has result "${next.code}"; the next round must be unplayed`,
+      );
+    }
+  }
+  const imported = importTrf(text, { id: event.id, timeControl: event.timeControl });
+  const round = imported.rounds[after];
+  if (!round || round.boards.length === 0) throw new NextRoundError(422, `the TRF pairs nobody in round ${after + 1}`);
+  return { ...round, number: after + 1 };
+}
+
+const where = (line: number, columns: string, field: string) => `TRF line ${line}, columns ${columns} (${field})`;
+
+/**
+ * A pairing program's TRF against the journal: every player of the event with its starting rank and
+ * name, nobody else (a team event: its 310 teams and players), and every round field of rounds
+ * 1..after equal to what the host's own TRF writes for them. Refusals name the TRF line and columns.
+ */
+function checkAgainstJournal(journal: Journal, hall: Hall, event: TournamentEvent, after: number, file: TrfFile): void {
+  if (file.players.length === 0) throw new NextRoundError(422, 'the TRF has no 001 player lines');
+  // Players: the event's, by starting rank and name.
+  const byRank = new Map(file.players.map((p) => [p.rank, p]));
+  for (const p of file.players) {
+    const mine = event.players.find((x) => x.rank === p.rank);
+    if (!mine) throw new NextRoundError(422, `${where(p.line, '5-8', 'starting rank')}: player ${p.rank} "${p.name}" is not in event "${event.id}"`);
+    if (p.name !== mine.name)
+      throw new NextRoundError(422, `${where(p.line, '15-47', 'name')}: player ${p.rank} is "${p.name}" in the TRF, "${mine.name}" in the tournament`);
+  }
+  const absent = event.players.filter((p) => !byRank.has(p.rank));
+  if (absent.length) throw new NextRoundError(422, `the TRF has no 001 line for ${absent.map((p) => `player ${p.rank} (${p.name})`).join(', ')}`);
+  if (event.kind === 'team') checkTeams(event, file);
   const journaled = after >= 1 ? eventTrfReport(journal, hall, event.id, { upToRound: after }).players : [];
   for (const p of file.players) {
     const theirs = journaled.find((x) => x.rank === p.rank);
@@ -250,19 +264,44 @@ function checkedRound(journal: Journal, hall: Hall, event: TournamentEvent, afte
           `${where(p.line, field[0], field[1])}: player ${p.rank} has "${fieldText(got)}" in the TRF, the journal "${fieldText(want)}"`,
         );
     }
-    const next = p.rounds[after];
-    if (next && next.opponent !== null && next.code !== ' ') {
-      const start = 92 + 10 * after;
+  }
+}
+
+function checkTeams(event: TournamentEvent, file: TrfFile): void {
+  if (file.teams.length === 0) throw new NextRoundError(422, 'the TRF has no 310 team records: a team round needs them');
+  for (const t of file.teams) {
+    const mine = event.teams.find((x) => x.id === t.team);
+    if (!mine) throw new NextRoundError(422, `${where(t.line, '5-7', 'team number')}: team ${t.team} is not in event "${event.id}"`);
+    if (t.players.join(',') !== mine.players.join(','))
       throw new NextRoundError(
         422,
-        `${where(p.line, `${start + 7}`, `round ${after + 1} result`)}: player ${p.rank} already has result "${next.code}"; the next round must be unplayed`,
+        `${where(t.line, '74-', 'team players')}: team ${t.team} has players ${t.players.join(' ')} in the TRF, ${mine.players.join(' ')} in the tournament`,
       );
-    }
   }
-  const imported = importTrf(text, { id: event.id, timeControl: event.timeControl });
-  const round = imported.rounds[after];
-  if (!round || round.boards.length === 0) throw new NextRoundError(422, `the TRF pairs nobody in round ${after + 1}`);
-  return { ...round, number: after + 1 };
+}
+
+/**
+ * The round after `after` from a pairing program's pairs list (`-p` of bbpPairings and JaVaFo) and
+ * the TRF it was paired from: the TRF checked against the journal as a loaded TRF is, written after
+ * exactly the rounds the host has played (its next round is the host's), then the list read against
+ * it (`pairsRound`). Refusals name the TRF's line and columns or the pairs file's line.
+ */
+export function roundFromPairsList(journal: Journal, hall: Hall, event: TournamentEvent, after: number, pairsText: string, trfText: string): Round {
+  try {
+    if (event.kind === 'team') throw new NextRoundError(422, `event "${event.id}" is a team event: a pairs list pairs players, load the team round as a TRF`);
+    const file = parseTrf(trfText);
+    const { played } = roundsPlayed(file);
+    if (played !== after)
+      throw new NextRoundError(
+        422,
+        `the TRF the pairs were made from was written after round ${played}, and event "${event.id}" has played ${after} round(s): pair round ${after + 1} from the TRF after round ${after} (chessclock export --trf --round ${after})`,
+      );
+    checkAgainstJournal(journal, hall, event, after, file);
+    return pairsRound(file, pairsText);
+  } catch (err) {
+    if (err instanceof TrfParseError || err instanceof TrfImportError || err instanceof TrfError) throw new NextRoundError(422, err.message);
+    throw err;
+  }
 }
 
 /** The adapters' side of pairing the next round, over the journal and the tournament (host/start-host.ts wires it). */
@@ -288,6 +327,7 @@ export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRound
         return { ...run, round: null, error: `the pairing engine's output is not usable: ${err.message}` };
       }
     },
-    roundFromTrf: (event, after, text) => roundFromTrf(journal, hall, event, after, text),
+    roundFromTrf: (event, after, text, pairs) =>
+      pairs === undefined ? roundFromTrf(journal, hall, event, after, text) : roundFromPairsList(journal, hall, event, after, pairs, text),
   };
 }

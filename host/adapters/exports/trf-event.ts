@@ -15,6 +15,7 @@ import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfFormat, type TrfReport, type TrfRequestedBye } from './trf.ts';
 import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
+import { proposalRecords } from '../../app/next-round.ts';
 
 export interface EventTrfOptions {
   /** Last round to include (default: the event's last round with games in the journal). */
@@ -39,6 +40,38 @@ function utcDate(ms: number | null): string | null {
 
 export function eventTrf(journal: Journal, hall: Hall, eventId: string, options: EventTrfOptions = {}): string {
   return formatTrf(eventTrfReport(journal, hall, eventId, options), options.format);
+}
+
+/**
+ * The registration TRF (docs/tournament.md "An event with an outside pairing program"): the file
+ * before round 1 that a pairing program pairs round 1 from — the players, tag 142 and XXR the
+ * planned rounds, 222 the time control, and XXC the colour drawn by lot for the top-ranked player
+ * (FIDE C.04.3, the Dutch system's initial colour; bbpPairings refuses round 1 without it). Written
+ * whether or not the event has games. The lot is the one already drawn (the tournament file's
+ * `pairingEngine.initialColour`, else the host's draw journaled with an engine run of round 1),
+ * else `given`, the lot drawn in the hall; none known: refused, saying how to give it.
+ */
+export function registrationTrf(journal: Journal, hall: Hall, eventId: string, given?: 'white' | 'black', format: TrfFormat = 'trf26'): string {
+  const event = findEvent(hall, eventId);
+  if (event.kind === 'knockout') throw new TrfError(`event "${event.id}" is a knockout: its matches come from the tournament file, not a pairing program`);
+  const drawn = drawnInitialColour(journal, event);
+  if (drawn && given && drawn.colour !== given)
+    throw new TrfError(`round 1's colours are drawn already: ${drawn.colour} for the top-ranked player (${drawn.where}); ${given} contradicts the lot`);
+  const initialColour = given ?? drawn?.colour;
+  if (!initialColour) {
+    throw new TrfError(
+      `the TRF before round 1 needs the colour drawn by lot for the top-ranked player on board 1 (FIDE C.04.3; TRF XXC): give it (chessclock export --initial-colour white|black; the API's initialColour=white|black)`,
+    );
+  }
+  return formatTrf(eventTrfReport(journal, hall, event.id, { upToRound: 0, initialColour }), format);
+}
+
+/** Round 1's lot where one is recorded: the arbiter's in the tournament file, or the host's journaled with an engine run. */
+function drawnInitialColour(journal: Journal, event: TournamentEvent): { colour: 'white' | 'black'; where: string } | null {
+  const entered = event.pairingEngine?.initialColour;
+  if (entered) return { colour: entered, where: 'the tournament file, pairingEngine.initialColour' };
+  const run = proposalRecords(journal, event.id).find((r) => r.round === 1 && r.proposal.initialColour);
+  return run ? { colour: run.proposal.initialColour!, where: `journal action ${run.id}` } : null;
 }
 
 /** The app's refusal (a round not in the journal, a result not confirmed) in the TRF's words. */

@@ -71,7 +71,7 @@ async function setup(opts: { exports?: boolean; wsMaxBufferedBytes?: number } = 
   const forwarded = host.forwarded;
   const exportCalls: string[] = [];
   const exports: ExportSource = {
-    trf: (event, round, format) => (exportCalls.push(`trf ${event} ${round}${format ? ` ${format}` : ''}`), `012 ${event}\n`),
+    trf: (event, round, options) => (exportCalls.push(`trf ${event} ${round}${options?.format ? ` ${options.format}` : ''}`), `012 ${event}\n`),
     pgn: (event, round) => (exportCalls.push(`pgn ${event} ${round}`), `[Event "${event}"]\n[Round "${round}.1"]\n\n*\n`),
   };
   const app = await buildApi({

@@ -27,7 +27,7 @@ const EVENT = { type: 'string', minLength: 1 } as const;
 
 /** An event's TRF and standings. */
 function eventRoutes(app: FastifyInstance, { state, exports }: ExportOptions): void {
-  app.get<{ Querystring: { event: string; round?: number; format?: 'trf26' | 'trf16' } }>(
+  app.get<{ Querystring: { event: string; round?: number; format?: 'trf26' | 'trf16'; initialColour?: 'white' | 'black' } }>(
     '/api/export/trf',
     {
       schema: {
@@ -35,14 +35,24 @@ function eventRoutes(app: FastifyInstance, { state, exports }: ExportOptions): v
           type: 'object',
           additionalProperties: false,
           required: ['event'],
-          // format: TRF-2026 (default) or the TRF16 form (docs/exports.md "FIDE TRF").
-          properties: { event: EVENT, round: { type: 'integer', minimum: 1 }, format: { type: 'string', enum: ['trf26', 'trf16'] } },
+          // format: TRF-2026 (default) or the TRF16 form (docs/exports.md "FIDE TRF"); round 0: the
+          // registration TRF, before round 1 (initialColour: the lot, when none is recorded).
+          properties: {
+            event: EVENT,
+            round: { type: 'integer', minimum: 0 },
+            format: { type: 'string', enum: ['trf26', 'trf16'] },
+            initialColour: { type: 'string', enum: ['white', 'black'] },
+          },
         },
       },
     },
     async (req, reply) => {
-      knownEvent(state, req.query.event);
-      const text = exportsOr501(exports).trf(req.query.event, req.query.round, req.query.format);
+      const { event, round, format, initialColour } = req.query;
+      if (initialColour && round !== 0)
+        throw new HttpError(400, 'initialColour goes with round=0: the lot is written only in the TRF before round 1', 'initialColour');
+      // An event whose round 1 is still to be paired has no board yet: the tournament's events count.
+      if (!exports?.events?.().includes(event)) knownEvent(state, event);
+      const text = exportsOr501(exports).trf(event, round, { ...(format ? { format } : {}), ...(initialColour ? { initialColour } : {}) });
       return reply.type('text/plain; charset=utf-8').send(text);
     },
   );

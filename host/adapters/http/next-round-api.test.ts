@@ -220,6 +220,38 @@ describe("POST /api/events/:event/rounds: the next round from a pairing program'
     expect(games.every((g) => g.whiteTeam !== null && g.blackTeam !== null && g.whiteTeam !== g.blackTeam)).toBe(true);
   });
 
+  it('a pairs list with the TRF it was paired from (docs/tournament.md "An event with an outside pairing program"): proposed with source pairs; pairs without a TRF is 400', async () => {
+    const r = await start();
+    const api = r.api!;
+    await confirmRound(r.host, 1, ['1-0', '0-1', '1-0']);
+    await r.host.idle();
+    const post = (payload: Record<string, string>) => api.inject({ method: 'POST', url: `/api/events/${SWISS}/rounds`, headers, payload });
+    const alone = await post({ pairs: '4\n2 1\n4 3\n5 6\n7 0\n' });
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json().message).toMatch(/trf/);
+    const res = await post({ pairs: '4\n2 1\n4 3\n5 6\n7 0\n', trf: r.exports.trf(SWISS, 1) });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().proposal).toMatchObject({ round: 2, status: 'proposed', source: 'pairs', by: ARBITER });
+    const listed = await api.inject({ method: 'GET', url: '/api/rounds/proposed', headers });
+    expect(
+      listed
+        .json()
+        .proposals.map((p: { source: string; boards: { board: number; white: { rank: number }; black: { rank: number } }[] }) => [
+          p.source,
+          p.boards.map((b) => [b.board, b.white.rank, b.black.rank]),
+        ]),
+    ).toEqual([
+      [
+        'pairs',
+        [
+          [1, 2, 1],
+          [2, 4, 3],
+          [3, 5, 6],
+        ],
+      ],
+    ]);
+  });
+
   it('a host without a next-round side lists no proposals and answers 501 to the writes', async () => {
     const ports = new JournalBoards();
     const app = await buildApi({ state: ports, commands: ports, tokens: [{ arbiter: ARBITER, token: TOKEN }], dashboard: false });

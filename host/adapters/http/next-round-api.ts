@@ -23,12 +23,15 @@ const ROUND_PARAMS = {
 /** The rejection's body, which may be left out: `{}` or `{ "reason": "…" }`. */
 const REJECT_BODY = { type: 'object', additionalProperties: false, properties: { reason: OPTIONAL_REASON } } as const;
 
-/** The filing of a pairing program's TRF: `{ "trf": "…" }`. */
+/**
+ * The filing of a pairing program's TRF, `{ "trf": "…" }`, or of its pairs list (`-p`) with the TRF
+ * it was paired from, `{ "pairs": "…", "trf": "…" }`. A pairs list is a line per pair: far shorter.
+ */
 const TRF_BODY = {
   type: 'object',
   additionalProperties: false,
   required: ['trf'],
-  properties: { trf: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS } },
+  properties: { trf: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS }, pairs: { type: 'string', minLength: 1, maxLength: MAX_TRF_CHARS } },
 } as const;
 
 /** Answers `status` with the API's error body (and `extra` fields beside it). */
@@ -49,8 +52,8 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
     return reply.send({ proposals: opts.sink?.proposedRounds() ?? [], waiting: opts.sink?.waitingRounds?.() ?? [] });
   });
 
-  // A pairing program's TRF with the next round paired: filed as a proposal (201), not opened.
-  app.post<{ Params: { event: string }; Body: { trf: string } }>(
+  // A pairing program's TRF with the next round paired, or its pairs list and the TRF it was paired from: filed as a proposal (201), not opened.
+  app.post<{ Params: { event: string }; Body: { trf: string; pairs?: string } }>(
     '/api/events/:event/rounds',
     {
       onRequest: app.requireArbiter,
@@ -59,7 +62,7 @@ export async function nextRoundRoutes(app: FastifyInstance, opts: NextRoundOptio
     async (req, reply) => {
       const sink = sinkOr501(reply);
       if (!sink) return reply;
-      const outcome = await sink.proposeRoundFromTrf(req.params.event, req.body.trf, { arbiter: req.arbiter });
+      const outcome = await sink.proposeRoundFromTrf(req.params.event, req.body.trf, { arbiter: req.arbiter }, req.body.pairs);
       if (!outcome.ok) return refuse(reply, outcome.status, outcome.reason);
       return reply.code(201).send({ ok: true, arbiter: req.arbiter, proposal: outcome.proposal });
     },

@@ -1,5 +1,5 @@
 // The next round (arbiters only; docs/api.md "The next round"): the pairings a Swiss event's
-// engine proposed, or a TRF an arbiter loaded, wait here for an arbiter: Approve opens the
+// engine proposed, or a TRF or a pairs list an arbiter loaded, wait here for an arbiter: Approve opens the
 // round, Reject sets them aside (with a reason), Re-run runs the engine again. Asked for while
 // signed in: on sign-in, every few seconds (the engine runs on its own after a round's last
 // confirmation) and after every action here.
@@ -29,13 +29,18 @@ export class NextRound {
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       const message = form.querySelector<HTMLElement>('.message')!;
-      const fields = form.elements as unknown as { file: HTMLInputElement; trf: HTMLTextAreaElement; event: HTMLSelectElement };
+      const fields = form.elements as unknown as { file: HTMLInputElement; pairs: HTMLInputElement; trf: HTMLTextAreaElement; event: HTMLSelectElement };
       const file = fields.file.files?.[0];
       const trf = file ? await file.text() : fields.trf.value;
+      // A pairs list (bbpPairings/JaVaFo -p) names neither round nor players: the TRF it was paired from does.
+      const pairsFile = fields.pairs.files?.[0];
+      const pairs = pairsFile ? await pairsFile.text() : undefined;
       const event = fields.event.value;
       if (!trf.trim() || !event) {
         message.dataset.kind = 'error';
-        message.textContent = 'choose the event and a TRF file (or paste its text)';
+        message.textContent = pairs
+          ? 'a pairs list needs the TRF it was paired from: choose the event and that TRF file (or paste its text)'
+          : 'choose the event and a TRF file (or paste its text)';
         return;
       }
       const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
@@ -44,7 +49,7 @@ export class NextRound {
         message,
         'POST',
         `/api/events/${encodeURIComponent(event)}/rounds`,
-        { trf },
+        pairs === undefined ? { trf } : { trf, pairs },
         (d) => `round ${(d.proposal as RoundProposalView).round} loaded by ${d.arbiter}: check the pairings, then approve`,
       );
       if (message.dataset.kind === 'ok') form.reset();
@@ -112,7 +117,7 @@ export class NextRound {
     const card = el('div', 'proposal');
     card.dataset.event = p.event;
     card.dataset.status = p.status;
-    const from = p.source === 'engine' ? 'the pairing engine' : `a TRF loaded by ${p.by}`;
+    const from = p.source === 'engine' ? 'the pairing engine' : `${p.source === 'pairs' ? 'a pairs list' : 'a TRF'} loaded by ${p.by}`;
     const heading = {
       running: `${p.event} round ${p.round}: the pairing engine is pairing…`,
       proposed: `${p.event} round ${p.round}: proposed by ${from}, waiting for approval`,
