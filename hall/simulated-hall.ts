@@ -106,13 +106,22 @@ export function fileHall(file: string, ids: readonly string[] = []): Hall {
   return { ...hall, events: hall.events.filter((e) => chosen.includes(e.id)) };
 }
 
-/** Tables a hall needs: the last table any event's round uses. */
+/**
+ * Tables a hall needs: the last table any event's round uses. An event with rounds still to pair
+ * (a Swiss whose file lists fewer rounds than it plans, or none: paired in the host, docs/tournament.md
+ * "Pairing the next round") needs a board for every two of its players (teams: every two teams'
+ * boards), so the hall has a clock at each table a later round may use.
+ */
 export function hallTables(hall: Hall): number {
   let last = 0;
   for (const e of hall.events) {
     for (const r of e.rounds) {
       const boards = Math.max(0, ...r.boards.map((b) => b.board), ...r.knockout.map((k) => k.board));
       last = Math.max(last, e.hallFirstTable + boards - 1);
+    }
+    if (e.kind !== 'knockout' && e.rounds.length < e.plannedRounds) {
+      const boards = e.kind === 'team' ? Math.floor(e.teams.length / 2) * (e.boardsPerTeam ?? 4) : Math.floor(e.players.length / 2);
+      if (boards > 0) last = Math.max(last, e.hallFirstTable + boards - 1);
     }
   }
   return last;
@@ -205,6 +214,13 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   const tables = hallTables(hall);
   const free = Array.from({ length: tables }, (_, i) => i + 1).filter((t) => !real.taken.has(t));
   const count = opts.clocks ?? free.length;
+  // Refused before anything starts: a hall that cannot start serves nothing (cli/hall.ts exits with this).
+  if (count < 1)
+    throw new Error(
+      tables === 0
+        ? `the tournament has no table to play at: no event lists a round or has players to pair (events: ${hall.events.map((e) => e.id).join(', ')})`
+        : `every table (1-${tables}) has a real clock: no simulated clock is needed (--clocks N adds N more)`,
+    );
   // 60×: a classical game takes a few real minutes, so the demo reaches the semifinal
   // tie-break in about eight and the final's armageddon in about twenty (docs/load.md).
   const speed = opts.speed ?? DEFAULT_SPEED;
@@ -246,7 +262,14 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   });
   const { host, journal } = running;
 
-  const { clocks, tableOf } = await simulatedClocks(host, { time, hostClock, free, tables, count, seed: opts.seed ?? DEFAULT_SEED, log });
+  // A hall whose clocks cannot boot stops what it started (the API, the broker, the journal) before it says why.
+  const { clocks, tableOf } = await simulatedClocks(host, { time, hostClock, free, tables, count, seed: opts.seed ?? DEFAULT_SEED, log }).catch(
+    async (err: unknown) => {
+      await running.close();
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+      throw err;
+    },
+  );
 
   const stopConfirming = (opts.confirm ?? true) ? confirmResultsAsFloorArbiter(host, time, log) : () => undefined;
 
