@@ -206,6 +206,25 @@ export interface SimulatedHall {
 const CONFIRM_AFTER_MS = 2 * 60_000;
 const FLOOR_ARBITER = 'Floor arbiter (simulated)';
 
+/**
+ * How many simulated clocks the hall boots; refused before anything starts when there are none: a
+ * hall that cannot start serves nothing (cli/hall.ts exits with this).
+ */
+function clockCount(hall: Hall, count: number, tables: number): number {
+  if (count >= 1) return count;
+  throw new Error(
+    tables === 0
+      ? `the tournament has no table to play at: no event lists a round or has players to pair (events: ${hall.events.map((e) => e.id).join(', ')})`
+      : `every table (1-${tables}) has a real clock: no simulated clock is needed (--clocks N adds N more)`,
+  );
+}
+
+/** Removes the temporary journal's folder (if any) of a hall that could not start, and throws why. */
+function removeAndThrow(tmp: string | null, err: unknown): never {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  throw err;
+}
+
 /** Starts a simulated hall; the caller prints where it is and closes it. */
 export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promise<SimulatedHall> {
   const hall = opts.hall ?? fixtureHall();
@@ -213,14 +232,7 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   // The simulated clocks fill the tables no real clock has, from table 1.
   const tables = hallTables(hall);
   const free = Array.from({ length: tables }, (_, i) => i + 1).filter((t) => !real.taken.has(t));
-  const count = opts.clocks ?? free.length;
-  // Refused before anything starts: a hall that cannot start serves nothing (cli/hall.ts exits with this).
-  if (count < 1)
-    throw new Error(
-      tables === 0
-        ? `the tournament has no table to play at: no event lists a round or has players to pair (events: ${hall.events.map((e) => e.id).join(', ')})`
-        : `every table (1-${tables}) has a real clock: no simulated clock is needed (--clocks N adds N more)`,
-    );
+  const count = clockCount(hall, opts.clocks ?? free.length, tables);
   // 60×: a classical game takes a few real minutes, so the demo reaches the semifinal
   // tie-break in about eight and the final's armageddon in about twenty (docs/load.md).
   const speed = opts.speed ?? DEFAULT_SPEED;
@@ -256,21 +268,13 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
       log(`opening ${l.path} (table ${l.table})`);
       return { key: l.path, open: openSerialLine(l.path), table: l.table };
     }),
-  }).catch((err: unknown) => {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-    throw err;
-  });
+  }).catch((err: unknown) => removeAndThrow(tmp, err));
   const { host, journal } = running;
 
   // A hall whose clocks cannot boot stops what it started (the API, the broker, the journal) before it says why.
   const { clocks, tableOf } = await simulatedClocks(host, { time, hostClock, free, tables, count, seed: opts.seed ?? DEFAULT_SEED, log }).catch(
-    async (err: unknown) => {
-      await running.close();
-      if (tmp) rmSync(tmp, { recursive: true, force: true });
-      throw err;
-    },
+    (err: unknown) => running.close().then(() => removeAndThrow(tmp, err)),
   );
-
   const stopConfirming = (opts.confirm ?? true) ? confirmResultsAsFloorArbiter(host, time, log) : () => undefined;
 
   let closed = false;
