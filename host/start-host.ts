@@ -118,6 +118,7 @@ function hostApiDeps(opts: StartHostOptions, http: NonNullable<StartHostOptions[
     state: host.state,
     commands: host,
     nextRounds: host,
+    entries: host,
     exports,
     tokens: http.tokens,
     // The team match protocol (captains' and the arbiter's confirmations of team matches).

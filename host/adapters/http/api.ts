@@ -9,7 +9,7 @@
 // naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
 import type { FastifyInstance } from 'fastify';
 import type { TeamMatchProtocols } from '../../app/captains.ts';
-import type { CommandSink, ExportSource, HostState, NextRoundSink } from '../../app/ports.ts';
+import type { CommandSink, EntrySink, ExportSource, HostState, NextRoundSink } from '../../app/ports.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { decorateAuth } from './auth.ts';
 import { boardCommandRoutes } from './board-commands-api.ts';
@@ -21,6 +21,7 @@ import { captainBundle, pageBundle } from './dashboard/rule-book-bundle.ts';
 import { exportRoutes } from './exports-api.ts';
 import { DEFAULT_WS_MAX_CLIENTS, DEFAULT_WS_MAX_CLIENTS_PER_ADDRESS, DEFAULT_WS_PING_INTERVAL_MS, feedRoutes, LiveFeed } from './feed.ts';
 import { nextRoundRoutes } from './next-round-api.ts';
+import { entryRoutes } from './entries-api.ts';
 import { pageRoutes } from './pages.ts';
 import { pictureRoutes } from './pictures-api.ts';
 import { resultRoutes } from './results-api.ts';
@@ -84,6 +85,8 @@ export interface ApiDeps {
   readonly logger?: boolean;
   /** A Swiss event's next round: proposals (pairing engine, loaded TRF) and the arbiter's approval (next-round-api.ts); absent: 501. */
   readonly nextRounds?: NextRoundSink;
+  /** An event's late entries, withdrawals, requested byes and rounds' start times (entries-api.ts); absent: 501. */
+  readonly entries?: EntrySink;
 }
 
 export const DEFAULT_SIGN_IN_LIMIT = { max: 10, windowMs: 60_000 } as const;
@@ -128,6 +131,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(resultRoutes, { run });
   await app.register(roundRoutes, { state, commands, nowUtcMs });
   await app.register(nextRoundRoutes, { sink: deps.nextRounds });
+  await app.register(entryRoutes, { sink: deps.entries });
   await app.register(teamMatchRoutes, { ...(deps.teamMatches ? { protocols: deps.teamMatches } : {}), feed });
   // Lets the dashboard check a token when the arbiter signs in.
   app.get('/api/arbiter', { onRequest: app.requireArbiter }, async (req) => ({ arbiter: req.arbiter }));
