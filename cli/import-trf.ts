@@ -146,7 +146,7 @@ function printNextRound(file: string): number {
   }
 }
 
-function arbiterToken(tokenFile: string | undefined): string | Error {
+export function arbiterToken(tokenFile: string | undefined): string | Error {
   if (tokenFile !== undefined) {
     let first: string;
     try {
@@ -161,7 +161,7 @@ function arbiterToken(tokenFile: string | undefined): string | Error {
   return new Error(`no arbiter token: set the environment variable ${TOKEN_ENV} or give --token-file FILE`);
 }
 
-function hostUrl(host: string): URL | Error {
+export function hostUrl(host: string): URL | Error {
   let url: URL;
   try {
     url = new URL(host);
@@ -173,7 +173,7 @@ function hostUrl(host: string): URL | Error {
   return url;
 }
 
-const loopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+export const loopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
 
 async function loadIntoHost(file: string, host: string, event: string, tokenFile: string | undefined): Promise<number> {
   const base = hostUrl(host);
@@ -214,7 +214,7 @@ async function loadIntoHost(file: string, host: string, event: string, tokenFile
  * POSTs JSON with node:http(s) (not fetch, whose list of "bad ports" would refuse some ports a host
  * may use); an https host's certificate is checked against the system's CAs and NODE_EXTRA_CA_CERTS.
  */
-function postJson(url: URL, token: string, body: unknown): Promise<{ status: number; statusText: string; text: string }> {
+export function postJson(url: URL, token: string, body: unknown): Promise<{ status: number; statusText: string; text: string }> {
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
