@@ -34,6 +34,7 @@ import {
 // The colours by lot and the team match protocol beside the lines (they follow `chessclock:board`).
 import './match-panels.ts';
 import { NextRound } from './next-round.ts';
+import { mountEntriesForm } from './entries-form.ts';
 import { Panel } from './panel.ts';
 import { roundArrivals, roundPresenceQuestion } from './presence.ts';
 import { mountSignIn } from './sign-in.ts';
@@ -568,6 +569,9 @@ const nextRound =
         () => filter.event,
       )
     : null;
+
+const entriesForm = nextRoundSection?.querySelector<HTMLFormElement>('form.entries');
+if (entriesForm && !PUBLIC) mountEntriesForm(entriesForm);
 
 const signIn = PUBLIC
   ? null

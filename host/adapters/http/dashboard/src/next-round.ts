@@ -59,10 +59,12 @@ export class NextRound {
 
   private render(list: readonly RoundProposalView[]): void {
     this.section.hidden = false;
-    const select = this.section.querySelector<HTMLSelectElement>('select[name="event"]')!;
+    // The event choices of the TRF form and the entries form (src/entries-form.ts).
     const events = this.eventKeys();
-    if (JSON.stringify(Array.from(select.options).map((o) => o.value)) !== JSON.stringify(events)) {
-      select.replaceChildren(...events.map((key) => Object.assign(el('option', '', key), { value: key })));
+    for (const select of Array.from(this.section.querySelectorAll<HTMLSelectElement>('select[name="event"], select[name="entry-event"]'))) {
+      if (JSON.stringify(Array.from(select.options).map((o) => o.value)) !== JSON.stringify(events)) {
+        select.replaceChildren(...events.map((key) => Object.assign(el('option', '', key), { value: key })));
+      }
     }
     const filter = this.eventFilter();
     const shown = list.filter((p) => filter === '' || p.event === filter);
