@@ -97,6 +97,9 @@ describe('entries in a running host reach the engine, the round, the TRF and a r
 
     expect(await host.approveRound(SWISS, 2, by)).toMatchObject({ ok: true });
     expect(event.rounds[1]).toMatchObject({ number: 2, startUtcMs: ROUND2_START, byes: payload.round!.byes });
+    // The start reaches the boards: each of round 2's games may start from it (the board view's startsAtUtcMs).
+    const round2 = host.state.boards().filter((b) => b.event === SWISS && b.round === 2);
+    expect(round2.map((b) => b.startsAtUtcMs)).toEqual([ROUND2_START, ROUND2_START, ROUND2_START]);
     await confirmRound(host, 2, ['1-0', '1/2-1/2', '0-1']);
     await host.idle();
     // The TRF after round 2 (FIDE C.04 Annex 2): Z 0 points, H ½ (5: 0 + ½), the late entrant's loss (board 3, 0-1) after a round 1 not paired (blank).
