@@ -19,7 +19,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   flash: { summary: 'write StandardFirmata (the binary the emulated Uno runs) to a real Arduino Uno on --port', load: () => import('./flash.ts') },
   tournament: {
     summary:
-      "the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path), `import-trf FILE` reads a pairing program's TRF as a tournament file or (`--next-round`) the next round, printed or loaded into a running host, `import-pairs PAIRS --trf FILE` a pairing program's pairs list as the next round, likewise",
+      "the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path), `import-trf FILE` reads a pairing program's TRF as a tournament file or (`--next-round`) the next round, printed or loaded into a running host, `import-pairs PAIRS --trf FILE` a pairing program's pairs list as the next round, likewise; `entry`, `withdraw`, `bye`, `round-start` an arbiter's entries into a running host",
     load: () => import('./tournament.ts'),
   },
   export: {

@@ -185,7 +185,7 @@ function printNextRound(file: string): number {
   }
 }
 
-function arbiterToken(tokenFile: string | undefined): string | Error {
+export function arbiterToken(tokenFile: string | undefined): string | Error {
   if (tokenFile !== undefined) {
     let first: string;
     try {
@@ -200,7 +200,7 @@ function arbiterToken(tokenFile: string | undefined): string | Error {
   return new Error(`no arbiter token: set the environment variable ${TOKEN_ENV} or give --token-file FILE`);
 }
 
-function hostUrl(host: string): URL | Error {
+export function hostUrl(host: string): URL | Error {
   let url: URL;
   try {
     url = new URL(host);
@@ -212,7 +212,7 @@ function hostUrl(host: string): URL | Error {
   return url;
 }
 
-const loopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+export const loopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
 
 async function loadIntoHost(file: string, host: string, event: string, tokenFile: string | undefined): Promise<number> {
   return proposeToHost(COMMAND, { file, host, event, tokenFile }, () => {
@@ -278,7 +278,7 @@ export async function proposeToHost(command: string, target: HostTarget, body: (
  * POSTs JSON with node:http(s) (not fetch, whose list of "bad ports" would refuse some ports a host
  * may use); an https host's certificate is checked against the system's CAs and NODE_EXTRA_CA_CERTS.
  */
-function postJson(url: URL, token: string, body: unknown): Promise<{ status: number; statusText: string; text: string }> {
+export function postJson(url: URL, token: string, body: unknown): Promise<{ status: number; statusText: string; text: string }> {
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {

@@ -7,12 +7,14 @@ import { loadTournamentFile, TournamentFileError } from '../host/domain/tourname
 import { TOURNAMENT_TEMPLATE } from '../host/domain/tournament-template.ts';
 import { importTrfCommand } from './import-trf.ts';
 import { importPairsCommand } from './import-pairs.ts';
+import { ENTRY_COMMANDS, entryCommand } from './entries.ts';
 
 const HELP = `usage: chessclock tournament init [FILE]
        chessclock tournament validate FILE
        chessclock tournament import-trf FILE --id ID [--time-control SPEC] [--default-time SECONDS]
        chessclock tournament import-trf FILE --next-round [--host URL --event ID [--token-file FILE]]
        chessclock tournament import-pairs PAIRS --trf FILE [--host URL --event ID [--token-file FILE]]
+       chessclock tournament entry|withdraw|bye|round-start --host URL --event ID [options]
 
 init      writes a commented tournament file (to FILE, never over an existing one; to stdout without FILE)
 validate  reads FILE (JSON with comments) and lists every problem with its line:column and field path
@@ -28,6 +30,10 @@ import-pairs  a pairing program's pairs list (bbpPairings/JaVaFo -p) as the next
           against the TRF it was paired from (--trf FILE): printed as the round to append to the
           tournament file, or loaded into the running host at URL as event ID's next round,
           proposed until an arbiter approves it; chessclock tournament import-pairs --help says more
+entry, withdraw, bye, round-start
+          a late entrant, a withdrawal, a requested bye, a round's start time, into the running
+          host at URL (the arbiter token as for import-trf); refused once the round is paired;
+          chessclock tournament entry --help (and the others) say more
 
 Exit status: 0 done; 1 the file has problems; 2 bad usage. See docs/tournament.md.`;
 
@@ -39,6 +45,8 @@ export async function run(args: string[]): Promise<number> {
   }
   if (command === 'import-trf') return importTrfCommand(rest);
   if (command === 'import-pairs') return importPairsCommand(rest);
+  const entry = ENTRY_COMMANDS.find((c) => c === command);
+  if (entry) return entryCommand(entry, rest);
   if (rest.length > 1) {
     process.stderr.write(`chessclock tournament ${command}: expected at most one FILE, got ${rest.join(' ')}\n`);
     return 2;

@@ -106,13 +106,22 @@ export function fileHall(file: string, ids: readonly string[] = []): Hall {
   return { ...hall, events: hall.events.filter((e) => chosen.includes(e.id)) };
 }
 
-/** Tables a hall needs: the last table any event's round uses. */
+/**
+ * Tables a hall needs: the last table any event's round uses. An event with rounds still to pair
+ * (a Swiss whose file lists fewer rounds than it plans, or none: paired in the host, docs/tournament.md
+ * "Pairing the next round") needs a board for every two of its players (teams: every two teams'
+ * boards), so the hall has a clock at each table a later round may use.
+ */
 export function hallTables(hall: Hall): number {
   let last = 0;
   for (const e of hall.events) {
     for (const r of e.rounds) {
       const boards = Math.max(0, ...r.boards.map((b) => b.board), ...r.knockout.map((k) => k.board));
       last = Math.max(last, e.hallFirstTable + boards - 1);
+    }
+    if (e.kind !== 'knockout' && e.rounds.length < e.plannedRounds) {
+      const boards = e.kind === 'team' ? Math.floor(e.teams.length / 2) * (e.boardsPerTeam ?? 4) : Math.floor(e.players.length / 2);
+      if (boards > 0) last = Math.max(last, e.hallFirstTable + boards - 1);
     }
   }
   return last;
@@ -197,6 +206,25 @@ export interface SimulatedHall {
 const CONFIRM_AFTER_MS = 2 * 60_000;
 const FLOOR_ARBITER = 'Floor arbiter (simulated)';
 
+/**
+ * How many simulated clocks the hall boots; refused before anything starts when there are none: a
+ * hall that cannot start serves nothing (cli/hall.ts exits with this).
+ */
+function clockCount(hall: Hall, count: number, tables: number): number {
+  if (count >= 1) return count;
+  throw new Error(
+    tables === 0
+      ? `the tournament has no table to play at: no event lists a round or has players to pair (events: ${hall.events.map((e) => e.id).join(', ')})`
+      : `every table (1-${tables}) has a real clock: no simulated clock is needed (--clocks N adds N more)`,
+  );
+}
+
+/** Removes the temporary journal's folder (if any) of a hall that could not start, and throws why. */
+function removeAndThrow(tmp: string | null, err: unknown): never {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  throw err;
+}
+
 /** Starts a simulated hall; the caller prints where it is and closes it. */
 export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promise<SimulatedHall> {
   const hall = opts.hall ?? fixtureHall();
@@ -204,7 +232,7 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
   // The simulated clocks fill the tables no real clock has, from table 1.
   const tables = hallTables(hall);
   const free = Array.from({ length: tables }, (_, i) => i + 1).filter((t) => !real.taken.has(t));
-  const count = opts.clocks ?? free.length;
+  const count = clockCount(hall, opts.clocks ?? free.length, tables);
   // 60×: a classical game takes a few real minutes, so the demo reaches the semifinal
   // tie-break in about eight and the final's armageddon in about twenty (docs/load.md).
   const speed = opts.speed ?? DEFAULT_SPEED;
@@ -240,14 +268,13 @@ export async function startSimulatedHall(opts: SimulatedHallOptions = {}): Promi
       log(`opening ${l.path} (table ${l.table})`);
       return { key: l.path, open: openSerialLine(l.path), table: l.table };
     }),
-  }).catch((err: unknown) => {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-    throw err;
-  });
+  }).catch((err: unknown) => removeAndThrow(tmp, err));
   const { host, journal } = running;
 
-  const { clocks, tableOf } = await simulatedClocks(host, { time, hostClock, free, tables, count, seed: opts.seed ?? DEFAULT_SEED, log });
-
+  // A hall whose clocks cannot boot stops what it started (the API, the broker, the journal) before it says why.
+  const { clocks, tableOf } = await simulatedClocks(host, { time, hostClock, free, tables, count, seed: opts.seed ?? DEFAULT_SEED, log }).catch(
+    (err: unknown) => running.close().then(() => removeAndThrow(tmp, err)),
+  );
   const stopConfirming = (opts.confirm ?? true) ? confirmResultsAsFloorArbiter(host, time, log) : () => undefined;
 
   let closed = false;

@@ -119,6 +119,7 @@ function hostApiDeps(opts: StartHostOptions, http: NonNullable<StartHostOptions[
     commands: host,
     nextRounds: host,
     clockIdentity: host,
+    entries: host,
     exports,
     tokens: http.tokens,
     // The team match protocol (captains' and the arbiter's confirmations of team matches).

@@ -10,6 +10,7 @@
 import { randomInt } from 'node:crypto';
 import { isRoundRobin, roundRobinRounds } from '../domain/berger.ts';
 import { restoreApprovedRounds } from './next-round.ts';
+import { restoreEntries } from './entries.ts';
 import { category } from '../../protocol/time-control.ts';
 import type { Journal, GameRow, MatchRow } from '../store/journal.ts';
 import {
@@ -90,7 +91,9 @@ export class Director {
     for (const event of hall.events) {
       if (event.rounds.length === 0 && isRoundRobin(event)) event.rounds = roundRobinRounds(event);
     }
-    // A Swiss event's rounds paired in the hall (engine or TRF) and approved by an arbiter (next-round.ts).
+    // The late entrants an arbiter entered in the hall (entries.ts), then a Swiss event's rounds
+    // paired in the hall (engine or TRF) and approved by an arbiter (next-round.ts), which may pair them.
+    restoreEntries(journal, hall);
     restoreApprovedRounds(journal, hall);
   }
 

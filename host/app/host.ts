@@ -26,6 +26,7 @@ import { GroupCommit } from './group-commit.ts';
 import { HallRounds } from './hall-rounds.ts';
 import { Director } from './director.ts';
 import type { NextRoundPairing } from './next-round.ts';
+import { Entries, EntryError } from './entries.ts';
 import type {
   Actor,
   ArbiterCommand,
@@ -33,6 +34,10 @@ import type {
   ClockIdentitySink,
   CommandOutcome,
   CommandSink,
+  EntriesView,
+  EntryCommand,
+  EntryOutcome,
+  EntrySink,
   LinkFigures,
   LotOutcome,
   LotStage,
@@ -74,7 +79,7 @@ export interface HostOptions {
   readonly pairing?: NextRoundPairing;
 }
 
-export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
+export class Host implements CommandSink, NextRoundSink, ClockIdentitySink, EntrySink {
   readonly journal: Journal;
   readonly hall: Hall;
   readonly director: Director;
@@ -83,6 +88,8 @@ export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
   /** The clock lines and the clocks on them. */
   readonly fleet: ClockFleet;
   private readonly rounds: HallRounds;
+  /** The arbiter's entries: late entries, withdrawals, requested byes, rounds' start times (entries.ts). */
+  private readonly entryBook: Entries;
   private readonly commit: GroupCommit;
   private readonly busy = new Busy();
   private readonly opts: HostOptions;
@@ -141,6 +148,13 @@ export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
       syncClocks: () => this.fleet.syncAll(),
       syncClock: (clockId) => this.fleet.syncClockOf(clockId),
       boardsOpened: (ids) => this.state.boardsChanged(ids),
+      log,
+    });
+    this.entryBook = new Entries({
+      journal,
+      hall,
+      pendingProposal: (eventId, round) => this.rounds.nextRounds.pendingProposal(eventId, round),
+      nowUtcMs: () => clock.nowUtcMs(),
       log,
     });
     // A storage fault is reported, not fatal (docs/reliability.md): said once when it begins
@@ -307,7 +321,27 @@ export class Host implements CommandSink, NextRoundSink, ClockIdentitySink {
     return this.rounds.rejectRound(eventId, round, reason, actor);
   }
 
+  // ─── entries (entries.ts) ───────────────────────────────────────────────────────────
+
+  entries(eventId: string): EntryOutcome {
+    return entryOutcome(() => this.entryBook.view(eventId));
+  }
+
+  async enterEntry(eventId: string, command: EntryCommand, actor: Actor): Promise<EntryOutcome> {
+    return entryOutcome(() => this.entryBook.enter(eventId, command, actor.arbiter));
+  }
+
   private log(line: string): void {
     this.opts.log?.(line);
+  }
+}
+
+/** An entry's refusal (EntryError) as the outcome the API answers; anything else is a fault. */
+function entryOutcome(body: () => EntriesView): EntryOutcome {
+  try {
+    return { ok: true, entries: body() };
+  } catch (err) {
+    if (err instanceof EntryError) return { ok: false, status: err.status, reason: err.message };
+    throw err;
   }
 }

@@ -23,6 +23,7 @@
 import { randomInt } from 'node:crypto';
 import type { ArbiterActionRow, Journal } from '../store/journal.ts';
 import { completedRounds } from './round-games.ts';
+import { entryCount, EntryError, withEntries } from './entries.ts';
 import { findEvent, type Hall, type Round, type TournamentEvent } from '../domain/model.ts';
 import type { RoundProposalView, RoundWaitingView } from './ports.ts';
 
@@ -171,6 +172,16 @@ export function restoreApprovedRounds(journal: Journal, hall: Hall): void {
   }
 }
 
+/** An entry's refusal (entries.ts) as the next round's (the same status and reason). */
+function entriesChecked<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof EntryError) throw new NextRoundError(err.status, err.message);
+    throw err;
+  }
+}
+
 /** The confirmed results of rounds 1..n, as a proposal's basis. */
 function basisOf(journal: Journal, event: TournamentEvent, upTo: number): string[] {
   return journal
@@ -262,6 +273,12 @@ export class NextRounds {
     return { next: after + 1, after };
   }
 
+  /** The proposal of `round` waiting for an arbiter's decision, if any (an entry for that round is refused meanwhile: entries.ts). */
+  pendingProposal(eventId: string, round: number): { id: number; source: string } | null {
+    const p = this.pending(eventId, round);
+    return p ? { id: p.id, source: p.proposal.source } : null;
+  }
+
   private pending(eventId: string, round: number): ProposalRecord | null {
     const last = proposalRecords(this.deps.journal, eventId)
       .filter((r) => r.round === round)
@@ -307,6 +324,7 @@ export class NextRounds {
       );
     if (pending) this.decide(pending, REJECT_ROUND, by, `re-run of the pairing engine by ${by}`);
     const basis = basisOf(this.deps.journal, event, after);
+    const entries = entryCount(this.deps.journal, eventId);
     const pairing = this.deps.pairing;
     const since = this.deps.nowUtcMs();
     const initialColour = after === 0 ? this.initialColourOf(event) : undefined;
@@ -321,7 +339,7 @@ export class NextRounds {
             409,
             `the host stopped while the pairing engine paired event "${eventId}" round ${next}; it runs again when the host starts`,
           );
-        return this.fileEngineRun(event, next, after, basis, run, by, initialColour);
+        return this.fileEngineRun(event, { next, after, basis, entries }, run, by, initialColour);
       } finally {
         this.running.delete(eventId);
       }
@@ -348,22 +366,25 @@ export class NextRounds {
 
   private fileEngineRun(
     event: TournamentEvent,
-    next: number,
-    after: number,
-    basis: string[],
+    at: { next: number; after: number; basis: string[]; entries: number },
     run: EngineRun,
     by: string,
     initialColour?: { colour: InitialColour; by: 'host' | 'arbiter' },
   ): RoundProposalView {
-    const { round, error, ...engine } = run;
+    const { next, after, basis } = at;
+    const { error, ...engine } = run;
+    let round = run.round;
     let reason = error;
     if (round && !reason) {
       try {
         checkRoundPairings(event, round);
+        // The absent players' byes and the round's start (entries.ts); an absent player paired is refused.
+        round = withEntries(this.deps.journal, event, { ...round, number: next });
       } catch (err) {
         reason = `the engine's pairings: ${(err as Error).message}`;
       }
     }
+    if (!reason && entryCount(this.deps.journal, event.id) !== at.entries) reason = 'an entry was made while the engine ran: run it again';
     // The state the engine was run on must still stand when its answer comes back.
     if (!reason && event.rounds.length !== after) reason = `round ${next} was opened while the engine ran`;
     if (!reason && this.pending(event.id, next)) reason = `round ${next} was proposed from elsewhere while the engine ran`;
@@ -410,8 +431,9 @@ export class NextRounds {
       );
     if (this.running.has(eventId))
       throw new NextRoundError(409, `the pairing engine is pairing event "${eventId}" round ${next} now: wait for it, then reject its pairings to load yours`);
-    const round = { ...this.deps.pairing.roundFromTrf(event, after, text, pairs), number: next };
-    checkRoundPairings(event, round);
+    const paired = { ...this.deps.pairing.roundFromTrf(event, after, text, pairs), number: next };
+    checkRoundPairings(event, paired);
+    const round = entriesChecked(() => withEntries(this.deps.journal, event, paired));
     const basis = basisOf(this.deps.journal, event, after);
     const proposal: RoundProposal = pairs === undefined ? { source: 'trf', round, basis, trf: text } : { source: 'pairs', round, basis, trf: text, pairs };
     const id = this.deps.journal.recordArbiterAction({

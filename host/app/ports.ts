@@ -10,6 +10,7 @@ import type { IdentityChoice, IdentityClaim } from './identity-claims.ts';
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import type { ArbiterCommandName, GameResult } from '../../rules/vocabulary.ts';
 import type { TakebackTimes } from '../../rules/takeback.ts';
+import type { ByeKind, Player } from '../domain/model.ts';
 import type {
   BoardGameJournal,
   BoardView,
@@ -306,4 +307,42 @@ export interface NextRoundSink {
   /** Opens the round with the proposed pairings. */
   approveRound(event: string, round: number, actor: Actor): Promise<RoundDecisionOutcome>;
   rejectRound(event: string, round: number, reason: string | null, actor: Actor): Promise<RoundDecisionOutcome>;
+}
+
+/** An arbiter's entry in a running host (docs/tournament.md "Entries"; host/app/entries.ts). */
+export type EntryCommand =
+  /** A late entrant: a tournament file player's fields (`rank` left out: the next free one), playing from `fromRound` (default: the next round). */
+  | { readonly type: 'late-entry'; readonly player: Record<string, unknown>; readonly fromRound?: number }
+  /** Absent from `fromRound` (default: the next round) on. */
+  | { readonly type: 'withdraw'; readonly player: number; readonly fromRound?: number }
+  /** A requested bye in `round`: `points` 0, ½ (the default) or 1. */
+  | { readonly type: 'bye'; readonly player: number; readonly round: number; readonly points?: number }
+  | { readonly type: 'round-start'; readonly round: number; readonly startUtcMs: number };
+
+/** Who made an entry, and when (the journal action's id). */
+interface EntryMade {
+  readonly id: number;
+  readonly by: string;
+  readonly atUtcMs: number;
+}
+
+/** An event's entries (GET /api/events/:event/entries), in journal order. */
+export interface EntriesView {
+  readonly event: string;
+  /** The next round to pair: the first an entry may change. */
+  readonly nextRound: number;
+  readonly lateEntries: (EntryMade & { readonly player: Player; readonly fromRound: number })[];
+  readonly withdrawals: (EntryMade & { readonly player: ProposedEntrantView; readonly fromRound: number })[];
+  readonly byes: (EntryMade & { readonly player: ProposedEntrantView; readonly round: number; readonly points: number; readonly kind: ByeKind })[];
+  readonly roundStarts: (EntryMade & { readonly round: number; readonly startUtcMs: number })[];
+}
+
+export type EntryOutcome =
+  | { readonly ok: true; readonly entries: EntriesView }
+  | { readonly ok: false; readonly status: 404 | 409 | 422; readonly reason: string };
+
+/** The arbiter's entries (late entry, withdrawal, requested bye, a round's start), each journaled with the arbiter. */
+export interface EntrySink {
+  entries(event: string): EntryOutcome;
+  enterEntry(event: string, command: EntryCommand, actor: Actor): Promise<EntryOutcome>;
 }

@@ -17,6 +17,7 @@ import type { Journal } from '../../store/journal.ts';
 import type { Bye, BoardPairing, Hall, PairingEngine, Round, TournamentEvent } from '../../domain/model.ts';
 import { failedEngineRun, NextRoundError, type EngineRun, type NextRoundPairing } from '../../app/next-round.ts';
 import { eventTrf, eventTrfReport } from './trf-event.ts';
+import { roundAbsences } from '../../app/entries.ts';
 import { TrfError } from './trf.ts';
 import { importTrf, parsePairsFile, TrfImportError } from './trf-import.ts';
 import { parseTrf, TrfParseError, type TrfFile, type TrfRound } from './trf-parser.ts';
@@ -321,7 +322,10 @@ export function journalNextRoundPairing(journal: Journal, hall: Hall): NextRound
       const run = await runPairingEngine(event.pairingEngine!, input, signal);
       if (run.error !== null || run.output === null) return { ...run, round: null, error: run.error ?? 'the pairing engine wrote no pairs file' };
       try {
-        return { ...run, round: roundFromPairs(event, run.output, after + 1), error: null };
+        // The players absent from the round (docs/tournament.md "Entries") are not in the engine's pairs: their byes are added when it is filed.
+        const absent = new Set(roundAbsences(journal, event, after + 1).map((a) => a.rank));
+        const present = { ...event, players: event.players.filter((p) => !absent.has(p.rank)) };
+        return { ...run, round: roundFromPairs(present, run.output, after + 1), error: null };
       } catch (err) {
         if (!(err instanceof NextRoundError)) throw err;
         return { ...run, round: null, error: `the pairing engine's output is not usable: ${err.message}` };

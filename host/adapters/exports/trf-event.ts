@@ -16,6 +16,7 @@ import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfFormat, type TrfReport, type TrfRequestedBye } from './trf.ts';
 import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
 import { proposalRecords } from '../../app/next-round.ts';
+import { roundAbsences } from '../../app/entries.ts';
 
 export interface EventTrfOptions {
   /** Last round to include (default: the event's last round with games in the journal). */
@@ -39,7 +40,8 @@ function utcDate(ms: number | null): string | null {
 }
 
 export function eventTrf(journal: Journal, hall: Hall, eventId: string, options: EventTrfOptions = {}): string {
-  return formatTrf(eventTrfReport(journal, hall, eventId, options), options.format);
+  const report = eventTrfReport(journal, hall, eventId, options);
+  return withNextRoundAbsences(formatTrf(report, options.format), journal, findEvent(hall, eventId), report.rounds);
 }
 
 /**
@@ -63,7 +65,7 @@ export function registrationTrf(journal: Journal, hall: Hall, eventId: string, g
       `the TRF before round 1 needs the colour drawn by lot for the top-ranked player on board 1 (FIDE C.04.3; TRF XXC): give it (chessclock export --initial-colour white|black; the API's initialColour=white|black)`,
     );
   }
-  return formatTrf(eventTrfReport(journal, hall, event.id, { upToRound: 0, initialColour }), format);
+  return withNextRoundAbsences(formatTrf(eventTrfReport(journal, hall, event.id, { upToRound: 0, initialColour }), format), journal, event, 0);
 }
 
 /** Round 1's lot where one is recorded: the arbiter's in the tournament file, or the host's journaled with an engine run. */
@@ -72,6 +74,28 @@ function drawnInitialColour(journal: Journal, event: TournamentEvent): { colour:
   if (entered) return { colour: entered, where: 'the tournament file, pairingEngine.initialColour' };
   const run = proposalRecords(journal, event.id).find((r) => r.round === 1 && r.proposal.initialColour);
   return run ? { colour: run.proposal.initialColour!, where: `journal action ${run.id}` } : null;
+}
+
+/**
+ * The TRF after the last round paired, with the next round's absences (docs/tournament.md
+ * "Entries"): a withdrawn player, a requested bye, a late entrant not in yet get that round's field
+ * as a bye with no opponent — `0000 - Z` (TRF16 zero-point bye: a known absence), `0000 - H`
+ * (half-point bye), `0000 - F` (full-point bye) — the way a pairing program (bbpPairings, JaVaFo)
+ * is told not to pair a player in the round it pairs. The points column stays the points before
+ * that round. Other TRFs (an earlier round, a team or knockout event) are left as they are.
+ */
+export function withNextRoundAbsences(trf: string, journal: Journal, event: TournamentEvent, rounds: number): string {
+  if (event.kind !== 'individual' || rounds !== event.rounds.length || rounds >= event.plannedRounds) return trf;
+  const absent = new Map(roundAbsences(journal, event, rounds + 1).map((a) => [a.rank, a.kind]));
+  if (absent.size === 0) return trf;
+  const at = 91 + 10 * rounds; // TRF16: round r's field at positions 92-99 + 10(r-1)
+  return trf
+    .split('\r\n')
+    .map((line) => {
+      const kind = line.startsWith('001') ? absent.get(Number(line.slice(4, 8))) : undefined;
+      return kind ? `${line.padEnd(at)}0000 - ${kind}` : line;
+    })
+    .join('\r\n');
 }
 
 /** The app's refusal (a round not in the journal, a result not confirmed) in the TRF's words. */

@@ -9,7 +9,7 @@
 // naming the field and changes nothing; a command the host refuses as a whole is a 404/409/422.
 import type { FastifyInstance } from 'fastify';
 import type { TeamMatchProtocols } from '../../app/captains.ts';
-import type { ClockIdentitySink, CommandSink, ExportSource, HostState, NextRoundSink } from '../../app/ports.ts';
+import type { ClockIdentitySink, CommandSink, EntrySink, ExportSource, HostState, NextRoundSink } from '../../app/ports.ts';
 import { clockIdentityRoutes } from './clock-identity-api.ts';
 import { ArbiterTokens, type ArbiterToken } from './arbiter-tokens.ts';
 import { decorateAuth } from './auth.ts';
@@ -22,6 +22,7 @@ import { captainBundle, pageBundle } from './dashboard/rule-book-bundle.ts';
 import { exportRoutes } from './exports-api.ts';
 import { DEFAULT_WS_MAX_CLIENTS, DEFAULT_WS_MAX_CLIENTS_PER_ADDRESS, DEFAULT_WS_PING_INTERVAL_MS, feedRoutes, LiveFeed } from './feed.ts';
 import { nextRoundRoutes } from './next-round-api.ts';
+import { entryRoutes } from './entries-api.ts';
 import { pageRoutes } from './pages.ts';
 import { pictureRoutes } from './pictures-api.ts';
 import { resultRoutes } from './results-api.ts';
@@ -87,6 +88,8 @@ export interface ApiDeps {
   readonly nextRounds?: NextRoundSink;
   /** The arbiter's choice between two lines claiming one clock id (absent: 501). */
   readonly clockIdentity?: ClockIdentitySink;
+  /** An event's late entries, withdrawals, requested byes and rounds' start times (entries-api.ts); absent: 501. */
+  readonly entries?: EntrySink;
 }
 
 export const DEFAULT_SIGN_IN_LIMIT = { max: 10, windowMs: 60_000 } as const;
@@ -132,6 +135,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(roundRoutes, { state, commands, nowUtcMs });
   await app.register(nextRoundRoutes, { sink: deps.nextRounds });
   await app.register(clockIdentityRoutes, deps.clockIdentity ? { sink: deps.clockIdentity } : {});
+  await app.register(entryRoutes, { sink: deps.entries });
   await app.register(teamMatchRoutes, { ...(deps.teamMatches ? { protocols: deps.teamMatches } : {}), feed });
   // Lets the dashboard check a token when the arbiter signs in.
   app.get('/api/arbiter', { onRequest: app.requireArbiter }, async (req) => ({ arbiter: req.arbiter }));

@@ -21,7 +21,8 @@ export function parsePlayers(c: FieldChecker, raw: unknown, path: string): { pla
   return { players, ranks };
 }
 
-function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player | undefined {
+/** One player read (a late entry in a running host reads its fields here too: host/app/entries.ts). */
+export function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player | undefined {
   const o = c.object(raw, path);
   if (!o) return undefined;
   c.unknownKeys(o, PLAYER_KEYS, path);

@@ -38,6 +38,7 @@ import { placeEventHeads } from './event-heads.ts';
 import { refreshHealth } from './health.ts';
 import { NextRound } from './next-round.ts';
 import { PendingResults } from './pending.ts';
+import { mountEntriesForm } from './entries-form.ts';
 import { Panel } from './panel.ts';
 import { roundArrivals, roundPresenceQuestion } from './presence.ts';
 import { mountSignIn } from './sign-in.ts';
@@ -566,6 +567,9 @@ function showNextRound(): void {
   if (panel?.openId) panel.close();
   nextRoundSection?.scrollIntoView({ block: 'start' });
 }
+
+const entriesForm = nextRoundSection?.querySelector<HTMLFormElement>('form.entries');
+if (entriesForm && !PUBLIC) mountEntriesForm(entriesForm);
 
 const signIn = PUBLIC
   ? null

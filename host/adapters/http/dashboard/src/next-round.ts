@@ -75,14 +75,16 @@ export class NextRound {
   }
 
   private render(list: readonly RoundProposalView[], waiting: readonly RoundWaitingView[]): void {
-    const select = this.section.querySelector<HTMLSelectElement>('select[name="event"]')!;
     // The events the page shows, and those with no board yet whose round 1 waits for pairings.
     const events = [...new Set([...this.eventKeys(), ...waiting.map((w) => w.event)])];
     // Nothing to pair here (a hall of knockouts): no box.
     this.section.hidden = events.length === 0 && list.length === 0;
     this.renderPrintLinks();
-    if (JSON.stringify(Array.from(select.options).map((o) => o.value)) !== JSON.stringify(events)) {
-      select.replaceChildren(...events.map((key) => Object.assign(el('option', '', key), { value: key })));
+    // The event choices of the TRF form and the entries form (src/entries-form.ts).
+    for (const select of Array.from(this.section.querySelectorAll<HTMLSelectElement>('select[name="event"], select[name="entry-event"]'))) {
+      if (JSON.stringify(Array.from(select.options).map((o) => o.value)) !== JSON.stringify(events)) {
+        select.replaceChildren(...events.map((key) => Object.assign(el('option', '', key), { value: key })));
+      }
     }
     const filter = this.eventFilter();
     const shown = list.filter((p) => filter === '' || p.event === filter);
