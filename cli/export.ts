@@ -17,7 +17,7 @@ import { TrfError } from '../host/adapters/exports/trf.ts';
 import { ExportRefusedError } from '../host/app/ports.ts';
 import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
 import { mergeClockTimes } from '../host/adapters/exports/pgn-merge.ts';
-import { PgnSyntaxError } from '../host/adapters/exports/pgn-movetext.ts';
+import { PgnSyntaxError } from '../host/app/pgn-movetext.ts';
 
 const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf [--category C] | --pgn | --jsonl | --report) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
