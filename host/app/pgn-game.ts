@@ -26,7 +26,7 @@
 import type { Side, TimeControl } from '../../protocol/time-control.ts';
 import { formatSideControl, formatTimeControl } from '../../protocol/time-control.ts';
 import type { ClockEventRow, GameRow } from '../store/journal.ts';
-import { controlCharacterIn } from '../domain/model.ts';
+import { controlCharacterIn, type TournamentEvent } from '../domain/model.ts';
 import { formatPgnClock } from '../../rules/display-format.ts';
 import { basisRemainingMs, clockBasis } from '../../rules/clock-snapshot.ts';
 import { rebuildGame, type RebuiltGame } from '../../rules/rebuild.ts';
@@ -227,4 +227,40 @@ export function doubleForfeitComment(game: GameRow, events: readonly ClockEventR
 /** The `GameId` tag: event, round, board and game number, the same on every request and after a host restart. */
 export function pgnGameId(eventId: string, round: number, board: number, gameNo: number): string {
   return `${eventId}:${round}.${board}.${gameNo}`;
+}
+
+/**
+ * A journal game as PGN without its moves, at `nowUtcMs`: the tags (`Round` `r.b`, or `r.b.g` for
+ * a knockout mini-match's games, which share a board), the result once an arbiter confirmed it,
+ * its termination, and the live clock. Null for a forfeit win that was not played (`unplayedGame`).
+ */
+export function journalPgnGame(event: TournamentEvent, site: string, game: GameRow, events: readonly ClockEventRow[], nowUtcMs: number): PgnGame | null {
+  const confirmed = game.confirmedBy !== null ? game.result : null;
+  if (unplayedGame(confirmed, events)) return null;
+  const white = event.players.find((p) => p.rank === game.whiteRank);
+  const black = event.players.find((p) => p.rank === game.blackRank);
+  const startedAt = events.find((e) => e.type === 'started')?.utcMs ?? game.earliestStartUtcMs ?? game.createdUtcMs;
+  const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
+  // The control the game was played under: a correction the arbiter installed (FIDE Laws 6.10.2) wins.
+  const rebuilt = rebuildGame(game.timeControlValue, events);
+  return {
+    event: event.name,
+    site,
+    date,
+    round: game.matchId !== null ? `${game.round}.${game.board}.${game.gameNo}` : `${game.round}.${game.board}`,
+    white: game.white,
+    black: game.black,
+    result: confirmed,
+    gameId: pgnGameId(event.id, game.round, game.board, game.gameNo),
+    timeControl: rebuilt.state.timeControl,
+    whiteElo: white?.rating ?? null,
+    blackElo: black?.rating ?? null,
+    whiteFideId: white?.fideId ?? null,
+    blackFideId: black?.fideId ?? null,
+    whiteTeam: game.whiteTeam,
+    blackTeam: game.blackTeam,
+    termination: pgnTermination(game),
+    comment: confirmed === DOUBLE_FORFEIT ? doubleForfeitComment(game, events) : null,
+    clock: liveClock(game, events, nowUtcMs, confirmed !== null || game.result !== null, rebuilt),
+  };
 }
