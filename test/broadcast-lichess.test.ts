@@ -119,6 +119,8 @@ describe('the host pushes a round to a lichess broadcast (stand-in on loopback)'
       })
       .join('\n');
     writeFileSync(join(movesDir, 'games.pgn'), text);
+    // A board the system also saw that is no board of this round: reported with its file and line, never guessed.
+    writeFileSync(join(movesDir, 'other.pgn'), '[Event "?"]\n[Round "1.9"]\n[White "Nobody"]\n[Black "Else"]\n[Result "*"]\n\n1. e4 *\n');
 
     // lichess holds every game with every move and its time: the journal's figure, as the clock showed it.
     const matches = () =>
@@ -138,10 +140,13 @@ describe('the host pushes a round to a lichess broadcast (stand-in on loopback)'
     expect(answered.length).toBeGreaterThan(0);
     expect(standIn.pushes.filter((p) => p.status !== 200)).toEqual([]);
     expect(standIn.concurrentRefusals).toBe(0);
-    const [status] = running.broadcast!.status();
+    await waitFor(() => running.broadcast!.status()[0].unmatched.length > 0, 'the game of no board reported');
     await running.broadcast!.idle();
-    expect(running.broadcast!.status()[0].lastPush!.games.filter((g) => g.error !== null)).toEqual([]);
-    expect([status.unmatched, running.broadcast!.status()[0].warnings]).toEqual([[], []]);
+    const [status] = running.broadcast!.status();
+    expect(status.lastPush!.games.filter((g) => g.error !== null)).toEqual([]);
+    expect(status.warnings).toEqual([]);
+    expect(status.unmatched.map((u) => u.game)).toEqual(['1.9 Nobody – Else']);
+    expect(hostLog.join('\n')).toContain(`broadcast: moves game "1.9 Nobody – Else" (${join(movesDir, 'other.pgn')}:1) is no board of round 1 of ${EVENT}`);
     expect(hostLog.join('\n')).not.toContain(TOKEN);
   });
 });

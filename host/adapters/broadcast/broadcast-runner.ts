@@ -10,7 +10,7 @@ import type { HostState } from '../../app/ports.ts';
 import type { Journal } from '../../store/journal.ts';
 import { LichessPusher, type PushReport } from './lichess-push.ts';
 import { type BoardWarning, broadcastRound, type RoundState, type UnmatchedGame } from './live-pgn.ts';
-import { type MovesSource, type MovesSourceSpec, openMovesSource } from './moves-source.ts';
+import { type MovesSource, type MovesSourceSpec, type MovesText, openMovesSource, placeOf } from './moves-source.ts';
 
 /** One event's round broadcast to one lichess round. */
 export interface BroadcastTarget {
@@ -66,7 +66,7 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     events.set(event.id, event);
   }
   const pusher = new LichessPusher({ base: setup.lichessUrl, token: setup.token });
-  const texts = new Map<string, string>();
+  const texts = new Map<string, MovesText>();
   const status = new Map<BroadcastTarget, TargetStatus>(setup.targets.map((t) => [t, { ...t, warnings: [], unmatched: [], lastPush: null }]));
   const dirty = new Set<BroadcastTarget>();
   let timer: NodeJS.Timeout | null = null;
@@ -90,7 +90,7 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
       ...(setup.movesPollMs !== undefined ? { pollMs: setup.movesPollMs } : {}),
     });
     source.on('moves', (m) => {
-      texts.set(event, m.text);
+      texts.set(event, m);
       mark(event, null);
     });
     source.on('incomplete', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
@@ -132,7 +132,7 @@ function pushTarget(
   deps: BroadcastDeps,
   event: TournamentEvent,
   target: BroadcastTarget,
-  moves: string | null,
+  moves: MovesText | null,
   pusher: LichessPusher,
   status: TargetStatus,
 ): void {
@@ -143,7 +143,7 @@ function pushTarget(
   };
   let round: ReturnType<typeof broadcastRound>;
   try {
-    round = broadcastRound(state, deps.nowUtcMs(), moves);
+    round = broadcastRound(state, deps.nowUtcMs(), moves?.text ?? null);
   } catch (err) {
     deps.log(`broadcast: round ${target.round} of ${event.id}: ${(err as Error).message}`);
     return;
@@ -151,7 +151,7 @@ function pushTarget(
   const said = (list: readonly unknown[]) => JSON.stringify(list);
   if (said(round.unmatched) !== said(status.unmatched)) {
     for (const u of round.unmatched)
-      deps.log(`broadcast: moves game "${u.game}" (line ${u.line}) is no board of round ${target.round} of ${event.id}: ${u.reason}`);
+      deps.log(`broadcast: moves game "${u.game}" (${placeOf(moves!, u.line)}) is no board of round ${target.round} of ${event.id}: ${u.reason}`);
   }
   status.warnings = round.warnings;
   status.unmatched = round.unmatched;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MovesSource, type MovesText, openMovesSource, parseMovesSource } from './moves-source.ts';
+import { type MovesSource, type MovesText, openMovesSource, parseMovesSource, placeOf } from './moves-source.ts';
 
 const game = (board: number, movetext: string) => `[Event "?"]\n[Round "1.${board}"]\n[White "W${board}"]\n[Black "B${board}"]\n[Result "*"]\n\n${movetext}\n`;
 
@@ -41,7 +41,7 @@ describe('a folder a board system rewrites (DGT LiveChess writes a round to a fo
     const seen = recordMoves(source);
     const first = nextMoves(source);
     source.start();
-    expect(await first).toEqual({ text: game(1, '1. e4 e5 *').trim(), games: 1 });
+    expect(await first).toEqual({ text: game(1, '1. e4 e5 *').trim(), games: 1, parts: [{ name: file, line: 1 }] });
 
     // The writer truncates and writes again; a read lands in the middle (an open comment).
     const incomplete = nextIncomplete(source);
@@ -58,6 +58,12 @@ describe('a folder a board system rewrites (DGT LiveChess writes a round to a fo
     let last = await finished;
     while (last.games < 2) last = await nextMoves(source);
     expect(last.text).toBe(`${game(1, '1. e4 e5 2. Nf3 *').trim()}\n\n${game(2, '1. d4 *').trim()}`);
+    // A line of the joined text is told by its own file and line: round-2.pgn's Round tag is its line 2.
+    expect(last.parts).toEqual([
+      { name: file, line: 1 },
+      { name: join(dir, 'round-2.pgn'), line: 9 },
+    ]);
+    expect([placeOf(last, 2), placeOf(last, 10)]).toEqual([`${file}:2`, `${join(dir, 'round-2.pgn')}:2`]);
     // Nothing half-written was ever handed on.
     expect(seen.every((t) => !t.includes('[%clk 1:2'))).toBe(true);
   });
@@ -125,7 +131,7 @@ describe('a URL polled with If-None-Match / If-Modified-Since (RFC 9110 §13.1)'
     const seen = recordMoves(source);
     const first = nextMoves(source);
     source.start();
-    expect(await first).toEqual({ text: body, games: 1 });
+    expect(await first).toEqual({ text: body, games: 1, parts: [{ name: url, line: 1 }] });
     const conditional = await requestWhere((h) => h['if-none-match'] !== undefined);
     expect([conditional['if-none-match'], conditional['if-modified-since']]).toEqual(['"v1"', 'Sat, 02 May 2026 14:00:00 GMT']);
     const changed = nextMoves(source);

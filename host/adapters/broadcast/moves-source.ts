@@ -24,6 +24,21 @@ export interface MovesText {
   text: string;
   /** How many games it holds. */
   games: number;
+  /** Where each piece of the text came from: a folder's files, in order, each with its first line in `text`. */
+  parts: readonly MovesPart[];
+}
+
+export interface MovesPart {
+  /** The file's path, or the URL. */
+  name: string;
+  /** The line of `text` where it begins (1-based). */
+  line: number;
+}
+
+/** Where a line of a moves text is in its own file: `round-2.pgn:12`. */
+export function placeOf(moves: Pick<MovesText, 'parts'>, line: number): string {
+  const part = [...moves.parts].reverse().find((p) => p.line <= line);
+  return part ? `${part.name}:${line - part.line + 1}` : `line ${line}`;
 }
 
 export interface MovesSourceEvents {
@@ -55,7 +70,7 @@ export abstract class MovesSource extends EventEmitter<MovesSourceEvents> {
   }
 
   /** A text read from the source: handed on when it is PGN and new; a half-written one said, and kept waiting. */
-  protected offer(text: string, where: string): void {
+  protected offer(text: string, where: string, parts: readonly MovesPart[] = [{ name: where, line: 1 }]): void {
     if (text.trim() === '') {
       this.emit('incomplete', `${where} is empty (being rewritten?): read again at its next change`);
       return;
@@ -70,7 +85,7 @@ export abstract class MovesSource extends EventEmitter<MovesSourceEvents> {
       return;
     }
     this.last = text;
-    this.emit('moves', { text, games });
+    this.emit('moves', { text, games, parts });
   }
 }
 
@@ -134,9 +149,9 @@ export class WatchedMovesSource extends MovesSource {
   }
 
   private async readOnce(): Promise<void> {
-    let text: string;
+    let read: { text: string; parts?: MovesPart[] };
     try {
-      text = this.spec.kind === 'file' ? await readFile(this.spec.path, 'utf8') : await readFolder(this.spec.path);
+      read = this.spec.kind === 'file' ? { text: await readFile(this.spec.path, 'utf8') } : await readFolder(this.spec.path);
     } catch (err) {
       // A file between its removal and its new version is a rewrite too.
       const code = (err as NodeJS.ErrnoException).code;
@@ -145,18 +160,27 @@ export class WatchedMovesSource extends MovesSource {
       else this.emit('problem', `${this.spec.path}: ${(err as Error).message}`);
       return;
     }
-    if (this.watcher) this.offer(text, this.spec.path);
+    if (this.watcher) this.offer(read.text, this.spec.path, read.parts);
   }
 }
 
-async function readFolder(folder: string): Promise<string> {
+async function readFolder(folder: string): Promise<{ text: string; parts: MovesPart[] }> {
   const names = (await readdir(folder)).filter((n) => /\.pgn$/i.test(n)).sort();
-  const texts = await Promise.all(names.map((n) => readFile(join(folder, n), 'utf8')));
+  const texts = await Promise.all(names.map(async (n) => ({ name: join(folder, n), text: (await readFile(join(folder, n), 'utf8')).trimEnd() })));
   // One PGN text: each file's games, a blank line between files (PGN standard §8).
-  return texts
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
-    .join('\n\n');
+  const parts: MovesPart[] = [];
+  let line = 1;
+  for (const t of texts.filter((x) => x.text.trim() !== '')) {
+    parts.push({ name: t.name, line });
+    line += t.text.split('\n').length + 1;
+  }
+  return {
+    text: texts
+      .map((t) => t.text)
+      .filter((t) => t.trim() !== '')
+      .join('\n\n'),
+    parts,
+  };
 }
 
 /** A URL polled with its ETag and Last-Modified; a 304 is the text unchanged. */
