@@ -140,6 +140,18 @@ describe('the host pushes a round to a lichess broadcast (stand-in on loopback)'
     expect(answered.length).toBeGreaterThan(0);
     expect(standIn.pushes.filter((p) => p.status !== 200)).toEqual([]);
     expect(standIn.concurrentRefusals).toBe(0);
+    // The arbiter enters and confirms board 1's result: it reaches lichess with no press on the clock.
+    const first = round[0];
+    const boardId = running.host.state.boards().find((b) => b.event === EVENT && b.round === 1 && b.board === first.board)!.id;
+    const arbiter = { arbiter: 'Glavni sodnik' };
+    expect((await running.host.execute({ type: 'result', boardId, result: '1-0' }, arbiter)).ok).toBe(true);
+    expect((await running.host.execute({ type: 'confirm-result', boardId }, arbiter)).ok).toBe(true);
+    await waitFor(
+      () => standIn.games.get(ROUND_ID)?.get(`${EVENT}:1.${first.board}.${first.gameNo}`)?.tags.Result === '1-0',
+      'the confirmed result at lichess',
+    );
+    const decided = standIn.games.get(ROUND_ID)!.get(`${EVENT}:1.${first.board}.${first.gameNo}`)!;
+    expect([decided.tags.Termination, decided.sans.length, decided.tags.Clock]).toEqual(['normal', pressFigures(running, first).size, undefined]);
     await waitFor(() => running.broadcast!.status()[0].unmatched.length > 0, 'the game of no board reported');
     await running.broadcast!.idle();
     const [status] = running.broadcast!.status();
