@@ -96,6 +96,23 @@ describe('the push to a lichess broadcast round (docs/broadcast.md "The push")',
     expect(standIn.concurrentRefusals).toBe(0);
   });
 
+  it('a pusher stopped while lichess has not answered abandons the request and sends nothing more', async () => {
+    const p = newPusher();
+    const failures: PushFailure[] = [];
+    p.on('failed', (f) => failures.push(f));
+    const held = standIn.hold();
+    p.push(ROUND, games(1, 'e4'));
+    const release = await held;
+    p.push(ROUND, games(1, 'd4'));
+    p.stop();
+    await p.idle();
+    release();
+    expect([failures, p.lastReport(ROUND)]).toEqual([[], null]);
+    p.push(ROUND, games(1, 'c4'));
+    await p.idle();
+    expect(standIn.pushes.filter((x) => x.body.includes('1. d4') || x.body.includes('1. c4'))).toEqual([]);
+  });
+
   it('over 100 games go out in several pushes of at most 100 (lichess: 100 games per push)', async () => {
     const p = newPusher();
     const pushed = nextReport(p);

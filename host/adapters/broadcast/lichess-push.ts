@@ -84,6 +84,8 @@ export class LichessPusher extends EventEmitter<LichessPusherEvents> {
   private loop: Promise<void> | null = null;
   private backoffMs = 0;
   private stopped = false;
+  /** Ends the request out when the pusher stops (a host that stops does not wait for lichess). */
+  private readonly abort = new AbortController();
   private readonly base: string;
 
   constructor(private readonly opts: LichessPusherOptions) {
@@ -114,10 +116,11 @@ export class LichessPusher extends EventEmitter<LichessPusherEvents> {
     while (this.loop) await this.loop;
   }
 
-  /** No more requests; the one out, if any, finishes. */
+  /** No more requests; the one out, if any, is abandoned. */
   stop(): void {
     this.stopped = true;
     this.pending.clear();
+    this.abort.abort();
   }
 
   private async run(): Promise<void> {
@@ -125,6 +128,7 @@ export class LichessPusher extends EventEmitter<LichessPusherEvents> {
       const [roundId, games] = this.pending.entries().next().value as [string, readonly BroadcastGame[]];
       this.pending.delete(roundId);
       const failure = await this.send(roundId, games);
+      if (this.stopped) break;
       if (failure === null) {
         this.backoffMs = 0;
         continue;
@@ -162,12 +166,13 @@ export class LichessPusher extends EventEmitter<LichessPusherEvents> {
         method: 'POST',
         headers: { authorization: `Bearer ${this.opts.token}`, 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' },
         body: joinGames(chunk),
-        signal: AbortSignal.timeout(this.opts.requestTimeoutMs ?? 30_000),
+        signal: AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs ?? 30_000), this.abort.signal]),
       });
     } catch (err) {
       return { failure: this.failure(roundId, null, `no answer from ${this.base}: ${describe(err)}`) };
     }
     const text = await res.text().catch(() => '');
+    if (this.stopped) return { failure: { roundId, status: res.status, message: 'stopped', retryInMs: 0 } };
     if (res.status === 429) {
       return {
         failure: { roundId, status: 429, message: `lichess: too many requests (429)${errorOf(text)}; waiting a minute`, retryInMs: RATE_LIMIT_WAIT_MS },
