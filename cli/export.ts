@@ -19,7 +19,7 @@ import { ExportRefusedError } from '../host/app/ports.ts';
 import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
 import { pairingsListHtml, tableCardsHtml } from '../host/adapters/exports/pairings-html.ts';
 import { mergeClockTimes } from '../host/adapters/exports/pgn-merge.ts';
-import { PgnSyntaxError } from '../host/adapters/exports/pgn-movetext.ts';
+import { PgnSyntaxError } from '../host/app/pgn-movetext.ts';
 
 const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf|--trf16 [--category C] | --pgn | --jsonl | --report) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID [--round N] (--pairings | --cards [--per-page 2|4]) [--out FILE]

@@ -14,6 +14,9 @@ import { parseListenOption, type ListenTarget } from '../host/adapters/http/list
 import { parseMqttOption, type MqttTarget } from '../host/adapters/mqtt/mqtt-target.ts';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { stopSignal, stopWithin } from './stop.ts';
+import { readBroadcastOptions } from '../host/adapters/broadcast/broadcast-options.ts';
+import type { BroadcastSetup } from '../host/adapters/broadcast/broadcast-runner.ts';
+import { readFileSync, statSync } from 'node:fs';
 
 const HELP = `usage: chessclock host --db clocks.db --tournament hall.json [options]
 
@@ -36,6 +39,15 @@ options:
                          BOARD = EVENT/ROUND/BOARD, or ROUND/BOARD or BOARD with one event;
                          its result, who reported and who confirmed it go to stderr
   --game N               with --replay: game N of the board's match (default: the latest)
+  --broadcast [EVENT/]ROUND=lichess:ROUND_ID
+                         push the round's games live to a lichess broadcast round (repeatable;
+                         EVENT may be left out with one event); docs/broadcast.md
+  --moves [EVENT=]SOURCE the event's moves for the broadcast: a PGN file, a folder of PGN
+                         files a board system rewrites, or an http(s) URL polled
+  --lichess-url URL      lichess, a mirror or a stand-in (default https://lichess.org)
+  --lichess-token-file FILE
+                         the lichess token (scope study:write), else CHESSCLOCK_LICHESS_TOKEN;
+                         never on the command line
   -h, --help             this text
 
 ${SECURITY_HELP}`;
@@ -58,6 +70,10 @@ const HOST_OPTIONS = {
   mqtt: { type: 'string' },
   replay: { type: 'string' },
   game: { type: 'string' },
+  broadcast: { type: 'string', multiple: true },
+  moves: { type: 'string', multiple: true },
+  'lichess-url': { type: 'string' },
+  'lichess-token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...SECURITY_OPTIONS,
 } as const;
@@ -74,6 +90,7 @@ export async function run(args: string[]): Promise<number> {
     entries: PortEntry[] = [],
     listen,
     mqttTarget,
+    broadcast: BroadcastSetup | null,
     security: SecuritySettings;
   try {
     hall = loadTournamentFile(values.tournament);
@@ -81,6 +98,15 @@ export async function run(args: string[]): Promise<number> {
     security = readSecurityOptions(values);
     listen = parseListenOption(values.http);
     mqttTarget = parseMqttOption(values.mqtt);
+    broadcast = readBroadcastOptions(
+      { broadcast: values.broadcast, moves: values.moves, lichessUrl: values['lichess-url'], lichessTokenFile: values['lichess-token-file'] },
+      hall,
+      {
+        env: process.env,
+        readFile: (path) => readFileSync(path, 'utf8'),
+        isFolder: (path) => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
+      },
+    );
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -104,6 +130,7 @@ export async function run(args: string[]): Promise<number> {
       log,
       ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, captains: security.captains, ...security.http } }),
       mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
+      ...(broadcast ? { broadcast } : {}),
     });
   } catch (err) {
     // A journal that cannot be opened, a port already taken, a broker that refuses: one line (docs/reliability.md).
@@ -127,6 +154,7 @@ function logStartup(running: RunningHost, listen: ListenTarget | null, mqttTarge
     log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
+  for (const t of running.broadcast?.status() ?? []) log(`broadcasting round ${t.round} of ${t.event} to lichess round ${t.roundId}`);
 }
 
 /** `--replay BOARD [--game N]`: the board's game as `chessclock replay` input on stdout, its result and who confirmed it on stderr. */

@@ -5,7 +5,7 @@
 //   store   the journal (SQLite, synchronous=FULL), with the MQTT outbox hook
 //   app     Host: a session per clock line, the director, the arbiter's commands
 //   adapters  HTTP API + dashboard + /ws feed; exports (TRF, PGN, JSON Lines); MQTT from
-//             the journal's durable outbox
+//             the journal's durable outbox; the push to a lichess broadcast
 //
 // A caller chooses which adapters run; nothing else differs.
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +23,7 @@ import { registerMetrics } from './adapters/http/metrics.ts';
 import { allowedHostsFor } from './adapters/http/listen-option.ts';
 import { journalOutboxTopic } from './adapters/mqtt/journal-topics.ts';
 import { publishHostToMqtt, startHostMqtt, startHostMqttThread, type HostMqtt, type StartHostMqttOptions } from './adapters/mqtt/host-mqtt.ts';
+import { startBroadcast, type BroadcastSetup, type RunningBroadcast } from './adapters/broadcast/broadcast-runner.ts';
 
 export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   /** The journal file (created if missing; reopening resumes), or an open journal. */
@@ -62,6 +63,8 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   readonly mqttThread?: boolean;
   /** Lines to open at the start (serial ports, in-memory ends), each at its table if given. */
   readonly lines?: readonly { readonly key: string; readonly open: () => Promise<Line>; readonly table?: number }[];
+  /** The live push of mapped rounds to lichess broadcast rounds (docs/broadcast.md); absent = none. */
+  readonly broadcast?: BroadcastSetup;
   /** Called between opening the journal and starting the host (e.g. opening a round with its clocks). */
   readonly beforeStart?: (journal: Journal) => void;
 }
@@ -75,6 +78,7 @@ export interface RunningHost {
   /** The API's address once it listens (`http://127.0.0.1:PORT`), else null. */
   readonly url: string | null;
   readonly mqtt: HostMqtt | null;
+  readonly broadcast: RunningBroadcast | null;
   /** Stops everything, the adapters first, then the host and the journal. Idempotent. */
   close(): Promise<void>;
 }
@@ -150,6 +154,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   let api: FastifyInstance | null = null;
   let url: string | null = null;
   let mqtt: HostMqtt | null = null;
+  let broadcast: RunningBroadcast | null = null;
   let stopPublishing: (() => void) | null = null;
   let closed = false;
   const log = opts.log ?? (() => undefined);
@@ -161,6 +166,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
     // killed, hung or unreachable; a browser that never answers a close frame): the journal is
     // closed in any case, and what was not acknowledged stays in its outbox for the next start.
     await bounded(api?.close(), ADAPTER_CLOSE_MS, 'the API', log);
+    await bounded(broadcast?.close(), ADAPTER_CLOSE_MS, 'the broadcast', log);
     await bounded(mqtt?.close(), ADAPTER_CLOSE_MS, 'MQTT', log, () => mqtt?.forceClose());
     await host.close();
     journal.close();
@@ -193,6 +199,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
     await close(); // a refused start leaves no broker, journal or host behind
     throw err;
   }
+  if (opts.broadcast) broadcast = startBroadcast({ journal, hall: opts.hall, state: host.state, nowUtcMs: () => clock.nowUtcMs(), log }, opts.broadcast);
   for (const l of opts.lines ?? []) host.addLine(l.key, l.open, l.table !== undefined ? { table: l.table } : {});
-  return { host, journal, exports, api, url, mqtt, close };
+  return { host, journal, exports, api, url, mqtt, broadcast, close };
 }

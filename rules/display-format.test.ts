@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defaultTimeText, formatClockTime, msUntilDisplayChange, renderDigits, renderLcd, type ClockReading } from './display-format.ts';
+import { defaultTimeText, formatClockTime, formatPgnClockTenths, msUntilDisplayChange, renderDigits, renderLcd, type ClockReading } from './display-format.ts';
 
 describe('formatClockTime — rounds up to the shown unit (FIDE equipment standard (b): time available)', () => {
   it.each([
@@ -156,5 +156,24 @@ describe('renderDigits — 4-digit HT16K33 text (five-slot print form)', () => {
   it('shows FLAG / LATE on the side concerned', () => {
     expect(renderDigits({ ...base, flag: 'white', white: 0 }, 'white')).toBe('FL AG');
     expect(renderDigits({ ...base, forfeited: { white: false, black: true } }, 'black')).toBe('LA TE');
+  });
+});
+
+describe('formatPgnClockTenths — a broadcast time: h:mm:ss, tenths under a minute, rounded up (docs/broadcast.md "The merged games")', () => {
+  it.each([
+    [0, '0:00:00.0'],
+    [1, '0:00:00.1'],
+    [400, '0:00:00.4'],
+    [9_450, '0:00:09.5'],
+    [52_000, '0:00:52.0'],
+    [59_900, '0:00:59.9'],
+    // 59 901 ms shows 1:00 on the display; so here.
+    [59_901, '0:01:00'],
+    [60_000, '0:01:00'],
+    [60_001, '0:01:01'],
+    [3_599_001, '1:00:00'],
+    [-5, '0:00:00.0'],
+  ])('%i ms → %s', (ms, text) => {
+    expect(formatPgnClockTenths(ms)).toBe(text);
   });
 });

@@ -77,6 +77,17 @@ export function formatPgnClock(remainingMs: number): string {
 }
 
 /**
+ * A broadcast's time (`[%clk]`, `[%emt]`, `WhiteClock`/`BlackClock`): `formatPgnClock`, with tenths
+ * under a minute (`0:00:59.9`, the `H:MM:SS.f` form lichess and chessops read), rounded up as
+ * the display is (a time rounds to a minute, `0:01:00`, from 59 901 ms).
+ */
+export function formatPgnClockTenths(ms: number): string {
+  const tenths = ceilDiv(Math.max(0, ms), TENTH);
+  if (tenths >= MINUTE / TENTH) return formatPgnClock(ms);
+  return `0:00:${two(Math.floor(tenths / 10))}.${tenths % 10}`;
+}
+
+/**
  * Milliseconds until `formatClockTime` changes for a clock counting down from
  * `remainingMs` (Infinity at zero). The display adapter sleeps exactly this long
  * between repaints, so a running clock repaints once per shown unit and never drifts:

@@ -28,8 +28,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'host/adapters/http': ['host/app', 'host/domain', 'rules', 'protocol'],
   'host/adapters/mqtt': ['host/app', 'host/store', 'rules', 'protocol'],
   'host/adapters/exports': ['host/app', 'host/domain', 'host/store', 'rules', 'protocol'],
+  'host/adapters/broadcast': ['host/app', 'host/domain', 'host/store', 'rules', 'protocol'],
   // The one composition of a host.
-  'host/start-host.ts': ['host/app', 'host/store', 'host/clocks', 'host/adapters/http', 'host/adapters/mqtt', 'host/adapters/exports'],
+  'host/start-host.ts': [
+    'host/app',
+    'host/store',
+    'host/clocks',
+    'host/adapters/http',
+    'host/adapters/mqtt',
+    'host/adapters/exports',
+    'host/adapters/broadcast',
+  ],
   // A simulated hall: a host started by its composition, with simulated clocks.
   hall: ['host/start-host.ts', 'host/app', 'host/domain', 'host/store', 'host/clocks', 'host/adapters/mqtt', 'simulator', 'firmware-ts', 'rules', 'protocol'],
 };

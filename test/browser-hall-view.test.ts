@@ -18,7 +18,7 @@ import { JournalBoards } from '../host/app/journal-boards.fixture.ts';
 import { boardIdOf } from '../host/app/board-views.ts';
 import type { BoardView, ExportSource } from '../host/app/ports.ts';
 import type { GameKind } from '../host/store/types.ts';
-import { formatPgnGame } from '../host/adapters/exports/pgn.ts';
+import { formatPgnGame } from '../host/app/pgn-game.ts';
 import { ARTIFACTS, launchChromium, SimulatedBoard, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 
 skipMessage('the hall view browser test');

@@ -15,7 +15,7 @@ import { Boot } from '../../clocks/journaled-clock.fixture.ts';
 import { journalInput } from '../../clocks/clock-event.ts';
 import { readPgnWithBoth } from './pgn-readers.fixture.ts';
 import { mergeClockTimes } from './pgn-merge.ts';
-import { parseMovetextGames, PgnSyntaxError } from './pgn-movetext.ts';
+import { parseMovetextGames, PgnSyntaxError } from '../../app/pgn-movetext.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../domain/fixtures/ivanovo-white-rook-2018.json', import.meta.url));
 const START = Date.UTC(2018, 1, 13, 12, 0);

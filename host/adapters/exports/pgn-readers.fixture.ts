@@ -11,7 +11,7 @@ import { parseGames } from '@mliebelt/pgn-parser';
 import { parseComment, parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import { PGN_RESULT_TOKENS } from '../../../rules/vocabulary.ts';
-import { DOUBLE_FORFEIT_RESULT_TAG as DOUBLE_FORFEIT } from './pgn.ts';
+import { DOUBLE_FORFEIT_RESULT_TAG as DOUBLE_FORFEIT } from '../../app/pgn-game.ts';
 
 export interface ReadGame {
   /** Every tag as chessops read it (names as written; chessops reads a Result it does not know as `*`). */

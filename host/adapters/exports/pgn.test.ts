@@ -3,7 +3,7 @@ import { parseSideControl, presetTimeControl, timeControl } from '../../../proto
 import { journals, playJournaled } from '../../clocks/journaled-clock.fixture.ts';
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { Journal } from '../../store/journal.ts';
-import { formatPgnGame, liveClock, pgnGameId, PgnWriteError, unplayedGame, type PgnGame } from './pgn.ts';
+import { formatPgnGame, liveClock, pgnGameId, PgnWriteError, unplayedGame, type PgnGame } from '../../app/pgn-game.ts';
 import { readPgnWithBoth, timeControlFieldIsValid } from './pgn-readers.fixture.ts';
 import { eventJson, gameJsonl, journalJsonl } from './jsonl.ts';
 import { replayLines, setupLine } from './replay-log.ts';

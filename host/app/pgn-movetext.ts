@@ -9,7 +9,7 @@
 // The moves are not played here (the chess rules of chessops are a test dependency): a token is
 // checked for the SAN form only. Any other token is refused with its line:column. Lines starting
 // with `%` (§6, the escape mechanism) are skipped, as the standard asks of readers.
-import { PGN_RESULT_TOKENS } from '../../../rules/vocabulary.ts';
+import { PGN_RESULT_TOKENS } from '../../rules/vocabulary.ts';
 
 export class PgnSyntaxError extends Error {
   constructor(

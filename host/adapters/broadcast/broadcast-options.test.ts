@@ -1,0 +1,91 @@
+// docs/broadcast.md "From the command line": the broadcast's options read into a setup, each
+// mistake said with its option; the token only from the environment or a file, never repeated.
+import { describe, expect, it } from 'vitest';
+import { BroadcastHall, BLITZ, CLASSICAL } from './broadcast-hall.fixture.ts';
+import { type BroadcastOptionIo, readBroadcastOptions } from './broadcast-options.ts';
+
+const fixture = new BroadcastHall();
+const { hall } = fixture;
+fixture.journal.close();
+const io = (over: Partial<BroadcastOptionIo> = {}): BroadcastOptionIo => ({
+  env: { CHESSCLOCK_LICHESS_TOKEN: 'lip_fromEnv' },
+  readFile: () => {
+    throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+  },
+  isFolder: (p) => p.startsWith('/livechess'),
+  ...over,
+});
+const refusal = (f: () => unknown) => {
+  try {
+    f();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('the broadcast options of chessclock host', () => {
+  it('maps rounds to lichess rounds, each event its moves source; the token from the environment; lichess.org by default', () => {
+    const setup = readBroadcastOptions(
+      {
+        broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`, `${BLITZ}/1=lichess:wXyZ9876`],
+        moves: [`${CLASSICAL}=/livechess/open/round-1`, `${BLITZ}=https://example.org/blitz.pgn`],
+      },
+      hall,
+      io(),
+    );
+    expect(setup).toEqual({
+      targets: [
+        { event: CLASSICAL, round: 1, roundId: 'aBcD1234' },
+        { event: BLITZ, round: 1, roundId: 'wXyZ9876' },
+      ],
+      lichessUrl: 'https://lichess.org',
+      token: 'lip_fromEnv',
+      moves: { [CLASSICAL]: { kind: 'folder', path: '/livechess/open/round-1' }, [BLITZ]: { kind: 'url', url: 'https://example.org/blitz.pgn' } },
+    });
+    // The token from a file instead (its line, trimmed), and a stand-in's URL.
+    const fromFile = readBroadcastOptions(
+      { broadcast: [`${CLASSICAL}/2=lichess:aBcD1234`], lichessUrl: 'http://127.0.0.1:9663', lichessTokenFile: 'token.txt' },
+      hall,
+      io({ env: {}, readFile: () => 'lip_fromFile\n' }),
+    );
+    expect([fromFile?.token, fromFile?.lichessUrl]).toEqual(['lip_fromFile', 'http://127.0.0.1:9663']);
+    expect(readBroadcastOptions({}, hall, io())).toBeNull();
+  });
+
+  it('says what is wrong, with the option and its value, and never the token', () => {
+    const messages = [
+      refusal(() => readBroadcastOptions({ broadcast: ['lichess:aBcD1234'] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: ['1=lichess:aBcD1234'] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: ['nope/1=lichess:aBcD1234'] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/0=lichess:aBcD1234`] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD`] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`, `${CLASSICAL}/1=lichess:wXyZ9876`] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`], moves: ['games.pgn'] }, hall, io())),
+      refusal(() => readBroadcastOptions({ moves: [`${CLASSICAL}=games.pgn`] }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`] }, hall, io({ env: {} }))),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`], lichessTokenFile: 'token.txt' }, hall, io())),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`], lichessTokenFile: 'token.txt' }, hall, io({ env: {} }))),
+      refusal(() =>
+        readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`], lichessTokenFile: 't' }, hall, io({ env: {}, readFile: () => 'lip_a lip_b' })),
+      ),
+      refusal(() => readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:aBcD1234`], lichessUrl: 'lichess.org' }, hall, io())),
+    ];
+    expect(messages).toEqual([
+      '--broadcast lichess:aBcD1234: expected [EVENT/]ROUND=lichess:ROUND_ID, e.g. --broadcast 1=lichess:aBcD1234',
+      '--broadcast 1=lichess:aBcD1234: the hall has 2 events; write EVENT/ROUND=lichess:ROUND_ID',
+      `--broadcast nope/1=lichess:aBcD1234: no event "nope" in the tournament file (events: ${CLASSICAL}, ${BLITZ})`,
+      `--broadcast ${CLASSICAL}/0=lichess:aBcD1234: round "0" is not a round number 1, 2, …`,
+      `--broadcast ${CLASSICAL}/1=lichess:aBcD: lichess round id "aBcD": must be 8 letters or digits (the id in the round's URL)`,
+      `--broadcast ${CLASSICAL}/1=lichess:wXyZ9876: round 1 of ${CLASSICAL} is already pushed to lichess:aBcD1234`,
+      '--moves games.pgn: the hall has 2 events; write EVENT=SOURCE',
+      '--moves goes with --broadcast [EVENT/]ROUND=lichess:ROUND_ID (which round to push)',
+      '--broadcast needs a lichess token (scope study:write): set CHESSCLOCK_LICHESS_TOKEN or give --lichess-token-file FILE',
+      'the lichess token is given twice: by CHESSCLOCK_LICHESS_TOKEN and by --lichess-token-file; give one',
+      '--lichess-token-file token.txt: ENOENT',
+      '--lichess-token-file t: expected the token alone on one line',
+      '--lichess-url lichess.org: expected an http(s) URL, e.g. https://lichess.org',
+    ]);
+    for (const m of messages) expect(m).not.toMatch(/lip_/);
+  });
+});

@@ -1,0 +1,107 @@
+// The broadcast's options as `chessclock host` takes them (docs/broadcast.md "From the command
+// line"), read into a BroadcastSetup, each mistake said with the option and the value:
+//   --broadcast [EVENT/]ROUND=lichess:ROUND_ID   a round pushed to a lichess round (repeatable)
+//   --moves [EVENT=]SOURCE                        an event's moves: a PGN file, a folder, an http(s) URL
+//   --lichess-url URL                             default https://lichess.org
+//   --lichess-token-file FILE                     or the environment's CHESSCLOCK_LICHESS_TOKEN
+// The token is never taken from the command line (a command line is visible to every user of the
+// PC, in `ps`), and no message here repeats it.
+
+import type { Hall } from '../../domain/model.ts';
+import type { BroadcastSetup, BroadcastTarget } from './broadcast-runner.ts';
+import { checkRoundId } from './lichess-push.ts';
+import { type MovesSourceSpec, parseMovesSource } from './moves-source.ts';
+
+export const LICHESS_URL = 'https://lichess.org';
+export const TOKEN_ENV = 'CHESSCLOCK_LICHESS_TOKEN';
+
+export interface BroadcastOptionValues {
+  broadcast?: readonly string[];
+  moves?: readonly string[];
+  lichessUrl?: string;
+  lichessTokenFile?: string;
+}
+
+export interface BroadcastOptionIo {
+  env: Readonly<Record<string, string | undefined>>;
+  readFile: (path: string) => string;
+  isFolder: (path: string) => boolean;
+}
+
+export class BroadcastOptionError extends Error {}
+
+/** The setup the options give, or null without `--broadcast`. Throws BroadcastOptionError saying which option is wrong. */
+export function readBroadcastOptions(values: BroadcastOptionValues, hall: Hall, io: BroadcastOptionIo): BroadcastSetup | null {
+  const given = values.broadcast ?? [];
+  if (given.length === 0) {
+    const stray = values.moves?.length ? '--moves' : values.lichessUrl ? '--lichess-url' : values.lichessTokenFile ? '--lichess-token-file' : null;
+    if (stray) throw new BroadcastOptionError(`${stray} goes with --broadcast [EVENT/]ROUND=lichess:ROUND_ID (which round to push)`);
+    return null;
+  }
+  const targets = given.map((v) => parseBroadcastTarget(v, hall));
+  for (const [i, t] of targets.entries()) {
+    const twice = targets.findIndex((u) => u.event === t.event && u.round === t.round);
+    if (twice !== i)
+      throw new BroadcastOptionError(`--broadcast ${given[i]}: round ${t.round} of ${t.event} is already pushed to lichess:${targets[twice].roundId}`);
+  }
+  const moves: Record<string, MovesSourceSpec> = {};
+  for (const v of values.moves ?? []) {
+    const [event, spec] = parseMovesOption(v, hall, io.isFolder);
+    if (moves[event]) throw new BroadcastOptionError(`--moves ${v}: event ${event} has a moves source already`);
+    moves[event] = spec;
+  }
+  const lichessUrl = values.lichessUrl ?? LICHESS_URL;
+  if (!/^https?:\/\/[^/\s]+/.test(lichessUrl)) throw new BroadcastOptionError(`--lichess-url ${lichessUrl}: expected an http(s) URL, e.g. ${LICHESS_URL}`);
+  return { targets, lichessUrl, token: readToken(values.lichessTokenFile, io), moves };
+}
+
+/** `[EVENT/]ROUND=lichess:ROUND_ID`; EVENT may be left out when the hall has one event. */
+export function parseBroadcastTarget(value: string, hall: Hall): BroadcastTarget {
+  const m = /^(?:([^/=]+)\/)?([^/=]+)=lichess:(.*)$/.exec(value.trim());
+  if (!m) throw new BroadcastOptionError(`--broadcast ${value}: expected [EVENT/]ROUND=lichess:ROUND_ID, e.g. --broadcast 1=lichess:aBcD1234`);
+  const [, eventText, roundText, roundId] = m;
+  const event = eventText ?? (hall.events.length === 1 ? hall.events[0].id : null);
+  if (event === null) throw new BroadcastOptionError(`--broadcast ${value}: the hall has ${hall.events.length} events; write EVENT/ROUND=lichess:ROUND_ID`);
+  if (!hall.events.some((e) => e.id === event)) {
+    throw new BroadcastOptionError(`--broadcast ${value}: no event "${event}" in the tournament file (events: ${hall.events.map((e) => e.id).join(', ')})`);
+  }
+  const round = Number(roundText);
+  if (!Number.isInteger(round) || round < 1) throw new BroadcastOptionError(`--broadcast ${value}: round "${roundText}" is not a round number 1, 2, …`);
+  try {
+    checkRoundId(roundId);
+  } catch (err) {
+    throw new BroadcastOptionError(`--broadcast ${value}: ${(err as Error).message}`);
+  }
+  return { event, round, roundId };
+}
+
+/** `[EVENT=]SOURCE`: the part before `=` is the event when it names one of the hall's events. */
+function parseMovesOption(value: string, hall: Hall, isFolder: (path: string) => boolean): [string, MovesSourceSpec] {
+  const eq = value.indexOf('=');
+  const named = eq > 0 && hall.events.some((e) => e.id === value.slice(0, eq));
+  const event = named ? value.slice(0, eq) : hall.events.length === 1 ? hall.events[0].id : null;
+  if (event === null) throw new BroadcastOptionError(`--moves ${value}: the hall has ${hall.events.length} events; write EVENT=SOURCE`);
+  try {
+    return [event, parseMovesSource(named ? value.slice(eq + 1) : value, isFolder)];
+  } catch (err) {
+    throw new BroadcastOptionError(`--moves ${value}: ${(err as Error).message}`);
+  }
+}
+
+function readToken(file: string | undefined, io: BroadcastOptionIo): string {
+  const fromEnv = io.env[TOKEN_ENV];
+  if (file !== undefined && fromEnv) throw new BroadcastOptionError(`the lichess token is given twice: by ${TOKEN_ENV} and by --lichess-token-file; give one`);
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = io.readFile(file);
+    } catch (err) {
+      throw new BroadcastOptionError(`--lichess-token-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const token = text.trim();
+    if (token === '' || /\s/.test(token)) throw new BroadcastOptionError(`--lichess-token-file ${file}: expected the token alone on one line`);
+    return token;
+  }
+  if (fromEnv?.trim()) return fromEnv.trim();
+  throw new BroadcastOptionError(`--broadcast needs a lichess token (scope study:write): set ${TOKEN_ENV} or give --lichess-token-file FILE`);
+}

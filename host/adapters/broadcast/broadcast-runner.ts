@@ -1,0 +1,159 @@
+// The broadcast run by the host (docs/broadcast.md "Running it"): each mapped round's games,
+// merged from the journal and the event's moves source (live-pgn.ts), pushed to its lichess
+// round (lichess-push.ts) whenever something of the round changed — a clock event journaled
+// (HostState `subscribe`), a board changed with no event (`watchBoards`: a result, a restore, an
+// arbiter's command), or a new moves text. Changes within `settleMs` go out as one state, and the
+// pusher sends the latest state of each round, one request at a time.
+
+import type { Hall, TournamentEvent } from '../../domain/model.ts';
+import type { HostState } from '../../app/ports.ts';
+import type { Journal } from '../../store/journal.ts';
+import { LichessPusher, type PushReport } from './lichess-push.ts';
+import { type BoardWarning, broadcastRound, type RoundState, type UnmatchedGame } from './live-pgn.ts';
+import { type MovesSource, type MovesSourceSpec, type MovesText, openMovesSource, placeOf } from './moves-source.ts';
+
+/** One event's round broadcast to one lichess round. */
+export interface BroadcastTarget {
+  event: string;
+  round: number;
+  /** The lichess round's id (8 characters). */
+  roundId: string;
+}
+
+export interface BroadcastSetup {
+  targets: readonly BroadcastTarget[];
+  /** `https://lichess.org`, a stand-in or a mirror. */
+  lichessUrl: string;
+  /** The OAuth token (scope `study:write`); never logged. */
+  token: string;
+  /** Each event's moves source, by event id; an event without one broadcasts clocks and results. */
+  moves?: Readonly<Record<string, MovesSourceSpec>>;
+  /** Changes within this time go out as one state. Default 200 ms. */
+  settleMs?: number;
+  /** A file or folder source's quiet time; a URL source's poll interval. */
+  movesDebounceMs?: number;
+  movesPollMs?: number;
+}
+
+export interface BroadcastDeps {
+  journal: Journal;
+  hall: Hall;
+  state: HostState;
+  nowUtcMs: () => number;
+  log: (line: string) => void;
+}
+
+/** What a mapped round's broadcast says now: the board warnings, the unmatched games, lichess's last answer. */
+export interface TargetStatus extends BroadcastTarget {
+  warnings: BoardWarning[];
+  unmatched: UnmatchedGame[];
+  lastPush: PushReport | null;
+}
+
+export interface RunningBroadcast {
+  readonly pusher: LichessPusher;
+  status(): TargetStatus[];
+  /** Resolves when no change waits and no push is out. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): RunningBroadcast {
+  const events = new Map<string, TournamentEvent>();
+  for (const t of setup.targets) {
+    const event = deps.hall.events.find((e) => e.id === t.event);
+    if (!event) throw new Error(`broadcast: no event "${t.event}" in the tournament file (events: ${deps.hall.events.map((e) => e.id).join(', ')})`);
+    events.set(event.id, event);
+  }
+  const pusher = new LichessPusher({ base: setup.lichessUrl, token: setup.token });
+  const texts = new Map<string, MovesText>();
+  const status = new Map<BroadcastTarget, TargetStatus>(setup.targets.map((t) => [t, { ...t, warnings: [], unmatched: [], lastPush: null }]));
+  const dirty = new Set<BroadcastTarget>();
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const flush = () => {
+    timer = null;
+    for (const target of [...dirty]) {
+      dirty.delete(target);
+      pushTarget(deps, events.get(target.event)!, target, texts.get(target.event) ?? null, pusher, status.get(target)!);
+    }
+  };
+  const mark = (event: string, round: number | null) => {
+    if (closed) return;
+    for (const t of setup.targets) if (t.event === event && (round === null || t.round === round)) dirty.add(t);
+    if (dirty.size > 0 && timer === null) timer = setTimeout(flush, setup.settleMs ?? 200);
+  };
+  const sources: MovesSource[] = Object.entries(setup.moves ?? {}).map(([event, spec]) => {
+    const source = openMovesSource(spec, {
+      ...(setup.movesDebounceMs !== undefined ? { debounceMs: setup.movesDebounceMs } : {}),
+      ...(setup.movesPollMs !== undefined ? { pollMs: setup.movesPollMs } : {}),
+    });
+    source.on('moves', (m) => {
+      texts.set(event, m);
+      mark(event, null);
+    });
+    source.on('incomplete', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
+    source.on('problem', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
+    source.start();
+    return source;
+  });
+  const stopEvents = deps.state.subscribe((_e, board) => board && mark(board.event, board.round));
+  const stopBoards = deps.state.watchBoards((board) => mark(board.event, board.round));
+  pusher.on('failed', (f) => deps.log(`broadcast: push of lichess round ${f.roundId} failed: ${f.message}; next try in ${Math.round(f.retryInMs / 1000)} s`));
+  pusher.on('pushed', (report) => {
+    for (const s of status.values()) if (s.roundId === report.roundId) s.lastPush = report;
+    for (const g of report.games) if (g.error) deps.log(`broadcast: lichess refused ${g.gameId} (board ${g.board}): ${g.error}`);
+  });
+  for (const t of setup.targets) mark(t.event, t.round);
+
+  return {
+    pusher,
+    status: () => [...status.values()].map((s) => ({ ...s })),
+    async idle() {
+      while (timer !== null || dirty.size > 0) await new Promise((resolve) => setTimeout(resolve, setup.settleMs ?? 200));
+      await pusher.idle();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      stopEvents();
+      stopBoards();
+      for (const s of sources) s.stop();
+      pusher.stop();
+      await pusher.idle();
+    },
+  };
+}
+
+/** The round's state read from the journal, merged and handed to the pusher; what it says kept in the target's status. */
+function pushTarget(
+  deps: BroadcastDeps,
+  event: TournamentEvent,
+  target: BroadcastTarget,
+  moves: MovesText | null,
+  pusher: LichessPusher,
+  status: TargetStatus,
+): void {
+  const state: RoundState = {
+    event,
+    site: deps.hall.site ?? event.city ?? '?',
+    games: deps.journal.gamesByRound(event.id, target.round).map((game) => ({ game, events: deps.journal.eventsByGame(game.gameId) })),
+  };
+  let round: ReturnType<typeof broadcastRound>;
+  try {
+    round = broadcastRound(state, deps.nowUtcMs(), moves?.text ?? null);
+  } catch (err) {
+    deps.log(`broadcast: round ${target.round} of ${event.id}: ${(err as Error).message}`);
+    return;
+  }
+  const said = (list: readonly unknown[]) => JSON.stringify(list);
+  if (said(round.unmatched) !== said(status.unmatched)) {
+    for (const u of round.unmatched)
+      deps.log(`broadcast: moves game "${u.game}" (${placeOf(moves!, u.line)}) is no board of round ${target.round} of ${event.id}: ${u.reason}`);
+  }
+  status.warnings = round.warnings;
+  status.unmatched = round.unmatched;
+  if (round.games.length > 0) pusher.push(target.roundId, round.games);
+}

@@ -1,0 +1,156 @@
+// A round's PGN for a live broadcast (docs/broadcast.md "The merged games"): each board's game is
+// the moves a board system or a transcriber gives (the moves source), with `[%clk]` and `[%emt]`
+// after each move from the journal's presses, and the host's own tags: the running clock as
+// `WhiteClock`/`BlackClock` at a given instant (so a bonus, a penalty or an arbiter's adjustment
+// shows at once, not at the next move), the result once an arbiter confirmed it, `Termination`,
+// `TimeControl` in the PGN standard's notation (§9.6.1) and the tags a broadcast matches games by
+// across pushes (`GameId`, `White`, `Black`, `Round`).
+//
+// Pure: the round's journal state and the moves text in, the games out. The times are the rule
+// book's (rules/press-clocks.ts through host/app/pgn-match.ts pressTimes, rules/clock-snapshot.ts
+// through host/app/pgn-game.ts liveClock), never recomputed here. The moves and the presses are
+// joined by count as `chessclock export --pgn --moves` joins them (docs/exports.md "Clock times
+// merged into the moves"); a count that differs is said in the game's comment and returned as
+// the board's warning, never papered over. A moves game that matches no board is returned as
+// unmatched, never guessed.
+
+import type { ClockEventRow, GameRow } from '../../store/journal.ts';
+import type { TournamentEvent } from '../../domain/model.ts';
+import { formatPgnClockTenths } from '../../../rules/display-format.ts';
+import { formatTagPairs, journalPgnGame, pgnResult, pgnTagPairs, type PgnGame } from '../../app/pgn-game.ts';
+import { countPresses, describeKey, matchJournalGame, plySides, pressTimes, stripClockCommands, type PressTime } from '../../app/pgn-match.ts';
+import { parseMovetextGames, writeMovetextGame, type MovetextGame } from '../../app/pgn-movetext.ts';
+
+/** One board's game as the journal holds it: the game and its clock events in journal order. */
+export interface JournalGame {
+  game: GameRow;
+  events: readonly ClockEventRow[];
+}
+
+/** What the broadcast of a round is made from: the event, the site, and the round's games. */
+export interface RoundState {
+  event: TournamentEvent;
+  site: string;
+  games: readonly JournalGame[];
+}
+
+export interface BoardWarning {
+  board: number;
+  gameNo: number;
+  /** The game's `GameId` tag. */
+  gameId: string;
+  message: string;
+}
+
+/** A game of the moves source that is no board of the round, with why. */
+export interface UnmatchedGame {
+  /** Line of the game's first tag in the moves text. */
+  line: number;
+  /** How the moves source names it: its Round, White and Black tags. */
+  game: string;
+  reason: string;
+}
+
+export interface BroadcastGame {
+  board: number;
+  gameNo: number;
+  gameId: string;
+  /** The game as PGN: tag pairs, a blank line, the movetext, a newline. */
+  pgn: string;
+}
+
+export interface BroadcastRound {
+  /** The round's games, board by board (the newest game last per board), as the journal lists them. */
+  games: BroadcastGame[];
+  warnings: BoardWarning[];
+  unmatched: UnmatchedGame[];
+}
+
+/** Tags of the moves source kept in the broadcast: a game from a set-up position must keep it (PGN standard §9.7). */
+const KEPT_SOURCE_TAGS = ['SetUp', 'FEN'];
+
+/**
+ * The round's broadcast at `nowUtcMs`, with the moves of `movesPgn` (null: no moves source, each
+ * game its tags, clocks and result). Throws PgnSyntaxError (line:column) when `movesPgn` is not PGN.
+ */
+export function broadcastRound(state: RoundState, nowUtcMs: number, movesPgn: string | null = null): BroadcastRound {
+  const inputs = movesPgn === null ? [] : parseMovetextGames(movesPgn);
+  const gameRows = state.games.map((g) => g.game);
+  const byGame = new Map<number, MovetextGame>();
+  const unmatched: UnmatchedGame[] = [];
+  const lineOf = new Map<number, number>();
+  for (const input of inputs) {
+    const name = `${input.tags.get('Round') ?? '?'} ${input.tags.get('White') ?? '?'} – ${input.tags.get('Black') ?? '?'}`;
+    const found = matchJournalGame(state.event, gameRows, input.tags);
+    if (typeof found === 'string') unmatched.push({ line: input.line, game: name, reason: found });
+    else if (byGame.has(found.gameId)) {
+      unmatched.push({ line: input.line, game: name, reason: `the same board as the game at line ${lineOf.get(found.gameId)}, which is the one broadcast` });
+    } else {
+      byGame.set(found.gameId, input);
+      lineOf.set(found.gameId, input.line);
+    }
+  }
+  const warnings: BoardWarning[] = [];
+  const games: BroadcastGame[] = [];
+  for (const { game, events } of state.games) {
+    const head = journalPgnGame(state.event, state.site, game, events, nowUtcMs);
+    if (head === null) continue;
+    const warn = (message: string) => warnings.push({ board: game.board, gameNo: game.gameNo, gameId: head.gameId!, message });
+    const pgn = broadcastGame(head, game, events, byGame.get(game.gameId) ?? null, warn);
+    games.push({ board: game.board, gameNo: game.gameNo, gameId: head.gameId!, pgn });
+  }
+  return { games, warnings, unmatched };
+}
+
+/** The round's games as one PGN text, games separated by a blank line (PGN standard §8). */
+export function joinGames(games: readonly BroadcastGame[]): string {
+  return games.map((g) => g.pgn).join('\n');
+}
+
+/** One board's game: the host's tags, then the source's movetext with the journal's times (or the result alone). */
+function broadcastGame(head: PgnGame, game: GameRow, events: readonly ClockEventRow[], input: MovetextGame | null, warn: (message: string) => void): string {
+  const tags = pgnTagPairs(head, formatPgnClockTenths);
+  const comments: string[] = head.comment ? [head.comment] : [];
+  const result = pgnResult(head.result);
+  if (input === null) {
+    const bare: MovetextGame = { line: 0, tagLines: formatTagPairs(tags), tags: new Map(), tokens: commentTokens(comments), result };
+    return writeMovetextGame(bare, () => null);
+  }
+  for (const name of KEPT_SOURCE_TAGS) {
+    const value = input.tags.get(name);
+    if (value !== undefined) tags.push([name, value]);
+  }
+  const { presses, mismatches } = pressTimes(game, events);
+  if (mismatches > 0) {
+    const message = `the journal's events do not replay through the clock's statechart at ${mismatches} event(s): the %emt times may be off`;
+    warn(message);
+    comments.push(message);
+  }
+  const sides = plySides(input);
+  const counts = { white: 0, black: 0 };
+  const keys = sides.map((side) => `${side}:${++counts[side]}`);
+  const pressed = { white: countPresses(presses, 'white'), black: countPresses(presses, 'black') };
+  const missing = keys.filter((k) => !presses.has(k));
+  if (counts.white !== pressed.white || counts.black !== pressed.black || missing.length) {
+    const message =
+      `Moves and clock presses differ: White ${counts.white} moves / ${pressed.white} presses, Black ${counts.black} moves / ${pressed.black} presses` +
+      `${missing.length ? `; no press for ${missing.length} move(s), first ${describeKey(missing[0])}` : ''}. Times are given by count (move k, press k).`;
+    warn(message);
+    comments.push(message);
+  }
+  const source = stripClockCommands(input);
+  const merged: MovetextGame = { ...source, tagLines: formatTagPairs(tags), tokens: [...commentTokens(comments), ...source.tokens], result };
+  return writeMovetextGame(merged, (ply) => clockComment(presses.get(keys[ply])));
+}
+
+function commentTokens(comments: readonly string[]): MovetextGame['tokens'] {
+  // A comment cannot hold `}` (PGN standard §5).
+  return comments.map((text) => ({ kind: 'comment', text: text.replace(/}/g, ')') }));
+}
+
+/** `[%clk]` (the mover's time after the press) and `[%emt]` (the move's time), to the tenth under a minute. */
+function clockComment(press: PressTime | undefined): string | null {
+  if (!press) return null;
+  const clk = `[%clk ${formatPgnClockTenths(press.clockMs)}]`;
+  return press.emtMs === null ? clk : `${clk} [%emt ${formatPgnClockTenths(press.emtMs)}]`;
+}
