@@ -18,7 +18,7 @@ import type { Hall, TournamentEvent } from './model.ts';
 import { checkHall } from './tournament-file/checker.ts';
 import { parseEvent } from './tournament-file/event.ts';
 import { FieldChecker } from './tournament-file/field-checker.ts';
-import { readJsonc } from './tournament-file/reader.ts';
+import { readJsonc, sortByPosition } from './tournament-file/reader.ts';
 
 export class TournamentFileError extends Error {
   constructor(
@@ -55,11 +55,7 @@ export function parseTournamentText(text: string, file?: string): Hall {
   try {
     return parseTournament(read.value);
   } catch (err) {
-    if (err instanceof TournamentFileError)
-      throw new TournamentFileError(
-        err.issues.map((issue) => read.locate(issue)),
-        file,
-      );
+    if (err instanceof TournamentFileError) throw new TournamentFileError(sortByPosition(err.issues.map((issue) => read.locate(issue))), file);
     throw err;
   }
 }

@@ -6,19 +6,36 @@ import { show, type FieldChecker } from './field-checker.ts';
 
 const PLAYER_KEYS = ['rank', 'name', 'sex', 'title', 'rating', 'federation', 'fideId', 'birthDate', 'team'] as const;
 
-/** The players read, and each starting rank with the index of its player in the list. */
-export function parsePlayers(c: FieldChecker, raw: unknown, path: string): { players: Player[]; ranks: Map<number, number> } {
+/** An event's players as read from its `players` list. */
+export interface PlayerList {
+  players: Player[];
+  /** Each starting rank, with the index in the file's list of its (first) player. */
+  ranks: Map<number, number>;
+  /** The index in the file's list of each player read (players[i] stands at `players[at[i]]`). */
+  at: number[];
+  /**
+   * The ranks written for players refused (reported already): a round or a team that names
+   * such a rank reports nothing more, so the one mistake is said once.
+   */
+  refusedRanks: Set<unknown>;
+}
+
+export function parsePlayers(c: FieldChecker, raw: unknown, path: string): PlayerList {
   const players: Player[] = [];
+  const at: number[] = [];
+  const refusedRanks = new Set<unknown>();
   (c.array(raw, path) ?? []).forEach((p, i) => {
     const player = parsePlayer(c, p, `${path}[${i}]`);
     if (player) players.push(player);
+    if (player) at.push(i);
+    else if (typeof p === 'object' && p !== null) refusedRanks.add((p as Record<string, unknown>).rank);
   });
   const ranks = new Map<number, number>();
   players.forEach((p, i) => {
-    if (ranks.has(p.rank)) c.problem(`${path}[${i}].rank`, `starting rank ${p.rank} is also used by players[${ranks.get(p.rank)}]`);
-    else ranks.set(p.rank, i);
+    if (ranks.has(p.rank)) c.problem(`${path}[${at[i]}].rank`, `starting rank ${p.rank} is also used by players[${ranks.get(p.rank)}]`);
+    else ranks.set(p.rank, at[i]);
   });
-  return { players, ranks };
+  return { players, ranks, at, refusedRanks };
 }
 
 function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player | undefined {
