@@ -22,7 +22,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
       "the tournament file: `init [FILE]` writes a commented one, `validate FILE` checks it (line:column and field path), `import-trf FILE` reads a pairing program's TRF as a tournament file or (`--next-round`) the next round, printed or loaded into a running host",
     load: () => import('./tournament.ts'),
   },
-  export: { summary: "a journal's exports to stdout: --trf (TRF16), --pgn (a round), --jsonl (the events) of one event", load: () => import('./export.ts') },
+  export: {
+    summary: "a journal's exports to stdout: --trf (TRF16), --pgn (a round), --jsonl (the events), --report (the print report, HTML) of one event",
+    load: () => import('./export.ts'),
+  },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },
 };
 

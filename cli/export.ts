@@ -95,6 +95,15 @@ function exportText(
   return { text, status };
 }
 
+/** A round asked for that the journal has no game of, said with the rounds there are: nothing is written for it. */
+function roundNotInJournal(journal: Journal, hall: Hall, event: string, round: number): string | undefined {
+  const rounds = [...new Set(journal.gamesByEvent(event).map((g) => g.round))].sort((a, b) => a - b);
+  if (rounds.includes(round)) return undefined;
+  const planned = findEvent(hall, event).plannedRounds;
+  const held = rounds.length ? `the journal has round${rounds.length > 1 ? 's' : ''} ${rounds.join(', ')}` : 'the journal has no round of it yet';
+  return `--round ${round}: event "${event}" has no round ${round} in the journal (${held}; the event has ${planned} round${planned === 1 ? '' : 's'})`;
+}
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
@@ -130,6 +139,8 @@ export async function run(args: string[]): Promise<number> {
   const journal = new Journal(values.db);
   try {
     new Director(journal, hall); // a round robin's rounds, as the host had them
+    const noRound = round !== undefined && round >= 1 ? roundNotInJournal(journal, hall, values.event, round) : undefined;
+    if (noRound) return fail(noRound, 1);
     const { text, status } = exportText(journal, hall, values.event, values, round, movesText);
     if (values.out !== undefined) {
       try {
