@@ -77,13 +77,16 @@ export function parseTournament(value: unknown): Hall {
     }
   }
   const events: TournamentEvent[] = [];
+  const at: number[] = [];
   const rawEvents = c.array(root.events, 'events') ?? [];
   if (root.events !== undefined && rawEvents.length === 0) c.problem('events', 'needs at least one event');
   rawEvents.forEach((raw, i) => {
     const ev = parseEvent(c, raw, `events[${i}]`);
     if (ev) events.push(ev);
+    if (ev) at.push(i);
   });
-  checkHall(c, events);
+  const rawIds = rawEvents.map((e) => (typeof e === 'object' && e !== null ? (e as Record<string, unknown>).id : undefined));
+  checkHall(c, events, at, rawIds);
   if (c.issues.length) throw new TournamentFileError(c.issues);
   return { name: hallName, site, events };
 }

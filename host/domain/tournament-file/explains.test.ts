@@ -217,4 +217,33 @@ describe('one mistake is said once (docs/tournament.md "The file")', () => {
       'line 3:94 events[0].teams[2].id: must be a whole number from 1 to 999, got 0',
     ]);
   });
+
+  it("a knockout player refused: the match's firstWhite and the final that takes the match's winner report nothing more", () => {
+    const text = [
+      '{ "events": [{ "id": "ko", "name": "KO", "kind": "knockout", "timeControl": "classical",',
+      '  "players": [{ "rank": 1, "name": "A" }, { "rank": 2, "name": "B" }, { "rank": 3, "name": "C" }, { "rank": 4 }],',
+      '  "rounds": [',
+      '    { "number": 1, "knockout": [{ "board": 1, "players": [1, 4], "firstWhite": 4 }, { "board": 2, "players": [2, 3] }] },',
+      '    { "number": 2, "knockout": [{ "board": 1, "players": [{ "winnerOf": { "round": 1, "board": 1 } }, { "winnerOf": { "round": 1, "board": 2 } }] }] }',
+      '  ] }] }',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual(['line 2:99 events[0].players[3].name: missing']);
+  });
+
+  it('an event refused for a problem of its own still has its id compared, and a later event is named by its place in the file', () => {
+    const ev = (id: string, extra: string) =>
+      `{ "id": "${id}", "name": "N", "kind": "individual", "timeControl": "classical", ${extra} "players": [{ "rank": 1, "name": "A" }, { "rank": 2, "name": "B" }], "rounds": [{ "number": 1, "boards": [{ "board": 1, "white": 1, "black": 2 }] }] }`;
+    const text = [
+      '{ "events": [',
+      `  ${ev('a', '"plannedRounds": 0,')},`,
+      `  ${ev('a', '"hallFirstTable": 3,')},`,
+      `  ${ev('c', '"hallFirstTable": 3,')}`,
+      '] }',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual([
+      'line 2:79 events[0].plannedRounds: must be a whole number from 1 to 999, got 0',
+      'line 3:5 events[1].id: event id "a" is also used by events[0]',
+      'line 4:79 events[2].hallFirstTable: hall tables 3-3 of "c" overlap tables 3-3 of "a"; set hallFirstTable so events share no table',
+    ]);
+  });
 });

@@ -107,6 +107,8 @@ function parseEntrant(
 /** White in game 1 as the file fixes it; null when absent (drawn by lot). */
 function parseFirstWhite(c: FieldChecker, ko: Obj, where: string, a: KnockoutEntrant | undefined, b: KnockoutEntrant | undefined): number | null {
   if (ko.firstWhite === undefined || ko.firstWhite === null) return null;
+  // A player refused (reported already, e.g. a rank the players list refused): nothing to compare with.
+  if (a === undefined || b === undefined) return null;
   if ((a && !('rank' in a)) || (b && !('rank' in b))) {
     // Slovenian women's final 2007 art. 3: colours of game 1 are drawn; with a player not
     // known in advance the file cannot fix them.

@@ -43,7 +43,7 @@ export function parseRounds(c: FieldChecker, o: Obj, path: string, ctx: Omit<Rou
   });
   checkRoundNumbers(c, rawRounds, `${path}.rounds`);
   checkRoundDates(c, schedule, ctx.eventDates);
-  if (ctx.kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds.length, roundPaths);
+  if (ctx.kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds, roundPaths);
   return { rounds, listed: rawRounds.length };
 }
 
