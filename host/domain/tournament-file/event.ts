@@ -5,7 +5,7 @@
 
 import type { EventKind, KnockoutRules, TournamentEvent } from '../model.ts';
 import { parseAppeal } from './appeal.ts';
-import { didYouMean, show, type FieldChecker, type Obj } from './field-checker.ts';
+import { closest, didYouMean, show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseKnockoutRules } from './knockout.ts';
 import { parseEventPairingEngine, parseRoundPlan } from './pairing.ts';
 import { parsePlayers } from './players.ts';
@@ -113,7 +113,9 @@ function parseKind(c: FieldChecker, o: Obj, path: string): EventKind {
   if (kindRaw === undefined) return 'individual';
   if ((KINDS as readonly string[]).includes(kindRaw)) return kindRaw as EventKind;
   c.problem(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${show(kindRaw)}${didYouMean(kindRaw, KINDS)}`);
-  return 'individual';
+  // The rest of the event is checked as the kind a typo away ("knockot"), so that its knockout
+  // or team sections are not refused as well for the one mistake.
+  return (closest(kindRaw, KINDS) as EventKind | undefined) ?? 'individual';
 }
 
 function parseDeputies(c: FieldChecker, o: Obj, path: string): string[] {

@@ -246,4 +246,13 @@ describe('one mistake is said once (docs/tournament.md "The file")', () => {
       'line 4:79 events[2].hallFirstTable: hall tables 3-3 of "c" overlap tables 3-3 of "a"; set hallFirstTable so events share no table',
     ]);
   });
+
+  it('a misspelt kind: the event is checked as the kind a typo away, its knockout sections not refused as well', () => {
+    const text = [
+      '{ "events": [{ "id": "ko", "name": "KO", "kind": "knockot", "timeControl": "classical", "knockout": { "seed": 1 },',
+      '  "players": [{ "rank": 1, "name": "A" }, { "rank": 2, "name": "B" }],',
+      '  "rounds": [{ "number": 1, "knockout": [{ "board": 1, "players": [1, 2] }] }] }] }',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual(['line 1:42 events[0].kind: must be one of individual, knockout, team, got "knockot" (did you mean "knockout"?)']);
+  });
 });

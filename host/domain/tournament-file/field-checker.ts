@@ -91,6 +91,12 @@ export function isoUtcMs(text: string): number {
 
 /** ` (did you mean "rapid"?)` when one valid value is a typo away from what was written; else ''. */
 export function didYouMean(written: string, valid: Iterable<string>): string {
+  const best = closest(written, valid);
+  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+}
+
+/** The valid value a typo away from what was written (one or two edits, fewer than a third of the word), if one is. */
+export function closest(written: string, valid: Iterable<string>): string | undefined {
   const w = written.toLowerCase();
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
@@ -98,9 +104,8 @@ export function didYouMean(written: string, valid: Iterable<string>): string {
     const d = editDistance(w, v.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [v, d];
   }
-  // A typo: one or two edits, and fewer than a third of the word.
   const allowed = Math.max(1, Math.min(2, Math.floor((best?.length ?? 0) / 3)));
-  return best !== undefined && bestDistance > 0 && bestDistance <= allowed ? ` (did you mean "${best}"?)` : '';
+  return best !== undefined && bestDistance > 0 && bestDistance <= allowed ? best : undefined;
 }
 
 /** Edit distance: insertions, deletions, substitutions and swaps of two neighbours ("nmae"). */
