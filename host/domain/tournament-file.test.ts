@@ -314,7 +314,7 @@ describe('tournament file', () => {
       writeFileSync(join(dir, 'good.json'), text.replace('{ "rank": 2 }', '{ "rank": 2, "name": "B, B" }').replace('"Slovenia"', '"SLO"'));
       expect(loadTournamentFile(join(dir, 'good.json')).events[0].players.map((p) => p.name)).toEqual(['A, A', 'B, B', 'C, C']);
       writeFileSync(join(dir, 'colon.json'), '{\n  "events" []\n}\n');
-      expect(() => loadTournamentFile(join(dir, 'colon.json'))).toThrow(/line 2:12: a colon \(:\) is missing after the field name that ends at 2:11/);
+      expect(() => loadTournamentFile(join(dir, 'colon.json'))).toThrow(/line 2:12: a colon \(:\) is missing after the field name that ends at 2:10/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

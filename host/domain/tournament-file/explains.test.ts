@@ -76,11 +76,11 @@ describe('syntax (JSON with comments; docs/tournament.md "The file")', () => {
     const cases: [string, string][] = [
       [
         '{\n  "events": [{ "id": "a" }]\n  "hall": {}\n}',
-        'line 3:3: a comma is missing after the value that ends at 2:28 (fields and list items are separated by commas)',
+        'line 3:3: a comma is missing after the value that ends at 2:27 (fields and list items are separated by commas)',
       ],
       ['{ "events": [1,,2] }', 'line 1:16: a value is missing after the comma at 1:15: an extra comma?'],
       ['{ "events": }', 'line 1:13: a value is missing after the colon at 1:11'],
-      ['{ "events" [] }', 'line 1:12: a colon (:) is missing after the field name that ends at 1:11'],
+      ['{ "events" [] }', 'line 1:12: a colon (:) is missing after the field name that ends at 1:10'],
       ["{ 'events': [] }", `line 1:3: 'events' is in single quotes: texts and field names are written in double quotes ("…")`],
       [
         '{ "events": [{ "timeControl": classical }] }',
@@ -101,6 +101,37 @@ describe('syntax (JSON with comments; docs/tournament.md "The file")', () => {
     for (const [text, sentence] of cases) expect(issuesOf(text), text).toEqual([sentence]);
   });
 
+  it("says each of an organiser's syntax mistakes in one pass, one line each", () => {
+    const text = [
+      '{',
+      '  "events": [{',
+      '    "id": "e1", "name": "Open" "kind": "individual",',
+      '    "timeControl": "classical",',
+      '    "players": [',
+      '      { "rank": 1, "name": "A, A" }',
+      '      { "rank": 2, "name": "B, B" },',
+      '      { "rank": 3, "name": \'C\' },',
+      '      { "rank": 4, name: "D" },',
+      '    ],',
+      '    "rated": True,',
+      '    "hallFirstTable": +1,',
+      '    "city": "Lj',
+      '  }]',
+      '}',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual([
+      'line 3:32: a comma is missing after the value that ends at 3:30 (fields and list items are separated by commas)',
+      'line 7:7: a comma is missing after the value that ends at 6:35 (fields and list items are separated by commas)',
+      `line 8:28: 'C' is in single quotes: texts and field names are written in double quotes ("…")`,
+      'line 9:20: name is not a JSON value: texts and field names are written in double quotes ("name"); the only words without quotes are true, false and null',
+      'line 11:14: True is not a JSON value: write it in lower case, true',
+      'line 12:23: +1 is not a number as JSON writes it: no + sign (write 1)',
+      'line 13:13: unterminated string: a text is not closed with a double quote before the end of its line',
+    ]);
+    // One bracket of the wrong kind: said once, not again where the brackets after it no longer pair.
+    expect(issuesOf('{ "events": [ { "id": "a" ]\n}')).toEqual(['line 1:27: ] where } should close the object opened at 1:15']);
+  });
+
   it('has a sentence for every ParseErrorCode jsonc-parser reports (1-16), none left as a code name', () => {
     const names: string[] = [];
     for (let code = 1; code <= 16; code++) names.push(jsonc.printParseErrorCode(code));
@@ -112,7 +143,7 @@ describe('syntax (JSON with comments; docs/tournament.md "The file")', () => {
     const text = '{\n  "hall": { \'name\': "Dom" },\n  "events": [1 2]\n}';
     expect(issuesOf(text)).toEqual([
       `line 2:13: 'name' is in single quotes: texts and field names are written in double quotes ("…")`,
-      'line 3:16: a comma is missing after the value that ends at 3:15 (fields and list items are separated by commas)',
+      'line 3:16: a comma is missing after the value that ends at 3:14 (fields and list items are separated by commas)',
     ]);
   });
 });

@@ -50,6 +50,8 @@ export const SYNTAX_SENTENCES: Record<string, Sentence> = {
   InvalidSymbol: (x) => {
     const token = raw(x);
     if (token.startsWith("'")) return `${token} is in single quotes: ${quoteHint} ("…")`;
+    if (/^(true|false|null)$/i.test(token)) return `${token} is not a JSON value: write it in lower case, ${token.toLowerCase()}`;
+    if (/^\+\d/.test(token)) return `${token} is not a number as JSON writes it: no + sign (write ${token.slice(1)})`;
     if (/^[\p{L}_$][\p{L}\p{N}_$-]*$/u.test(token))
       return `${token} is not a JSON value: ${quoteHint} ("${token}"); the only words without quotes are true, false and null`;
     return `unexpected ${describeCharacters(slice(x))}`;
@@ -67,12 +69,12 @@ export const SYNTAX_SENTENCES: Record<string, Sentence> = {
     if (x.error.offset >= x.text.length) return 'the file ends where a value is expected';
     return 'a value is expected here';
   },
-  ColonExpected: (x) => `a colon (:) is missing after the field name${x.before ? ` that ends at ${x.at(x.before.end)}` : ''}`,
+  ColonExpected: (x) => `a colon (:) is missing after the field name${x.before ? ` that ends at ${x.at(x.before.end - 1)}` : ''}`,
   CommaExpected: (x) => {
     // `01`: the scanner reads 0 then 1, two numbers with nothing between them.
     if (x.before?.kind === NUMBER && x.here?.kind === NUMBER && x.before.end === x.here.start)
       return `${x.text.slice(x.before.start, x.here.end)} is not a number as JSON writes it: no leading zero (write 1, or 0.5)`;
-    return `a comma is missing after the value${x.before ? ` that ends at ${x.at(x.before.end)}` : ''} (fields and list items are separated by commas)`;
+    return `a comma is missing after the value${x.before ? ` that ends at ${x.at(x.before.end - 1)}` : ''} (fields and list items are separated by commas)`;
   },
   CloseBraceExpected: (x) => unclosed(x, '}', 'object'),
   CloseBracketExpected: (x) => unclosed(x, ']', 'list'),
@@ -95,6 +97,7 @@ export function describeSyntaxErrors(text: string, errors: readonly jsonc.ParseE
   if (!errors.length) return [];
   const tokens = scanTokens(text);
   const said = new Set<string>();
+  let wrongBracketSaid = false;
   const out: string[] = [];
   for (const error of errors) {
     const where = at(error.offset);
@@ -111,7 +114,11 @@ export function describeSyntaxErrors(text: string, errors: readonly jsonc.ParseE
     const name = jsonc.printParseErrorCode(error.error);
     const x = { text, error, at, before, here };
     // `[1, 2}` or `{"events": [}`: whatever the parser expected, a bracket of the other kind closes.
-    const sentence = closeMismatch(x) ?? SYNTAX_SENTENCES[name]?.(x) ?? `not valid JSON (${name})`;
+    const mismatch = closeMismatch(x);
+    // After one wrong bracket the later ones no longer pair as written: the first is the mistake.
+    if (wrongBracketSaid && (mismatch !== undefined || /^Close(Brace|Bracket)Expected$/.test(name))) continue;
+    wrongBracketSaid ||= mismatch !== undefined;
+    const sentence = mismatch ?? SYNTAX_SENTENCES[name]?.(x) ?? `not valid JSON (${name})`;
     out.push(`line ${where}: ${sentence}`);
   }
   return out;
