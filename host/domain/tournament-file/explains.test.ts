@@ -215,6 +215,22 @@ describe('an unknown value is told with the valid ones (docs/tournament.md "The 
   });
 });
 
+describe('an unknown value is told with the valid ones: codes and players', () => {
+  it('a bye code in the wrong case, a sex, and a firstWhite not of the match: the valid ones named (TRF16 bye codes H F U Z; position 10 m/w)', () => {
+    const text = file([], [round(1, '"byes": [{ "player": 3, "kind": "h" }],')]).replace('"name": "D, D"', '"name": "D, D", "sex": "W"');
+    expect(issuesOf(text)).toEqual([
+      'line 8:36 events[0].players[3].sex: must be "m" or "w" (TRF16 position 10), got "W" (did you mean "w"?)',
+      'line 11:46 events[0].rounds[0].byes[0].kind: must be one of H F U Z (TRF16 bye codes), got "h" (did you mean "H"?)',
+    ]);
+    const ko = [
+      '{ "events": [{ "id": "ko", "name": "KO", "kind": "knockout", "timeControl": "classical",',
+      '  "players": [{ "rank": 1, "name": "A" }, { "rank": 2, "name": "B" }, { "rank": 3, "name": "C" }],',
+      '  "rounds": [{ "number": 1, "knockout": [{ "board": 1, "players": [1, 2], "firstWhite": 3 }] }] }] }',
+    ].join('\n');
+    expect(issuesOf(ko)).toEqual(["line 3:75 events[0].rounds[0].knockout[0].firstWhite: must be one of the match's players (player 1 or player 2), got 3"]);
+  });
+});
+
 describe('one mistake is said once (docs/tournament.md "The file")', () => {
   it('a player refused for a bad rank or a missing name: the rounds that pair that rank report nothing more', () => {
     const text = file([], [round(1, '', 1, 2), round(2, '', 2, 10000), round(3, '', 10000, 1)])

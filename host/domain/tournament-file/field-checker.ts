@@ -101,7 +101,9 @@ export function closest(written: string, valid: Iterable<string>): string | unde
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const v of valid) {
-    const d = editDistance(w, v.toLowerCase());
+    if (v === written) return undefined; // valid as written
+    // Only the case differs ("h" for the bye code "H"): nearer than any typo of a letter.
+    const d = editDistance(w, v.toLowerCase()) || 0.5;
     if (d < bestDistance) [best, bestDistance] = [v, d];
   }
   const allowed = Math.max(1, Math.min(2, Math.floor((best?.length ?? 0) / 3)));

@@ -2,7 +2,7 @@
 // and starting ranks used once.
 
 import type { Player } from '../model.ts';
-import { show, type FieldChecker } from './field-checker.ts';
+import { didYouMean, show, type FieldChecker } from './field-checker.ts';
 
 const PLAYER_KEYS = ['rank', 'name', 'sex', 'title', 'rating', 'federation', 'fideId', 'birthDate', 'team'] as const;
 
@@ -46,7 +46,8 @@ function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player | unde
   const name = c.string(o, 'name', path);
   if (name !== undefined && name.length > 33) c.problem(`${path}.name`, `longer than the 33 characters TRF16 allows (positions 15-47)`);
   const sex = c.string(o, 'sex', path, true);
-  if (sex !== undefined && sex !== 'm' && sex !== 'w') c.problem(`${path}.sex`, `must be "m" or "w" (TRF16 position 10), got ${show(sex)}`);
+  if (sex !== undefined && sex !== 'm' && sex !== 'w')
+    c.problem(`${path}.sex`, `must be "m" or "w" (TRF16 position 10), got ${show(sex)}${didYouMean(sex, ['m', 'w'])}`);
   const title = c.string(o, 'title', path, true);
   if (title !== undefined && title.length > 3) c.problem(`${path}.title`, `at most 3 characters (TRF16 positions 11-13), got ${show(title)}`);
   const federation = c.string(o, 'federation', path, true);

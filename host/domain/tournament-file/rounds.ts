@@ -5,7 +5,7 @@
 
 import type { BoardPairing, Bye, ByeKind, EventKind, Round, Team } from '../model.ts';
 import { checkKnockoutRefs, checkRoundDates, checkRoundNumbers, type EventDates, type RoundWhen } from './checker.ts';
-import { isoUtcMs, show, type FieldChecker, type Obj } from './field-checker.ts';
+import { didYouMean, isoUtcMs, show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseMiniMatches, type EntrantRef } from './knockout.ts';
 import { RoundPairings } from './round-pairings.ts';
 import { parseTeamMatches } from './team-matches.ts';
@@ -108,7 +108,7 @@ function parseByes(c: FieldChecker, raw: unknown, path: string, pairings: RoundP
     c.unknownKeys(bo, ['player', 'team', 'kind'], where);
     const code = c.string(bo, 'kind', where);
     if (code !== undefined && !(BYE_KINDS as readonly string[]).includes(code)) {
-      c.problem(`${where}.kind`, `must be one of ${BYE_KINDS.join(' ')} (TRF16 bye codes), got ${show(code)}`);
+      c.problem(`${where}.kind`, `must be one of ${BYE_KINDS.join(' ')} (TRF16 bye codes), got ${show(code)}${didYouMean(code, BYE_KINDS)}`);
     }
     if ((bo.player === undefined) === (bo.team === undefined)) {
       c.problem(where, 'needs exactly one of "player" or "team"');
