@@ -240,6 +240,9 @@ describe('one mistake is said once (docs/tournament.md "The file")', () => {
       'line 6:7 events[0].players[1].name: missing',
       'line 7:9 events[0].players[2].rank: must be a whole number from 1 to 9999, got 10000',
     ]);
+    // A rank written in quotes is refused once; the rounds name the number it means.
+    const quoted = file([], [round(1, '', 1, 2), round(2, '', 2, 1)]).replace('{ "rank": 2, "name": "B, B" }', '{ "rank": "2", "name": "B, B" }');
+    expect(issuesOf(quoted)).toEqual(['line 6:9 events[0].players[1].rank: must be a whole number from 1 to 9999, got "2"']);
   });
 
   it('a misspelt time-control field is the one problem, not also the field it should have been', () => {

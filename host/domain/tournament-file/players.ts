@@ -28,7 +28,7 @@ export function parsePlayers(c: FieldChecker, raw: unknown, path: string): Playe
     const player = parsePlayer(c, p, `${path}[${i}]`);
     if (player) players.push(player);
     if (player) at.push(i);
-    else if (typeof p === 'object' && p !== null) refusedRanks.add((p as Record<string, unknown>).rank);
+    else if (typeof p === 'object' && p !== null) for (const r of writtenAs((p as Record<string, unknown>).rank)) refusedRanks.add(r);
   });
   const ranks = new Map<number, number>();
   players.forEach((p, i) => {
@@ -70,4 +70,9 @@ function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player | unde
     birthDate,
     team: team ?? null,
   };
+}
+
+/** A number as written, and as the number a quoted one means (`"3"` is the rank 3 the rounds name). */
+export function writtenAs(v: unknown): unknown[] {
+  return typeof v === 'string' && /^\d+$/.test(v.trim()) ? [v, Number(v)] : [v];
 }

@@ -5,7 +5,7 @@ import { DEFAULT_TEAM_SCORING, type EventKind, type Team, type TeamScoring } fro
 import { BYE_CODE_FOR_POINTS } from '../standings.ts';
 import { linkTeams } from './checker.ts';
 import { describeNumbers, show, type FieldChecker, type Obj } from './field-checker.ts';
-import type { PlayerList } from './players.ts';
+import { type PlayerList, writtenAs } from './players.ts';
 
 /**
  * The event's teams (required in a team event, where each player gets its team), and the ids
@@ -22,7 +22,7 @@ export function parseTeams(c: FieldChecker, o: Obj, path: string, kind: EventKin
     if (team) teams.push(team);
     else if (typeof t === 'object' && t !== null) {
       const { id, players } = t as Obj;
-      refusedTeams.add(id);
+      for (const written of writtenAs(id)) refusedTeams.add(written);
       if (Array.isArray(players)) for (const p of players) if (typeof p === 'number') listedByRefused.add(p);
     }
   });
