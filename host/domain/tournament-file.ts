@@ -51,13 +51,19 @@ export function loadTournamentFile(file: string): Hall {
 /** `parseTournament` over the text of a file (JSON with comments), problems located by line:column. */
 export function parseTournamentText(text: string, file?: string): Hall {
   const read = readJsonc(text);
-  if (read.syntaxErrors.length) throw new TournamentFileError(read.syntaxErrors, file);
+  // A text the parser could not read has no fields to check; keys written twice are said with
+  // the problems of the fields (read with the last value of each such key).
+  if (read.syntaxErrors.length) throw new TournamentFileError(sortByPosition([...read.syntaxErrors, ...read.duplicateKeys]), file);
+  let hall: Hall | undefined;
+  let issues: string[] = [];
   try {
-    return parseTournament(read.value);
+    hall = parseTournament(read.value);
   } catch (err) {
-    if (err instanceof TournamentFileError) throw new TournamentFileError(sortByPosition(err.issues.map((issue) => read.locate(issue))), file);
-    throw err;
+    if (!(err instanceof TournamentFileError)) throw err;
+    issues = err.issues.map((issue) => read.locate(issue));
   }
+  if (issues.length || read.duplicateKeys.length) throw new TournamentFileError(sortByPosition([...read.duplicateKeys, ...issues]), file);
+  return hall!;
 }
 
 /** Checks a parsed JSON value and builds the model; throws TournamentFileError listing every problem. */

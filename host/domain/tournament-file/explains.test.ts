@@ -50,6 +50,18 @@ describe('every problem at once, in the order of the text (docs/tournament.md "T
     ]);
   });
 
+  it('reports a key written twice with the problems of the fields, each in its place in the text', () => {
+    const text = file(['"startDate": "2026/05/01", "startDate": "2026/05/02",'], [round(1, '', 1, 9)]).replace(
+      '"name": "C, C"',
+      '"name": "C, C", "federation": "Slovenia"',
+    );
+    expect(issuesOf(text)).toEqual([
+      'line 4:32 events[0].startDate: duplicate key "startDate", first written at line 4:5; a key is written once per object',
+      'line 8:36 events[0].players[2].federation: must be a 3-letter FIDE code, got "Slovenia"',
+      "line 12:60 events[0].rounds[0].boards[0].black: no player with starting rank 9 (the players' ranks: 1-4)",
+    ]);
+  });
+
   it('lists the problems of one line by column, whatever order the fields are checked in', () => {
     const text = file(['"hallFirstTable": 0, "chiefArbiter": 7, "type": ["Swiss"],']).replace('"kind": "individual"', '"kind": "individul"');
     expect(issuesOf(text)).toEqual([

@@ -8,7 +8,8 @@
 // Before the parser sees the text, its nesting is measured by the scanner (a loop, no
 // recursion): deeper than MAX_NESTING is refused at the bracket that goes too deep, instead of
 // the parser running out of stack. After it, a key written twice in one object is refused with
-// both positions (docs/tournament.md "Limits").
+// both positions, and the value keeps the last, so the fields are still checked
+// (docs/tournament.md "Limits").
 
 import * as jsonc from 'jsonc-parser';
 import { describeSyntaxErrors } from './syntax-errors.ts';
@@ -25,10 +26,15 @@ const EOF = 17;
 
 /** A file's text read: its value, or its syntax errors each at its line:column. */
 export interface JsoncText {
-  /** The value (undefined for an empty text); meaningful when there are no syntax errors. */
+  /**
+   * The value (undefined for an empty text or one the parser could not read); a key written
+   * twice holds its last value here, so the fields are still checked (`duplicateKeys`).
+   */
   readonly value: unknown;
-  /** `line L:C: …` in words, one per syntax error (the first of its line); too deep a nesting; keys written twice; in the order of the text. */
+  /** `line L:C: …` in words, one per syntax error (the first of its line), or too deep a nesting; in the order of the text. */
   readonly syntaxErrors: string[];
+  /** Each key written twice in one object, at the repeat's line:column; in the order of the text. */
+  readonly duplicateKeys: string[];
   /** A problem `PATH: message` prefixed with the line:column of PATH's field (or of its nearest parent in the text). */
   locate(issue: string): string;
 }
@@ -36,16 +42,15 @@ export interface JsoncText {
 export function readJsonc(text: string): JsoncText {
   const at = lineIndex(text);
   const tooDeep = nestingProblem(text);
-  if (tooDeep) return { value: undefined, syntaxErrors: [tooDeep], locate: (issue) => issue };
+  if (tooDeep) return { value: undefined, syntaxErrors: [tooDeep], duplicateKeys: [], locate: (issue) => issue };
   const errors: jsonc.ParseError[] = [];
   // A comma after the last field or item is forgiven: a list edited by hand often keeps one.
   const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const syntaxErrors = describeSyntaxErrors(text, errors, at);
-  if (tree !== undefined) syntaxErrors.push(...duplicateKeys(tree, at));
-  sortByPosition(syntaxErrors);
   return {
     value: syntaxErrors.length || tree === undefined ? undefined : jsonc.getNodeValue(tree),
     syntaxErrors,
+    duplicateKeys: tree === undefined ? [] : duplicateKeys(tree, at),
     locate: (issue) => locate(issue, tree, at),
   };
 }
