@@ -31,12 +31,13 @@ export async function run(args: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === 'import-trf') return importTrfCommand(rest);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const fileCommand = command === 'init' || command === 'validate';
+  if (fileCommand && (rest.includes('--help') || rest.includes('-h'))) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
   // An option where FILE goes is a mistyped option, not a file to write or read.
-  const option = rest.find((a) => a.startsWith('-'));
+  const option = fileCommand ? rest.find((a) => a.startsWith('-')) : undefined;
   if (option !== undefined) {
     process.stderr.write(
       `chessclock tournament ${command}: unknown option ${option} (FILE may not begin with "-"; write ./${option} for such a file)\n\n${HELP}\n`,
