@@ -62,7 +62,9 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
   if (kind === 'knockout') knockout = parseKnockoutRules(c, o.knockout, `${path}.knockout`);
   else if (o.knockout !== undefined) c.problem(`${path}.knockout`, `only for "kind": "knockout"`);
   const teamScoring = parseTeamScoring(c, o.teamScoring, `${path}.teamScoring`);
-  const eventDates = { startDate: own.startDate, endDate: own.endDate, path };
+  // Dates that contradict each other (reported) are no measure for the rounds: one mistake, said once.
+  const datesAgree = own.startDate === null || own.endDate === null || own.endDate >= own.startDate;
+  const eventDates = datesAgree ? { startDate: own.startDate, endDate: own.endDate, path } : { startDate: null, endDate: null, path };
   const { rounds, listed } = parseRounds(c, o, path, { kind, ranks, refusedRanks, teams, refusedTeams, boardsPerTeam, eventDates });
   const plan = parseRoundPlan(c, o, path, kind, kind === 'team' ? teams.length : players.length, listed);
   const appeal = parseAppeal(c, o.appeal, `${path}.appeal`);

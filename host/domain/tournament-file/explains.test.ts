@@ -163,8 +163,8 @@ describe('syntax (JSON with comments; docs/tournament.md "The file")', () => {
 describe('dates checked against each other (docs/tournament.md "Dates")', () => {
   const dates = ['"startDate": "2026/05/01", "endDate": "2026/05/04",'];
 
-  it('refuses an endDate before the startDate', () => {
-    expect(issuesOf(file(['"startDate": "2026/05/04", "endDate": "2026/05/01",'], [round(1, '')]))).toEqual([
+  it('refuses an endDate before the startDate, said once: the rounds are not measured against dates that contradict each other', () => {
+    expect(issuesOf(file(['"startDate": "2026/05/04", "endDate": "2026/05/01",'], [round(1, '"date": "2026/05/04",')]))).toEqual([
       'line 4:32 events[0].endDate: 2026/05/01 is before the startDate 2026/05/04; an event ends on or after the day it starts',
     ]);
   });
