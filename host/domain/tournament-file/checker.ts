@@ -135,61 +135,6 @@ function checkPlayersOncePerRound(c: FieldChecker, rounds: Round[], byNumber: Ma
   }
 }
 
-/** An event's first and last day (YYYY/MM/DD, null when the file leaves one out), and the event's path. */
-export interface EventDates {
-  startDate: string | null;
-  endDate: string | null;
-  path: string;
-}
-
-/** A round's `date` (YYYY/MM/DD) and `start` (as written, and in UTC ms), each null when absent or refused. */
-export interface RoundWhen {
-  path: string;
-  date: string | null;
-  start: { text: string; ms: number } | null;
-}
-
-/**
- * The rounds' days against the event's and against each other, as an arbiter reads a schedule:
- * each round is played within the event's dates, on the day its start names, and the rounds
- * come in order (a round's day not before the previous round's, its start after the previous
- * round's start; two rounds on one day are usual in a rapid or a weekend open).
- */
-export function checkRoundDates(c: FieldChecker, rounds: readonly RoundWhen[], event: EventDates): void {
-  const { startDate, endDate, path } = event;
-  let lastDay: { day: string; path: string } | null = null;
-  let lastStart: { text: string; ms: number; path: string } | null = null;
-  for (const r of rounds) {
-    // A start's own day: the date in its text, in the hall's offset as written.
-    const startDay = r.start ? r.start.text.slice(0, 10).replaceAll('-', '/') : null;
-    const startOffDay = r.date !== null && startDay !== null && startDay !== r.date;
-    if (startOffDay) c.problem(`${r.path}.start`, `${r.start!.text} is not on the round's date ${r.date}`);
-    const day = r.date ?? startDay;
-    const field = r.date !== null ? 'date' : 'start';
-    // A day reported once: a round outside the event's dates is not compared with the next round
-    // too (one mistyped date would otherwise put the next round "out of order" as well).
-    let inOrder = day !== null;
-    if (day !== null && startDate !== null && day < startDate) {
-      c.problem(`${r.path}.${field}`, `${day} is before the event's startDate ${startDate} (${path}.startDate)`);
-      inOrder = false;
-    } else if (day !== null && endDate !== null && day > endDate) {
-      c.problem(`${r.path}.${field}`, `${day} is after the event's endDate ${endDate} (${path}.endDate)`);
-      inOrder = false;
-    } else if (day !== null && lastDay !== null && day < lastDay.day) {
-      c.problem(`${r.path}.${field}`, `${day} is before ${lastDay.day}, the day of the round before (${lastDay.path}); rounds are played in order`);
-      inOrder = false;
-    }
-    if (inOrder) lastDay = { day: day!, path: r.path };
-    if (r.start === null || startOffDay || !inOrder) continue;
-    if (lastStart !== null && r.start.ms <= lastStart.ms)
-      c.problem(
-        `${r.path}.start`,
-        `${r.start.text} is not after ${lastStart.text}, the start of the round before (${lastStart.path}); rounds are played in order`,
-      );
-    else lastStart = { ...r.start, path: r.path };
-  }
-}
-
 /**
  * Several events in one hall: unique ids (of every event written, a refused one too), and tables
  * that do not overlap. `at[i]` is the index in the file's list of `events[i]`; `rawIds[j]` the

@@ -186,6 +186,13 @@ describe('dates checked against each other (docs/tournament.md "Dates")', () => 
     ]);
   });
 
+  it('says several rounds outside the event once, at the event date they point at', () => {
+    const rounds = [round(1, '"date": "2026/05/04",'), round(2, '"date": "2026/05/05",', 3, 4), round(3, '"date": "2026/05/06",', 2, 1)];
+    expect(issuesOf(file(['"startDate": "2026/05/01", "endDate": "2026/05/03",'], rounds))).toEqual([
+      'line 4:32 events[0].endDate: 2026/05/03: 3 rounds are after it (rounds[0] on 2026/05/04, rounds[1] on 2026/05/05, rounds[2] on 2026/05/06); is the endDate right?',
+    ]);
+  });
+
   it('refuses a start not after the start of the round before', () => {
     const rounds = [round(1, '"start": "2026-05-02T16:00:00+02:00",'), round(2, '"start": "2026-05-02T14:00:00Z",', 3, 4)];
     expect(issuesOf(file(dates, rounds))).toEqual([

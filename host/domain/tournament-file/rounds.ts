@@ -4,7 +4,8 @@
 // each board used once (round-pairings.ts); the rules across rounds are checker.ts's.
 
 import type { BoardPairing, Bye, ByeKind, EventKind, Round, Team } from '../model.ts';
-import { checkKnockoutRefs, checkRoundDates, checkRoundNumbers, type EventDates, type RoundWhen } from './checker.ts';
+import { checkKnockoutRefs, checkRoundNumbers } from './checker.ts';
+import { checkRoundDates, type EventDates, type RoundWhen } from './dates.ts';
 import { didYouMean, isoUtcMs, show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseMiniMatches, type EntrantRef } from './knockout.ts';
 import { RoundPairings } from './round-pairings.ts';
