@@ -53,7 +53,8 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
   const own = parseOwnFields(c, o, path);
   const tc = parseEventTimeControl(c, o.timeControl, `${path}.timeControl`);
   const deputies = parseDeputies(c, o, path);
-  const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' ? 4 : null);
+  // A boardsPerTeam refused (reported) counts no match's boards: one mistake, said once.
+  const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' && o.boardsPerTeam === undefined ? 4 : null);
   if (o.rated !== undefined && typeof o.rated !== 'boolean') c.problem(`${path}.rated`, `must be true or false, got ${show(o.rated)}`);
   const list = parsePlayers(c, o.players, `${path}.players`);
   const { players, ranks, refusedRanks } = list;

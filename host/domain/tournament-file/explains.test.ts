@@ -324,4 +324,15 @@ describe('one mistake is said once (docs/tournament.md "The file")', () => {
     ].join('\n');
     expect(issuesOf(text)).toEqual(['line 1:42 events[0].kind: must be one of individual, knockout, team, got "knockot" (did you mean "knockout"?)']);
   });
+
+  it('a boardsPerTeam refused does not also count the boards of every match', () => {
+    const text = [
+      '{ "events": [{ "id": "t", "name": "T", "kind": "team", "boardsPerTeam": 0, "timeControl": "classical",',
+      '  "players": [{ "rank": 1, "name": "A" }, { "rank": 2, "name": "B" }, { "rank": 3, "name": "C" }, { "rank": 4, "name": "D" }],',
+      '  "teams": [{ "id": 1, "name": "One", "players": [1, 2] }, { "id": 2, "name": "Two", "players": [3, 4] }],',
+      '  "rounds": [{ "number": 1, "teamMatches": [{ "white": 1, "black": 2, "boards": [{ "white": 1, "black": 3 }, { "white": 4, "black": 2 }] }] }]',
+      '}] }',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual(['line 1:56 events[0].boardsPerTeam: must be a whole number from 1 to 14, got 0']);
+  });
 });
