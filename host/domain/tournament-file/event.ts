@@ -112,13 +112,28 @@ function parseOwnFields(c: FieldChecker, o: Obj, path: string) {
 }
 
 function parseKind(c: FieldChecker, o: Obj, path: string): EventKind {
+  // Missing or not a text (reported): the kind the event's sections show, so that they are not
+  // refused as well for the one mistake.
+  if (o.kind === undefined || o.kind === null) {
+    const shown = kindShownBySections(o);
+    c.problem(`${path}.kind`, `missing: one of ${KINDS.join(', ')} (the event's sections look like "${shown}")`);
+    return shown;
+  }
   const kindRaw = c.string(o, 'kind', path);
-  if (kindRaw === undefined) return 'individual';
+  if (kindRaw === undefined) return kindShownBySections(o);
   if ((KINDS as readonly string[]).includes(kindRaw)) return kindRaw as EventKind;
   c.problem(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${show(kindRaw)}${didYouMean(kindRaw, KINDS)}`);
   // The rest of the event is checked as the kind a typo away ("knockot"), so that its knockout
   // or team sections are not refused as well for the one mistake.
   return (closest(kindRaw, KINDS) as EventKind | undefined) ?? 'individual';
+}
+
+/** A knockout's `knockout` rules or mini-matches, a team event's `teams` or matches; else individual. */
+function kindShownBySections(o: Obj): EventKind {
+  const rounds = Array.isArray(o.rounds) ? o.rounds.filter((r): r is Obj => typeof r === 'object' && r !== null) : [];
+  if (o.knockout !== undefined || rounds.some((r) => r.knockout !== undefined)) return 'knockout';
+  if (o.teams !== undefined || o.boardsPerTeam !== undefined || rounds.some((r) => r.teamMatches !== undefined)) return 'team';
+  return 'individual';
 }
 
 function parseDeputies(c: FieldChecker, o: Obj, path: string): string[] {

@@ -335,4 +335,13 @@ describe('one mistake is said once (docs/tournament.md "The file")', () => {
     ].join('\n');
     expect(issuesOf(text)).toEqual(['line 1:56 events[0].boardsPerTeam: must be a whole number from 1 to 14, got 0']);
   });
+
+  it('a missing kind: the event is checked as the kind its sections show, its knockout not refused as well', () => {
+    const text = [
+      '{ "events": [{ "id": "ko", "name": "KO", "timeControl": "classical",',
+      '  "players": [{ "rank": 1, "name": "A" }, { "rank": 2, "name": "B" }],',
+      '  "rounds": [{ "number": 1, "knockout": [{ "board": 1, "players": [1, 2] }] }] }] }',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual(['line 1:14 events[0].kind: missing: one of individual, knockout, team (the event\'s sections look like "knockout")']);
+  });
 });
