@@ -185,9 +185,10 @@ export async function run(args: string[]): Promise<number> {
   const journal = new Journal(values.db ?? ':memory:');
   try {
     new Director(journal, hall); // a round robin's rounds, as the host had them
-    // A print page before the round reads the round's pairing itself (the file's, or the approved proposal's).
-    const printed = values.pairings || values.cards;
-    const noRound = round !== undefined && round >= 1 && !printed ? roundNotInJournal(journal, hall, values.event, round) : undefined;
+    // A round's PGN or events would be empty: refused, saying which rounds there are. The TRF and
+    // the report refuse such a round with their own reason; a print page reads the round's pairing.
+    const listed = values.pgn || values.jsonl;
+    const noRound = round !== undefined && round >= 1 && listed ? roundNotInJournal(journal, hall, values.event, round) : undefined;
     if (noRound) return fail(noRound, 1);
     const { text, status } = exportText(journal, hall, values.event, values, round, movesText);
     if (values.out !== undefined) {

@@ -53,7 +53,7 @@ describe('chessclock export: a round the journal does not have (docs/exports.md)
       new Director(journal, loadTournamentFile(TOURNAMENT)).openRound('ivanovo-2018', 1, Date.UTC(2018, 1, 13, 12), { 1: 'clk-1' });
       journal.close();
       const exp = (...args: string[]) => chessclock(dir, 'export', '--db', db, '--tournament', TOURNAMENT, '--event', 'ivanovo-2018', ...args);
-      for (const kind of ['--pgn', '--jsonl', '--report']) {
+      for (const kind of ['--pgn', '--jsonl']) {
         const r = exp(kind, '--round', '7');
         expect([r.status, r.stdout, r.stderr], kind).toEqual([
           1,
@@ -61,6 +61,10 @@ describe('chessclock export: a round the journal does not have (docs/exports.md)
           'chessclock export: --round 7: event "ivanovo-2018" has no round 7 in the journal (the journal has round 1; the event has 7 rounds)\n',
         ]);
       }
+      // The report refuses such a round with its own reason (nothing written either).
+      const report = exp('--report', '--round', '7');
+      expect([report.status, report.stdout]).toEqual([1, '']);
+      expect(report.stderr).toMatch(/^chessclock export: .*not 7\n$/);
       const pgn = exp('--pgn', '--round', '1');
       expect(pgn.status).toBe(0);
       expect(pgn.stdout).toContain('[Round "1.1"]');

@@ -98,6 +98,24 @@ export function countPresses(presses: ReadonlyMap<string, PressTime>, side: Side
   return n;
 }
 
+/**
+ * The k-th move of a side is the side's k-th press (docs/exports.md "Clock times merged into the
+ * moves"): each main-line move's key (`white:3`), and how the moves and the presses differ in
+ * number, in words (`White 3 moves / 2 presses, Black …; no press for 1 move(s), first …`), or
+ * null when every move has its press and every press its move.
+ */
+export function movesByPress(game: MovetextGame, presses: ReadonlyMap<string, PressTime>): { keys: string[]; difference: string | null } {
+  const counts = { white: 0, black: 0 };
+  const keys = plySides(game).map((side) => `${side}:${++counts[side]}`);
+  const pressed = { white: countPresses(presses, 'white'), black: countPresses(presses, 'black') };
+  const missing = keys.filter((k) => !presses.has(k));
+  if (counts.white === pressed.white && counts.black === pressed.black && missing.length === 0) return { keys, difference: null };
+  const difference =
+    `White ${counts.white} moves / ${pressed.white} presses, Black ${counts.black} moves / ${pressed.black} presses` +
+    `${missing.length ? `; no press for ${missing.length} move(s), first ${describeKey(missing[0])}` : ''}`;
+  return { keys, difference };
+}
+
 /** The side of each main-line move: alternating from White, or from the side the FEN tag gives. */
 export function plySides(game: MovetextGame): Side[] {
   const startBlack = firstMove(game).black;

@@ -18,7 +18,7 @@ import type { ClockEventRow, GameRow } from '../../store/journal.ts';
 import type { TournamentEvent } from '../../domain/model.ts';
 import { formatPgnClockTenths } from '../../../rules/display-format.ts';
 import { formatTagPairs, journalPgnGame, pgnResult, pgnTagPairs, type PgnGame } from '../../app/pgn-game.ts';
-import { countPresses, describeKey, matchJournalGame, plySides, pressTimes, stripClockCommands, type PressTime } from '../../app/pgn-match.ts';
+import { matchJournalGame, movesByPress, pressTimes, stripClockCommands, type PressTime } from '../../app/pgn-match.ts';
 import { parseMovetextGames, writeMovetextGame, type MovetextGame } from '../../app/pgn-movetext.ts';
 
 /** One board's game as the journal holds it: the game and its clock events in journal order. */
@@ -126,15 +126,9 @@ function broadcastGame(head: PgnGame, game: GameRow, events: readonly ClockEvent
     warn(message);
     comments.push(message);
   }
-  const sides = plySides(input);
-  const counts = { white: 0, black: 0 };
-  const keys = sides.map((side) => `${side}:${++counts[side]}`);
-  const pressed = { white: countPresses(presses, 'white'), black: countPresses(presses, 'black') };
-  const missing = keys.filter((k) => !presses.has(k));
-  if (counts.white !== pressed.white || counts.black !== pressed.black || missing.length) {
-    const message =
-      `Moves and clock presses differ: White ${counts.white} moves / ${pressed.white} presses, Black ${counts.black} moves / ${pressed.black} presses` +
-      `${missing.length ? `; no press for ${missing.length} move(s), first ${describeKey(missing[0])}` : ''}. Times are given by count (move k, press k).`;
+  const { keys, difference } = movesByPress(input, presses);
+  if (difference !== null) {
+    const message = `Moves and clock presses differ: ${difference}. Times are given by count (move k, press k).`;
     warn(message);
     comments.push(message);
   }

@@ -24,6 +24,7 @@ import {
 import { CODE_POINTS } from '../../domain/standings.ts';
 import { ExportRefusedError } from '../../app/ports.ts';
 import { escapeXml as e } from '../../../rules/time-chart.ts';
+import { printPage } from './print-page.ts';
 import { formatPoints } from './report-html.ts';
 
 /** How many table cards one A4 sheet holds. */
@@ -101,23 +102,6 @@ function printableRound(hall: Hall, eventId: string, round: number): { event: To
 function whenText(r: Round): string {
   if (r.startUtcMs === null) return r.date ?? '';
   return `${new Date(r.startUtcMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-function page(title: string, css: string, header: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>${e(title)}</title>
-<style>${css}</style>
-</head>
-<body>
-${header}
-${body}
-</body>
-</html>
-`;
 }
 
 function headerHtml(event: TournamentEvent, r: Round, what: string): string {
@@ -213,7 +197,7 @@ ${byes.length ? `<h2>Byes</h2>\n<ul class="byes">${byes.join('')}</ul>` : ''}
 <section class="part" id="alphabetical"><h2>Players in alphabetical order</h2>
 ${alphabetical(event, r)}
 </section>`;
-  return page(`${event.name} — round ${r.number} pairings`, CSS, headerHtml(event, r, 'Pairings'), body);
+  return printPage(`${event.name} — round ${r.number} pairings`, CSS, headerHtml(event, r, 'Pairings'), body);
 }
 
 function cardSide(colour: 'White' | 'Black', p: Player, team: string | null): string {
@@ -243,5 +227,5 @@ export function tableCardsHtml(hall: Hall, eventId: string, round: number, perPa
   const sheets: string[] = [];
   for (let i = 0; i < cards.length; i += perPage) sheets.push(`<section class="sheet per-${perPage}">\n${cards.slice(i, i + perPage).join('\n')}\n</section>`);
   const body = sheets.length ? sheets.join('\n') : '<p>This round has no boards (every player has a bye).</p>';
-  return page(`${event.name} — round ${r.number} table cards`, CARD_CSS, '', body);
+  return printPage(`${event.name} — round ${r.number} table cards`, CARD_CSS, '', body);
 }

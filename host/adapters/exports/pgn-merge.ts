@@ -20,7 +20,7 @@ import { findEvent, type Hall } from '../../domain/model.ts';
 import { RESULT_MEANING } from '../../../rules/vocabulary.ts';
 import { formatPgnClock } from '../../../rules/display-format.ts';
 import { parseMovetextGames, writeMovetextGame } from '../../app/pgn-movetext.ts';
-import { countPresses, describeKey, matchJournalGame, plySides, pressTimes, stripClockCommands } from '../../app/pgn-match.ts';
+import { matchJournalGame, movesByPress, pressTimes, stripClockCommands } from '../../app/pgn-match.ts';
 
 export interface MergeWarning {
   /** Line of the input game's first tag. */
@@ -64,17 +64,9 @@ export function mergeClockTimes(journal: Journal, hall: Hall, eventId: string, m
       );
     const confirmed = found.confirmedBy !== null && found.result !== null ? RESULT_MEANING[found.result].pgn : null;
     if (confirmed && input.result !== '*' && input.result !== confirmed) warn(`result ${input.result} in the input, ${confirmed} confirmed in the journal`);
-    const sides = plySides(input);
-    const counts = { white: 0, black: 0 };
-    const keys = sides.map((side) => `${side}:${++counts[side]}`);
-    const pressed = { white: countPresses(presses, 'white'), black: countPresses(presses, 'black') };
-    const missing = keys.filter((k) => !presses.has(k));
-    if (counts.white !== pressed.white || counts.black !== pressed.black || missing.length) {
-      warn(
-        `the moves and the presses differ: White ${counts.white} moves / ${pressed.white} presses, Black ${counts.black} moves / ${pressed.black} presses` +
-          `${missing.length ? `; no press for ${missing.length} move(s), first ${describeKey(missing[0])}` : ''}. Times written by count (move k ↔ press k); check the game`,
-      );
-    } else merged++;
+    const { keys, difference } = movesByPress(input, presses);
+    if (difference !== null) warn(`the moves and the presses differ: ${difference}. Times written by count (move k ↔ press k); check the game`);
+    else merged++;
     return writeMovetextGame(stripClockCommands(input), (ply) => {
       const p = presses.get(keys[ply]);
       if (!p) return null;

@@ -18,6 +18,7 @@ import { confirmedRecords } from '../../app/journal-standings.ts';
 import { ExportRefusedError } from '../../app/ports.ts';
 import { RESULT_MEANING, type GameResult } from '../../../rules/vocabulary.ts';
 import { escapeXml } from '../../../rules/time-chart.ts';
+import { printPage } from './print-page.ts';
 
 /**
  * HTML text and attribute escaping (HTML Living Standard §13.1.2.6): the same five characters
@@ -108,23 +109,15 @@ export function eventReportHtml(journal: Journal, hall: Hall, eventId: string, r
   const dates = [event.startDate, event.endDate].filter((d) => d !== null).join(' – ');
   const where = [event.city, event.federation].filter((x) => x !== null).join(', ');
   const title = `${event.name} — after round ${upTo}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>${e(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<header>
+  return printPage(
+    title,
+    CSS,
+    `<header>
 <h1>${e(event.name)}</h1>
 ${where || dates ? `<p class="meta">${e([where, dates].filter(Boolean).join(' · '))}</p>\n` : ''}${event.chiefArbiter ? `<p class="meta">Chief arbiter: ${e(event.chiefArbiter)}</p>\n` : ''}<p class="meta" id="after-round" data-round="${upTo}">After round ${upTo} of ${event.plannedRounds}</p>
-</header>
-${body}
-</body>
-</html>
-`;
+</header>`,
+    body,
+  );
 }
 
 function playerName(event: TournamentEvent, rank: number): string {
