@@ -18,6 +18,8 @@ export interface BroadcastTarget {
   round: number;
   /** The lichess round's id (8 characters). */
   roundId: string;
+  /** Only these event boards (inclusive), when the round is split over several lichess rounds; absent: all. */
+  boards?: { from: number; to: number };
 }
 
 export interface BroadcastSetup {
@@ -33,6 +35,8 @@ export interface BroadcastSetup {
   /** A file or folder source's quiet time; a URL source's poll interval. */
   movesDebounceMs?: number;
   movesPollMs?: number;
+  /** Each event's delay in seconds, by event id, from the tournament file's `broadcast` block (docs/broadcast.md "The delay"). */
+  delaySeconds?: Readonly<Record<string, number>>;
 }
 
 export interface BroadcastDeps {
@@ -153,7 +157,9 @@ function pushTarget(
     for (const u of round.unmatched)
       deps.log(`broadcast: moves game "${u.game}" (${placeOf(moves!, u.line)}) is no board of round ${target.round} of ${event.id}: ${u.reason}`);
   }
-  status.warnings = round.warnings;
+  const inRange = (g: { board: number }) => !target.boards || (g.board >= target.boards.from && g.board <= target.boards.to);
+  status.warnings = round.warnings.filter(inRange);
   status.unmatched = round.unmatched;
-  if (round.games.length > 0) pusher.push(target.roundId, round.games);
+  const games = round.games.filter(inRange);
+  if (games.length > 0) pusher.push(target.roundId, games);
 }

@@ -5,6 +5,7 @@
 
 import type { EventKind, KnockoutRules, TournamentEvent } from '../model.ts';
 import { parseAppeal } from './appeal.ts';
+import { parseBroadcast } from './broadcast.ts';
 import { show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseKnockoutRules } from './knockout.ts';
 import { parseEventPairingEngine, parseRoundPlan } from './pairing.ts';
@@ -39,6 +40,7 @@ const EVENT_KEYS = [
   'knockout',
   'teamScoring',
   'pairingEngine',
+  'broadcast',
 ] as const;
 
 export function parseEvent(c: FieldChecker, raw: unknown, path: string): TournamentEvent | undefined {
@@ -63,6 +65,7 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
   const plan = parseRoundPlan(c, o, path, kind, kind === 'team' ? teams.length : players.length, listed);
   const appeal = parseAppeal(c, o.appeal, `${path}.appeal`);
   const pairingEngine = parseEventPairingEngine(c, o, path, kind, plan.roundRobin);
+  const broadcast = parseBroadcast(c, o.broadcast, `${path}.broadcast`, plan.plannedRounds);
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   // These fields are read only when the rest of the event is sound: a problem in one of them is
   // reported (and refuses the file) once the event's other problems are fixed.
@@ -91,6 +94,7 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
     knockout,
     teamScoring,
     ...(pairingEngine ? { pairingEngine } : {}),
+    ...(broadcast ? { broadcast } : {}),
   };
 }
 
