@@ -41,7 +41,8 @@ options:
   --game N               with --replay: game N of the board's match (default: the latest)
   --broadcast [EVENT/]ROUND=lichess:ROUND_ID
                          push the round's games live to a lichess broadcast round (repeatable;
-                         EVENT may be left out with one event); docs/broadcast.md
+                         EVENT may be left out with one event); docs/broadcast.md. The
+                         tournament file's "broadcast" blocks do the same; an option overrides
   --moves [EVENT=]SOURCE the event's moves for the broadcast: a PGN file, a folder of PGN
                          files a board system rewrites, or an http(s) URL polled
   --lichess-url URL      lichess, a mirror or a stand-in (default https://lichess.org)
