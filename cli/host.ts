@@ -155,7 +155,8 @@ function logStartup(running: RunningHost, listen: ListenTarget | null, mqttTarge
     log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
-  for (const t of running.broadcast?.status() ?? []) log(`broadcasting round ${t.round} of ${t.event} to lichess round ${t.roundId}`);
+  for (const t of running.broadcast?.status() ?? [])
+    log(`broadcasting round ${t.round} of ${t.event}${t.boards ? ` (boards ${t.boards.from}-${t.boards.to})` : ''} to lichess round ${t.roundId}`);
 }
 
 /** `--replay BOARD [--game N]`: the board's game as `chessclock replay` input on stdout, its result and who confirmed it on stderr. */
