@@ -23,7 +23,8 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     load: () => import('./tournament.ts'),
   },
   export: {
-    summary: "a journal's exports to stdout: --trf (TRF-2026; --trf16 the older form), --pgn (a round), --jsonl (the events) of one event",
+    summary:
+      "a journal's exports to stdout: --trf (TRF-2026; --trf16 the older form), --pgn (a round), --jsonl (the events), --report (the print report, HTML), --pairings and --cards (before a round, for print) of one event",
     load: () => import('./export.ts'),
   },
   replay: { summary: 'replay a JSON Lines press log through the clock; prints moves, flags, forfeits, state', load: () => import('./replay.ts') },

@@ -133,6 +133,15 @@ function roundZeroUsage(values: ExportValues, round: number | undefined): string
   return null;
 }
 
+/** A round asked for that the journal has no game of, said with the rounds there are: nothing is written for it. */
+function roundNotInJournal(journal: Journal, hall: Hall, event: string, round: number): string | undefined {
+  const rounds = [...new Set(journal.gamesByEvent(event).map((g) => g.round))].sort((a, b) => a - b);
+  if (rounds.includes(round)) return undefined;
+  const planned = findEvent(hall, event).plannedRounds;
+  const held = rounds.length ? `the journal has round${rounds.length > 1 ? 's' : ''} ${rounds.join(', ')}` : 'the journal has no round of it yet';
+  return `--round ${round}: event "${event}" has no round ${round} in the journal (${held}; the event has ${planned} round${planned === 1 ? '' : 's'})`;
+}
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
@@ -176,6 +185,10 @@ export async function run(args: string[]): Promise<number> {
   const journal = new Journal(values.db ?? ':memory:');
   try {
     new Director(journal, hall); // a round robin's rounds, as the host had them
+    // A print page before the round reads the round's pairing itself (the file's, or the approved proposal's).
+    const printed = values.pairings || values.cards;
+    const noRound = round !== undefined && round >= 1 && !printed ? roundNotInJournal(journal, hall, values.event, round) : undefined;
+    if (noRound) return fail(noRound, 1);
     const { text, status } = exportText(journal, hall, values.event, values, round, movesText);
     if (values.out !== undefined) {
       try {

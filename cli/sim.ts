@@ -142,14 +142,14 @@ async function runFleet(options: ClockOptions, sim: SimArgs): Promise<number> {
   const realS = (performance.now() - started) / 1000;
   const hours = (fleet.time.now() / 3_600_000).toFixed(2);
   process.stdout.write(`fleet: ${clocks} clock(s), seed ${sim.seed}, control ${describeTimeControl(options.timeControl)}\n`);
-  const header = ['clock'.padStart(5), 'moves'.padStart(6), 'ended'.padEnd(8), 'result'.padEnd(8), 'penalties', 'pauses', 'late', 'events'.padStart(7)];
+  const header = ['clock'.padStart(5), 'moves'.padStart(6), 'ended'.padEnd(11), 'result'.padEnd(8), 'penalties', 'pauses', 'late', 'events'.padStart(7)];
   if (sim.link === 'memory') header.push('at-host'.padStart(8));
   process.stdout.write(header.join('  ') + '\n');
   for (const r of reports) {
     const cols = [
       String(r.index + 1).padStart(5),
       String(r.moves).padStart(6),
-      r.ended.padEnd(8),
+      r.ended.padEnd(11),
       r.result.padEnd(8),
       String(r.penalties).padStart(9),
       String(r.pauses).padStart(6),
@@ -165,9 +165,21 @@ async function runFleet(options: ClockOptions, sim: SimArgs): Promise<number> {
   return 0;
 }
 
+/** The help as the command was called: `chessclock demo` says its own name, with the same options. */
+export function helpFor(name: string): string {
+  if (name === 'sim') return HELP;
+  const [, second, ...rest] = HELP.split('\n');
+  return [
+    `usage: chessclock ${name} [options]        (the terminal clock of chessclock sim, with its options)`,
+    second.replace('chessclock sim', `chessclock ${name}`),
+    ...rest,
+  ].join('\n');
+}
+
 export async function run(args: string[], name = 'sim'): Promise<number> {
+  const help = helpFor(name);
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(HELP + '\n');
+    process.stdout.write(help + '\n');
     return 0;
   }
   let options: ClockOptions;
@@ -176,7 +188,7 @@ export async function run(args: string[], name = 'sim'): Promise<number> {
     options = await parseClockOptions(args);
     sim = parseSimArgs(options.rest);
   } catch (err) {
-    process.stderr.write(`chessclock ${name}: ${(err as Error).message}\n\n${HELP}\n`);
+    process.stderr.write(`chessclock ${name}: ${(err as Error).message}\n\n${help}\n`);
     return 2;
   }
   return sim.clocks === null ? runOne(options, sim) : runFleet(options, sim);

@@ -47,6 +47,19 @@ export async function run(args: string[]): Promise<number> {
   if (command === 'import-pairs') return importPairsCommand(rest);
   const entry = ENTRY_COMMANDS.find((c) => c === command);
   if (entry) return entryCommand(entry, rest);
+  const fileCommand = command === 'init' || command === 'validate';
+  if (fileCommand && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  // An option where FILE goes is a mistyped option, not a file to write or read.
+  const option = fileCommand ? rest.find((a) => a.startsWith('-')) : undefined;
+  if (option !== undefined) {
+    process.stderr.write(
+      `chessclock tournament ${command}: unknown option ${option} (FILE may not begin with "-"; write ./${option} for such a file)\n\n${HELP}\n`,
+    );
+    return 2;
+  }
   if (rest.length > 1) {
     process.stderr.write(`chessclock tournament ${command}: expected at most one FILE, got ${rest.join(' ')}\n`);
     return 2;

@@ -21,7 +21,7 @@ import { presetTimeControl } from '../protocol/time-control.ts';
 import type { AcceleratedTime } from './accelerated-time.ts';
 import { ClockCable } from './clock-cable.ts';
 import { PLAYED_RESULTS, type ClockResult } from '../rules/vocabulary.ts';
-import { DEFAULT_PLAYERS, playGame, type GameSummary, type PlayerModel, type ScriptContext } from './player-script.ts';
+import { DEFAULT_PLAYERS, describeEnding, playGame, type GameSummary, type PlayerModel, type ScriptContext } from './player-script.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
 export interface HallClocksOptions {
@@ -176,7 +176,7 @@ export class HallClocks {
         const ctx: ScriptContext = { clock: c.clock, rng, model, until, agreedResult: drawResult(rng) };
         const summary = await playGame(ctx);
         c.games.push(summary);
-        this.opts.log?.(`${c.serialId}: game over after ${summary.moves} moves, ${summary.result} (${summary.ended})`);
+        this.opts.log?.(`${c.serialId}: game over after ${summary.moves} moves, ${summary.result} (${describeEnding(summary)})`);
       } catch (err) {
         if (this.stopped) return;
         this.opts.log?.(`${c.serialId}: players stopped: ${(err as Error).message}`);

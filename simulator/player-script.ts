@@ -80,7 +80,12 @@ export interface ScriptContext {
 export interface GameSummary {
   moves: number;
   result: ClockResult;
-  ended: 'agreed' | 'flag' | 'forfeit';
+  /**
+   * How the game ended, from the clock and the result: a resignation (a decisive result the
+   * players entered), a draw agreed, a flag fallen, or a forfeit (a player, or both, absent at
+   * the default time: FIDE Laws 6.7.1).
+   */
+  ended: 'resignation' | 'draw agreed' | 'flag' | 'forfeit';
   penalties: number;
   pauses: number;
   lateArrivals: number;
@@ -205,11 +210,8 @@ export async function playGame(ctx: ScriptContext): Promise<GameSummary> {
   }
 
   const end = clock.firmware.reading();
-  let ended: GameSummary['ended'] = 'agreed';
   let wanted: ClockResult | null = null;
-  if (end.status === 'flagged') ended = 'flag';
-  else if (end.status === 'forfeited') ended = 'forfeit';
-  else {
+  if (end.status !== 'flagged' && end.status !== 'forfeited') {
     // Resignation or an agreed draw: the players stop the clock and enter the result.
     await clock.tap('startPause');
     wanted = ctx.agreedResult ?? PLAYED_RESULTS[Math.floor(rng() * PLAYED_RESULTS.length)];
@@ -218,5 +220,18 @@ export async function playGame(ctx: ScriptContext): Promise<GameSummary> {
   const bothForfeited = end.status === 'forfeited' && end.forfeited.white && end.forfeited.black;
   const result = bothForfeited ? await arbiterDoubleForfeit(ctx) : await enterResult(ctx, wanted);
   const final = clock.firmware.reading();
+  // Worded from what happened: a decisive result the players entered is a resignation, not an agreement.
+  const ended: GameSummary['ended'] =
+    end.status === 'flagged' ? 'flag' : end.status === 'forfeited' ? 'forfeit' : result === '1/2-1/2' ? 'draw agreed' : 'resignation';
   return { moves: final.moves.white + final.moves.black, result, ended, penalties, pauses, lateArrivals };
+}
+
+/** The reason a game ended, for the hall's log line `game over after N moves, RESULT (REASON)`. */
+export function describeEnding(summary: Pick<GameSummary, 'ended' | 'result'>): string {
+  if (summary.ended === 'flag') return 'a flag fell';
+  if (summary.ended === 'forfeit')
+    return summary.result === '--'
+      ? 'neither player came: both forfeited, entered by the arbiter (FIDE Laws 6.7.1)'
+      : 'a player did not come: forfeited (FIDE Laws 6.7.1)';
+  return summary.ended === 'draw agreed' ? 'draw agreed' : `resignation: ${summary.result === '1-0' ? 'Black' : 'White'} resigned`;
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
-import { APPROVE_ROUND, PROPOSE_ROUND, REJECT_ROUND, type RoundProposal } from '../host/app/next-round.ts';
+import { APPROVE_ROUND, PROPOSE_ROUND, REJECT_ROUND, type RoundProposal } from '../host/app/proposal-records.ts';
 import { addRoundToTrf, ARBITER, confirmRound, stoppedClock, SWISS, swissTournament } from '../host/app/next-round.fixture.ts';
 import { ARTIFACTS, launchChromium, SKIP_BROWSER, skipMessage } from './browser-harness.ts';
 

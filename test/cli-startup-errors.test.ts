@@ -38,7 +38,8 @@ function noStack(r: Run): void {
 }
 
 const COMMANDS: Array<{ name: string; args: string[]; script?: string; usage: RegExp }> = [
-  ...['demo', 'clock', 'sim', 'host', 'hall', 'replay'].map((c) => ({ name: `chessclock ${c}`, args: [c], usage: /^usage: / })),
+  // Each says its own name (`demo --help` said `usage: chessclock sim`).
+  ...['demo', 'clock', 'sim', 'host', 'hall', 'replay'].map((c) => ({ name: `chessclock ${c}`, args: [c], usage: new RegExp(`^usage: chessclock ${c} `) })),
   { name: 'npm run load', args: [], script: join(ROOT, 'scripts/load.ts'), usage: /^usage: npm run load/ },
 ];
 

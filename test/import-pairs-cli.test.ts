@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { Journal } from '../host/store/journal.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
-import { PROPOSE_ROUND } from '../host/app/next-round.ts';
+import { PROPOSE_ROUND } from '../host/app/proposal-records.ts';
 import { ARBITER, confirmRound, stoppedClock, SWISS, swissTournament } from '../host/app/next-round.fixture.ts';
 import { chessclock } from './pairing-program.fixture.ts';
 

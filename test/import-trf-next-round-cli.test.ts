@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { Journal } from '../host/store/journal.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
-import { PROPOSE_ROUND } from '../host/app/next-round.ts';
+import { PROPOSE_ROUND } from '../host/app/proposal-records.ts';
 import { eventTrf } from '../host/adapters/exports/trf-event.ts';
 import { testCertificate } from './test-certificate.ts';
 import { addRoundToTrf, ARBITER, confirmRound, stoppedClock, SWISS, swissBeforeRound1, swissTournament } from '../host/app/next-round.fixture.ts';

@@ -13,7 +13,7 @@ import { parseTournament } from '../host/domain/tournament-file.ts';
 import { parsePairsFile } from '../host/adapters/exports/trf-import.ts';
 import { parseTrf } from '../host/adapters/exports/trf-parser.ts';
 import { ARBITER, stoppedClock, SWISS, swissBeforeRound1 } from '../host/app/next-round.fixture.ts';
-import { PROPOSE_ROUND, type RoundProposal } from '../host/app/next-round.ts';
+import { PROPOSE_ROUND, type RoundProposal } from '../host/app/proposal-records.ts';
 import { chessclock, EVENT, lotOf, openSwiss, pairingProgram, runProgram } from './pairing-program.fixture.ts';
 
 const TOKEN = 'registration-trf-arbiter-token-0123456789';

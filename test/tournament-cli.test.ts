@@ -60,7 +60,9 @@ describe('chessclock tournament', () => {
       expect(bad.status).toBe(1);
       expect(bad.stderr).toContain(`${file}: 2 problem(s) in the tournament file:`);
       expect(bad.stderr).toMatch(/line 22:22 events\[0\]\.players\[1\]\.name: "Bajt,\\nIndira" holds the control character U\+000A at position 6/);
-      expect(bad.stderr).toMatch(/line 29:46 events\[0\]\.rounds\[0\]\.knockout\[0\]\.firstWhite: must be one of the match's players, got 3/);
+      expect(bad.stderr).toMatch(
+        /line 29:46 events\[0\]\.rounds\[0\]\.knockout\[0\]\.firstWhite: must be one of the match's players \(player 1 or player 4\), got 3/,
+      );
       const ok = chessclock('validate', join(dir, 'none.json'));
       expect([ok.status, ok.stderr]).toEqual([1, expect.stringMatching(/cannot read .*none\.json/)]);
       expect(chessclock('validate').status).toBe(2);

@@ -14,7 +14,7 @@ import { bbpPairings } from './bbp-pairings.fixture.ts';
 import { Journal } from '../host/store/journal.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
 import { Host } from '../host/app/host.ts';
-import { PROPOSE_ROUND, type RoundProposal } from '../host/app/next-round.ts';
+import { PROPOSE_ROUND, type RoundProposal } from '../host/app/proposal-records.ts';
 import { journalNextRoundPairing } from '../host/adapters/exports/next-round.ts';
 import { journalExports } from '../host/adapters/exports/journal-exports.ts';
 import { eventTrf, eventTrfReport } from '../host/adapters/exports/trf-event.ts';

@@ -9,7 +9,7 @@
 
 import { randomInt } from 'node:crypto';
 import { isRoundRobin, roundRobinRounds } from '../domain/berger.ts';
-import { restoreApprovedRounds } from './next-round.ts';
+import { restoreApprovedRounds } from './proposal-records.ts';
 import { restoreEntries } from './entries.ts';
 import { category } from '../../protocol/time-control.ts';
 import type { Journal, GameRow, MatchRow } from '../store/journal.ts';

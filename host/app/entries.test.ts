@@ -10,7 +10,7 @@ import { Journal } from '../store/journal.ts';
 import { parseTournament } from '../domain/tournament-file.ts';
 import type { TournamentEvent } from '../domain/model.ts';
 import { Host } from './host.ts';
-import { PROPOSE_ROUND, type RoundProposal } from './next-round.ts';
+import { PROPOSE_ROUND, type RoundProposal } from './proposal-records.ts';
 import { LATE_ENTRY, REQUESTED_BYE, ROUND_START, WITHDRAW } from './entries.ts';
 import { journalNextRoundPairing } from '../adapters/exports/next-round.ts';
 import { eventTrf } from '../adapters/exports/trf-event.ts';

@@ -18,7 +18,7 @@ import type { Hall, TournamentEvent } from './model.ts';
 import { checkHall } from './tournament-file/checker.ts';
 import { parseEvent } from './tournament-file/event.ts';
 import { FieldChecker } from './tournament-file/field-checker.ts';
-import { readJsonc } from './tournament-file/reader.ts';
+import { readJsonc, sortByPosition } from './tournament-file/reader.ts';
 
 export class TournamentFileError extends Error {
   constructor(
@@ -51,17 +51,19 @@ export function loadTournamentFile(file: string): Hall {
 /** `parseTournament` over the text of a file (JSON with comments), problems located by line:column. */
 export function parseTournamentText(text: string, file?: string): Hall {
   const read = readJsonc(text);
-  if (read.syntaxErrors.length) throw new TournamentFileError(read.syntaxErrors, file);
+  // A text the parser could not read has no fields to check; keys written twice are said with
+  // the problems of the fields (read with the last value of each such key).
+  if (read.syntaxErrors.length) throw new TournamentFileError(sortByPosition([...read.syntaxErrors, ...read.duplicateKeys]), file);
+  let hall: Hall | undefined;
+  let issues: string[] = [];
   try {
-    return parseTournament(read.value);
+    hall = parseTournament(read.value);
   } catch (err) {
-    if (err instanceof TournamentFileError)
-      throw new TournamentFileError(
-        err.issues.map((issue) => read.locate(issue)),
-        file,
-      );
-    throw err;
+    if (!(err instanceof TournamentFileError)) throw err;
+    issues = err.issues.map((issue) => read.locate(issue));
   }
+  if (issues.length || read.duplicateKeys.length) throw new TournamentFileError(sortByPosition([...read.duplicateKeys, ...issues]), file);
+  return hall!;
 }
 
 /** Checks a parsed JSON value and builds the model; throws TournamentFileError listing every problem. */
@@ -81,13 +83,16 @@ export function parseTournament(value: unknown): Hall {
     }
   }
   const events: TournamentEvent[] = [];
+  const at: number[] = [];
   const rawEvents = c.array(root.events, 'events') ?? [];
   if (root.events !== undefined && rawEvents.length === 0) c.problem('events', 'needs at least one event');
   rawEvents.forEach((raw, i) => {
     const ev = parseEvent(c, raw, `events[${i}]`);
     if (ev) events.push(ev);
+    if (ev) at.push(i);
   });
-  checkHall(c, events);
+  const rawIds = rawEvents.map((e) => (typeof e === 'object' && e !== null ? (e as Record<string, unknown>).id : undefined));
+  checkHall(c, events, at, rawIds);
   if (c.issues.length) throw new TournamentFileError(c.issues);
   return { name: hallName, site, events };
 }

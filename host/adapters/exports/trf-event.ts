@@ -15,7 +15,7 @@ import { fieldStandings } from '../../domain/board-standings.ts';
 import { forfeitResultFor } from '../../../rules/vocabulary.ts';
 import { formatTrf, TrfError, type TrfFormat, type TrfReport, type TrfRequestedBye } from './trf.ts';
 import { confirmedOrThrow, confirmedRoundGames, fullMoves, RoundNotReadyError } from '../../app/round-games.ts';
-import { proposalRecords } from '../../app/next-round.ts';
+import { proposalRecords } from '../../app/proposal-records.ts';
 import { roundAbsences } from '../../app/entries.ts';
 
 export interface EventTrfOptions {

@@ -14,7 +14,7 @@ import { Journal } from '../../store/journal.ts';
 import { parseTournament } from '../../domain/tournament-file.ts';
 import { buildApi } from './api.ts';
 import { JournalBoards } from '../../app/journal-boards.fixture.ts';
-import { PROPOSE_ROUND, APPROVE_ROUND, REJECT_ROUND } from '../../app/next-round.ts';
+import { PROPOSE_ROUND, APPROVE_ROUND, REJECT_ROUND } from '../../app/proposal-records.ts';
 import { addRoundToTrf, ARBITER, confirmRound, stoppedClock, SWISS, swissTournament } from '../../app/next-round.fixture.ts';
 
 const TOKEN = 'next-round-arbiter-token-0123456789';

@@ -4,12 +4,24 @@
 
 import { isRoundRobin, roundRobinRounds } from '../berger.ts';
 import { describeEntrant, type KnockoutEntrant, type Player, type Round, type Team, type TournamentEvent } from '../model.ts';
-import type { FieldChecker, Obj } from './field-checker.ts';
+import { describeNumbers, type FieldChecker, type Obj } from './field-checker.ts';
+import type { PlayerList } from './players.ts';
 import type { EntrantRef } from './knockout.ts';
 
-/** A team event: each player in exactly one team, given by the player's `team` or the team's list (which sets it). */
-export function linkTeams(c: FieldChecker, players: Player[], teams: Team[], path: string): void {
+/**
+ * A team event: each player in exactly one team, given by the player's `team` or the team's list
+ * (which sets it). A player whose team was refused (or who a refused team lists) is not reported
+ * again as in no team.
+ */
+export function linkTeams(
+  c: FieldChecker,
+  list: PlayerList,
+  teams: Team[],
+  path: string,
+  refused: { refusedTeams: ReadonlySet<unknown>; listedByRefused: ReadonlySet<number> },
+): void {
   const ids = new Set<number>();
+  const { players, at } = list;
   // A lookup per listed player, not a search; the first player of a rank, as a search would find.
   const byRank = new Map<number, Player>();
   for (const p of players) if (!byRank.has(p.rank)) byRank.set(p.rank, p);
@@ -23,8 +35,10 @@ export function linkTeams(c: FieldChecker, players: Player[], teams: Team[], pat
     }
   });
   players.forEach((p, i) => {
-    if (p.team === null) c.problem(`${path}.players[${i}].team`, `player ${p.rank} is in no team`);
-    else if (!ids.has(p.team)) c.problem(`${path}.players[${i}].team`, `no team ${p.team}`);
+    const where = `${path}.players[${at[i]}].team`;
+    if (p.team === null) {
+      if (!refused.listedByRefused.has(p.rank)) c.problem(where, `player ${p.rank} is in no team`);
+    } else if (!ids.has(p.team) && !refused.refusedTeams.has(p.team)) c.problem(where, `no team ${p.team} (the teams: ${describeNumbers(ids)})`);
   });
 }
 
@@ -42,7 +56,8 @@ export function checkRoundNumbers(c: FieldChecker, rawRounds: readonly unknown[]
  * round of the same event, each match outcome is taken once, and no player can turn up twice in
  * one round (e.g. rank 1 in the final against the winner of her own semifinal).
  */
-export function checkKnockoutRefs(c: FieldChecker, refs: EntrantRef[], rounds: Round[], rawRoundCount: number, roundPaths: Map<Round, string>): void {
+export function checkKnockoutRefs(c: FieldChecker, refs: EntrantRef[], rounds: Round[], rawRounds: readonly unknown[], roundPaths: Map<Round, string>): void {
+  const rawRoundCount = rawRounds.length;
   const byNumber = new Map(rounds.map((r) => [r.number, r]));
   const taken = new Map<string, string>();
   let sound = true; // every reference names a match that was read
@@ -61,8 +76,10 @@ export function checkKnockoutRefs(c: FieldChecker, refs: EntrantRef[], rounds: R
       continue;
     }
     if (!r.knockout.some((k) => k.board === ref.board)) {
-      c.problem(where, `round ${ref.round} has no knockout board ${ref.board} (boards ${r.knockout.map((k) => k.board).join(', ') || 'none'})`);
       sound = false;
+      // A match written but refused for another problem (reported already, e.g. its player's rank).
+      if (knockoutBoardsWritten(rawRounds, ref.round).has(ref.board)) continue;
+      c.problem(where, `round ${ref.round} has no knockout board ${ref.board} (boards ${r.knockout.map((k) => k.board).join(', ') || 'none'})`);
       continue;
     }
     const key = `${kind} ${ref.round}/${ref.board}`;
@@ -70,6 +87,17 @@ export function checkKnockoutRefs(c: FieldChecker, refs: EntrantRef[], rounds: R
     else taken.set(key, where);
   }
   if (sound) checkPlayersOncePerRound(c, rounds, byNumber, roundPaths); // it walks the bracket
+}
+
+/** The `board` numbers the file writes in the `knockout` list of its round numbered `round`. */
+function knockoutBoardsWritten(rawRounds: readonly unknown[], round: number): Set<unknown> {
+  const boards = new Set<unknown>();
+  for (const r of rawRounds) {
+    const o = typeof r === 'object' && r !== null ? (r as Obj) : undefined;
+    if (o?.number !== round || !Array.isArray(o.knockout)) continue;
+    for (const k of o.knockout) if (typeof k === 'object' && k !== null) boards.add((k as Obj).board);
+  }
+  return boards;
 }
 
 /**
@@ -107,18 +135,23 @@ function checkPlayersOncePerRound(c: FieldChecker, rounds: Round[], byNumber: Ma
   }
 }
 
-/** Several events in one hall: unique ids, and tables that do not overlap. */
-export function checkHall(c: FieldChecker, events: TournamentEvent[]): void {
+/**
+ * Several events in one hall: unique ids (of every event written, a refused one too), and tables
+ * that do not overlap. `at[i]` is the index in the file's list of `events[i]`; `rawIds[j]` the
+ * id written at `events[j]`.
+ */
+export function checkHall(c: FieldChecker, events: TournamentEvent[], at: readonly number[], rawIds: readonly unknown[]): void {
   const ids = new Map<string, number>();
-  events.forEach((e, i) => {
-    if (ids.has(e.id)) c.problem(`events[${i}].id`, `event id "${e.id}" is also used by events[${ids.get(e.id)}]`);
-    ids.set(e.id, i);
+  rawIds.forEach((id, j) => {
+    if (typeof id !== 'string') return;
+    if (ids.has(id)) c.problem(`events[${j}].id`, `event id "${id}" is also used by events[${ids.get(id)}]`);
+    else ids.set(id, j);
   });
   const spans = events.map((e, i) => {
     // A round robin's rounds are generated by the director; its tables are known already.
     const rounds = e.rounds.length === 0 && isRoundRobin(e) ? roundRobinRounds(e) : e.rounds;
     const maxBoard = Math.max(0, ...rounds.flatMap((r) => [...r.boards.map((b) => b.board), ...r.knockout.map((k) => k.board)]));
-    return { i, id: e.id, from: e.hallFirstTable, to: e.hallFirstTable + maxBoard - 1 };
+    return { i: at[i], id: e.id, from: e.hallFirstTable, to: e.hallFirstTable + maxBoard - 1 };
   });
   for (const a of spans) {
     for (const b of spans) {

@@ -6,7 +6,7 @@
 import type { EventKind, KnockoutRules, TournamentEvent } from '../model.ts';
 import { parseAppeal } from './appeal.ts';
 import { parseBroadcast } from './broadcast.ts';
-import { show, type FieldChecker, type Obj } from './field-checker.ts';
+import { closest, didYouMean, show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseKnockoutRules } from './knockout.ts';
 import { parseEventPairingEngine, parseRoundPlan } from './pairing.ts';
 import { parsePlayers } from './players.ts';
@@ -51,39 +51,38 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
   const id = c.string(o, 'id', path);
   const name = c.string(o, 'name', path);
   const kind = parseKind(c, o, path);
+  // Every field is read whatever the others hold, so that all problems are reported at once.
+  const own = parseOwnFields(c, o, path);
   const tc = parseEventTimeControl(c, o.timeControl, `${path}.timeControl`);
   const deputies = parseDeputies(c, o, path);
-  const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' ? 4 : null);
+  // A boardsPerTeam refused (reported) counts no match's boards: one mistake, said once.
+  const boardsPerTeam = c.int(o, 'boardsPerTeam', path, { optional: true, min: 1, max: 14 }) ?? (kind === 'team' && o.boardsPerTeam === undefined ? 4 : null);
   if (o.rated !== undefined && typeof o.rated !== 'boolean') c.problem(`${path}.rated`, `must be true or false, got ${show(o.rated)}`);
-  const { players, ranks } = parsePlayers(c, o.players, `${path}.players`);
-  const teams = parseTeams(c, o, path, kind, players, ranks);
+  const list = parsePlayers(c, o.players, `${path}.players`);
+  const { players, ranks, refusedRanks } = list;
+  const { teams, refusedTeams } = parseTeams(c, o, path, kind, list);
   let knockout: KnockoutRules | null = null;
   if (kind === 'knockout') knockout = parseKnockoutRules(c, o.knockout, `${path}.knockout`);
   else if (o.knockout !== undefined) c.problem(`${path}.knockout`, `only for "kind": "knockout"`);
   const teamScoring = parseTeamScoring(c, o.teamScoring, `${path}.teamScoring`);
-  const { rounds, listed } = parseRounds(c, o, path, { kind, ranks, teams, boardsPerTeam });
+  // Dates that contradict each other (reported) are no measure for the rounds: one mistake, said once.
+  const datesAgree = own.startDate === null || own.endDate === null || own.endDate >= own.startDate;
+  const eventDates = datesAgree ? { startDate: own.startDate, endDate: own.endDate, path } : { startDate: null, endDate: null, path };
+  const { rounds, listed } = parseRounds(c, o, path, { kind, ranks, refusedRanks, teams, refusedTeams, boardsPerTeam, eventDates });
   const plan = parseRoundPlan(c, o, path, kind, kind === 'team' ? teams.length : players.length, listed);
   const appeal = parseAppeal(c, o.appeal, `${path}.appeal`);
   const pairingEngine = parseEventPairingEngine(c, o, path, kind, plan.roundRobin);
   const broadcast = parseBroadcast(c, o.broadcast, `${path}.broadcast`, plan.plannedRounds);
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
-  // These fields are read only when the rest of the event is sound: a problem in one of them is
-  // reported (and refuses the file) once the event's other problems are fixed.
   return {
     id,
     name,
-    city: c.string(o, 'city', path, true) ?? null,
-    federation: c.string(o, 'federation', path, true) ?? null,
-    startDate: c.date(o, 'startDate', path),
-    endDate: c.date(o, 'endDate', path),
-    chiefArbiter: c.string(o, 'chiefArbiter', path, true) ?? null,
+    ...own,
     deputyArbiters: deputies,
     kind,
-    type: c.string(o, 'type', path, true) ?? null,
     timeControl: tc.value,
     timeControlPreset: tc.preset,
     rated: o.rated === undefined ? true : o.rated === true,
-    hallFirstTable: c.int(o, 'hallFirstTable', path, { optional: true, min: 1 }) ?? 1,
     boardsPerTeam,
     players,
     teams,
@@ -98,11 +97,46 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
   };
 }
 
+/** The event's descriptive fields, its dates (the end not before the start) and its first hall table. */
+function parseOwnFields(c: FieldChecker, o: Obj, path: string) {
+  const startDate = c.date(o, 'startDate', path);
+  const endDate = c.date(o, 'endDate', path);
+  if (startDate !== null && endDate !== null && endDate < startDate)
+    c.problem(`${path}.endDate`, `${endDate} is before the startDate ${startDate}; an event ends on or after the day it starts`);
+  return {
+    city: c.string(o, 'city', path, true) ?? null,
+    federation: c.string(o, 'federation', path, true) ?? null,
+    startDate,
+    endDate,
+    chiefArbiter: c.string(o, 'chiefArbiter', path, true) ?? null,
+    type: c.string(o, 'type', path, true) ?? null,
+    // Hall tables are numbered from 1, as the boards are (table 1 is the event's board 1).
+    hallFirstTable: c.int(o, 'hallFirstTable', path, { optional: true, min: 1, max: 9999 }) ?? 1,
+  };
+}
+
 function parseKind(c: FieldChecker, o: Obj, path: string): EventKind {
+  // Missing or not a text (reported): the kind the event's sections show, so that they are not
+  // refused as well for the one mistake.
+  if (o.kind === undefined || o.kind === null) {
+    const shown = kindShownBySections(o);
+    c.problem(`${path}.kind`, `missing: one of ${KINDS.join(', ')} (the event's sections look like "${shown}")`);
+    return shown;
+  }
   const kindRaw = c.string(o, 'kind', path);
-  if (kindRaw === undefined) return 'individual';
+  if (kindRaw === undefined) return kindShownBySections(o);
   if ((KINDS as readonly string[]).includes(kindRaw)) return kindRaw as EventKind;
-  c.problem(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${show(kindRaw)}`);
+  c.problem(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${show(kindRaw)}${didYouMean(kindRaw, KINDS)}`);
+  // The rest of the event is checked as the kind a typo away ("knockot"), so that its knockout
+  // or team sections are not refused as well for the one mistake.
+  return (closest(kindRaw, KINDS) as EventKind | undefined) ?? 'individual';
+}
+
+/** A knockout's `knockout` rules or mini-matches, a team event's `teams` or matches; else individual. */
+function kindShownBySections(o: Obj): EventKind {
+  const rounds = Array.isArray(o.rounds) ? o.rounds.filter((r): r is Obj => typeof r === 'object' && r !== null) : [];
+  if (o.knockout !== undefined || rounds.some((r) => r.knockout !== undefined)) return 'knockout';
+  if (o.teams !== undefined || o.boardsPerTeam !== undefined || rounds.some((r) => r.teamMatches !== undefined)) return 'team';
   return 'individual';
 }
 

@@ -56,8 +56,12 @@ export class FieldChecker {
     const v = this.string(o, key, path, true);
     if (v === undefined) return null;
     const m = /^(\d{4})[/-](\d{2})[/-](\d{2})$/.exec(v);
-    if (!m || Number(m[2]) < 1 || Number(m[2]) > 12 || Number(m[3]) < 1 || Number(m[3]) > 31) {
+    if (!m) {
       this.problem(`${path}.${key}`, `must be a date YYYY/MM/DD or YYYY-MM-DD, got ${show(v)}`);
+      return null;
+    }
+    if (!isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+      this.problem(`${path}.${key}`, `${show(v)} is not a day of the calendar (month 1-12, and a day the month has)`);
       return null;
     }
     return `${m[1]}/${m[2]}/${m[3]}`;
@@ -65,14 +69,72 @@ export class FieldChecker {
 
   unknownKeys(o: Obj, known: readonly string[], path: string): void {
     for (const key of Object.keys(o)) {
-      if (!known.includes(key)) this.problem(`${path}.${key}`, `unknown field (known: ${known.join(', ')})`);
+      if (!known.includes(key)) this.problem(`${path}.${key}`, `unknown field${didYouMean(key, known)} (known: ${known.join(', ')})`);
     }
   }
 }
 
-/** An ISO date-time with an explicit offset or Z: a hall's local time is not the host's to guess. */
+/** A year, month and day that the calendar has (no 31 April, 29 February in leap years only). */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+/**
+ * An ISO date-time with an explicit offset or Z: a hall's local time is not the host's to guess.
+ * Its date must be a day of the calendar (Date.parse takes 31 February as 3 March).
+ */
 export function isoUtcMs(text: string): number {
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  const m = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?(Z|[+-]\d{2}:\d{2})$/.exec(text);
+  return m && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) ? Date.parse(text) : NaN;
+}
+
+/** ` (did you mean "rapid"?)` when one valid value is a typo away from what was written; else ''. */
+export function didYouMean(written: string, valid: Iterable<string>): string {
+  const best = closest(written, valid);
+  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+}
+
+/** The valid value a typo away from what was written (one or two edits, fewer than a third of the word), if one is. */
+export function closest(written: string, valid: Iterable<string>): string | undefined {
+  const w = written.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const v of valid) {
+    if (v === written) return undefined; // valid as written
+    // Only the case differs ("h" for the bye code "H"): nearer than any typo of a letter.
+    const d = editDistance(w, v.toLowerCase()) || 0.5;
+    if (d < bestDistance) [best, bestDistance] = [v, d];
+  }
+  const allowed = Math.max(1, Math.min(2, Math.floor((best?.length ?? 0) / 3)));
+  return best !== undefined && bestDistance > 0 && bestDistance <= allowed ? best : undefined;
+}
+
+/** Edit distance: insertions, deletions, substitutions and swaps of two neighbours ("nmae"). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return Number.POSITIVE_INFINITY; // not a typo
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** Whole numbers as runs, `1-12, 15, 20-22`; at most 12 runs shown, then `…`. */
+export function describeNumbers(values: Iterable<number>): string {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
+  if (!sorted.length) return 'none';
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    runs.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return runs.length > 12 ? `${runs.slice(0, 12).join(', ')}, …` : runs.join(', ');
 }
 
 /** A value as the file wrote it, for a problem's message. */

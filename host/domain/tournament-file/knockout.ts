@@ -3,7 +3,7 @@
 // players are starting ranks or the winner or loser of an earlier round's match
 // (docs/tournament.md "Later knockout rounds"; the match rule itself is host/domain/knockout.ts).
 
-import { DEFAULT_KNOCKOUT_RULES, type KnockoutEntrant, type KnockoutPairing, type KnockoutRules, type MatchRef } from '../model.ts';
+import { DEFAULT_KNOCKOUT_RULES, describeEntrant, type KnockoutEntrant, type KnockoutPairing, type KnockoutRules, type MatchRef } from '../model.ts';
 import { isoUtcMs, show, type FieldChecker, type Obj } from './field-checker.ts';
 import type { RoundPairings } from './round-pairings.ts';
 
@@ -107,12 +107,14 @@ function parseEntrant(
 /** White in game 1 as the file fixes it; null when absent (drawn by lot). */
 function parseFirstWhite(c: FieldChecker, ko: Obj, where: string, a: KnockoutEntrant | undefined, b: KnockoutEntrant | undefined): number | null {
   if (ko.firstWhite === undefined || ko.firstWhite === null) return null;
+  // A player refused (reported already, e.g. a rank the players list refused): nothing to compare with.
+  if (a === undefined || b === undefined) return null;
   if ((a && !('rank' in a)) || (b && !('rank' in b))) {
     // Slovenian women's final 2007 art. 3: colours of game 1 are drawn; with a player not
     // known in advance the file cannot fix them.
     c.problem(`${where}.firstWhite`, 'must be null or absent when a player is "winnerOf"/"loserOf": the colours of game 1 are then drawn by lot');
   } else if (ko.firstWhite !== (a && 'rank' in a ? a.rank : undefined) && ko.firstWhite !== (b && 'rank' in b ? b.rank : undefined)) {
-    c.problem(`${where}.firstWhite`, `must be one of the match's players, got ${show(ko.firstWhite)}`);
+    c.problem(`${where}.firstWhite`, `must be one of the match's players (${describeEntrant(a)} or ${describeEntrant(b)}), got ${show(ko.firstWhite)}`);
   } else return ko.firstWhite as number;
   return null;
 }

@@ -2,23 +2,40 @@
 // and starting ranks used once.
 
 import type { Player } from '../model.ts';
-import { show, type FieldChecker } from './field-checker.ts';
+import { didYouMean, show, type FieldChecker } from './field-checker.ts';
 
 const PLAYER_KEYS = ['rank', 'name', 'sex', 'title', 'rating', 'federation', 'fideId', 'birthDate', 'team'] as const;
 
-/** The players read, and each starting rank with the index of its player in the list. */
-export function parsePlayers(c: FieldChecker, raw: unknown, path: string): { players: Player[]; ranks: Map<number, number> } {
+/** An event's players as read from its `players` list. */
+export interface PlayerList {
+  players: Player[];
+  /** Each starting rank, with the index in the file's list of its (first) player. */
+  ranks: Map<number, number>;
+  /** The index in the file's list of each player read (players[i] stands at `players[at[i]]`). */
+  at: number[];
+  /**
+   * The ranks written for players refused (reported already): a round or a team that names
+   * such a rank reports nothing more, so the one mistake is said once.
+   */
+  refusedRanks: Set<unknown>;
+}
+
+export function parsePlayers(c: FieldChecker, raw: unknown, path: string): PlayerList {
   const players: Player[] = [];
+  const at: number[] = [];
+  const refusedRanks = new Set<unknown>();
   (c.array(raw, path) ?? []).forEach((p, i) => {
     const player = parsePlayer(c, p, `${path}[${i}]`);
     if (player) players.push(player);
+    if (player) at.push(i);
+    else if (typeof p === 'object' && p !== null) for (const r of writtenAs((p as Record<string, unknown>).rank)) refusedRanks.add(r);
   });
   const ranks = new Map<number, number>();
   players.forEach((p, i) => {
-    if (ranks.has(p.rank)) c.problem(`${path}[${i}].rank`, `starting rank ${p.rank} is also used by players[${ranks.get(p.rank)}]`);
-    else ranks.set(p.rank, i);
+    if (ranks.has(p.rank)) c.problem(`${path}[${at[i]}].rank`, `starting rank ${p.rank} is also used by players[${ranks.get(p.rank)}]`);
+    else ranks.set(p.rank, at[i]);
   });
-  return { players, ranks };
+  return { players, ranks, at, refusedRanks };
 }
 
 /** One player read (a late entry in a running host reads its fields here too: host/app/entries.ts). */
@@ -30,7 +47,8 @@ export function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player
   const name = c.string(o, 'name', path);
   if (name !== undefined && name.length > 33) c.problem(`${path}.name`, `longer than the 33 characters TRF16 allows (positions 15-47)`);
   const sex = c.string(o, 'sex', path, true);
-  if (sex !== undefined && sex !== 'm' && sex !== 'w') c.problem(`${path}.sex`, `must be "m" or "w" (TRF16 position 10), got ${show(sex)}`);
+  if (sex !== undefined && sex !== 'm' && sex !== 'w')
+    c.problem(`${path}.sex`, `must be "m" or "w" (TRF16 position 10), got ${show(sex)}${didYouMean(sex, ['m', 'w'])}`);
   const title = c.string(o, 'title', path, true);
   if (title !== undefined && title.length > 3) c.problem(`${path}.title`, `at most 3 characters (TRF16 positions 11-13), got ${show(title)}`);
   const federation = c.string(o, 'federation', path, true);
@@ -53,4 +71,9 @@ export function parsePlayer(c: FieldChecker, raw: unknown, path: string): Player
     birthDate,
     team: team ?? null,
   };
+}
+
+/** A number as written, and as the number a quoted one means (`"3"` is the rank 3 the rounds name). */
+export function writtenAs(v: unknown): unknown[] {
+  return typeof v === 'string' && /^\d+$/.test(v.trim()) ? [v, Number(v)] : [v];
 }

@@ -2,12 +2,17 @@
 // into its value, keeping where each field stands in the text, so that a problem found later by
 // its field path is shown at its line:column (docs/tournament.md "The file").
 //
+// A comma after a list's last item or an object's last field is accepted; a syntax error is
+// said in words (syntax-errors.ts).
+//
 // Before the parser sees the text, its nesting is measured by the scanner (a loop, no
 // recursion): deeper than MAX_NESTING is refused at the bracket that goes too deep, instead of
 // the parser running out of stack. After it, a key written twice in one object is refused with
-// both positions (docs/tournament.md "Limits").
+// both positions, and the value keeps the last, so the fields are still checked
+// (docs/tournament.md "Limits").
 
 import * as jsonc from 'jsonc-parser';
+import { describeSyntaxErrors } from './syntax-errors.ts';
 
 /** Objects and arrays inside each other; the deepest real file (a knockout's `winnerOf`) uses 7. */
 export const MAX_NESTING = 64;
@@ -21,10 +26,15 @@ const EOF = 17;
 
 /** A file's text read: its value, or its syntax errors each at its line:column. */
 export interface JsoncText {
-  /** The value (undefined for an empty text); meaningful when there are no syntax errors. */
+  /**
+   * The value (undefined for an empty text or one the parser could not read); a key written
+   * twice holds its last value here, so the fields are still checked (`duplicateKeys`).
+   */
   readonly value: unknown;
-  /** `line L:C: not valid JSON: …`, one per syntax error; too deep a nesting; keys written twice. */
+  /** `line L:C: …` in words, one per syntax error (the first of its line), or too deep a nesting; in the order of the text. */
   readonly syntaxErrors: string[];
+  /** Each key written twice in one object, at the repeat's line:column; in the order of the text. */
+  readonly duplicateKeys: string[];
   /** A problem `PATH: message` prefixed with the line:column of PATH's field (or of its nearest parent in the text). */
   locate(issue: string): string;
 }
@@ -32,16 +42,34 @@ export interface JsoncText {
 export function readJsonc(text: string): JsoncText {
   const at = lineIndex(text);
   const tooDeep = nestingProblem(text);
-  if (tooDeep) return { value: undefined, syntaxErrors: [tooDeep], locate: (issue) => issue };
+  if (tooDeep) return { value: undefined, syntaxErrors: [tooDeep], duplicateKeys: [], locate: (issue) => issue };
   const errors: jsonc.ParseError[] = [];
-  const tree = jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: false });
-  const syntaxErrors = errors.map((e) => `line ${at(e.offset)}: not valid JSON: ${jsonc.printParseErrorCode(e.error)}`);
-  if (!errors.length && tree !== undefined) syntaxErrors.push(...duplicateKeys(tree, at));
+  // A comma after the last field or item is forgiven: a list edited by hand often keeps one.
+  const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const syntaxErrors = describeSyntaxErrors(text, errors, at);
   return {
     value: syntaxErrors.length || tree === undefined ? undefined : jsonc.getNodeValue(tree),
     syntaxErrors,
+    duplicateKeys: tree === undefined ? [] : duplicateKeys(tree, at),
     locate: (issue) => locate(issue, tree, at),
   };
+}
+
+/**
+ * Problems in the order of the text: by line, then column (`line L:C …`); a problem without a
+ * position keeps its place after those with one. Sorts in place and returns the list.
+ */
+export function sortByPosition(problems: string[]): string[] {
+  const key = (p: string): [number, number] => {
+    const m = /^line (\d+):(\d+)/.exec(p);
+    return m ? [Number(m[1]), Number(m[2])] : [Number.MAX_SAFE_INTEGER, 0];
+  };
+  const keyed = problems.map((p, i) => ({ p, i, k: key(p) }));
+  keyed.sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.i - b.i);
+  keyed.forEach((x, i) => {
+    problems[i] = x.p;
+  });
+  return problems;
 }
 
 /**

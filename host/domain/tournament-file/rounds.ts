@@ -5,7 +5,8 @@
 
 import type { BoardPairing, Bye, ByeKind, EventKind, Round, Team } from '../model.ts';
 import { checkKnockoutRefs, checkRoundNumbers } from './checker.ts';
-import { isoUtcMs, show, type FieldChecker, type Obj } from './field-checker.ts';
+import { checkRoundDates, type EventDates, type RoundWhen } from './dates.ts';
+import { didYouMean, isoUtcMs, show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseMiniMatches, type EntrantRef } from './knockout.ts';
 import { RoundPairings } from './round-pairings.ts';
 import { parseTeamMatches } from './team-matches.ts';
@@ -15,25 +16,35 @@ const BYE_KINDS: readonly ByeKind[] = ['H', 'F', 'U', 'Z'];
 interface RoundContext {
   kind: EventKind;
   ranks: Map<number, number>;
+  /** Ranks of players refused in the players list: pairing them reports nothing more. */
+  refusedRanks: ReadonlySet<unknown>;
   teams: Team[];
+  /** Ids written for teams refused in the teams list: naming them reports nothing more. */
+  refusedTeams: ReadonlySet<unknown>;
   boardsPerTeam: number | null;
+  /** The event's first and last day, which the rounds' dates fall within. */
+  eventDates: EventDates;
   /** Collects the winnerOf/loserOf references, checked once every round is read. */
   refs: EntrantRef[];
+  /** Collects each round's date and start as read (a round refused for another problem too). */
+  schedule: RoundWhen[];
 }
 
 /** The event's rounds (`o.rounds`, optional), and how many the file lists, read or not. */
-export function parseRounds(c: FieldChecker, o: Obj, path: string, ctx: Omit<RoundContext, 'refs'>): { rounds: Round[]; listed: number } {
+export function parseRounds(c: FieldChecker, o: Obj, path: string, ctx: Omit<RoundContext, 'refs' | 'schedule'>): { rounds: Round[]; listed: number } {
   const rounds: Round[] = [];
   const refs: EntrantRef[] = [];
+  const schedule: RoundWhen[] = [];
   const roundPaths = new Map<Round, string>();
   const rawRounds = c.array(o.rounds, `${path}.rounds`, true) ?? [];
   rawRounds.forEach((r, i) => {
-    const round = parseRound(c, r, `${path}.rounds[${i}]`, { ...ctx, refs });
+    const round = parseRound(c, r, `${path}.rounds[${i}]`, { ...ctx, refs, schedule });
     if (round) rounds.push(round);
     if (round) roundPaths.set(round, `${path}.rounds[${i}]`);
   });
   checkRoundNumbers(c, rawRounds, `${path}.rounds`);
-  if (ctx.kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds.length, roundPaths);
+  checkRoundDates(c, schedule, ctx.eventDates);
+  if (ctx.kind === 'knockout') checkKnockoutRefs(c, refs, rounds, rawRounds, roundPaths);
   return { rounds, listed: rawRounds.length };
 }
 
@@ -51,7 +62,8 @@ function parseRound(c: FieldChecker, raw: unknown, path: string, ctx: RoundConte
     if (Number.isNaN(ms)) c.problem(`${path}.start`, `must be an ISO date-time with offset, e.g. "2007-08-16T16:00:00+02:00", got ${show(start)}`);
     else startUtcMs = ms;
   }
-  const pairings = new RoundPairings(c, ctx.ranks, ctx.teams);
+  ctx.schedule.push({ path, date, start: startUtcMs === null ? null : { text: start!, ms: startUtcMs } });
+  const pairings = new RoundPairings(c, ctx.ranks, ctx.teams, { ranks: ctx.refusedRanks, teams: ctx.refusedTeams });
   const rawBoards = c.array(o.boards, `${path}.boards`, true) ?? [];
   const rawTeam = c.array(o.teamMatches, `${path}.teamMatches`, true) ?? [];
   const rawKo = c.array(o.knockout, `${path}.knockout`, true) ?? [];
@@ -97,7 +109,7 @@ function parseByes(c: FieldChecker, raw: unknown, path: string, pairings: RoundP
     c.unknownKeys(bo, ['player', 'team', 'kind'], where);
     const code = c.string(bo, 'kind', where);
     if (code !== undefined && !(BYE_KINDS as readonly string[]).includes(code)) {
-      c.problem(`${where}.kind`, `must be one of ${BYE_KINDS.join(' ')} (TRF16 bye codes), got ${show(code)}`);
+      c.problem(`${where}.kind`, `must be one of ${BYE_KINDS.join(' ')} (TRF16 bye codes), got ${show(code)}${didYouMean(code, BYE_KINDS)}`);
     }
     if ((bo.player === undefined) === (bo.team === undefined)) {
       c.problem(where, 'needs exactly one of "player" or "team"');
