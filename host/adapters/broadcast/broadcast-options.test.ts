@@ -115,7 +115,7 @@ describe('the broadcast options of chessclock host', () => {
         lichessUrl: 'https://lichess.org',
         token: 'lip_fromEnv',
         moves: { [CLASSICAL]: { kind: 'folder', path: '/livechess/open/' } },
-        delaySeconds: { [CLASSICAL]: 900 },
+        delays: { [CLASSICAL]: 900 },
       });
     });
 

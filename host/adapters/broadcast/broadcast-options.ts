@@ -62,14 +62,23 @@ export function readBroadcastOptions(values: BroadcastOptionValues, hall: Hall, 
   }
   const lichessUrl = values.lichessUrl ?? LICHESS_URL;
   if (!/^https?:\/\/[^/\s]+/.test(lichessUrl)) throw new BroadcastOptionError(`--lichess-url ${lichessUrl}: expected an http(s) URL, e.g. ${LICHESS_URL}`);
-  const delays = Object.fromEntries(hall.events.filter((e) => e.broadcast?.delaySeconds).map((e) => [e.id, e.broadcast!.delaySeconds]));
+  const delays = fileBroadcastDelays(hall);
   return {
     targets,
     lichessUrl,
     token: readToken(values.lichessTokenFile, io, given.length === 0),
     moves,
-    ...(Object.keys(delays).length > 0 ? { delaySeconds: delays } : {}),
+    ...(Object.keys(delays).length > 0 ? { delays } : {}),
   };
+}
+
+/**
+ * Each event's delay in seconds from the tournament file's `broadcast` blocks (`delay`), by event id;
+ * an event with none, or 0, is not named. The host's `broadcastDelay` and the setup's `delays` take
+ * this shape; a delay given on the command line goes over it.
+ */
+export function fileBroadcastDelays(hall: Hall): Record<string, number> {
+  return Object.fromEntries(hall.events.filter((e) => e.broadcast?.delaySeconds).map((e) => [e.id, e.broadcast!.delaySeconds]));
 }
 
 /** The rounds the tournament file's `broadcast` blocks map, each (or each board range) to its lichess round. */

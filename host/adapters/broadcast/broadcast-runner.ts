@@ -36,8 +36,8 @@ export interface BroadcastSetup {
   /** A file or folder source's quiet time; a URL source's poll interval. */
   movesDebounceMs?: number;
   movesPollMs?: number;
-  /** Each event's delay in seconds, by event id, from the tournament file's `broadcast` block (docs/broadcast.md "The delay"). */
-  delaySeconds?: Readonly<Record<string, number>>;
+  /** Each event's delay in seconds, by event id (the tournament file's `broadcast` blocks: broadcast-options.ts fileBroadcastDelays); an event not named has none. */
+  delays?: Readonly<Record<string, number>>;
 }
 
 export interface BroadcastDeps {
