@@ -41,7 +41,8 @@ options:
   --game N               with --replay: game N of the board's match (default: the latest)
   --broadcast [EVENT/]ROUND=lichess:ROUND_ID
                          push the round's games live to a lichess broadcast round (repeatable;
-                         EVENT may be left out with one event); docs/broadcast.md
+                         EVENT may be left out with one event); docs/broadcast.md. The
+                         tournament file's "broadcast" blocks do the same; an option overrides
   --moves [EVENT=]SOURCE the event's moves for the broadcast: a PGN file, a folder of PGN
                          files a board system rewrites, or an http(s) URL polled
   --lichess-url URL      lichess, a mirror or a stand-in (default https://lichess.org)
@@ -154,7 +155,8 @@ function logStartup(running: RunningHost, listen: ListenTarget | null, mqttTarge
     log(w);
   if (running.url) log(`API and dashboard on ${running.url}`);
   if (running.mqtt) log(`publishing to ${running.mqtt.url}`);
-  for (const t of running.broadcast?.status() ?? []) log(`broadcasting round ${t.round} of ${t.event} to lichess round ${t.roundId}`);
+  for (const t of running.broadcast?.status() ?? [])
+    log(`broadcasting round ${t.round} of ${t.event}${t.boards ? ` (boards ${t.boards.from}-${t.boards.to})` : ''} to lichess round ${t.roundId}`);
 }
 
 /** `--replay BOARD [--game N]`: the board's game as `chessclock replay` input on stdout, its result and who confirmed it on stderr. */

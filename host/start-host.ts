@@ -199,7 +199,8 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
     await close(); // a refused start leaves no broker, journal or host behind
     throw err;
   }
-  if (opts.broadcast) broadcast = startBroadcast({ journal, hall: opts.hall, state: host.state, nowUtcMs: () => clock.nowUtcMs(), log }, opts.broadcast);
+  if (opts.broadcast)
+    broadcast = startBroadcast({ journal, hall: opts.hall, state: host.state, notes: host.state, nowUtcMs: () => clock.nowUtcMs(), log }, opts.broadcast);
   for (const l of opts.lines ?? []) host.addLine(l.key, l.open, l.table !== undefined ? { table: l.table } : {});
   return { host, journal, exports, api, url, mqtt, broadcast, close };
 }

@@ -4,7 +4,7 @@
 // host has opened the round; a broadcast without a token is refused in one line (exit 2).
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,42 @@ describe('chessclock host --broadcast', () => {
       await standIn.stop();
     }
     expect(stderr).toContain('broadcasting round 1 of slo-open-2007 to lichess round sloOpen1');
+    expect(stderr).not.toContain(TOKEN);
+  }, 90_000);
+
+  it('runs the tournament file\'s broadcast block as --broadcast does, the token still only from the environment or a file (docs/tournament.md "The broadcast block")', async () => {
+    const raw = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    const open = raw.events.find((e: { id: string }) => e.id === 'slo-open-2007');
+    open.broadcast = { rounds: { '1': 'sloFile1' } };
+    const file = join(dir, 'with-block.json');
+    writeFileSync(file, JSON.stringify(raw));
+    const base = [BIN, 'host', '--tournament', file, '--no-scan'];
+    const refused = await new Promise<[number | null, string]>((resolve) =>
+      execFile(process.execPath, [...base, '--db', join(dir, 'block-refused.db')], { cwd: ROOT, env, timeout: 60_000 }, (err, _out, stderr) =>
+        resolve([err ? ((err as { code?: number }).code ?? null) : 0, stderr]),
+      ),
+    );
+    expect(refused).toEqual([
+      2,
+      "chessclock host: the tournament file's broadcast block needs a lichess token (scope study:write): set CHESSCLOCK_LICHESS_TOKEN or give --lichess-token-file FILE\n",
+    ]);
+    const standIn = new LichessStandIn({ [TOKEN]: { user: 'organiser', scopes: ['study:write'] } }, { sloFile1: { contributors: ['organiser'] } });
+    const lichess = await standIn.start();
+    const host = spawn(process.execPath, [...base, '--db', join(dir, 'block.db'), '--http', '127.0.0.1:0', '--lichess-url', lichess], {
+      cwd: ROOT,
+      env: { ...env, CHESSCLOCK_LICHESS_TOKEN: TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    host.stderr.on('data', (d) => (stderr += d));
+    try {
+      const [push] = (await once(standIn, 'push')) as [StandInPush];
+      expect([push.status, push.roundId, readWithChessops(push.body).map((g) => g.tags.GameId)]).toEqual([200, 'sloFile1', ['slo-open-2007:1.1.1']]);
+    } finally {
+      host.kill('SIGTERM');
+      await once(host, 'exit');
+      await standIn.stop();
+    }
     expect(stderr).not.toContain(TOKEN);
   }, 90_000);
 });

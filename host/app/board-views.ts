@@ -8,7 +8,8 @@
 // - its live state (live-games.ts) and result, the pending clock results, the appeal window;
 // - the knockout mini-match's score, and the break before its next game (from the director);
 // - whether its clock is connected now and the line's health (from the clock fleet);
-// - the last time a clock was brought to the game from the journal (the restore note).
+// - the last time a clock was brought to the game from the journal (the restore note);
+// - what the live broadcast says of it (broadcast-notes.ts: a warning, lichess's error).
 //
 // Board changes that no clock event carries (a clock connected or lost, a clock's result filed
 // after its event went out, a restore done, an arbiter's command answered, a round opened) go
@@ -25,6 +26,7 @@ import type { Director } from './director.ts';
 import type { LiveGames } from './live-games.ts';
 import type { BoardView, BreakView, MatchScoreView, MatchView, ReportedResultView } from './views.ts';
 import type { IdentityClaim } from './identity-claims.ts';
+import type { BroadcastNotes } from './broadcast-notes.ts';
 
 /** URL-safe board id from the event name and board number, e.g. `slovenian-final-2025-26-1`. */
 export function boardIdOf(event: string, board: number): string {
@@ -66,6 +68,8 @@ export interface BoardViewsOptions {
   readonly clocks?: ClockPresence;
   /** Where a failure to tell the watchers is said. */
   readonly log?: (line: string) => void;
+  /** What the live broadcast says of each board (broadcast-notes.ts); absent: no board shows a broadcast. */
+  readonly broadcast?: Pick<BroadcastNotes, 'of'>;
 }
 
 export type BoardListener = (board: BoardView) => void;
@@ -76,6 +80,7 @@ export class BoardViews {
   private readonly nowUtcMs: () => number;
   private readonly director: KnockoutReader | undefined;
   private readonly clocks: ClockPresence | undefined;
+  private readonly broadcast: Pick<BroadcastNotes, 'of'> | undefined;
   private readonly log: (line: string) => void;
   private readonly eventNames = new Map<string, string>();
   /** The knockout events (the only ones whose boards have a break). */
@@ -96,6 +101,7 @@ export class BoardViews {
     this.nowUtcMs = opts.nowUtcMs;
     this.director = opts.director;
     this.clocks = opts.clocks;
+    this.broadcast = opts.broadcast;
     this.log = opts.log ?? (() => undefined);
     for (const e of opts.hall?.events ?? []) {
       this.eventNames.set(e.id, e.name);
@@ -113,6 +119,7 @@ export class BoardViews {
     const conflicts = pending ?? this.journal.resultReports({ gameId: game.gameId }).filter((r) => r.status === 'pending');
     const brk = this.breakOf(game);
     const restore = this.restoreOf(game);
+    const broadcast = this.broadcast?.of(game.event, game.round, game.board);
     return {
       id,
       event: game.event,
@@ -135,6 +142,7 @@ export class BoardViews {
       // The dashboard shows the countdown, whether the clock is connected, and the last restore from the journal.
       ...(brk ? { break: brk } : {}),
       ...(restore ? { restore } : {}),
+      ...(broadcast ? { broadcast } : {}),
       ...this.presenceFields(game.clockId),
     };
   }

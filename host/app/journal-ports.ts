@@ -22,7 +22,8 @@ import type { AppendResult, ClockEventInput, ClockEventRow, ClockResultOutcome, 
 import { forfeitedSides, recordFromJournalRow, type BoardStateDraft } from './journal-records.ts';
 import { CLOCK_COMMAND_TYPES, correctionNeedsReason, finishedGameRefusal, type BoardWithResult } from './result-rules.ts';
 import { boardsWithNewAppealDeadline } from './appeal-window.ts';
-import { BoardViews, reportedView, type BoardListener, type ClockPresence, type KnockoutReader } from './board-views.ts';
+import { BroadcastNotes, type BroadcastNoteSink, type BroadcastRoundNotes } from './broadcast-notes.ts';
+import { BoardViews, boardIdOf, reportedView, type BoardListener, type ClockPresence, type KnockoutReader } from './board-views.ts';
 import { LiveGames } from './live-games.ts';
 import { journalStandings } from './journal-standings.ts';
 import { clockCommandRefusal } from '../../rules/command-rules.ts';
@@ -76,7 +77,7 @@ export interface ClockResultFiling {
   readonly log: string | null;
 }
 
-export class JournalPorts implements HostState, CommandSink {
+export class JournalPorts implements HostState, CommandSink, BroadcastNoteSink {
   readonly journal: Journal;
   /** Every board's view (the one place they are built) and the boards' watchers. */
   readonly views: BoardViews;
@@ -86,6 +87,7 @@ export class JournalPorts implements HostState, CommandSink {
   private readonly nowUtcMs: () => number;
   private readonly commander: ClockCommander | undefined;
   private readonly listeners = new Set<Listener>();
+  private readonly broadcast: BroadcastNotes;
 
   constructor(opts: JournalPortsOptions) {
     this.journal = opts.journal;
@@ -93,6 +95,7 @@ export class JournalPorts implements HostState, CommandSink {
     this.nowUtcMs = opts.nowUtcMs;
     this.commander = opts.commander;
     this.live = new LiveGames(opts.journal);
+    this.broadcast = new BroadcastNotes(opts.journal, opts.nowUtcMs);
     this.views = new BoardViews({
       journal: opts.journal,
       live: this.live,
@@ -101,7 +104,13 @@ export class JournalPorts implements HostState, CommandSink {
       director: opts.director,
       clocks: opts.clocks,
       log: opts.log,
+      broadcast: this.broadcast,
     });
+  }
+
+  /** BroadcastNoteSink: what the live broadcast says of a round's boards; the boards it changed go out at once. */
+  broadcastNotes(notes: BroadcastRoundNotes): void {
+    this.views.tell(this.broadcast.take(notes).map((b) => boardIdOf(b.event, b.board)));
   }
 
   // ---- events in -------------------------------------------------------------------

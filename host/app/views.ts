@@ -201,6 +201,28 @@ export interface BoardView {
    * "Restore"): the journal won, and what the clock had differently is listed for the arbiter.
    */
   readonly restore?: RestoreNote;
+  /**
+   * The live broadcast of the board's round (docs/broadcast.md "On the dashboard"): its lichess
+   * round, and what the arbiter should see. Absent when the round is not broadcast.
+   */
+  readonly broadcast?: BoardBroadcastView;
+}
+
+/** What the broadcast says of a board (host/app/broadcast-notes.ts). */
+export interface BoardBroadcastView {
+  /** The lichess round the board's game is pushed to (8 characters). */
+  readonly lichessRound: string;
+  /** The board's moves and its clock's presses differ (the game's comment says the same). */
+  readonly warning?: string;
+  /** Since when (UTC) the moves and the presses differ: a difference of an instant is a move not yet pressed. */
+  readonly warningSinceUtcMs?: number;
+  /** lichess refused the game at its last push: its error (an illegal move, a tag it cannot read). */
+  readonly lichessError?: string;
+  /** The moves source's games of the round that match no board (the first few: place and reason), and how many there are. */
+  readonly unmatched?: readonly string[];
+  readonly unmatchedCount?: number;
+  /** This board is the round's first broadcast board: the attention strip lists the unmatched games here, once per round. */
+  readonly unmatchedOnBoard?: boolean;
 }
 
 /** A clock brought to the journal's game: when, which clock, and what it held differently (clocks/restore-clock.ts). */

@@ -166,6 +166,27 @@ export interface TournamentEvent {
    * arbiter's approval. Absent or null: the rounds come from the file or a loaded TRF.
    */
   pairingEngine?: PairingEngine | null;
+  /** The tournament file's `broadcast` block (docs/tournament.md "The broadcast block"); absent or null: none. */
+  broadcast?: EventBroadcast | null;
+}
+
+/** An event's live broadcast to lichess, as the tournament file maps it (docs/broadcast.md). */
+export interface EventBroadcast {
+  /** The moves source as written: a PGN file, a folder, or an http(s) URL; null: clocks and results only. */
+  moves: string | null;
+  /** The delay before anything of a game leaves the hall, in seconds (European rule Q.2.4: 900); 0 = live. */
+  delaySeconds: number;
+  /** Each round's lichess round(s), by round then first board. */
+  rounds: BroadcastRoundTarget[];
+}
+
+/** One round (or a range of its boards) pushed to one lichess broadcast round. */
+export interface BroadcastRoundTarget {
+  round: number;
+  /** The lichess round's id, 8 letters or digits. */
+  roundId: string;
+  /** The event boards pushed there, inclusive; null: the whole round. */
+  boards: { from: number; to: number } | null;
 }
 
 /**

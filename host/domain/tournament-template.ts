@@ -55,6 +55,8 @@ export const TOURNAMENT_TEMPLATE = `// Tournament file (docs/tournament.md). JSO
       "plannedRounds": 3,                     // TRF tag 142 / XXR: a round robin of 4 teams has 3
       "roundRobinUpTo": 8,                    // 8 teams or fewer: the director pairs by the FIDE Berger tables
       "appeal": { "minutes": 15, "from": "round-end" },
+      // A live broadcast to lichess (docs/broadcast.md), once its rounds exist there (needs a token):
+      // "broadcast": { "moves": "/srv/livechess/teams/", "delay": 900, "rounds": { "1": "AbCd1234", "2": "EfGh5678" } },
       "players": [
         { "rank": 1, "name": "Shkola1, Igrok1" }, { "rank": 2, "name": "Shkola1, Igrok2" }, { "rank": 3, "name": "Shkola1, Igrok3" }, { "rank": 4, "name": "Shkola1, Igrok4" },
         { "rank": 5, "name": "Shkola2, Igrok1" }, { "rank": 6, "name": "Shkola2, Igrok2" }, { "rank": 7, "name": "Shkola2, Igrok3" }, { "rank": 8, "name": "Shkola2, Igrok4" },

@@ -1,6 +1,7 @@
 // docs/broadcast.md "From the command line": the broadcast's options read into a setup, each
 // mistake said with its option; the token only from the environment or a file, never repeated.
 import { describe, expect, it } from 'vitest';
+import type { Hall } from '../../domain/model.ts';
 import { BroadcastHall, BLITZ, CLASSICAL } from './broadcast-hall.fixture.ts';
 import { type BroadcastOptionIo, readBroadcastOptions } from './broadcast-options.ts';
 
@@ -87,5 +88,52 @@ describe('the broadcast options of chessclock host', () => {
       '--lichess-url lichess.org: expected an http(s) URL, e.g. https://lichess.org',
     ]);
     for (const m of messages) expect(m).not.toMatch(/lip_/);
+  });
+
+  describe('the tournament file\'s broadcast block (docs/tournament.md "The broadcast block")', () => {
+    const withBlock = (broadcast: NonNullable<Hall['events'][number]['broadcast']>): Hall => ({
+      ...hall,
+      events: hall.events.map((e) => (e.id === CLASSICAL ? { ...e, broadcast } : e)),
+    });
+    const filed = withBlock({
+      moves: '/livechess/open/',
+      delaySeconds: 900,
+      rounds: [
+        { round: 1, roundId: 'aBcD1234', boards: { from: 1, to: 1 } },
+        { round: 1, roundId: 'eFgH5678', boards: { from: 2, to: 2 } },
+        { round: 2, roundId: 'iJkL9012', boards: null },
+      ],
+    });
+
+    it('runs the broadcast the file maps, as --broadcast does: each board range to its lichess round, the moves source, the delay', () => {
+      expect(readBroadcastOptions({}, filed, io())).toEqual({
+        targets: [
+          { event: CLASSICAL, round: 1, roundId: 'aBcD1234', boards: { from: 1, to: 1 } },
+          { event: CLASSICAL, round: 1, roundId: 'eFgH5678', boards: { from: 2, to: 2 } },
+          { event: CLASSICAL, round: 2, roundId: 'iJkL9012' },
+        ],
+        lichessUrl: 'https://lichess.org',
+        token: 'lip_fromEnv',
+        moves: { [CLASSICAL]: { kind: 'folder', path: '/livechess/open/' } },
+        delays: { [CLASSICAL]: 900 },
+      });
+    });
+
+    it('the command line overrides the file: --broadcast for its round, --moves for its event', () => {
+      const setup = readBroadcastOptions({ broadcast: [`${CLASSICAL}/1=lichess:zZzZ0000`], moves: [`${CLASSICAL}=https://example.org/open.pgn`] }, filed, io());
+      expect(setup?.targets).toEqual([
+        { event: CLASSICAL, round: 2, roundId: 'iJkL9012' },
+        { event: CLASSICAL, round: 1, roundId: 'zZzZ0000' },
+      ]);
+      expect(setup?.moves).toEqual({ [CLASSICAL]: { kind: 'url', url: 'https://example.org/open.pgn' } });
+    });
+
+    it('still takes the token only from the environment or a token file, and says the file asked for it', () => {
+      expect(refusal(() => readBroadcastOptions({}, filed, io({ env: {} })))).toBe(
+        "the tournament file's broadcast block needs a lichess token (scope study:write): set CHESSCLOCK_LICHESS_TOKEN or give --lichess-token-file FILE",
+      );
+      // A block with a moves source and no round mapped pushes nothing, and needs no token.
+      expect(readBroadcastOptions({}, withBlock({ moves: '/livechess/open/', delaySeconds: 0, rounds: [] }), io({ env: {} }))).toBeNull();
+    });
   });
 });

@@ -30,29 +30,76 @@ export interface BroadcastOptionIo {
 
 export class BroadcastOptionError extends Error {}
 
-/** The setup the options give, or null without `--broadcast`. Throws BroadcastOptionError saying which option is wrong. */
+/**
+ * The setup the options and the tournament file's `broadcast` blocks give (docs/tournament.md "The
+ * broadcast block"), or null when neither maps a round. An option overrides the file: `--broadcast`
+ * for its event's round, `--moves` for its event. Throws BroadcastOptionError saying which option
+ * or field is wrong.
+ */
 export function readBroadcastOptions(values: BroadcastOptionValues, hall: Hall, io: BroadcastOptionIo): BroadcastSetup | null {
   const given = values.broadcast ?? [];
-  if (given.length === 0) {
+  const fromFile = fileTargets(hall);
+  if (given.length === 0 && fromFile.length === 0) {
     const stray = values.moves?.length ? '--moves' : values.lichessUrl ? '--lichess-url' : values.lichessTokenFile ? '--lichess-token-file' : null;
     if (stray) throw new BroadcastOptionError(`${stray} goes with --broadcast [EVENT/]ROUND=lichess:ROUND_ID (which round to push)`);
     return null;
   }
-  const targets = given.map((v) => parseBroadcastTarget(v, hall));
-  for (const [i, t] of targets.entries()) {
-    const twice = targets.findIndex((u) => u.event === t.event && u.round === t.round);
+  const optionTargets = given.map((v) => parseBroadcastTarget(v, hall));
+  for (const [i, t] of optionTargets.entries()) {
+    const twice = optionTargets.findIndex((u) => u.event === t.event && u.round === t.round);
     if (twice !== i)
-      throw new BroadcastOptionError(`--broadcast ${given[i]}: round ${t.round} of ${t.event} is already pushed to lichess:${targets[twice].roundId}`);
+      throw new BroadcastOptionError(`--broadcast ${given[i]}: round ${t.round} of ${t.event} is already pushed to lichess:${optionTargets[twice].roundId}`);
   }
-  const moves: Record<string, MovesSourceSpec> = {};
+  const overridden = (t: BroadcastTarget) => optionTargets.some((u) => u.event === t.event && u.round === t.round);
+  const targets = [...fromFile.filter((t) => !overridden(t)), ...optionTargets];
+  const moves = fileMoves(hall, io.isFolder);
+  const movesGiven = new Set<string>();
   for (const v of values.moves ?? []) {
     const [event, spec] = parseMovesOption(v, hall, io.isFolder);
-    if (moves[event]) throw new BroadcastOptionError(`--moves ${v}: event ${event} has a moves source already`);
+    if (movesGiven.has(event)) throw new BroadcastOptionError(`--moves ${v}: event ${event} has a moves source already`);
+    movesGiven.add(event);
     moves[event] = spec;
   }
   const lichessUrl = values.lichessUrl ?? LICHESS_URL;
   if (!/^https?:\/\/[^/\s]+/.test(lichessUrl)) throw new BroadcastOptionError(`--lichess-url ${lichessUrl}: expected an http(s) URL, e.g. ${LICHESS_URL}`);
-  return { targets, lichessUrl, token: readToken(values.lichessTokenFile, io), moves };
+  const delays = fileBroadcastDelays(hall);
+  return {
+    targets,
+    lichessUrl,
+    token: readToken(values.lichessTokenFile, io, given.length === 0),
+    moves,
+    ...(Object.keys(delays).length > 0 ? { delays } : {}),
+  };
+}
+
+/**
+ * Each event's delay in seconds from the tournament file's `broadcast` blocks (`delay`), by event id;
+ * an event with none, or 0, is not named. The host's `broadcastDelay` and the setup's `delays` take
+ * this shape; a delay given on the command line goes over it.
+ */
+export function fileBroadcastDelays(hall: Hall): Record<string, number> {
+  return Object.fromEntries(hall.events.filter((e) => e.broadcast?.delaySeconds).map((e) => [e.id, e.broadcast!.delaySeconds]));
+}
+
+/** The rounds the tournament file's `broadcast` blocks map, each (or each board range) to its lichess round. */
+function fileTargets(hall: Hall): BroadcastTarget[] {
+  return hall.events.flatMap((e) =>
+    (e.broadcast?.rounds ?? []).map((r) => ({ event: e.id, round: r.round, roundId: r.roundId, ...(r.boards ? { boards: r.boards } : {}) })),
+  );
+}
+
+/** The moves sources the tournament file's `broadcast` blocks name, by event. */
+function fileMoves(hall: Hall, isFolder: (path: string) => boolean): Record<string, MovesSourceSpec> {
+  const moves: Record<string, MovesSourceSpec> = {};
+  hall.events.forEach((e, i) => {
+    if (!e.broadcast?.moves) return;
+    try {
+      moves[e.id] = parseMovesSource(e.broadcast.moves, isFolder);
+    } catch (err) {
+      throw new BroadcastOptionError(`tournament file, events[${i}].broadcast.moves: ${(err as Error).message}`);
+    }
+  });
+  return moves;
 }
 
 /** `[EVENT/]ROUND=lichess:ROUND_ID`; EVENT may be left out when the hall has one event. */
@@ -88,7 +135,7 @@ function parseMovesOption(value: string, hall: Hall, isFolder: (path: string) =>
   }
 }
 
-function readToken(file: string | undefined, io: BroadcastOptionIo): string {
+function readToken(file: string | undefined, io: BroadcastOptionIo, fileOnly: boolean): string {
   const fromEnv = io.env[TOKEN_ENV];
   if (file !== undefined && fromEnv) throw new BroadcastOptionError(`the lichess token is given twice: by ${TOKEN_ENV} and by --lichess-token-file; give one`);
   if (file !== undefined) {
@@ -103,5 +150,6 @@ function readToken(file: string | undefined, io: BroadcastOptionIo): string {
     return token;
   }
   if (fromEnv?.trim()) return fromEnv.trim();
-  throw new BroadcastOptionError(`--broadcast needs a lichess token (scope study:write): set ${TOKEN_ENV} or give --lichess-token-file FILE`);
+  const asker = fileOnly ? "the tournament file's broadcast block" : '--broadcast';
+  throw new BroadcastOptionError(`${asker} needs a lichess token (scope study:write): set ${TOKEN_ENV} or give --lichess-token-file FILE`);
 }

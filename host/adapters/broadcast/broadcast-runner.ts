@@ -7,6 +7,7 @@
 
 import type { Hall, TournamentEvent } from '../../domain/model.ts';
 import type { HostState } from '../../app/ports.ts';
+import type { BroadcastNoteSink, BroadcastRoundNotes } from '../../app/broadcast-notes.ts';
 import type { Journal } from '../../store/journal.ts';
 import { LichessPusher, type PushReport } from './lichess-push.ts';
 import { type BoardWarning, broadcastRound, type RoundState, type UnmatchedGame } from './live-pgn.ts';
@@ -18,6 +19,8 @@ export interface BroadcastTarget {
   round: number;
   /** The lichess round's id (8 characters). */
   roundId: string;
+  /** Only these event boards (inclusive), when the round is split over several lichess rounds; absent: all. */
+  boards?: { from: number; to: number };
 }
 
 export interface BroadcastSetup {
@@ -33,6 +36,8 @@ export interface BroadcastSetup {
   /** A file or folder source's quiet time; a URL source's poll interval. */
   movesDebounceMs?: number;
   movesPollMs?: number;
+  /** Each event's delay in seconds, by event id (the tournament file's `broadcast` blocks: broadcast-options.ts fileBroadcastDelays); an event not named has none. */
+  delays?: Readonly<Record<string, number>>;
 }
 
 export interface BroadcastDeps {
@@ -41,6 +46,8 @@ export interface BroadcastDeps {
   state: HostState;
   nowUtcMs: () => number;
   log: (line: string) => void;
+  /** Where each board's warning, lichess error and the round's unmatched games go for the dashboard (docs/broadcast.md "On the dashboard"). */
+  notes?: BroadcastNoteSink;
 }
 
 /** What a mapped round's broadcast says now: the board warnings, the unmatched games, lichess's last answer. */
@@ -71,12 +78,16 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
   const dirty = new Set<BroadcastTarget>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  const notes = noteTeller(deps.notes, status, () => closed);
+  const { merged, note } = notes;
 
   const flush = () => {
     timer = null;
     for (const target of [...dirty]) {
       dirty.delete(target);
-      pushTarget(deps, events.get(target.event)!, target, texts.get(target.event) ?? null, pusher, status.get(target)!);
+      const m = pushTarget(deps, events.get(target.event)!, target, texts.get(target.event) ?? null, pusher, status.get(target)!);
+      if (m) merged.set(target, m);
+      note(target);
     }
   };
   const mark = (event: string, round: number | null) => {
@@ -99,10 +110,14 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     return source;
   });
   const stopEvents = deps.state.subscribe((_e, board) => board && mark(board.event, board.round));
-  const stopBoards = deps.state.watchBoards((board) => mark(board.event, board.round));
+  const stopBoards = deps.state.watchBoards((board) => notes.noting() || mark(board.event, board.round));
   pusher.on('failed', (f) => deps.log(`broadcast: push of lichess round ${f.roundId} failed: ${f.message}; next try in ${Math.round(f.retryInMs / 1000)} s`));
   pusher.on('pushed', (report) => {
-    for (const s of status.values()) if (s.roundId === report.roundId) s.lastPush = report;
+    for (const [t, s] of status) {
+      if (s.roundId !== report.roundId) continue;
+      s.lastPush = report;
+      note(t);
+    }
     for (const g of report.games) if (g.error) deps.log(`broadcast: lichess refused ${g.gameId} (board ${g.board}): ${g.error}`);
   });
   for (const t of setup.targets) mark(t.event, t.round);
@@ -135,7 +150,7 @@ function pushTarget(
   moves: MovesText | null,
   pusher: LichessPusher,
   status: TargetStatus,
-): void {
+): { boards: number[]; unmatched: string[] } | null {
   const state: RoundState = {
     event,
     site: deps.hall.site ?? event.city ?? '?',
@@ -146,14 +161,52 @@ function pushTarget(
     round = broadcastRound(state, deps.nowUtcMs(), moves?.text ?? null);
   } catch (err) {
     deps.log(`broadcast: round ${target.round} of ${event.id}: ${(err as Error).message}`);
-    return;
+    return null;
   }
   const said = (list: readonly unknown[]) => JSON.stringify(list);
   if (said(round.unmatched) !== said(status.unmatched)) {
     for (const u of round.unmatched)
       deps.log(`broadcast: moves game "${u.game}" (${placeOf(moves!, u.line)}) is no board of round ${target.round} of ${event.id}: ${u.reason}`);
   }
-  status.warnings = round.warnings;
+  const inRange = (g: { board: number }) => !target.boards || (g.board >= target.boards.from && g.board <= target.boards.to);
+  status.warnings = round.warnings.filter(inRange);
   status.unmatched = round.unmatched;
-  if (round.games.length > 0) pusher.push(target.roundId, round.games);
+  const games = round.games.filter(inRange);
+  if (games.length > 0) pusher.push(target.roundId, games);
+  return { boards: games.map((g) => g.board), unmatched: round.unmatched.map((u) => `"${u.game}" (${placeOf(moves!, u.line)}): ${u.reason}`) };
+}
+
+/**
+ * Tells the dashboard (BroadcastNoteSink) what each target says after its merge and its push. The
+ * boards the notes change go out through watchBoards at once, synchronously: while telling,
+ * `noting()` is true, so the runner does not take them for a change of the round to push again.
+ */
+function noteTeller(sink: BroadcastNoteSink | undefined, status: ReadonlyMap<BroadcastTarget, TargetStatus>, closed: () => boolean) {
+  // The boards pushed and the unmatched games (with their places) of each target's last merge.
+  const merged = new Map<BroadcastTarget, { boards: number[]; unmatched: string[] }>();
+  let noting = false;
+  const note = (target: BroadcastTarget) => {
+    const m = merged.get(target);
+    if (!sink || !m || closed()) return;
+    noting = true;
+    try {
+      sink.broadcastNotes(notesOf(target, status.get(target)!, m));
+    } finally {
+      noting = false;
+    }
+  };
+  return { merged, note, noting: () => noting };
+}
+
+/** What a target says for the dashboard: its merge's warnings and unmatched games, and lichess's errors at its last push. */
+function notesOf(target: BroadcastTarget, s: TargetStatus, m: { boards: number[]; unmatched: string[] }): BroadcastRoundNotes {
+  return {
+    event: target.event,
+    round: target.round,
+    lichessRound: target.roundId,
+    boards: m.boards,
+    warnings: s.warnings.map((w) => ({ board: w.board, message: w.message })),
+    errors: (s.lastPush?.games ?? []).flatMap((g) => (g.error ? [{ board: g.board, gameId: g.gameId, error: g.error }] : [])),
+    unmatched: m.unmatched,
+  };
 }

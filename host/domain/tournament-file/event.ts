@@ -5,6 +5,7 @@
 
 import type { EventKind, KnockoutRules, TournamentEvent } from '../model.ts';
 import { parseAppeal } from './appeal.ts';
+import { parseBroadcast } from './broadcast.ts';
 import { closest, didYouMean, show, type FieldChecker, type Obj } from './field-checker.ts';
 import { parseKnockoutRules } from './knockout.ts';
 import { parseEventPairingEngine, parseRoundPlan } from './pairing.ts';
@@ -39,6 +40,7 @@ const EVENT_KEYS = [
   'knockout',
   'teamScoring',
   'pairingEngine',
+  'broadcast',
 ] as const;
 
 export function parseEvent(c: FieldChecker, raw: unknown, path: string): TournamentEvent | undefined {
@@ -70,6 +72,7 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
   const plan = parseRoundPlan(c, o, path, kind, kind === 'team' ? teams.length : players.length, listed);
   const appeal = parseAppeal(c, o.appeal, `${path}.appeal`);
   const pairingEngine = parseEventPairingEngine(c, o, path, kind, plan.roundRobin);
+  const broadcast = parseBroadcast(c, o.broadcast, `${path}.broadcast`, plan.plannedRounds);
   if (c.issues.length > before || id === undefined || name === undefined || tc === undefined) return undefined;
   return {
     id,
@@ -90,6 +93,7 @@ export function parseEvent(c: FieldChecker, raw: unknown, path: string): Tournam
     knockout,
     teamScoring,
     ...(pairingEngine ? { pairingEngine } : {}),
+    ...(broadcast ? { broadcast } : {}),
   };
 }
 

@@ -228,7 +228,7 @@ describe('an unknown value is told with the valid ones (docs/tournament.md "The 
 
   it('names the field a typo away, and the ranks there are for a player the event does not have', () => {
     expect(issuesOf(file(['"cheifArbiter": "Ana",'], [round(1, '', 1, 7)]))).toEqual([
-      'line 4:5 events[0].cheifArbiter: unknown field (did you mean "chiefArbiter"?) (known: id, name, city, federation, startDate, endDate, chiefArbiter, deputyArbiters, kind, type, timeControl, rated, hallFirstTable, boardsPerTeam, players, teams, rounds, plannedRounds, roundRobinUpTo, appeal, knockout, teamScoring, pairingEngine)',
+      'line 4:5 events[0].cheifArbiter: unknown field (did you mean "chiefArbiter"?) (known: id, name, city, federation, startDate, endDate, chiefArbiter, deputyArbiters, kind, type, timeControl, rated, hallFirstTable, boardsPerTeam, players, teams, rounds, plannedRounds, roundRobinUpTo, appeal, knockout, teamScoring, pairingEngine, broadcast)',
       "line 12:60 events[0].rounds[0].boards[0].black: no player with starting rank 7 (the players' ranks: 1-4)",
     ]);
   });

@@ -255,6 +255,79 @@ describe('attention: which boards need the arbiter (docs/dashboard.md "Attention
   });
 });
 
+describe('attention: the live broadcast (docs/broadcast.md "On the dashboard"; docs/dashboard.md "Attention")', () => {
+  it("lichess's error for a game is amber at once; moves and presses that differ once it lasted 30 s, or at once after the result", async () => {
+    const hall = new Hall();
+    hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });
+    hall.add(2, presetTimeControl('classical')).send({ type: 'START', at: 0 });
+    hall.add(3, presetTimeControl('classical')).send({ type: 'START', at: 0 });
+    // What the broadcast runner tells the host after a merge and a push (BroadcastNoteSink).
+    const notes = {
+      event: EVENT,
+      round: 1,
+      lichessRound: 'AbCd1234',
+      boards: [1, 2, 3],
+      warnings: [{ board: 2, message: 'Moves and clock presses differ: White 3 moves / 2 presses' }],
+      errors: [{ board: 1, gameId: 'x:1.1.1', error: 'Illegal move Ke9' }],
+      unmatched: [],
+    };
+    hall.host.broadcastNotes(notes);
+    expect(brief(hall.items())).toEqual([[id(1), 'broadcast', 'amber', 'Board 1 · lichess refused the game: Illegal move Ke9']]);
+    // The same difference 30 s later (no new warning: the one that lasted).
+    hall.at(30_000);
+    hall.host.broadcastNotes(notes);
+    expect(brief(hall.items())).toEqual([
+      [id(1), 'broadcast', 'amber', 'Board 1 · lichess refused the game: Illegal move Ke9'],
+      [id(2), 'broadcast', 'amber', 'Board 2 · Moves and clock presses differ: White 3 moves / 2 presses'],
+    ]);
+    // Gone from the strip once the broadcast says nothing of the board.
+    hall.host.broadcastNotes({ ...notes, warnings: [], errors: [] });
+    expect(hall.items()).toEqual([]);
+    // A finished game's difference is listed at once, even with its result confirmed.
+    await hall.host.execute({ type: 'result', boardId: id(3), result: '1-0' }, { arbiter: 'A' });
+    await hall.host.execute({ type: 'confirm-result', boardId: id(3) }, { arbiter: 'A' });
+    hall.host.broadcastNotes({ ...notes, errors: [], warnings: [{ board: 3, message: 'Moves and clock presses differ: Black 30 moves / 31 presses' }] });
+    expect(brief(hall.items())).toEqual([[id(3), 'broadcast', 'amber', 'Board 3 · Moves and clock presses differ: Black 30 moves / 31 presses']]);
+  });
+
+  it('the moves games that match no board are listed once per round, on its first broadcast board', () => {
+    const hall = new Hall();
+    for (const b of [4, 5]) hall.add(b, presetTimeControl('classical')).send({ type: 'START', at: 0 });
+    hall.host.broadcastNotes({
+      event: EVENT,
+      round: 1,
+      lichessRound: 'AbCd1234',
+      boards: [4, 5],
+      warnings: [],
+      errors: [],
+      unmatched: ['"1.9 X - Y" (round-1.pgn:1): no board of round 1 has these players', '"1.10 Z - W" (round-1.pgn:14): no board of round 1 has these players'],
+    });
+    expect(brief(hall.items())).toEqual([[id(4), 'broadcast', 'amber', 'Board 4 · 2 moves games match no board of round 1']]);
+    expect(hall.board(id(5)).broadcast).toMatchObject({ unmatchedCount: 2, unmatchedOnBoard: false });
+  });
+
+  it('each new lichess error is journaled once, with its board', () => {
+    const hall = new Hall();
+    hall.add(1, presetTimeControl('classical')).send({ type: 'START', at: 0 });
+    const notes = (error: string | null) => ({
+      event: EVENT,
+      round: 1,
+      lichessRound: 'AbCd1234',
+      boards: [1],
+      warnings: [],
+      errors: error ? [{ board: 1, gameId: 'x:1.1.1', error }] : [],
+      unmatched: [],
+    });
+    for (const e of ['Illegal move Ke9', 'Illegal move Ke9', 'Illegal move Ke9', null, 'Illegal move Ke9']) hall.host.broadcastNotes(notes(e));
+    const refused = hall.host.journal.arbiterActions().filter((a) => a.action === 'broadcast-refused');
+    expect(refused.map((a) => [a.event, a.round, a.board, a.reason, a.outcome])).toEqual([
+      [EVENT, 1, 1, 'Illegal move Ke9', 'rejected'],
+      [EVENT, 1, 1, 'Illegal move Ke9', 'rejected'],
+    ]);
+    expect(refused[0].gameId).toBe(hall.host.journal.currentGameOfBoard(EVENT, 1)!.gameId);
+  });
+});
+
 describe('attention: when the list next changes by time alone (docs/dashboard.md "Attention": re-read then, not every frame)', () => {
   it('the 2-minute and 20-second crossings of a running side, to the millisecond', () => {
     const hall = new Hall();

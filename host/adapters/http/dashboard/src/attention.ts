@@ -23,8 +23,9 @@ import { isForfeitResult, isGameResult, other, RESULT_MEANING, SIDE_NAME, SIDES,
  * The kinds, most urgent first: the order of docs/dashboard.md "Attention", with a second
  * illegal move (FIDE Laws 7.5.5: a game lost, its result to record) after a forfeit; last, a
  * round that waits for pairings or for their approval (round-attention.ts), where no clock runs.
+ * `broadcast`: what the live broadcast says of the board (docs/broadcast.md "On the dashboard"), amber.
  */
-export const ATTENTION_KINDS = ['flag', 'forfeit', 'illegal', 'result', 'paused', 'clock', 'time', 'round'] as const;
+export const ATTENTION_KINDS = ['flag', 'forfeit', 'illegal', 'result', 'paused', 'clock', 'time', 'broadcast', 'round'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 /** Red: act now (a flag, a forfeit due, a conflict, seconds left); amber: look soon. */
@@ -42,6 +43,12 @@ export const FORFEIT_WARNING_MS = 2 * 60_000;
  * it): the text never lags by more than this.
  */
 export const MAX_TEXT_STALENESS_MS = 1_000;
+/**
+ * A difference between a board's moves and its presses is listed once it has lasted this long, or
+ * at once when the game is over: while a game runs, a move shows on the e-board an instant before
+ * its press, and that difference clears at the next push (docs/broadcast.md "The merged games").
+ */
+export const BROADCAST_WARNING_AFTER_MS = 30_000;
 
 export interface AttentionItem {
   readonly boardId: string;
@@ -164,8 +171,8 @@ function resultLabel(result: string): string {
 
 /** Why board `b` needs the arbiter at `nowUtcMs`, in no particular order (empty: it does not). */
 function boardReasons(b: BoardView, nowUtcMs: number, currentRound: boolean): Reason[] {
-  if (settled(b)) return [];
-  const out: Reason[] = [];
+  if (settled(b)) return broadcastReasons(b, nowUtcMs);
+  const out: Reason[] = broadcastReasons(b, nowUtcMs);
   const live = b.live;
   const pending = b.pendingResults ?? [];
   const status = live?.status ?? null;
@@ -256,6 +263,26 @@ function illegalMoveReasons(b: BoardView): Reason[] {
     text: `${SIDE_NAME[side]}'s second illegal move · lost unless ${SIDE_NAME[other(side)]} cannot checkmate (FIDE Laws 7.5.5) · record the result`,
     timeMs: 0,
   }));
+}
+
+/**
+ * The live broadcast (docs/broadcast.md "On the dashboard"): lichess refused the game, the moves and
+ * the presses differ (once it lasted, or the game is over), the moves source has games of the
+ * round that match no board (listed on the round's first broadcast board, whose panel lists them).
+ * Amber: the broadcast needs a look, the game on the board does not.
+ */
+function broadcastReasons(b: BoardView, nowUtcMs: number): Reason[] {
+  const bc = b.broadcast;
+  if (!bc) return [];
+  const out: Reason[] = [];
+  const amber = (text: string): Reason => ({ kind: 'broadcast', severity: 'amber', text, timeMs: Infinity });
+  if (bc.lichessError) out.push(amber(`lichess refused the game: ${bc.lichessError}`));
+  const lasted = bc.warningSinceUtcMs !== undefined && nowUtcMs - bc.warningSinceUtcMs >= BROADCAST_WARNING_AFTER_MS;
+  if (bc.warning && (b.result !== null || lasted)) out.push(amber(bc.warning));
+  if (bc.unmatchedCount && bc.unmatchedOnBoard) {
+    out.push(amber(`${bc.unmatchedCount === 1 ? '1 moves game matches' : `${bc.unmatchedCount} moves games match`} no board of round ${b.round}`));
+  }
+  return out;
 }
 
 /** Low time, each side that has it (the waiting side's trouble matters at its next move). */
@@ -355,6 +382,7 @@ export const ATTENTION_SYMBOL: Readonly<Record<AttentionKind, string>> = {
   paused: '‖',
   clock: '⚠',
   time: '◔',
+  broadcast: '⇪',
   round: '☷',
 };
 
@@ -367,6 +395,7 @@ export const ATTENTION_KIND_NAME: Readonly<Record<AttentionKind, string>> = {
   paused: 'paused',
   clock: 'clock',
   time: 'low time',
+  broadcast: 'broadcast',
   round: 'round',
 };
 

@@ -4,7 +4,7 @@
 // (Slovenian final 2007, art. 3: the rapid games after a break) is `break` with its countdown.
 import { describe, expect, it } from 'vitest';
 import type { BoardView } from '../../../../app/ports.ts';
-import { infoLine, statusOf, ticking } from './board-text.ts';
+import { broadcastLine, infoLine, statusOf, ticking } from './board-text.ts';
 import { rowView } from './hall.ts';
 
 const NOW = Date.UTC(2026, 8, 12, 12, 30);
@@ -51,5 +51,27 @@ describe('a board before its start', () => {
     const b = waiting(NOW + 30 * 60_000, { game: { no: 3, kind: 'rapid', matchId: 'm1' }, timeControl: '900+10' });
     expect(statusOf(b, NOW)).toBe('break');
     expect(infoLine(b, NOW)).toBe('break: 30:00 until the start · 900+10');
+  });
+});
+
+describe('the board panel\'s broadcast line (docs/broadcast.md "On the dashboard")', () => {
+  it("says the lichess round, lichess's error, the difference of moves and presses, and the round's unmatched games with how many more", () => {
+    expect(broadcastLine(waiting(NOW))).toBe('');
+    expect(broadcastLine(waiting(NOW, { broadcast: { lichessRound: 'AbCd1234' } }))).toBe('broadcast to lichess round AbCd1234');
+    const unmatched = Array.from({ length: 5 }, (_, i) => `"3.${20 + i} X – Y" (round-3.pgn:${1 + 12 * i}): no board of round 3 has these players`);
+    const line = broadcastLine(
+      waiting(NOW, {
+        broadcast: {
+          lichessRound: 'AbCd1234',
+          lichessError: 'Illegal move e5',
+          warning: 'Moves and clock presses differ: White 1 moves / 0 presses',
+          unmatched,
+          unmatchedCount: 7,
+        },
+      }),
+    );
+    expect(line).toBe(
+      `broadcast to lichess round AbCd1234 · lichess refused the game: Illegal move e5 · Moves and clock presses differ: White 1 moves / 0 presses · moves games matching no board of round 3: ${unmatched.join('; ')}; and 2 more`,
+    );
   });
 });

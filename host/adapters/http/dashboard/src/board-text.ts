@@ -247,3 +247,21 @@ export function eventsOf(boards: Iterable<BoardView>): { key: string; name: stri
   }
   return [...events.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/**
+ * What the live broadcast says of the board (docs/broadcast.md "On the dashboard"), one line, or
+ * '' when the board's round is not broadcast: its lichess round, lichess's error for the game, a
+ * difference between the moves and the presses, the moves games that match no board of the round.
+ */
+export function broadcastLine(b: BoardView): string {
+  const bc = b.broadcast;
+  if (!bc) return '';
+  const parts = [`broadcast to lichess round ${bc.lichessRound}`];
+  if (bc.lichessError) parts.push(`lichess refused the game: ${bc.lichessError}`);
+  if (bc.warning) parts.push(bc.warning);
+  if (bc.unmatchedCount) {
+    const more = bc.unmatchedCount > (bc.unmatched?.length ?? 0) ? `; and ${bc.unmatchedCount - (bc.unmatched?.length ?? 0)} more` : '';
+    parts.push(`moves games matching no board of round ${b.round}: ${(bc.unmatched ?? []).join('; ')}${more}`);
+  }
+  return parts.join(' · ');
+}

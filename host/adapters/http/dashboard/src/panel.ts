@@ -23,7 +23,19 @@ import {
   type ControlCorrection,
 } from './actions.ts';
 import { api } from './api.ts';
-import { controlLine, flagLine, illegalMoveLine, infoLine, label, linkHealthLine, matchLine, remainingNow, restoreLine, statusOf } from './board-text.ts';
+import {
+  broadcastLine,
+  controlLine,
+  flagLine,
+  illegalMoveLine,
+  infoLine,
+  label,
+  linkHealthLine,
+  matchLine,
+  remainingNow,
+  restoreLine,
+  statusOf,
+} from './board-text.ts';
 import { ChartImage } from './chart.ts';
 import { IdentityClaimBox } from './identity-claim.ts';
 import { askConfirmation } from './confirm-dialog.ts';
@@ -81,6 +93,7 @@ export class Panel {
       el('p', 'panel-match'),
       el('p', 'panel-flags'),
       Object.assign(el('p', 'restore'), { role: 'note' }),
+      Object.assign(el('p', 'panel-broadcast'), { role: 'note' }),
       el('p', 'link-health'),
       this.identity.root,
     );
@@ -291,6 +304,9 @@ export class Panel {
     const note = restoreLine(b);
     show('.restore', note ? note.text : '');
     root.querySelector<HTMLElement>('.restore')!.dataset.kind = note ? note.kind : '';
+    show('.panel-broadcast', broadcastLine(b));
+    const bc = b.broadcast;
+    root.querySelector<HTMLElement>('.panel-broadcast')!.dataset.kind = bc?.lichessError || bc?.warning || bc?.unmatchedCount ? 'warning' : '';
     show('.link-health', linkHealthLine(b));
     this.identity.render(b, this.now());
     this.repaintTimes();
