@@ -37,6 +37,8 @@ export interface BroadcastSetup {
   moves?: Readonly<Record<string, MovesSourceSpec>>;
   /** Each event's delay in seconds (docs/broadcast.md "The delay"); an event not named has none. */
   delays?: Readonly<Record<string, number>>;
+  /** Timers for the delay's releases, instead of the host's (a test whose host timers run on real time while its clock is accelerated). */
+  releaseTimers?: HostTimers;
   /** Changes within this time go out as one state. Default 200 ms. */
   settleMs?: number;
   /** A file or folder source's quiet time; a URL source's poll interval. */
@@ -96,7 +98,12 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     for (const t of targets) dirty.add(t);
     if (dirty.size > 0 && timer === null) timer = setTimeout(flush, setup.settleMs ?? 200);
   };
-  const releases = new DelayReleases<BroadcastTarget>(deps.timers ?? systemTimers, deps.nowUtcMs, (t) => markNow([t]), setup.settleMs ?? 200);
+  const releases = new DelayReleases<BroadcastTarget>(
+    setup.releaseTimers ?? deps.timers ?? systemTimers,
+    deps.nowUtcMs,
+    (t) => markNow([t]),
+    setup.settleMs ?? 200,
+  );
   /** A change of the round now: pushed at once without a delay, due at now + delay with one. */
   const mark = (event: string, round: number | null) => {
     const targets = setup.targets.filter((t) => t.event === event && (round === null || t.round === round));
