@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { systemTime } from '../protocol/monotonic.ts';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { parseTournament } from '../host/domain/tournament-file.ts';
@@ -20,6 +21,7 @@ import { LichessStandIn } from '../host/adapters/broadcast/lichess-stand-in.fixt
 import { readWithChessops } from '../host/adapters/broadcast/chessops-reader.fixture.ts';
 
 const FIXTURES = fileURLToPath(new URL('../host/domain/fixtures/', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/chessclock.mjs', import.meta.url));
 const EVENT = 'ivanovo-2018';
 const ROUND_ID = 'ivaDelay';
 const TOKEN = 'lip_hallOrganiser';
@@ -216,5 +218,37 @@ describe('the broadcast delay, kept in the hall (docs/broadcast.md "The delay")'
     const lastPlies = new Map(log.at(-1)!.games.map((g) => [g.gameId, g.plies]));
     expect(round.map((g) => lastPlies.get(`${EVENT}:1.${g.board}.${g.gameNo}`))).toEqual(round.map((g) => pressFigures(running, g).size));
     expect(hostLog.join('\n')).not.toContain(TOKEN);
+
+    // `chessclock export --broadcast-log`: the same, one line per push, each checked `held`.
+    const exported = spawnSync(
+      process.execPath,
+      [BIN, 'export', '--db', join(work, 'host.db'), '--tournament', join(FIXTURES, 'ivanovo-white-rook-2018.json'), '--event', EVENT, '--broadcast-log'],
+      { encoding: 'utf8' },
+    );
+    expect([exported.status, exported.stderr]).toEqual([0, '']);
+    const [header, ...lines] = exported.stdout.trimEnd().split('\n');
+    expect(header.split('\t')).toEqual([
+      'sent (UTC)',
+      'round',
+      'lichess round',
+      'games (moves)',
+      'as of (UTC)',
+      'newest fact (UTC)',
+      'delay',
+      'answer',
+      'check',
+    ]);
+    expect(lines.length).toBe(log.length);
+    lines.forEach((line, i) => {
+      const cells = line.split('\t');
+      expect([cells[0], cells[1], cells[2], cells[4], cells[6], cells[8]]).toEqual([
+        new Date(log[i].sentUtcMs).toISOString(),
+        '1',
+        ROUND_ID,
+        new Date(log[i].asOfUtcMs).toISOString(),
+        '900 s',
+        'held',
+      ]);
+    });
   });
 });
