@@ -218,6 +218,10 @@ describe('the broadcast delay, kept in the hall (docs/broadcast.md "The delay")'
     const lastPlies = new Map(log.at(-1)!.games.map((g) => [g.gameId, g.plies]));
     expect(round.map((g) => lastPlies.get(`${EVENT}:1.${g.board}.${g.gameNo}`))).toEqual(round.map((g) => pressFigures(running, g).size));
     expect(hostLog.join('\n')).not.toContain(TOKEN);
+    // What the delay does not hold back is said at the start.
+    expect(hostLog).toContain(
+      `warning: broadcast delay (${EVENT} 900 s) holds back the lichess push and /broadcast/round/N/games.pgn only; the API's reads and /public stay live: serve them to the hall's LAN only (docs/broadcast.md "The delay")`,
+    );
 
     // `chessclock export --broadcast-log`: the same, one line per push, each checked `held`.
     const exported = spawnSync(
