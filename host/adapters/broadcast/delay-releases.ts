@@ -11,7 +11,8 @@ export interface HostTimers {
 }
 
 export class DelayReleases<K> {
-  private readonly due: Array<{ utcMs: number; key: K }> = [];
+  /** Each key's due times, in order (a key's facts come in time order: appended, merged with the last). */
+  private readonly due = new Map<K, number[]>();
   private timer: unknown = null;
   private timerAt = Number.POSITIVE_INFINITY;
   private closed = false;
@@ -26,30 +27,37 @@ export class DelayReleases<K> {
   /** `key` has something to show at `utcMs`. */
   at(utcMs: number, key: K): void {
     if (this.closed) return;
-    const last = this.due.findLast((d) => d.key === key);
-    if (last && utcMs >= last.utcMs - this.mergeMs && utcMs <= last.utcMs + this.mergeMs) last.utcMs = Math.max(last.utcMs, utcMs);
-    else this.due.push({ utcMs, key });
-    this.due.sort((a, b) => a.utcMs - b.utcMs);
+    const list = this.due.get(key) ?? [];
+    this.due.set(key, list);
+    const last = list.at(-1);
+    if (last === undefined || utcMs > last + this.mergeMs) list.push(utcMs);
+    else if (utcMs >= last)
+      list[list.length - 1] = utcMs; // one release, at the later time
+    else list.splice(sortedIndex(list, utcMs), 0, utcMs); // an earlier fact (a restart's): in its place
     this.arm();
   }
 
   /** Due releases still to come. */
   get waiting(): number {
-    return this.due.length;
+    let n = 0;
+    for (const list of this.due.values()) n += list.length;
+    return n;
   }
 
   close(): void {
     this.closed = true;
     this.disarm();
-    this.due.length = 0;
+    this.due.clear();
   }
 
   private arm(): void {
-    const first = this.due[0];
-    if (!first || first.utcMs >= this.timerAt) return;
+    let first = Number.POSITIVE_INFINITY;
+    for (const list of this.due.values()) if (list.length > 0 && list[0] < first) first = list[0];
+    if (first >= this.timerAt) return;
     this.disarm();
-    this.timerAt = first.utcMs;
-    this.timer = this.timers.setTimer(() => this.fire(), Math.max(0, first.utcMs - this.nowUtcMs()));
+    if (first === Number.POSITIVE_INFINITY) return;
+    this.timerAt = first;
+    this.timer = this.timers.setTimer(() => this.fire(), Math.max(0, first - this.nowUtcMs()));
   }
 
   private disarm(): void {
@@ -62,9 +70,26 @@ export class DelayReleases<K> {
     this.timer = null;
     this.timerAt = Number.POSITIVE_INFINITY;
     const now = this.nowUtcMs();
-    // A timer of the host's time fires at its time; one that fired a little early (a rounded
-    // accelerated time) waits for the rest.
-    while (this.due.length > 0 && this.due[0].utcMs <= now) this.release(this.due.shift()!.key);
+    // A timer that fired a little early (a rounded accelerated time) waits for the rest.
+    for (const [key, list] of this.due) {
+      let n = 0;
+      while (n < list.length && list[n] <= now) n++;
+      if (n === 0) continue;
+      list.splice(0, n);
+      this.release(key);
+    }
     this.arm();
   }
+}
+
+/** Where `t` goes in the ascending `list`. */
+function sortedIndex(list: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
