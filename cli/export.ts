@@ -3,7 +3,8 @@
 // (docs/exports.md): the TRF-2026 (or, `--trf16`, TRF16) after round N (knockout events: `--category standard|rapid|blitz`),
 // the round's PGN (every game of round N, unplayed games left out), the event's journal as
 // JSON Lines, or the print report after round N (HTML: round results, crosstable, standings);
-// before a round, its pairings list or table cards for print (HTML, docs/exports.md).
+// before a round, its pairings list or table cards for print (HTML, docs/exports.md); or the log of
+// what left for a lichess broadcast, and when (`--broadcast-log`).
 // Exit 0 done, 1 refused (a result not confirmed …: stderr says why), 2 bad usage.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,10 +21,12 @@ import { eventReportHtml } from '../host/adapters/exports/report-html.ts';
 import { pairingsListHtml, tableCardsHtml } from '../host/adapters/exports/pairings-html.ts';
 import { mergeClockTimes } from '../host/adapters/exports/pgn-merge.ts';
 import { PgnSyntaxError } from '../host/app/pgn-movetext.ts';
+import { broadcastLogText } from '../host/adapters/exports/broadcast-log.ts';
 
 const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [--round N] (--trf|--trf16 [--category C] | --pgn | --jsonl | --report) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID [--round N] (--pairings | --cards [--per-page 2|4]) [--out FILE]
        chessclock export --db FILE --tournament FILE --event ID --pgn --moves GAMES.pgn [--out FILE]
+       chessclock export --db FILE --tournament FILE --event ID --broadcast-log [--round N] [--out FILE]
 
   --db FILE          the host's journal (SQLite); it must exist (left out with --trf --round 0: none yet)
   --tournament FILE  the tournament file the host ran with
@@ -47,6 +50,9 @@ const HELP = `usage: chessclock export --db FILE --tournament FILE --event ID [-
                      by board (team events: by match), the byes, and every player alphabetically
   --cards            an HTML page for print of round N's table cards, one per board
   --per-page 2|4     with --cards: cards to an A4 sheet (default 2)
+  --broadcast-log    each push to a lichess broadcast (of round N only, with --round), one line each:
+                     when it left (UTC), the round, the games and their moves, the instant shown and the
+                     newest fact in it, the delay, lichess's answer, and held/EARLY (docs/exports.md)
   --out FILE         write to FILE instead of stdout
 
 Exit status: 0 written; 1 refused (stderr says why; bad GAMES.pgn: its line:column); 2 bad usage;
@@ -69,6 +75,7 @@ const OPTIONS = {
   report: { type: 'boolean' },
   pairings: { type: 'boolean' },
   cards: { type: 'boolean' },
+  'broadcast-log': { type: 'boolean' },
   'per-page': { type: 'string' },
   category: { type: 'string' },
   out: { type: 'string' },
@@ -106,6 +113,8 @@ function exportText(
         : exports.trf(event, round, { format, ...initialColour(values) });
   } else if (values.pgn) {
     text = exports.pgn(event, round ?? 1);
+  } else if (values['broadcast-log']) {
+    text = broadcastLogText(journal.broadcastPushes(event), round);
   } else if (values.report) {
     text = eventReportHtml(journal, hall, event, round);
   } else if (values.pairings || values.cards) {
@@ -146,8 +155,8 @@ export async function run(args: string[]): Promise<number> {
   const parsed = parseCommandOptions('export', args, OPTIONS, HELP);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
-  const kinds = (['trf', 'trf16', 'pgn', 'jsonl', 'report', 'pairings', 'cards'] as const).filter((k) => values[k]);
-  if (kinds.length !== 1) return fail(`choose one of --trf, --trf16, --pgn, --jsonl, --report, --pairings, --cards\n\n${HELP}`);
+  const kinds = (['trf', 'trf16', 'pgn', 'jsonl', 'report', 'pairings', 'cards', 'broadcast-log'] as const).filter((k) => values[k]);
+  if (kinds.length !== 1) return fail(`choose one of --trf, --trf16, --pgn, --jsonl, --report, --pairings, --cards, --broadcast-log\n\n${HELP}`);
   const perPage = values['per-page'];
   if (perPage !== undefined && (!values.cards || !['2', '4'].includes(perPage))) return fail(`--per-page ${perPage}: 2 or 4, with --cards`);
   const round = values.round === undefined ? undefined : Number(values.round);

@@ -14,7 +14,7 @@ import { parseListenOption, type ListenTarget } from '../host/adapters/http/list
 import { parseMqttOption, type MqttTarget } from '../host/adapters/mqtt/mqtt-target.ts';
 import { startHost, type RunningHost } from '../host/start-host.ts';
 import { stopSignal, stopWithin } from './stop.ts';
-import { readBroadcastOptions } from '../host/adapters/broadcast/broadcast-options.ts';
+import { fileBroadcastDelays, readBroadcastDelays, readBroadcastOptions } from '../host/adapters/broadcast/broadcast-options.ts';
 import type { BroadcastSetup } from '../host/adapters/broadcast/broadcast-runner.ts';
 import { readFileSync, statSync } from 'node:fs';
 
@@ -49,6 +49,9 @@ options:
   --lichess-token-file FILE
                          the lichess token (scope study:write), else CHESSCLOCK_LICHESS_TOKEN;
                          never on the command line
+  --broadcast-delay [EVENT=]SECONDS
+                         show the event's games to lichess and the public PGN feed as they
+                         stood SECONDS ago (e.g. 900); repeatable, one per event (default 0)
   -h, --help             this text
 
 ${SECURITY_HELP}`;
@@ -75,6 +78,7 @@ const HOST_OPTIONS = {
   moves: { type: 'string', multiple: true },
   'lichess-url': { type: 'string' },
   'lichess-token-file': { type: 'string' },
+  'broadcast-delay': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   ...SECURITY_OPTIONS,
 } as const;
@@ -92,6 +96,7 @@ export async function run(args: string[]): Promise<number> {
     listen,
     mqttTarget,
     broadcast: BroadcastSetup | null,
+    broadcastDelay: Record<string, number>,
     security: SecuritySettings;
   try {
     hall = loadTournamentFile(values.tournament);
@@ -108,6 +113,7 @@ export async function run(args: string[]): Promise<number> {
         isFolder: (path) => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
       },
     );
+    broadcastDelay = { ...fileBroadcastDelays(hall), ...readBroadcastDelays(values['broadcast-delay'], hall) };
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -132,6 +138,7 @@ export async function run(args: string[]): Promise<number> {
       ...(values['no-http'] ? {} : { http: { listen, tokens: security.tokens, captains: security.captains, ...security.http } }),
       mqtt: { target: mqttTarget, ...security.mqtt, onError: (e) => log(`mqtt: ${e.message}`), onRefused: (what) => log(`mqtt: ${what}`) },
       ...(broadcast ? { broadcast } : {}),
+      broadcastDelay,
     });
   } catch (err) {
     // A journal that cannot be opened, a port already taken, a broker that refuses: one line (docs/reliability.md).

@@ -65,6 +65,11 @@ export interface StartHostOptions extends Omit<HostOptions, 'journal'> {
   readonly lines?: readonly { readonly key: string; readonly open: () => Promise<Line>; readonly table?: number }[];
   /** The live push of mapped rounds to lichess broadcast rounds (docs/broadcast.md); absent = none. */
   readonly broadcast?: BroadcastSetup;
+  /**
+   * Each event's broadcast delay in seconds (docs/broadcast.md "The delay"): the lichess push and
+   * the public PGN feed show each game as it stood that long ago. An event not named has none.
+   */
+  readonly broadcastDelay?: Readonly<Record<string, number>>;
   /** Called between opening the journal and starting the host (e.g. opening a round with its clocks). */
   readonly beforeStart?: (journal: Journal) => void;
 }
@@ -150,7 +155,7 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
   opts.beforeStart?.(journal);
   // A Swiss event's next round: its pairing engine run on the journal's TRF, or a pairing program's TRF.
   const host = new Host({ pairing: journalNextRoundPairing(journal, opts.hall), ...opts, journal }).start();
-  const exports = journalExports(journal, opts.hall, () => clock.nowUtcMs());
+  const exports = journalExports(journal, opts.hall, () => clock.nowUtcMs(), opts.broadcastDelay);
   let api: FastifyInstance | null = null;
   let url: string | null = null;
   let mqtt: HostMqtt | null = null;
@@ -199,8 +204,23 @@ export async function startHost(opts: StartHostOptions): Promise<RunningHost> {
     await close(); // a refused start leaves no broker, journal or host behind
     throw err;
   }
-  if (opts.broadcast)
-    broadcast = startBroadcast({ journal, hall: opts.hall, state: host.state, notes: host.state, nowUtcMs: () => clock.nowUtcMs(), log }, opts.broadcast);
+  if (opts.broadcast) {
+    const deps = { journal, hall: opts.hall, state: host.state, notes: host.state, nowUtcMs: () => clock.nowUtcMs(), log, timers: clock };
+    broadcast = startBroadcast(deps, { ...opts.broadcast, delays: { ...opts.broadcast.delays, ...opts.broadcastDelay } });
+  }
+  for (const line of delayWarnings(opts.broadcastDelay, mqtt !== null, api !== null)) log(line);
   for (const l of opts.lines ?? []) host.addLine(l.key, l.open, l.table !== undefined ? { table: l.table } : {});
   return { host, journal, exports, api, url, mqtt, broadcast, close };
+}
+
+/** What a delay does not yet hold back (docs/broadcast.md "The delay"): MQTT's topics and the API's reads (/public among them) stay live. */
+export function delayWarnings(delays: Readonly<Record<string, number>> | undefined, mqtt: boolean, http: boolean): string[] {
+  const delayed = Object.entries(delays ?? {}).filter(([, s]) => s > 0);
+  if (delayed.length === 0) return [];
+  const which = delayed.map(([e, s]) => `${e} ${s} s`).join(', ');
+  const live = [mqtt ? 'the MQTT topics' : null, http ? "the API's reads and /public" : null].filter((w) => w !== null);
+  if (live.length === 0) return [];
+  return [
+    `warning: broadcast delay (${which}) holds back the lichess push and /broadcast/round/N/games.pgn only; ${live.join(' and ')} stay live: serve them to the hall's LAN only (docs/broadcast.md "The delay")`,
+  ];
 }

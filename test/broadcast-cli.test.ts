@@ -110,4 +110,46 @@ describe('chessclock host --broadcast', () => {
     }
     expect(stderr).not.toContain(TOKEN);
   }, 90_000);
+
+  it('--broadcast-delay: a wrong value is refused in one line (exit 2); with 900 s the public feed holds back the round the live export shows, and the start warns of what stays live', async () => {
+    const refused = await new Promise<[number | null, string]>((resolve) =>
+      execFile(
+        process.execPath,
+        [BIN, 'host', '--db', join(dir, 'delay-refused.db'), '--tournament', FIXTURE, '--no-scan', '--broadcast-delay', 'slo-open-2007=15m'],
+        { cwd: ROOT, env, timeout: 60_000 },
+        (err, _out, stderr) => resolve([err ? ((err as { code?: number }).code ?? null) : 0, stderr]),
+      ),
+    );
+    expect(refused).toEqual([
+      2,
+      'chessclock host: --broadcast-delay slo-open-2007=15m: "15m" is not a delay in whole seconds from 0 to 86400, e.g. 900 for 15 minutes\n',
+    ]);
+
+    const host = spawn(
+      process.execPath,
+      [BIN, 'host', '--db', join(dir, 'delay.db'), '--tournament', FIXTURE, '--no-scan', '--http', '127.0.0.1:0', '--broadcast-delay', 'slo-open-2007=900'],
+      { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    const url = new Promise<string>((resolve) =>
+      host.stderr.on('data', (d) => {
+        stderr += d;
+        const m = /API and dashboard on (\S+)/.exec(stderr);
+        if (m) resolve(m[1]);
+      }),
+    );
+    try {
+      const base = await url;
+      const live = await (await fetch(`${base}/api/export/pgn?round=1&event=slo-open-2007`)).text();
+      expect(readWithChessops(live).map((g) => g.tags.GameId)).toEqual(['slo-open-2007:1.1.1']);
+      const feed = await fetch(`${base}/broadcast/round/1/games.pgn?event=slo-open-2007`);
+      expect([feed.status, await feed.text()]).toEqual([200, '']);
+    } finally {
+      host.kill('SIGTERM');
+      await once(host, 'exit');
+    }
+    expect(stderr).toContain(
+      "warning: broadcast delay (slo-open-2007 900 s) holds back the lichess push and /broadcast/round/N/games.pgn only; the API's reads and /public stay live",
+    );
+  }, 90_000);
 });

@@ -81,6 +81,8 @@ export interface ExportSource {
   events?(): readonly string[];
   /** PGN of one round (with live clock tags while games run). */
   pgn(event: string | undefined, round: number): string;
+  /** The same as the public broadcast feed shows it: each event's games as of its broadcast delay ago (docs/broadcast.md "The delay"). */
+  broadcastPgn?(event: string | undefined, round: number): string;
   /** JSON Lines, one event per line. */
   jsonl?(query: Omit<EventQuery, 'limit' | 'after'>): string;
   /** The print report of an event after a round, one HTML page (`chessclock export --report`; GET /events/:event/report.html). */

@@ -502,7 +502,7 @@ describe('journal', () => {
     expect(store.pending(10).map((r) => r.topic)).toEqual(['chessclock/ev/C1', 'chessclock/status/C1', 'chessclock/state/1']);
   });
 
-  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table, the read generation (v3) and the board index (v4) are added', () => {
+  it('upgrades a version 1 journal file in place: its games and events stay, the result reports table, the read generation (v3), the board index (v4) and the broadcast log (v5) are added', () => {
     const path = join(dir, 'v1.db');
     const old = new Database(path);
     old.exec(SCHEMA_V1);
@@ -514,8 +514,8 @@ describe('journal', () => {
     old.close();
     const j = new Journal(path);
     open.push(j);
-    expect(SCHEMA_VERSION).toBe(4);
-    expect(journalSql(j).pragma('user_version', { simple: true })).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
+    expect(journalSql(j).pragma('user_version', { simple: true })).toBe(5);
     expect(j.gamesByRound('slo-w-2007', 1)).toEqual([expect.objectContaining({ white: 'A', result: '1-0', reportedBy: 'clock' })]);
     expect(j.resultReports({ pending: true })).toEqual([]);
     // v3: every write to games counts (whichever connection writes: the triggers are in the file).
@@ -528,11 +528,29 @@ describe('journal', () => {
       .all('slo-w-2007', 1) as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail)).toEqual([expect.stringMatching(/USING INDEX games_by_board \(event=\? AND board=\?\)/)]);
     expect(j.currentGameOfBoard('slo-w-2007', 1)).toMatchObject({ white: 'A', clockId: 'C2' });
+    // v5: what left for a broadcast, and when (docs/broadcast.md "The delay").
+    const push = {
+      sentUtcMs: T0 + 900_000,
+      answeredUtcMs: T0 + 900_120,
+      event: 'slo-w-2007',
+      round: 1,
+      lichessRound: 'aBcD1234',
+      delayMs: 900_000,
+      asOfUtcMs: T0,
+      newestUtcMs: T0 - 5_000,
+      games: [{ gameId: 'slo-w-2007:1.1.1', plies: 12, moves: 12, error: null }],
+      status: 200,
+      message: null,
+    };
+    j.recordBroadcastPush(push);
+    expect(j.broadcastPushes('slo-w-2007')).toEqual([{ id: 1, ...push }]);
+    expect(() => j.recordBroadcastPush({ ...push, lichessRound: '' })).toThrow(/"lichessRound" must be a non-empty string/);
     // Opening it again changes nothing (each step runs once).
     j.close();
     const again = new Journal(path);
     open.push(again);
-    expect(journalSql(again).pragma('user_version', { simple: true })).toBe(4);
+    expect(journalSql(again).pragma('user_version', { simple: true })).toBe(5);
+    expect(again.broadcastPushes()).toHaveLength(1);
   });
 
   it("a clock's result is filed once against its game: recorded, agreed, or pending beside a different one (FIDE Laws 8.7: the arbiter decides); never over it", () => {

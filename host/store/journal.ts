@@ -10,6 +10,7 @@
 // `writerThread` its commit runs on a thread of its own, and the events are durable when its
 // `durable` promise resolves (docs/host.md "The journal's writer thread").
 import { ArbiterActions } from './arbiter-actions.ts';
+import { BroadcastLog, type BroadcastPushInput, type BroadcastPushRow } from './broadcast-log.ts';
 import { Checkpointer, type CheckpointOptions } from './checkpointer.ts';
 import { ClockEvents, type EventPageFilter } from './clock-events.ts';
 import { ClockRegistry } from './clock-registry.ts';
@@ -47,6 +48,7 @@ export { JournalError } from './fields.ts';
 export { JournalOpenError } from './connection.ts';
 export { outboxReader, type AsideJob, type JournalOutboxStore, type OutboxDraft } from './outbox.ts';
 export type { CheckpointReport } from './checkpointer.ts';
+export type { BroadcastPushGame, BroadcastPushInput, BroadcastPushRow } from './broadcast-log.ts';
 export type { BackgroundAppend } from './event-sequencer.ts';
 export type { BackgroundBatch } from './event-appends.ts';
 export type { EventPageFilter } from './clock-events.ts';
@@ -89,6 +91,7 @@ export class Journal {
   private readonly outbox: Outbox;
   private readonly games: Games;
   private readonly actions: ArbiterActions;
+  private readonly broadcastLog: BroadcastLog;
   private readonly resultBook: ResultBook;
   private readonly matches: Matches;
   private readonly clockRegistry: ClockRegistry;
@@ -108,6 +111,7 @@ export class Journal {
     this.outbox = new Outbox(conn, options.outboxTopic, (job) => this.outboxAside(job));
     this.games = new Games(conn, reads, this.events, (gameId) => this.writer?.playInFlight(gameId) ?? false);
     this.actions = new ArbiterActions(conn, this.outbox);
+    this.broadcastLog = new BroadcastLog(conn);
     this.resultBook = new ResultBook(conn, reads, this.games, this.actions, this.outbox);
     this.matches = new Matches(conn, this.outbox);
     this.clockRegistry = new ClockRegistry(conn);
@@ -329,6 +333,18 @@ export class Journal {
 
   arbiterActions(gameId?: number): ArbiterActionRow[] {
     return this.actions.arbiterActions(gameId);
+  }
+
+  // ── broadcast log (broadcast-log.ts) ──────────────────────────────────────────────
+
+  /** Journals a push that left for a lichess broadcast round, with lichess's answer. */
+  recordBroadcastPush(p: BroadcastPushInput): number {
+    return this.broadcastLog.record(p);
+  }
+
+  /** The pushes, oldest first; of one event when given. */
+  broadcastPushes(event?: string): BroadcastPushRow[] {
+    return this.broadcastLog.list(event);
   }
 
   // ── outbox (outbox.ts) ──────────────────────────────────────────────────────────────

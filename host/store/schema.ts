@@ -8,7 +8,7 @@
 
 import { GAME_RESULTS, SIDES } from '../../rules/vocabulary.ts';
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** `'a', 'b'`: an SQL list of the vocabulary's words, for a CHECK (schema.test.ts holds the table to it). */
 export function sqlList(words: readonly string[]): string {
@@ -190,5 +190,28 @@ export const SCHEMA_V4 = `
 CREATE INDEX games_by_board ON games (event, board, round, game_no);
 `;
 
+// Version 5: what left the hall for a broadcast, and when (docs/broadcast.md "The delay"): each
+// request pushed to a lichess round, with the games it held and the number of moves of each,
+// the instant they were shown as of and the newest journaled fact in them, the delay, and
+// lichess's answer (each game's moves or error, or the request's failure). An appeal reads it
+// with `chessclock export --broadcast-log` to show that nothing left before its time plus the delay.
+export const SCHEMA_V5 = `
+CREATE TABLE broadcast_pushes (
+  id              INTEGER PRIMARY KEY,
+  sent_utc_ms     INTEGER NOT NULL,
+  answered_utc_ms INTEGER NOT NULL,
+  event           TEXT NOT NULL,
+  round           INTEGER NOT NULL,
+  lichess_round   TEXT NOT NULL,
+  delay_ms        INTEGER NOT NULL,
+  as_of_utc_ms    INTEGER NOT NULL,
+  newest_utc_ms   INTEGER,
+  games           TEXT NOT NULL,
+  status          INTEGER,
+  message         TEXT
+) STRICT;
+CREATE INDEX broadcast_pushes_by_event ON broadcast_pushes (event, id);
+`;
+
 /** The step from version i to i + 1, for i = 0 … SCHEMA_VERSION − 1. */
-export const SCHEMA_STEPS: readonly string[] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4];
+export const SCHEMA_STEPS: readonly string[] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];

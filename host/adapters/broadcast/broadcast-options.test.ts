@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Hall } from '../../domain/model.ts';
 import { BroadcastHall, BLITZ, CLASSICAL } from './broadcast-hall.fixture.ts';
-import { type BroadcastOptionIo, readBroadcastOptions } from './broadcast-options.ts';
+import { type BroadcastOptionIo, readBroadcastDelays, readBroadcastOptions } from './broadcast-options.ts';
 
 const fixture = new BroadcastHall();
 const { hall } = fixture;
@@ -135,5 +135,24 @@ describe('the broadcast options of chessclock host', () => {
       // A block with a moves source and no round mapped pushes nothing, and needs no token.
       expect(readBroadcastOptions({}, withBlock({ moves: '/livechess/open/', delaySeconds: 0, rounds: [] }), io({ env: {} }))).toBeNull();
     });
+  });
+
+  it('--broadcast-delay [EVENT=]SECONDS: each event its delay in whole seconds (docs/broadcast.md "The delay"); each mistake said', () => {
+    expect(readBroadcastDelays([`${CLASSICAL}=900`, `${BLITZ}=0`], hall)).toEqual({ [CLASSICAL]: 900, [BLITZ]: 0 });
+    expect(readBroadcastDelays(undefined, hall)).toEqual({});
+    const one = { ...hall, events: [hall.events[0]] };
+    expect(readBroadcastDelays(['900'], one)).toEqual({ [CLASSICAL]: 900 });
+    expect(
+      [['900'], ['nope=900'], [`${CLASSICAL}=15m`], [`${CLASSICAL}=-5`], [`${CLASSICAL}=86401`], [`${CLASSICAL}=900`, `${CLASSICAL}=600`]].map((v) =>
+        refusal(() => readBroadcastDelays(v, hall)),
+      ),
+    ).toEqual([
+      '--broadcast-delay 900: the hall has 2 events; write EVENT=SECONDS',
+      `--broadcast-delay nope=900: no event "nope" in the tournament file (events: ${CLASSICAL}, ${BLITZ})`,
+      `--broadcast-delay ${CLASSICAL}=15m: "15m" is not a delay in whole seconds from 0 to 86400, e.g. 900 for 15 minutes`,
+      `--broadcast-delay ${CLASSICAL}=-5: "-5" is not a delay in whole seconds from 0 to 86400, e.g. 900 for 15 minutes`,
+      `--broadcast-delay ${CLASSICAL}=86401: "86401" is not a delay in whole seconds from 0 to 86400, e.g. 900 for 15 minutes`,
+      `--broadcast-delay ${CLASSICAL}=600: event ${CLASSICAL} has a delay already (900 s)`,
+    ]);
   });
 });

@@ -4,6 +4,7 @@
 //   --moves [EVENT=]SOURCE                        an event's moves: a PGN file, a folder, an http(s) URL
 //   --lichess-url URL                             default https://lichess.org
 //   --lichess-token-file FILE                     or the environment's CHESSCLOCK_LICHESS_TOKEN
+//   --broadcast-delay [EVENT=]SECONDS             the event's delay (docs/broadcast.md "The delay")
 // The token is never taken from the command line (a command line is visible to every user of the
 // PC, in `ps`), and no message here repeats it.
 
@@ -152,4 +153,35 @@ function readToken(file: string | undefined, io: BroadcastOptionIo, fileOnly: bo
   if (fromEnv?.trim()) return fromEnv.trim();
   const asker = fileOnly ? "the tournament file's broadcast block" : '--broadcast';
   throw new BroadcastOptionError(`${asker} needs a lichess token (scope study:write): set ${TOKEN_ENV} or give --lichess-token-file FILE`);
+}
+
+/** The longest delay taken: a day. */
+const MAX_DELAY_S = 86_400;
+
+/**
+ * `--broadcast-delay [EVENT=]SECONDS` (repeatable, one per event): each event's delay in whole
+ * seconds; EVENT may be left out when the hall has one event. It holds back the lichess push and
+ * the public PGN feed, so it needs no `--broadcast`.
+ */
+export function readBroadcastDelays(values: readonly string[] | undefined, hall: Hall): Record<string, number> {
+  const delays: Record<string, number> = {};
+  for (const value of values ?? []) {
+    const eq = value.indexOf('=');
+    const event = eq >= 0 ? value.slice(0, eq) : hall.events.length === 1 ? hall.events[0].id : null;
+    const seconds = eq >= 0 ? value.slice(eq + 1) : value;
+    if (event === null) throw new BroadcastOptionError(`--broadcast-delay ${value}: the hall has ${hall.events.length} events; write EVENT=SECONDS`);
+    if (!hall.events.some((e) => e.id === event)) {
+      throw new BroadcastOptionError(
+        `--broadcast-delay ${value}: no event "${event}" in the tournament file (events: ${hall.events.map((e) => e.id).join(', ')})`,
+      );
+    }
+    if (!/^\d+$/.test(seconds.trim()) || Number(seconds) > MAX_DELAY_S) {
+      throw new BroadcastOptionError(
+        `--broadcast-delay ${value}: "${seconds}" is not a delay in whole seconds from 0 to ${MAX_DELAY_S}, e.g. 900 for 15 minutes`,
+      );
+    }
+    if (delays[event] !== undefined) throw new BroadcastOptionError(`--broadcast-delay ${value}: event ${event} has a delay already (${delays[event]} s)`);
+    delays[event] = Number(seconds);
+  }
+  return delays;
 }

@@ -4,12 +4,19 @@
 // (HostState `subscribe`), a board changed with no event (`watchBoards`: a result, a restore, an
 // arbiter's command), or a new moves text. Changes within `settleMs` go out as one state, and the
 // pusher sends the latest state of each round, one request at a time.
+//
+// With a delay for the event (docs/broadcast.md "The delay"), a round is shown as the journal held
+// it `delay` ago (host/app/journal-as-of.ts): a fact journaled at T is due at T + delay
+// (delay-releases.ts, on the host's time), and only then does a push carry it. Each request that
+// leaves is journaled with what it held and lichess's answer (`broadcast_pushes`).
 
 import type { Hall, TournamentEvent } from '../../domain/model.ts';
 import type { HostState } from '../../app/ports.ts';
 import type { BroadcastNoteSink, BroadcastRoundNotes } from '../../app/broadcast-notes.ts';
 import type { Journal } from '../../store/journal.ts';
-import { LichessPusher, type PushReport } from './lichess-push.ts';
+import { factTimesAfter, gameAsOf, type GameWithEvents } from '../../app/journal-as-of.ts';
+import { DelayReleases, type HostTimers } from './delay-releases.ts';
+import { LichessPusher, type PushReport, type PushRequest } from './lichess-push.ts';
 import { type BoardWarning, broadcastRound, type RoundState, type UnmatchedGame } from './live-pgn.ts';
 import { type MovesSource, type MovesSourceSpec, type MovesText, openMovesSource, placeOf } from './moves-source.ts';
 
@@ -31,13 +38,15 @@ export interface BroadcastSetup {
   token: string;
   /** Each event's moves source, by event id; an event without one broadcasts clocks and results. */
   moves?: Readonly<Record<string, MovesSourceSpec>>;
+  /** Each event's delay in seconds (docs/broadcast.md "The delay"; the tournament file's blocks: broadcast-options.ts fileBroadcastDelays); an event not named has none. */
+  delays?: Readonly<Record<string, number>>;
+  /** Timers for the delay's releases, instead of the host's (a test whose host timers run on real time while its clock is accelerated). */
+  releaseTimers?: HostTimers;
   /** Changes within this time go out as one state. Default 200 ms. */
   settleMs?: number;
   /** A file or folder source's quiet time; a URL source's poll interval. */
   movesDebounceMs?: number;
   movesPollMs?: number;
-  /** Each event's delay in seconds, by event id (the tournament file's `broadcast` blocks: broadcast-options.ts fileBroadcastDelays); an event not named has none. */
-  delays?: Readonly<Record<string, number>>;
 }
 
 export interface BroadcastDeps {
@@ -48,6 +57,8 @@ export interface BroadcastDeps {
   log: (line: string) => void;
   /** Where each board's warning, lichess error and the round's unmatched games go for the dashboard (docs/broadcast.md "On the dashboard"). */
   notes?: BroadcastNoteSink;
+  /** Timers on the host's time, for the delay's releases (default: the system's). */
+  timers?: HostTimers;
 }
 
 /** What a mapped round's broadcast says now: the board warnings, the unmatched games, lichess's last answer. */
@@ -72,7 +83,8 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     if (!event) throw new Error(`broadcast: no event "${t.event}" in the tournament file (events: ${deps.hall.events.map((e) => e.id).join(', ')})`);
     events.set(event.id, event);
   }
-  const pusher = new LichessPusher({ base: setup.lichessUrl, token: setup.token });
+  const pusher = new LichessPusher({ base: setup.lichessUrl, token: setup.token, now: deps.nowUtcMs });
+  const delayMs = (event: string) => Math.round((setup.delays?.[event] ?? 0) * 1000);
   const texts = new Map<string, MovesText>();
   const status = new Map<BroadcastTarget, TargetStatus>(setup.targets.map((t) => [t, { ...t, warnings: [], unmatched: [], lastPush: null }]));
   const dirty = new Set<BroadcastTarget>();
@@ -85,29 +97,33 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     timer = null;
     for (const target of [...dirty]) {
       dirty.delete(target);
-      const m = pushTarget(deps, events.get(target.event)!, target, texts.get(target.event) ?? null, pusher, status.get(target)!);
+      const m = pushTarget(deps, events.get(target.event)!, target, texts.get(target.event) ?? null, pusher, status.get(target)!, delayMs(target.event));
       if (m) merged.set(target, m);
       note(target);
     }
   };
-  const mark = (event: string, round: number | null) => {
+  const markNow = (targets: readonly BroadcastTarget[]) => {
     if (closed) return;
-    for (const t of setup.targets) if (t.event === event && (round === null || t.round === round)) dirty.add(t);
+    for (const t of targets) dirty.add(t);
     if (dirty.size > 0 && timer === null) timer = setTimeout(flush, setup.settleMs ?? 200);
   };
-  const sources: MovesSource[] = Object.entries(setup.moves ?? {}).map(([event, spec]) => {
-    const source = openMovesSource(spec, {
-      ...(setup.movesDebounceMs !== undefined ? { debounceMs: setup.movesDebounceMs } : {}),
-      ...(setup.movesPollMs !== undefined ? { pollMs: setup.movesPollMs } : {}),
-    });
-    source.on('moves', (m) => {
-      texts.set(event, m);
-      mark(event, null);
-    });
-    source.on('incomplete', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
-    source.on('problem', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
-    source.start();
-    return source;
+  const releases = new DelayReleases<BroadcastTarget>(
+    setup.releaseTimers ?? deps.timers ?? systemTimers,
+    deps.nowUtcMs,
+    (t) => markNow([t]),
+    setup.settleMs ?? 200,
+  );
+  /** A change of the round now: pushed at once without a delay, due at now + delay with one. */
+  const mark = (event: string, round: number | null) => {
+    const targets = setup.targets.filter((t) => t.event === event && (round === null || t.round === round));
+    const delay = delayMs(event);
+    if (delay === 0) markNow(targets);
+    else for (const t of targets) releases.at(deps.nowUtcMs() + delay, t);
+  };
+  const sources = openSources(deps, setup, (event, m) => {
+    texts.set(event, m);
+    // A delayed round shows only moves pressed by now − delay: a new text can show at once.
+    markNow(setup.targets.filter((t) => t.event === event));
   });
   const stopEvents = deps.state.subscribe((_e, board) => board && mark(board.event, board.round));
   const stopBoards = deps.state.watchBoards((board) => notes.noting() || mark(board.event, board.round));
@@ -120,7 +136,9 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     }
     for (const g of report.games) if (g.error) deps.log(`broadcast: lichess refused ${g.gameId} (board ${g.board}): ${g.error}`);
   });
-  for (const t of setup.targets) mark(t.event, t.round);
+  pusher.on('request', (r) => journalPush(deps, setup.targets, r, delayMs));
+  markNow(setup.targets);
+  for (const t of setup.targets) scheduleStart(deps, t, delayMs(t.event), releases);
 
   return {
     pusher,
@@ -133,6 +151,7 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
       if (closed) return;
       closed = true;
       if (timer) clearTimeout(timer);
+      releases.close();
       stopEvents();
       stopBoards();
       for (const s of sources) s.stop();
@@ -140,6 +159,21 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
       await pusher.idle();
     },
   };
+}
+
+/** Each event's moves source, started; each new text handed to `onMoves`, what a source says logged. */
+function openSources(deps: BroadcastDeps, setup: BroadcastSetup, onMoves: (event: string, m: MovesText) => void): MovesSource[] {
+  return Object.entries(setup.moves ?? {}).map(([event, spec]) => {
+    const source = openMovesSource(spec, {
+      ...(setup.movesDebounceMs !== undefined ? { debounceMs: setup.movesDebounceMs } : {}),
+      ...(setup.movesPollMs !== undefined ? { pollMs: setup.movesPollMs } : {}),
+    });
+    source.on('moves', (m) => onMoves(event, m));
+    source.on('incomplete', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
+    source.on('problem', (why) => deps.log(`broadcast: moves of ${event}: ${why}`));
+    source.start();
+    return source;
+  });
 }
 
 /** The round's state read from the journal, merged and handed to the pusher; what it says kept in the target's status. */
@@ -150,15 +184,14 @@ function pushTarget(
   moves: MovesText | null,
   pusher: LichessPusher,
   status: TargetStatus,
+  delayMs: number,
 ): { boards: number[]; unmatched: string[] } | null {
-  const state: RoundState = {
-    event,
-    site: deps.hall.site ?? event.city ?? '?',
-    games: deps.journal.gamesByRound(event.id, target.round).map((game) => ({ game, events: deps.journal.eventsByGame(game.gameId) })),
-  };
+  // Without a delay the round as it is; with one, as the journal held it `delayMs` ago.
+  const instant = deps.nowUtcMs() - delayMs;
+  const state: RoundState = { event, site: deps.hall.site ?? event.city ?? '?', games: roundGames(deps, event.id, target.round, delayMs > 0 ? instant : null) };
   let round: ReturnType<typeof broadcastRound>;
   try {
-    round = broadcastRound(state, deps.nowUtcMs(), moves?.text ?? null);
+    round = broadcastRound(state, instant, moves?.text ?? null, { pressedMovesOnly: delayMs > 0 });
   } catch (err) {
     deps.log(`broadcast: round ${target.round} of ${event.id}: ${(err as Error).message}`);
     return null;
@@ -210,3 +243,44 @@ function notesOf(target: BroadcastTarget, s: TargetStatus, m: { boards: number[]
     unmatched: m.unmatched,
   };
 }
+
+/** The round's games and their events from the journal; as they stood at `asOf` when given. */
+function roundGames(deps: BroadcastDeps, event: string, round: number, asOf: number | null): GameWithEvents[] {
+  const games = deps.journal.gamesByRound(event, round).map((game) => ({ game, events: deps.journal.eventsByGame(game.gameId) }));
+  if (asOf === null) return games;
+  return games.flatMap(({ game, events }) => gameAsOf(game, events, asOf) ?? []);
+}
+
+/** A delayed round's facts of the last `delay` before the start (a host restarted mid-round): each due at its time + delay. */
+function scheduleStart(deps: BroadcastDeps, target: BroadcastTarget, delayMs: number, releases: DelayReleases<BroadcastTarget>): void {
+  if (delayMs === 0) return;
+  for (const t of factTimesAfter(roundGames(deps, target.event, target.round, null), deps.nowUtcMs() - delayMs)) releases.at(t + delayMs, target);
+}
+
+/** Each request that left, journaled: its games and their moves, the instant they were shown as of, the delay, lichess's answer. */
+function journalPush(deps: BroadcastDeps, targets: readonly BroadcastTarget[], r: PushRequest, delayMs: (event: string) => number): void {
+  const target = targets.find((t) => t.roundId === r.roundId);
+  if (!target) return;
+  try {
+    deps.journal.recordBroadcastPush({
+      sentUtcMs: r.sentUtcMs,
+      answeredUtcMs: deps.nowUtcMs(),
+      event: target.event,
+      round: target.round,
+      lichessRound: r.roundId,
+      delayMs: delayMs(target.event),
+      asOfUtcMs: Math.max(...r.games.map((g) => g.asOfUtcMs), 0),
+      newestUtcMs: r.games.length > 0 ? Math.max(...r.games.map((g) => g.newestUtcMs)) : null,
+      games: r.games.map((g, i) => ({ gameId: g.gameId, plies: g.plies, moves: r.outcomes?.[i]?.moves ?? null, error: r.outcomes?.[i]?.error ?? null })),
+      status: r.status,
+      message: r.message,
+    });
+  } catch (err) {
+    deps.log(`broadcast: the push to lichess round ${r.roundId} could not be journaled: ${(err as Error).message}`);
+  }
+}
+
+const systemTimers: HostTimers = {
+  setTimer: (fn, ms) => setTimeout(fn, ms),
+  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};

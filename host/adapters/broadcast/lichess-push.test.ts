@@ -47,6 +47,9 @@ function games(n: number, move = 'e4'): BroadcastGame[] {
     gameNo: 1,
     gameId: `ev:1.${i + 1}.1`,
     pgn: `[Event "Ev"]\n[Round "1.${i + 1}"]\n[White "W${i + 1}"]\n[Black "B${i + 1}"]\n[Result "*"]\n[GameId "ev:1.${i + 1}.1"]\n\n1. ${move} *\n`,
+    plies: 1,
+    newestUtcMs: 0,
+    asOfUtcMs: 0,
   }));
 }
 

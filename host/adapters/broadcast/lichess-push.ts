@@ -52,9 +52,25 @@ export interface PushFailure {
   retryInMs: number;
 }
 
+/** One request that left for lichess, and what came back: what the journal's broadcast log keeps. */
+export interface PushRequest {
+  roundId: string;
+  /** When the request left (the pusher's `now`). */
+  sentUtcMs: number;
+  /** The games it held. */
+  games: readonly BroadcastGame[];
+  /** The HTTP status, or null when no answer came. */
+  status: number | null;
+  /** lichess's answer per game (a 200), else null. */
+  outcomes: GameOutcome[] | null;
+  /** What went wrong (not a 200), else null. */
+  message: string | null;
+}
+
 export interface LichessPusherEvents {
   pushed: [PushReport];
   failed: [PushFailure];
+  request: [PushRequest];
 }
 
 export interface LichessPusherOptions {
@@ -67,6 +83,8 @@ export interface LichessPusherOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Time allowed for one request. Default 30 s. */
   requestTimeoutMs?: number;
+  /** UTC ms now, for the time each request left (`request` event). Default Date.now. */
+  now?: () => number;
 }
 
 export class LichessPushError extends Error {}
@@ -148,7 +166,14 @@ export class LichessPusher extends EventEmitter<LichessPusherEvents> {
     for (let i = 0; i < Math.max(1, games.length); i += MAX_GAMES_PER_PUSH) {
       const chunk = games.slice(i, i + MAX_GAMES_PER_PUSH);
       requests++;
+      const sentUtcMs = (this.opts.now ?? Date.now)();
       const answer = await this.request(roundId, chunk);
+      const failed = 'failure' in answer ? answer.failure : null;
+      if (!this.stopped) {
+        const outcomes = failed ? null : (answer as { outcomes: GameOutcome[] }).outcomes;
+        const message = failed ? failed.message.replaceAll(this.opts.token, '[token]') : null;
+        this.emit('request', { roundId, sentUtcMs, games: chunk, status: failed ? failed.status : 200, outcomes, message });
+      }
       if ('failure' in answer) return answer.failure;
       outcomes.push(...answer.outcomes);
     }

@@ -19,7 +19,8 @@ import type { TournamentEvent } from '../../domain/model.ts';
 import { formatPgnClockTenths } from '../../../rules/display-format.ts';
 import { formatTagPairs, journalPgnGame, pgnResult, pgnTagPairs, type PgnGame } from '../../app/pgn-game.ts';
 import { matchJournalGame, movesByPress, pressTimes, stripClockCommands, type PressTime } from '../../app/pgn-match.ts';
-import { parseMovetextGames, writeMovetextGame, type MovetextGame } from '../../app/pgn-movetext.ts';
+import { mainLine, parseMovetextGames, writeMovetextGame, type MovetextGame } from '../../app/pgn-movetext.ts';
+import { newestFactUtcMs } from '../../app/journal-as-of.ts';
 
 /** One board's game as the journal holds it: the game and its clock events in journal order. */
 export interface JournalGame {
@@ -57,6 +58,22 @@ export interface BroadcastGame {
   gameId: string;
   /** The game as PGN: tag pairs, a blank line, the movetext, a newline. */
   pgn: string;
+  /** Main-line moves (plies) in the movetext. */
+  plies: number;
+  /** The newest journaled fact the game holds (its last event, its result's report or confirmation). */
+  newestUtcMs: number;
+  /** The instant the game is shown as of (its clock tags'). */
+  asOfUtcMs: number;
+}
+
+export interface BroadcastRoundOptions {
+  /**
+   * A delayed view (docs/broadcast.md "The delay"): the round state is the journal's as of
+   * `nowUtcMs` (host/app/journal-as-of.ts), and a game without a confirmed result keeps only
+   * the moves whose press was journaled by then; a game with one keeps every move, so a result
+   * goes out with the moves that led to it.
+   */
+  pressedMovesOnly?: boolean;
 }
 
 export interface BroadcastRound {
@@ -73,7 +90,7 @@ const KEPT_SOURCE_TAGS = ['SetUp', 'FEN'];
  * The round's broadcast at `nowUtcMs`, with the moves of `movesPgn` (null: no moves source, each
  * game its tags, clocks and result). Throws PgnSyntaxError (line:column) when `movesPgn` is not PGN.
  */
-export function broadcastRound(state: RoundState, nowUtcMs: number, movesPgn: string | null = null): BroadcastRound {
+export function broadcastRound(state: RoundState, nowUtcMs: number, movesPgn: string | null = null, opts: BroadcastRoundOptions = {}): BroadcastRound {
   const inputs = movesPgn === null ? [] : parseMovetextGames(movesPgn);
   const gameRows = state.games.map((g) => g.game);
   const byGame = new Map<number, MovetextGame>();
@@ -96,8 +113,19 @@ export function broadcastRound(state: RoundState, nowUtcMs: number, movesPgn: st
     const head = journalPgnGame(state.event, state.site, game, events, nowUtcMs);
     if (head === null) continue;
     const warn = (message: string) => warnings.push({ board: game.board, gameNo: game.gameNo, gameId: head.gameId!, message });
-    const pgn = broadcastGame(head, game, events, byGame.get(game.gameId) ?? null, warn);
-    games.push({ board: game.board, gameNo: game.gameNo, gameId: head.gameId!, pgn });
+    let input = byGame.get(game.gameId) ?? null;
+    if (input !== null && opts.pressedMovesOnly && head.result === null) input = pressedMoves(input, pressTimes(game, events).presses);
+    const pgn = broadcastGame(head, game, events, input, warn);
+    const plies = input === null ? 0 : mainLine(input).length;
+    games.push({
+      board: game.board,
+      gameNo: game.gameNo,
+      gameId: head.gameId!,
+      pgn,
+      plies,
+      newestUtcMs: newestFactUtcMs({ game, events }),
+      asOfUtcMs: nowUtcMs,
+    });
   }
   return { games, warnings, unmatched };
 }
@@ -135,6 +163,16 @@ function broadcastGame(head: PgnGame, game: GameRow, events: readonly ClockEvent
   const source = stripClockCommands(input);
   const merged: MovetextGame = { ...source, tagLines: formatTagPairs(tags), tokens: [...commentTokens(comments), ...source.tokens], result };
   return writeMovetextGame(merged, (ply) => clockComment(presses.get(keys[ply])));
+}
+
+/** The game's main line up to its first move with no press (side's k-th move, side's k-th press); what follows is left out. */
+function pressedMoves(input: MovetextGame, presses: ReadonlyMap<string, PressTime>): MovetextGame {
+  const firstUnpressed = movesByPress(input, presses).keys.findIndex((key) => !presses.has(key));
+  if (firstUnpressed === -1) return input;
+  let ply = 0;
+  let end = input.tokens.findIndex((t) => t.kind === 'san' && t.depth === 0 && ply++ === firstUnpressed);
+  while (end > 0 && input.tokens[end - 1].kind === 'number') end--;
+  return { ...input, tokens: input.tokens.slice(0, end) };
 }
 
 function commentTokens(comments: readonly string[]): MovetextGame['tokens'] {

@@ -23,7 +23,11 @@ function refusals<T>(fn: () => T): T {
   }
 }
 
-export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => number): ExportSource {
+/** `broadcastDelay`: each event's delay in seconds for the public broadcast feed (docs/broadcast.md "The delay"). */
+export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => number, broadcastDelay: Readonly<Record<string, number>> = {}): ExportSource {
+  const roundsOf = (event: string | undefined, round: number) =>
+    // Without an event: the round of every event in the hall that has one.
+    event !== undefined ? [event] : hall.events.filter((e) => e.rounds.length >= round).map((e) => e.id);
   return {
     trf: (event, round, options = {}) =>
       refusals(() =>
@@ -32,14 +36,16 @@ export function journalExports(journal: Journal, hall: Hall, nowUtcMs: () => num
           : eventTrf(journal, hall, event, { upToRound: round, format: options.format }),
       ),
     events: () => hall.events.map((e) => e.id),
-    pgn: (event, round) => {
-      // Without an event: the round of every event in the hall that has one.
-      const events = event !== undefined ? [event] : hall.events.filter((e) => e.rounds.length >= round).map((e) => e.id);
-      return events
+    pgn: (event, round) =>
+      roundsOf(event, round)
         .map((e) => roundPgn(journal, hall, e, round, { nowUtcMs: nowUtcMs() }))
         .filter((text) => text.length > 0)
-        .join('\n');
-    },
+        .join('\n'),
+    broadcastPgn: (event, round) =>
+      roundsOf(event, round)
+        .map((e) => roundPgn(journal, hall, e, round, { nowUtcMs: nowUtcMs(), delayMs: Math.round((broadcastDelay[e] ?? 0) * 1000) }))
+        .filter((text) => text.length > 0)
+        .join('\n'),
     report: (event, round) => eventReportHtml(journal, hall, event, round),
     standingsPage: (event, round) => eventStandingsPage(journal, hall, event, round),
     pairings: (event, round) => pairingsListHtml(hall, event, round),

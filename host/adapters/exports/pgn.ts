@@ -7,11 +7,17 @@ import type { Journal } from '../../store/journal.ts';
 import { findEvent, type Hall } from '../../domain/model.ts';
 import { pressClocks } from '../../../rules/press-clocks.ts';
 import { formatPgnGame, journalPgnGame } from '../../app/pgn-game.ts';
+import { gameAsOf } from '../../app/journal-as-of.ts';
 
 export interface RoundPgnOptions {
   nowUtcMs: number;
   /** SAN moves per game id, when a board or relay supplies them. */
   moves?: Record<number, string[]>;
+  /**
+   * The broadcast delay (docs/broadcast.md "The delay"): each game as the journal held it at
+   * `nowUtcMs − delayMs` (host/app/journal-as-of.ts), a game not yet journaled then left out.
+   */
+  delayMs?: number;
 }
 
 /**
@@ -21,11 +27,15 @@ export interface RoundPgnOptions {
  */
 export function roundPgn(journal: Journal, hall: Hall, eventId: string, round: number, opts: RoundPgnOptions): string {
   const event = findEvent(hall, eventId);
-  const games = journal.gamesByRound(event.id, round);
+  const delayMs = opts.delayMs ?? 0;
+  const instant = opts.nowUtcMs - delayMs;
+  const games = journal.gamesByRound(event.id, round).flatMap((g) => {
+    const events = journal.eventsByGame(g.gameId);
+    return delayMs > 0 ? (gameAsOf(g, events, instant) ?? []) : [{ game: g, events }];
+  });
   return games
-    .map((game) => {
-      const events = journal.eventsByGame(game.gameId);
-      const pgn = journalPgnGame(event, hall.site ?? event.city ?? '?', game, events, opts.nowUtcMs);
+    .map(({ game, events }) => {
+      const pgn = journalPgnGame(event, hall.site ?? event.city ?? '?', game, events, instant);
       if (pgn === null) return null;
       const clocks = pressClocks(events);
       const san = opts.moves?.[game.gameId] ?? [];

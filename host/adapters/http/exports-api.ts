@@ -73,9 +73,11 @@ function eventRoutes(app: FastifyInstance, { state, exports }: ExportOptions): v
 
 /** A round's PGN, at the API's URL and at the one a broadcast relay polls. */
 function pgnRoutes(app: FastifyInstance, { state, exports }: ExportOptions): void {
-  const pgn = async (event: string | undefined, round: number, reply: FastifyReply): Promise<FastifyReply> => {
+  const pgn = async (event: string | undefined, round: number, reply: FastifyReply, feed = false): Promise<FastifyReply> => {
     knownEvent(state, event);
-    const text = exportsOr501(exports).pgn(event, round);
+    const source = exportsOr501(exports);
+    // The public feed keeps each event's broadcast delay (docs/broadcast.md "The delay").
+    const text = feed && source.broadcastPgn ? source.broadcastPgn(event, round) : source.pgn(event, round);
     // Relays poll this URL: never cache a live game.
     return reply.type('application/x-chess-pgn; charset=utf-8').header('cache-control', 'no-cache').send(text);
   };
@@ -99,7 +101,7 @@ function pgnRoutes(app: FastifyInstance, { state, exports }: ExportOptions): voi
         querystring: { type: 'object', additionalProperties: false, properties: { event: EVENT } },
       },
     },
-    async (req, reply) => pgn(req.query.event, req.params.r, reply),
+    async (req, reply) => pgn(req.query.event, req.params.r, reply, true),
   );
 }
 
