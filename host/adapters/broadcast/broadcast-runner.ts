@@ -77,12 +77,7 @@ export interface RunningBroadcast {
 }
 
 export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): RunningBroadcast {
-  const events = new Map<string, TournamentEvent>();
-  for (const t of setup.targets) {
-    const event = deps.hall.events.find((e) => e.id === t.event);
-    if (!event) throw new Error(`broadcast: no event "${t.event}" in the tournament file (events: ${deps.hall.events.map((e) => e.id).join(', ')})`);
-    events.set(event.id, event);
-  }
+  const events = eventsOf(deps, setup);
   const pusher = new LichessPusher({ base: setup.lichessUrl, token: setup.token, now: deps.nowUtcMs });
   const delayMs = (event: string) => Math.round((setup.delays?.[event] ?? 0) * 1000);
   const texts = new Map<string, MovesText>();
@@ -127,16 +122,7 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
   });
   const stopEvents = deps.state.subscribe((_e, board) => board && mark(board.event, board.round));
   const stopBoards = deps.state.watchBoards((board) => notes.noting() || mark(board.event, board.round));
-  pusher.on('failed', (f) => deps.log(`broadcast: push of lichess round ${f.roundId} failed: ${f.message}; next try in ${Math.round(f.retryInMs / 1000)} s`));
-  pusher.on('pushed', (report) => {
-    for (const [t, s] of status) {
-      if (s.roundId !== report.roundId) continue;
-      s.lastPush = report;
-      note(t);
-    }
-    for (const g of report.games) if (g.error) deps.log(`broadcast: lichess refused ${g.gameId} (board ${g.board}): ${g.error}`);
-  });
-  pusher.on('request', (r) => journalPush(deps, setup.targets, r, delayMs));
+  followPusher(deps, setup, pusher, status, note, delayMs);
   markNow(setup.targets);
   for (const t of setup.targets) scheduleStart(deps, t, delayMs(t.event), releases);
 
@@ -159,6 +145,38 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
       await pusher.idle();
     },
   };
+}
+
+/** The events the setup names, each found in the tournament file (a name not there is refused). */
+function eventsOf(deps: BroadcastDeps, setup: BroadcastSetup): Map<string, TournamentEvent> {
+  const events = new Map<string, TournamentEvent>();
+  for (const t of setup.targets) {
+    const event = deps.hall.events.find((e) => e.id === t.event);
+    if (!event) throw new Error(`broadcast: no event "${t.event}" in the tournament file (events: ${deps.hall.events.map((e) => e.id).join(', ')})`);
+    events.set(event.id, event);
+  }
+  return events;
+}
+
+/** What the pusher says: a failure logged, lichess's answer kept per target and told, each request journaled. */
+function followPusher(
+  deps: BroadcastDeps,
+  setup: BroadcastSetup,
+  pusher: LichessPusher,
+  status: Map<BroadcastTarget, TargetStatus>,
+  note: (t: BroadcastTarget) => void,
+  delayMs: (event: string) => number,
+): void {
+  pusher.on('failed', (f) => deps.log(`broadcast: push of lichess round ${f.roundId} failed: ${f.message}; next try in ${Math.round(f.retryInMs / 1000)} s`));
+  pusher.on('pushed', (report) => {
+    for (const [t, s] of status) {
+      if (s.roundId !== report.roundId) continue;
+      s.lastPush = report;
+      note(t);
+    }
+    for (const g of report.games) if (g.error) deps.log(`broadcast: lichess refused ${g.gameId} (board ${g.board}): ${g.error}`);
+  });
+  pusher.on('request', (r) => journalPush(deps, setup.targets, r, delayMs));
 }
 
 /** Each event's moves source, started; each new text handed to `onMoves`, what a source says logged. */
