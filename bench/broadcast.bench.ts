@@ -11,9 +11,10 @@
 //    first state merged after it (its board's part of the round), p50/p99;
 //  - the host's CPU for the broadcast: the process's CPU with the broadcast, less a window of the
 //    same presses without it, in % of one core;
-//  - requests per minute (one at a time), and the merge of the whole round per state.
+//  - requests per minute (one at a time), and the merge of the round per state.
 // The games carry their clocks and results (no moves source): the merge's cost is the journal's
-// reading and each game's clock, rebuilt by the rule book.
+// reading and the clocks of the games pressed since the last state, rebuilt by the rule book (the
+// others kept, their running clocks' tags written anew: round-merge-cache.ts).
 //   BENCH_BROADCAST_S (default 60): each window's length in seconds; BENCH_BROADCAST_BOARDS (756).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

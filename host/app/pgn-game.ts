@@ -186,13 +186,20 @@ export function liveClock(
   stopped: boolean,
   rebuilt: RebuiltGame = rebuildGame(game.timeControlValue, events),
 ): PgnGame['clock'] {
+  return liveClockFrom(events, stopped, rebuilt)(nowUtcMs);
+}
+
+/** liveClock at any instant from one rebuild: the game's clock as a function of the instant (the broadcast's cached merge). */
+export function liveClockFrom(events: readonly ClockEventRow[], stopped: boolean, rebuilt: RebuiltGame): (nowUtcMs: number) => PgnGame['clock'] {
   const last = events.at(-1);
-  if (!last) return null;
+  if (!last) return () => null;
   const basis = clockBasis(rebuilt.state, rebuilt.at);
   const running = !stopped && basis.running ? rebuilt.state.turn : null;
-  const elapsed = running === null ? 0 : Math.max(0, nowUtcMs - last.utcMs);
   const at = running === null ? { ...basis, running: false } : basis;
-  return { whiteMs: basisRemainingMs(at, 'white', elapsed), blackMs: basisRemainingMs(at, 'black', elapsed), running };
+  return (nowUtcMs) => {
+    const elapsed = running === null ? 0 : Math.max(0, nowUtcMs - last.utcMs);
+    return { whiteMs: basisRemainingMs(at, 'white', elapsed), blackMs: basisRemainingMs(at, 'black', elapsed), running };
+  };
 }
 
 export function pgnTermination(game: GameRow): string | null {
@@ -235,6 +242,17 @@ export function pgnGameId(eventId: string, round: number, board: number, gameNo:
  * its termination, and the live clock. Null for a forfeit win that was not played (`unplayedGame`).
  */
 export function journalPgnGame(event: TournamentEvent, site: string, game: GameRow, events: readonly ClockEventRow[], nowUtcMs: number): PgnGame | null {
+  const found = journalPgnGameFrom(event, site, game, events);
+  return found === null ? null : { ...found.head, clock: found.clockAt(nowUtcMs) };
+}
+
+/** journalPgnGame with its clock at any instant, from one rebuild (the broadcast's cached merge); `head.clock` is null. */
+export function journalPgnGameFrom(
+  event: TournamentEvent,
+  site: string,
+  game: GameRow,
+  events: readonly ClockEventRow[],
+): { head: PgnGame; clockAt: (nowUtcMs: number) => PgnGame['clock'] } | null {
   const confirmed = game.confirmedBy !== null ? game.result : null;
   if (unplayedGame(confirmed, events)) return null;
   const white = event.players.find((p) => p.rank === game.whiteRank);
@@ -243,7 +261,7 @@ export function journalPgnGame(event: TournamentEvent, site: string, game: GameR
   const date = new Date(startedAt).toISOString().slice(0, 10).replace(/-/g, '.'); // formatting a stored time
   // The control the game was played under: a correction the arbiter installed (FIDE Laws 6.10.2) wins.
   const rebuilt = rebuildGame(game.timeControlValue, events);
-  return {
+  const head: PgnGame = {
     event: event.name,
     site,
     date,
@@ -261,6 +279,7 @@ export function journalPgnGame(event: TournamentEvent, site: string, game: GameR
     blackTeam: game.blackTeam,
     termination: pgnTermination(game),
     comment: confirmed === DOUBLE_FORFEIT ? doubleForfeitComment(game, events) : null,
-    clock: liveClock(game, events, nowUtcMs, confirmed !== null || game.result !== null, rebuilt),
+    clock: null,
   };
+  return { head, clockAt: liveClockFrom(events, confirmed !== null || game.result !== null, rebuilt) };
 }

@@ -18,6 +18,7 @@ import { factTimesAfter, gameAsOf, type GameWithEvents } from '../../app/journal
 import { DelayReleases, type HostTimers } from './delay-releases.ts';
 import { LichessPusher, type PushReport, type PushRequest } from './lichess-push.ts';
 import { type BoardWarning, broadcastRound, type RoundState, type UnmatchedGame } from './live-pgn.ts';
+import { RoundMergeCache } from './round-merge-cache.ts';
 import { type MovesSource, type MovesSourceSpec, type MovesText, openMovesSource, placeOf } from './moves-source.ts';
 
 /** One event's round broadcast to one lichess round. */
@@ -82,6 +83,8 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
   const delayMs = (event: string) => Math.round((setup.delays?.[event] ?? 0) * 1000);
   const texts = new Map<string, MovesText>();
   const status = new Map<BroadcastTarget, TargetStatus>(setup.targets.map((t) => [t, { ...t, warnings: [], unmatched: [], lastPush: null }]));
+  // Each target's merges of its earlier states: a board is merged again only when its journal or moves changed.
+  const caches = new Map(setup.targets.map((t) => [t, new RoundMergeCache()]));
   const dirty = new Set<BroadcastTarget>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -92,7 +95,8 @@ export function startBroadcast(deps: BroadcastDeps, setup: BroadcastSetup): Runn
     timer = null;
     for (const target of [...dirty]) {
       dirty.delete(target);
-      const m = pushTarget(deps, events.get(target.event)!, target, texts.get(target.event) ?? null, pusher, status.get(target)!, delayMs(target.event));
+      const merge = { moves: texts.get(target.event) ?? null, delayMs: delayMs(target.event), cache: caches.get(target)! };
+      const m = pushTarget(deps, events.get(target.event)!, target, merge, pusher, status.get(target)!);
       if (m) merged.set(target, m);
       note(target);
     }
@@ -199,17 +203,16 @@ function pushTarget(
   deps: BroadcastDeps,
   event: TournamentEvent,
   target: BroadcastTarget,
-  moves: MovesText | null,
+  { moves, delayMs, cache }: { moves: MovesText | null; delayMs: number; cache: RoundMergeCache },
   pusher: LichessPusher,
   status: TargetStatus,
-  delayMs: number,
 ): { boards: number[]; unmatched: string[] } | null {
   // Without a delay the round as it is; with one, as the journal held it `delayMs` ago.
   const instant = deps.nowUtcMs() - delayMs;
   const state: RoundState = { event, site: deps.hall.site ?? event.city ?? '?', games: roundGames(deps, event.id, target.round, delayMs > 0 ? instant : null) };
   let round: ReturnType<typeof broadcastRound>;
   try {
-    round = broadcastRound(state, instant, moves?.text ?? null, { pressedMovesOnly: delayMs > 0 });
+    round = broadcastRound(state, instant, moves?.text ?? null, { pressedMovesOnly: delayMs > 0, cache });
   } catch (err) {
     deps.log(`broadcast: round ${target.round} of ${event.id}: ${(err as Error).message}`);
     return null;

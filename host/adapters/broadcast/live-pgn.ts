@@ -17,7 +17,7 @@
 import type { ClockEventRow, GameRow } from '../../store/journal.ts';
 import type { TournamentEvent } from '../../domain/model.ts';
 import { formatPgnClockTenths } from '../../../rules/display-format.ts';
-import { formatTagPairs, journalPgnGame, pgnResult, pgnTagPairs, type PgnGame } from '../../app/pgn-game.ts';
+import { formatTagPairs, journalPgnGameFrom, pgnResult, pgnTagPairs, type PgnGame } from '../../app/pgn-game.ts';
 import { matchJournalGame, movesByPress, pressTimes, stripClockCommands, type PressTime } from '../../app/pgn-match.ts';
 import { mainLine, parseMovetextGames, writeMovetextGame, type MovetextGame } from '../../app/pgn-movetext.ts';
 import { newestFactUtcMs } from '../../app/journal-as-of.ts';
@@ -74,6 +74,12 @@ export interface BroadcastRoundOptions {
    * goes out with the moves that led to it.
    */
   pressedMovesOnly?: boolean;
+  /**
+   * The merges of the round's earlier states (round-merge-cache.ts): a board whose journal and
+   * moves did not change since is not merged again, only its running clock's tags written anew.
+   * The games are the same, byte for byte, as without it.
+   */
+  cache?: BoardMergeCache;
 }
 
 export interface BroadcastRound {
@@ -81,6 +87,28 @@ export interface BroadcastRound {
   games: BroadcastGame[];
   warnings: BoardWarning[];
   unmatched: UnmatchedGame[];
+}
+
+/** One board's game merged, all but its running clock: what later states re-use while its journal and moves stay the same. */
+export interface MergedBoard {
+  gameId: string;
+  plies: number;
+  newestUtcMs: number;
+  warnings: string[];
+  /** The game's PGN with its clock tags at the instant. */
+  pgnAt(nowUtcMs: number): string;
+}
+
+/** What broadcastRound asks of a cache: the moves text parsed, and each board's merge, built only when its inputs changed. */
+export interface BoardMergeCache {
+  parse(movesPgn: string): MovetextGame[];
+  board(
+    game: GameRow,
+    events: readonly ClockEventRow[],
+    input: MovetextGame | null,
+    pressedMovesOnly: boolean,
+    build: () => MergedBoard | null,
+  ): MergedBoard | null;
 }
 
 /** Tags of the moves source kept in the broadcast: a game from a set-up position must keep it (PGN standard §9.7). */
@@ -91,7 +119,24 @@ const KEPT_SOURCE_TAGS = ['SetUp', 'FEN'];
  * game its tags, clocks and result). Throws PgnSyntaxError (line:column) when `movesPgn` is not PGN.
  */
 export function broadcastRound(state: RoundState, nowUtcMs: number, movesPgn: string | null = null, opts: BroadcastRoundOptions = {}): BroadcastRound {
-  const inputs = movesPgn === null ? [] : parseMovetextGames(movesPgn);
+  const { byGame, unmatched } = matchMoves(state, movesPgn === null ? [] : (opts.cache?.parse(movesPgn) ?? parseMovetextGames(movesPgn)));
+  const warnings: BoardWarning[] = [];
+  const games: BroadcastGame[] = [];
+  const pressedOnly = opts.pressedMovesOnly ?? false;
+  for (const { game, events } of state.games) {
+    const input = byGame.get(game.gameId) ?? null;
+    const build = () => mergeBoard(state, game, events, input, pressedOnly);
+    const merged = opts.cache ? opts.cache.board(game, events, input, pressedOnly, build) : build();
+    if (merged === null) continue;
+    const { gameId, plies, newestUtcMs } = merged;
+    for (const message of merged.warnings) warnings.push({ board: game.board, gameNo: game.gameNo, gameId, message });
+    games.push({ board: game.board, gameNo: game.gameNo, gameId, pgn: merged.pgnAt(nowUtcMs), plies, newestUtcMs, asOfUtcMs: nowUtcMs });
+  }
+  return { games, warnings, unmatched };
+}
+
+/** Each game of the moves source matched to its board of the round, or said unmatched with why. */
+function matchMoves(state: RoundState, inputs: readonly MovetextGame[]): { byGame: Map<number, MovetextGame>; unmatched: UnmatchedGame[] } {
   const gameRows = state.games.map((g) => g.game);
   const byGame = new Map<number, MovetextGame>();
   const unmatched: UnmatchedGame[] = [];
@@ -107,27 +152,7 @@ export function broadcastRound(state: RoundState, nowUtcMs: number, movesPgn: st
       lineOf.set(found.gameId, input.line);
     }
   }
-  const warnings: BoardWarning[] = [];
-  const games: BroadcastGame[] = [];
-  for (const { game, events } of state.games) {
-    const head = journalPgnGame(state.event, state.site, game, events, nowUtcMs);
-    if (head === null) continue;
-    const warn = (message: string) => warnings.push({ board: game.board, gameNo: game.gameNo, gameId: head.gameId!, message });
-    let input = byGame.get(game.gameId) ?? null;
-    if (input !== null && opts.pressedMovesOnly && head.result === null) input = pressedMoves(input, pressTimes(game, events).presses);
-    const pgn = broadcastGame(head, game, events, input, warn);
-    const plies = input === null ? 0 : mainLine(input).length;
-    games.push({
-      board: game.board,
-      gameNo: game.gameNo,
-      gameId: head.gameId!,
-      pgn,
-      plies,
-      newestUtcMs: newestFactUtcMs({ game, events }),
-      asOfUtcMs: nowUtcMs,
-    });
-  }
-  return { games, warnings, unmatched };
+  return { byGame, unmatched };
 }
 
 /** The round's games as one PGN text, games separated by a blank line (PGN standard §8). */
@@ -135,18 +160,50 @@ export function joinGames(games: readonly BroadcastGame[]): string {
   return games.map((g) => g.pgn).join('\n');
 }
 
-/** One board's game: the host's tags, then the source's movetext with the journal's times (or the result alone). */
-function broadcastGame(head: PgnGame, game: GameRow, events: readonly ClockEventRow[], input: MovetextGame | null, warn: (message: string) => void): string {
+/** One board's game merged: the journal's game rebuilt once, its tags written at each instant asked (once if its clock is stopped). */
+function mergeBoard(state: RoundState, game: GameRow, events: readonly ClockEventRow[], source: MovetextGame | null, pressedOnly: boolean): MergedBoard | null {
+  const found = journalPgnGameFrom(state.event, state.site, game, events);
+  if (found === null) return null;
+  const { head, clockAt } = found;
+  const input = source !== null && pressedOnly && head.result === null ? pressedMoves(source, pressTimes(game, events).presses) : source;
+  const warnings: string[] = [];
+  // Tag pairs, a blank line, the movetext: as writeMovetextGame writes a game with its tag lines.
+  const body = broadcastMovetext(head, game, events, input, (message) => warnings.push(message));
+  const pgnAt = (nowUtcMs: number) => `${formatTagPairs(broadcastTags({ ...head, clock: clockAt(nowUtcMs) }, input)).join('\n')}\n\n${body}`;
+  const stopped = (clockAt(0)?.running ?? null) === null;
+  let still: string | null = null;
+  return {
+    gameId: head.gameId!,
+    plies: input === null ? 0 : mainLine(input).length,
+    newestUtcMs: newestFactUtcMs({ game, events }),
+    warnings,
+    pgnAt: (nowUtcMs) => (stopped ? (still ??= pgnAt(nowUtcMs)) : pgnAt(nowUtcMs)),
+  };
+}
+
+/** The host's tags, and the source's kept ones. */
+function broadcastTags(head: PgnGame, input: MovetextGame | null): [string, string][] {
   const tags = pgnTagPairs(head, formatPgnClockTenths);
+  for (const name of input === null ? [] : KEPT_SOURCE_TAGS) {
+    const value = input!.tags.get(name);
+    if (value !== undefined) tags.push([name, value]);
+  }
+  return tags;
+}
+
+/** One board's movetext: the source's with the journal's times (or the result alone). */
+function broadcastMovetext(
+  head: PgnGame,
+  game: GameRow,
+  events: readonly ClockEventRow[],
+  input: MovetextGame | null,
+  warn: (message: string) => void,
+): string {
   const comments: string[] = head.comment ? [head.comment] : [];
   const result = pgnResult(head.result);
   if (input === null) {
-    const bare: MovetextGame = { line: 0, tagLines: formatTagPairs(tags), tags: new Map(), tokens: commentTokens(comments), result };
+    const bare: MovetextGame = { line: 0, tagLines: [], tags: new Map(), tokens: commentTokens(comments), result };
     return writeMovetextGame(bare, () => null);
-  }
-  for (const name of KEPT_SOURCE_TAGS) {
-    const value = input.tags.get(name);
-    if (value !== undefined) tags.push([name, value]);
   }
   const { presses, mismatches } = pressTimes(game, events);
   if (mismatches > 0) {
@@ -161,7 +218,7 @@ function broadcastGame(head: PgnGame, game: GameRow, events: readonly ClockEvent
     comments.push(message);
   }
   const source = stripClockCommands(input);
-  const merged: MovetextGame = { ...source, tagLines: formatTagPairs(tags), tokens: [...commentTokens(comments), ...source.tokens], result };
+  const merged: MovetextGame = { ...source, tagLines: [], tokens: [...commentTokens(comments), ...source.tokens], result };
   return writeMovetextGame(merged, (ply) => clockComment(presses.get(keys[ply])));
 }
 
